@@ -56,16 +56,17 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class Analysis:
-    """What greenlint found in one version of one document."""
+    """One analysed version of one document: its text, the configuration it was read under, and
+    the file's result."""
 
     uri: str
     version: int | None
     text: str
     config: Config
     #: The file's result, as `check` and `diff` have it: its sites the PackedSites an analysis sent
-    #: (any sequence where made otherwise), its source a notebook's code cells as the analysis read them.
+    #: (any sequence where made otherwise), its source a notebook's code cells as the analysis read
+    #: them, its diagnostics published without fixes.
     result: FileResult
-    diagnostics: tuple[Diagnostic, ...]
     config_error: str | None = None  # the configuration could not be used; defaults were
     cell_offsets: tuple[int, ...] | None = None
     documents: tuple[tuple[str, int | None], ...] = ()
@@ -74,6 +75,10 @@ class Analysis:
     @property
     def sites(self) -> Sequence[Site]:
         return self.result.sites
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        return self.result.diagnostics
 
     @property
     def cells(self) -> tuple[str, ...] | None:
@@ -112,12 +117,11 @@ def analyse_text(
     cell_offsets: tuple[int, ...] | None = None,
     cancelled: Callable[[], bool] = lambda: False,
     fixes: bool = False,
-) -> tuple[FileResult, list[Diagnostic]]:
-    """The file's result (call sites with predictions; a notebook's cells are its `source`) and the
-    diagnostics (suppressions applied; with their fixes with `fixes`) of one in-memory file (or
-    notebook: its code cells joined, with `cell_offsets`; spans then name their cell). Raises
-    Cancelled once `cancelled()` is true: between steps, and within the resolver's walk before each
-    statement."""
+) -> FileResult:
+    """The result of one in-memory file (or notebook: its code cells joined, with `cell_offsets`;
+    spans then name their cell, and the cells are its `source`): call sites with predictions, and
+    diagnostics (suppressions applied; with their fixes with `fixes`). Raises Cancelled once
+    `cancelled()` is true: between steps, and within the resolver's walk before each statement."""
     enabled = Selector(config).for_file(path)  # raises ConfigError for codes matching no rule
     offsets = None if cell_offsets is None else list(cell_offsets)
 
@@ -129,7 +133,7 @@ def analyse_text(
     result = from_analysis(resolved, predict)
     if cancelled():
         raise Cancelled
-    return result, apply_rules(result, config, enabled, fixes)
+    return replace(result, diagnostics=tuple(apply_rules(result, config, enabled, fixes)))
 
 
 def usable_config(config: Config) -> Config:
@@ -240,7 +244,6 @@ class Done(NamedTuple):
     """What one analysis sends back."""
 
     result: FileResult  # shippable (no tree), its sites packed
-    diagnostics: tuple[Diagnostic, ...]
     config_error: str | None
     ms: float  # wall-clock milliseconds
     cpu_ms: float  # the analysing thread's CPU milliseconds
@@ -269,20 +272,20 @@ def _analyse_unit(
     try:
         predict = predictor() if config.overlay is True else _configured_predict(config)
         try:
-            result, diagnostics = analyse_text(text, path, config, predict, cell_offsets, cancelled)
+            result = analyse_text(text, path, config, predict, cell_offsets, cancelled)
         except ConfigError as exc:  # select/ignore codes that match no rule: reported once and left out
             config_error = str(exc)
-            result, diagnostics = analyse_text(text, path, usable_config(config), predict, cell_offsets, cancelled)
+            result = analyse_text(text, path, usable_config(config), predict, cell_offsets, cancelled)
         shape = outline(result.tree) if result.tree is not None else None
         sent = replace(result.shippable(), sites=PackedSites(tuple(result.sites)))
     except Cancelled:
         raise
     except Exception as exc:  # greenlint's own bug: say so on the document, keep serving
         failure = traceback.format_exc()
-        sent, diagnostics, shape = FileResult(path), list(internal_error(path, exc).errors), None
+        sent, shape = FileResult(path, diagnostics=internal_error(path, exc).errors), None
     ms, cpu_ms = (time.perf_counter() - started) * 1000, (time.thread_time() - cpu) * 1000
     keep(result)
-    return Done(sent, tuple(diagnostics), config_error, ms, cpu_ms, failure, shape)
+    return Done(sent, config_error, ms, cpu_ms, failure, shape)
 
 
 def _configured_predict(config: Config) -> Callable:
@@ -476,8 +479,9 @@ class Analyses:
         if problem is not None:  # said on the document, as the CLI says it for a file (never an internal error)
             log.warning("cannot analyse %.300s: %s", snap.uri, problem)
             error = error_diagnostic(str(snap.path), 1, 1, "path", problem)
-            return Analysis(snap.uri, snap.version, snap.text, Config(root=Path.cwd()), FileResult(str(snap.path)), (error,),
-                            cell_offsets=snap.cell_offsets, documents=snap.documents)
+            return Analysis(snap.uri, snap.version, snap.text, Config(root=Path.cwd()),
+                            FileResult(str(snap.path), diagnostics=(error,)), cell_offsets=snap.cell_offsets,
+                            documents=snap.documents)
         config, config_error = self.config_for(snap.path)
         done = self.latest.get(snap.uri)
         if done is not None and (done.text, done.cell_offsets, done.config) == (snap.text, snap.cell_offsets, config):
@@ -510,7 +514,7 @@ class Analyses:
             log.error("the analysis process stopped (%s); starting another", exc)
             self._start_pool()
             errors = internal_error(str(snap.path), exc, "the analysis process").errors
-            outcome = Done(FileResult(str(snap.path)), errors, config_error, 0.0, 0.0, None, None)
+            outcome = Done(FileResult(str(snap.path), diagnostics=errors), config_error, 0.0, 0.0, None, None)
         finally:
             if self._stops.get(snap.uri) is stop:
                 del self._stops[snap.uri]
@@ -520,10 +524,10 @@ class Analyses:
             log.error("analysis of %s failed:\n%s", snap.uri, outcome.failure)
         log.info(
             "analysed %s version %s: %d calls, %d diagnostics in %.0f ms (%.0f ms CPU)",
-            snap.uri, snap.version, len(outcome.result.sites), len(outcome.diagnostics), outcome.ms, outcome.cpu_ms,
+            snap.uri, snap.version, len(outcome.result.sites), len(outcome.result.diagnostics), outcome.ms, outcome.cpu_ms,
         )  # fmt: skip
         return Analysis(
-            snap.uri, snap.version, snap.text, config, outcome.result, outcome.diagnostics, outcome.config_error,
+            snap.uri, snap.version, snap.text, config, outcome.result, outcome.config_error,
             snap.cell_offsets, snap.documents, outcome.outline,
         )  # fmt: skip
 

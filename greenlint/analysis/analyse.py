@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from greenlint.analysis import exercises, sources, trees
-from greenlint.analysis.callsite import CallSite, Span, char_offset
+from greenlint.analysis.callsite import CallSite, Span, node_columns
 from greenlint.analysis.enclosing import Enclosing, shape
 from greenlint.analysis.options import OptionRead
 from greenlint.analysis.sources import Code, FileError
@@ -310,13 +310,8 @@ def _resolve(
         unit, base = units[index], starts[index] - 1
         if index not in lines:
             lines[index] = None if unit.text.isascii() else sources.split_lines(unit.text)
-        line, end_line = node.lineno - base, node.end_lineno - base
-        start, end = node.col_offset, node.end_col_offset
-        unit_lines = lines[index]
-        if unit_lines is not None:
-            start = char_offset(unit_lines[line - 1], start)
-            end = char_offset(unit_lines[end_line - 1], end)
-        span = Span(line, start + 1, end_line, end + 1, unit.cell)
+        start, end = node_columns(node, lines[index], base)
+        span = Span(node.lineno - base, start + 1, node.end_lineno - base, end + 1, unit.cell)
         work = mark_symbolic(api, catalog.kind(api), features, work)
         scope = enclosing.scope(node) if enclosing is not None else ""
         callsites.append(CallSite(path, span, api, features, work, runs, scope, shape(node)))

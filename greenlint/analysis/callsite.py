@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import ast
 
 #: The note of a fit's `batch_size` work taken as Keras' default where the analysis does not
 #: know its input: right for arrays, while a dataset or a generator batches itself.
@@ -28,20 +32,26 @@ class Span:
     cell: int | None = None  # 1-based code-cell index; line/column are then relative to the cell
 
 
+def node_columns(node: ast.expr | ast.stmt, lines: Sequence[str] | None, base: int = 0) -> tuple[int, int]:
+    """The 0-based character columns where *node* starts (on its first line) and ends (on its
+    last), from `ast`'s UTF-8 byte offsets: a Span's columns count characters. *lines* are the
+    lines of the text parsed (`sources.split_lines`; None for an ASCII text, whose bytes are its
+    characters), *base* the lines before that text in the node's numbering (a notebook cell's in
+    the joined module). The one conversion from `ast` positions to a Span's."""
+    start, end = node.col_offset, node.end_col_offset or 0
+    if lines is None:
+        return start, end
+    first, last = node.lineno - base, (node.end_lineno or node.lineno) - base
+    return char_offset(lines[first - 1] if first <= len(lines) else "", start), char_offset(
+        lines[last - 1] if last <= len(lines) else "", end
+    )
+
+
 def char_offset(line: str, byte_offset: int) -> int:
-    """The character offset in *line* of a UTF-8 *byte_offset* (`ast`'s `col_offset`): a Span's
-    columns count characters. The one conversion from `ast` to Span; `byte_offset` goes back."""
+    """The character offset in *line* of a UTF-8 *byte_offset* (`ast`'s `col_offset`)."""
     if line.isascii():
         return byte_offset
     return len(line.encode("utf-8", "surrogatepass")[:byte_offset].decode("utf-8", "replace"))
-
-
-def byte_offset(line: str, char_offset: int) -> int:
-    """The UTF-8 byte offset in *line* of a character offset (a Span's column less one): where
-    `ast` puts it."""
-    if line.isascii():
-        return char_offset
-    return len(line[:char_offset].encode("utf-8", "surrogatepass"))
 
 
 @dataclass(frozen=True)

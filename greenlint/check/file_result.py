@@ -8,21 +8,23 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import greenlint.check.noqa as noqa  # the modules themselves, not through the package's lazy hook
 import greenlint.check.records as records
 from greenlint.analysis.callsite import Span
 from greenlint.analysis.options import OptionRead
-from greenlint.predict.site_predictions import Predict, predict_sites
-from greenlint.report.calls import callsite_from_json, callsite_json
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.site import Site
+
+if TYPE_CHECKING:  # imported where used: a file whose findings are cached reads no analysis
+    from greenlint.predict.site_predictions import Predict
+    from greenlint.rules.site import Site
 
 
 @dataclass(frozen=True)
 class FileResult:
-    """What a rule-independent analysis of one file produced."""
+    """One file's result, as `check`, the language server and `diff` have it: its analysis (call
+    sites with their predictions, file errors, noqa comments, imports) and its findings."""
 
     path: str
     sites: Sequence[Site] = ()  # a tuple (the language server's: the sites its analysis process sent, packed)
@@ -38,6 +40,15 @@ class FileResult:
     #: The analysis' `ast` tree of a plain file, handed to the rules so that they do not parse it
     #: again. Process-local: never cached nor sent between processes (`shippable`).
     tree: Any = field(default=None, compare=False, repr=False)
+    #: Its findings under the run's rules, suppressions applied, its file errors among them
+    #: (`check.pipeline.apply_rules`; a diff's: its file errors alone): () until they are found.
+    diagnostics: tuple[Diagnostic, ...] = ()
+    #: Where its analysis is in the lint cache (None: not cached).
+    key: str | None = field(default=None, compare=False)
+    #: False when its analysis is not held (`sites`, `errors`, `suppressions`, `imports` left
+    #: empty): its findings came from the cache, or a run reporting findings alone dropped it once
+    #: they were found; `check.runner.load_result` reads it back.
+    held: bool = True
 
     def shippable(self) -> FileResult:
         """This result without its tree: what the cache stores and a worker process returns."""
@@ -46,6 +57,8 @@ class FileResult:
 
 def to_record(result: FileResult) -> dict[str, Any]:
     """One file's analysis (without its tree) as a record."""
+    from greenlint.report.calls import callsite_json
+
     lines, folder = result.suppressions.lines, _folder(result.path)
     return {
         "record": "file",
@@ -67,6 +80,9 @@ def to_record(result: FileResult) -> dict[str, Any]:
 def from_record(record: object) -> FileResult:
     """The FileResult of a file record (a text file's source left empty: its content is read
     anew); InvalidRecord for anything else."""
+    from greenlint.report.calls import callsite_from_json
+    from greenlint.rules.site import Site
+
     record = records.expect(record, "file")
     try:
         sites = tuple(Site(*callsite_from_json(s)) for s in records.read(record.get("sites"), list))
@@ -150,6 +166,9 @@ def from_analysis(analysis: Any, predict: Predict) -> FileResult:
     A site profiled on this machine by `greenlint measure` gets its measured figure (basis
     `profiled*`, the prediction kept as its `forecast`), or the prediction with a stale profile
     when its statement changed since (greenlint.profile)."""
+    from greenlint.predict.site_predictions import predict_sites
+    from greenlint.rules.site import Site
+
     path = str(analysis.path)
     source = _source(analysis)
     predictions = predict_sites(predict, analysis.callsites)

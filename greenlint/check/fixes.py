@@ -49,8 +49,8 @@ def link_refusal(path: str | Path, root: Path) -> str | None:
 
 
 def fix_checked(checked, config, unsafe: bool = False, predictor=None) -> list[FileFix]:
-    """Fix every checked file (`greenlint.check.runner.Checked`, from `run_check(..., fixes=True)`)
-    that has a usable fix and may be written (`link_refusal`); write nothing."""
+    """Fix every checked file (its `FileResult`, from `run_check(..., fixes=True)`) that has a
+    usable fix and may be written (`link_refusal`); write nothing."""
     from greenlint.analysis import sources
     from greenlint.check import check_source
 

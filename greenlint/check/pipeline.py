@@ -14,7 +14,7 @@ from greenlint.analysis.sources import joined
 from greenlint.check.config import Config
 from greenlint.check.discovery import discover
 from greenlint.check.keys import NO_RULES, rule_settings, rules_id
-from greenlint.check.runner import Backend, Checked, RunStats, check_files, load_result
+from greenlint.check.runner import Backend, RunStats, check_files, load_result
 from greenlint.check.selection import Selector
 from greenlint.rules import codes
 from greenlint.rules.diagnostic import Diagnostic
@@ -27,18 +27,25 @@ if TYPE_CHECKING:  # imported where used: a fully cached run needs neither the a
 
 @dataclass
 class CheckResult:
+    """One run: its files' results with what reporters read of them."""
+
     diagnostics: list[Diagnostic]  # sorted by path and position; suppressed ones removed
     files: list[str]  # every file checked, as displayed
     errors: list[Diagnostic]  # the GL001/GL002 diagnostics among them (files not fully analysed)
     sources: dict[str, str | tuple[str, ...]] = field(default_factory=dict)  # for reporters
     stats: RunStats = field(default_factory=RunStats)
-    checked: list[Checked] = field(default_factory=list, repr=False)
+    #: Each file's result, in order (its analysis perhaps not held: `file_results`).
+    results: list[FileResult] = field(default_factory=list, repr=False)
     config: Config = field(default_factory=Config, repr=False)
     backend: Backend = field(default_factory=Backend, repr=False)
 
     def file_results(self) -> Iterator[FileResult]:
-        """Each checked file's analysis, in order (read from the cache on first use when the run did not need it)."""
-        return (load_result(c, self.config, self.backend) for c in self.checked)
+        """Each file's result with its analysis, in order (read from the cache on first use when
+        the run did not need it, then kept)."""
+        for i, result in enumerate(self.results):
+            if not result.held:
+                self.results[i] = result = load_result(result, self.config, self.backend)
+            yield result
 
     @property
     def callsites_with_predictions(self) -> list[tuple[CallSite, Prediction]]:
@@ -166,14 +173,14 @@ def _check_paths(
     files = discover(paths, config)
     backend = dataclasses.replace(backend or Backend(), overlay=config.overlay, device=config.device)
     checked, stats = check_files(files, config, diagnose=diagnose, rules_id=rules_id, backend=backend, results=results)
-    diagnostics = [d for c in checked for d in c.diagnostics]
+    diagnostics = [d for r in checked for d in r.diagnostics]
     return CheckResult(
         diagnostics=diagnostics,
-        files=[c.path for c in checked],
+        files=[r.path for r in checked],
         errors=[d for d in diagnostics if d.code in ("GL001", "GL002")],
-        sources={c.path: c.source for c in checked},
+        sources={r.path: r.source for r in checked},
         stats=stats,
-        checked=checked,
+        results=checked,
         config=config,
         backend=backend,
     )

@@ -12,16 +12,21 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from greenlint.analysis import sources
 from greenlint.check.cache import Cache, cache_in
 from greenlint.check.config import Config
+from greenlint.check.file_result import (
+    FileResult,
+    error_diagnostic,
+    from_analysis,
+    from_record,
+    internal_error,
+    to_record,
+)
 from greenlint.check.keys import diagnostics_key, display_path, look_up, project_modules
+from greenlint.check.records import InvalidRecord, diagnostics_record
 from greenlint.rules.diagnostic import Diagnostic
-
-if TYPE_CHECKING:  # imported where used: a fully cached run needs neither the analysis nor the rules
-    from greenlint.check.file_result import FileResult
 
 #: Files to analyse per worker below which `-j auto` starts no more processes (forking, sending
 #: results back and each worker summarising the same imported modules cost more than they save).
@@ -61,7 +66,6 @@ def _predictor(spec: str, overlay: bool | str = True, device: str | None = None)
 
 def analyse_one(path: str, backend: Backend) -> FileResult:
     """Analyse and predict one file; never raises."""
-    from greenlint.check.file_result import from_analysis, internal_error
     from greenlint.predict.prediction import Prediction
 
     try:
@@ -98,17 +102,6 @@ def cache_for(config: Config) -> Cache | None:
     return None if config.no_cache else cache_in(config.cache_dir, config.overlay_root, config.device)
 
 
-@dataclass
-class Checked:
-    """One file's outcome: its diagnostics, its source, and its analysis (None: still in the cache)."""
-
-    path: str
-    diagnostics: list[Diagnostic]
-    source: str | tuple[str, ...]
-    result: FileResult | None = None
-    key: str | None = None
-
-
 def check_files(
     files: Sequence[Path],
     config: Config,
@@ -116,21 +109,23 @@ def check_files(
     rules_id: Callable[[str], str],
     backend: Backend = Backend(),
     results: bool = True,
-) -> tuple[list[Checked], RunStats]:
-    """Check each file, in order, doing as little as the cache allows.
+) -> tuple[list[FileResult], RunStats]:
+    """Check each file, in order, doing as little as the cache allows: its FileResult with its
+    findings (`diagnostics`).
 
-    Two entries per file: its FileResult (key: path, content, environment) and its diagnostics
+    Two entries per file: its analysis (key: path, content, environment) and its diagnostics
     under the rule settings `rules_id(path)` (the enabled codes and options). When the second
-    hits, neither the analysis nor the rules run and the FileResult is not even read. Without
-    *results*, a file's FileResult is dropped once its findings are found (worker processes send
-    back its findings and source only, not the FileResult pickled there and unpickled here; in one
-    process it is not kept to the run's end), for a `check` that reports findings only; a caller
-    that asks for it later reads it from the cache, or analyses the file again: `load_result`.
+    hits, neither the analysis nor the rules run and the analysis is not even read (the result
+    is not `held`). Without *results*, a file's analysis is dropped once its findings are found
+    (worker processes send back its findings and source only, not the analysis pickled there and
+    unpickled here; in one process it is not kept to the run's end), for a `check` that reports
+    findings only; a caller that asks for it later reads it from the cache, or analyses the file
+    again: `load_result`.
     """
     cache = cache_for(config)
     project = project_modules()
     stats = RunStats(files=len(files))
-    done: dict[int, Checked] = {}
+    done: dict[int, FileResult] = {}
     contents: dict[int, bytes] = {}
     todo: list[tuple[int, str, str | None]] = []
     cwd = os.getcwd()
@@ -139,16 +134,14 @@ def check_files(
         shown = display_path(f, cwd)
         content, error = sources.read_bytes(f, sources.MAX_BYTES)  # a huge file is not even read
         if content is None:
-            from greenlint.check.file_result import FileResult, error_diagnostic
-
             message = error.message if error else "cannot read file"
             bad = FileResult(shown, errors=(error_diagnostic(shown, 1, 1, str(error and error.code), message),))
-            done[i] = Checked(shown, diagnose(bad), "", bad)
+            done[i] = dataclasses.replace(bad, diagnostics=tuple(diagnose(bad)))
             continue
         contents[i] = content
         key, stored = look_up(f, shown, content, cache, project, profile_stamps, rules_id) if cache else (None, None)
         if stored is not None:
-            done[i] = Checked(shown, stored[0], stored[1] or "", key=key)
+            done[i] = FileResult(shown, source=stored[1] or "", diagnostics=tuple(stored[0]), key=key, held=False)
             stats.cache_hits += 1
             continue
         hit = _cached_result(cache, key) if cache and key else None
@@ -175,9 +168,9 @@ def check_files(
     if cache:
         cache.flush()
     for i, content in contents.items():
-        c = done[i]
-        if isinstance(c.source, str):  # as the analysis decoded it (a PEP 263 cookie counts)
-            c.source = sources.decode(c.path, content)[0] or ""  # binary, undecodable: no text to show
+        if isinstance(done[i].source, str):  # as the analysis decoded it (a PEP 263 cookie counts)
+            text = sources.decode(done[i].path, content)[0] or ""  # binary, undecodable: no text to show
+            done[i] = dataclasses.replace(done[i], source=text)
     return [done[i] for i in range(len(files))], stats
 
 
@@ -232,44 +225,42 @@ def _cpus() -> int:
         return os.cpu_count() or 1
 
 
-def _finish(result: FileResult, key: str | None, cache, diagnose, rules_id, keep: bool) -> Checked:
-    """One analysed file's diagnostics, with its two cache entries written (and its FileResult
+def _finish(result: FileResult, key: str | None, cache, diagnose, rules_id, keep: bool) -> FileResult:
+    """One analysed file with its diagnostics and its two cache entries written (its analysis held
     when *keep*)."""
     if cache and key and result.cacheable:
         # a text file's source is its content, read on every run anyway: not stored twice
-        from greenlint.check.file_result import to_record
-
         cache.put(key, to_record(result))
     return _checked(result, key if result.cacheable else None, cache, diagnose, rules_id, keep)
 
 
-def _checked(result: FileResult, key, cache, diagnose, rules_id, keep: bool = True) -> Checked:
+def _checked(result: FileResult, key, cache, diagnose, rules_id, keep: bool = True) -> FileResult:
     diagnostics = diagnose(result)
     notebook = result.source if isinstance(result.source, tuple) else None
     if cache and key:
-        from greenlint.check.records import diagnostics_record
-
         cache.put(diagnostics_key(key, rules_id(result.path)), diagnostics_record(diagnostics, notebook))
-    return Checked(result.path, diagnostics, result.source, result.shippable() if keep else None, key)  # the tree is done with
+    if not keep:  # its findings and source alone
+        return FileResult(result.path, source=result.source, cacheable=result.cacheable, diagnostics=tuple(diagnostics),
+                          key=key, held=False)
+    return dataclasses.replace(result, diagnostics=tuple(diagnostics), key=key, tree=None)  # the tree is done with
 
 
-def load_result(checked: Checked, config: Config, backend: Backend = Backend()) -> FileResult:
-    """The FileResult of a checked file: kept, else from the cache (a text file's source, which
-    the cache does not hold, as the run read it), else analysed again."""
-    if checked.result is None:
-        cache = cache_for(config)
-        hit = _cached_result(cache, checked.key) if cache and checked.key else None
-        if hit is not None and hit.source == "":
-            hit = dataclasses.replace(hit, source=checked.source)
-        checked.result = hit if hit is not None else analyse_one(checked.path, backend)
-    return checked.result
+def load_result(checked: FileResult, config: Config, backend: Backend = Backend()) -> FileResult:
+    """A checked file's result with its analysis: *checked* when it holds it, else read from the
+    cache (a text file's source, which the cache does not hold, as the run read it), else analysed
+    again; its findings kept."""
+    if checked.held:
+        return checked
+    cache = cache_for(config)
+    hit = _cached_result(cache, checked.key) if cache and checked.key else None
+    if hit is not None and hit.source == "":
+        hit = dataclasses.replace(hit, source=checked.source)
+    loaded = hit if hit is not None else analyse_one(checked.path, backend)
+    return dataclasses.replace(loaded, diagnostics=checked.diagnostics, key=checked.key)
 
 
 def _cached_result(cache: Cache, key: str) -> FileResult | None:
     """The FileResult stored under *key* (a text file's source still to be read), or None."""
-    from greenlint.check.file_result import from_record
-    from greenlint.check.records import InvalidRecord
-
     stored = cache.get(key)
     if stored is None:
         return None
@@ -279,22 +270,22 @@ def _cached_result(cache: Cache, key: str) -> FileResult | None:
         return None
 
 
-Finish = Callable[["FileResult", "str | None"], Checked]
+Finish = Callable[[FileResult, str | None], FileResult]
 #: What a forked worker does with each result (`_finish` with this run's cache and rules),
 #: set in the parent before the workers start.
 _worker_finish: Finish | None = None
 
 
-def _worker_chunk(items: Sequence[tuple[str, str | None]], backend: Backend) -> list[Checked | FileResult]:
-    """A worker's chunk: each file analysed and finished (rules, cache entries) where the
+def _worker_chunk(items: Sequence[tuple[str, str | None]], backend: Backend) -> list[tuple[FileResult, bool]]:
+    """A worker's chunk: each file analysed and finished (rules, cache entries: true) where the
     parent's `_worker_finish` was inherited, else its result without its tree (rules re-parse)."""
     from greenlint.check.cache import flush_all
 
     finish = _worker_finish
-    out: list[Checked | FileResult] = []
+    out: list[tuple[FileResult, bool]] = []
     for path, key in items:
         result = analyse_one(path, backend)
-        out.append(finish(result, key) if finish is not None else result.shippable())
+        out.append((finish(result, key), True) if finish is not None else (result.shippable(), False))
         _file_done()
     flush_all()  # this chunk's entries (and summaries of imported modules), one transaction
     return out
@@ -302,7 +293,7 @@ def _worker_chunk(items: Sequence[tuple[str, str | None]], backend: Backend) -> 
 
 def _run(
     items: list[tuple[str, str | None]], jobs: int, backend: Backend, stats: RunStats, finish: Finish
-) -> Iterator[Checked]:
+) -> Iterator[FileResult]:
     """Each (path, cache key)'s outcome by *finish*, in order, as soon as it is ready: serially one
     at a time, else streamed back from worker processes chunk by chunk."""
     global _worker_finish
@@ -316,8 +307,6 @@ def _run(
     workers = min(jobs, len(items))
     stats.workers = workers
     import multiprocessing
-
-    from greenlint.check.file_result import internal_error
 
     context = None
     if sys.platform.startswith("linux"):  # fork is safe and cheap there (no threads in the CLI)
@@ -334,9 +323,9 @@ def _run(
                 for item in chunk:
                     alone = list(_pooled([[item]], 1, backend, context))[0][1]
                     dead = internal_error(item[0], RuntimeError("the worker process analysing this file died"))
-                    outcomes.extend(alone if alone is not None else [dead])
-            for (_, key), outcome in zip(chunk, outcomes):
-                yield outcome if isinstance(outcome, Checked) else finish(outcome, key)
+                    outcomes.extend(alone if alone is not None else [(dead, False)])
+            for (_, key), (outcome, finished) in zip(chunk, outcomes):
+                yield outcome if finished else finish(outcome, key)
     finally:
         _worker_finish = None
 

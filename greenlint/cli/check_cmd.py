@@ -221,7 +221,7 @@ def run(args: argparse.Namespace) -> int:
     if args.diff or args.fix:
         from greenlint.check import fixes as files
 
-        fixes = files.fix_checked(result.checked, config, unsafe=args.unsafe_fixes)
+        fixes = files.fix_checked(result.results, config, unsafe=args.unsafe_fixes)
         for f in fixes:
             if f.skipped:
                 print(visible(f"greenlint: {f.path}: not fixed: {f.skipped}"), file=sys.stderr)

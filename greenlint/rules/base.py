@@ -6,17 +6,17 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from greenlint.analysis import trees
-from greenlint.analysis.callsite import Span, char_offset
+from greenlint.analysis.callsite import Span, node_columns
 from greenlint.analysis.options import OptionRead
 from greenlint.analysis.options import argument as argument
 from greenlint.analysis.options import keyword as keyword
 from greenlint.analysis.options import last_name as last_name
-from greenlint.analysis.sources import Code, cell_code, parse_code
+from greenlint.analysis.sources import Code, cell_code, parse_code, split_lines
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site
 
@@ -164,6 +164,13 @@ class FileFacts:
             yield parent
             parent = self.parent(parent, cell)
 
+    def span(self, node: ast.expr | ast.stmt, cell: int | None = None, through: ast.expr | None = None) -> Span:
+        """The span of a syntax node of the unit (columns in characters), for a finding at a node
+        other than a call site's; with `through`, the node up to the end of that part of it (a
+        loop's header: the loop through its iterable or test)."""
+        index = self._tree(cell)
+        return node_span(node, cell, through, None if index is None else index["lines"])
+
     def module(self, cell: int | None = None) -> ast.Module | None:
         index = self._tree(cell)
         return None if index is None else index["module"]
@@ -234,7 +241,7 @@ def _index(source: str | tuple[str, ...], cell: int | None, module: ast.Module |
             module = parse_code(code)
         except (SyntaxError, ValueError):
             return None
-    lines = None if text.isascii() else text.splitlines()  # ASCII: `ast`'s byte offsets are the characters'
+    lines = None if text.isascii() else split_lines(text)  # ASCII: `ast`'s byte offsets are the characters'
     parents, calls = {}, {}
 
     node_type, call_type = ast.AST, ast.Call
@@ -256,16 +263,9 @@ def _index(source: str | tuple[str, ...], cell: int | None, module: ast.Module |
                 parents[value] = parent
                 append(value)
         if isinstance(parent, call_type):
-            line, end_line = parent.lineno, parent.end_lineno or parent.lineno  # a parsed call has its end
-            start, end = parent.col_offset, parent.end_col_offset or 0
-            if lines is not None:
-                start, end = _chars(lines, line, start), _chars(lines, end_line, end)
-            calls.setdefault((line, start, end_line, end), parent)
-    return {"module": module, "parents": parents, "calls": calls, "walked": walked}
-
-
-def _chars(lines: list[str], line: int, offset: int) -> int:
-    return char_offset(lines[line - 1] if line <= len(lines) else "", offset)
+            start, end = node_columns(parent, lines)
+            calls.setdefault((parent.lineno, start, parent.end_lineno or parent.lineno, end), parent)
+    return {"module": module, "parents": parents, "calls": calls, "walked": walked, "lines": lines}
 
 
 def binds(call: ast.Call | None, name: str, position: int | None = None) -> bool:
@@ -276,18 +276,17 @@ def binds(call: ast.Call | None, name: str, position: int | None = None) -> bool
     return any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args)
 
 
-def node_span(node: ast.expr | ast.stmt, cell: int | None, through: ast.expr | None = None) -> Span:
-    """The span of a syntax node (1-based columns), for a finding at a node other than a call site's;
-    with `through`, from the node's start to the end of that part of it (a loop's header: the loop
-    through its iterable or test)."""
+def node_span(
+    node: ast.expr | ast.stmt, cell: int | None, through: ast.expr | None = None, lines: Sequence[str] | None = None
+) -> Span:
+    """The span of a syntax node (1-based columns, in characters: *lines* are its unit's,
+    `sources.split_lines`, None for an ASCII text), for a finding at a node other than a call
+    site's; with `through`, from the node's start to the end of that part of it (a loop's header:
+    the loop through its iterable or test). Rules ask `FileFacts.span`, which knows the lines."""
     end = through if through is not None else node
-    return Span(
-        node.lineno,
-        node.col_offset + 1,
-        end.end_lineno or node.lineno,
-        (end.end_col_offset or node.col_offset) + 1,
-        cell,
-    )
+    start, _ = node_columns(node, lines)
+    _, stop = node_columns(end, lines)
+    return Span(node.lineno, start + 1, end.end_lineno or node.lineno, stop + 1, cell)
 
 
 class Rule:

@@ -24,7 +24,7 @@ import ast
 
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span, estimator_method
-from greenlint.rules.base import FileFacts, argument, node_span
+from greenlint.rules.base import FileFacts, argument
 from greenlint.rules.defaults import Origin, default_value
 from greenlint.rules.deliberate import in_test
 from greenlint.rules.site import Site, method
@@ -115,7 +115,7 @@ def step_literals(
         reach = flow.derived(frozenset((name,)), body, pairs)
         drawn, outer = _drawn_by(loops, reach), _counted(loops, reach)
         if reach & read and (drawn or outer is not None):
-            found.append((node_span(value, cell), None if drawn else outer))
+            found.append((facts.span(value, cell), None if drawn else outer))
     if function is not None:
         for name in _parameter_names(facts, function, cell):
             reach = flow.derived(frozenset((name,)), body, pairs)
@@ -195,18 +195,18 @@ def _passed(facts: FileFacts, function: Function, where: int | None, name: str, 
         if in_test(facts, call, cell):
             continue  # a test picks its batch on purpose
         if int_literal(given, size):
-            found.append(node_span(given, cell))
+            found.append(facts.span(given, cell))
         elif isinstance(given, ast.Name) and depth > 1:
             outer = _function(facts, call, cell)
             bound = last_bindings(outer if outer is not None else facts.module(cell), call.lineno).get(given.id)
             if bound is not None and int_literal(bound.value, size):
-                found.append(node_span(bound.value, cell))
+                found.append(facts.span(bound.value, cell))
             elif outer is not None and given.id in _parameter_names(facts, outer, cell):
                 found.extend(_passed(facts, outer, cell, given.id, size, depth - 1))
     if not passing:
         default = _default(function, name)
         if default is not None and int_literal(default, size):
-            found.append(node_span(default, where))
+            found.append(facts.span(default, where))
     return found
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.trees import dotted
-from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid, binds, keyword, node_span
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid, binds, keyword
 from greenlint.rules.beside import LOADED_BY_NAME, beside_mentions
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.helper_layers import biased_helper, normalising
@@ -369,7 +369,7 @@ class ConvBiasBeforeBatchNorm(Rule):
                 message = self.HELPER_MESSAGE.format(
                     helper=inner.func.id, module=os.path.basename(module), line=line, norm=".".join(dotted(call.func))
                 )
-                yield self.diagnostic(node_span(inner.func, None), facts.path, message)
+                yield self.diagnostic(facts.span(inner.func, None), facts.path, message)
 
 
 _UNKNOWN = object()

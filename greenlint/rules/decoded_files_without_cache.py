@@ -14,7 +14,7 @@ from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span
 from greenlint.analysis.hostwork import DECODES, encoding
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, node_span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.batch_draw import draw_node, each_step
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
@@ -521,7 +521,7 @@ class DecodedFilesWithoutCache(Rule):
             when = pipeline_passes(facts, chain_top(facts, call, cell), cell, options)
             if when:
                 message = self.MESSAGE.format(what=what, when=when, size="its size is not known from the code")
-                yield self.diagnostic(node_span(call, cell), facts.path, message)
+                yield self.diagnostic(facts.span(call, cell), facts.path, message)
 
 
 def _decoding_maps(facts: FileFacts) -> Iterator[tuple[Site, ast.Call, int | None, str]]:
@@ -636,13 +636,13 @@ def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, str]]
             if made is None or not outer or flow.names(made) & loop_varying(outer[0]) or runs_once(facts, outer[0], cell):
                 continue  # made once, from other data on each pass, or in a loop that runs once
             seen.add(id(draw))
-            yield node_span(draw, cell, draw.iter), False, last_name(made.func), host, loop_at(facts, outer[0], cell)
+            yield facts.span(draw, cell, draw.iter), False, last_name(made.func), host, loop_at(facts, outer[0], cell)
         elif isinstance(draw, ast.expr) and each_step(facts, draw, site):
             comprehension = next((n for n in ast.walk(draw) if isinstance(n, ast.ListComp)), None)
             sliced = _sliced(facts, comprehension, cell) if comprehension is not None else None
             if sliced is not None:
                 seen.add(id(draw))
-                yield node_span(draw, cell), True, ast.unparse(sliced[0]), host, sliced[1]
+                yield facts.span(draw, cell), True, ast.unparse(sliced[0]), host, sliced[1]
 
 
 def _drawn_by_scripts(facts: FileFacts) -> Iterator[tuple[Span, dict[str, str | int]]]:
@@ -658,7 +658,7 @@ def _drawn_by_scripts(facts: FileFacts) -> Iterator[tuple[Span, dict[str, str | 
                 continue
             for cell, function in facts.functions_named(what):
                 anchor = _decode_in(facts, function, cell)
-                where = node_span(anchor, cell) if anchor is not None else _header(function, cell)
+                where = facts.span(anchor, cell) if anchor is not None else _header(function, cell)
                 script_name = os.path.basename(script.path)
                 yield where, {"what": what, "host": host, "script": script_name, "outer": outer, "draw": span.line}
 

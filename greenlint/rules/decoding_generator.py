@@ -594,7 +594,7 @@ class DecodingGenerator(Rule):
             where = ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
             names = "()`, `".join(sorted({_step_name(facts, step) for step in steps}))
             message = self.DRAWN_MESSAGE.format(host=steps[0].features["input_host_work"], method=names, steps=where)
-            yield self.diagnostic(_span(draw, line, steps[0]), facts.path, message)
+            yield self.diagnostic(_span(facts, draw, steps[0]), facts.path, message)
 
 
 def training_thread(facts: FileFacts, options: Mapping[str, Any]) -> str | None:
@@ -621,14 +621,12 @@ def _step_name(facts: FileFacts, step: Site) -> str:
     return ".".join(step.api.rsplit(".", 2)[-2:])
 
 
-def _span(draw: ast.AST | None, line: int, step: Site) -> Span:
+def _span(facts: FileFacts, draw: ast.AST | None, step: Site) -> Span:
     """The finding's place: the header of the loop drawing the batch, the draw's call or
     comprehension, else the step itself."""
     span = step.callsite.span
     if isinstance(draw, (ast.For, ast.AsyncFor)):
-        return Span(
-            line, draw.col_offset + 1, draw.iter.end_lineno or line, (draw.iter.end_col_offset or 0) + 1, span.cell
-        )
+        return facts.span(draw, span.cell, through=draw.iter)
     if isinstance(draw, ast.expr):
-        return Span(line, draw.col_offset + 1, draw.end_lineno or line, (draw.end_col_offset or 0) + 1, span.cell)
+        return facts.span(draw, span.cell)
     return span

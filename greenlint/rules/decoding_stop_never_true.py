@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, node_span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.callbacks import constructors
 from greenlint.rules.decoding import may_decode, runs_network
 from greenlint.rules.diagnostic import Diagnostic
@@ -172,7 +172,7 @@ class DecodingStopNeverTrue(Rule):
                 test = tests[0]
                 assert test is not None
                 yield self.diagnostic(
-                    node_span(test, cell),
+                    facts.span(test, cell),
                     facts.path,
                     self.MESSAGE.format(
                         test=ast.unparse(test),

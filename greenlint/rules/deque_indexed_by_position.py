@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, last_name, node_span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, last_name
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import in_test
 from greenlint.rules.diagnostic import Diagnostic
@@ -200,7 +200,7 @@ class DequeIndexedByPosition(Rule):
                     if read is None or in_test(facts, value, cell):
                         continue
                     yield self.diagnostic(
-                        node_span(value, cell),
+                        facts.span(value, cell),
                         facts.path,
                         self.MESSAGE.format(
                             target=ast.unparse(target),

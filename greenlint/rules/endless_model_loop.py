@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, node_span, unit_text
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, unit_text
 from greenlint.rules.dead_tests import dead_ways
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site, is_keras_model_method
@@ -324,7 +324,7 @@ class EndlessModelLoop(Rule):
                 training = any(_runs_model(s) == "training" for s in inside)
                 head = loop.iter if isinstance(loop, ast.For) else loop.test
                 header = ast.unparse(loop).split("\n", 1)[0].rstrip(":")
-                span = node_span(loop, cell, through=head)
+                span = facts.span(loop, cell, through=head)
                 what = "a training step" if training else "the model"
                 message = (
                     self.DEFAULT_MESSAGE.format(header=header, what=what, **ways[0]._asdict())
@@ -368,7 +368,7 @@ class EndlessModelLoop(Rule):
                 bound=ast.unparse(bound),
                 numpy=_shown(numpy),
             )
-            yield self.diagnostic(node_span(loop, cell, through=test), facts.path, message)
+            yield self.diagnostic(facts.span(loop, cell, through=test), facts.path, message)
 
 
 _NARROW = re.compile(r"\bu?int(?:8|16)\b")

@@ -7,7 +7,7 @@ import operator
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, node_span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.batch_price import device
 from greenlint.rules.defaults import bound_literal, known_value
 from greenlint.rules.diagnostic import Diagnostic
@@ -240,7 +240,7 @@ class FigureEveryFewSteps(Rule):
             steps_s=fmt_s(steps_s),
             where=where,
         )
-        return self.diagnostic(node_span(point, unit_cell), facts.path, message)
+        return self.diagnostic(facts.span(point, unit_cell), facts.path, message)
 
 
 def _drawn(facts: FileFacts, save: ast.Call, cell: int | None, point: ast.Call) -> tuple[int, int]:

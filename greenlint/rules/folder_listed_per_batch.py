@@ -7,7 +7,6 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.listings import LISTED_BY, LISTINGS
@@ -176,13 +175,7 @@ class FolderListedPerBatch(Rule):
                 if function is None or not _runs_per_call(function) or _called_outside_loops_only(facts, function.name):
                     continue
                 if _fixed_path(function, call) and _drawn_from(function, call, _bound(facts, call, cell)):
-                    span = Span(
-                        call.lineno,
-                        call.col_offset + 1,
-                        call.end_lineno or call.lineno,
-                        (call.end_col_offset or call.col_offset) + 1,
-                        cell,
-                    )
+                    span = facts.span(call, cell)
                     shown = f"{ast.unparse(call.func)}(...)"
                     yield self.diagnostic(span, facts.path, self.MESSAGE.format(call=shown, function=function.name))
 

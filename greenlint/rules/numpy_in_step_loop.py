@@ -8,7 +8,7 @@ from typing import Any
 
 from greenlint.analysis import flow
 from greenlint.analysis.trees import dotted
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, node_span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import method
@@ -296,7 +296,7 @@ class NumpyInStepLoop(Rule):
             for node in own_body(loop):
                 if not synced and isinstance(node, ast.Call) and _counter_read(node) and _every_pass(facts, node, cell):
                     yield self.diagnostic(
-                        node_span(node, cell), facts.path, self.COUNTER_MESSAGE.format(read=ast.unparse(node))
+                        facts.span(node, cell), facts.path, self.COUNTER_MESSAGE.format(read=ast.unparse(node))
                     )
             lines: set[int] = set()
             for node in sorted(scope_body(loop), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
@@ -308,7 +308,7 @@ class NumpyInStepLoop(Rule):
                 ):
                     lines.add(node.lineno)
                     yield self.diagnostic(
-                        node_span(node, cell), facts.path, self.WEIGHTS_MESSAGE.format(call=_shown(node))
+                        facts.span(node, cell), facts.path, self.WEIGHTS_MESSAGE.format(call=_shown(node))
                     )
 
 

@@ -7,7 +7,7 @@ import ast
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, node_span
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     Function,
@@ -241,7 +241,7 @@ class OneHotLabelsInGenerator(Rule):
                         and _yielded_as_labels(facts, generator, node, cell)
                     ):
                         yield self.diagnostic(
-                            node_span(node, cell), facts.path, self.MESSAGE.format(what=what, generator=generator.name)
+                            facts.span(node, cell), facts.path, self.MESSAGE.format(what=what, generator=generator.name)
                         )
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, node_span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import is_keras_model_method
 from greenlint.rules.syntax import cell_units, last_name, text_mentions
@@ -263,7 +263,7 @@ class PerEpochTestEvaluation(Rule):
         if text_mentions(facts, "callbacks"):
             for found in unread_passes(facts):
                 message = self.UNREAD_MESSAGE.format(callback=found.callback, data=found.data)
-                yield self.diagnostic(node_span(found.made, found.cell), facts.path, message)
+                yield self.diagnostic(facts.span(found.made, found.cell), facts.path, message)
         if not text_mentions(facts, "on_epoch_end"):
             return
         model_calls = {
@@ -295,7 +295,7 @@ class PerEpochTestEvaluation(Rule):
                     or _runs_model(functions.get(last_name(call.func), []), functions, model_calls)
                 ):
                     yield self.diagnostic(
-                        node_span(call, cell), facts.path, self.MESSAGE.format(data=ast.unparse(data))
+                        facts.span(call, cell), facts.path, self.MESSAGE.format(data=ast.unparse(data))
                     )
 
 

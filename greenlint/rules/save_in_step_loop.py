@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, node_span
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MIN_SHARE
 from greenlint.rules.periodic import call_points, loop_period, training_steps
@@ -296,7 +296,7 @@ class SaveInStepLoop(Rule):
                 priced = _price(facts, site, loop, cell, period) if 0 < period < minimum else None
                 if priced is None or priced.share < MIN_SHARE:
                     continue
-                span = node_span(point, cell)
+                span = facts.span(point, cell)
                 name = point.func.attr if isinstance(point.func, ast.Attribute) else ast.unparse(point.func)
                 message = self.PERIODIC.format(call=name, period=period, source=source, price=priced.clause())
                 yield self.diagnostic(span, facts.path, message)

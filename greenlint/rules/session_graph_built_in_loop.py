@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, last_name, node_span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, last_name
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
     calls_by_name,
@@ -200,7 +200,7 @@ class SessionGraphBuiltInLoop(Rule):
                     loop=ast.unparse(repeat.loop).split("\n", 1)[0].rstrip(":"),
                     where=repeat.where,
                 )
-                yield self.diagnostic(node_span(build, cell), facts.path, message)
+                yield self.diagnostic(facts.span(build, cell), facts.path, message)
                 break
 
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from greenlint.analysis.callsite import Span, estimator_method
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argument, node_span
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argument
 from greenlint.rules.batch_origin import parameter_literals, step_literals, written_batch
 from greenlint.rules.batch_price import MIN_SAVING, Saving, priced_saving
 from greenlint.rules.deliberate import in_test_code, test_module
@@ -1251,14 +1251,14 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[list
     bindings = last_bindings(scope, call.lineno) if scope is not None else {}
     for given_to in passed:
         if int_literal(given_to, size):
-            return [node_span(given_to, cell)], size, steps
+            return [facts.span(given_to, cell)], size, steps
         if not isinstance(given_to, ast.Name):
             continue
         count = None if steps is None or any(_is_name(n, given_to.id) for n in ast.walk(steps)) else steps
         if given_to.id in bindings:
             bound = bindings[given_to.id]
             if bound is not None and int_literal(bound.value, size):
-                return [node_span(bound, cell)], size, count
+                return [facts.span(bound, cell)], size, count
             continue
         literals = parameter_literals(facts, call, cell, given_to.id, size)
         if literals:

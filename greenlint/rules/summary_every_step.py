@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, node_span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import chosen_at
 from greenlint.rules.diagnostic import Diagnostic
@@ -361,7 +361,7 @@ class SummaryEveryStep(Rule):
             steps, source = known_value(facts, steps_given, cell) if steps_given is not None else (None, "")
             known = isinstance(steps, int) and not isinstance(steps, bool) and steps > 1
             when = f"each of its {steps} training steps{source}" if known else "every training step"
-            yield self.diagnostic(node_span(call, cell), facts.path, self.RENDERED.format(when=when))
+            yield self.diagnostic(facts.span(call, cell), facts.path, self.RENDERED.format(when=when))
 
     def _merged_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
         """TF1: the merged summaries fetched on every pass of a training loop, by the training

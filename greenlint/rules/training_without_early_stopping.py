@@ -7,7 +7,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, keyword, node_span
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, keyword
 from greenlint.rules.callbacks import constructor, constructors, file_class, listed, project_classes
 from greenlint.rules.defaults import default_value, known_value
 from greenlint.rules.diagnostic import Diagnostic
@@ -747,7 +747,7 @@ class TrainingWithoutEarlyStopping(Rule):
         yield from self._agents(facts)
         for found in fixed_training_loops(facts, minimum):
             loop, head = found.loop, found.loop.iter
-            span = node_span(loop, found.cell, through=head)
+            span = facts.span(loop, found.cell, through=head)
             header = ast.unparse(loop).split("\n", 1)[0].rstrip(":")
             shown = dict(header=header, passes=found.passes, basis=found.basis, progress=found.progress)
             if found.dead is None:
@@ -783,7 +783,7 @@ class TrainingWithoutEarlyStopping(Rule):
                 longest=task.max_episode_steps,
                 threshold=task.reward_threshold,
             )
-            yield self.diagnostic(node_span(call, cell), facts.path, message)
+            yield self.diagnostic(facts.span(call, cell), facts.path, message)
 
 
 def stopped_share(epochs: int) -> tuple[float, float]:

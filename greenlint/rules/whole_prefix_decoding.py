@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, node_span
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.decoding import decoding_loops, driven_decodings
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import SAVING_OPTION, immaterial_work
@@ -277,4 +277,4 @@ def _immaterial(facts: FileFacts, call: ast.Call, cell: int | None, options: Map
 def _span(facts: FileFacts, call: ast.Call, cell: int | None) -> Span:
     """The call's site's span, else the call's own."""
     site = facts.site_at(call, cell)
-    return site.callsite.span if site is not None else node_span(call, cell)
+    return site.callsite.span if site is not None else facts.span(call, cell)

@@ -127,7 +127,7 @@ async def fix_all(server: GreenlintServer, view: View) -> types.CodeAction | Non
     def check(text: str) -> list[Diagnostic]:
         from greenlint.lsp_server.analysis import analyse_text
 
-        return analyse_text(text, path, config, analyses.predictor.predict, fixes=True)[1]
+        return list(analyse_text(text, path, config, analyses.predictor.predict, fixes=True).diagnostics)
 
     def run() -> str:
         return fix_text(view.text, check)[0]

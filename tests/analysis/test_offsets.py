@@ -7,18 +7,23 @@ import ast
 import pytest
 
 from greenlint.analysis import analyse_source
-from greenlint.analysis.callsite import byte_offset, char_offset
+from greenlint.analysis.callsite import char_offset, node_columns
+from greenlint.analysis.sources import split_lines
 
 LINE = 'x = "é😀"; model.fit(x)'
 
 
-def test_the_two_conversions_are_inverse_where_characters_start():
+def test_a_node_s_columns_count_characters():
     call = ast.parse(LINE).body[1].value
     assert call.col_offset == len(LINE.encode()) - len("model.fit(x)")  # bytes: é is 2, the emoji 4
-    assert char_offset(LINE, call.col_offset) == LINE.index("model")
-    for i in range(len(LINE) + 1):
-        assert char_offset(LINE, byte_offset(LINE, i)) == i
-    assert char_offset("ascii", 3) == byte_offset("ascii", 3) == 3
+    assert node_columns(call, split_lines(LINE)) == (LINE.index("model"), len(LINE))
+    assert node_columns(call, None) == (call.col_offset, call.end_col_offset)  # None: an ASCII text's
+
+
+def test_a_node_over_lines_below_others_counts_each_end_on_its_own_line():
+    text = 'f("é",\n  "😀")\n'
+    call = ast.parse("\n\n" + text).body[0].value  # two lines above the text (a notebook's earlier cells)
+    assert node_columns(call, split_lines(text), base=2) == (0, len('  "😀")'))
 
 
 @pytest.mark.parametrize("cut", [1, 2, 3])

@@ -58,7 +58,7 @@ def test_a_result_read_from_the_cache_has_its_text_and_project_imports(tmp_path,
     (tmp_path / "a.py").write_text("import helpers\n" + TRAIN)
     cold = run_check([Path("a.py")], config)  # the real analysis: its import scan
     warm = run_check([Path("a.py")], config)  # its findings cached: its result read only when asked
-    assert warm.stats.cache_hits == 1 and warm.checked[0].result is None
+    assert warm.stats.cache_hits == 1 and not warm.results[0].held
     (first,), (again,) = cold.file_results(), warm.file_results()
     assert again.source == first.source == "import helpers\n" + TRAIN
     assert again.imports == first.imports == (str(tmp_path / "helpers.py"),)
@@ -189,7 +189,7 @@ def test_every_entry_a_run_writes_round_trips(tmp_path, config, monkeypatch):
         back = from_record(json.loads(json.dumps(value)))
         assert back == dataclasses.replace(results[back.path], source=back.source)
         assert isinstance(back.source, tuple) == back.path.endswith(".ipynb")
-    found = [d for c in run.checked for d in c.diagnostics]
+    found = [d for r in run.results for d in r.diagnostics]
     stored = [d for v in written if v.get("record") == "diagnostics" for d in records.read_diagnostics(v)[0]]
     assert any(d.fix and d.fix.edits[0].span.cell == 1 for d in found)  # a fix in a notebook's cell
     assert sorted(map(repr, stored)) == sorted(map(repr, found))

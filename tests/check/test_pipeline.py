@@ -89,8 +89,10 @@ def test_warm_run_reads_the_cache(tmp_path, config, monkeypatch):
     warm = run_check([src], config, FAKE)
     assert warm.stats.cache_hits == 2 and len(log.read_text().splitlines()) == 2
     assert warm.diagnostics == cold.diagnostics and warm.sources == cold.sources
-    assert all(c.result is None for c in warm.checked)  # diagnostics came from the cache: no analysis loaded
+    assert not any(r.held for r in warm.results)  # diagnostics came from the cache: no analysis loaded
     assert warm.callsites_with_predictions == cold.callsites_with_predictions  # loaded from the cache on demand
+    assert [d for r in warm.file_results() for d in r.diagnostics] == warm.diagnostics  # each file's findings kept
+    assert all(r.held and r.sites for r in warm.results)  # read back once, then held
     assert len(log.read_text().splitlines()) == 2
     # an edit is a miss for that file only
     (src / "b.py").write_text("import tensorflow as tf\nx = 1\ntf.keras.Sequential().fit(x)\n")
@@ -148,8 +150,8 @@ def test_check_keeps_findings_and_the_analyses_are_read_when_asked(tmp_path, con
     serial = run_check([src], config.replace(jobs=1, cache_dir=tmp_path / "serial"), FAKE)
     parallel = run_check([src], config.replace(jobs=2), FAKE)
     assert parallel.stats.workers == 2 and serial.stats.workers == 1 and parallel.diagnostics == serial.diagnostics
-    assert all(c.result is None for c in parallel.checked)  # findings and sources came back, not the analyses
-    assert all(c.result is None for c in serial.checked)  # analysed here: dropped once its findings were found
+    assert not any(r.held for r in parallel.results)  # findings and sources came back, not the analyses
+    assert not any(r.held for r in serial.results)  # analysed here: dropped once its findings were found
     assert list(parallel.file_results()) == list(serial.file_results())  # read back from the cache when asked
     assert all(r.sites for r in serial.file_results())
 

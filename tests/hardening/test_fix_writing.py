@@ -27,7 +27,7 @@ def cwd(tmp_path, monkeypatch):
 
 def _computed(paths):
     config = Config(root=Path.cwd(), no_cache=True, jobs=1)
-    return fix_files.fix_checked(run_check(paths, config, fixes=True).checked, config)
+    return fix_files.fix_checked(run_check(paths, config, fixes=True).results, config)
 
 
 def test_the_fixture_has_a_safe_fix(cwd):

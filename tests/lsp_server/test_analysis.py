@@ -152,9 +152,9 @@ def test_the_same_text_is_not_analysed_again(tmp_path: Path):
 
     first, again = asyncio.run(scenario())
     analyses.close()
-    result, diagnostics = analyse_text(TRAIN, str(tmp_path / "a.py"), Config(), load_predictor().predict)
+    result = analyse_text(TRAIN, str(tmp_path / "a.py"), Config(), load_predictor().predict)
     assert predictor.calls == len(result.sites) == 6
-    assert again.version == 2 and again.diagnostics == first.diagnostics == tuple(diagnostics)
+    assert again.version == 2 and again.diagnostics == first.diagnostics == result.diagnostics
 
 
 def test_a_syntax_error_keeps_the_last_good_analysis(tmp_path: Path):
@@ -221,7 +221,7 @@ def test_garbage_is_collected_after_the_diagnostics_are_handed_over(tmp_path: Pa
 
 
 def test_sites_cross_processes_whole_and_are_rebuilt_when_first_used(tmp_path: Path):
-    result, _ = analyse_text(TRAIN, str(tmp_path / "a.py"), Config(root=tmp_path), load_predictor().predict)
+    result = analyse_text(TRAIN, str(tmp_path / "a.py"), Config(root=tmp_path), load_predictor().predict)
     sites = tuple(result.sites)
     sent = pickle.loads(pickle.dumps(lsp_analysis.PackedSites(sites)))
     assert len(sent) == 6 and sent._sites is None  # counted without rebuilding them

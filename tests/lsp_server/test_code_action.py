@@ -124,7 +124,7 @@ def test_strings_are_read_from_the_findings_statements_alone():
 
     text = 'DOC = """\nline\n"""\nx = f(1)\n\n\ndef g():\n    s = """a\nb"""\n    return s\ny = f("""\n""")\n'
     shape = outline(ast.parse(text))
-    view = View("file:///x.py", 1, text, Analysis("file:///x.py", 1, text, Config(), FileResult("x.py"), (), outline=shape))
+    view = View("file:///x.py", 1, text, Analysis("file:///x.py", 1, text, Config(), FileResult("x.py"), outline=shape))
     whole = lines_ending_in_string(text)
     assert whole == {1, 2, 8, 11}
     for line in (1, 2, 4, 8, 9, 11, 12):
@@ -231,10 +231,10 @@ def test_notebook_cells_get_fixes_with_tensorflow_imported_in_another_cell():
     cells = ["import tensorflow as tf\n", "ds = tf.data.Dataset.range(n).map(lambda x: x * 2)\n"]
     text, offsets = join_cells(cells)
     config = Config(options={"tensorflow-version": "2.6"}, no_cache=True)  # before tf.data parallelised maps itself
-    result, diagnostics = analyse_text(text, "nb.ipynb", config, Predictor().predict, offsets)
-    [mapped] = [d for d in diagnostics if d.code == "GL402"]
+    result = analyse_text(text, "nb.ipynb", config, Predictor().predict, offsets)
+    [mapped] = [d for d in result.diagnostics if d.code == "GL402"]
     assert mapped.fix is None  # published without; the code action asks for it
-    analysis = Analysis("nb.ipynb", 1, text, config, result, tuple(diagnostics))
+    analysis = Analysis("nb.ipynb", 1, text, config, result)
     [edit] = analysis.with_fix(mapped).fix.edits
     assert edit == Edit(Span(1, 50, 1, 50, cell=2), ", num_parallel_calls=tf.data.AUTOTUNE")
 
@@ -282,9 +282,9 @@ def test_no_quick_fix_whose_edit_would_not_parse(monkeypatch):
 
     text = "import tensorflow as tf\nds = tf.data.Dataset.range(100_000).map(double)\n"
     config = Config(options={"tensorflow-version": "2.6"}, no_cache=True)  # before tf.data parallelised maps itself
-    result, diagnostics = analyse_text(text, "mapped.py", config, Predictor().predict)
-    [mapped] = [d for d in diagnostics if d.code == "GL402"]
-    analysis = Analysis("mapped.py", 1, text, config, result, tuple(diagnostics))
+    result = analyse_text(text, "mapped.py", config, Predictor().predict)
+    [mapped] = [d for d in result.diagnostics if d.code == "GL402"]
+    analysis = Analysis("mapped.py", 1, text, config, result)
     assert analysis.with_fix(mapped).fix is not None  # the rule's own codemod
     monkeypatch.setitem(CODEMODS, "Unbalanced", Unbalanced)
     monkeypatch.setattr(all_rules()["GL402"], "FIX", FixBy("Unbalanced", safe=True))

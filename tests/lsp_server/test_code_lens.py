@@ -29,7 +29,7 @@ async def document(client: LanguageClient, workspace: Path) -> Path:
 
 
 def _sites(path: Path):
-    result, _ = analyse_text(TRAIN, str(path), Config(), load_predictor().predict)
+    result = analyse_text(TRAIN, str(path), Config(), load_predictor().predict)
     return [s for s in result.sites if s.total_energy_j is not None]
 
 

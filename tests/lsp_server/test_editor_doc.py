@@ -17,9 +17,9 @@ EXAMPLE = ROOT / "examples" / "train.py"
 
 def example_hover() -> str:
     text = EXAMPLE.read_text(encoding="utf-8")
-    result, diagnostics = analyse_text(text, str(EXAMPLE), load_config([EXAMPLE.parent]), load_predictor().predict)
+    result = analyse_text(text, str(EXAMPLE), load_config([EXAMPLE.parent]), load_predictor().predict)
     site = next(s for s in result.sites if s.callsite.span.line == 19 and s.api.endswith(".fit"))
-    return hover_markdown(site, [d for d in diagnostics if d.span == site.callsite.span])
+    return hover_markdown(site, [d for d in result.diagnostics if d.span == site.callsite.span])
 
 
 def quoted_hover(doc: str) -> str:

@@ -22,7 +22,7 @@ FILE_TOTAL = "greenlint/fileTotal"
 
 def _joules(text: str, path: Path, offsets: tuple[int, ...] | None = None) -> tuple[float, int]:
     """(joules x loops summed, calls with an estimate) of `text`, from the check pipeline in this process."""
-    result, _ = analyse_text(text, str(path), Config(), load_predictor().predict, offsets)
+    result = analyse_text(text, str(path), Config(), load_predictor().predict, offsets)
     known = [s.total_energy_j for s in result.sites if s.total_energy_j is not None]
     return sum(known), len(known)
 
@@ -52,7 +52,7 @@ async def test_lens_status_bar_and_report_show_one_total(client: LanguageClient,
     await open_document(client, path, WITH_A_FLOOR)
     total = await _total(client, path.as_uri())
     [lens] = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(path.as_uri())))
-    result, _ = analyse_text(WITH_A_FLOOR, str(path), Config(), load_predictor().predict)
+    result = analyse_text(WITH_A_FLOOR, str(path), Config(), load_predictor().predict)
     report = calls_html((s.callsite, s.prediction) for s in result.sites)
     assert " – " in total.short  # the figures are ranges (a floor among them): so is the total
     assert lens.command.title.startswith(f"⚡ {total.short} in this file (")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from greenlint.analysis.callsite import Span
-from greenlint.rules.base import node_span
+from greenlint.rules.base import FileFacts, node_span
 
 
 def test_a_node() -> None:
@@ -18,3 +18,12 @@ def test_a_loop_header() -> None:
     loop = ast.parse("for i in range(\n        10):\n    step(i)\n").body[0]
     assert node_span(loop, None, through=loop.iter) == Span(1, 1, 2, 12, None)
     assert node_span(loop, None) == Span(1, 1, 3, 12, None)  # the whole loop
+
+
+def test_a_node_after_wide_characters_counts_characters() -> None:
+    text = 'x = "é😀"; step = 1\nfor batch in ["é"]:\n    train(batch)\n'
+    facts = FileFacts("a.py", (), text)
+    module = facts.module()
+    assign, loop = module.body[1], module.body[2]
+    assert facts.span(assign) == Span(1, text.index("step") + 1, 1, len('x = "é😀"; step = 1') + 1, None)
+    assert facts.span(loop, through=loop.iter) == Span(2, 1, 2, len('for batch in ["é"]') + 1, None)
