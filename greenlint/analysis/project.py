@@ -105,13 +105,7 @@ def search_roots(directory: str, cwd: str | None = None) -> tuple[str, ...]:
     while _is_package(top) and os.path.dirname(top) != top:
         top = os.path.dirname(top)
     roots.append(top)
-    project = directory
-    while not any(os.path.exists(os.path.join(project, m)) for m in PROJECT_MARKERS):
-        parent = os.path.dirname(project)
-        if parent == project:
-            project = None
-            break
-        project = parent
+    project = project_root(directory)
     if project is not None:
         # the directories between: where a script is run from to import its code as a namespace package
         # (`import baselines.common.tf_util` in baselines/deepq/build_graph.py, baselines/ without __init__.py)
@@ -124,6 +118,18 @@ def search_roots(directory: str, cwd: str | None = None) -> tuple[str, ...]:
     if cwd is not None and os.path.commonpath((cwd, os.path.abspath(directory))) == cwd:
         roots += [cwd, os.path.join(cwd, "src")]
     return tuple(dict.fromkeys(r for r in roots if os.path.isdir(r)))
+
+
+@functools.lru_cache(maxsize=4096)
+def project_root(directory: str) -> str | None:
+    """The nearest ancestor of *directory* (itself included) holding a `PROJECT_MARKERS` file, or None."""
+    project = directory
+    while not any(os.path.exists(os.path.join(project, m)) for m in PROJECT_MARKERS):
+        parent = os.path.dirname(project)
+        if parent == project:
+            return None
+        project = parent
+    return project
 
 
 @functools.lru_cache(maxsize=65536)
@@ -360,6 +366,7 @@ class ProjectIndex:
             return
         self._refreshed = now
         search_roots.cache_clear()
+        project_root.cache_clear()
         find_module.cache_clear()
         _submodule.cache_clear()
         for path in list(self._scans):
