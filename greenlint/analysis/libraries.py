@@ -1,15 +1,14 @@
 """Classes of libraries built on TF/Keras, read from their installed source (never imported).
 
 `from transformers import TFBertModel`, `keras_hub.models.BertBackbone`: a name of a library that is
-neither the project's nor TF/Keras's is looked up where Python would find it, in the analysed
-project's virtualenv (`.venv` or `venv` at its root, then `$VIRTUAL_ENV`) and then in the environment
-greenlint runs in. Its modules are parsed with `ast` (at most `sources.MAX_BYTES` a file, never a
+neither the project's nor TF/Keras's is looked up where Python would find it (sites.py: the analysed
+project's virtualenv, then the environment greenlint runs in). Its modules are parsed with `ast` (at most `sources.MAX_BYTES` a file, never a
 file whose real path leaves the site directory) and the name followed through their imports (star
 imports and `__all__` included, also under `if TYPE_CHECKING:`) to a class, whose bases are followed
 in turn until a catalogued TF/Keras class: the class then derives from one of `BASES` (its nearest
 catalogued class is the answer) or is not known to. Answers are memoised per run and kept in the
-user cache per distribution and version (`libraries/<name>-<version>.json`, from its `*.dist-info`,
-read with `importlib.metadata`): another version is read again. A library that is not installed is
+user cache per distribution and version (`libraries/<name>-<version>.json`, from its `*.dist-info`):
+another version is read again. A library that is not installed is
 answered from the generated table (`greenlint.catalog.libraries`). A source that cannot be read,
 decoded or parsed, or a link out of the environment, is one warning on stderr and an unknown answer.
 """
@@ -17,19 +16,13 @@ decoded or parsed, or a link out of the environment, is one warning on stderr an
 from __future__ import annotations
 
 import ast
-import functools
-import glob
-import hashlib
-import importlib.metadata
 import json
 import os
 import re
-import sys
-import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
-from greenlint.analysis import sources
+from greenlint.analysis import sites, sources
 from greenlint.atomic import atomic_write_text
 from greenlint.catalog.libraries import load_libraries
 from greenlint.paths import cache_dir
@@ -38,29 +31,18 @@ TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 #: The TF/Keras classes a library class is recognised by (a catalogued class deriving from one).
 BASES = ("tensorflow.keras.Model", "tensorflow.keras.Layer", "tensorflow.keras.layers.Layer",
          "tensorflow.keras.callbacks.Callback", "tensorflow.data.Dataset", "tensorflow.Module")
-#: Distributions whose requirement makes a library one built on TF/Keras (extras included).
-_TF_DISTRIBUTIONS = frozenset({"tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-macos", "keras", "tf-keras"})
 CACHE_FORMAT = 1
 #: How many (module, name) pairs one lookup visits at most (star imports included): more is unknown.
 _MAX_VISITS = 4096
-_REQUIREMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-
-
-@dataclass(frozen=True)
-class Library:
-    """One installed distribution holding an import root: its site directory (real path)."""
-
-    name: str
-    version: str
-    site: str
-    keras: bool  # it requires TensorFlow or Keras
 
 
 def base(path: str, module_file: str | None, catalog) -> str | None:
     """The nearest catalogued TF/Keras class the library class at dotted *path* derives from, where
     that class is or derives from one of `BASES`; None when unknown (not a class of such a library)."""
     root = path.partition(".")[0]
-    library = find(site_dirs(_project_of(module_file)), root)
+    if root in TF_ROOTS:
+        return None
+    library = sites.find(sites.of_file(module_file), root)
     if library is None:
         return load_libraries()["classes"].get(path)
     return _reader(library, catalog).base(path)
@@ -69,102 +51,16 @@ def base(path: str, module_file: str | None, catalog) -> str | None:
 def built_on_keras(root: str, module_file: str | None) -> bool:
     """Whether the library imported as *root* is built on TF/Keras: installed and requiring it, or
     in the generated table."""
-    library = find(site_dirs(_project_of(module_file)), root)
+    if root in TF_ROOTS:
+        return False
+    library = sites.find(sites.of_file(module_file), root)
     return library.keras if library is not None else root in load_libraries()["roots"]
 
 
-def stamp(module_file: str | None) -> str:
-    """What tells the environment of *module_file* changed: the distributions installed in its site
-    directories, with their versions (the `*.dist-info` names), a digest (a cache key's part)."""
-    return _stamp(site_dirs(_project_of(module_file)))
+_READERS: dict[tuple[sites.Library, int], Reader] = {}
 
 
-@functools.lru_cache(maxsize=256)
-def _stamp(sites: tuple[str, ...]) -> str:
-    names = []
-    for site in sites:
-        try:
-            names += [site, *sorted(n for n in os.listdir(site) if n.endswith(".dist-info"))]
-        except OSError:
-            continue
-    return hashlib.sha256("\0".join(names).encode()).hexdigest()[:16]
-
-
-def _project_of(module_file: str | None) -> str | None:
-    from greenlint.analysis.project import project_root  # the analysis' own, imported where it runs
-
-    return project_root(os.path.dirname(os.path.abspath(module_file))) if module_file else None
-
-
-def site_dirs(project: str | None) -> tuple[str, ...]:
-    """The site directories searched, first match wins: the project's virtualenv, `$VIRTUAL_ENV`,
-    then greenlint's own environment (real paths, each once)."""
-    return _site_dirs(project, os.environ.get("VIRTUAL_ENV"))
-
-
-@functools.lru_cache(maxsize=256)
-def _site_dirs(project: str | None, virtual_env: str | None) -> tuple[str, ...]:
-    venvs = [os.path.join(project, name) for name in (".venv", "venv")] if project else []
-    if virtual_env:
-        venvs.append(virtual_env)
-    found = [site for venv in venvs
-             for site in sorted(glob.glob(os.path.join(glob.escape(venv), "lib", "python3*", "site-packages")))
-             + [os.path.join(venv, "Lib", "site-packages")]]
-    paths = sysconfig.get_paths()
-    found += [paths["purelib"], paths["platlib"]]
-    return tuple(dict.fromkeys(os.path.realpath(site) for site in found if os.path.isdir(site)))
-
-
-@functools.lru_cache(maxsize=4096)
-def find(sites: tuple[str, ...], root: str) -> Library | None:
-    """The library of import *root* in the first of *sites* holding it, or None (also for TF/Keras)."""
-    if root in TF_ROOTS or not root.isidentifier():
-        return None
-    for site in sites:
-        if _inside(site, os.path.join(site, root, "__init__.py")) or _inside(site, os.path.join(site, root + ".py")):
-            return _library(site, root)
-    return None
-
-
-def _library(site: str, root: str) -> Library:
-    """The distribution of *root* in *site* (its name, version and requirements), from its metadata."""
-    try:
-        dists = list(importlib.metadata.distributions(name=root, path=[site]))
-        if not dists:  # a root named otherwise than its distribution (`sklearn` of scikit-learn)
-            dists = [d for d in importlib.metadata.distributions(path=[site])
-                     if root in (d.read_text("top_level.txt") or "").split()]
-        if not dists:
-            return Library(root, "", site, False)
-        dist = dists[0]
-        matches = (_REQUIREMENT.match(req) for req in dist.requires or ())
-        requires = {m.group(0).lower().replace("_", "-") for m in matches if m}
-        return Library(str(dist.metadata["Name"] or root), str(dist.version or ""), site, bool(requires & _TF_DISTRIBUTIONS))
-    except (OSError, ValueError, UnicodeError) as exc:
-        _warn(os.path.join(site, root), f"the distribution's metadata is not readable ({exc}); taken as no library")
-        return Library(root, "", site, False)
-
-
-def _inside(site: str, path: str) -> bool:
-    """Whether *path* is a file whose real path stays inside *site*; a link leading out is warned of."""
-    if not os.path.isfile(path):
-        return False
-    real = os.path.realpath(path)
-    if os.path.commonpath((site, real)) == site:
-        return True
-    _warn(path, f"links out of the environment to {real}; not read")
-    return False
-
-
-@functools.cache
-def _warn(path: str, problem: str) -> None:
-    """One warning per file and problem per run."""
-    print(f"greenlint: warning: {path}: {problem}", file=sys.stderr)
-
-
-_READERS: dict[tuple[Library, int], Reader] = {}
-
-
-def _reader(library: Library, catalog) -> Reader:
+def _reader(library: sites.Library, catalog) -> Reader:
     key = (library, id(catalog))
     found = _READERS.get(key)
     if found is None:
@@ -175,16 +71,13 @@ def _reader(library: Library, catalog) -> Reader:
 def clear() -> None:
     """Forget this run's memos (a test changing an environment, a long-lived server)."""
     _READERS.clear()
-    find.cache_clear()
-    _site_dirs.cache_clear()
-    _stamp.cache_clear()
-    _warn.cache_clear()
+    sites.clear()
 
 
 class _DiskCache:
     """The answers kept for one distribution version in the user cache."""
 
-    def __init__(self, library: Library):
+    def __init__(self, library: sites.Library):
         name = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{library.name}-{library.version}")
         self.file = cache_dir() / "libraries" / f"{name}.json" if library.version else None
         self.answers: dict[str, str | None] = {}
@@ -332,7 +225,7 @@ class Reader:
             return None
         base = os.path.join(self.site, *parts)
         for candidate in (os.path.join(base, "__init__.py"), base + ".py"):
-            if _inside(self.site, candidate):
+            if sites.inside(self.site, candidate):
                 return candidate
         return None
 
@@ -350,12 +243,12 @@ def _index(file: str, module: str) -> _Module | None:
     if error is None:
         text, error = sources.decode(file, data)
     if error is not None or text is None:
-        _warn(file, f"library source not read ({error.message if error else 'unreadable'})")
+        sites.warn(file, f"library source not read ({error.message if error else 'unreadable'})")
         return None
     try:
         tree = ast.parse(text, filename=file)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        _warn(file, f"library source not parsed ({type(exc).__name__}: {exc})")
+        sites.warn(file, f"library source not parsed ({type(exc).__name__}: {exc})")
         return None
     package = os.path.basename(file) == "__init__.py"
     here = module if package else module.rpartition(".")[0]

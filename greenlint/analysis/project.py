@@ -69,8 +69,8 @@ from greenlint.analysis.values import (
     fresh,
     runs_of,
 )
+from greenlint.paths import project_root
 
-PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 #: The summary entry listing the TF modules a module star-imports (never a Python name).
 STAR = "*"
 #: A line starting `from .a.b import (x, y)` or `import a.b as c, d`. Only these imports are
@@ -118,18 +118,6 @@ def search_roots(directory: str, cwd: str | None = None) -> tuple[str, ...]:
     if cwd is not None and os.path.commonpath((cwd, os.path.abspath(directory))) == cwd:
         roots += [cwd, os.path.join(cwd, "src")]
     return tuple(dict.fromkeys(r for r in roots if os.path.isdir(r)))
-
-
-@functools.lru_cache(maxsize=4096)
-def project_root(directory: str) -> str | None:
-    """The nearest ancestor of *directory* (itself included) holding a `PROJECT_MARKERS` file, or None."""
-    project = directory
-    while not any(os.path.exists(os.path.join(project, m)) for m in PROJECT_MARKERS):
-        parent = os.path.dirname(project)
-        if parent == project:
-            return None
-        project = parent
-    return project
 
 
 @functools.lru_cache(maxsize=65536)

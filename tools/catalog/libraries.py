@@ -25,6 +25,7 @@ import zipfile
 from pathlib import Path
 
 from greenlint.analysis import libraries
+from greenlint.analysis.sites import find
 from greenlint.atomic import atomic_write_bytes
 from greenlint.catalog import load_catalog
 from greenlint.catalog.libraries import FORMAT, LIBRARIES_FILE, load_libraries
@@ -74,7 +75,7 @@ def generate(sites: list[str], previous: dict | None = None) -> dict:
     roots: dict[str, str] = {}
     classes: dict[str, str] = {}
     for root in LIBRARIES:
-        library = libraries.find(tuple(sites), root)
+        library = find(tuple(sites), root)
         if library is None:
             name = previous["roots"].get(root)
             if name is not None:
