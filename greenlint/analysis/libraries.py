@@ -72,6 +72,7 @@ def clear() -> None:
     """Forget this run's memos (a test changing an environment, a long-lived server)."""
     _READERS.clear()
     sites.clear()
+    sites.warn.cache_clear()
 
 
 class _DiskCache:

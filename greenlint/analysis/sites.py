@@ -127,8 +127,7 @@ def warn(path: str, problem: str) -> None:
 
 
 def clear() -> None:
-    """Forget this run's memos (a test changing an environment)."""
+    """Look at the environments again (a long-lived server's refresh: a library installed meanwhile)."""
     find.cache_clear()
     _site_dirs.cache_clear()
     _stamp.cache_clear()
-    warn.cache_clear()
