@@ -241,7 +241,7 @@ class Reader:
 def _index(file: str, module: str) -> _Module | None:
     data, error = sources.read_bytes(Path(file), sources.MAX_BYTES)
     text = None
-    if error is None:
+    if data is not None:
         text, error = sources.decode(file, data)
     if error is not None or text is None:
         sites.warn(file, f"library source not read ({error.message if error else 'unreadable'})")
@@ -272,7 +272,9 @@ def _bind(body: list[ast.stmt], package: str, found: _Module) -> None:
                     found.names.setdefault(root, []).append(("module", root))
         elif isinstance(node, ast.ImportFrom):
             module = _absolute(package, node.level, node.module)
-            for alias in node.names if module is not None else ():
+            if module is None:
+                continue
+            for alias in node.names:
                 if alias.name == "*":
                     found.star.append(module)
                 else:
@@ -312,6 +314,7 @@ def _absolute(package: str, level: int, module: str | None) -> str | None:
 
 
 def _literal_names(node: ast.expr) -> frozenset[str] | None:
-    if isinstance(node, (ast.List, ast.Tuple)) and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
-        return frozenset(e.value for e in node.elts)
-    return None
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return None
+    names = [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    return frozenset(names) if len(names) == len(node.elts) else None
