@@ -131,3 +131,40 @@ def test_the_generator_reads_a_site_directory(project):
     _, site = project
     reader = libraries.Reader(os.path.realpath(site), load_catalog())
     assert read_library(reader, "fancy") == {"fancy.Net": "tensorflow.keras.Model"}
+
+
+def test_star_imports_all_and_guarded_imports_are_followed(project):
+    """transformers' shape: a lazy `__init__` whose names are imported under `if TYPE_CHECKING:`
+    through star imports that `__all__` filters, and a `try:` import of Keras with a fallback."""
+    _, site = project
+    _write(site, {
+        "fancy/__init__.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .zoo import *\n",
+        "fancy/zoo/__init__.py": "from .hidden import *\nfrom .shown import *\n",
+        "fancy/zoo/hidden.py": "__all__ = []\nfrom fancy.base import Base as Stopper\n",
+        "fancy/zoo/shown.py": "__all__ = ['Stopper']\ntry:\n    import tf_keras as keras\nexcept ImportError:\n"
+                             "    import keras\n\n\nclass Stopper(keras.callbacks.Callback):\n    pass\n",
+    })
+    reader = libraries.Reader(os.path.realpath(site), load_catalog())
+    assert reader.base("fancy.Stopper") == "tensorflow.keras.callbacks.Callback"  # hidden.py's is not exported
+    assert reader.base("fancy.zoo.shown.Stopper") == "tensorflow.keras.callbacks.Callback"
+    assert reader.base("fancy.Missing") is None
+
+
+def test_a_pretrained_model_of_the_table_is_a_keras_model_and_pytorch_code_stays_apart(tmp_path):
+    _write(tmp_path, {
+        "tf_program.py": """
+            from transformers import TFBertForSequenceClassification
+
+            model = TFBertForSequenceClassification.from_pretrained("bert-base-uncased")
+            model.fit(x, y, epochs=2)
+            """,
+        "torch_program.py": """
+            from transformers import BertModel
+
+            model = BertModel.from_pretrained("bert-base-uncased")
+            model.fit(x, y, epochs=2)
+            """,
+    })
+    fits = [s for s in analyse_file(tmp_path / "tf_program.py").callsites if s.api == "tensorflow.keras.Model.fit"]
+    assert [s.features["library"] for s in fits] == ["transformers.TFBertForSequenceClassification"]
+    assert analyse_file(tmp_path / "torch_program.py").callsites == []  # a PyTorch model is no Keras one
