@@ -120,6 +120,7 @@ def test_a_library_not_installed_is_known_from_the_generated_table(tmp_path):
     module = str(tmp_path / "train.py")
     assert sites.find(sites.site_dirs(None), "keras_hub") is None  # not installed here
     assert libraries.base("keras_hub.models.BertClassifier", module, catalog) == "tensorflow.keras.Model"
+    assert libraries.base("keras_nlp.models.BertClassifier", module, catalog) == "tensorflow.keras.Model"  # re-exported
     assert libraries.base("transformers.TFBertModel", module, catalog) == "tensorflow.keras.Model"
     assert libraries.base("transformers.BertModel", module, catalog) is None  # PyTorch's
     assert libraries.built_on_keras("transformers", module) and not libraries.built_on_keras("requests", module)

@@ -32,7 +32,7 @@ from greenlint.catalog.libraries import FORMAT, LIBRARIES_FILE, load_libraries
 from tools import DATA_DIR
 
 #: The most used libraries built on TF/Keras, by import root.
-LIBRARIES = ("keras_cv", "keras_hub", "tensorflow_datasets", "tensorflow_hub", "transformers")
+LIBRARIES = ("keras_cv", "keras_hub", "keras_nlp", "tensorflow_datasets", "tensorflow_hub", "transformers")
 
 
 def public_names(reader: libraries.Reader, module: str, seen: set[str] | None = None) -> list[str]:
@@ -57,7 +57,7 @@ def read_library(reader: libraries.Reader, root: str) -> dict[str, str]:
     for name in public_names(reader, root):
         value = reader.member(root, name, set())
         paths = [f"{root}.{name}"] if value is not None and value[0] == "class" else []
-        if value is not None and value[0] == "module" and value[1].startswith(root + "."):
+        if value is not None and value[0] == "module" and "." in value[1]:  # a submodule (its own or re-exported)
             paths = [f"{root}.{name}.{member}" for member in public_names(reader, value[1])]
         for path in paths:
             base = reader.base(path)
