@@ -117,9 +117,9 @@ def analyse_source(
         imports = Imports(index, absolute, catalog, local or [])
         depends = (working_directory(), index.digest(absolute), *((m, index.digest(m)) for m in (*(local or ()), *importers)))
     if os.path.isfile(path):
-        from greenlint.analysis import sites
+        from greenlint.analysis import installed
 
-        depends += (sites.stamp(path),)  # the libraries its classes are read from (installed, upgraded)
+        depends += (installed.stamp(path),)  # the libraries its classes are read from (installed, upgraded)
     tree = trees[0] if cells is None else None  # a cell's tree is renumbered into the joined module
     known = _known((os.path.abspath(path), code)) if tree is not None else None
     if tree is not None and known is not None and known[0] is catalog and known[1] == depends:

@@ -1,7 +1,7 @@
 """Classes of libraries built on TF/Keras, read from their installed source (never imported).
 
 `from transformers import TFBertModel`, `keras_hub.models.BertBackbone`: a name of a library that is
-neither the project's nor TF/Keras's is looked up where Python would find it (sites.py: the analysed
+neither the project's nor TF/Keras's is looked up where Python would find it (installed.py: the analysed
 project's virtualenv, then the environment greenlint runs in). Its modules are parsed with `ast` (at most `sources.MAX_BYTES` a file, never a
 file whose real path leaves the site directory) and the name followed through their imports (star
 imports and `__all__` included, also under `if TYPE_CHECKING:`) to a class, whose bases are followed
@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from greenlint.analysis import sites, sources
+from greenlint.analysis import installed, sources
 from greenlint.atomic import atomic_write_text
 from greenlint.catalog.libraries import load_libraries
 from greenlint.paths import cache_dir
@@ -42,7 +42,7 @@ def base(path: str, module_file: str | None, catalog) -> str | None:
     root = path.partition(".")[0]
     if root in TF_ROOTS:
         return None
-    library = sites.find(sites.of_file(module_file), root)
+    library = installed.find(installed.of_file(module_file), root)
     if library is None:
         return load_libraries()["classes"].get(path)
     return _reader(library, catalog).base(path)
@@ -53,14 +53,14 @@ def built_on_keras(root: str, module_file: str | None) -> bool:
     in the generated table."""
     if root in TF_ROOTS:
         return False
-    library = sites.find(sites.of_file(module_file), root)
+    library = installed.find(installed.of_file(module_file), root)
     return library.keras if library is not None else root in load_libraries()["roots"]
 
 
-_READERS: dict[tuple[sites.Library, int], Reader] = {}
+_READERS: dict[tuple[installed.Library, int], Reader] = {}
 
 
-def _reader(library: sites.Library, catalog) -> Reader:
+def _reader(library: installed.Library, catalog) -> Reader:
     key = (library, id(catalog))
     found = _READERS.get(key)
     if found is None:
@@ -71,14 +71,14 @@ def _reader(library: sites.Library, catalog) -> Reader:
 def clear() -> None:
     """Forget this run's memos (a test changing an environment, a long-lived server)."""
     _READERS.clear()
-    sites.clear()
-    sites.warn.cache_clear()
+    installed.clear()
+    installed.warn.cache_clear()
 
 
 class _DiskCache:
     """The answers kept for one distribution version in the user cache."""
 
-    def __init__(self, library: sites.Library):
+    def __init__(self, library: installed.Library):
         name = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{library.name}-{library.version}")
         self.file = cache_dir() / "libraries" / f"{name}.json" if library.version else None
         self.answers: dict[str, str | None] = {}
@@ -226,7 +226,7 @@ class Reader:
             return None
         base = os.path.join(self.site, *parts)
         for candidate in (os.path.join(base, "__init__.py"), base + ".py"):
-            if sites.inside(self.site, candidate):
+            if installed.inside(self.site, candidate):
                 return candidate
         return None
 
@@ -244,12 +244,12 @@ def _index(file: str, module: str) -> _Module | None:
     if data is not None:
         text, error = sources.decode(file, data)
     if error is not None or text is None:
-        sites.warn(file, f"library source not read ({error.message if error else 'unreadable'})")
+        installed.warn(file, f"library source not read ({error.message if error else 'unreadable'})")
         return None
     try:
         tree = ast.parse(text, filename=file)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        sites.warn(file, f"library source not parsed ({type(exc).__name__}: {exc})")
+        installed.warn(file, f"library source not parsed ({type(exc).__name__}: {exc})")
         return None
     package = os.path.basename(file) == "__init__.py"
     here = module if package else module.rpartition(".")[0]

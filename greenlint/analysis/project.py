@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from greenlint.analysis import constructed, sites, trees
+from greenlint.analysis import constructed, installed, trees
 from greenlint.analysis.values import (
     MISSING,
     SEQUENCE,
@@ -355,7 +355,7 @@ class ProjectIndex:
         self._refreshed = now
         search_roots.cache_clear()
         project_root.cache_clear()
-        sites.clear()
+        installed.clear()
         find_module.cache_clear()
         _submodule.cache_clear()
         for path in list(self._scans):

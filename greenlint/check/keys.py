@@ -63,7 +63,7 @@ def dependencies(project, path: Path, profile_stamps: dict[str, str], cache: Cac
     folder = os.path.dirname(absolute)
     if folder not in profile_stamps:
         modules_beside, target = beside_stamp(absolute, cache), tf_target.stamp(absolute)  # what rules read
-        from greenlint.analysis.sites import stamp as libraries_stamp  # on first need, as the profile's
+        from greenlint.analysis.installed import stamp as libraries_stamp  # on first need, as the profile's
         from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules
 
         profile_stamps[folder] = profile_stamp(absolute) + target + modules_beside + libraries_stamp(absolute)

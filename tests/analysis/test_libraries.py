@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from greenlint.analysis import analyse_file, libraries, sites
+from greenlint.analysis import analyse_file, installed, libraries
 from greenlint.catalog import load_catalog
 from greenlint.catalog.libraries import load_libraries
 
@@ -118,7 +118,7 @@ def test_a_library_not_installed_is_known_from_the_generated_table(tmp_path):
     assert table["versions"]["keras-hub"] and table["roots"]["transformers"] == "transformers"
     catalog = load_catalog()
     module = str(tmp_path / "train.py")
-    assert sites.find(sites.site_dirs(None), "keras_hub") is None  # not installed here
+    assert installed.find(installed.site_dirs(None), "keras_hub") is None  # not installed here
     assert libraries.base("keras_hub.models.BertClassifier", module, catalog) == "tensorflow.keras.Model"
     assert libraries.base("keras_nlp.models.BertClassifier", module, catalog) == "tensorflow.keras.Model"  # re-exported
     assert libraries.base("transformers.TFBertModel", module, catalog) == "tensorflow.keras.Model"

@@ -25,7 +25,7 @@ import zipfile
 from pathlib import Path
 
 from greenlint.analysis import libraries
-from greenlint.analysis.sites import find
+from greenlint.analysis.installed import find
 from greenlint.atomic import atomic_write_bytes
 from greenlint.catalog import load_catalog
 from greenlint.catalog.libraries import FORMAT, LIBRARIES_FILE, load_libraries
