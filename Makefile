@@ -54,8 +54,11 @@ test-editor: $(BIN)/greenlint
 # The Keras Applications tables (data/work/keras_applications.csv, keras_application_layers.csv) are rebuilt
 # apart, by `make applications` (it builds all 40 models to count their FLOPs: tens of minutes).
 # data/kb/static_features.csv and script_sites.csv are regenerated apart: `make static-features data` does both.
+# The table of libraries built on Keras (data/catalog/libraries.json.gz) is read from those installed here; a
+# library not installed keeps its entries (data/catalog/README.md says how to read it from its wheel instead).
 data: $(VENV)/.dev-extras
 	$(BIN)/python -m tools.catalog.generate
+	$(BIN)/python -m tools.catalog.libraries
 	$(BIN)/greenlint kb build --out data/kb
 	$(BIN)/python -m tools.model.training_data
 	$(BIN)/python -m tools.model.train

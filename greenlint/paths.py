@@ -1,8 +1,9 @@
-"""Where greenlint finds its bundled data, the shared datasets and the user cache, and how an extra
-is installed where it is."""
+"""Where greenlint finds its bundled data, the shared datasets, the user cache and an analysed
+file's project root, and how an extra is installed where it is."""
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -57,3 +58,18 @@ def install_extra(extra: str) -> str:
     """The command that installs *extra* into this greenlint: from the package index, and from a
     checkout (where `greenlint[extra]` would fetch another greenlint from the index)."""
     return f"pip install 'greenlint[{extra}]' (from a checkout: pip install -e '.[{extra}]')"
+
+
+PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+
+
+@functools.lru_cache(maxsize=4096)
+def project_root(directory: str) -> str | None:
+    """The nearest ancestor of *directory* (itself included) holding a `PROJECT_MARKERS` file, or None."""
+    project = directory
+    while not any(os.path.exists(os.path.join(project, m)) for m in PROJECT_MARKERS):
+        parent = os.path.dirname(project)
+        if parent == project:
+            return None
+        project = parent
+    return project

@@ -119,6 +119,10 @@ def analyse_source(
         index, absolute = project_index(), os.path.abspath(path)
         imports = Imports(index, absolute, catalog, local or [])
         depends = (working_directory(), index.digest(absolute), *((m, index.digest(m)) for m in (*(local or ()), *importers)))
+    if os.path.isfile(path):
+        from greenlint.analysis import installed
+
+        depends += (installed.stamp(path),)  # the libraries its classes are read from (installed, upgraded)
     tree = trees[0] if cells is None else None  # a cell's tree is renumbered into the joined module
     known = _known((os.path.abspath(path), code)) if tree is not None else None
     if tree is not None and known is not None and known[0] is catalog and known[1] == depends:
@@ -240,9 +244,18 @@ def _parse_unit(unit: Code, path: str) -> ast.Module:
 
 def parses(path: str, code: str, local: list[str] | None) -> bool:
     """The cheap text check: a file is parsed where its text *code* names TensorFlow or Keras,
-    imports another module of its project (*local*: `project_imports`), or is imported by a
-    module beside it that names them (a loader of a TF program)."""
-    return sources.mentions_tf(code) or local is not None or bool(_tf_importers(path))
+    imports another module of its project (*local*: `project_imports`), is imported by a module
+    beside it that names them (a loader of a TF program), or imports a library built on them."""
+    return sources.mentions_tf(code) or local is not None or bool(_tf_importers(path)) or _imports_library(path, code)
+
+
+def _imports_library(path: str, code: str) -> bool:
+    """Whether *code* imports a library built on TF/Keras (libraries.py: installed, or in the table)."""
+    from greenlint.analysis import libraries
+    from greenlint.analysis.project import import_statements
+
+    roots = {(dotted or plain or "").partition(".")[0] for dots, dotted, _, plain in import_statements(code) if not dots}
+    return any(libraries.built_on_keras(root, path) for root in roots if root)
 
 
 def project_imports(path: str, code: str) -> list[str] | None:
@@ -296,7 +309,7 @@ def _resolve(
         if len(units) > 1:
             offset += len(sources.split_lines(unit.text))
     module = ast.Module(body=body, type_ignores=[])
-    resolver = Resolver(catalog, code, imports, checkpoint=checkpoint)
+    resolver = Resolver(catalog, code, imports, checkpoint=checkpoint, file=path)
     try:
         found = resolver.run(module)
     except (RecursionError, MemoryError):

@@ -1,9 +1,13 @@
-"""Libraries built on Keras whose models and layers are Keras's (never imported, a small table).
+"""What the sources of libraries built on Keras do not say (never imported, a small table).
 
-`keras_cv.models.RetinaNet(...)`, `keras_hub.models.ImageClassifier.from_preset("...")`: a
-`keras.Model` (its `fit`/`predict` are Keras's; its size is not known statically);
-`tensorflow_hub.KerasLayer(url)`: a Keras layer. Their tokenizers, preprocessors and converters
-are not models (nor taken for one by their method names: untyped.py). (`tfds.load` is a data source: arrays.tfds_load.)
+Which of their classes are Keras models, layers, callbacks, data sets or modules is read from their
+source (libraries.py, or the generated table where they are not installed). This table keeps what
+that reading cannot tell: a classmethod that builds an instance of its class
+(`keras_hub.models.BertClassifier.from_preset("...")`, `TFBertModel.from_pretrained(...)`:
+`CONSTRUCTORS`, whose bodies are not followed); that keras-hub's and keras-cv's tokenizers,
+preprocessors, converters and samplers, Keras layers by derivation, are no model (nor taken for one by
+their method names: untyped.py); and which libraries hold pretrained architectures (`PRETRAINED`:
+their models are named in the findings, rules/large_step.py). (`tfds.load` is a data source: arrays.tfds_load.)
 TensorFlow Addons' `TimeStopping(seconds=...)`: a Keras callback that caps a `fit`'s wall time (`CALLBACKS`).
 """
 
@@ -13,9 +17,12 @@ from typing import Any
 
 from greenlint.analysis.values import FOREIGN, Inst
 
+#: Libraries built on Keras alone (an import of theirs makes a module a Keras one).
 ROOTS = frozenset({"keras_cv", "keras_hub", "keras_nlp", "tensorflow_hub"})
-MODEL = "tensorflow.keras.Model"
-LAYER = "tensorflow.keras.Layer"
+#: Libraries of pretrained architectures: their models are named in the findings.
+PRETRAINED = ROOTS | {"transformers"}
+#: Classmethods that build an instance of their class (the class's Keras base, from its source).
+CONSTRUCTORS = frozenset({"from_preset", "from_pretrained", "from_config"})
 _NOT_MODELS = ("Tokenizer", "Preprocessor", "Converter", "StableDiffusion", "Sampler")
 #: The library whose callbacks `CALLBACKS` names (nothing else of it is valued).
 ADDONS = "tensorflow_addons"
@@ -30,17 +37,13 @@ def addons_ref(path: str) -> bool:
     return any(name == path or name.startswith(path + ".") for name in CALLBACKS)
 
 
-def library_call(path: str) -> Any:
-    """What calling *path* (a dotted name under `ROOTS`) gives: a Keras model or layer, a foreign
-    value for their tokenizers and preprocessors (never taken for a model), else None."""
-    parts = path.split(".")
-    if parts[0] == "tensorflow_hub":
-        return Inst(LAYER, "library", {"library": path}) if parts[1:] == ["KerasLayer"] else None
-    if "models" not in parts[1:-1] and not (len(parts) > 2 and parts[-1] == "from_preset" and "models" in parts):
-        return None
-    name = parts[-2] if parts[-1] == "from_preset" else parts[-1]
-    if any(word in name for word in _NOT_MODELS):
+def library_call(path: str, base: str | None) -> Any:
+    """What calling the library class at *path* gives, *base* its Keras base read from its source:
+    a foreign value for a tokenizer or preprocessor of `ROOTS` (never taken for a model), else an
+    instance of *base* (named where a library of `PRETRAINED` holds it), or None when *base* is unknown."""
+    root = path.partition(".")[0]
+    if root in ROOTS and any(word in path.rpartition(".")[2] for word in _NOT_MODELS):
         return FOREIGN
-    if not name[:1].isupper():
+    if base is None:
         return None
-    return Inst(MODEL, "library", {"library": ".".join(parts[:-1]) if parts[-1] == "from_preset" else path})
+    return Inst(base, "library", {"library": path} if root in PRETRAINED else {})

@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from greenlint.analysis import constructed, trees
+from greenlint.analysis import constructed, installed, trees
 from greenlint.analysis.values import (
     MISSING,
     SEQUENCE,
@@ -69,8 +69,8 @@ from greenlint.analysis.values import (
     fresh,
     runs_of,
 )
+from greenlint.paths import project_root
 
-PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 #: The summary entry listing the TF modules a module star-imports (never a Python name).
 STAR = "*"
 #: A line starting `from .a.b import (x, y)` or `import a.b as c, d`. Only these imports are
@@ -105,13 +105,7 @@ def search_roots(directory: str, cwd: str | None = None) -> tuple[str, ...]:
     while _is_package(top) and os.path.dirname(top) != top:
         top = os.path.dirname(top)
     roots.append(top)
-    project = directory
-    while not any(os.path.exists(os.path.join(project, m)) for m in PROJECT_MARKERS):
-        parent = os.path.dirname(project)
-        if parent == project:
-            project = None
-            break
-        project = parent
+    project = project_root(directory)
     if project is not None:
         # the directories between: where a script is run from to import its code as a namespace package
         # (`import baselines.common.tf_util` in baselines/deepq/build_graph.py, baselines/ without __init__.py)
@@ -360,6 +354,8 @@ class ProjectIndex:
             return
         self._refreshed = now
         search_roots.cache_clear()
+        project_root.cache_clear()
+        installed.clear()
         find_module.cache_clear()
         _submodule.cache_clear()
         for path in list(self._scans):

@@ -55,6 +55,7 @@ from greenlint.analysis import (
     graphrun,
     hostwork,
     kerasext,
+    libraries,
     ops,
     options,
     symops,
@@ -110,7 +111,7 @@ from greenlint.analysis.values import (
 )
 from greenlint.catalog.kinds import GRAPH_RUNS, TF1_GRAPH, TRACED_CALL
 
-TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
+TF_ROOTS = libraries.TF_ROOTS
 #: Libraries followed only for the work they imply (array shapes, data-set sizes); no call
 #: of theirs is reported.
 DATA_ROOTS = arrays.DATA_ROOTS
@@ -277,8 +278,10 @@ class Found:
 class Resolver:
     """Walks one module; `calls` collects the call sites it finds."""
 
-    def __init__(self, catalog, source: str = "", imports=None, exporting: bool = False, checkpoint=None):
+    def __init__(self, catalog, source: str = "", imports=None, exporting: bool = False, checkpoint=None,
+                 file: str | None = None):
         self.table = symbol_table(catalog)
+        self.file = file or (imports.path if imports is not None else None)  # where its libraries are installed
         self.checkpoint = checkpoint  # called before each statement: raising there abandons the walk
         self.imports = imports  # `project.Imports` of this module: other project modules, if followed
         self.exporting = exporting  # walked for other modules: parameters stay unknown
@@ -992,7 +995,8 @@ class Resolver:
                 continue
             addons = root == kerasext.ADDONS and local is None and kerasext.addons_ref(f"{module}.{alias.name}")
             gan = root == tfgan.ROOT and local is None
-            if tf or root in _FOLLOWED_ROOTS or addons or gan or agents.agent_path(f"{module}.{alias.name}"):
+            if tf or root in _FOLLOWED_ROOTS or addons or gan or agents.agent_path(f"{module}.{alias.name}") \
+                    or local is None and root and self.library(root):
                 value = self.module_ref(f"{module}.{alias.name}")
             else:
                 value = self.imports.member(local, alias.name) if local is not None else None
@@ -1035,8 +1039,17 @@ class Resolver:
         if root == "math":  # `math.ceil(x)` on a literal (`_MATH`; nothing else of theirs)
             return Ref(path) if path == root or path in _MATH else None
         if root not in TF_ROOTS:
-            return self.imports.module(path) if self.imports is not None else None
+            local = self.imports.module(path) if self.imports is not None else None
+            return Ref(path) if local is None and self.library(root) else local
         return Ref(self.canonical_path(path))
+
+    def library(self, root: str) -> bool:
+        """Whether *root* is a library built on TF/Keras whose classes are read (libraries.py)."""
+        return libraries.built_on_keras(root, self.file)
+
+    def library_base(self, path: str) -> str | None:
+        """The Keras base of the library class at *path* (libraries.py), None where unknown."""
+        return libraries.base(path, self.file, self.table.cat)
 
     def canonical_path(self, path: str) -> str:
         """The catalog's name for an imported path, so `keras` and `tensorflow.keras` agree."""
@@ -1102,6 +1115,8 @@ class Resolver:
                 sym = self.table.symbol(value.path)
                 if sym is not None and sym[1] == "class":
                     info.tf_base = sym[0]
+                elif sym is None and value.path.partition(".")[0] not in TF_ROOTS:  # a library's class
+                    info.tf_base = self.library_base(value.path)
         for keyword in node.keywords:
             self.expr(keyword.value)
         with self.inside(Scope("class", self.scope, cls=info)) as body:
@@ -2111,8 +2126,6 @@ class Resolver:
             return _math_call(path, args)
         if path in drivers.PATHS:
             return self.driver_call(node, path, args, keywords)
-        if root in kerasext.ROOTS:
-            return kerasext.library_call(path)
         if tfgan.is_path(path):
             return self.gan_call(node, path, args, keywords)
         if path in kerasext.CALLBACKS:  # `tfa.callbacks.TimeStopping(seconds=5)`: its literal arguments
@@ -2139,6 +2152,9 @@ class Resolver:
             if found is None and path == "numpy.load":
                 found = downloads.np_load(args, keywords)
             return FOREIGN if found is None and root in untyped.FOREIGN_ROOTS else found  # an estimator
+        if root not in TF_ROOTS and (root in kerasext.ROOTS or self.library(root)):
+            cls = path.rpartition(".")[0] if path.rpartition(".")[2] in kerasext.CONSTRUCTORS else path
+            return kerasext.library_call(cls, self.library_base(cls))
         sym = self.table.symbol(path)
         if sym is None and path in symops.NORMALISATIONS and args and not args[0][0]:  # TF1's contrib.layers
             found = symops.on_sym(path, {"inputs": args[0][1]}, _node_key(node, self.instance))

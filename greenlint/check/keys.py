@@ -52,7 +52,8 @@ def dependencies(project, path: Path, profile_stamps: dict[str, str], cache: Cac
     them: greenlint.rules.importers), or "",
     the stamp of the profile file covering it (a new `greenlint measure` changes its figures) and
     the TensorFlow version its project targets (rules read it: greenlint.rules.tf_target) and what
-    rules read in the modules beside it (`beside_stamp`), looked up once per folder in a run
+    rules read in the modules beside it (`beside_stamp`) and the libraries installed where it runs
+    (classes of libraries built on Keras are read from them: analysis.libraries), looked up once per folder in a run
     (*profile_stamps*: the files of a folder share them)."""
     absolute = os.path.abspath(path)
     modules = project.digest(absolute) if project.imports(absolute) else ""
@@ -62,9 +63,10 @@ def dependencies(project, path: Path, profile_stamps: dict[str, str], cache: Cac
     folder = os.path.dirname(absolute)
     if folder not in profile_stamps:
         modules_beside, target = beside_stamp(absolute, cache), tf_target.stamp(absolute)  # what rules read
+        from greenlint.analysis.installed import stamp as libraries_stamp  # on first need, as the profile's
         from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules
 
-        profile_stamps[folder] = profile_stamp(absolute) + target + modules_beside
+        profile_stamps[folder] = profile_stamp(absolute) + target + modules_beside + libraries_stamp(absolute)
     return modules + profile_stamps[folder]
 
 

@@ -1,0 +1,133 @@
+"""Where an analysed file's libraries are installed: site directories and their distributions.
+
+The analysed project's virtualenv (`.venv` or `venv` at its root, then `$VIRTUAL_ENV`) comes first,
+then the environment greenlint runs in. An import root is looked up there as Python would find it
+(a package or a module file, never one whose real path leaves its site directory), and its
+distribution's name, version and requirements are read from its `*.dist-info` with
+`importlib.metadata` (metadata only: nothing of the package is imported). Light on purpose: a warm
+run's cache key takes `stamp` from here.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import hashlib
+import os
+import re
+import sys
+import sysconfig
+from dataclasses import dataclass
+
+from greenlint.paths import project_root
+
+#: Distributions whose requirement makes a library one built on TF/Keras (extras included).
+_TF_DISTRIBUTIONS = frozenset({"tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-macos", "keras", "tf-keras"})
+_REQUIREMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+@dataclass(frozen=True)
+class Library:
+    """One installed distribution holding an import root: its site directory (real path)."""
+
+    name: str
+    version: str
+    site: str
+    keras: bool  # it requires TensorFlow or Keras
+
+
+def of_file(module_file: str | None) -> tuple[str, ...]:
+    """The site directories searched for the libraries of the file at *module_file* (None: greenlint's)."""
+    project = project_root(os.path.dirname(os.path.abspath(module_file))) if module_file else None
+    return site_dirs(project)
+
+
+def site_dirs(project: str | None) -> tuple[str, ...]:
+    """The site directories searched, first match wins: the *project*'s virtualenv, `$VIRTUAL_ENV`,
+    then greenlint's own environment (real paths, each once)."""
+    return _site_dirs(project, os.environ.get("VIRTUAL_ENV"))
+
+
+@functools.lru_cache(maxsize=256)
+def _site_dirs(project: str | None, virtual_env: str | None) -> tuple[str, ...]:
+    venvs = [os.path.join(project, name) for name in (".venv", "venv")] if project else []
+    if virtual_env:
+        venvs.append(virtual_env)
+    found = [site for venv in venvs
+             for site in sorted(glob.glob(os.path.join(glob.escape(venv), "lib", "python3*", "site-packages")))
+             + [os.path.join(venv, "Lib", "site-packages")]]
+    paths = sysconfig.get_paths()
+    found += [paths["purelib"], paths["platlib"]]
+    return tuple(dict.fromkeys(os.path.realpath(site) for site in found if os.path.isdir(site)))
+
+
+def stamp(module_file: str | None) -> str:
+    """What tells the libraries of *module_file* changed: the distributions installed in its site
+    directories, with their versions (the `*.dist-info` names), as a digest (a cache key's part)."""
+    return _stamp(of_file(module_file))
+
+
+@functools.lru_cache(maxsize=256)
+def _stamp(sites: tuple[str, ...]) -> str:
+    names = []
+    for site in sites:
+        try:
+            names += [site, *sorted(n for n in os.listdir(site) if n.endswith(".dist-info"))]
+        except OSError:
+            continue
+    return hashlib.sha256("\0".join(names).encode()).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=4096)
+def find(sites: tuple[str, ...], root: str) -> Library | None:
+    """The library of import *root* in the first of *sites* holding it, or None."""
+    if not root.isidentifier():
+        return None
+    for site in sites:
+        if inside(site, os.path.join(site, root, "__init__.py")) or inside(site, os.path.join(site, root + ".py")):
+            return _library(site, root)
+    return None
+
+
+def _library(site: str, root: str) -> Library:
+    """The distribution of *root* in *site* (its name, version and requirements), from its metadata."""
+    import importlib.metadata  # where a library is found: never on a warm run
+
+    try:
+        dists = list(importlib.metadata.distributions(name=root, path=[site]))
+        if not dists:  # a root named otherwise than its distribution (`sklearn` of scikit-learn)
+            dists = [d for d in importlib.metadata.distributions(path=[site])
+                     if root in (d.read_text("top_level.txt") or "").split()]
+        if not dists:
+            return Library(root, "", site, False)
+        dist = dists[0]
+        matches = (_REQUIREMENT.match(req) for req in dist.requires or ())
+        requires = {m.group(0).lower().replace("_", "-") for m in matches if m}
+        return Library(str(dist.metadata["Name"] or root), str(dist.version or ""), site, bool(requires & _TF_DISTRIBUTIONS))
+    except (OSError, ValueError, UnicodeError) as exc:
+        warn(os.path.join(site, root), f"the distribution's metadata is not readable ({exc}); taken as no library")
+        return Library(root, "", site, False)
+
+
+def inside(site: str, path: str) -> bool:
+    """Whether *path* is a file whose real path stays inside *site*; a link leading out is warned of."""
+    if not os.path.isfile(path):
+        return False
+    real = os.path.realpath(path)
+    if os.path.commonpath((site, real)) == site:
+        return True
+    warn(path, f"links out of the environment to {real}; not read")
+    return False
+
+
+@functools.cache
+def warn(path: str, problem: str) -> None:
+    """One warning per file and problem per run."""
+    print(f"greenlint: warning: {path}: {problem}", file=sys.stderr)
+
+
+def clear() -> None:
+    """Look at the environments again (a long-lived server's refresh: a library installed meanwhile)."""
+    find.cache_clear()
+    _site_dirs.cache_clear()
+    _stamp.cache_clear()
