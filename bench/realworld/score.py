@@ -41,13 +41,16 @@ def greenlint(args: tuple[str, ...], cwd: Path, cache: Path) -> Any:
     TensorFlow a project pins from the nearest pin file above a file (greenlint/rules/tf_target.py),
     which there would be greenlint's own pyproject.toml, not the corpus's. The copy's root is
     marked as the repository it was vendored from (an empty `.git` folder), where the analysis
-    looks up the project's imports as in that repository's checkout."""
+    looks up the project's imports as in that repository's checkout; a downloaded corpus's root is
+    marked so in place: a project marker above the bench cache (a stray `/tmp/pyproject.toml`) would
+    otherwise make its folders import roots, and the same corpus would give other results elsewhere."""
     if Path(cwd).resolve().is_relative_to(REPOSITORY):
         with tempfile.TemporaryDirectory(prefix="greenlint-corpus-") as outside:
             copy = Path(outside) / Path(cwd).name
             shutil.copytree(cwd, copy)
             (copy / ".git").mkdir()
             return greenlint(args, copy, cache)
+    (Path(cwd) / ".git").mkdir(exist_ok=True)
     env = {**os.environ, "GREENLINT_CACHE_DIR": str(cache)}
     proc = subprocess.run([sys.executable, "-m", "greenlint", *args, "."], cwd=cwd, env=env, capture_output=True,
                           text=True)

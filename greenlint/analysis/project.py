@@ -94,6 +94,15 @@ def working_directory() -> str | None:
         return None
 
 
+def import_roots(directory: str) -> tuple[str, ...]:
+    """`search_roots` of *directory* with this process's working directory: where an absolute
+    import of a module there is looked up, by the scan, the resolver and the rules alike (a lookup
+    without the working directory missed modules the scan had found, and found them only where a
+    project marker above the tree added the same folder: a stray `/tmp/pyproject.toml` changed
+    tf-models-official's call sites)."""
+    return search_roots(directory, working_directory())
+
+
 @functools.lru_cache(maxsize=4096)
 def search_roots(directory: str, cwd: str | None = None) -> tuple[str, ...]:
     """Where an absolute import in a module of *directory* is looked up, first match wins; *cwd*
@@ -150,7 +159,7 @@ def bound_modules(path: str, statements: Iterable[ast.Import | ast.ImportFrom]) 
     `numpy` -> `numpy`; `from random import randint`: `randint` -> `random.randint`). A name whose
     module the project holds (a `random.py` beside a script: Python finds it first, as `Imports`
     does), a relative import's, or one bound to two different paths is left out."""
-    roots = search_roots(os.path.dirname(os.path.abspath(path)), working_directory())
+    roots = import_roots(os.path.dirname(os.path.abspath(path)))
     found: dict[str, str | None] = {}
     for node in statements:
         if isinstance(node, ast.ImportFrom):
@@ -215,7 +224,7 @@ def _files_of(path: str, resolved: Iterable[set[str]]) -> list[str]:
 def _resolve_each(path: str, statements: list[tuple]) -> list[set[str]]:
     """For each of the *statements* of the module at *path*, the files it may import."""
     directory = os.path.dirname(path)
-    roots = search_roots(directory, working_directory())
+    roots = import_roots(directory)
     each: list[set[str]] = []
     for dots, dotted, names, plain in statements:
         found: set[str] = set()
@@ -573,7 +582,7 @@ class Imports:
         self.index = index
         self.path = path
         self.catalog = catalog
-        self.roots = search_roots(os.path.dirname(path), working_directory())
+        self.roots = import_roots(os.path.dirname(path))
         self.cycle = index.component(path)
         self.near = index.near(path)  # of the cycle, the modules that run while this one is imported
         # what the cache key covers (`ProjectIndex.digest`): nothing else is followed
@@ -624,7 +633,7 @@ class Imports:
         for dots, dotted, names, plain in self.index.statements(module.file):
             if plain is not None or name not in _SPLIT.split(names) or f" as {name}" in names:
                 continue
-            roots = (relative_base(module.file, len(dots)),) if dots else search_roots(os.path.dirname(module.file))
+            roots = (relative_base(module.file, len(dots)),) if dots else import_roots(os.path.dirname(module.file))
             source = find_module(roots, dotted)
             if source is None or source.file is None or source.file in self.cycle:
                 continue

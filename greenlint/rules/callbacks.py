@@ -9,7 +9,7 @@ import os
 from typing import TypeGuard
 
 from greenlint.analysis import trees
-from greenlint.analysis.project import find_module, relative_base, search_roots
+from greenlint.analysis.project import find_module, import_roots, relative_base
 from greenlint.rules.base import FileFacts
 from greenlint.rules.syntax import cell_units, enclosing_anywhere, last_name, scope_body, units
 
@@ -207,7 +207,7 @@ def imported_from_project(facts: FileFacts, name: str | None) -> list[tuple[str 
     path = os.path.abspath(facts.path)
     found: list[tuple[str | None, str]] = []
     for node, alias in imports:
-        bases = (relative_base(path, node.level),) if node.level else search_roots(os.path.dirname(path))
+        bases = (relative_base(path, node.level),) if node.level else import_roots(os.path.dirname(path))
         module = find_module(bases, node.module or "")
         found.append((module.file if module is not None and module.file else None, alias.name))
     return found
@@ -220,7 +220,7 @@ def star_imported_from_project(facts: FileFacts) -> list[str]:
     for cell in facts.cells:
         for node in facts.nodes(cell, ast.ImportFrom):
             if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
-                bases = (relative_base(path, node.level),) if node.level else search_roots(os.path.dirname(path))
+                bases = (relative_base(path, node.level),) if node.level else import_roots(os.path.dirname(path))
                 module = find_module(bases, node.module or "")
                 if module is not None and module.file:
                     found.append(module.file)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from greenlint.analysis import flow
-from greenlint.analysis.project import find_module, relative_base, search_roots
+from greenlint.analysis.project import find_module, import_roots, relative_base
 from greenlint.rules.base import FileFacts, keyword
 from greenlint.rules.callbacks import (
     constructors,
@@ -183,7 +183,7 @@ def _function(module: _Module, name: str) -> tuple[_Module, ast.FunctionDef] | N
         if not isinstance(node, ast.ImportFrom) or not any((a.asname or a.name) == name for a in node.names):
             continue
         alias = next(a for a in node.names if (a.asname or a.name) == name)
-        bases = (relative_base(module.path, node.level),) if node.level else search_roots(os.path.dirname(module.path))
+        bases = (relative_base(module.path, node.level),) if node.level else import_roots(os.path.dirname(module.path))
         found = find_module(bases, node.module or "")
         imported = _read(found.file if found is not None else None)
         if imported is None:

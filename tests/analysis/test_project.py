@@ -547,3 +547,42 @@ def test_a_generator_yielding_each_sample_of_a_drawn_batch_yields_no_batch_of_it
     )
     _project(tmp_path, {"main.py": FIT_FROM.format(batch=2)}, data=per_sample)
     assert _fit_batch(tmp_path / "main.py")["value"] is None
+
+
+#: A package re-exporting from modules outside its import cycle, in a namespace folder (`lib`, no
+#: `__init__.py`) that only the working directory puts on the path (tf-models-official's
+#: `official/nlp/modeling/networks`).
+REEXPORTING = {
+    "lib/pkg/__init__.py": "from lib.pkg import models\nfrom lib.pkg import nets\n",
+    "lib/pkg/nets/__init__.py": "from lib.pkg.nets.head import Head\nfrom lib.pkg.nets.encoder import Encoder\n",
+    "lib/pkg/nets/head.py": "import tensorflow as tf\n\n\nclass Head(tf.keras.layers.Layer):\n    pass\n",
+    "lib/pkg/nets/encoder.py": "import tensorflow as tf\nfrom lib.pkg import models\n\n\nclass Encoder(tf.keras.layers.Layer):\n    pass\n",
+    "lib/pkg/models/__init__.py": "from lib.pkg.models.span import Span\n",
+    "lib/pkg/models/span.py": (
+        "import tensorflow as tf\nfrom lib.pkg import nets\n\n\nclass Span(tf.keras.Model):\n"
+        "    def __init__(self, x):\n        head = nets.Head()\n        super().__init__(inputs=x, outputs=head(x))\n"
+    ),
+}
+
+
+def test_a_marker_above_the_checked_folder_changes_no_call_site(tmp_path, monkeypatch):
+    # A project marker above the folder checked from its own root adds that folder as a root
+    # (`search_roots`' folders between); a re-export was looked up without the working directory,
+    # so its class was found only with such a marker: a stray /tmp/pyproject.toml moved
+    # tf-models-official from 7046 to 7049 call sites between two runs of the same code.
+    from greenlint.analysis import project
+
+    monkeypatch.setattr(project, "PROJECT_MARKERS", ("test-project-marker",))  # none but the test's own
+    (tmp_path / "marked" / "test-project-marker").parent.mkdir()
+    (tmp_path / "marked" / "test-project-marker").write_text("")
+    found = {}
+    for outer in ("plain", "marked"):
+        corpus = tmp_path / outer / "corpus"
+        for name, text in REEXPORTING.items():
+            (corpus / name).parent.mkdir(parents=True, exist_ok=True)
+            (corpus / name).write_text(text)
+        monkeypatch.chdir(corpus)
+        monkeypatch.setattr(project, "_INDEX", None)  # no summary kept from the other copy
+        found[outer] = sorted((s.span.line, s.api) for s in analyse_file(corpus / "lib/pkg/models/span.py").callsites)
+    assert found["plain"] == found["marked"]
+    assert (8, "tensorflow.keras.Layer.__call__") in found["plain"]  # `head(x)`: nets.Head through the re-export
