@@ -565,14 +565,17 @@ REEXPORTING = {
 }
 
 
-def test_a_marker_above_the_checked_folder_changes_no_call_site(tmp_path, monkeypatch):
+def test_a_marker_above_the_checked_folder_changes_no_call_site(tmp_path, monkeypatch, request):
     # A project marker above the folder checked from its own root adds that folder as a root
     # (`search_roots`' folders between); a re-export was looked up without the working directory,
     # so its class was found only with such a marker: a stray /tmp/pyproject.toml moved
     # tf-models-official from 7046 to 7049 call sites between two runs of the same code.
+    from greenlint import paths
     from greenlint.analysis import project
 
-    monkeypatch.setattr(project, "PROJECT_MARKERS", ("test-project-marker",))  # none but the test's own
+    monkeypatch.setattr(paths, "PROJECT_MARKERS", ("test-project-marker",))  # none but the test's own
+    paths.project_root.cache_clear()
+    request.addfinalizer(paths.project_root.cache_clear)  # no root found with the test's marker outlives it
     (tmp_path / "marked" / "test-project-marker").parent.mkdir()
     (tmp_path / "marked" / "test-project-marker").write_text("")
     found = {}
