@@ -80,7 +80,7 @@ def target(path: str, option: str = "") -> TargetVersion:
     setting, which wins when set)."""
     if option:
         return TargetVersion(read_spec("==" + option), "the tensorflow-version setting")
-    root = project_root(os.path.dirname(os.path.abspath(path)))
+    root = pins_folder(os.path.dirname(os.path.abspath(path)))
     pinned = _pinned(root, _signature(root)) if root is not None else None
     if pinned is not None:
         return pinned
@@ -99,7 +99,7 @@ def stamp(path: str) -> str:
 def cpu_only(path: str) -> bool:
     """The project's pin files name TensorFlow's CPU-only wheel (`tensorflow-cpu`, with a version
     or without) and no other TensorFlow distribution: the project trains on the host."""
-    root = project_root(os.path.dirname(os.path.abspath(path)))
+    root = pins_folder(os.path.dirname(os.path.abspath(path)))
     return root is not None and _distributions(root, _signature(root)) == {"tensorflow-cpu"}
 
 
@@ -116,8 +116,9 @@ def _distributions(root: str, signature: tuple) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=1024)
-def project_root(folder: str) -> str | None:
-    """The nearest folder at or above *folder* with a file that may pin dependencies."""
+def pins_folder(folder: str) -> str | None:
+    """The nearest folder at or above *folder* with a file that may pin dependencies, never above
+    the repository *folder* is in (a `.git`): pins beside another checkout are not this one's."""
     while True:
         try:
             names = os.listdir(folder)
@@ -126,6 +127,8 @@ def project_root(folder: str) -> str | None:
         if any(_pin_file(n) for n in names):
             return folder
         parent = os.path.dirname(folder)
+        if ".git" in names:
+            return None
         if parent == folder:
             return None
         folder = parent
@@ -178,7 +181,7 @@ def numpy_target(path: str, option: str = "") -> TargetVersion:
     greenlint's environment, not the project's."""
     if option:
         return TargetVersion(read_spec("==" + option) or read_spec("<=" + option), "the numpy-version setting")
-    root = project_root(os.path.dirname(os.path.abspath(path)))
+    root = pins_folder(os.path.dirname(os.path.abspath(path)))
     found = _pin(root, _signature(root), _NUMPY_PIN) if root is not None else None
     if found is None:
         return TargetVersion(None, "no NumPy pin")

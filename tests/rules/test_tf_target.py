@@ -51,6 +51,16 @@ def test_the_project_pin_is_read_from_each_kind_of_file(tmp_path, name, text):
     assert found == tf_target.TargetVersion((2, 10), f"pinned in {name}")
 
 
+def test_pins_above_the_repository_root_are_not_read(tmp_path, monkeypatch):
+    (tmp_path / "requirements.txt").write_text("tensorflow==2.10\n")  # beside another checkout
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    (tmp_path / "repo" / "pkg").mkdir()
+    monkeypatch.setattr(tf_target, "_installed", lambda: (2, 9))
+    assert tf_target.target(str(tmp_path / "repo" / "pkg" / "a.py")) == tf_target.TargetVersion((2, 9), "installed")
+    (tmp_path / "repo" / "requirements.txt").write_text("tensorflow==2.12\n")
+    assert tf_target.target(str(tmp_path / "repo" / "b.py")).version == (2, 12)
+
+
 def test_without_a_pin_the_installed_then_the_newest_is_targeted(tmp_path, monkeypatch):
     (tmp_path / "requirements.txt").write_text("numpy\ntensorflow\n")  # no version: no pin
     monkeypatch.setattr(tf_target, "_installed", lambda: (2, 9))
