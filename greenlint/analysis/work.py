@@ -989,8 +989,9 @@ def output_array(model: Inst, x: Any, how: str, steps: Any = None) -> Inst | Non
     out = model_output(model, data.shape if data is not None else None, data.note if data is not None else None)
     if out is None:
         return None
-    whole = data is not None and not data.upper and not data.forever and (steps is None or _none(steps))
-    rows = data.samples if whole else None
+    rows = None
+    if data is not None and not data.upper and not data.forever and (steps is None or _none(steps)):
+        rows = data.samples
     return array((rows, *out), INFERRED, how)
 
 
