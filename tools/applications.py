@@ -5,7 +5,9 @@
 Each application in `tf.keras.applications` is built with `weights=None` at its default input
 size with its top (`include_top=True`, 1000 classes); `params` is `count_params()` and
 `flops_per_sample` the float operations TensorFlow's profiler counts in the graph of one forward
-pass at batch size 1 (a multiply-add counts 2, as in greenlint/analysis/layers.py). Nothing is
+pass at batch size 1 (a multiply-add counts 2, as in greenlint/analysis/layers.py);
+`feature_shape` is the output per sample of the same network built without its top
+(`include_top=False`, `pooling=None`) at that input: its last feature map. Nothing is
 downloaded. The base install only reads the CSV (greenlint/analysis/worktables.py).
 """
 
@@ -19,7 +21,7 @@ from greenlint.atomic import atomic_write_text
 from tools import DATA_DIR
 
 OUT = DATA_DIR / "work" / "keras_applications.csv"
-FIELDS = ("name", "params", "flops_per_sample", "input_shape", "source")
+FIELDS = ("name", "params", "flops_per_sample", "input_shape", "feature_shape", "source")
 #: For applications that accept any image size: the size their ImageNet weights were trained at.
 DEFAULT_SHAPE = (224, 224, 3)
 
@@ -52,7 +54,7 @@ def rows(names: list[str] | None = None):
             model = getattr(apps, name)(weights=None, input_shape=DEFAULT_SHAPE)
             given = f"input_shape={DEFAULT_SHAPE}, "
         shape = tuple(int(d) for d in model.input_shape[1:])
-        yield {
+        row = {
             "name": name,
             "params": model.count_params(),
             "flops_per_sample": _flops(tf, model, shape),
@@ -61,6 +63,10 @@ def rows(names: list[str] | None = None):
                       "TF profiler float_operation, batch 1",
         }
         tf.keras.backend.clear_session()
+        features = getattr(apps, name)(weights=None, include_top=False, input_shape=shape)
+        row["feature_shape"] = "x".join(str(int(d)) for d in features.output_shape[1:])
+        tf.keras.backend.clear_session()
+        yield row
 
 
 def _write(table: dict[str, dict]) -> None:

@@ -11,7 +11,8 @@ Sources: literal lists and NumPy constructors (`np.array([[0, 1], ...])`, `np.ze
 `np.concatenate`), TF constructors with literal shapes (features.tensor_features, ops.result_shape),
 `keras.datasets.*.load_data()` and `tfds.load(...)` (shipped tables, worktables.py; without `split=`,
 a KEYED value of every split: `datasets["train"]`), downloaded files (downloads.py),
-`sklearn.model_selection.train_test_split`; indexing `x[:1000]`, `x[i:i + 32]`, `x[None, ...]`,
+`sklearn.model_selection.train_test_split`, what a model returns on data (`model.predict(x)`,
+`predict_on_batch`, an eager `model(x)`: work.output_array); indexing `x[:1000]`, `x[i:i + 32]`, `x[None, ...]`,
 `x[0, :5]`, `reshape`, `astype`, a new first axis on a value of unknown shape (`np.expand_dims(x, 0)`,
 `x[None]`: meta "rows" 1), a literal slice of the first axis of a value of unknown rows (`x[:64]`,
 `x[-500:]`, `x[a:b]`: meta "most_rows", at most that many rows; `most_rows`; literal slices of

@@ -465,12 +465,12 @@ def apply(name: str, init: dict, shapes: list[Shape]) -> LayerWork | None:
     return found
 
 
-def unread(named: dict[str, Any], init: dict, spread: bool) -> tuple[str, ...]:
-    """The `DEFAULTED` options a layer's constructor is given as values not known (all of them where it
+def unread(named: dict[str, Any], init: dict, spread: bool, options: frozenset[str] = DEFAULTED) -> tuple[str, ...]:
+    """The *options* (a layer's `DEFAULTED`) a constructor is given as values not known (all of them where it
     spreads a `**dict` not known, *spread*): its work is then not its defaults' (`unread_work`)."""
     if spread:
-        return tuple(sorted(DEFAULTED))
-    return tuple(name for name in named if name in DEFAULTED and name not in init)
+        return tuple(sorted(options))
+    return tuple(name for name in named if name in options and name not in init)
 
 
 def unread_work(name: str, init: dict, shapes: list[Shape], unread: tuple[str, ...]) -> LayerWork | None:

@@ -1906,6 +1906,10 @@ class Resolver:
                     added, count = work_mod.stack_layers([named.get("layer")]), owner.meta.get("n_layers", 0)
                     owner.meta["n_layers"] = None if added is None or count is None else count + added
                     owner.meta["layers"] = [*owner.meta["layers"], named.get("layer")]
+            if callee.name in work_mod.PREDICTS and work_mod.is_model(owner):  # `features = base.predict(images)`
+                label = owner.meta.get("model_name") or owner.cls.rpartition(".")[2]
+                how = f"the output of {label}.{callee.name} at line {node.lineno}"
+                return work_mod.output_array(owner, named.get("x"), how, named.get("steps"))
             returns = self.table.returns(api)
             flow: dict[str, Any] = {}
             if owner.cls == feat.IMAGE_DATA_GENERATOR and callee.name in feat.FLOWS:
@@ -2194,10 +2198,12 @@ class Resolver:
         init = {k: v for k, v in features.items() if k not in _CONTEXT_KEYS}
         if init:
             meta["init"] = init
-        unread = layers_mod.unread(named, init, any(name is None for name, _ in keywords)) \
-            if kind == "class" and api.startswith(work_mod.LAYERS) else ()
-        if unread:
-            meta["unread"] = unread  # `Conv2D(8, 3, padding=pad)`: not its default's work (work.apply_layer)
+        application = api.startswith("tensorflow.keras.applications.") and kind == "function"
+        unread = layers_mod.unread(named, init, any(name is None for name, _ in keywords),
+                                   work_mod.APPLICATION_OPTIONS if application else layers_mod.DEFAULTED) \
+            if application or kind == "class" and api.startswith(work_mod.LAYERS) else ()
+        if unread:  # `Conv2D(8, 3, padding=pad)`: not its default's work (work.apply_layer); `ResNet50(pooling=p)`
+            meta["unread"] = unread
         if "trainable" in named and "trainable" not in init:  # `Dense(8, trainable=flag)`: not known (trainable.py)
             meta["trainable"] = None
         if api == feat.IMAGE_DATA_GENERATOR:  # whether `init` is all it was given (hostwork.augments)
@@ -2209,7 +2215,7 @@ class Resolver:
             if count is not None:
                 meta["n_layers"] = count
             meta["layers"] = items
-        if api.startswith("tensorflow.keras.applications.") and kind == "function":
+        if application:
             meta["model_name"] = api.rpartition(".")[2]
         if kind == "class" and api.startswith(work_mod.LAYERS):
             meta["site_work"] = self.calls[-1].work  # filled in once a model places the layer
@@ -2285,6 +2291,10 @@ class Resolver:
         if work_mod.is_model(layer) and (type(inputs) is Seq or arrays.is_sym(inputs)):
             sym = work_mod.model_on_sym(layer, inputs, key)  # `features = backbone(inputs)`
             return {"sym": sym} if sym is not None else None
+        if work_mod.is_model(layer) and arrays.shape_of(inputs):  # an eager call on an array or tensor of known shape
+            label = layer.meta.get("model_name") or layer.cls.rpartition(".")[2]
+            output = work_mod.output_array(layer, inputs, f"the output of {label} called at line {node.lineno}")
+            return output.meta if output is not None else None
         if not work_mod.is_layer(layer):
             return None
         if type(inputs) is Seq or arrays.is_sym(inputs):

@@ -12,7 +12,9 @@ call), `inferred` (followed through the code, or a Keras default), `table` (data
   - calling a layer: params, flops (per call; flops_per_sample on symbolic tensors), input_shape;
   - tensor ops with literal shapes: elements and flops (`matmul`, `conv`, reductions, random,
     elementwise, constructors);
-  - a model's `save`/`save_weights`/`load_weights` and `keras.models.save_model(model)`: its params.
+  - a model's `save`/`save_weights`/`load_weights` and `keras.models.save_model(model)`: its params;
+  - what a model's `predict`/`predict_on_batch` or eager call returns: (the data's rows, its output per
+    sample), an array whose shape the calls on it read (`output_array`).
 Models: Sequential lists and `add()` calls, functional graphs from `keras.Input(shape=...)`
 (arrays.Sym), subclassed models (their layers applied in the order `__init__` creates them),
 Keras Applications by name (data/work/keras_applications.csv), a model cut at a layer of one built here
@@ -36,6 +38,7 @@ from greenlint.analysis.arrays import (
     PY_GENERATOR,
     Data,
     Sym,
+    array,
     is_sym,
     most_rows,
     rows_of,
@@ -242,7 +245,7 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
         shape, note = hint, hint_note or "input shape from the data passed"
     if shape is None and not free:
         return Net(None, None, None, prov=UNKNOWN, note=f"{name}: no input shape declared and the data's is unknown")
-    input_shape, params, flops, unknown, no_flops = shape, 0, 0, [], []
+    input_shape, params, flops, unknown, no_flops, unweighed = shape, 0, 0, [], [], []
     passes: list[tuple[int | None, int | None]] = []
     weights: list[tuple[int, int]] = []
     placed: list[tuple[Inst, int | None]] = []  # the Keras Applications among the items, their FLOPs as placed
@@ -267,6 +270,10 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
                     continue
             elif sub is not None and sub.flops is not None:  # a Keras Application without its top: its
                 flops += sub.flops  # FLOPs (scaled to its input), its parameters not tabled: a lower bound
+                if not sub.partial_flops and sub.output_shape is not None:  # its output known: the walk goes on
+                    unweighed.append(label or "?")
+                    shape = sub.output_shape
+                    continue
             unknown.append(label or (item.cls.rpartition(".")[2] if type(item) is Inst else "?"))
             shape = None
             continue
@@ -293,7 +300,9 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
         note = "; ".join(filter(None, [note, f"unknown: {', '.join(unknown)} (params and FLOPs are a lower bound)"]))
     if no_flops:
         note = "; ".join(filter(None, [note, f"FLOPs unknown (a dimension not known statically): {', '.join(no_flops)}"]))
-    return Net(params, flops, input_shape, prov=INFERRED, note=note, partial=bool(unknown),
+    if unweighed:
+        note = "; ".join(filter(None, [note, f"parameters unknown: {', '.join(unweighed)} (params are a lower bound)"]))
+    return Net(params, flops, input_shape, prov=INFERRED, note=note, partial=bool(unknown or unweighed),
                partial_flops=bool(unknown or no_flops), output_shape=None if unknown else shape, passes=passes,
                weights=weights, base=stack_base(items, placed, input_shape), most_flops=upper)
 
@@ -387,7 +396,34 @@ def application_net(name: str, meta: dict, hint: tuple | None = None, hint_note:
         prov = INFERRED
         note += f"; FLOPs scaled from {app.input_shape} to {other} by pixels"
     input_shape = tuple(shape) if isinstance(shape, list) and all(type(d) is int for d in shape) else app.input_shape
-    return Net(params, flops, input_shape, name=name, prov=prov, note=note)
+    at = tuple(shape) if isinstance(shape, list) else None
+    return Net(params, flops, input_shape, name=name, prov=prov, note=note,
+               output_shape=_application_output(app, init, meta.get("unread", ()), at))
+
+
+#: The arguments of a Keras Application that decide its input and what it returns.
+APPLICATION_OPTIONS = frozenset({"include_top", "pooling", "classes", "input_shape"})
+
+
+def _application_output(app: worktables.Application, init: dict, unread: tuple, at: tuple | None) -> tuple | None:
+    """What a Keras Application returns per sample: with its top, its `classes` scores; without it
+    (`include_top=False`), its last feature map (keras_applications.csv) pooled to its channels by
+    `pooling="avg"` or `"max"`, else the map itself, whose sides are the table's at the table's input
+    (*at*, the input it is given) and not known at another. None where an option it reads is given a value
+    not known (*unread*), or the map is not tabled."""
+    if unread:
+        return None
+    top, pooling, classes = init.get("include_top", True), init.get("pooling"), init.get("classes", 1000)
+    if top is True:
+        return (classes,) if type(classes) is int else None
+    features = app.feature_shape
+    if top is not False or features is None or len(features) != 3:
+        return None
+    if pooling in ("avg", "max"):
+        return features[-1:]
+    if pooling is not None:
+        return None
+    return features if at == app.input_shape else (None, None, features[-1])
 
 
 def model_net(model: Inst, hint: tuple | None, hint_note: str | None, most: tuple | None = None) -> Net | None:
@@ -532,7 +568,7 @@ def functional_model(named: dict) -> Sym | None:
     """`keras.Model(inputs, outputs)`: the graph reaching the outputs (`output=`: Keras 1's keyword,
     which Keras 2 still accepted)."""
     syms = syms_of(named.get("outputs", named.get("output")))
-    return merge_syms(syms, syms[0].shape) if syms is not None else None
+    return merge_syms(syms, syms[0].shape if len(syms) == 1 else None) if syms is not None else None
 
 
 def merge_syms(syms: list[Sym], shape: tuple | None) -> Sym:
@@ -925,6 +961,38 @@ def _model_call(method: str, named: dict, features: dict, owner: Inst | None,
             unbuilt = "a subclassed model none of whose layers is known here (the models or layers it is given, or builds)"
         work["flops_per_sample"] = q(None, UNKNOWN, unbuilt)
     return work
+
+
+#: A model's methods that return, as arrays, what it computes on the data they are given.
+PREDICTS = frozenset({"predict", "predict_on_batch"})
+
+
+def model_output(model: Inst, hint: tuple | None, hint_note: str | None) -> tuple | None:
+    """A model's output per sample on inputs of per-sample shape *hint*: a Keras Application's, a Sequential's
+    layers walked whole, a functional graph's one output; None where it is not known (a loaded model, a
+    subclassed one, a layer not known, several outputs)."""
+    meta = model.meta
+    if "graph" in meta:
+        return meta["graph"].shape
+    if "model_name" not in meta and meta.get("layers") is None:
+        return None
+    net = model_net(model, hint, hint_note)
+    return net.output_shape if net is not None else None
+
+
+def output_array(model: Inst, x: Any, how: str, steps: Any = None) -> Inst | None:
+    """The array a model returns on data *x* (`model.predict(x)`, `predict_on_batch`, an eager `model(x)`):
+    (x's rows, *the model's output per sample*), its rows unknown where x's are or `predict` is given its
+    *steps* (batches drawn, not the data's rows); None where the output per sample is not known
+    (`model_output`). *how*: the note saying where it was computed."""
+    data, _ = _data(x)
+    out = model_output(model, data.shape if data is not None else None, data.note if data is not None else None)
+    if out is None:
+        return None
+    rows = None
+    if data is not None and not data.upper and not data.forever and (steps is None or _none(steps)):
+        rows = data.samples
+    return array((rows, *out), INFERRED, how)
 
 
 GRADIENT_TAPE = "tensorflow.GradientTape"

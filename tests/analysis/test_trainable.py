@@ -188,22 +188,30 @@ def test_a_method_freezing_what_its_own_compile_trains():
         combined, "flops_per_sample") - _flops(sites, "Dense")[1]
 
 
-def test_a_frozen_keras_application_under_a_head_of_unknown_size_counts_no_backward_of_its_own():
-    sites = analyse_source(textwrap.dedent("""
-        import numpy as np
-        from tensorflow import keras
+FROZEN_BASE = """
+    import numpy as np
+    from tensorflow import keras
 
-        x = np.zeros((2000, 128, 128, 3))
-        base = keras.applications.MobileNetV2(include_top=False, weights="imagenet", input_shape=(128, 128, 3))
-        base.trainable = False
-        inputs = keras.Input(shape=(128, 128, 3))
-        h = keras.layers.GlobalAveragePooling2D()(base(inputs, training=False))
-        model = keras.Model(inputs, keras.layers.Dense(1)(h))
-        model.compile(optimizer="adam", loss="binary_crossentropy")
-        model.fit(x, np.zeros((2000,)), epochs=10)
-    """), "app.py").callsites
-    (fit,) = _fits(sites)
-    # the head's FLOPs are unknown (the base's output shape is not tabled): what is known is a lower bound
+    x = np.zeros((2000, 128, 128, 3))
+    base = keras.applications.MobileNetV2(include_top=False, weights="imagenet", input_shape=(128, 128, 3))
+    base.trainable = False
+    inputs = keras.Input(shape=(128, 128, 3))
+    h = keras.layers.POOL()(base(inputs, training=False))
+    model = keras.Model(inputs, keras.layers.Dense(1)(h))
+    model.compile(optimizer="adam", loss="binary_crossentropy")
+    model.fit(x, np.zeros((2000,)), epochs=10)
+"""
+
+
+def test_a_frozen_keras_application_under_a_head_of_unknown_size_counts_no_backward_of_its_own():
+    (fit,) = _fits(analyse_source(textwrap.dedent(FROZEN_BASE.replace("POOL", "Flatten")), "app.py").callsites)
+    # the base's last feature map at 128x128 has 1,280 channels, its sides not tabled there: the flattened head's
+    # FLOPs are unknown, and what is known is a lower bound
     assert fit.work["backward_flops_per_sample"] == {**fit.work["backward_flops_per_sample"], "value": 0,
                                                      "bound": "lower"}
     assert fit.work["flops_per_sample"]["bound"] == "lower" and _value(fit, "flops_per_sample") > 0
+    # pooled to its channels, the head is known: its Dense layer's backward pass alone, the base's none
+    (fit,) = _fits(analyse_source(textwrap.dedent(FROZEN_BASE.replace("POOL", "GlobalAveragePooling2D")),
+                                  "app.py").callsites)
+    assert _value(fit, "trainable_params") == 1280 + 1
+    assert 0 < _value(fit, "backward_flops_per_sample") < 10 * 2 * 1280

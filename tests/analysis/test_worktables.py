@@ -33,6 +33,23 @@ def test_flops_are_about_twice_the_published_multiply_adds():
     assert 5.5e8 < worktables.application("MobileNetV2").flops_per_sample < 6.5e8
 
 
+#: The channels of each network's last feature map, as its paper describes it: ResNet50 (He et al. 2016, conv5_x),
+#: VGG16 (Simonyan & Zisserman 2015, conv5), MobileNetV2 (Sandler et al. 2018, the 1x1 conv before pooling),
+#: DenseNet121 (Huang et al. 2017), InceptionV3 (Szegedy et al. 2016), Xception (Chollet 2017).
+PAPER_CHANNELS = {"ResNet50": 2048, "VGG16": 512, "MobileNetV2": 1280, "DenseNet121": 1024, "InceptionV3": 2048,
+                  "Xception": 2048}
+
+
+def test_application_feature_maps_are_the_papers_channels_downsampled_from_the_input():
+    table = worktables.applications()
+    assert table["ResNet50"].feature_shape == (7, 7, 2048)  # the held-out detector's base (issue #26)
+    for name, channels in PAPER_CHANNELS.items():
+        assert table[name].feature_shape[2] == channels, name
+    for name, app in table.items():
+        sides = app.feature_shape[:2]
+        assert sides[0] == sides[1] and 1 <= sides[0] <= app.input_shape[0] // 8, name  # square, at least 8x smaller
+
+
 def test_application_layers_grow_to_the_whole_tabled_application():
     """Each layer's cut holds at least what the one before holds, and the last layer's is the whole
     model of keras_applications.csv (the two tables made from the same TensorFlow)."""

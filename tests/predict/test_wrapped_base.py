@@ -87,7 +87,8 @@ def test_a_head_on_a_named_base_is_priced_by_the_bases_roofline(shipped, body):
 
 def test_a_frozen_base_costs_its_forward_pass_then_the_whole_network_once_unfrozen(shipped):
     (frozen_work, frozen), (whole_work, whole) = _fits(shipped, PHASES)
-    assert frozen_work["backward_flops_per_sample"] == 0 and "backward_flops_per_sample" not in whole_work
+    # frozen, the backward pass is the head's Dense layer on the base's 1,280 pooled channels alone
+    assert 0 < frozen_work["backward_flops_per_sample"] <= 2 * (2 * 1280 * 10) and "backward_flops_per_sample" not in whole_work
     assert ROOFLINE in frozen.evidence.note and ROOFLINE in whole.evidence.note
     (_, alone), = _fits(shipped, WHOLE)
     assert whole.energy_j == pytest.approx(alone.energy_j, rel=0.02)

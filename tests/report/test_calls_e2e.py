@@ -86,3 +86,28 @@ def test_text_table(project, capsys):
     assert "pays its start-up once at `import tensorflow`" in " ".join(lines[at + 2:])
     assert summary.startswith("3 call sites in 1 of 1 files")
     assert widths.startswith("Figures: ") and "wider than 1000×" in widths
+
+
+DETECTOR = """\
+import numpy as np
+import tensorflow as tf
+images = np.zeros((2000, 224, 224, 3), "float32"); labels = np.zeros((2000,), "int32")
+base = tf.keras.applications.ResNet50(include_top=False, weights=None, input_shape=(224, 224, 3), pooling="avg")
+head = tf.keras.Sequential([tf.keras.layers.Dense(10)])
+full = tf.keras.Sequential([base, tf.keras.layers.Dense(10)])
+full.compile("adam", "sparse_categorical_crossentropy")
+full.fit(images, labels, epochs=10, batch_size=32)
+features = base.predict(images, batch_size=32)
+head.compile("adam", "sparse_categorical_crossentropy")
+head.fit(features, labels, epochs=10, batch_size=32)
+"""
+
+
+def test_a_detector_trained_end_to_end_costs_ten_times_its_head_on_cached_features(tmp_path, monkeypatch, capsys):
+    # issue #26's held-out check: the head's fit is a point on a 2048 -> 10 layer, not a floor of unknown FLOPs
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "det.py").write_text(DETECTOR)
+    _, objects = _calls(capsys, "det.py")
+    full, head = (o for o in objects if o["api"] == "tensorflow.keras.Sequential.fit")
+    assert not head["floor"] and head["work"]["flops_per_sample"]["value"] == 2 * 2048 * 10
+    assert full["energy_j"] >= 10 * head["interval_j"][1]
