@@ -1,16 +1,22 @@
 """Where a cold `greenlint check -j 1` spends its CPU time, by step (run by bench_warm.py).
 
-    python bench/cold_breakdown.py FILE_LIST
+    python bench/cold_breakdown.py FILE_LIST [MODULE:QUALNAME ...]
 
 Runs the check in this process with a timer around each step's entry point. Each CPU second is
 charged to the innermost step running (a project summary's parse is "parse", not "summaries"),
 so the steps add up to the run; what no step covers (start-up, imports, reading files, keys) is
-"other". Prints one JSON object: CPU seconds per step and the counts of parses and summaries.
+"other". Besides the steps, and outside their sum: each rule's CPU with what it calls (a module
+it has analysed included), the garbage collector's by generation, and the CPU of each function
+named on the command line (`greenlint.analysis.resolver:Resolver.passed_beside`) with what it
+calls, its nested calls counted once. Prints one JSON object: CPU seconds per step, per rule, per
+collector generation and per named function, and the counts of parses, summaries and calls.
 """
 
 from __future__ import annotations
 
 import functools
+import gc
+import importlib
 import json
 import sys
 import time
@@ -19,6 +25,10 @@ SUMMARIES = "project summaries (their own walk)"
 _stack: list[list] = []  # [step, started, charged to nested steps]
 TOTALS: dict[str, float] = {}
 COUNTS: dict[str, int] = {}
+RULES: dict[str, float] = {}  # rule code -> CPU of its checks, what they call included
+GC: dict[str, float] = {}  # "gen0".. -> CPU of the collector's runs of that generation
+NAMED: dict[str, float] = {}  # MODULE:QUALNAME -> CPU of its outermost calls, what they call included
+_collecting: list[float] = []
 
 
 def _timed(step: str, func):
@@ -45,10 +55,66 @@ def _wrap(owner, name: str, step: str) -> None:
         setattr(owner, name, _timed(step, func))
 
 
+def _inclusive(totals: dict[str, float], key: str, func):
+    """*func* timed into totals[key] with what it calls; a call nested in another is not counted again."""
+    depth = [0]
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        depth[0] += 1
+        started = time.process_time()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            depth[0] -= 1
+            if not depth[0]:
+                totals[key] = totals.get(key, 0.0) + time.process_time() - started
+                COUNTS[key] = COUNTS.get(key, 0) + 1
+
+    return wrapper
+
+
+def _named(spec: str) -> None:
+    """Time the function *spec* (`module:Qual.name`) wherever a module of greenlint holds it."""
+    module_name, _, qualname = spec.partition(":")
+    *path, name = qualname.split(".")
+    owner = importlib.import_module(module_name)
+    for part in path:
+        owner = getattr(owner, part)
+    func = getattr(owner, name)
+    timed = _inclusive(NAMED, spec, func)
+    setattr(owner, name, timed)
+    for module in list(sys.modules.values()):  # `from module import name` copies too
+        if getattr(module, "__name__", "").startswith("greenlint") and getattr(module, name, None) is func:
+            setattr(module, name, timed)
+
+
+def _collector(phase: str, info: dict) -> None:
+    if phase == "start":
+        _collecting.append(time.process_time())
+    elif _collecting:
+        key = f"gen{info['generation']}"
+        GC[key] = GC.get(key, 0.0) + time.process_time() - _collecting.pop()
+
+
+def _rules_timed(codes) -> None:
+    """Each rule's `check` timed, its findings drawn inside the timer (a check is a generator)."""
+    rule_class = codes.rule_class
+
+    @functools.cache
+    def timed_class(code: str):
+        cls = rule_class(code)
+        check = _inclusive(RULES, code, lambda self, facts, options: list(cls.check(self, facts, options)))
+        return type(cls.__name__, (cls,), {"check": check})
+
+    codes.rule_class = timed_class
+
+
 def main(argv: list[str]) -> int:
     started = time.process_time()
     from greenlint.analysis import analyse, project, trees
     from greenlint.check import cache, file_result, pipeline
+    from greenlint.rules import codes
 
     _wrap(trees, "parse_module", "parse")
     _wrap(analyse, "_compiles", "compile check")
@@ -58,6 +124,10 @@ def main(argv: list[str]) -> int:
     _wrap(pipeline, "apply_rules", "rules")
     _wrap(cache.Cache, "put", "cache writes")
     _wrap(cache.Cache, "flush", "cache writes")
+    _rules_timed(codes)
+    for spec in argv[1:]:
+        _named(spec)
+    gc.callbacks.append(_collector)
     from greenlint.cli import main as cli
 
     files = open(argv[0], encoding="utf-8").read().split()
@@ -65,10 +135,23 @@ def main(argv: list[str]) -> int:
         cli(["check", "--exit-zero", "-j", "1", *files])
     except SystemExit:
         pass
+    gc.callbacks.remove(_collector)
     total = time.process_time() - started
     steps = dict(sorted(TOTALS.items(), key=lambda kv: -kv[1]))
     steps["other (imports, reading, keys, output)"] = total - sum(TOTALS.values())
-    print(json.dumps({"total_cpu_s": total, "steps": steps, "counts": COUNTS}), file=sys.stderr)
+    print(
+        json.dumps(
+            {
+                "total_cpu_s": total,
+                "steps": steps,
+                "counts": COUNTS,
+                "rules": dict(sorted(RULES.items(), key=lambda kv: -kv[1])),
+                "gc": GC,
+                "named": NAMED,
+            }
+        ),
+        file=sys.stderr,
+    )
     return 0
 
 

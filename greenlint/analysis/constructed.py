@@ -46,8 +46,6 @@ def calls_elsewhere(importers: dict[str, str], path: str, name: str,
     owner, _, method = name.rpartition(".")
     found: list[Arguments] = []
     for importer, text in importers.items():
-        if (owner or name) not in text or owner and method not in text:  # a method is called by its name
-            continue
         imports = _imports(importer, text)
         if imports is None or not _may_call(*imports, stem, owner, name):
             continue
