@@ -160,7 +160,7 @@ def _source(analysis: Any) -> str | tuple[str, ...]:
 
 
 def from_analysis(analysis: Any, predict: Predict) -> FileResult:
-    """Turn a `greenlint.analysis.FileAnalysis` into a FileResult, each call site predicted by
+    """Turn a `greenlint.analysis.analyse.FileAnalysis` into a FileResult, each call site predicted by
     *predict* (greenlint.predict.site_predictions; None for a file without call sites).
 
     A site profiled on this machine by `greenlint measure` gets its measured figure (basis

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 from greenlint.check import Config, check_source, run_check
 
 TF = "import tensorflow as tf\n"
