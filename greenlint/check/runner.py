@@ -66,14 +66,14 @@ def _predictor(spec: str, overlay: bool | str = True, device: str | None = None)
 
 def analyse_one(path: str, backend: Backend) -> FileResult:
     """Analyse and predict one file; never raises."""
-    from greenlint.predict.prediction import Prediction
-
     try:
         analysis = _resolve(backend.analyse_file)(path)
         if not analysis.callsites:
             return from_analysis(analysis, predict=None)
         predictor, reason = _predictor(backend.load_predictor, backend.overlay, backend.device)
         if predictor is None:
+            from greenlint.predict.prediction import Prediction
+
             result = from_analysis(analysis, lambda api, features: Prediction.unknown(note=reason))
             return dataclasses.replace(result, cacheable=False)
         return from_analysis(analysis, predictor.predict)
