@@ -10,6 +10,7 @@ queued); the last finished analysis, and the last one that parsed, stay for requ
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gc
 import itertools
 import logging
@@ -148,8 +149,8 @@ def usable_config(config: Config) -> Config:
 
     select = None if config.select is None else (known(config.select) or None)
     per_file = {pattern: known(codes) for pattern, codes in config.per_file_ignores.items()}
-    return config.replace(select=select, extend_select=known(config.extend_select), ignore=known(config.ignore),
-                          per_file_ignores=per_file)
+    return dataclasses.replace(config, select=select, extend_select=known(config.extend_select),
+                               ignore=known(config.ignore), per_file_ignores=per_file)
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -100,7 +101,7 @@ def test_an_unreadable_folder_gets_a_diagnostic(tmp_path, config, monkeypatch):
         return real(path)
 
     monkeypatch.setattr(os, "scandir", scandir)
-    result = run_check([tmp_path], config.replace(cache_dir=None, no_cache=True))
+    result = run_check([tmp_path], dataclasses.replace(config, cache_dir=None, no_cache=True))
     (error,) = result.errors
     assert error.code == "GL002" and error.path.endswith("locked")
     assert "cannot read directory: Permission denied" in error.message
