@@ -31,7 +31,7 @@ step, listing = sys.argv[1], sys.argv[2]
 files = Path(listing).read_text(encoding="utf-8").splitlines()
 found = errors = parsed = 0
 if step == "greenlint":
-    from greenlint.analysis import analyse_files
+    from greenlint.analysis.analyse import analyse_files
     from greenlint.catalog import load_catalog
     load_catalog()
 start, cpu = time.perf_counter(), time.process_time()

@@ -52,6 +52,8 @@ from pathlib import Path
 
 from report import REPO, machine, today, versions, write_section
 
+from greenlint.profile.store import PROFILE_DIR, PROFILE_FILE
+
 SECTION = "Newcomer paths: functions traced"
 SCRIPT = """import tensorflow as tf
 
@@ -243,6 +245,9 @@ def trace(source: Path, name: str, strict: bool = True) -> dict:
         root = Path(tmp) / "project"
         root.mkdir()
         make_project(root)
+        stray = next((found for folder in root.parents if (found := folder / PROFILE_DIR / PROFILE_FILE).exists()), None)
+        if stray is not None:  # its profiles would be looked up on every path (a profiled file's figures)
+            raise SystemExit(f"{stray}: a profile file above the traced project; set TMPDIR to a folder without one")
         if name != "check":
             (root / "train.py").write_text(CHANGED if name == "diff" else EAGER, encoding="utf-8")
         env = dict(os.environ, GREENLINT_CACHE_DIR=str(Path(tmp) / "cache"), XDG_CACHE_HOME=str(Path(tmp) / "xdg"))

@@ -10,6 +10,7 @@ queued); the last finished analysis, and the last one that parsed, stay for requ
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gc
 import itertools
 import logging
@@ -26,7 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 from greenlint.analysis.sources import split_lines
 from greenlint.check import Config, ConfigError, apply_rules, load_config
 from greenlint.check.file_result import FileResult, error_diagnostic, from_analysis, internal_error
@@ -148,8 +149,8 @@ def usable_config(config: Config) -> Config:
 
     select = None if config.select is None else (known(config.select) or None)
     per_file = {pattern: known(codes) for pattern, codes in config.per_file_ignores.items()}
-    return config.replace(select=select, extend_select=known(config.extend_select), ignore=known(config.ignore),
-                          per_file_ignores=per_file)
+    return dataclasses.replace(config, select=select, extend_select=known(config.extend_select),
+                               ignore=known(config.ignore), per_file_ignores=per_file)
 
 
 @dataclass(frozen=True)

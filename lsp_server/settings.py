@@ -3,6 +3,7 @@ with `pyproject.toml` (`configurationPreference`, as ruff's). docs/editor.md has
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -132,4 +133,4 @@ class Configurations:
         except ConfigError as exc:
             return base, error or f"editor settings: {exc}"
         options = {**base.options, **fields.pop("options")}
-        return base.replace(**fields, options=options), error
+        return dataclasses.replace(base, **fields, options=options), error

@@ -63,7 +63,7 @@ def next_experiment(folder: Path) -> Path:
 def _instrument(text: str, path: Path):
     """Resolve and wrap the call sites of *text*: the analysis `greenlint check` runs (a notebook's
     cells and magics included), then `meter.instrument`."""
-    from greenlint.analysis import analyse_source
+    from greenlint.analysis.analyse import analyse_source
 
     analysis = analyse_source(text, path=str(path))
     if analysis.errors:

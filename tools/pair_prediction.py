@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 from greenlint.analysis.callsite import Span
 from greenlint.check.file_result import from_analysis
 from greenlint.rules.site import Site

@@ -1,9 +1,11 @@
 """Static analysis: find and name TF/Keras call sites without running user code.
 
-`analyse_file(path)` / `analyse_source(text, path)` return a `FileAnalysis` holding the
-`CallSite`s (canonical API, span, static features) and any `FileError`s; `analyse_files(paths)`
-does a list. Only the standard library's `ast` is used here (no libcst, no TensorFlow); the
-TF/Keras catalog is loaded on first use.
+`analyse.analyse_file(path)` / `analyse.analyse_source(text, path)` return a `FileAnalysis` holding
+the `CallSite`s (canonical API, span, static features: `callsite.py`) and any `FileError`s
+(`sources.py`); `analyse.analyse_files(paths)` does a list. The package exports nothing itself:
+importing it imports no module, so that a warm `greenlint check` reads `Span`s and sources from the
+cache without the resolver. Only the standard library's `ast` is used here (no libcst, no
+TensorFlow); the TF/Keras catalog is loaded on first use.
 
 What is followed (one pass per file, `resolver.py`): every import form (aliases, from-imports,
 imports in functions, try/except and if/else fallbacks, `import *` from TF modules), assignments
@@ -32,24 +34,3 @@ reported.
 Not followed: values put in containers and read back (beyond literal tuple/list indexing and
 unpacking), loop variables, `getattr`, `*args`/`**kwargs` forwarding.
 """
-
-import importlib
-
-#: Exported names by module, imported on first use: a warm `greenlint check` reads `Span`s and
-#: sources from the cache and never needs the resolver.
-_EXPORTS = {
-    "FileAnalysis": "analyse",
-    "analyse_file": "analyse",
-    "analyse_files": "analyse",
-    "analyse_source": "analyse",
-    "CallSite": "callsite",
-    "Span": "callsite",
-    "FileError": "sources",
-}
-__all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str):
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)

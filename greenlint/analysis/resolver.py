@@ -2845,20 +2845,16 @@ class Resolver:
             if line is not None:
                 work["symbolic"] = work_mod.q(True, work_mod.INFERRED, f"counted in the training step at line {line}")
 
-    def local_runs(self) -> runs_mod.Local:
-        """How often the code being walked runs per run of its function (or module)."""
-        ctx = self.ctx
-        return runs_mod.local(ctx.trips, ctx.exits > 0 or ctx.guards > 0, tuple(ctx.divisors), ctx.counted)
-
     def place(self, node: ast.Call | None, params: list[str]) -> runs_mod.Place:
         """Where a call sits (runs_mod.Place): its runs here, and the inputs each loop that
         repeats it changes. *params*: the callee's positional parameter names."""
-        runs = self.local_runs()
-        loops = [names for names in self.ctx.varying if names is not None]
-        func = self.ctx.func
+        ctx = self.ctx  # its runs per run of the function (or module) being walked
+        runs = runs_mod.local(ctx.trips, ctx.exits > 0 or ctx.guards > 0, tuple(ctx.divisors), ctx.counted)
+        loops = [names for names in ctx.varying if names is not None]
+        func = ctx.func
         keep = node is not None and func is not None and func.kind != "lambda"
         call, given = (node, params) if keep else (None, None)  # for `links`, if a caller's loop varies them
-        unless = self.ctx.unless
+        unless = ctx.unless
         if node is None or not any(loops):
             return runs_mod.Place(runs, tuple(frozenset() for _ in loops), call, given, unless=unless)
         inputs = flow.inputs(node, params, self.chained.get(node))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import os
 import re
@@ -111,9 +110,6 @@ class Config:
     options: Mapping[str, Any] = field(default_factory=dict)  # rule options by key
     line_length: int = DEFAULT_LINE_LENGTH  # the longest line a fix writes
     budget: Mapping[str, Any] = field(default_factory=dict)  # `[tool.greenlint.budget]`, by BUDGET_KEYS
-
-    def replace(self, **changes: Any) -> Config:
-        return dataclasses.replace(self, **changes)
 
     @property
     def overlay(self) -> bool | str:

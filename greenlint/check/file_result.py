@@ -152,15 +152,8 @@ def error_diagnostic(path: str, line: int, column: int, kind: str, message: str,
     return Diagnostic(path, span, code, name, f"{words}: {detail}", severity="info" if code == "GL004" else "error")
 
 
-def _source(analysis: Any) -> str | tuple[str, ...]:
-    cells = getattr(analysis, "cells", None)
-    if cells:
-        return tuple(c if isinstance(c, str) else getattr(c, "source", "") for c in cells)
-    return getattr(analysis, "source_text", "") or ""
-
-
 def from_analysis(analysis: Any, predict: Predict) -> FileResult:
-    """Turn a `greenlint.analysis.FileAnalysis` into a FileResult, each call site predicted by
+    """Turn a `greenlint.analysis.analyse.FileAnalysis` into a FileResult, each call site predicted by
     *predict* (greenlint.predict.site_predictions; None for a file without call sites).
 
     A site profiled on this machine by `greenlint measure` gets its measured figure (basis
@@ -170,7 +163,9 @@ def from_analysis(analysis: Any, predict: Predict) -> FileResult:
     from greenlint.rules.site import Site
 
     path = str(analysis.path)
-    source = _source(analysis)
+    cells = getattr(analysis, "cells", None)  # a notebook's code cells, else the file's text
+    source: str | tuple[str, ...] = (tuple(c if isinstance(c, str) else getattr(c, "source", "") for c in cells)
+                                     if cells else getattr(analysis, "source_text", "") or "")
     predictions = predict_sites(predict, analysis.callsites)
     from greenlint.profile.lookup import apply_profiles, for_file  # on first need: a warm run reads no profile
 

@@ -189,7 +189,7 @@ def _check_paths(
 def check_source(text: str, path: str, config: Config, predictor=None, fixes: bool = True) -> list[Diagnostic]:
     """Check one in-memory file (fixers, tests), with fixes unless `fixes` is false; `predictor`
     defaults to `load_predictor()`."""
-    from greenlint.analysis import analyse_source
+    from greenlint.analysis.analyse import analyse_source
     from greenlint.check.file_result import from_analysis
 
     if predictor is None:

@@ -39,7 +39,7 @@ class Backend:
 
     `load_predictor` is called with no argument, or with `overlay=` when the run sets one."""
 
-    analyse_file: str = "greenlint.analysis:analyse_file"
+    analyse_file: str = "greenlint.analysis.analyse:analyse_file"
     load_predictor: str = "greenlint.predict:load_predictor"
     #: Its `overlay` argument (`Config.overlay`): True, the default, calls it without one.
     overlay: bool | str = True
@@ -66,14 +66,14 @@ def _predictor(spec: str, overlay: bool | str = True, device: str | None = None)
 
 def analyse_one(path: str, backend: Backend) -> FileResult:
     """Analyse and predict one file; never raises."""
-    from greenlint.predict.prediction import Prediction
-
     try:
         analysis = _resolve(backend.analyse_file)(path)
         if not analysis.callsites:
             return from_analysis(analysis, predict=None)
         predictor, reason = _predictor(backend.load_predictor, backend.overlay, backend.device)
         if predictor is None:
+            from greenlint.predict.prediction import Prediction
+
             result = from_analysis(analysis, lambda api, features: Prediction.unknown(note=reason))
             return dataclasses.replace(result, cacheable=False)
         return from_analysis(analysis, predictor.predict)
@@ -185,7 +185,7 @@ def _few_collections() -> Iterator[None]:
     cycles among its values). Collecting every 700 allocations (Python's default) or even 50,000
     walked each of them twice (young, then middle-aged): ~14 % of a cold run, mostly while the
     next tree was parsed. Objects alive now are frozen out of the collector, which runs once per
-    file (`_file_done`: the file's leftovers walked once) and otherwise only after a file's
+    file (`gc.collect(0)` after each: the file's leftovers walked once) and otherwise only after a file's
     FILE_ALLOCATIONS, until the analysis is over."""
     threshold = gc.get_threshold()
     gc.freeze()
@@ -195,12 +195,6 @@ def _few_collections() -> Iterator[None]:
     finally:
         gc.set_threshold(*threshold)
         gc.unfreeze()
-
-
-def _file_done() -> None:
-    """Collect the cycles a file's analysis left (the youngest objects: what survives them is
-    kept by the run)."""
-    gc.collect(0)
 
 
 def auto_jobs(files: int) -> int:
@@ -286,7 +280,7 @@ def _worker_chunk(items: Sequence[tuple[str, str | None]], backend: Backend) -> 
     for path, key in items:
         result = analyse_one(path, backend)
         out.append((finish(result, key), True) if finish is not None else (result.shippable(), False))
-        _file_done()
+        gc.collect(0)  # the cycles its analysis left, walked once (`_few_collections`)
     flush_all()  # this chunk's entries (and summaries of imported modules), one transaction
     return out
 
@@ -301,7 +295,7 @@ def _run(
         stats.workers = 1 if items else 0
         for path, key in items:
             checked = finish(analyse_one(path, backend), key)  # its analysis dropped before the collection
-            _file_done()
+            gc.collect(0)
             yield checked
         return
     workers = min(jobs, len(items))

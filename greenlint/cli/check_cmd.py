@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from typing import TYPE_CHECKING
 
@@ -198,7 +199,7 @@ def configure(args: argparse.Namespace):
     if args.hotspot_threshold_j is not None:
         value = coerce_option(float, args.hotspot_threshold_j, "--hotspot-threshold-j")
         changes["options"] = {**config.options, "hotspot-threshold-j": value}
-    return config.replace(**changes, **flags)
+    return dataclasses.replace(config, **changes, **flags)
 
 
 def run(args: argparse.Namespace) -> int:

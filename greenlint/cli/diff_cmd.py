@@ -8,6 +8,7 @@ of `greenlint calls` (greenlint/review). Exit 0 within the budget, 1 over it, 2 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -71,7 +72,7 @@ def _configure(args: argparse.Namespace, paths: list[str]):
 
     changes = run_changes(args)  # the flags first, as `check` reads them
     config = load_config([Path(p) for p in paths[:1]], Path(args.config) if args.config else None, args.isolated)
-    return config.replace(**changes)
+    return dataclasses.replace(config, **changes)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -47,7 +47,7 @@ PROVENANCE_TITLE = "## Static features of the measured call sites (static_featur
 PROVENANCE_TEXT = f"""{PROVENANCE_TITLE}
 
 Derived by `python -m tools.kb.static_features --docs <tensorflow/docs git dir> --fecom <FECoM git dir>`:
-greenlint's own resolver (`greenlint.analysis.analyse_source`) was run on the sources the records
+greenlint's own resolver (`greenlint.analysis.analyse.analyse_source`) was run on the sources the records
 measured, and each matched call site's static features (literal arguments by parameter name,
 `loop_multiplier`, `in_tf_function`, `tensor_bytes`, `n_layers`, ...) and the values of its work
 (`samples`, `steps_per_epoch`, `epochs`, `flops_per_sample`, ..., from `CallSite.work`) were stored.

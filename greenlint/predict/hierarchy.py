@@ -16,7 +16,7 @@ never to its class's other methods, which may be heavy (`adapt`, `fit`).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 
 LEVELS = ("api", "class", "module", "family", "kind", "global")
 KERAS_MODEL = "tensorflow.keras.Model"
@@ -32,7 +32,7 @@ class Hierarchy:
         self._catalog = catalog
         self._load_default = catalog is None and use_default
         self.chain = lru_cache(maxsize=None)(self._chain)
-        self.kind = lru_cache(maxsize=None)(self._kind)  # asked several times per prediction
+        self.kind = lru_cache(maxsize=None)(partial(self._call, "kind"))  # asked several times per prediction
 
     @property
     def catalog(self):
@@ -48,9 +48,6 @@ class Hierarchy:
 
     def family(self, api: str) -> str | None:
         return self._call("family", api)
-
-    def _kind(self, api: str) -> str | None:
-        return self._call("kind", api)
 
     def _call(self, name: str, api: str):
         fn = getattr(self.catalog, name, None)

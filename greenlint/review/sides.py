@@ -78,7 +78,7 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     if not targets:
         return out
     if not side.on_disk:
-        config = config.replace(root=_moved(config.root, repo, root))
+        config = dataclasses.replace(config, root=_moved(config.root, repo, root))
     validate(config)  # the configuration judged as `check` judges it: a code that matches no rule is an error
     # no rule runs: a diff reports call sites and file errors (GL001/GL002, always kept), never findings
     result = analyse_paths(targets, config)

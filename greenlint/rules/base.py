@@ -8,6 +8,7 @@ import re
 import textwrap
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
 from greenlint.analysis import trees
@@ -16,7 +17,7 @@ from greenlint.analysis.options import OptionRead
 from greenlint.analysis.options import argument as argument
 from greenlint.analysis.options import keyword as keyword
 from greenlint.analysis.options import last_name as last_name
-from greenlint.analysis.sources import Code, cell_code, parse_code, split_lines
+from greenlint.analysis.sources import Code, cell_code, joined, parse_code, split_lines
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site
 
@@ -104,6 +105,11 @@ class FileFacts:
     device: str | None = None
     #: The attributes the analysis read as the default of an option another module defines.
     options: tuple[OptionRead, ...] = ()
+
+    @cached_property
+    def text(self) -> str:
+        """The file's text (a notebook's code cells joined by newlines)."""
+        return joined(self.source)
 
     def _tree(self, cell: int | None) -> dict | None:
         if cell not in self._trees:

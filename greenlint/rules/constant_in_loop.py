@@ -231,7 +231,7 @@ class ConstantInLoop(Rule):
             param = APIS.get(site.api)
             if (
                 param
-                and site.in_loop
+                and site.repeats()
                 and not site.features.get("in_tf_function")
                 and _literal_array(facts, site)
                 and not _under_with(facts, site)

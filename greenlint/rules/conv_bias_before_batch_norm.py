@@ -14,7 +14,7 @@ from greenlint.rules.beside import LOADED_BY_NAME, beside_mentions
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.helper_layers import biased_helper, normalising
 from greenlint.rules.site import Site
-from greenlint.rules.syntax import enclosing, source_text
+from greenlint.rules.syntax import enclosing
 
 LAYERS = "tensorflow.keras.layers."
 CONVOLUTIONS = frozenset(
@@ -346,7 +346,7 @@ class ConvBiasBeforeBatchNorm(Rule):
                 continue
             if keyword(call, "name") is not None:
                 if loaded_by_name is None:
-                    loaded_by_name = bool(LOADED_BY_NAME.search(source_text(facts))) or beside_mentions(
+                    loaded_by_name = bool(LOADED_BY_NAME.search(facts.text)) or beside_mentions(
                         facts.path, LOADED_BY_NAME
                     )
                 if loaded_by_name:

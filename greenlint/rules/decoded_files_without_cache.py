@@ -42,7 +42,6 @@ from greenlint.rules.syntax import (
     map_function,
     own_loops,
     parameters,
-    source_text,
 )
 from greenlint.rules.tf_data_defaults import OPTION
 
@@ -550,7 +549,7 @@ def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, 
     cell and what it names ("`tl.disk_image_batch_dataset()` (its `map(map_fn)` at
     tf2lib/data/dataset.py line 33 decodes)")."""
     modules = [(module, defined) for module in imported_modules(facts.path) if (defined := _decoding_defines(module))]
-    text = source_text(facts)
+    text = facts.text
     if text.isascii():  # a name the text lacks is never called (non-ASCII: the parser may normalise a name)
         modules = [(module, defined) for module, defined in modules if any(name in text for name in defined)]
     if not modules:

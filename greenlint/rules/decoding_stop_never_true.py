@@ -11,7 +11,7 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.callbacks import constructors
 from greenlint.rules.decoding import may_decode, runs_network
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import cell_units, own_body, source_text
+from greenlint.rules.syntax import cell_units, own_body
 from greenlint.rules.tf_target import target
 
 #: Calls that give a program TensorFlow 1's identity `==` on tensors under TensorFlow 2.
@@ -151,7 +151,7 @@ class DecodingStopNeverTrue(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        text = source_text(facts)
+        text = facts.text
         if not may_decode(facts) or "range" not in text:  # before the file's tree is indexed
             return
         why: str | None = None
@@ -238,7 +238,7 @@ def _identity_equality(facts: FileFacts) -> str:
             if any(site.api.endswith("disable_v2_behavior") for site in facts.sites)
             else "`disable_tensor_equality()` is called"
         )
-    if V1_ALIAS.search(source_text(facts)):
+    if V1_ALIAS.search(facts.text):
         return ""
     for site in facts.sites:
         if site.api.startswith(TF1) and not site.api.startswith(BOTH):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from greenlint.rules.base import FileFacts, argument
-from greenlint.rules.syntax import last_name, text_mentions, units
+from greenlint.rules.syntax import last_name, units
 
 #: `os.environ["CUDA_VISIBLE_DEVICES"]` set to one of these at top level hides every GPU from TensorFlow.
 NO_GPU = frozenset({"", "-1"})
@@ -17,7 +17,7 @@ def hides_gpus(facts: FileFacts) -> bool:
     TensorFlow: `os.environ["CUDA_VISIBLE_DEVICES"]` set to a literal hiding them all, or
     `tf.config.set_visible_devices([], "GPU")` (also its `experimental` form). The program then
     trains on the host whatever the machine has."""
-    if not (text_mentions(facts, "CUDA_VISIBLE_DEVICES") or text_mentions(facts, "set_visible_devices")):
+    if not ("CUDA_VISIBLE_DEVICES" in facts.text or "set_visible_devices" in facts.text):
         return False
     for module in units(facts):
         for node in module.body:

@@ -421,7 +421,7 @@ def _lever(site: Site, per_step: bool = False, recurrent: bool = False, trained:
     if trained and method in _INFER:  # a GAN's samples every N epochs: the generator changed since the last
         return "a training step runs between these calls, so they cannot be gathered into one: run them less often or on fewer samples"
     every_iteration = site.callsite.runs.get("loop_bound", "exact") == "exact"  # not periodic, no break
-    if loop > 1 and site.in_loop and every_iteration:
+    if loop > 1 and site.repeats() and every_iteration:
         return "run it once, outside the loop, or fewer times"
     cap = site.work_value("wall_s")
     if method in _TRAIN and isinstance(epochs, (int, float)) and epochs > 1 and cap is not None:  # a time cap

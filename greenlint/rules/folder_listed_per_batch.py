@@ -10,7 +10,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.listings import LISTED_BY, LISTINGS
-from greenlint.rules.syntax import Function, last_name, own_loops, parameters, source_text
+from greenlint.rules.syntax import Function, last_name, own_loops, parameters
 
 #: The same functions imported by name (`from glob import glob`), and the modules they come from.
 IMPORTED = {"glob": "glob", "iglob": "glob", "listdir": "os", "scandir": "os", "walk": "os"}
@@ -163,7 +163,7 @@ class FolderListedPerBatch(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        text = source_text(facts)
+        text = facts.text
         if WORDS.search(text) is None:  # the tree is not indexed
             return
         for cell in facts.cells:

@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 from greenlint.analysis.project import direct_imports, import_statements
 from greenlint.rules.base import FileFacts
-from greenlint.rules.syntax import source_text, units
+from greenlint.rules.syntax import units
 from greenlint.rules.tf_target import TargetVersion, target
 
 #: Model methods that only multi-backend Keras (and tf.keras before 2.1) used for generator data.
@@ -75,7 +75,7 @@ def standalone_only(facts: FileFacts) -> bool:
     """The file imports the standalone `keras` package and never tf.keras: which Keras runs it
     (multi-backend 2.0-2.3, tf.keras 2.4-2.15 under another name, or Keras 3) the code alone does
     not say."""
-    standalone, tf_keras = _kerases(source_text(facts))
+    standalone, tf_keras = _kerases(facts.text)
     return standalone and not tf_keras
 
 
@@ -105,7 +105,7 @@ def _generator_methods(facts: FileFacts) -> str | None:
 def keras_flavour(facts: FileFacts, tf: TargetVersion | None = None) -> Flavour:
     """Whether the file's program runs on multi-backend Keras (see the module's docstring).
     *tf*: the TensorFlow the project targets, when the caller has it."""
-    text = source_text(facts)
+    text = facts.text
     standalone, tf_keras = _kerases(text)
     for path in direct_imports(os.path.abspath(facts.path), text) if not tf_keras else ():
         try:

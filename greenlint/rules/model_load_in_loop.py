@@ -133,7 +133,7 @@ class ModelLoadInLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.api in LOADERS and site.in_loop and not _loop_writes_weights(facts, site):
+            if site.api in LOADERS and site.repeats() and not _loop_writes_weights(facts, site):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(api=site.api))
 
 

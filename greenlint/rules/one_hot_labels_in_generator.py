@@ -16,7 +16,6 @@ from greenlint.rules.syntax import (
     enclosing,
     last_name,
     scope_body,
-    text_mentions,
 )
 
 #: The Keras helper that turns integer labels into a dense one-hot array.
@@ -217,7 +216,7 @@ class OneHotLabelsInGenerator(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         if not any(TO_CATEGORICAL in s.api for s in facts.sites) and not (
-            text_mentions(facts, "eye") or text_mentions(facts, "range")
+            "eye" in facts.text or "range" in facts.text
         ):
             return
         sample_labels = bool(options.get("one-hot-sample-labels", False))

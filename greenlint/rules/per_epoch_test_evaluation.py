@@ -11,7 +11,7 @@ from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import is_keras_model_method
-from greenlint.rules.syntax import cell_units, last_name, text_mentions
+from greenlint.rules.syntax import cell_units, last_name
 from greenlint.rules.unread_evaluation import RUNS_MODEL, unguarded_calls, unread_passes
 
 #: The word that names test data in a variable (`test_data`, `x_test`, `self.test_generator`).
@@ -260,11 +260,11 @@ class PerEpochTestEvaluation(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        if text_mentions(facts, "callbacks"):
+        if "callbacks" in facts.text:
             for found in unread_passes(facts):
                 message = self.UNREAD_MESSAGE.format(callback=found.callback, data=found.data)
                 yield self.diagnostic(facts.span(found.made, found.cell), facts.path, message)
-        if not text_mentions(facts, "on_epoch_end"):
+        if "on_epoch_end" not in facts.text:
             return
         model_calls = {
             id(call)

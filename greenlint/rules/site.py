@@ -88,11 +88,13 @@ class Site:
         return callers if isinstance(callers, int) else None
 
     def repeats(self, same: tuple[str, ...] | None = None) -> bool:
-        """A loop runs the site again and again (more than one trip, or an unknown number)
-        with the same inputs: all of them (*same* None), or those in *same* ("receiver",
-        parameter names) while the others may differ (`model.predict(batch)` over batches
-        repeats predict on one model). `CallSite.runs["varying"]` says, per loop, which
-        inputs its variable reaches."""
+        """A loop runs the site again and again (more than one trip, or an unknown number; not
+        only because its function is called from several places) with the same inputs: all of
+        them (*same* None: its variable reaches neither the receiver nor the arguments, and
+        `for dtype in dtypes: tf.constant(x, dtype=dtype)` makes a different tensor each time),
+        or those in *same* ("receiver", parameter names) while the others may differ
+        (`model.predict(batch)` over batches repeats predict on one model).
+        `CallSite.runs["varying"]` says, per loop, which inputs its variable reaches."""
         loop = self.loop_runs
         if loop is not None and loop <= 1:
             return False
@@ -101,14 +103,6 @@ class Site:
             return True
         kept = None if same is None else set(same)
         return any(not names if kept is None else not kept.intersection(names) for names in loops)
-
-    @property
-    def in_loop(self) -> bool:
-        """A loop repeats the site with the same inputs: it runs more than once through a loop
-        (not only because its function is called from several places) whose variable reaches
-        neither its receiver nor its arguments (`for dtype in dtypes: tf.constant(x,
-        dtype=dtype)` makes a different tensor each time)."""
-        return self.repeats()
 
     def runs_reason(self) -> str:
         """Why the site runs `loop_multiplier` times, to follow "N runs": "in a loop", "as its

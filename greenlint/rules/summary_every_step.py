@@ -24,8 +24,6 @@ from greenlint.rules.syntax import (
     own_body,
     own_loops,
     periodic,
-    source_text,
-    text_mentions,
 )
 
 #: Summaries that copy a whole tensor out each time (scalars cost next to nothing).
@@ -326,7 +324,7 @@ class SummaryEveryStep(Rule):
         yield from self._merged_every_step(facts)
         yield from self._rendered_every_step(facts)
         sites = [s for s in facts.sites if s.api in HEAVY]
-        if not sites or text_mentions(facts, "record_if") or not text_mentions(facts, "create_file_writer"):
+        if not sites or "record_if" in facts.text or "create_file_writer" not in facts.text:
             return  # thinned out, or no writer made here: with no default writer a summary writes nothing
         for site in sites:
             loop = site.loop_runs
@@ -351,7 +349,7 @@ class SummaryEveryStep(Rule):
 
     def _rendered_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
         """keras-rl's `agent.fit(..., visualize=True)`: the environment rendered after every step."""
-        if not text_mentions(facts, "Agent"):  # keras-rl agent classes: `DQNAgent`, `DDPGAgent`, ...
+        if "Agent" not in facts.text:  # keras-rl agent classes: `DQNAgent`, `DDPGAgent`, ...
             return
         for cell, call in agent_fits(facts):
             given = fit_argument(call, "visualize")
@@ -440,7 +438,7 @@ def _holds_heavy(facts: FileFacts, merge: Site, call: ast.Call) -> str | None:
     heavy = [(s, node) for s in facts.sites if s.api in HEAVY_OPS and (node := facts.node(s)) is not None]
     if merge.api.endswith(".merge_all"):
         unguarded = next((s for s, node in heavy if not _conditional(facts, node, s.callsite.span.cell)), None)
-        return _where(unguarded) if unguarded is not None else heavy_imported(facts.path, source_text(facts))
+        return _where(unguarded) if unguarded is not None else heavy_imported(facts.path, facts.text)
     given = argument(call, "inputs", 0)
     if given is None:
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Iterator
 
-from greenlint.analysis import flow, sources
+from greenlint.analysis import flow
 from greenlint.analysis.runs import remainder
 from greenlint.rules.base import FileFacts, argument, binds, last_name
 from greenlint.rules.site import Site, is_keras_model_method, method
@@ -534,15 +534,6 @@ def cell_units(facts: FileFacts) -> list[tuple[int | None, ast.Module]]:
     """The file's tree with cell None, or each notebook cell's tree with its 1-based cell number,
     in order (a unit that does not parse left out)."""
     return [(cell, module) for cell in facts.cells if (module := facts.module(cell)) is not None]
-
-
-def source_text(facts: FileFacts) -> str:
-    """The file's text (a notebook's code cells joined by newlines)."""
-    return sources.joined(facts.source)
-
-
-def text_mentions(facts: FileFacts, word: str) -> bool:
-    return word in source_text(facts)
 
 
 #: A pipeline of at most this many elements, known from its source, gains nothing worth a finding

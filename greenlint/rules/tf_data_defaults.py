@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Option
-from greenlint.rules.syntax import text_mentions, units
+from greenlint.rules.syntax import units
 from greenlint.rules.tf_target import target
 
 #: The first release whose tf.data applies each optimisation by default.
@@ -50,7 +50,7 @@ def _turned_off(facts: FileFacts, optimisation: str) -> bool:
     """The file sets *optimisation* or `apply_default_optimizations` to False (an attribute
     assignment, or a keyword argument)."""
     names = {optimisation, "apply_default_optimizations"}
-    if not any(text_mentions(facts, name) for name in names):
+    if not any(name in facts.text for name in names):
         return False
     for module in units(facts):
         for node in ast.walk(module):

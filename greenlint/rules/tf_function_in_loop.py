@@ -138,7 +138,7 @@ class TfFunctionInLoop(Rule):
         for site in facts.sites:
             if (
                 site.api == FUNCTION
-                and site.in_loop
+                and site.repeats()
                 and not site.features.get("in_tf_function")
                 and not _varies(facts, site)
             ):

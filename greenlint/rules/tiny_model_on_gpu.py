@@ -15,7 +15,7 @@ from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site, is_keras_model_method, method
-from greenlint.rules.syntax import enclosing, is_training_step, last_bindings, text_mentions
+from greenlint.rules.syntax import enclosing, is_training_step, last_bindings
 
 #: Model methods a loop may call once per item or batch.
 STEPS = ("predict", "predict_on_batch", "train_on_batch", "test_on_batch", "fit", "evaluate", "__call__")
@@ -341,7 +341,7 @@ def _count(value: Any) -> bool:
 
 def _placed_on_cpu(facts: FileFacts) -> bool:
     """The file places work on the CPU itself: a `tf.device(...)` call whose literal names a CPU."""
-    if not (text_mentions(facts, "cpu") or text_mentions(facts, "CPU")):
+    if not ("cpu" in facts.text or "CPU" in facts.text):
         return False
     return any(
         last_name(call.func) == "device"

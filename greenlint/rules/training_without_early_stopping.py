@@ -15,7 +15,7 @@ from greenlint.rules.gym_tasks import EPISODES, gym_task
 from greenlint.rules.keras_rl import agent_fits, fit_argument
 from greenlint.rules.material import SAVING_OPTION, immaterial_saving, in_tests, saving_clause, saving_j
 from greenlint.rules.site import Site, is_keras_model_method
-from greenlint.rules.syntax import text_mentions, units
+from greenlint.rules.syntax import units
 from greenlint.rules.training_loops import fixed_training_loops
 
 EARLY_STOPPING = "tensorflow.keras.callbacks.EarlyStopping"
@@ -65,7 +65,7 @@ def _stops_elsewhere(facts: FileFacts) -> bool:
     """Whether the file sets `stop_training` outside its classes (a function handed to a
     `LambdaCallback` or a signal handler, say): what it stops is not known, so no fit of the
     file is reported. Inside a callback class it stops the fits that class is given only."""
-    if not text_mentions(facts, "stop_training"):
+    if "stop_training" not in facts.text:
         return False
     for tree in units(facts):
         todo: list[ast.AST] = [tree]
@@ -759,7 +759,7 @@ class TrainingWithoutEarlyStopping(Rule):
     def _agents(self, facts: FileFacts) -> Iterator[Diagnostic]:
         """keras-rl's `agent.fit(env, nb_steps)` without callbacks on a Gym task that has a solved
         threshold, for more steps than `EPISODES` of its longest episodes."""
-        if not text_mentions(facts, "Agent"):  # keras-rl agent classes: `DQNAgent`, `DDPGAgent`, ...
+        if "Agent" not in facts.text:  # keras-rl agent classes: `DQNAgent`, `DDPGAgent`, ...
             return
         for cell, call in agent_fits(facts):
             callbacks = fit_argument(call, "callbacks")

@@ -27,7 +27,7 @@ from greenlint.rules.large_step import (
 )
 from greenlint.rules.material import SAVING_OPTION, immaterial_saving, saving_clause, saving_j
 from greenlint.rules.site import Site, is_keras_model_method
-from greenlint.rules.syntax import is_training_step, source_text, text_mentions, units
+from greenlint.rules.syntax import is_training_step, units
 from greenlint.rules.tf_data_defaults import OPTION as TF_VERSION
 from greenlint.rules.tf_target import TargetVersion, cpu_only, target
 
@@ -774,7 +774,7 @@ class TrainingWithoutMixedPrecision(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        if any(text_mentions(facts, word) for word in CHOSEN):
+        if any(word in facts.text for word in CHOSEN):
             return
         steps = [s for s in facts.sites if _trains(s)]
         updates = [s for s in facts.sites if s.api.startswith(TF1_TRAIN) and s.api.rsplit(".", 1)[-1] in TF1_UPDATES]
@@ -805,7 +805,7 @@ class TrainingWithoutMixedPrecision(Rule):
             return
         graph = site.api.startswith(TF1) or _estimator_train(site.api)  # a model_fn's graph
         custom = not is_keras_model_method(site.api, ("fit", "fit_generator"))
-        if custom and (any(text_mentions(facts, w) for w in GRAPH_CHOSEN) or _chosen_beside(facts.path)):
+        if custom and (any(w in facts.text for w in GRAPH_CHOSEN) or _chosen_beside(facts.path)):
             return
         tf = target(facts.path, str(options.get(TF_VERSION.key) or ""))
         flavour = keras_flavour(facts, tf)
@@ -868,8 +868,8 @@ def _advice(facts: FileFacts, tf: TargetVersion, own_step: str) -> str:
             " `tf.train.experimental.enable_mixed_precision_graph_rewrite`, which adds loss scaling"
         )
         return rewrite + (f", {own_step} computing its gradients through its `minimize`" if own_step else "")
-    standalone = STANDALONE_KERAS.search(source_text(facts)) and not any(
-        text_mentions(facts, w) for w in TF_KERAS_WORDS
+    standalone = STANDALONE_KERAS.search(facts.text) and not any(
+        w in facts.text for w in TF_KERAS_WORDS
     )
     keras = "keras" if standalone else "tf.keras"
     call = "experimental.set_policy" if tf.older_than(2, 4) else "set_global_policy"
@@ -889,7 +889,7 @@ def _on_tpu(facts: FileFacts) -> bool:
     """The file can train on a TPU (it builds a `TPUStrategy` or resolves a TPU cluster), whose
     policy is `mixed_bfloat16`: float16 is not the TPU's type, and TensorFlow's
     `LossScaleOptimizer` raises under `TPUStrategy`."""
-    return any(text_mentions(facts, word) for word in TPU_WORDS)
+    return any(word in facts.text for word in TPU_WORDS)
 
 
 def _own_step(facts: FileFacts, site: Site) -> str:
@@ -921,7 +921,7 @@ def _graph_rewrite_serves(facts: FileFacts, tf: TargetVersion) -> bool:
     no `lr` for."""
     if tf.older_than(1, 14) or (tf.stated and not tf.older_than(2, 0)):
         return False
-    return not any(text_mentions(facts, word) for word in LEARNING_RATE_SETTERS)
+    return not any(word in facts.text for word in LEARNING_RATE_SETTERS)
 
 
 def _named_model(facts: FileFacts, site: Site) -> str:

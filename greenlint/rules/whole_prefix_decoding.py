@@ -11,7 +11,6 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.decoding import decoding_loops, driven_decodings
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import SAVING_OPTION, immaterial_work
-from greenlint.rules.syntax import text_mentions
 
 #: A TF1 decoder class whose `decode` runs an embedding, attention products and the logits.
 TF1_DECODER = (
@@ -255,7 +254,7 @@ class WholePrefixDecoding(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        if any(text_mentions(facts, word) for word in GROWS):
+        if any(word in facts.text for word in GROWS):
             for found in decoding_loops(facts):
                 if not _immaterial(facts, found.run, found.cell, options):
                     message = self.MESSAGE.format(call=ast.unparse(found.run), prefix=found.prefix)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 
 PROGRAM = """from keras.models import Sequential, Model
 from keras.layers import Dense, Flatten, Input

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import textwrap
 
-from greenlint.analysis import analyse_file
+from greenlint.analysis.analyse import analyse_file
 
 MODEL = """\
 import tensorflow as tf

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 
 MODEL = """
 model = keras.Sequential([keras.layers.Dense(8, activation="tanh", input_shape=(2,)), keras.layers.Dense(1)])

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import textwrap
 
-from greenlint.analysis import analyse_source, worktables
+from greenlint.analysis import worktables
+from greenlint.analysis.analyse import analyse_source
 
 HEADER = "import pathlib\nimport numpy as np\nimport tensorflow as tf\nimport tensorflow_datasets as tfds\n"
 MODEL = "model = tf.keras.Sequential([tf.keras.layers.Flatten(), tf.keras.layers.Dense(10)])\n"

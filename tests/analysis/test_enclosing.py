@@ -5,7 +5,7 @@ definitions, compound statements and non-ASCII columns included."""
 import ast
 import json
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 from greenlint.analysis.enclosing import Enclosing, shape
 
 TRICKY = '''

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 
 AGENT = """import {module}
 import tensorflow as tf

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 
 HEADER = "import tensorflow as tf\nfrom tensorflow import keras\n"
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from greenlint.analysis import analyse_file
+from greenlint.analysis.analyse import analyse_file
 from tests.analysis.expectations import FIXTURES, expected_calls, fixture_files
 
 
@@ -53,7 +53,7 @@ def test_fixture_positions_are_one_based_characters_with_exclusive_end():
 
 
 def test_columns_count_characters_across_line_endings_and_non_ascii():
-    from greenlint.analysis import analyse_source
+    from greenlint.analysis.analyse import analyse_source
 
     text = "import tensorflow as tf\r\nnom_été = 'ü'; x = tf.zeros(1)\r\nif x:\r\n\tt = tf.ones(\r\n  2)\r\n"
     result = analyse_source(text, "x.py")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 
-from greenlint.analysis import analyse_file
+from greenlint.analysis.analyse import analyse_file
 from greenlint.analysis.project import project_index
 from greenlint.check import Config, check_source
 from greenlint.rules.base import FileFacts

@@ -7,7 +7,7 @@ from __future__ import annotations
 import textwrap
 from collections import Counter
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 
 #: Parameters of Conv2D(f, 3) on c channels, and of the Dense(10) head on f features.
 CONV = {(3, 64): 3 * 3 * 3 * 64 + 64, (64, 128): 3 * 3 * 64 * 128 + 128, (128, 256): 3 * 3 * 128 * 256 + 256}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import textwrap
 
-from greenlint.analysis import analyse_file, analyse_source
+from greenlint.analysis.analyse import analyse_file, analyse_source
 
 
 def runs(code: str) -> dict[int, dict]:

@@ -2,7 +2,7 @@
 decoding files in a loop) is a call site of its own, outside the caller's loops (analysis/hostwork.py,
 `Resolver.host_site`; docs/calls-json.md "Host work")."""
 
-from greenlint.analysis import analyse_file
+from greenlint.analysis.analyse import analyse_file
 
 TOKENISER = (
     "import re\n\n"

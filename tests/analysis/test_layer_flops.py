@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 from greenlint.analysis.layers import apply, unread_work
 
 HEADER = "import numpy as np\nimport tensorflow as tf\n"

@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 from greenlint.analysis.callsite import char_offset, node_columns
 from greenlint.analysis.sources import split_lines
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 
-from greenlint.analysis import analyse_file
+from greenlint.analysis.analyse import analyse_file
 from greenlint.analysis.project import project_index
 from greenlint.rules.base import FileFacts
 from greenlint.rules.defaults import DefaultValue, Origin, default_value

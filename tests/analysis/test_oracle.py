@@ -12,7 +12,7 @@ import libcst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider, QualifiedNameProvider, QualifiedNameSource
 
-from greenlint.analysis import analyse_file
+from greenlint.analysis.analyse import analyse_file
 from greenlint.catalog import load_catalog
 from tests.analysis.expectations import fixture_files
 

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from greenlint.analysis import analyse_file, analyse_source
+from greenlint.analysis.analyse import analyse_file, analyse_source
 from greenlint.analysis.project import ProjectIndex, direct_imports, search_roots
 from greenlint.check.config import Config
 from greenlint.check.pipeline import run_check

@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from greenlint.analysis import analyse_file
+from greenlint.analysis.analyse import analyse_file
 from greenlint.analysis.references import CodeReferences, word_lines
 
 

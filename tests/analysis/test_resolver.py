@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 from greenlint.analysis.values import OPAQUE, Const, Inst, Ref, merge
 
 
@@ -138,7 +138,7 @@ def test_analysis_imports_neither_tensorflow_nor_libcst_nor_user_code(tmp_path):
     user.write_text("import tensorflow as tf\nraise SystemExit('user code ran')\n", encoding="utf-8")
     probe = f"""
 import json, sys
-from greenlint.analysis import analyse_file
+from greenlint.analysis.analyse import analyse_file
 result = analyse_file({str(user)!r})
 print(json.dumps({{"calls": len(result.callsites), "loaded": sorted(m for m in ("tensorflow", "keras", "libcst",
     "user_module") if m in sys.modules)}}))

@@ -4,7 +4,7 @@ returns, with `self` as the file's constructions set it, or unknown; never Keras
 
 from __future__ import annotations
 
-from greenlint.analysis import analyse_file, analyse_source
+from greenlint.analysis.analyse import analyse_file, analyse_source
 
 SEQUENCE = """\
 import numpy as np

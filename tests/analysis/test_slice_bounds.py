@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 
 HEADER = """
 import numpy as np

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from greenlint.analysis import analyse_file, analyse_files, analyse_source, exercises
+from greenlint.analysis import exercises
+from greenlint.analysis.analyse import analyse_file, analyse_files, analyse_source
 from greenlint.analysis.sources import blank_magics, joined
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.analysis import analyse_file, analyse_source
+from greenlint.analysis.analyse import analyse_file, analyse_source
 
 NETWORKS = """def generator(x):
     net = tf.layers.conv2d(x, 64, 3, padding="same")

@@ -7,7 +7,8 @@ import os
 
 import pytest
 
-from greenlint.analysis import analyse_source, trees
+from greenlint.analysis import trees
+from greenlint.analysis.analyse import analyse_source
 from greenlint.check.file_result import from_analysis
 from greenlint.predict.prediction import Prediction
 from greenlint.rules.base import FileFacts
@@ -146,7 +147,7 @@ CALLER = "from factory import build\n\nbuild().fit([1], [1])\n"
 
 
 def test_a_run_analyses_a_file_once_until_a_module_it_imports_changes(tmp_path, monkeypatch, a_run):
-    from greenlint.analysis import analyse_file
+    from greenlint.analysis.analyse import analyse_file
     from greenlint.analysis.project import project_index
     from greenlint.analysis.resolver import Resolver
 
@@ -170,7 +171,8 @@ def test_a_run_analyses_a_file_once_until_a_module_it_imports_changes(tmp_path, 
 
 
 def test_a_module_read_beside_another_is_kept_for_the_runs_own_turn_at_it(tmp_path, monkeypatch, a_run):
-    from greenlint.analysis import analyse, analyse_file
+    from greenlint.analysis import analyse
+    from greenlint.analysis.analyse import analyse_file
     from greenlint.analysis.resolver import Resolver
 
     monkeypatch.setattr(analyse, "KEPT_IN_RUN", 2)

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from greenlint.analysis import analyse_file
+from greenlint.analysis.analyse import analyse_file
 
 
 def write(folder, files: dict[str, str]) -> None:

@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 from greenlint.analysis.layers import apply
 
 HEADER = "import numpy as np\nimport tensorflow as tf\nfrom tensorflow import keras\n"

@@ -350,7 +350,7 @@ def test_legacy_optimizer_stand_ins_keep_their_names():
 
 
 def test_a_tensor_array_rebound_in_a_loop_stays_a_tensor_array():
-    from greenlint.analysis import analyse_source
+    from greenlint.analysis.analyse import analyse_source
 
     code = (
         "import tensorflow as tf\nta = tf.TensorArray(tf.float32, size=3)\n"
@@ -385,7 +385,7 @@ def test_keras2_api_is_covered_and_marked():
 
 def test_estimator_api_is_read_from_source():
     """tf.estimator (tensorflow-estimator 2.15, which does not import with this TF) resolves with signatures."""
-    from greenlint.analysis import analyse_source
+    from greenlint.analysis.analyse import analyse_source
     from greenlint.catalog import load_catalog
 
     catalog = load_catalog()

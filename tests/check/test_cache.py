@@ -153,7 +153,7 @@ def _analysed(monkeypatch) -> list[FileResult]:
 def test_a_file_result_round_trips(tmp_path, config, monkeypatch):
     (tmp_path / "a.py").write_text(TRAIN + "x = 1  # noqa: GL101\n")
     made = _analysed(monkeypatch)
-    run_check([tmp_path / "a.py"], config.replace(no_cache=True), FAKE)
+    run_check([tmp_path / "a.py"], dataclasses.replace(config, no_cache=True), FAKE)
     (result,) = made
     assert isinstance(result, FileResult) and result.sites and result.suppressions.lines
     back = from_record(json.loads(json.dumps(to_record(result))))
@@ -370,7 +370,7 @@ def test_processes_creating_the_cache_at_once_agree(tmp_path):
 def test_a_cache_folder_that_cannot_be_made_only_costs_speed(tmp_path, config):
     (tmp_path / "a.py").write_text(TRAIN)
     (tmp_path / "blocker").write_text("a file where the cache folder's parent should be")
-    blocked = config.replace(cache_dir=tmp_path / "blocker" / "cache")
+    blocked = dataclasses.replace(config, cache_dir=tmp_path / "blocker" / "cache")
     first = run_check([tmp_path / "a.py"], blocked, FAKE)
     again = run_check([tmp_path / "a.py"], blocked, FAKE)
     assert first.diagnostics and again.diagnostics == first.diagnostics and again.stats.cache_hits == 0

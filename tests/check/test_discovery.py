@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -56,7 +57,7 @@ def test_exclude_and_explicit_files(tmp_path):
     # named explicitly: always included, whatever the suffix or the excludes
     named = [tmp_path / "notes" / "x.py", tmp_path / "a.py"]
     assert rel(discover(named, config), tmp_path) == ["a.py", "notes/x.py"]
-    assert rel(discover(named, config.replace(force_exclude=True)), tmp_path) == ["a.py"]
+    assert rel(discover(named, dataclasses.replace(config, force_exclude=True)), tmp_path) == ["a.py"]
 
 
 def test_excluded_directory_named_explicitly(tmp_path):

@@ -3,6 +3,7 @@ bad thresholds, and GL003 under --select."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import socket
 import subprocess
@@ -72,15 +73,15 @@ def test_an_unknown_or_contradicted_cookie_is_a_gl002_naming_it(tmp_path, config
 def test_file_errors_are_reported_whatever_the_selection(tmp_path, config, fake_backend):
     (tmp_path / "ok.py").write_text(TF_FIT)
     (tmp_path / "blob.py").write_bytes(b"import tensorflow\0")
-    selected = run_check([tmp_path], config.replace(select=("GL301",)))
-    ignored = run_check([tmp_path], config.replace(select=("GL301",), ignore=("GL002",)))
+    selected = run_check([tmp_path], dataclasses.replace(config, select=("GL301",)))
+    ignored = run_check([tmp_path], dataclasses.replace(config, select=("GL301",), ignore=("GL002",)))
     for result in (selected, ignored):
         assert _codes(result) == {("ok.py", "GL301"), ("blob.py", "GL002")}
 
 
 def test_a_syntax_error_is_reported_under_another_selection(tmp_path, config):
     (tmp_path / "bad.py").write_text("import tensorflow as tf\nx = (\n")
-    result = run_check([tmp_path], config.replace(select=("GL301",)))
+    result = run_check([tmp_path], dataclasses.replace(config, select=("GL301",)))
     assert _codes(result) == {("bad.py", "GL001")}
 
 
@@ -108,7 +109,7 @@ def test_gl003_judges_a_noqa_the_same_whatever_the_selection(tmp_path, config, f
     )
 
     def gl003(**changes):
-        found = run_check([tmp_path], config.replace(**changes)).diagnostics
+        found = run_check([tmp_path], dataclasses.replace(config, **changes)).diagnostics
         return [(d.span.line, d.message) for d in found if d.code == "GL003"], {d.code for d in found}
 
     extended = gl003(extend_select=("GL003",))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from greenlint.check import load_config, run_check
@@ -12,7 +14,7 @@ EXAMPLES = REPO_DIR / "examples"
 
 @pytest.fixture(scope="module")
 def result(tmp_path_factory):
-    config = load_config([EXAMPLES]).replace(cache_dir=tmp_path_factory.mktemp("cache"), jobs=1)
+    config = dataclasses.replace(load_config([EXAMPLES]), cache_dir=tmp_path_factory.mktemp("cache"), jobs=1)
     return run_check([EXAMPLES], config)
 
 

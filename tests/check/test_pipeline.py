@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import gc
 import json
 
@@ -100,7 +101,7 @@ def test_warm_run_reads_the_cache(tmp_path, config, monkeypatch):
     assert edited.stats.cache_hits == 1 and len(log.read_text().splitlines()) == 3
     assert ("b.py", 3, "GL101") in codes(edited)
     # rule settings are applied after the cache: changing them needs no re-analysis
-    quiet = run_check([src], config.replace(ignore=("GL1",)), FAKE)
+    quiet = run_check([src], dataclasses.replace(config, ignore=("GL1",)), FAKE)
     assert quiet.stats.cache_hits == 2 and not any(d.code == "GL101" for d in quiet.diagnostics)
 
 
@@ -135,8 +136,8 @@ def test_parallel_equals_serial(tmp_path, config, monkeypatch):
     files = {f"m{i:02d}.py": TRAIN if i % 3 else "import tensorflow as tf\ntf.constant(1)\n" for i in range(12)}
     files["bad.py"] = "def f(:\n"
     src = project(tmp_path, files)
-    serial = run_check([src], config.replace(no_cache=True), FAKE)
-    parallel = run_check([src], config.replace(no_cache=True, jobs=2), FAKE)
+    serial = run_check([src], dataclasses.replace(config, no_cache=True), FAKE)
+    parallel = run_check([src], dataclasses.replace(config, no_cache=True, jobs=2), FAKE)
     assert parallel.stats.workers == 2 and serial.stats.workers == 1
     assert parallel.diagnostics == serial.diagnostics
     assert parallel.files == serial.files
@@ -147,8 +148,8 @@ def test_check_keeps_findings_and_the_analyses_are_read_when_asked(tmp_path, con
     to the run's end (memory, and objects the collector walks); a caller asking reads it back."""
     monkeypatch.setattr("greenlint.check.runner._cpus", lambda: 2)
     src = project(tmp_path, {f"m{i:02d}.py": TRAIN.replace("x, y", f"x{i}, y") for i in range(12)})
-    serial = run_check([src], config.replace(jobs=1, cache_dir=tmp_path / "serial"), FAKE)
-    parallel = run_check([src], config.replace(jobs=2), FAKE)
+    serial = run_check([src], dataclasses.replace(config, jobs=1, cache_dir=tmp_path / "serial"), FAKE)
+    parallel = run_check([src], dataclasses.replace(config, jobs=2), FAKE)
     assert parallel.stats.workers == 2 and serial.stats.workers == 1 and parallel.diagnostics == serial.diagnostics
     assert not any(r.held for r in parallel.results)  # findings and sources came back, not the analyses
     assert not any(r.held for r in serial.results)  # analysed here: dropped once its findings were found
@@ -173,9 +174,9 @@ def test_workers_write_their_entries_to_the_one_cache_file(tmp_path, config, mon
     """Each worker runs the rules and writes its files' entries itself: a second run finds all."""
     monkeypatch.setattr("greenlint.check.runner._cpus", lambda: 2)
     src = project(tmp_path, {f"m{i:02d}.py": TRAIN.replace("x, y", f"x{i}, y") for i in range(12)})
-    cold = run_check([src], config.replace(jobs=2), FAKE)
+    cold = run_check([src], dataclasses.replace(config, jobs=2), FAKE)
     assert cold.stats.workers == 2 and cold.stats.cache_hits == 0
-    warm = run_check([src], config.replace(jobs=2), FAKE)
+    warm = run_check([src], dataclasses.replace(config, jobs=2), FAKE)
     assert warm.stats.cache_hits == 12 and warm.diagnostics == cold.diagnostics
     close_all()
     assert [p.name for p in (tmp_path / "cache").iterdir()] == ["lint.sqlite"]
@@ -192,13 +193,13 @@ def test_noqa_and_per_file_ignores(tmp_path, config):
             "skip.py": "# greenlint: noqa\n" + TRAIN,
         },
     )
-    cfg = config.replace(root=tmp_path, per_file_ignores={"src/tests/*": ("GL2", "GL3")})
+    cfg = dataclasses.replace(config, root=tmp_path, per_file_ignores={"src/tests/*": ("GL2", "GL3")})
     got = codes(run_check([src], cfg, FAKE))
     assert got == [("a.py", 3, "GL301"), ("a.py", 5, "GL202"), ("t.py", 3, "GL101")]
-    unused = run_check([src], cfg.replace(extend_select=("GL003",)), FAKE)
+    unused = run_check([src], dataclasses.replace(cfg, extend_select=("GL003",)), FAKE)
     assert not any(d.code == "GL003" for d in unused.diagnostics)
     (src / "a.py").write_text("import tensorflow as tf\ntf.constant(1)  # noqa: GL101\n")
-    unused = run_check([src / "a.py"], cfg.replace(extend_select=("GL003",)), FAKE)
+    unused = run_check([src / "a.py"], dataclasses.replace(cfg, extend_select=("GL003",)), FAKE)
     assert [(d.code, d.span.line) for d in unused.diagnostics] == [("GL003", 2)]
 
 
@@ -214,7 +215,7 @@ def test_notebook_sources_are_cells(tmp_path, config, monkeypatch):
 
     monkeypatch.setattr(fakes, "analyse_file", analyse_nb)
     src = project(tmp_path, {"nb.ipynb": "x = 1\n"})
-    result = run_check([src], config.replace(no_cache=True), FAKE)
+    result = run_check([src], dataclasses.replace(config, no_cache=True), FAKE)
     assert json.dumps(list(result.sources.values())) == json.dumps([["a = 1\n", "b = 2\n"]])
 
 
@@ -233,7 +234,7 @@ def test_a_broken_rule_is_reported_and_the_others_run(tmp_path, config, monkeypa
 
     monkeypatch.setattr(SmallBatchSize, "check", boom)
     src = project(tmp_path, {"train.py": TRAIN})
-    result = run_check([src], config.replace(no_cache=True), FAKE)
+    result = run_check([src], dataclasses.replace(config, no_cache=True), FAKE)
     assert ("train.py", 3, "GL101") in codes(result) and ("train.py", 5, "GL202") in codes(result)
     [bug] = [d for d in result.diagnostics if d.code == "GL002"]
     assert "internal error in rule GL301 (ValueError: bug)" in bug.message
@@ -243,7 +244,7 @@ def test_a_dead_worker_loses_only_its_file(tmp_path, config):
     files = {f"m{i:02d}.py": TRAIN for i in range(9)}
     files["m04.py"] = "KILL_THE_WORKER\n"
     src = project(tmp_path, files)
-    result = run_check([src], config.replace(no_cache=True, jobs=2), FAKE)
+    result = run_check([src], dataclasses.replace(config, no_cache=True, jobs=2), FAKE)
     errors = {d.path.rsplit("/", 1)[-1]: d.message for d in result.errors}
     assert list(errors) == ["m04.py"] and "worker process" in errors["m04.py"]
     flagged = {d.path.rsplit("/", 1)[-1] for d in result.diagnostics if d.code == "GL301"}

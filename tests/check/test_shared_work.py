@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 from greenlint.check.file_result import from_analysis, from_record, to_record
 from greenlint.predict.prediction import Prediction
 

@@ -48,7 +48,7 @@ def test_gl503_fires_on_the_feed_dict_of_a_tf1_training_loop_only(import_line, s
 
 
 def test_an_interactive_session_and_a_session_made_inline_are_call_sites():
-    from greenlint.analysis import analyse_source
+    from greenlint.analysis.analyse import analyse_source
 
     text = (
         "import numpy as np\n"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from greenlint.check import ConfigError, load_config, run_check, runner
@@ -51,7 +53,7 @@ def test_a_cache_below_the_project_or_in_the_user_cache_is_accepted(tmp_path, mo
 def test_an_exclude_pattern_git_cannot_use_is_a_config_error(tmp_path, config, pattern):
     (tmp_path / "a.py").write_text(TRAIN)
     with pytest.raises(ConfigError, match="not a valid gitignore-style pattern"):
-        run_check([tmp_path], config.replace(exclude=(pattern,)), FAKE)
+        run_check([tmp_path], dataclasses.replace(config, exclude=(pattern,)), FAKE)
 
 
 def test_gitignore_lines_git_cannot_use_are_skipped(tmp_path, config):
@@ -66,5 +68,5 @@ def test_jobs_are_capped_at_the_cpus(tmp_path, config, monkeypatch):
     monkeypatch.setattr(runner, "_cpus", lambda: 1)
     for i in range(20):
         (tmp_path / f"m{i}.py").write_text(TRAIN)
-    result = run_check([tmp_path], config.replace(jobs=42, no_cache=True), FAKE)
+    result = run_check([tmp_path], dataclasses.replace(config, jobs=42, no_cache=True), FAKE)
     assert result.stats.workers == 1

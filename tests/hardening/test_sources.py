@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
 
 import pytest
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 from greenlint.check import Config, check_source, run_check
 
 TF = "import tensorflow as tf\n"
@@ -100,7 +101,7 @@ def test_an_unreadable_folder_gets_a_diagnostic(tmp_path, config, monkeypatch):
         return real(path)
 
     monkeypatch.setattr(os, "scandir", scandir)
-    result = run_check([tmp_path], config.replace(cache_dir=None, no_cache=True))
+    result = run_check([tmp_path], dataclasses.replace(config, cache_dir=None, no_cache=True))
     (error,) = result.errors
     assert error.code == "GL002" and error.path.endswith("locked")
     assert "cannot read directory: Permission denied" in error.message

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 from greenlint.analysis.values import ClassInfo
 
 

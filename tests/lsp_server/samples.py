@@ -31,7 +31,7 @@ NOTEBOOK = (
 
 def predicted(text: str, line: int, api: str):
     """The prediction for the `api` call on 1-based `line` of `text`, from the resolver's features and work."""
-    from greenlint.analysis import analyse_source
+    from greenlint.analysis.analyse import analyse_source
     from greenlint.predict import load_predictor
     from greenlint.predict.site_predictions import with_work
 

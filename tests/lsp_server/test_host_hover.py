@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 from greenlint.lsp_server.energy_text import hover_markdown
 from greenlint.predict import load_predictor
 from greenlint.predict.site_predictions import predict_sites

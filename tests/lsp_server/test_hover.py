@@ -82,7 +82,7 @@ async def test_the_tensorflow_import_line_shows_the_programs_start_up(client: La
     assert f"**Start-up:** {fmt_j(start.energy_j)} once per run of the program" in text
     assert fmt_range(*start.interval_j) in text and "runtime's start on the GPU" in text
     # and the device the document's call sites hold between calls, priced per call site
-    from greenlint.analysis import analyse_source
+    from greenlint.analysis.analyse import analyse_source
 
     sites = len(analyse_source(TRAIN, path="sample.py").callsites)
     held = load_predictor(overlay=False).held(sites)

@@ -137,7 +137,7 @@ while input():
 
 
 def test_the_predictor_is_told_a_sites_runs_where_the_analysis_knows_them_exactly():
-    from greenlint.analysis import analyse_source
+    from greenlint.analysis.analyse import analyse_source
     from greenlint.check.file_result import from_analysis
     from greenlint.predict.site_predictions import with_work
 

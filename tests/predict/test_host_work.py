@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 from greenlint.predict import load_predictor
 from greenlint.predict.host_work import RATES, host_watts, host_work
 from greenlint.predict.prediction import Basis

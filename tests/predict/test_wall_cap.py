@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 from greenlint.predict import load_predictor
 from greenlint.predict.site_predictions import with_work
 

@@ -115,7 +115,7 @@ def test_bad_or_foreign_files_are_named_and_ignored_by_the_linter(project):
 
 
 def test_from_analysis_substitutes_and_the_stamp_changes_with_the_file(project):
-    from greenlint.analysis import analyse_source
+    from greenlint.analysis.analyse import analyse_source
 
     _, script = project
     assert stamp(script) == ""
@@ -166,7 +166,7 @@ def test_profile_show_and_clear(project, monkeypatch, capsys):
 
 
 def test_a_notebook_site_is_matched_by_its_cell(project):
-    from greenlint.analysis import analyse_source
+    from greenlint.analysis.analyse import analyse_source
 
     root, _ = project
     cells = ["import tensorflow as tf\n", "%time x = 1\ny = tf.ones((2, 2))\n"]

@@ -74,7 +74,7 @@ def test_linter_versus_a_commit_shows_both_rows_and_cpu_ratios(monkeypatch):
 
 
 def test_linter_counts_the_files_the_analysis_parses(tmp_path, monkeypatch):
-    from greenlint.analysis import analyse_file
+    from greenlint.analysis.analyse import analyse_file
 
     bench = _bench_linter(monkeypatch)
     (tmp_path / "loader.py").write_text("import numpy as np\n\n\ndef load():\n    return np.zeros(3)\n")

@@ -99,25 +99,25 @@ def _site(runs: dict, features: dict | None = None) -> Site:
 def test_site_in_loop_needs_a_loop_that_repeats_the_same_work():
     base = {"count": 2, "bound": "exact", "note": None}
     called_twice = _site({**base, "loop": 1, "callers": 2, "varies": False, "varying": []})
-    assert not called_twice.in_loop and called_twice.loop_multiplier == 2 and called_twice.loop_runs == 1
+    assert not called_twice.repeats() and called_twice.loop_multiplier == 2 and called_twice.loop_runs == 1
     looped = _site({**base, "loop": 2, "callers": 1, "varies": False, "varying": [[]]})
-    assert looped.in_loop and looped.loop_times() == " (2 times)"
+    assert looped.repeats() and looped.loop_times() == " (2 times)"
     unknown = _site({"count": None, "bound": "unknown", "note": None, "loop": None, "callers": 1, "varies": False, "varying": [[]]})
-    assert unknown.in_loop and unknown.loop_times() == ""
+    assert unknown.repeats() and unknown.loop_times() == ""
     varying = _site({**base, "loop": 2, "callers": 1, "varies": True, "varying": [["dtype"]]})
-    assert not varying.in_loop and varying.repeats(same=("receiver",)) and not varying.repeats(same=("dtype",))
+    assert not varying.repeats() and varying.repeats(same=("receiver",)) and not varying.repeats(same=("dtype",))
     # `for ckpt in ckpts: model = load(ckpt); for x in xs: model.predict(x)`: the inner loop repeats the model
     nested = _site({**base, "loop": 4, "callers": 1, "varies": True, "varying": [["receiver", "x"], ["x"]]})
-    assert nested.repeats(same=("receiver",)) and not nested.in_loop
+    assert nested.repeats(same=("receiver",)) and not nested.repeats()
     once = _site({"count": 1, "bound": "upper", "note": None, "loop": 1, "callers": 1, "varies": False, "varying": []})
     assert not once.repeats(same=())  # `for x in ds.take(1)`
 
 
 def test_site_without_loop_fields_reads_the_literal_loops():
     old = _site({"count": 4, "bound": "exact", "note": None}, {"loop_multiplier": 4, "loop_depth": 1})
-    assert old.loop_runs == 4 and old.in_loop
+    assert old.loop_runs == 4 and old.repeats()
     top = _site({"count": 2, "bound": "exact", "note": None}, {"loop_multiplier": 1})
-    assert top.loop_runs == 1 and not top.in_loop
+    assert top.loop_runs == 1 and not top.repeats()
 
 
 def test_gl101_on_a_periodic_call_says_at_most_and_does_not_hoist_it(predictor):

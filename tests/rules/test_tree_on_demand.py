@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 from greenlint.check.file_result import from_analysis
 from greenlint.predict.prediction import Prediction
 from greenlint.rules.base import FileFacts

@@ -99,7 +99,7 @@ class Resolved:
 
 def resolve_source(text: str, path: str) -> list[Resolved]:
     """Every resolved call of a script or notebook (notebook JSON when *path* ends in .ipynb), in order."""
-    from greenlint.analysis import analyse_source
+    from greenlint.analysis.analyse import analyse_source
     from greenlint.predict.site_predictions import with_work
 
     result = analyse_source(text, path)

@@ -68,7 +68,7 @@ class Physics:
         self.predictor = predictor or load_predictor(overlay=False)
 
     def sites(self, code: str, api_suffix: str):
-        from greenlint.analysis import analyse_source
+        from greenlint.analysis.analyse import analyse_source
 
         result = analyse_source(HEADER + textwrap.dedent(code), "physics.py")
         if result.errors:
