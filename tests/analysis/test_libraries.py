@@ -11,7 +11,8 @@ import textwrap
 
 import pytest
 
-from greenlint.analysis import analyse_file, installed, libraries
+from greenlint.analysis import installed, libraries
+from greenlint.analysis.analyse import analyse_file
 from greenlint.catalog import load_catalog
 from greenlint.catalog.libraries import load_libraries
 

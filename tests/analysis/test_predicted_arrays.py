@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 
 HEADER = "import numpy as np\nimport tensorflow as tf\nfrom tensorflow import keras\n"
 FIT = "tensorflow.keras.Sequential.fit"
