@@ -27,6 +27,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def temp_folder_in_no_project(tmp_path_factory):
+    """The tests' folders sit in the system's temp folder, and greenlint reads upwards from them: a
+    pyproject.toml, setup.py or .git above it (a stray /tmp/pyproject.toml with `[tool.greenlint]`)
+    makes every test project part of that one (another line length, project root, config), and
+    two dozen tests fail for a reason none of them names. The session stops at once, naming it."""
+    from greenlint.analysis.project import PROJECT_MARKERS
+    from greenlint.profile.store import PROFILE_DIR
+
+    base = tmp_path_factory.getbasetemp().resolve()
+    above = [folder / name for folder in base.parents for name in (*PROJECT_MARKERS, PROFILE_DIR)]
+    if found := [str(path) for path in above if os.path.lexists(path)]:
+        pytest.exit(f"{', '.join(found)} above the tests' temp folder {base} would make the tests' projects part of"
+                    " another: remove it, or point TMPDIR (or --basetemp) at a folder with none above it", returncode=4)
+
+
+@pytest.fixture(scope="session", autouse=True)
 def own_user_cache(tmp_path_factory):
     """The suite's own user cache (GREENLINT_CACHE_DIR, inherited by the greenlint processes tests
     start), never the developer's: a calibration there (`greenlint calibrate`) changed the figures
@@ -34,6 +50,18 @@ def own_user_cache(tmp_path_factory):
     a cache of its own still sets one."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("GREENLINT_CACHE_DIR", str(tmp_path_factory.mktemp("user-cache")))
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_once(tmp_path_factory):
+    """The Python processes tests start (hundreds: `greenlint` commands, language servers) read
+    greenlint's compiled modules from one folder of the session's own (PYTHONPYCACHEPREFIX) instead
+    of compiling every module again each: under PYTHONDONTWRITEBYTECODE, as in a container, that was
+    a third of a language server session's CPU. Nothing is written beside the sources."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTHONPYCACHEPREFIX", str(tmp_path_factory.mktemp("pycache")))
+        patch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
         yield
 
 
