@@ -53,16 +53,21 @@ def own_user_cache(tmp_path_factory):
         yield
 
 
-@pytest.fixture(scope="session", autouse=True)
-def compiled_once(tmp_path_factory):
-    """The Python processes tests start (hundreds: `greenlint` commands, language servers) read
-    greenlint's compiled modules from one folder of the session's own (PYTHONPYCACHEPREFIX) instead
-    of compiling every module again each: under PYTHONDONTWRITEBYTECODE, as in a container, that was
-    a third of a language server session's CPU. Nothing is written beside the sources."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PYTHONPYCACHEPREFIX", str(tmp_path_factory.mktemp("pycache")))
-        patch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
-        yield
+def pytest_configure(config: pytest.Config) -> None:
+    """This process and the Python processes tests start (hundreds: `greenlint` commands, language
+    servers) keep compiled modules in pytest's cache folder (PYTHONPYCACHEPREFIX), kept between runs:
+    under PYTHONDONTWRITEBYTECODE, as in a container, every start compiled greenlint again (a third of
+    a language server session's CPU). Nothing is written beside the sources. Without pytest's cache
+    (`-p no:cacheprovider`, as `make test-fast`) nothing changes."""
+    if getattr(config, "cache", None) is None:
+        return
+    folder = str(config.cache.mkdir("pycache"))
+    patch = pytest.MonkeyPatch()
+    patch.setenv("PYTHONPYCACHEPREFIX", folder)
+    patch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+    patch.setattr(sys, "pycache_prefix", folder)
+    patch.setattr(sys, "dont_write_bytecode", False)
+    config.add_cleanup(patch.undo)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
