@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from greenlint.cli import main
 from greenlint.check.cache import FILE_NAME
+from greenlint.cli import main
 from greenlint.review import gitfs
 from tests.hardening import fuzz
 from tests.hardening.fuzz import _git, _main, _write
