@@ -27,6 +27,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def temp_folder_in_no_project(tmp_path_factory):
+    """The tests' folders sit in the system's temp folder, and greenlint reads upwards from them: a
+    pyproject.toml, setup.py or .git above it (a stray /tmp/pyproject.toml with `[tool.greenlint]`)
+    makes every test project part of that one (another line length, project root, config), and
+    two dozen tests fail for a reason none of them names. The session stops at once, naming it."""
+    from greenlint.analysis.project import PROJECT_MARKERS
+    from greenlint.profile.store import PROFILE_DIR
+
+    base = tmp_path_factory.getbasetemp().resolve()
+    above = [folder / name for folder in base.parents for name in (*PROJECT_MARKERS, PROFILE_DIR)]
+    if found := [str(path) for path in above if os.path.lexists(path)]:
+        pytest.exit(f"{', '.join(found)} above the tests' temp folder {base} would make the tests' projects part of"
+                    " another: remove it, or point TMPDIR (or --basetemp) at a folder with none above it", returncode=4)
+
+
+@pytest.fixture(scope="session", autouse=True)
 def own_user_cache(tmp_path_factory):
     """The suite's own user cache (GREENLINT_CACHE_DIR, inherited by the greenlint processes tests
     start), never the developer's: a calibration there (`greenlint calibrate`) changed the figures
@@ -35,6 +51,23 @@ def own_user_cache(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("GREENLINT_CACHE_DIR", str(tmp_path_factory.mktemp("user-cache")))
         yield
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """This process and the Python processes tests start (hundreds: `greenlint` commands, language
+    servers) keep compiled modules in pytest's cache folder (PYTHONPYCACHEPREFIX), kept between runs:
+    under PYTHONDONTWRITEBYTECODE, as in a container, every start compiled greenlint again (a third of
+    a language server session's CPU). Nothing is written beside the sources. Without pytest's cache
+    (`-p no:cacheprovider`, as `make test-fast`) nothing changes."""
+    if getattr(config, "cache", None) is None:
+        return
+    folder = str(config.cache.mkdir("pycache"))
+    patch = pytest.MonkeyPatch()
+    patch.setenv("PYTHONPYCACHEPREFIX", folder)
+    patch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+    patch.setattr(sys, "pycache_prefix", folder)
+    patch.setattr(sys, "dont_write_bytecode", False)
+    config.add_cleanup(patch.undo)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

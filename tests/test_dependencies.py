@@ -57,6 +57,7 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@functools.cache  # two tests read it: the packages are parsed once
 def _imports() -> dict[str, set[str]]:
     """Top-level third-party import names -> the modules importing them (anywhere in the module)."""
     own, stdlib = {"greenlint", "tools", "tests"}, set(sys.stdlib_module_names) | {"__future__"}

@@ -23,8 +23,19 @@ def case(tmp_path, own_caches):
 @pytest.fixture
 def server(tmp_path):
     """(a raw language-server session initialised on tmp_path, that folder); it must exit 0."""
-    (tmp_path / "pyproject.toml").write_text("[tool.greenlint]\n")
-    client = RawClient(tmp_path, {"GREENLINT_CACHE_DIR": str(tmp_path / "cache")})
-    client.initialize(tmp_path)
-    yield client, tmp_path
+    yield from _session(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory):
+    """`server` shared by a module's tests that each work on their own document and check that the
+    session goes on (a server start is most of such a test's CPU); it must exit 0 after the last."""
+    yield from _session(tmp_path_factory.mktemp("server"))
+
+
+def _session(folder):
+    (folder / "pyproject.toml").write_text("[tool.greenlint]\n")
+    client = RawClient(folder, {"GREENLINT_CACHE_DIR": str(folder / "cache")})
+    client.initialize(folder)
+    yield client, folder
     assert client.close() == 0

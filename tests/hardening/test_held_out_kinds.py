@@ -398,11 +398,12 @@ def test_notifications_of_the_wrong_shape_are_logged_and_left_out(server):
     ("textDocument/codeLens", {"textDocument": {"uri": "file:///nowhere/x.py"}}, None),
     ("workspace/executeCommand", {"command": "greenlint.showHotspots", "arguments": ["file:///nowhere.py"]}, None),
 ])
-def test_odd_requests_get_an_error_or_an_empty_answer(server, method, params, error):
+def test_odd_requests_get_an_error_or_an_empty_answer(module_server, request, method, params, error):
     """Negative positions, reversed ranges, unknown commands and methods: the right error, or an
-    empty answer, never an internal error; the session goes on."""
-    client, ws = server
-    uri = (ws / "a.py").as_uri()
+    empty answer, never an internal error; the session goes on (one session for every case, each
+    on its own document)."""
+    client, ws = module_server
+    uri = (ws / f"case{request.node.callspec.indices['method']}.py").as_uri()
     client.open(uri, LOOP)
     rid = client.request(method, json.loads(json.dumps(params).replace('"URI"', json.dumps(uri))))
     answer = client.answer(rid, 120)

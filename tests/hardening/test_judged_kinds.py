@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from greenlint.check.cache import FILE_NAME
 from greenlint.cli import main
 from greenlint.review import gitfs
 from tests.hardening import fuzz
@@ -597,7 +598,11 @@ def test_sigint_during_a_run_ends_it_quietly_and_the_cache_still_serves(tmp_path
     env = {**os.environ, "GREENLINT_CACHE_DIR": str(own_caches)}
     argv = [sys.executable, "-m", "greenlint", "check", "code", "--format", "json", "-j", "1"]
     run = subprocess.Popen(argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(3)  # started, analysing
+    deadline = time.monotonic() + 120  # bounds a hang only
+    # analysing: the first file's lookup opened the cache (a fixed sleep sent the signal during the
+    # imports on a loaded machine, and after the run's end on a quiet one)
+    while not any(own_caches.rglob(FILE_NAME)) and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
     run.send_signal(signal.SIGINT)
     out, err = run.communicate(timeout=120)
     assert run.returncode in (1, 130) and "Traceback" not in err, err

@@ -196,14 +196,15 @@ def test_a_second_initialize_is_refused_and_the_open_documents_stay(client, work
 
 
 @pytest.mark.parametrize("method", [5, None, ["textDocument/hover"], {"name": "x"}])
-def test_a_request_whose_method_is_not_a_string_is_an_invalid_request(client, workspace, method):
+def test_a_request_whose_method_is_not_a_string_is_an_invalid_request(module_server, request, method):
     """Issue 29 item 9, a held-out message shape: `"method": 5` was answered with an internal error
-    (-32603, pygls' TypeError and traceback); it is an invalid request, and the session goes on."""
-    client.initialize(workspace)
+    (-32603, pygls' TypeError and traceback); it is an invalid request, and the session goes on (one
+    session for every case, each on its own document)."""
+    client, workspace = module_server
     client.send({"jsonrpc": "2.0", "id": 900, "method": method, "params": {}})
     answer = client.answer(900, 30)
     assert answer["error"]["code"] == -32600 and "method" in answer["error"]["message"], answer
-    uri = (workspace / "after.py").as_uri()
+    uri = (workspace / f"after{request.node.callspec.indices['method']}.py").as_uri()
     client.open(uri, TEXT)
     rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 58}})
     assert "greenlint energy" in client.answer(rid, 60)["result"]["contents"]["value"]
