@@ -32,7 +32,7 @@ def temp_folder_in_no_project(tmp_path_factory):
     pyproject.toml, setup.py or .git above it (a stray /tmp/pyproject.toml with `[tool.greenlint]`)
     makes every test project part of that one (another line length, project root, config), and
     two dozen tests fail for a reason none of them names. The session stops at once, naming it."""
-    from greenlint.analysis.project import PROJECT_MARKERS
+    from greenlint.paths import PROJECT_MARKERS
     from greenlint.profile.store import PROFILE_DIR
 
     base = tmp_path_factory.getbasetemp().resolve()
