@@ -19,8 +19,10 @@ from greenlint.predict.work_energy import (
     extrapolation_spread,
     flops_unknown,
     model_flops,
+    model_layers,
     one_batch,
     power_for,
+    start_up,
     steps_only,
     time_group,
     training_passes,
@@ -68,7 +70,8 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
             + (f", {flops:.3g} FLOPs" if flops else " (a pass over data: the fitted calls' median FLOPs per step)")
             + _frozen_said(group, features)
             + (f" → about {t:.3g} s (the first call's {model['t0']:.3g} s start-up is paid once, not per step)"
-               if shaped else f" → about {t:.3g} s, of which {model['t0']:.3g} s start-up"
+               if shaped else f" → about {t:.3g} s, of which {start_up(model, features):.3g} s start-up"
+               + _layers_said(model, features)
                + _epochs_said(model, group, features))
             + f" → {10**y:.3g} J "
             f"({power['steady_w']:.3g} W steady {TIMES} time, linear in the work past the start-up)")
@@ -93,6 +96,12 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
     low = least - half - extrapolation_spread(model, t_fewest)
     high = largest + half + extrapolation_spread(model, t_most)
     return y + offset, low + offset, high + offset, note
+
+
+def _layers_said(model: dict, features: dict) -> str:
+    """The start-up's share for tracing the model's layers (`start_up`), in words; "" where none is priced."""
+    layers, each = model_layers(features), model.get("per_layer_start", 0.0)
+    return f" ({layers} layers traced at {each:.2g} s each)" if layers and each else ""
 
 
 def _frozen_said(group: str, features: dict) -> str:
