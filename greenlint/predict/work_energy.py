@@ -314,16 +314,25 @@ def model_layers(features: dict) -> int | None:
     return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
 
 
-def traced_layers(features: dict) -> int:
-    """The layers a call's first run traces into a graph: its model's (`model_layers`), or one where
-    they are not known (the least a model has)."""
-    return model_layers(features) or 1
+def traced_layers(features: dict) -> float:
+    """The layers a call traces into a graph, per run: its model's (`model_layers`, one where they are
+    not known, the least a model has) where it is its model's first call of its kind
+    (`traces_step`, analysis/step_traces.py), shared by its runs (`runs_count`, else its loops')
+    unless each run builds the model anew (`traces_each_run`); none where an earlier call traced it or
+    that is not known."""
+    if features.get("traces_step") is not True:
+        return 0.0
+    layers = float(model_layers(features) or 1)
+    runs = features.get("runs_count") or features.get("loop_multiplier")
+    if features.get("traces_each_run") or not isinstance(runs, int) or isinstance(runs, bool) or runs <= 1:
+        return layers
+    return layers / runs
 
 
 def start_up(model: dict, features: dict) -> float:
     """Seconds of a call's start-up: the group's fitted t0, plus `per_layer_start` (measured:
     tools/model/first_call.py, what a Keras model's first call costs per layer to trace its step into a
-    graph) x its `traced_layers`."""
+    graph) x its `traced_layers` (none where it traces nothing)."""
     return model["t0"] + model.get("per_layer_start", 0.0) * traced_layers(features)
 
 

@@ -25,6 +25,7 @@ from greenlint.predict.work_energy import (
     start_up,
     steps_only,
     time_group,
+    traced_layers,
     training_passes,
     unknown_size_span,
     work_log_energy,
@@ -99,9 +100,18 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
 
 
 def _layers_said(model: dict, features: dict) -> str:
-    """The start-up's share for tracing the model's layers (`start_up`), in words; "" where none is priced."""
-    layers, each = model_layers(features), model.get("per_layer_start", 0.0)
-    return f" ({layers} layers traced at {each:.2g} s each)" if layers and each else ""
+    """The start-up's share for tracing the model's layers (`start_up`), in words: priced, or why none is."""
+    each, traced = model.get("per_layer_start", 0.0), traced_layers(features)
+    if not each:
+        return ""
+    if features.get("traces_step") is False:
+        return f" (none for tracing: its model's call at line {features.get('traced_at')} traced this step)"
+    if not traced:
+        return " (none for tracing: whether an earlier call traced its model's step is not known)"
+    layers = model_layers(features) or 1
+    shared = traced < layers
+    return (f" ({layers} layers traced at {each:.2g} s each"
+            + (f", once for its loop's {layers / traced:.0f} runs)" if shared else ")"))
 
 
 def _frozen_said(group: str, features: dict) -> str:

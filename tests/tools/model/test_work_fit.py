@@ -59,7 +59,7 @@ def _layered(t0: float, per_layer: float, per_step: float) -> list[tuple[str, di
     rows = []
     for i, (layers, steps) in enumerate([(1, 10), (3, 2000), (5, 40), (8, 500), (12, 10), (20, 3000), (2, 100)]):
         f = {"samples": 32.0 * steps, "batch_size": 32.0, "epochs": 1, "flops_per_sample": 1e3 * (i + 1),
-             "n_layers": layers}
+             "n_layers": layers, "traces_step": True}
         rows.append(("training", f, t0 + per_layer * layers + per_step * steps + 1e-12 * 3 * 32 * steps * f["flops_per_sample"]))
     return rows
 
