@@ -2344,22 +2344,30 @@ class Resolver:
 
     def step_traces(self, node: ast.Call, api: str, owner: Inst | None) -> dict:
         """Whether this call of a model traces its step function (step_traces.py): `traces_step`,
-        `traced_at`, and `traces_each_run` where each run binds the model's name anew (`rebinding`)."""
+        `traced_at`, and `traces_each_run` where each run binds the model's name anew (`rebound_at`),
+        with `traces_shared_by`, the trips of the loops inside that rebinding (they reuse one build)."""
         if owner is None or not work_mod.is_model(owner) or not api.startswith("tensorflow.keras."):
             return {}
         place = (self.module_path, node.lineno)
         found = step_traces.seen(owner.meta, api.rpartition(".")[2], place, id(self.ctx.func), self.ctx.branches > 0)
         receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
-        if found.get("traces_step") and isinstance(receiver, ast.Name) and receiver.id in self.rebinding():
+        inner = self.rebound_at(receiver.id) if found.get("traces_step") and isinstance(receiver, ast.Name) else None
+        if inner is not None:
             found["traces_each_run"] = True
+            shared = math.prod(count for count in self.ctx.loops[inner:] if count is not None)
+            if shared > 1:
+                found["traces_shared_by"] = shared
         return found
 
-    def rebinding(self) -> frozenset:
-        """The names bound anew on each run of the code being walked: by its enclosing loops, and by
-        its function's body (a function's local, built again each call)."""
+    def rebound_at(self, name: str) -> int | None:
+        """Where *name* is bound anew on each run of the code being walked: the index in the enclosing
+        loops (`ctx.rebound`) of the first loop inside the innermost one that binds it, 0 where only
+        its function's body does (a local, built again each call); None where neither does."""
+        for i in range(len(self.ctx.rebound), 0, -1):
+            if name in self.loop_binds(self.ctx.rebound[i - 1]):
+                return i
         func = self.ctx.func.node if self.ctx.func is not None else None
-        bodies = [*self.ctx.rebound, *([func] if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else [])]
-        return frozenset().union(*(self.loop_binds(body) for body in bodies))
+        return 0 if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and name in self.loop_binds(func) else None
 
     def sequence_batches(self, named: dict) -> dict:
         """*named* with a `keras.utils.Sequence` that a `fit` (or `fit_generator`, ...) is given replaced

@@ -10,8 +10,9 @@ model's `compile`, False where an earlier one of the same function, not under a 
 traced it (`traced_at`: that call's line), absent where it is not known (a model value not known,
 or the earlier call in another function or under a branch, whose order against this one the walk
 does not know): then no tracing is priced, the least. In a loop, the first trip traces and the
-others reuse the function, unless the loop binds the model's name anew (a model built per trip:
-`traces_each_run`, each run traces).
+others reuse the function, unless the loop (or the call's function) binds the model's name anew (a
+model built or compiled per trip: `traces_each_run`, each build traces, shared by the trips of the loops
+inside it, `traces_shared_by`).
 """
 
 from __future__ import annotations

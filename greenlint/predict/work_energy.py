@@ -317,14 +317,15 @@ def model_layers(features: dict) -> int | None:
 def traced_layers(features: dict) -> float:
     """The layers a call traces into a graph, per run: its model's (`model_layers`, one where they are
     not known, the least a model has) where it is its model's first call of its kind
-    (`traces_step`, analysis/step_traces.py), shared by its runs (`runs_count`, else its loops')
-    unless each run builds the model anew (`traces_each_run`); none where an earlier call traced it or
-    that is not known."""
+    (`traces_step`, analysis/step_traces.py), shared by its runs (`runs_count`, else its loops'), or
+    where each run builds the model anew (`traces_each_run`) by the runs of each build
+    (`traces_shared_by`, one where absent); none where an earlier call traced it or that is not known."""
     if features.get("traces_step") is not True:
         return 0.0
     layers = float(model_layers(features) or 1)
-    runs = features.get("runs_count") or features.get("loop_multiplier")
-    if features.get("traces_each_run") or not isinstance(runs, int) or isinstance(runs, bool) or runs <= 1:
+    key = "traces_shared_by" if features.get("traces_each_run") else "runs_count"
+    runs = features.get(key) or (None if features.get("traces_each_run") else features.get("loop_multiplier"))
+    if not isinstance(runs, int) or isinstance(runs, bool) or runs <= 1:
         return layers
     return layers / runs
 

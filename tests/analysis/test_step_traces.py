@@ -25,7 +25,7 @@ for i in range(4):
 
 
 def _traces(source: str) -> list[tuple[int, str, dict]]:
-    keys = ("traces_step", "traced_at", "traces_each_run")
+    keys = ("traces_step", "traced_at", "traces_each_run", "traces_shared_by")
     return [(s.span.line, s.api.rpartition(".")[2], {k: s.features[k] for k in keys if k in s.features})
             for s in analyse_source(source, "prog.py").callsites if s.api.rpartition(".")[2] in ("fit", "predict", "evaluate")]
 
@@ -57,3 +57,9 @@ def test_a_model_built_in_the_function_traces_on_each_call_one_passed_in_once():
     found = _traces(source)
     assert (20, "fit", {"traces_step": True, "traces_each_run": True}) in found
     assert (23, "predict", {"traces_step": True}) in found
+
+
+def test_the_loops_inside_the_one_that_rebuilds_the_model_share_its_tracing():
+    source = ("import tensorflow as tf\nfor ckpt in ['a', 'b', 'c']:\n    model = tf.keras.models.load_model(ckpt)\n"
+              "    for i in range(200):\n        model.predict(x)\n")
+    assert _traces(source) == [(5, "predict", {"traces_step": True, "traces_each_run": True, "traces_shared_by": 200})]

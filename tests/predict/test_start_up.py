@@ -46,3 +46,8 @@ def test_the_runs_of_its_function_share_it_too():
     first = {"n_layers": 6, "traces_step": True, "loop_multiplier": 1, "runs_count": 6}
     assert math.isclose(start_up(MODEL, first), 0.4 + 0.1)
     assert math.isclose(start_up(MODEL, {**first, "traces_each_run": True}), 0.4 + 0.6)
+
+
+def test_the_runs_of_each_build_of_the_model_share_its_tracing():
+    rebuilt = {"n_layers": 6, "traces_step": True, "traces_each_run": True, "loop_multiplier": 600, "runs_count": 600}
+    assert math.isclose(start_up(MODEL, {**rebuilt, "traces_shared_by": 200}), 0.4 + 0.6 / 200)
