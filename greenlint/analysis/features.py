@@ -42,6 +42,14 @@ n_layers               Sequential models: layers in the literal list plus litera
                        between inputs and outputs (a layer called twice counts twice); absent or null
                        where a count is unknown
 model_name             models from `keras.applications` ("ResNet50")
+traces_step            `fit`/`evaluate`/`predict` (and their `_generator`, `_on_batch` forms) on a known model:
+                       true where it is the model's first call of that function since its `compile`
+                       (it traces the step), false where an earlier one did (`traced_at`: its line);
+                       absent where not known (step_traces.py)
+traces_each_run        with `traces_step` true: each run builds or compiles the model anew (an
+                       enclosing loop or the call's function binds its name), so each build traces
+traces_shared_by       with `traces_each_run`: the literal trips of the loops inside the innermost one
+                       that rebinds the model (its runs per build, which share one tracing); absent: one
 input_kind             `fit`/`fit_generator`: what its batches come from, where known (`input_kind`)
 input_plain_flow       `fit`/`fit_generator` fed by an `ImageDataGenerator.flow()` of arrays whose
                        arguments are all literal and none augments: true (hostwork.augments)

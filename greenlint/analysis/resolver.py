@@ -58,6 +58,7 @@ from greenlint.analysis import (
     libraries,
     ops,
     options,
+    step_traces,
     symops,
     tfgan,
     traced,
@@ -665,8 +666,9 @@ class Resolver:
             found = self.flows[node] = flow.varying(target, node.body)
         return found
 
-    def loop_binds(self, node: ast.For | ast.While) -> frozenset:
-        """The names a loop's body binds (flow.assignments): a test reading one may change between trips."""
+    def loop_binds(self, node: ast.For | ast.While | ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset:
+        """The names a loop's (or function's) body binds (flow.assignments): a test reading one may
+        change between trips."""
         found = self.loop_bound.get(node)
         if found is None:
             found = self.loop_bound[node] = frozenset().union(*(bound for bound, _, _ in flow.assignments(node.body)))
@@ -2352,9 +2354,11 @@ class Resolver:
             _mark_compiled(named)
         if owner is not None and work_mod.is_model(owner):  # what its training calls train from here on (trainable.py)
             trainable.seen(owner.meta, api.rpartition(".")[2], self.ctx.branches > 0, id(self.ctx.func))
+        traces = self.step_traces(node, api, owner)
         features = feat.literal_features(named)
         features.update(feat.tensor_features(api, named))
         features.update(self.loop_features())
+        features.update(traces)
         local = None if self.exporting else self.place(node, params)  # other modules read none
         if self.ctx.keras_step:
             features["in_keras_step"] = True
@@ -2409,6 +2413,33 @@ class Resolver:
             where = os.path.basename(self.imports.path) if self.imports is not None else "its module"
             func.runs = (api, f"{api.rpartition('.')[2]} at {where} line {node.lineno}", self.fed_from_parameters(func, node, api))
         return features, named
+
+    def step_traces(self, node: ast.Call, api: str, owner: Inst | None) -> dict:
+        """Whether this call of a model traces its step function (step_traces.py): `traces_step`,
+        `traced_at`, and `traces_each_run` where each run binds the model's name anew (`rebound_at`),
+        with `traces_shared_by`, the trips of the loops inside that rebinding (they reuse one build)."""
+        if owner is None or not work_mod.is_model(owner) or not api.startswith("tensorflow.keras."):
+            return {}
+        place = (self.module_path, node.lineno)
+        found = step_traces.seen(owner.meta, api.rpartition(".")[2], place, id(self.ctx.func), self.ctx.branches > 0)
+        receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+        inner = self.rebound_at(receiver.id) if found.get("traces_step") and isinstance(receiver, ast.Name) else None
+        if inner is not None:
+            found["traces_each_run"] = True
+            shared = math.prod(count for count in self.ctx.loops[inner:] if count is not None)
+            if shared > 1:
+                found["traces_shared_by"] = shared
+        return found
+
+    def rebound_at(self, name: str) -> int | None:
+        """Where *name* is bound anew on each run of the code being walked: the index in the enclosing
+        loops (`ctx.rebound`) of the first loop inside the innermost one that binds it, 0 where only
+        its function's body does (a local, built again each call); None where neither does."""
+        for i in range(len(self.ctx.rebound), 0, -1):
+            if name in self.loop_binds(self.ctx.rebound[i - 1]):
+                return i
+        func = self.ctx.func.node if self.ctx.func is not None else None
+        return 0 if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and name in self.loop_binds(func) else None
 
     def sequence_batches(self, named: dict) -> dict:
         """*named* with a `keras.utils.Sequence` that a `fit` (or `fit_generator`, ...) is given replaced

@@ -486,7 +486,7 @@ def is_sequence(value: Any) -> bool:
 WORK_KEYS = frozenset(
     {"layers", "graph", "sub_layers", "wrapped", "data", "shape", "shape_prov", "shape_note", "sym", "site_work",
      "length", "length_bound", "most_rows", "trainable", "compiled_trainable", "trainable_at_compile",
-     "trainable_set_in", "cut", "call_output", "either", "unread", "estimator_model",
+     "trainable_set_in", "traced_functions", "cut", "call_output", "either", "unread", "estimator_model",
      "estimator_work"}
 )
 #: `Inst.meta` keys of a model built here: its network (work.py).

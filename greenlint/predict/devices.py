@@ -68,7 +68,9 @@ from greenlint.predict.work_energy import (
     HALF_PEAK_FLOPS,
     derive,
     epochs_ends,
+    model_layers,
     power_for,
+    start_up,
     trained_params,
     training_passes,
 )
@@ -234,17 +236,11 @@ def layers_known(features: dict) -> bool:
     return isinstance(moved, (int, float)) and not isinstance(moved, bool) and 0 < moved < math.inf
 
 
-def model_layers(features: dict) -> int | None:
-    """The layers the call's model dispatches per step (`n_layers`), None where not known."""
-    n = features.get("n_layers")
-    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
-
-
 @dataclass(frozen=True)
 class StepWork:
     """A call's work as a told device prices it (`device_units`)."""
 
-    start_s: float  # the reference time model's start-up (0 for a one-batch call of a loop)
+    start_s: float  # the reference time model's start-up, `start_up` (0 for a one-batch call of a loop)
     host_s: float  # the reference time model's per-step host cost x steps
     steps: float  # steps (a validation step a third of a training one)
     layers: int | None  # the model's layers (None: unknown, UNKNOWN_LAYERS priced)
@@ -273,7 +269,7 @@ def device_units(work: dict, group: str, features: dict, start: bool = True) -> 
     if isinstance(params, (int, float)):
         trained = min(trained_params(features) or 0.0, params) if group == "training" else 0.0
         weights = n * ELEMENT_BYTES * (trained * WEIGHT_ACCESSES.get(group, 1) + (params - trained) * WEIGHT_ACCESSES["inference"])
-    return StepWork(ref["t0"] if start else 0.0, ref["per_step"] * n, n, layers, n * flop_layers * passes, flops,
+    return StepWork(start_up(ref, features) if start else 0.0, ref["per_step"] * n, n, layers, n * flop_layers * passes, flops,
                     (moved or 0.0) + max(weights, 0.0))
 
 

@@ -8,10 +8,11 @@ backward ones of the layers the model's last `compile` trains where the analysis
 `adapt`, batches and forward FLOPs; a call that runs one batch (`model(x)`, `*_on_batch`, a custom
 training step) is one step on its batch. Per kind,
 
-    time   = t0 + e x epochs + a x steps + b x FLOPs
-                                            (t0: the call's start-up, the one fixed term; e: each
-                                             epoch's set-up, where a calibration fitted it (local_work.py);
-                                             a: per-step overhead; b: 1 / throughput)
+    time   = t0 + l x layers + e x epochs + a x steps + b x FLOPs
+                                            (t0: the call's start-up, the one fixed term; l: what
+                                             tracing its step costs per layer of its model, measured
+                                             (`start_up`); e: each epoch's set-up, where a calibration
+                                             fitted it (local_work.py); a: per-step overhead; b: 1 / throughput)
     energy = P x time
 
 P is the steady net power of that kind of work on the reference machine: no ramp-up per call, so
@@ -307,14 +308,44 @@ def epochs_of(group: str | None, f: dict) -> float:
     return (effective_epochs(f) or 1.0) if group == "training" else 1.0
 
 
-def time_of(model: dict, n: float, flops: float | None, start: bool = True, epochs: float = 1.0) -> float:
+def model_layers(features: dict) -> int | None:
+    """The layers the call's model dispatches per step (`n_layers`), None where not known."""
+    n = features.get("n_layers")
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
+
+
+def traced_layers(features: dict) -> float:
+    """The layers a call traces into a graph, per run: its model's (`model_layers`, one where they are
+    not known, the least a model has) where it is its model's first call of its kind
+    (`traces_step`, analysis/step_traces.py), shared by its runs (`runs_count`, else its loops'), or
+    where each run builds the model anew (`traces_each_run`) by the runs of each build
+    (`traces_shared_by`, one where absent); none where an earlier call traced it or that is not known."""
+    if features.get("traces_step") is not True:
+        return 0.0
+    layers = float(model_layers(features) or 1)
+    key = "traces_shared_by" if features.get("traces_each_run") else "runs_count"
+    runs = features.get(key) or (None if features.get("traces_each_run") else features.get("loop_multiplier"))
+    if not isinstance(runs, int) or isinstance(runs, bool) or runs <= 1:
+        return layers
+    return layers / runs
+
+
+def start_up(model: dict, features: dict) -> float:
+    """Seconds of a call's start-up: the group's fitted t0, plus `per_layer_start` (measured:
+    tools/model/first_call.py, what a Keras model's first call costs per layer to trace its step into a
+    graph) x its `traced_layers` (none where it traces nothing)."""
+    return model["t0"] + model.get("per_layer_start", 0.0) * traced_layers(features)
+
+
+def time_of(model: dict, n: float, flops: float | None, start: bool = True, epochs: float = 1.0,
+            features: dict | None = None) -> float:
     """Seconds for a call of the group `model` with `n` steps, `flops` FLOPs and `epochs` passes over
     its data (`epochs_of`: each costs the model's `per_epoch`, where it has one); *start*: with the
-    start-up t0 and the epochs' set-up (a one-batch call, `one_batch`, runs as a step of a loop: its
-    start-up is paid once, by the first call, not by each)."""
+    start-up (`start_up` of the call's *features*) and the epochs' set-up (a one-batch call,
+    `one_batch`, runs as a step of a loop: its start-up is paid once, by the first call, not by each)."""
     if flops is None:
         flops = n * model["flops_per_step"]
-    setup = model["t0"] + model.get("per_epoch", 0.0) * epochs if start else 0.0
+    setup = start_up(model, features or {}) + model.get("per_epoch", 0.0) * epochs if start else 0.0
     return setup + model["per_step"] * n + model["per_flop"] * flops
 
 
@@ -323,11 +354,11 @@ def call_time(model: dict, group: str | None, f: dict, n: float, flops: float | 
     time a callback caps (`wall_s`: TimeStopping stops at the end of the first epoch past it) lasts at
     most that and one epoch."""
     epochs = epochs_of(group, f)
-    t = time_of(model, n, flops, start, epochs)
+    t = time_of(model, n, flops, start, epochs, f)
     cap = _num(f.get("wall_s"))
     if group != "training" or cap is None or epochs <= 1:
         return t
-    one = time_of(model, n / epochs, flops / epochs if flops is not None else None, start, 1.0)
+    one = time_of(model, n / epochs, flops / epochs if flops is not None else None, start, 1.0, f)
     return min(t, cap + one)
 
 
@@ -449,8 +480,8 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float,
     if lo is None or hi is None:
         return None
     n, flops = derive(group, low, no_flops)
-    t = time_of(work["time"][group], n, flops, not low.get("one_batch"), epochs_of(group, low))
-    longest = time_of(work["time"][group], *derive(group, high), epochs=epochs_of(group, high))
+    t = time_of(work["time"][group], n, flops, not low.get("one_batch"), epochs_of(group, low), low)
+    longest = time_of(work["time"][group], *derive(group, high), epochs=epochs_of(group, high), features=high)
     beyond = extrapolation_spread(work["time"][group], longest)
     said = [f"{' and '.join(unknown)} unknown"] if unknown else []
     said += ["model FLOPs unknown"] if no_flops else []

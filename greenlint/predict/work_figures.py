@@ -19,10 +19,13 @@ from greenlint.predict.work_energy import (
     extrapolation_spread,
     flops_unknown,
     model_flops,
+    model_layers,
     one_batch,
     power_for,
+    start_up,
     steps_only,
     time_group,
+    traced_layers,
     training_passes,
     unknown_size_span,
     work_log_energy,
@@ -68,7 +71,8 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
             + (f", {flops:.3g} FLOPs" if flops else " (a pass over data: the fitted calls' median FLOPs per step)")
             + _frozen_said(group, features)
             + (f" → about {t:.3g} s (the first call's {model['t0']:.3g} s start-up is paid once, not per step)"
-               if shaped else f" → about {t:.3g} s, of which {model['t0']:.3g} s start-up"
+               if shaped else f" → about {t:.3g} s, of which {start_up(model, features):.3g} s start-up"
+               + _layers_said(model, features)
                + _epochs_said(model, group, features))
             + f" → {10**y:.3g} J "
             f"({power['steady_w']:.3g} W steady {TIMES} time, linear in the work past the start-up)")
@@ -93,6 +97,21 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
     low = least - half - extrapolation_spread(model, t_fewest)
     high = largest + half + extrapolation_spread(model, t_most)
     return y + offset, low + offset, high + offset, note
+
+
+def _layers_said(model: dict, features: dict) -> str:
+    """The start-up's share for tracing the model's layers (`start_up`), in words: priced, or why none is."""
+    each, traced = model.get("per_layer_start", 0.0), traced_layers(features)
+    if not each:
+        return ""
+    if features.get("traces_step") is False:
+        return f" (none for tracing: its model's call at line {features.get('traced_at')} traced this step)"
+    if not traced:
+        return " (none for tracing: whether an earlier call traced its model's step is not known)"
+    layers = model_layers(features) or 1
+    shared = traced < layers
+    return (f" ({layers} layers traced at {each:.2g} s each"
+            + (f", once for its loop's {layers / traced:.0f} runs)" if shared else ")"))
 
 
 def _frozen_said(group: str, features: dict) -> str:

@@ -8,7 +8,8 @@ from greenlint.analysis.analyse import analyse_source
 from greenlint.check.file_result import from_analysis, from_record, to_record
 from greenlint.predict.prediction import Prediction
 
-SOURCE = "import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, epochs=3)\nmodel.fit(x, y, epochs=3)\n"
+SOURCE = ("import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, epochs=3)\nmodel.fit(x, y, epochs=3)\n"
+          "model.fit(x, y, epochs=3)\n")
 
 
 class CountingPredictor:
@@ -24,7 +25,7 @@ def test_each_distinct_prediction_is_computed_once_per_predictor_across_files(tm
     predictor = CountingPredictor()
     first = from_analysis(analyse_source(SOURCE, str(tmp_path / "a.py")), predictor.predict)
     distinct = len(predictor.calls)
-    assert distinct < len(first.sites)  # the two identical fit calls share one prediction
+    assert distinct < len(first.sites)  # the two identical fit calls after the first (which traces) share one
     second = from_analysis(analyse_source(SOURCE, str(tmp_path / "b.py")), predictor.predict)
     assert len(predictor.calls) == distinct  # the second file asks nothing new
     assert [s.prediction for s in second.sites] == [s.prediction for s in first.sites]

@@ -14,7 +14,7 @@ from greenlint.predict import Basis, load_predictor
 from greenlint.predict.calibration import CALIBRATION_JSON, NOISE_SD, Z80
 from greenlint.predict.loading import find_overlay
 from greenlint.predict.predictor import Predictor
-from greenlint.predict.work_energy import time_of
+from greenlint.predict.work_energy import start_up, time_of
 
 MATMUL, FIT = "tensorflow.matmul", "tensorflow.keras.Model.fit"
 WORK = {"n": 256, "flops": 2 * 256**3}
@@ -137,7 +137,7 @@ def test_a_calibrated_sequential_fit_prices_model_fit_the_api_it_is_pooled_under
     assert ten.energy_j == pytest.approx(0.82 * more / one)
     work_model = shipped.model["work"]
     offset = 10 ** work_model["offsets"].get(FIT, 0.0)  # this API's measured sites against the work model
-    start = work_model["power"]["training"]["steady_w"] * work_model["time"]["training"]["t0"] * offset
+    start = work_model["power"]["training"]["steady_w"] * start_up(work_model["time"]["training"], work) * offset
     assert (more - start) / (one - start) == pytest.approx(10, rel=0.01)  # ten epochs: ten times, past the start-up
 
 

@@ -12,7 +12,7 @@ from greenlint.analysis.analyse import analyse_source
 from greenlint.predict import load_predictor
 from greenlint.predict.prediction import Basis
 from greenlint.predict.site_predictions import with_work
-from greenlint.predict.work_energy import derive, effective_epochs
+from greenlint.predict.work_energy import derive, effective_epochs, start_up
 
 
 @pytest.fixture(scope="module")
@@ -165,8 +165,8 @@ def test_ten_times_the_epochs_of_a_multi_second_fit_is_ten_times_the_joules(pred
 def test_predict_on_ten_times_the_samples_is_ten_times_the_joules_past_the_start_up(predictor):
     work = predictor.model["work"]
     offset = 10 ** work["offsets"].get("tensorflow.keras.Model.predict", 0.0)  # its measured sites vs the model
-    start = work["power"]["inference"]["steady_w"] * work["time"]["inference"]["t0"] * offset
-    _, small = one(predictor, _fit(samples=10_000, method="predict"), ".predict")
+    site, small = one(predictor, _fit(samples=10_000, method="predict"), ".predict")
+    start = work["power"]["inference"]["steady_w"] * start_up(work["time"]["inference"], site.features) * offset
     _, large = one(predictor, _fit(samples=100_000, method="predict"), ".predict")
     assert (large.energy_j - start) / (small.energy_j - start) == pytest.approx(10, rel=0.05)
 

@@ -9,14 +9,18 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.work_energy import MIN_FIT_SITES, derive, time_group, work_log_energy
+from greenlint.predict.work_energy import MIN_FIT_SITES, derive, time_group, traced_layers, work_log_energy
+from tools.model.first_call import per_layer_start
 from tools.model.sites import Site
 from tools.model.table_fit import round_sig
 
 
-def fit_time_models(rows: Sequence[tuple[str, dict, float]]) -> dict:
-    """Per group, `time = t0 + a x steps + b x FLOPs` from (group, features, seconds) rows, with one
-    `b` for every group: the device's seconds per FLOP, whatever the call.
+def fit_time_models(rows: Sequence[tuple[str, dict, float]], per_layer: dict[str, float] | None = None) -> dict:
+    """Per group, `time = t0 + l x layers + a x steps + b x FLOPs` from (group, features, seconds) rows,
+    with one `b` for every group: the device's seconds per FLOP, whatever the call. `l`, each group's
+    start-up per layer of its model (*per_layer*: measured, `first_call.per_layer_start`, not
+    fitted; none where not given), is kept as `per_layer_start` (`start_up`), times each row's
+    `traced_layers`.
 
     The start-up t0 and the per-step overhead a are each group's own (a `fit` step runs a backward
     pass and an update, an `evaluate` step does not); a FLOP costs what the device's throughput
@@ -34,29 +38,31 @@ def fit_time_models(rows: Sequence[tuple[str, dict, float]]) -> dict:
     import numpy as np
     from scipy.optimize import least_squares
 
-    by_group: dict[str, list[tuple[float, float | None, float]]] = defaultdict(list)
+    per_layer = per_layer or {}
+    by_group: dict[str, list[tuple[float, float | None, float, float]]] = defaultdict(list)
     for group, f, t in rows:
         n, flops = derive(group, f)
         if n is not None and t and t > 0:
-            by_group[group].append((n, flops, t))
+            by_group[group].append((n, flops, t, per_layer.get(group, 0.0) * traced_layers(f)))
     groups = sorted(g for g, pts in by_group.items() if len(pts) >= MIN_FIT_SITES)
     if not groups:
         return {}
     data, start = [], []
     for group in groups:
         pts = by_group[group]
-        per = sorted(fl / n for n, fl, _ in pts if fl)
+        per = sorted(fl / n for n, fl, _, _ in pts if fl)
         fpp = per[len(per) // 2] if per else 0.0
         n = np.array([p[0] for p in pts])
         fl = np.array([p[1] if p[1] is not None else p[0] * fpp for p in pts])
         log_t = np.log10([p[2] for p in pts])
-        data.append((fpp, n, fl, log_t))
+        traced = np.array([p[3] for p in pts])
+        data.append((fpp, n, fl, log_t, traced))
         start += [float(np.median(10**log_t[n <= np.median(n)])), float(np.median(10**log_t / n))]
 
     def residuals(theta):
         b = 10.0 ** theta[-1]
-        return np.concatenate([np.log10(10.0 ** theta[2 * i] + 10.0 ** theta[2 * i + 1] * n + b * fl) - log_t
-                               for i, (_, n, fl, log_t) in enumerate(data)])
+        return np.concatenate([np.log10(10.0 ** theta[2 * i] + traced + 10.0 ** theta[2 * i + 1] * n + b * fl) - log_t
+                               for i, (_, n, fl, log_t, traced) in enumerate(data)])
 
     fit = least_squares(residuals, np.log10([*start, 1e-12]), loss="soft_l1", f_scale=0.3)
     b = float(10.0 ** fit.x[-1])
@@ -65,6 +71,8 @@ def fit_time_models(rows: Sequence[tuple[str, dict, float]]) -> dict:
         t0, a = (float(v) for v in 10.0 ** fit.x[2 * i:2 * i + 2])
         out[group] = {"t0": round_sig(t0), "per_step": round_sig(a), "per_flop": round_sig(b), "flops_per_step": round_sig(fpp),
                       "n": len(by_group[group]), "t_max": round_sig(max(p[2] for p in by_group[group]))}
+        if per_layer.get(group):
+            out[group]["per_layer_start"] = round_sig(per_layer[group])
     return out
 
 
@@ -95,7 +103,7 @@ def fit_work(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
         groups[id(s)] = group
         if group and s.time_s:
             rows.append((group, s.features, s.time_s))
-    work = {"time": fit_time_models(rows), "power": fit_power([(groups[id(s)], s.time_s, 10**s.y) for s in sites
+    work = {"time": fit_time_models(rows, per_layer_start()), "power": fit_power([(groups[id(s)], s.time_s, 10**s.y) for s in sites
                                                                if not s.censored and s.time_s])}
     residuals: dict[str, list[float]] = defaultdict(list)
     for s in sites:

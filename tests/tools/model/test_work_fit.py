@@ -7,7 +7,7 @@ import math
 
 from greenlint.predict.hierarchy import Hierarchy
 from tools.model.sites import Site
-from tools.model.work_fit import fit_work
+from tools.model.work_fit import fit_time_models, fit_work
 
 FIT = "tensorflow.keras.Model.fit"
 EVALUATE = "tensorflow.keras.Model.evaluate"
@@ -52,3 +52,26 @@ def test_an_api_gets_an_offset_only_from_enough_of_its_own_sites():
     offsets = fit_work(sites[:-2] + dearer, Hierarchy())["offsets"]
     # x4 measured at four sites (which also pull the shared inference fit up): the API's own cost, an offset
     assert offsets[PREDICT] > 0.1
+
+
+def _layered(t0: float, per_layer: float, per_step: float) -> list[tuple[str, dict, float]]:
+    """`fit` rows of models of 1 to 20 layers whose time is t0 + per_layer x layers + per_step x steps."""
+    rows = []
+    for i, (layers, steps) in enumerate([(1, 10), (3, 2000), (5, 40), (8, 500), (12, 10), (20, 3000), (2, 100)]):
+        f = {"samples": 32.0 * steps, "batch_size": 32.0, "epochs": 1, "flops_per_sample": 1e3 * (i + 1),
+             "n_layers": layers, "traces_step": True}
+        rows.append(("training", f, t0 + per_layer * layers + per_step * steps + 1e-12 * 3 * 32 * steps * f["flops_per_sample"]))
+    return rows
+
+
+def test_a_measured_start_up_per_layer_is_kept_and_the_fixed_start_up_fitted_around_it():
+    time = fit_time_models(_layered(0.3, 0.05, 4e-3), {"training": 0.05})["training"]
+    assert time["per_layer_start"] == 0.05
+    assert math.isclose(time["t0"], 0.3, rel_tol=0.1)
+    assert math.isclose(time["per_step"], 4e-3, rel_tol=0.1)
+
+
+def test_without_a_measured_start_up_per_layer_none_is_priced():
+    time = fit_time_models(_layered(0.3, 0.05, 4e-3))["training"]
+    assert "per_layer_start" not in time
+    assert time["t0"] > 0.3  # the layers' start-up spread over the fixed one
