@@ -28,7 +28,7 @@ STEP_FUNCTIONS = {
 TRACED = "traced_functions"
 
 
-def seen(meta: dict, method: str, place: tuple[str, int], where: int, conditional: bool) -> dict:
+def seen(meta: dict, method: str, place: tuple[str | None, int], where: int, conditional: bool) -> dict:
     """A method of the model of *meta* called at *place* (path, line) in the function *where* (id of it, under a
     branch where *conditional*): the features it gets (module docstring), and the model's traced
     functions kept for the calls after it (`compile` drops them)."""

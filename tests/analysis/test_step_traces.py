@@ -4,7 +4,7 @@ traces each run."""
 
 from __future__ import annotations
 
-from greenlint.analysis import analyse_source
+from greenlint.analysis.analyse import analyse_source
 
 PROGRAM = """
 import tensorflow as tf
