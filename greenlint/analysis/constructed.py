@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import ast
 import functools
+import hashlib
 import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from greenlint.analysis import options, trees
 from greenlint.analysis.values import Const, Options
@@ -149,7 +151,33 @@ def _imports_from(text: str, stem: str) -> bool:
     return False
 
 
-@functools.lru_cache(maxsize=64)
+#: The scripts whose `_imports` and `_script` are kept: a run asks again for most of them (each module
+#: they import analysed asks), and a parse costs ~100x the text's digest.
+MAX_SCRIPTS = 4096
+
+
+def _per_text(func: Callable[[str, str], Any]) -> Callable[[str, str], Any]:
+    """*func(path, text)* kept per path and digest of the text, for the last `MAX_SCRIPTS` (unlike
+    `functools.lru_cache`, the texts themselves are not kept)."""
+    kept: dict[tuple[str, bytes], Any] = {}
+
+    @functools.wraps(func)
+    def once(path: str, text: str) -> Any:
+        key = (path, hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
+        try:
+            return kept[key]
+        except KeyError:
+            pass
+        found = func(path, text)
+        if len(kept) >= MAX_SCRIPTS:
+            kept.pop(next(iter(kept)), None)  # the oldest
+        kept[key] = found
+        return found
+
+    return once
+
+
+@_per_text
 def _imports(path: str, text: str) -> tuple[dict[str, tuple[str, str]], dict[str, str]] | None:
     """A script's top-level imports: name -> (module stem, name) of `from ...stem import name`,
     name -> module of `import module`; None where it does not parse."""
@@ -177,7 +205,7 @@ def _may_call(imported: dict[str, tuple[str, str]], modules: dict[str, str], ste
     return (stem, name) in imported.values() or stem in modules.values()
 
 
-@functools.lru_cache(maxsize=16)
+@_per_text
 def _script(path: str, text: str) -> tuple[dict[tuple[str, str], list[Arguments] | None], frozenset[str]]:
     """(module stem, name) -> the arguments of each call of a name this script imports from that
     module (a function, a class, `Class.method` on the instances it makes, a module's `function`

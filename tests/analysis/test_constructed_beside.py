@@ -152,3 +152,27 @@ def test_a_name_no_script_can_call_is_known_before_any_walk(monkeypatch):
     monkeypatch.setattr(constructed, "_script", lambda path, text: walked.append(path) or real(path, text))
     assert ascii_only.calls("predict") is None and walked == []
     assert ascii_only.calls("evaluate") == [([Const(4)], {})] and walked == ["whole.py"]
+
+
+def test_a_script_is_read_once_per_text(monkeypatch, tmp_path):
+    """`_imports` and `_script` read a script once per text: asked again (another module it imports
+    analysed), the same text is not parsed again, also after a hundred other scripts; a new text
+    at the same path is."""
+    from greenlint.analysis import constructed, trees
+    from greenlint.analysis.values import Const
+
+    parsed = []
+    real = trees.parse_module
+    monkeypatch.setattr(trees, "parse_module", lambda text, *args, **kwargs: parsed.append(text) or real(text, *args, **kwargs))
+    path = str(tmp_path / "main.py")
+    first, second = "from model import GAN\nGAN(1)\n", "import model\nmodel.train(2)\n"
+    for _ in range(2):
+        assert constructed._imports(path, first) == ({"GAN": ("model", "GAN")}, {})
+        assert constructed._script(path, first)[0] == {("model", "GAN"): [([Const(1)], {})]}
+    assert constructed._imports(path, second) == ({}, {"model": "model"})
+    assert constructed._script(path, second)[0] == {("model", "train"): [([Const(2)], {})]}
+    assert constructed._imports(path, "import model(\n") is None
+    for i in range(100):  # a folder of many scripts, each asked once
+        constructed._script(str(tmp_path / f"other{i}.py"), f"import model\nmodel.train({i + 10})\n")
+    assert constructed._script(path, second)[0] == {("model", "train"): [([Const(2)], {})]}
+    assert parsed.count(first) == 2 and parsed.count(second) == 2  # `_imports`' and `_script`'s
