@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import ast
 import functools
+import hashlib
 import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from greenlint.analysis import options, trees
 from greenlint.analysis.values import Const, Options
@@ -25,40 +27,69 @@ from greenlint.analysis.values import Const, Options
 Arguments = tuple[list[Const | Options | None], dict[str, Const | Options | None]]
 
 
-def importing_by_name(importers: dict[str, str | None], path: str) -> dict[str, str]:
-    """Of the scripts beside *path* that import it (*importers*: their texts by path, None where
-    unreadable), those whose text may import it or names from it (`from model import DCGAN`,
-    `import model`): what `calls_elsewhere` reads, chosen once per module rather than once per name."""
-    stem = os.path.splitext(os.path.basename(path))[0]
-    return {importer: text for importer, text in importers.items() if text is not None and _imports_from(text, stem)}
+class Beside:
+    """The scripts beside the module at *path* that may call it (*importers*: their texts by path,
+    None where unreadable), read once per module analysed: those whose text may import it or names
+    from it (`_imports_from`: `from ...model import DCGAN`, `import model`) and whose imports parse.
+    Which names they can call is kept beside (`may_call`), so that a name none of them can call
+    costs a set lookup and a script is walked only for the names it can call."""
 
+    def __init__(self, importers: dict[str, str | None], path: str):
+        self.stem = os.path.splitext(os.path.basename(path))[0]
+        self.scripts: list[tuple[str, str, dict[str, tuple[str, str]], dict[str, str]]] = []
+        for importer, text in importers.items():
+            if text is not None and _imports_from(text, self.stem):
+                imports = _imports(importer, text)
+                if imports is not None:
+                    self.scripts.append((importer, text, *imports))
+        self.named = frozenset(name for _, _, imported, _ in self.scripts
+                               for stem, name in imported.values() if stem == self.stem)
+        self.whole: dict[str, frozenset[str] | None] = {  # the words of the scripts importing it whole (`_reads`)
+            importer: None for importer, _, _, modules in self.scripts if self.stem in modules.values()}
 
-def calls_elsewhere(importers: dict[str, str], path: str, name: str,
-                    imported: Callable[[str], Iterable[str | None]] = lambda script: ()) -> list[Arguments] | None:
-    """The arguments of each call of *name* in the scripts beside *path* that import it
-    (*importers*: their texts by path, `importing_by_name`); *name* a function or class, or
-    `Class.method` called on the instances a script makes of the class (`dcgan = DCGAN(...)`,
-    `dcgan.train(FLAGS)`). None where none calls it, or where one names it otherwise than in a plain
-    call (passes it on, subclasses it, spreads `*args` or `**kwargs` into it, reads `.method` of
-    anything but such an instance), or hands such an instance on (to a call) while a project module
-    it imports (*imported*: their texts by script) reads a `.method`."""
-    stem = os.path.splitext(os.path.basename(path))[0]
-    owner, _, method = name.rpartition(".")
-    found: list[Arguments] = []
-    for importer, text in importers.items():
-        imports = _imports(importer, text)
-        if imports is None or not _may_call(*imports, stem, owner, name):
-            continue
-        calls, handed = _script(importer, text)
-        called = calls.get((stem, name), ())
-        if called is None:
+    def may_call(self, name: str) -> bool:
+        """Whether a script can call *name* (`calls`'s): imported from the module by name, or
+        read as an attribute where a script imports the module whole (`model.train(FLAGS)`)."""
+        owner = name.rpartition(".")[0]
+        if owner:
+            return owner in self.named
+        return name in self.named or any(self._reads(importer, name) for importer in self.whole)
+
+    def _reads(self, importer: str, name: str) -> bool:
+        """Whether the script imported whole may read *name*: its text holds the word; every
+        word of an ASCII text, an identifier read unchanged (a non-ASCII one may be normalised: always)."""
+        words = self.whole[importer]
+        if words is None:
+            text = next(text for path, text, _, _ in self.scripts if path == importer)
+            words = self.whole[importer] = frozenset(re.findall(r"\w+", text)) if text.isascii() else frozenset()
+        return name in words or not words
+
+    def calls(self, name: str, imported: Callable[[str], Iterable[str | None]] = lambda script: ()) -> list[Arguments] | None:
+        """The arguments of each call of *name* in the scripts; *name* a function or class, or
+        `Class.method` called on the instances a script makes of the class (`dcgan = DCGAN(...)`,
+        `dcgan.train(FLAGS)`). None where none calls it, or where one names it otherwise than in a plain
+        call (passes it on, subclasses it, spreads `*args` or `**kwargs` into it, reads `.method` of
+        anything but such an instance), or hands such an instance on (to a call) while a project module
+        it imports (*imported*: their texts by script) reads a `.method`."""
+        if not self.may_call(name):
             return None
-        if called and owner in handed:
-            read = re.compile(rf"\.\s*{re.escape(method)}\b")
-            if any(other is None or read.search(other) for other in imported(importer)):
+        owner, _, method = name.rpartition(".")
+        found: list[Arguments] = []
+        for importer, text, imported_names, modules in self.scripts:
+            if not _may_call(imported_names, modules, self.stem, owner, name):
+                continue
+            if not owner and (self.stem, name) not in imported_names.values() and not self._reads(importer, name):
+                continue  # imported whole only, and never names it
+            calls, handed = _script(importer, text)
+            called = calls.get((self.stem, name), ())
+            if called is None:
                 return None
-        found.extend(called)
-    return found or None
+            if called and owner in handed:
+                read = re.compile(rf"\.\s*{re.escape(method)}\b")
+                if any(other is None or read.search(other) for other in imported(importer)):
+                    return None
+            found.extend(called)
+        return found or None
 
 
 def flag_defaults(texts: dict[str, str | None]) -> dict[str, Const | None]:
@@ -120,7 +151,33 @@ def _imports_from(text: str, stem: str) -> bool:
     return False
 
 
-@functools.lru_cache(maxsize=64)
+#: The scripts whose `_imports` and `_script` are kept: a run asks again for most of them (each module
+#: they import analysed asks), and a parse costs ~100x the text's digest.
+MAX_SCRIPTS = 4096
+
+
+def _per_text(func: Callable[[str, str], Any]) -> Callable[[str, str], Any]:
+    """*func(path, text)* kept per path and digest of the text, for the last `MAX_SCRIPTS` (unlike
+    `functools.lru_cache`, the texts themselves are not kept)."""
+    kept: dict[tuple[str, bytes], Any] = {}
+
+    @functools.wraps(func)
+    def once(path: str, text: str) -> Any:
+        key = (path, hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
+        try:
+            return kept[key]
+        except KeyError:
+            pass
+        found = func(path, text)
+        if len(kept) >= MAX_SCRIPTS:
+            kept.pop(next(iter(kept)), None)  # the oldest
+        kept[key] = found
+        return found
+
+    return once
+
+
+@_per_text
 def _imports(path: str, text: str) -> tuple[dict[str, tuple[str, str]], dict[str, str]] | None:
     """A script's top-level imports: name -> (module stem, name) of `from ...stem import name`,
     name -> module of `import module`; None where it does not parse."""
@@ -148,7 +205,7 @@ def _may_call(imported: dict[str, tuple[str, str]], modules: dict[str, str], ste
     return (stem, name) in imported.values() or stem in modules.values()
 
 
-@functools.lru_cache(maxsize=16)
+@_per_text
 def _script(path: str, text: str) -> tuple[dict[tuple[str, str], list[Arguments] | None], frozenset[str]]:
     """(module stem, name) -> the arguments of each call of a name this script imports from that
     module (a function, a class, `Class.method` on the instances it makes, a module's `function`

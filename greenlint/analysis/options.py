@@ -18,7 +18,7 @@ from greenlint.analysis import trees
 class OptionRead(NamedTuple):
     """An attribute the resolver read as the default of an option another module of the program
     defines: of an options object a script beside hands in (`config.ckpt_freq`, `self.args.epochs`:
-    `constructed.calls_elsewhere`) or of an absl flag (`FLAGS.image_size`) defined in a module it
+    `constructed.Beside.calls`) or of an absl flag (`FLAGS.image_size`) defined in a module it
     imports or a script importing it (`constructed.flag_defaults`). The rules read it as that default
     (`rules.defaults`); the resolver records it where every walk of the attribute read it so."""
 

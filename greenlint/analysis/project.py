@@ -587,7 +587,7 @@ class Imports:
         self.near = index.near(path)  # of the cycle, the modules that run while this one is imported
         # what the cache key covers (`ProjectIndex.digest`): nothing else is followed
         self.scanned = set(index.imports(path) if scanned is None else scanned)
-        self.beside: dict[str, str] | None = None  # the texts of the scripts importing names from it (`calls_beside`)
+        self.beside: constructed.Beside | None = None  # the scripts that may call it (`scripts_beside`)
         self.flags: dict[str, Const | None] | None = None  # the absl flags defined around it (`flag_default`)
 
     def _known(self, module: ExtModule | None) -> ExtModule | None:
@@ -657,16 +657,20 @@ class Imports:
             return None
         return self.index.summary(module.file, self.catalog)
 
-    def calls_beside(self, name: str) -> list | None:
-        """How the scripts beside this module call its *name* (`constructed.calls_elsewhere`; their
-        texts read once per module analysed). Where one hands an instance on, the texts of the other
-        project modules it imports are read too: its digest in the cache key covers them."""
+    def scripts_beside(self) -> constructed.Beside:
+        """The scripts beside this module that may call it (`constructed.Beside`; their texts read
+        once per module analysed)."""
         if self.beside is None:
             texts = {importer: _read(importer) for importer in self.index.importers(self.path)}
-            self.beside = constructed.importing_by_name(texts, self.path)
-        return constructed.calls_elsewhere(
-            self.beside, self.path, name,
-            lambda script: [_read(module) for module in self.index.imports(script) if module != self.path])
+            self.beside = constructed.Beside(texts, self.path)
+        return self.beside
+
+    def calls_beside(self, name: str) -> list | None:
+        """How the scripts beside this module call its *name* (`constructed.Beside.calls`). Where one
+        hands an instance on, the texts of the other project modules it imports are read too: its
+        digest in the cache key covers them."""
+        return self.scripts_beside().calls(
+            name, lambda script: [_read(module) for module in self.index.imports(script) if module != self.path])
 
     def flag_default(self, flag: str) -> Const | None:
         """The default of absl flag *flag* as the project modules this one imports and the scripts

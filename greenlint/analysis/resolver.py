@@ -1179,7 +1179,7 @@ class Resolver:
 
     def passed_beside(self, info: FuncInfo) -> dict[str, Any]:
         """What the scripts beside this module pass a module-level function, or a module-level class's
-        constructor or method, that this module never names (`constructed.calls_elsewhere`: `DCGAN(sess,
+        constructor or method, that this module never names (`constructed.Beside.calls`: `DCGAN(sess,
         batch_size=FLAGS.batch_size)`, `dcgan.train(FLAGS)` in main.py): each parameter the one value every such call gives it,
         its default where a call passes none; {} where no script calls it or one names it otherwise."""
         if self.exporting or self.imports is None or isinstance(info.node, ast.Lambda):

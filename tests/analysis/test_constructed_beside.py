@@ -90,9 +90,9 @@ def test_a_flag_the_script_sets_itself_leaves_the_size_unknown(tmp_path):
 
 
 def test_only_the_scripts_importing_names_from_the_module_are_read():
-    """`importing_by_name` keeps a script whose text may hold `from ...model import` (the module's
+    """`Beside` keeps a script whose text may hold `from ...model import` (the module's
     name as a whole word, blanks or a line continuation before `import`) or `import model`, and no other."""
-    from greenlint.analysis.constructed import importing_by_name
+    from greenlint.analysis.constructed import Beside
 
     texts = {
         "by_name.py": "from pkg.model import GAN\n",
@@ -102,15 +102,15 @@ def test_only_the_scripts_importing_names_from_the_module_are_read():
         "other_module.py": "import model_zoo\nimport xmodel\n",
         "unreadable.py": None,
     }
-    assert sorted(importing_by_name(texts, "/p/model.py")) == ["by_name.py", "continued.py", "whole_module.py"]
+    assert [script[0] for script in Beside(texts, "/p/model.py").scripts] == ["by_name.py", "continued.py", "whole_module.py"]
 
 
 def test_a_script_is_walked_only_for_the_names_its_imports_can_call():
-    """`calls_elsewhere` walks a script only where `_may_call` says its imports can call the name:
+    """`Beside.calls` walks a script only where `_may_call` says its imports can call the name:
     every name the walk finds calls of (a name imported from the module, a function of a module
     imported whole, a method on an instance of an imported class) passes that test, and a script
     that imports the module as a name from its package (`from pkg import model`) calls none."""
-    from greenlint.analysis.constructed import _imports, _may_call, _script, calls_elsewhere
+    from greenlint.analysis.constructed import Beside, _imports, _may_call, _script
     from greenlint.analysis.values import Const
 
     scripts = {
@@ -127,4 +127,52 @@ def test_a_script_is_walked_only_for_the_names_its_imports_can_call():
             assert _may_call(*_imports(path, text), stem, owner, name), (path, name)
     assert not any(_may_call(*_imports("as_name.py", scripts["as_name.py"]), "model", o, n)
                    for o, n in (("", "train"), ("", "GAN"), ("GAN", "GAN.fit")))
-    assert calls_elsewhere(scripts, "/p/model.py", "GAN.fit") == [([Const(2)], {}), ([Const(6)], {})]
+    assert Beside(scripts, "/p/model.py").calls("GAN.fit") == [([Const(2)], {}), ([Const(6)], {})]
+
+
+def test_a_name_no_script_can_call_is_known_before_any_walk(monkeypatch):
+    """`Beside.may_call` answers from the scripts' imports and, for a module imported whole, the
+    words of the script's text: a name imported by name, a method of an imported class, an
+    attribute of the module a script reads; no other name, and then no script is walked."""
+    from greenlint.analysis import constructed
+    from greenlint.analysis.values import Const
+
+    scripts = {
+        "by_name.py": "from model import GAN, train\ngan = GAN(1)\ngan.fit(2)\ntrain(3)\n",
+        "whole.py": "import model\nmodel.evaluate(4)\n",
+        "unicode.py": "import model\n# é\n",
+    }
+    beside = constructed.Beside(scripts, "/p/model.py")
+    ascii_only = constructed.Beside({k: v for k, v in scripts.items() if k != "unicode.py"}, "/p/model.py")
+    assert all(ascii_only.may_call(name) for name in ("GAN", "train", "evaluate", "GAN.fit", "GAN.anything"))
+    assert not any(ascii_only.may_call(name) for name in ("predict", "Other.fit", "Gan"))
+    assert beside.may_call("predict")  # a non-ASCII text may name it in a normalised form: walked
+    walked = []
+    real = constructed._script
+    monkeypatch.setattr(constructed, "_script", lambda path, text: walked.append(path) or real(path, text))
+    assert ascii_only.calls("predict") is None and walked == []
+    assert ascii_only.calls("evaluate") == [([Const(4)], {})] and walked == ["whole.py"]
+
+
+def test_a_script_is_read_once_per_text(monkeypatch, tmp_path):
+    """`_imports` and `_script` read a script once per text: asked again (another module it imports
+    analysed), the same text is not parsed again, also after a hundred other scripts; a new text
+    at the same path is."""
+    from greenlint.analysis import constructed, trees
+    from greenlint.analysis.values import Const
+
+    parsed = []
+    real = trees.parse_module
+    monkeypatch.setattr(trees, "parse_module", lambda text, *args, **kwargs: parsed.append(text) or real(text, *args, **kwargs))
+    path = str(tmp_path / "main.py")
+    first, second = "from model import GAN\nGAN(1)\n", "import model\nmodel.train(2)\n"
+    for _ in range(2):
+        assert constructed._imports(path, first) == ({"GAN": ("model", "GAN")}, {})
+        assert constructed._script(path, first)[0] == {("model", "GAN"): [([Const(1)], {})]}
+    assert constructed._imports(path, second) == ({}, {"model": "model"})
+    assert constructed._script(path, second)[0] == {("model", "train"): [([Const(2)], {})]}
+    assert constructed._imports(path, "import model(\n") is None
+    for i in range(100):  # a folder of many scripts, each asked once
+        constructed._script(str(tmp_path / f"other{i}.py"), f"import model\nmodel.train({i + 10})\n")
+    assert constructed._script(path, second)[0] == {("model", "train"): [([Const(2)], {})]}
+    assert parsed.count(first) == 2 and parsed.count(second) == 2  # `_imports`' and `_script`'s
