@@ -5,7 +5,8 @@ In order (a later step may quote an earlier one's output):
 - `rule-codes`: greenlint/rules/codes.json, the rules by code that a run reads (`python -m tools.rule_codes`);
 - `rule-snapshots`: tests/fixtures/rules/<CODE>.full.txt, each rule's findings on its fixture;
 - `rule-docs`: greenlint/rules/measured.json and docs/rules/ (`python -m tools.gendocs`);
-- `readme-diff-example`: README.md's `greenlint diff` example (`python -m tests.review.readme_example`).
+- `readme-diff-example`: README.md's `greenlint diff` example (`python -m tests.review.readme_example`);
+- `editor-doc-hover`: docs/editor.md's quoted hover (`python -m tests.lsp_server.test_editor_doc`).
 
 `--check` writes nothing and exits 1 naming each stale file (tests/tools/test_generate_all.py runs
 every step's check). What needs the measurement data or TensorFlow (catalog, KB, predictor model,
@@ -65,12 +66,34 @@ def _readme_write() -> None:
         atomic_write_text(README, want)
 
 
+def _editor_doc() -> tuple[str, str]:
+    """(docs/editor.md now, docs/editor.md with its quoted hover made by the server now)."""
+    from tests.lsp_server.test_editor_doc import DOC, updated
+
+    text = DOC.read_text(encoding="utf-8")
+    return text, updated(text)
+
+
+def _editor_doc_stale() -> list[str]:
+    have, want = _editor_doc()
+    return [] if have == want else ["docs/editor.md"]
+
+
+def _editor_doc_write() -> None:
+    from tests.lsp_server.test_editor_doc import DOC
+
+    have, want = _editor_doc()
+    if want != have:
+        atomic_write_text(DOC, want)
+
+
 STEPS = (
     Step("rule-codes", rule_codes.stale, rule_codes.write),
     Step("rule-snapshots", _snapshots_stale, _snapshots_write),
     Step("rule-docs", lambda: [f"docs/rules/{name}" if name.endswith(".md") else name for name in gendocs.stale()],
          gendocs.write),
     Step("readme-diff-example", _readme_stale, _readme_write),
+    Step("editor-doc-hover", _editor_doc_stale, _editor_doc_write),
 )
 
 

@@ -29,13 +29,21 @@ def quoted_hover(doc: str) -> str:
 
 
 def test_the_quoted_hover_is_the_one_the_editor_shows():
-    doc = (ROOT / "docs" / "editor.md").read_text(encoding="utf-8")
-    assert quoted_hover(doc) == example_hover(), "regenerate: python -m tests.lsp_server.test_editor_doc"
+    doc = DOC.read_text(encoding="utf-8")
+    assert quoted_hover(doc) == example_hover(), "regenerate: python -m tools.generate_all"
 
 
-if __name__ == "__main__":  # rewrite the quoted block from the current hover
-    path = ROOT / "docs" / "editor.md"
-    doc = path.read_text(encoding="utf-8")
+DOC = ROOT / "docs" / "editor.md"
+
+
+def updated(doc: str) -> str:
+    """docs/editor.md's text *doc* with its quoted block rewritten from the current hover."""
     old = "\n".join(f"> {line}" if line else ">" for line in quoted_hover(doc).splitlines())
     new = "\n".join(f"> {line}" if line else ">" for line in example_hover().splitlines())
-    path.write_text(doc.replace(old, new, 1), encoding="utf-8")
+    return doc.replace(old, new, 1)
+
+
+if __name__ == "__main__":  # rewrite the quoted block from the current hover (`python -m tools.generate_all`)
+    from greenlint.atomic import atomic_write_text
+
+    atomic_write_text(DOC, updated(DOC.read_text(encoding="utf-8")))
