@@ -105,16 +105,6 @@ def flag_defaults(texts: dict[str, str | None]) -> dict[str, Const | None]:
     return found
 
 
-@functools.lru_cache(maxsize=16)
-def _flags(path: str, text: str) -> dict[str, Const | None]:
-    """The absl flags one module defines, each with its default (`flag_defaults`)."""
-    try:
-        tree = trees.parse_module(text, path, edited=False)
-    except SyntaxError:
-        return {}
-    script = _Script(tree)
-    defined = options.defaults(c for c in script.calls if options.last_name(c.func) in options.ABSL)
-    return {flag: script.option("FLAGS", flag) for flag in defined}
 
 
 def names_method(nodes: Iterable[ast.AST], name: str) -> bool:
@@ -175,6 +165,18 @@ def _per_text(func: Callable[[str, str], Any]) -> Callable[[str, str], Any]:
         return found
 
     return once
+
+
+@_per_text
+def _flags(path: str, text: str) -> dict[str, Const | None]:
+    """The absl flags one module defines, each with its default (`flag_defaults`)."""
+    try:
+        tree = trees.parse_module(text, path, edited=False)
+    except SyntaxError:
+        return {}
+    script = _Script(tree)
+    defined = options.defaults(c for c in script.calls if options.last_name(c.func) in options.ABSL)
+    return {flag: script.option("FLAGS", flag) for flag in defined}
 
 
 @_per_text

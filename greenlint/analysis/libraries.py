@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from greenlint.analysis import installed, sources
+from greenlint.analysis import installed, sources, trees
 from greenlint.atomic import atomic_write_text
 from greenlint.catalog.libraries import load_libraries
 from greenlint.paths import cache_dir
@@ -284,8 +284,8 @@ def _bind(body: list[ast.stmt], package: str, found: _Module) -> None:
             if target == "__all__":
                 names = _literal_names(node.value)
                 found.exported = names if found.exported is None and names is not None else found.exported
-            elif _dotted(node.value):
-                found.names.setdefault(target, []).append(("expr", _dotted(node.value)))
+            elif dotted := _dotted(node.value):
+                found.names.setdefault(target, []).append(("expr", dotted))
         elif isinstance(node, ast.If):
             _bind(node.body + node.orelse, package, found)
         elif isinstance(node, ast.Try):
@@ -296,11 +296,7 @@ def _bind(body: list[ast.stmt], package: str, found: _Module) -> None:
 
 def _dotted(node: ast.expr) -> str:
     """`a.b.c` for a name or attribute chain, "" otherwise."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else ""
+    return ".".join(trees.dotted(node))
 
 
 def _absolute(package: str, level: int, module: str | None) -> str | None:
