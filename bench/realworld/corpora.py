@@ -250,6 +250,22 @@ CORPORA: tuple[Corpus, ...] = (
                  "tf2/metrics.py", "tf2/lars_optimizer.py"),  # the TF1 version at the root and the colabs left out
         licence_file="LICENSE",
     ),
+    Corpus(
+        "face-classification", "research: application: emotion and gender CNNs (Keras 2) trained with fit_generator "
+        "from an ImageDataGenerator and a Python generator of augmented JPEGs; webcam, image, web and gradcam "
+        "demos predicting face by face", "MIT",
+        "oarriaga/face_classification@b861d21b0e76ca5514cdeb5b56a689b7318584f4",
+        include=("src/",),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "age-gender-estimation", "research: application: age and gender heads on a Keras Application (tf.keras, "
+        "MirroredStrategy) trained with fit from an augmenting Sequence, ResNet50 age model (Keras 2) trained "
+        "with fit_generator; webcam/folder demo and an evaluation predicting in a loop", "MIT",
+        "yu4u/age-gender-estimation@6af6148f6eb09bf16e7164490730c71c61c89f3e",
+        include=("train.py", "demo.py", "evaluate_appa_real.py", "create_db.py", "src/", "age_estimation/"),
+        licence_file="LICENSE",
+    ),
     # Research corpora from PyPI archives (pinned, downloaded into the cache like the libraries above,
     # never committed): read before greenlint ran on them, like the vendored ones.
     Corpus(
