@@ -263,7 +263,8 @@ CORPORA: tuple[Corpus, ...] = (
         "MirroredStrategy) trained with fit from an augmenting Sequence, ResNet50 age model (Keras 2) trained "
         "with fit_generator; webcam/folder demo and an evaluation predicting in a loop", "MIT",
         "yu4u/age-gender-estimation@6af6148f6eb09bf16e7164490730c71c61c89f3e",
-        include=("train.py", "demo.py", "evaluate_appa_real.py", "create_db.py", "src/", "age_estimation/"),
+        include=("train.py", "demo.py", "evaluate_appa_real.py", "create_db.py", "src/", "src/config.yaml",
+                 "age_estimation/"),
         licence_file="LICENSE",
     ),
     # Research corpora from PyPI archives (pinned, downloaded into the cache like the libraries above,

@@ -43,15 +43,17 @@ def _git_dir(path: Path) -> Path:
 
 
 def selected(corpus: Corpus, names: list[str]) -> list[str]:
-    """The repository's files that belong to the corpus: named exactly, under an included folder
-    (`dir/`), or matching an included glob (`pkg/*/tests/*.py`, where `*` also crosses `/`)."""
+    """The repository's files that belong to the corpus: named exactly (whatever its suffix: a
+    configuration the program reads, `src/config.yaml`), or sources under an included folder
+    (`dir/`) or matching an included glob (`pkg/*/tests/*.py`, where `*` also crosses `/`)."""
 
     def wanted(name: str, include: str) -> bool:
         if "*" in include:
             return fnmatch.fnmatchcase(name, include)
         return name == include or (include.endswith("/") and name.startswith(include))
 
-    return sorted(n for n in names if n.endswith(SUFFIXES) and any(wanted(n, inc) for inc in corpus.include))
+    return sorted(n for n in names if n in corpus.include
+                  or n.endswith(SUFFIXES) and any(wanted(n, inc) for inc in corpus.include))
 
 
 def vendor(corpus: Corpus, source: Path) -> list[str]:
