@@ -54,6 +54,7 @@ from greenlint.analysis import (
     flow,
     graphrun,
     hostwork,
+    hydra_config,
     kerasext,
     libraries,
     ops,
@@ -1152,6 +1153,9 @@ class Resolver:
         passed = info.passed if info.passed is not None and self.all_calls_seen(info) else {}
         if not passed and not info.calls_seen:
             passed = self.passed_beside(info)
+        config = None if self.exporting or not params else hydra_config.options(node.decorator_list, self.tree, self.file)
+        if config is not None:  # `@hydra.main(...)`: Hydra hands the first parameter its configuration
+            passed = {**passed, params[0].arg: config}
         own = [*params, *args.kwonlyargs][1 if info.kind in ("method", "property", "classmethod") else 0 :]
         if not passed and info.calls_seen and any(arg.annotation is None for arg in own):
             info.blind = True  # walked before all its calls were seen: see rewalk_blind
@@ -1610,7 +1614,8 @@ class Resolver:
     def e_attribute(self, node: ast.Attribute) -> Any:
         owner = self.expr(node.value)
         if type(owner) is Options:
-            return self.option_read(node, self.passed_option(node, owner))
+            found = self.passed_option(node, owner)
+            return found if type(found) is Options else self.option_read(node, found)
         if type(owner) is Parsed or type(owner) is Ref and owner.path.endswith(options.FLAGS):
             value = self.option_value(node, owner)
             if value is not None or type(owner) is Parsed:
@@ -1671,11 +1676,12 @@ class Resolver:
             return None
         return self.option_read(node, Const(found.value, node.attr))
 
-    def passed_option(self, node: ast.Attribute, owner: Options) -> Const | None:
-        """`config.ckpt_freq` of the options object a script beside hands this module: the default
-        of that script's option, where this module does not set it on that name itself either."""
+    def passed_option(self, node: ast.Attribute, owner: Options) -> Const | Options | None:
+        """`config.ckpt_freq` of the options object a script beside hands this module (or Hydra its
+        function: a group of options, `cfg.train`, is one in turn): the default of that option,
+        where this module does not set it on that name itself either."""
         found = owner.defaults.get(node.attr)
-        if found is None or options.set_here(self.program_sets(), ast.unparse(node.value), node.attr, found.value is None):
+        if type(found) is Const and options.set_here(self.program_sets(), ast.unparse(node.value), node.attr, found.value is None):
             return None
         return found
 
@@ -2323,6 +2329,9 @@ class Resolver:
             return FOREIGN
         if name == "dict":
             return builders.built_dict(args, keywords)
+        if name == "getattr" and len(args) == 2 and type(args[0][1]) is Ref and type(args[1][1]) is Const \
+                and isinstance(args[1][1].value, str) and not any(starred for starred, _ in args):
+            return self.attribute(args[0][1], args[1][1].value)  # `getattr(applications, cfg.model.name)`
         if name == "next" and args and not args[0][0]:
             batch = arrays.drawn(args[0][1], line)  # a batch of a generator that decodes files
             if batch is not None:

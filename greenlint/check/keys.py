@@ -31,8 +31,14 @@ def look_up(
     """The lint *cache*'s key of the analysis of the file at *path* (*shown* as `display_path` shows
     it, *content* its bytes), and the diagnostics stored under that key and its rule settings
     `rules(shown)` (`stored_diagnostics`; None when not stored). A fully cached run
-    (greenlint.check.warm) and the runner look a file up alike."""
-    key = cache.key(shown, content, dependencies(project, path, profile_stamps, cache))
+    (greenlint.check.warm) and the runner look a file up alike. The Hydra configuration files its
+    analysis reads (analysis.hydra_config) are part of the key."""
+    found = dependencies(project, path, profile_stamps, cache)
+    if b"hydra" in content:  # (the parse and the YAML reader only for a file that may name it)
+        from greenlint.analysis.hydra_config import stamp as hydra_stamp
+
+        found += hydra_stamp(os.path.abspath(path), content)
+    key = cache.key(shown, content, found)
     return key, stored_diagnostics(cache.get(diagnostics_key(key, rules(shown))))
 
 
