@@ -1615,7 +1615,7 @@ class Resolver:
         owner = self.expr(node.value)
         if type(owner) is Options:
             found = self.passed_option(node, owner)
-            return found if type(found) is Options else self.option_read(node, found)
+            return found if type(found) is Options else self.option_read(node, found)  # type: ignore[arg-type]
         if type(owner) is Parsed or type(owner) is Ref and owner.path.endswith(options.FLAGS):
             value = self.option_value(node, owner)
             if value is not None or type(owner) is Parsed:

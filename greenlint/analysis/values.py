@@ -82,11 +82,12 @@ class Options:
     """The options object a script beside the module hands one of its functions or classes
     (`dcgan.train(FLAGS)`, `Trainer(args)` in main.py; `constructed.py`): each attribute the default
     of the script's option of that name (a `Const` whose `option` names it), where the script does
-    not set it itself; any other attribute unknown."""
+    not set it itself, or a group of options in turn (Hydra's `cfg.train`); any other attribute
+    unknown."""
 
     __slots__ = ("defaults",)
 
-    def __init__(self, defaults: dict[str, Const]):
+    def __init__(self, defaults: dict[str, Const | Options]):
         self.defaults = defaults
 
     def __eq__(self, other: object) -> bool:
