@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import itertools
 from collections import Counter, deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
@@ -87,7 +88,7 @@ class Options:
 
     __slots__ = ("defaults",)
 
-    def __init__(self, defaults: dict[str, Const | Options]):
+    def __init__(self, defaults: Mapping[str, Const | Options]):
         self.defaults = defaults
 
     def __eq__(self, other: object) -> bool:
