@@ -3626,7 +3626,7 @@ def _self_targets(node: ast.FunctionDef) -> set[str]:
             targets = stmt.targets
         elif kind is ast.AnnAssign or kind is ast.AugAssign:
             targets = [stmt.target]
-        elif kind is ast.Expr and type(stmt.value) is ast.Call and type(stmt.value.func) is ast.Attribute \
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Attribute) \
                 and stmt.value.func.attr in _LIST_FILLERS:
             targets = [stmt.value.func.value]
         else:
