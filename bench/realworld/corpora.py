@@ -267,6 +267,23 @@ CORPORA: tuple[Corpus, ...] = (
                  "age_estimation/"),
         licence_file="LICENSE",
     ),
+    Corpus(
+        "mask-rcnn", "research: Mask R-CNN instance segmentation (Keras 2, TF1 backend), the model in a wrapper "
+        "class (self.keras_model) trained with fit_generator from a Python generator in stages, detection one "
+        "image or video frame per call, sample scripts and a notebook", "MIT",
+        "matterport/Mask_RCNN@3deaec5d902d16e1daf56b62d5971d428dc920bc",  # read from a fork's snapshot holding
+        # this upstream commit (the upstream snapshot, with its image history, is too large)
+        include=("mrcnn/", "samples/balloon/balloon.py", "samples/coco/coco.py", "samples/nucleus/nucleus.py",
+                 "samples/shapes/shapes.py", "samples/shapes/train_shapes.ipynb", "samples/demo.ipynb"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "keras-retinanet", "research: RetinaNet detector (tf.keras), Sequence generators for several datasets, "
+        "fit_generator with a per-epoch mAP callback, evaluation one image per predict_on_batch, a package with "
+        "its command lines", "Apache-2.0", "fizyr/keras-retinanet@7ac91dfbbacce77d6d9633fc09e16cd0ee71fd5e",
+        include=("keras_retinanet/", "examples/"),  # tests/ left out
+        licence_file="LICENSE",
+    ),
     # Research corpora from PyPI archives (pinned, downloaded into the cache like the libraries above,
     # never committed): read before greenlint ran on them, like the vendored ones.
     Corpus(

@@ -9,7 +9,8 @@ spanning lines (a docstring's `act: ActWrapper`) still counts. Where it already 
 the calls seen, nothing more is needed. Otherwise `CodeReferences` reads the tree, once per module:
 names loaded or bound, attributes, definitions, imports and string constants naming a Python path
 (`"train"`, `"pkg.mod:train"`, an `__all__` entry) are references, prose in strings and comments is
-not, nor is a string naming a TF scope or layer. That walk is made only where it may change the answer: where the text's surplus over the
+not, nor is a string naming a TF scope or layer; a string that is the bare name is data, no
+reference, in a module whose text has no word that looks objects up by strings (`looks_up_strings`). That walk is made only where it may change the answer: where the text's surplus over the
 calls seen is no more than the docstrings' mentions (`in_prose`, found from the statements alone)
 and, for a class, its `Cls.attr` reads. A function named anywhere else in code (passed on as a
 value, exported, reached through a string) keeps an unseen use: its parameters stay unknown.
@@ -35,14 +36,15 @@ _QUOTES = "'\""
 _GRAPH_NAME = re.compile(r"(?:[(,]\s*(?:name|name_or_scope)\s*=|\b(?:variable_scope|name_scope)\s*\()\s*$")
 
 
-def text_references(text: str, name: str) -> tuple[int, int, int]:
+def text_references(text: str, name: str) -> tuple[int, int, int, int]:
     """Occurrences of the identifier *name* in *text* as a whole word: all of them, those after a
-    dot (`obj.name`: an attribute) and those before one (`name.x`: a dotted path's part). Found by
+    dot (`obj.name`: an attribute), those before one (`name.x`: a dotted path's part) and the
+    strings that are the name itself (`'name'`, counted in all of them too). Found by
     a literal search, which is much faster than tokenising the whole text; a word after a comment
     sign or inside a string opened on its line (`help='... to save ...'`) is no reference, unless
     the string is the name itself (`getattr(obj, 'save')`). A string spanning lines still counts
     (more references only ever withhold a binding)."""
-    total = after = before = 0
+    total = after = before = quoted = 0
     size, end_of_text = len(name), len(text)
     at = text.find(name)
     while at != -1:
@@ -62,8 +64,24 @@ def text_references(text: str, name: str) -> tuple[int, int, int]:
             elif at and end < end_of_text and text[at - 1] in _QUOTES and text[end] == text[at - 1] \
                     and not _GRAPH_NAME.search(line[:-1]):
                 total += 1  # 'save' itself: getattr(obj, 'save'), __all__ = ['save']
+                quoted += 1
         at = text.find(name, at + 1)
-    return total, after, before
+    return total, after, before, quoted
+
+
+#: Words of the code that may look an object up by a string (builtins, `importlib`, `operator`, `mock`,
+#: `inspect`, an export list, a module's namespace). In a module with none of them, a string equal to a
+#: function's name is data (`if args.command == "train": train(model)`, `load(path, "train")`), no reference.
+_LOOKUPS = re.compile(
+    r"\b(?:getattr|hasattr|setattr|delattr|globals|locals|vars|eval|exec|import_module|__import__|__all__"
+    r"|__dict__|attrgetter|methodcaller|patch|getmembers|modules)\b"
+)
+
+
+def looks_up_strings(text: str) -> bool:
+    """Whether *text* may look an object up by a string (`_LOOKUPS`, searched in the whole text:
+    a word in a comment or a string counts too, which only ever keeps more references)."""
+    return _LOOKUPS.search(text) is not None
 
 
 def _commented_or_quoted(prefix: str) -> bool:
@@ -85,6 +103,7 @@ class Named:
 
     total: int = 0  # every reference: loads, bindings, definitions, attributes, imports, strings naming it
     after_dot: int = 0  # `obj.name`: an attribute of something else
+    strings: int = 0  # strings that are the name itself (`"name"`, no dotted path), counted in total too
     attributes: Counter[str] = field(default_factory=Counter)  # `name.attr`: how often each attr is read off it
 
 
@@ -153,7 +172,8 @@ def _count(tree: ast.AST) -> dict[str, Named]:
                 entry.attributes[node.attr] += 1
         elif kind is ast.Constant:
             if type(node.value) is str and _PATH.fullmatch(node.value) and id(node) not in graph_names:
-                add(_PATH_PARTS.split(node.value)[-1])
+                entry = add(_PATH_PARTS.split(node.value)[-1])
+                entry.strings += not _PATH_PARTS.search(node.value)
         elif kind not in _NAMING:
             continue
         elif kind is ast.alias:

@@ -75,7 +75,7 @@ from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
 from greenlint.analysis.callsite import estimator_method
 from greenlint.analysis.files import WrittenFiles
-from greenlint.analysis.references import CodeReferences, text_references, word_lines
+from greenlint.analysis.references import CodeReferences, looks_up_strings, text_references, word_lines
 from greenlint.analysis.scopes import Scope, merge_names
 from greenlint.analysis.values import (
     FOREIGN,
@@ -107,6 +107,7 @@ from greenlint.analysis.values import (
     fresh,
     items_of,
     merge,
+    merged_bindings,
     options_of,
     runs_of,
     union,
@@ -288,7 +289,8 @@ class Resolver:
         self.imports = imports  # `project.Imports` of this module: other project modules, if followed
         self.exporting = exporting  # walked for other modules: parameters stay unknown
         self.source = source  # the module's text, to count references to a function
-        self.words: dict[str, tuple[int, int, int]] = {}  # identifier -> `text_references` in the text
+        self.words: dict[str, tuple[int, int, int, int]] = {}  # identifier -> `text_references` in the text
+        self.strings_looked_up: bool | None = None  # `looks_up_strings` of the text, found when first asked
         self.references: CodeReferences | None = None  # the same in the tree's code (`run`)
         self.local_references: dict[int, CodeReferences] = {}  # id of a function -> the same in its code alone
         self.discard: ast.expr | None = None  # the value of the expression statement being walked
@@ -503,7 +505,7 @@ class Resolver:
                 if len(kept) != len(other.callers):
                     other.callers = kept
                     other.calls_seen = len(kept)
-                    other.passed = _merged([bound for _, _, bound in kept]) if kept else None
+                    other.passed = merged_bindings([bound for _, _, bound in kept]) if kept else None
             returns = info.returns
             info.state = Walk.PENDING
             self.walk_function(info)
@@ -1432,7 +1434,12 @@ class Resolver:
         found = self.words.get(name)
         if found is None:
             found = self.words[name] = text_references(self.source, name)
-        total, after_dot, before_dot = found
+        total, after_dot, before_dot, quoted = found
+        if self.strings_looked_up is None:
+            self.strings_looked_up = looks_up_strings(self.source)
+        strings_data = not self.strings_looked_up  # `args.command == "train"` names no function
+        if strings_data:
+            total -= quoted
         if info.kind == "function":
             total -= after_dot
         elif not init:
@@ -1449,7 +1456,7 @@ class Resolver:
         if enclosing is None and total - 1 - references.in_prose(name) - (before_dot if init else 0) > expected:
             return total - 1
         named = references.of(name)
-        total = named.total
+        total = named.total - named.strings if strings_data else named.total
         if info.kind == "function":
             total -= named.after_dot
         elif not init:
@@ -1828,6 +1835,8 @@ class Resolver:
             return Seq((parsed, None)) if func.attr == "parse_known_args" else parsed
         if filler is not None:  # a decode earlier in the loop's body (one in a loop: per item, per pass), or in the value
             self.fill_list(*filler, self.decoded if len(self.ctx.loops) > 1 else None, node.lineno)
+        elif type(func) is ast.Attribute and func.attr in _LIST_FILLERS and type(func.value) is ast.Attribute:
+            self.fill_attribute(func.value)
         self.discarded = discarded
         if callee is None and type(func) is ast.Attribute and func.attr in hostwork.STR_SPLITS and (
             receiver is None or type(receiver) is Const and type(receiver.value) is str
@@ -1875,6 +1884,19 @@ class Resolver:
             meta = filled.meta if filled is not None else {}
             filled = Inst(arrays.LIST, "append", {**meta, "host": decoded, "line": line, "walk": id(self.ctx)})
         scope.names[name] = filled
+
+    def fill_attribute(self, target: ast.Attribute) -> None:
+        """`self.image_info.append(info)` in a method: a list attribute of a project class filled
+        by a method that may run any number of times (`add_image` per image of a dataset) has a
+        length not known here, whatever literal a constructor gave it (`self.image_info = []`)."""
+        if type(target.value) is not ast.Name:
+            return
+        owner = self.name(target.value.id)
+        if type(owner) not in (UserInst, UserClass):
+            return
+        found, value = owner.info.find_attr(target.attr)
+        if found and (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST):
+            owner.info.attrs[target.attr] = None
 
     def super_of(self) -> Any:
         func = self.ctx.func
@@ -3378,15 +3400,6 @@ def _once_per_api(found: list[Found], nodes: set[int]) -> list[Found]:
     return kept
 
 
-def _merged(bindings: list[dict]) -> dict:
-    """Parameter values over several calls: unknown where they disagree."""
-    merged = dict(bindings[0])
-    for bound in bindings[1:]:
-        for name in set(merged) | set(bound):
-            merged[name] = merge(merged.get(name), bound.get(name))
-    return merged
-
-
 def _reads_only(func: ast.expr, callee: Any) -> bool:
     """A call that never changes a dict it is given: a dict method reading it (`other.update(d)`,
     `table.get(d)`) or one of builders.READ_ONLY_CALLS."""
@@ -3604,7 +3617,8 @@ def _is_none(node: ast.expr) -> bool:
 
 
 def _self_targets(node: ast.FunctionDef) -> set[str]:
-    """Names X of the `self.X = ...` targets in a method (self: its first parameter).
+    """Names X of the `self.X = ...` targets in a method (self: its first parameter), and of the
+    lists it fills (`self.X.append(...)`, `Resolver.fill_attribute`).
 
     Only statements are visited (assignments cannot hide inside expressions, walrus aside).
     """
@@ -3621,6 +3635,9 @@ def _self_targets(node: ast.FunctionDef) -> set[str]:
             targets = stmt.targets
         elif kind is ast.AnnAssign or kind is ast.AugAssign:
             targets = [stmt.target]
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Attribute) \
+                and stmt.value.func.attr in _LIST_FILLERS:
+            targets = [stmt.value.func.value]
         else:
             for field in ("body", "orelse", "finalbody", "handlers", "cases"):
                 stack.extend(getattr(stmt, field, ()))

@@ -431,6 +431,9 @@ def merge(a: Any, b: Any) -> Any:
     A TF value merged with a known non-TF constant (`tf = None` in an `except ImportError`)
     keeps the TF value: the constant path cannot make TF calls. Instances of two classes
     deriving `keras.utils.Sequence` give a plain `Sequence` (only what they share is known).
+    Two constructions of one class of another module (`model = MaskRCNN(mode="training", ...)`
+    on one path, `MaskRCNN(mode="inference", ...)` on the other) give an instance of that class,
+    its constructor's parameters known where both paths gave the same.
     """
     if a is b:
         return a
@@ -451,7 +454,19 @@ def merge(a: Any, b: Any) -> Any:
         return a
     if is_sequence(a) and is_sequence(b):
         return Inst(SEQUENCE, "merge")
+    if type(a) is ExtInst and type(b) is ExtInst and a.cls is b.cls:
+        passed = merged_bindings([a.passed, b.passed]) if a.passed is not None and b.passed is not None else None
+        return ExtInst(a.cls, passed)
     return None
+
+
+def merged_bindings(bindings: list[dict]) -> dict:
+    """Parameter values over several calls: unknown where they disagree."""
+    merged = dict(bindings[0])
+    for bound in bindings[1:]:
+        for name in set(merged) | set(bound):
+            merged[name] = merge(merged.get(name), bound.get(name))
+    return merged
 
 
 def union(values: list) -> Choice | None:

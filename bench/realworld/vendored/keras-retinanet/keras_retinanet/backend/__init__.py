@@ -1,0 +1,1 @@
+from .backend import *  # noqa: F401,F403

@@ -1,0 +1,1 @@
+from .common import *  # noqa: F401,F403
