@@ -13,7 +13,9 @@ not priced here, so nothing is claimed of it.
 
 `host_work` follows what the run is fed back through the names the step's loop binds on each pass
 (its assignments, its own `for` target) and the functions of the file or of a project module it
-calls there (their bodies run per step), and names the first such work it finds. A name bound
+calls there (their bodies run per step), a method included where the name it is called on is bound to
+a project class's instance in the function around the loop (`data = Loader(path)` before `for batch in
+data.gen(64):`), and names the first such work it finds. A name bound
 before the loop, a parameter, or another module's function that cannot be read (`mnist.train.
 next_batch`) is not followed: its work is not seen, so nothing is claimed of it. A binding in one
 branch of an `if` whose test is the same as that of an `if` holding the run in its other branch
@@ -31,7 +33,7 @@ from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import star_imported_from_project
 from greenlint.rules.host_made import ProjectFunctions, bindings, own_nodes
-from greenlint.rules.syntax import cell_units, exclusive, target_binds
+from greenlint.rules.syntax import SCOPES, cell_units, enclosing, exclusive, target_binds
 
 #: Calls that read a file whatever their module (`open`, NumPy's and pandas' readers, pickle).
 READERS = frozenset(
@@ -138,7 +140,20 @@ class _Producers:
             found = self.returns(function, depth - 1)
             if found is not None:
                 return found
+        receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+        for owner in self.constructed(receiver.id, scope) if isinstance(receiver, ast.Name) else ():
+            for function in self.functions.method(owner, name):  # `data.gen(64)` after `data = Loader(paths)`
+                found = self.returns(function, depth - 1)
+                if found is not None:
+                    return found
         return None
+
+    def constructed(self, name: str, scope: ast.AST) -> set[str]:
+        """The classes whose call binds *name* in *scope*'s function or module (`data = Loader(paths)`,
+        made once before the loop whose passes call its methods)."""
+        around = scope if isinstance(scope, SCOPES) else enclosing(self.facts, scope, self.cell)
+        values = bindings(around, name) if around is not None else ()
+        return {dotted(v.func)[-1] for v in values if isinstance(v, ast.Call) and dotted(v.func)}
 
     def methods(self) -> set[int]:
         """The file's methods (functions in a class body), found on the first method call followed."""
