@@ -112,8 +112,9 @@ class _Producers:
             if found is not None:
                 return found
         modules = self.modules(scope)
-        filled = next((n for n in own_nodes(scope) if isinstance(n, PER_ITEM[:3]) and _fills(n, name, modules)), None)
-        return _per_item(filled, where) if filled is not None else None
+        filled = [n for n in own_nodes(scope) if isinstance(n, PER_ITEM[:3]) and _fills(n, name, modules)]
+        inner = [n for n in filled if not any(o is not n and o in filled for o in ast.walk(n))]
+        return _per_item(min(inner, key=lambda n: n.lineno), where) if inner else None  # the loop over the items
 
     def bound(self, scope: ast.AST, name: str) -> Iterator[ast.expr]:
         if isinstance(scope, (ast.For, ast.AsyncFor)) and target_binds(scope.target, name):

@@ -32,7 +32,7 @@ def _gl503(tmp_path, predictor, append: str) -> list[str]:
 def test_a_reader_class_of_another_module_decoding_per_item_is_the_feeds_host_work(tmp_path, predictor):
     found = _gl503(tmp_path, predictor, "np.asarray(Image.open(item))")
     assert len(found) == 1 and found[0].startswith("9: ")
-    assert "a Python loop over its items (in `gen`" in found[0]
+    assert "a Python loop over its items (in `gen`, line 15)" in found[0]  # the loop over the items, not the `while`
 
 
 def test_a_reader_class_slicing_arrays_in_memory_claims_no_host_work(tmp_path, predictor):
