@@ -450,8 +450,9 @@ class SessionFeedDictInLoop(Rule):
 
     The run may have no loop of its own, in a function fed what its parameters give it (`def step(self,
     batch)` filling `input_feed` from `batch`) that the file calls in a loop (`for batch in data.gen(65):
-    self.step(batch)`): the same judgement is made on the arguments of that call in that loop, and the
-    finding is on the run. A run in the `for` loop's own iterable (a reader's generator fetching each
+    self.step(batch)`): the same judgement is made on the arguments of that call in that loop (what
+    the call returns being what the run fetched: an agent's `act(obs)` whose action gives the next
+    observation is fed back), and the finding is on the run. A run in the `for` loop's own iterable (a reader's generator fetching each
     batch through a session of its own) is no reply of the step: the items it yields exist before the
     body runs on them, so they are data a pipeline can prepare ahead.
 
@@ -584,6 +585,14 @@ class SessionFeedDictInLoop(Rule):
             "import cv2\nimport tensorflow as tf\n\n\nclass Model:\n    def step(self, path):\n"
             "        return self.sess.run(self.op, feed_dict={self.x: self.images})\n\n    def train(self, paths):\n"
             "        for path in paths:\n            self.step(cv2.imread(path))\n"
+        ),
+        Valid(  # the method's run is fed the observation its own output led to: an agent acting, no batch to prefetch
+            "import cv2\nimport tensorflow as tf\n\n\nclass Env:\n    def step(self, action):\n"
+            "        return cv2.resize(cv2.imread(self.frames[action]), (84, 84))\n\n\nclass Agent:\n"
+            "    def act(self, obs):\n        return self.sess.run(self.pi, feed_dict={self.x: obs})\n\n"
+            "    def play(self):\n        env = Env()\n        obs = env.step(0)\n"
+            "        for t in range(10000):\n            action = self.act(obs)\n"
+            "            obs = env.step(action)\n"
         ),
         Valid(  # a latency benchmark re-runs one input on purpose
             "import time\nimport numpy as np\nimport tensorflow as tf\n"
@@ -944,12 +953,14 @@ class SessionFeedDictInLoop(Rule):
     ) -> Iterator[Diagnostic]:
         """A run with no loop of its own, fed what its function's parameters give it (`step(self, batch)`
         feeding `batch['data']`), whose function the file calls in a loop: the same judgement as a run
-        written in that loop, read from the arguments of the call (`self.step(batch)`); one finding, on
-        the run."""
+        written in that loop, read from the arguments of the call (`self.step(batch)`), what the call
+        returns being the run's reply (`action = self.act(obs)` then `obs = env.step(action)`: fed back);
+        one finding, on the run."""
         for cell, node, loop, given in _looped_callers(facts, call, fed, site.callsite.span.cell):
             if periodic(facts, node, cell) or _producer(facts, node, cell) or waits_for_user(loop):
                 continue
-            if _fed_back(given, loop, results) or _beside_step_loop(loop, fed_runs) or not _varies(given, loop):
+            replies = results | {id(node)}  # the call returns what the run fetched: `action = self.act(obs)`
+            if _fed_back(given, loop, replies) or _beside_step_loop(loop, fed_runs) or not _varies(given, loop):
                 continue
             scope = enclosing(facts, node, cell)
             if scope is not None and made_on_host(facts, given, scope):
