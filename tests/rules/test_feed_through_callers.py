@@ -24,8 +24,13 @@ READER = (
 )
 
 
+def _reader(append: str) -> str:
+    """The reader module, each record turned into what *append* says before it joins the batch."""
+    return READER.replace("{APPEND}", append).replace("{{", "{").replace("}}", "}")
+
+
 def _gl503(tmp_path, predictor, append: str) -> list[str]:
-    files = {"data.py": READER.replace("{APPEND}", append).replace("{{", "{").replace("}}", "}"), "model.py": MODEL}
+    files = {"data.py": _reader(append), "model.py": MODEL}
     return [f"{d.span.line}: {d.message}" for d in check_in_project(tmp_path, predictor, files, "model.py", "GL503")]
 
 
@@ -43,3 +48,16 @@ def test_a_reader_class_slicing_arrays_in_memory_claims_no_host_work(tmp_path, p
     )
     files = {"data.py": memory, "model.py": MODEL}
     assert check_in_project(tmp_path, predictor, files, "model.py", "GL503") == []
+
+
+def test_a_reader_kept_in_an_attribute_is_followed_to_its_class(tmp_path, predictor):
+    model = (
+        "import tensorflow as tf\nfrom data import Loader\n\n\nclass Model:\n"
+        "    def __init__(self, path):\n        self.loader = Loader(path)\n\n"
+        "    def train(self):\n        for batch in self.loader.gen(64):\n"
+        "            self.sess.run(self.train_op, feed_dict={self.x: batch['images']})\n"
+    )
+    files = {"data.py": _reader("np.asarray(Image.open(item))"), "model.py": model}
+    found = check_in_project(tmp_path, predictor, files, "model.py", "GL503")
+    assert [d.span.line for d in found] == [11]
+    assert "in `gen`, line 15" in found[0].message
