@@ -284,6 +284,21 @@ CORPORA: tuple[Corpus, ...] = (
         include=("keras_retinanet/", "examples/"),  # tests/ left out
         licence_file="LICENSE",
     ),
+    Corpus(
+        "pix2pix-tensorflow", "research: pix2pix conditional GAN (TF1 graph, queue input of image files decoded "
+        "in the graph, a Supervisor session loop with summaries and checkpoints every N steps), a script and its "
+        "data-preparation tools", "MIT", "affinelayer/pix2pix-tensorflow@0f2174424356162920fc25067e63db2bcf19f4e7",
+        include=("pix2pix.py", "tools/process.py", "tools/tfimage.py"),  # server/ (a demo) and docker/ left out
+        licence_file="LICENSE.txt",
+    ),
+    Corpus(
+        "attention-ocr", "research: attention OCR seq2seq (TF1 graph through tf.compat.v1, a session handed to a "
+        "model class, batches read in a second session and fed through feed_dict, summaries every step, "
+        "checkpoints every 100 steps), a package with its command line", "MIT",
+        "emedvedev/attention-ocr@fd50b4c3e828437d420ebd16c35876a57448db3b",
+        include=("aocr/",),
+        licence_file="LICENSE.md",
+    ),
     # Research corpora from PyPI archives (pinned, downloaded into the cache like the libraries above,
     # never committed): read before greenlint ran on them, like the vendored ones.
     Corpus(

@@ -13,7 +13,9 @@ not priced here, so nothing is claimed of it.
 
 `host_work` follows what the run is fed back through the names the step's loop binds on each pass
 (its assignments, its own `for` target) and the functions of the file or of a project module it
-calls there (their bodies run per step), and names the first such work it finds. A name bound
+calls there (their bodies run per step), a method included where what it is called on is a project
+class's instance made before the loop (`data = Loader(path)` in the function around it, or
+`self.loader = Loader(path)` in a method of its class), and names the first such work it finds. A name bound
 before the loop, a parameter, or another module's function that cannot be read (`mnist.train.
 next_batch`) is not followed: its work is not seen, so nothing is claimed of it. A binding in one
 branch of an `if` whose test is the same as that of an `if` holding the run in its other branch
@@ -31,7 +33,7 @@ from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import star_imported_from_project
 from greenlint.rules.host_made import ProjectFunctions, bindings, own_nodes
-from greenlint.rules.syntax import cell_units, exclusive, target_binds
+from greenlint.rules.syntax import SCOPES, cell_units, enclosing, exclusive, target_binds
 
 #: Calls that read a file whatever their module (`open`, NumPy's and pandas' readers, pickle).
 READERS = frozenset(
@@ -110,8 +112,9 @@ class _Producers:
             if found is not None:
                 return found
         modules = self.modules(scope)
-        filled = next((n for n in own_nodes(scope) if isinstance(n, PER_ITEM[:3]) and _fills(n, name, modules)), None)
-        return _per_item(filled, where) if filled is not None else None
+        filled = [n for n in own_nodes(scope) if isinstance(n, PER_ITEM[:3]) and _fills(n, name, modules)]
+        inner = [n for n in filled if not any(o is not n and o in filled for o in ast.walk(n))]
+        return _per_item(min(inner, key=lambda n: n.lineno), where) if inner else None  # the loop over the items
 
     def bound(self, scope: ast.AST, name: str) -> Iterator[ast.expr]:
         if isinstance(scope, (ast.For, ast.AsyncFor)) and target_binds(scope.target, name):
@@ -138,7 +141,33 @@ class _Producers:
             found = self.returns(function, depth - 1)
             if found is not None:
                 return found
+        receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+        for owner in self.constructed(receiver, scope) if receiver is not None else ():
+            for function in self.functions.method(owner, name):  # `data.gen(64)` after `data = Loader(paths)`
+                found = self.returns(function, depth - 1)
+                if found is not None:
+                    return found
         return None
+
+    def constructed(self, receiver: ast.expr, scope: ast.AST) -> set[str]:
+        """The classes whose call binds the *receiver* a method is called on, made once before the loop
+        whose passes call the method: a name bound in *scope*'s function or module (`data = Loader(paths)`),
+        or an attribute of `self` that a method of the file's class around *scope* sets
+        (`self.data_loader = DataLoader(...)` in `__init__`)."""
+        around = scope if isinstance(scope, SCOPES) else enclosing(self.facts, scope, self.cell)
+        if isinstance(receiver, ast.Name):
+            values = list(bindings(around, receiver.id)) if around is not None else []
+        elif isinstance(receiver, ast.Attribute) and dotted(receiver.value) == ["self"]:
+            owner = enclosing(self.facts, scope, self.cell, (ast.ClassDef,))
+            values = [
+                node.value
+                for node in (ast.walk(owner) if owner is not None else ())
+                if isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Attribute) and dotted(t) == ["self", receiver.attr] for t in node.targets)
+            ]
+        else:
+            values = []
+        return {dotted(v.func)[-1] for v in values if isinstance(v, ast.Call) and dotted(v.func)}
 
     def methods(self) -> set[int]:
         """The file's methods (functions in a class body), found on the first method call followed."""

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import imported_from_project, read_tree, star_imported_from_project
-from greenlint.rules.syntax import SCOPES, target_binds
+from greenlint.rules.syntax import SCOPES, cell_units, target_binds
 
 #: NumPy functions that read data from files or buffers: what they return is data, whatever their arguments.
 NUMPY_READERS = frozenset(
@@ -59,6 +59,27 @@ class ProjectFunctions:
         if own:
             yield from own
             return
+        yield from self._imported(name, (ast.FunctionDef, ast.AsyncFunctionDef))
+
+    def method(self, owner: str, name: str) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
+        """The method *name* of the class a call of *owner* constructs: the file's top-level class of
+        that name, else the one a project module it imports defines."""
+        own = [
+            node
+            for cell, _ in cell_units(self.facts)
+            for node in getattr(self.facts.module(cell), "body", ())
+            if isinstance(node, ast.ClassDef) and node.name == owner
+        ]
+        for owner_class in own or self._imported(owner, (ast.ClassDef,)):
+            for function in owner_class.body:  # type: ignore[attr-defined]
+                if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and function.name == name:
+                    if id(owner_class) in self.paths:
+                        self.paths[id(function)] = self.paths[id(owner_class)]
+                    yield function
+
+    def _imported(self, name: str, kinds: tuple[type, ...]) -> Iterator[ast.AST]:
+        """The top-level definitions of one of *kinds* that the file's import of *name* from a project
+        module (by name, or with `from module import *`) binds, each module's file kept in `paths`."""
         imported = imported_from_project(self.facts, name)
         sources = (
             [(p, n) for p, n in imported]
@@ -69,10 +90,10 @@ class ProjectFunctions:
             tree = self.tree(path)
             if tree is None or path is None:
                 continue
-            for function in tree.body:
-                if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and function.name == original:
-                    self.paths[id(function)] = path
-                    yield function
+            for node in tree.body:
+                if isinstance(node, kinds) and getattr(node, "name", None) == original:
+                    self.paths[id(node)] = path
+                    yield node
 
     def tree(self, path: str | None) -> ast.Module | None:
         """The tree of the project module at *path*, read once."""

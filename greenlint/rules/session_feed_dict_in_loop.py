@@ -23,7 +23,9 @@ from greenlint.rules.syntax import (
     last_name,
     own_body,
     own_loops,
+    parameters,
     periodic,
+    positional_parameters,
     waits_for_user,
 )
 
@@ -132,9 +134,13 @@ def _fed_back(fed: ast.expr, loop: ast.AST, results: set[int]) -> bool:
     """Whether the fed values derive, through the loop's assignments and the containers it
     fills, from what a run in the loop returned (an agent's observations after `env.step` on
     the chosen action, gradients fed back, a generated sequence): input that exists only after
-    the previous step, which no pipeline can prepare ahead."""
-    tainted = _spread(loop, results, results, None)
-    return any(_reads(value, results, tainted) for value in (fed.values if isinstance(fed, ast.Dict) else [fed]))
+    the previous step, which no pipeline can prepare ahead. A run in the `for` loop's own iterable (a
+    reader's generator fetching batches through a session of its own) is no such reply: its items
+    exist before the body runs on them."""
+    drawn = {id(n) for n in ast.walk(loop.iter)} if isinstance(loop, (ast.For, ast.AsyncFor)) else set()
+    replies = results - drawn
+    tainted = _spread(loop, replies, results, None)
+    return any(_reads(value, replies, tainted) for value in (fed.values if isinstance(fed, ast.Dict) else [fed]))
 
 
 def _host_only(expr: ast.AST, results: set[int], values: set[str]) -> bool:
@@ -327,6 +333,43 @@ def _batch_builder(facts: FileFacts, site: Site, call: ast.Call, results: set[in
     )
 
 
+def _parameters_fed(function: ast.FunctionDef | ast.AsyncFunctionDef, fed: ast.expr, own: set[str]) -> list[str]:
+    """The parameters in *own* whose values the run's *fed* expression reads, through the function's
+    assignments (`input_feed[self.img] = batch['data']` fills `input_feed` from `batch`)."""
+    names = {n.id for n in ast.walk(fed) if isinstance(n, ast.Name)}
+    size = -1
+    while size != len(names):
+        size = len(names)
+        for node in ast.walk(function):
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if any(path.split(".")[0] in names for target in targets for path in _filled(target)):
+                    names |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+    return sorted(names & own)
+
+
+def _looped_callers(facts: FileFacts, call: ast.Call, fed: ast.expr, cell: int | None):
+    """For a run with no loop in its own function, the calls of that function the file makes in a loop
+    (`self.step(batch)` in `for batch in data.gen(65):`): each with its cell, its innermost loop, and
+    the arguments it gives the parameters the run's feed reads (none where it gives none of them)."""
+    function = enclosing(facts, call, cell, (ast.FunctionDef, ast.AsyncFunctionDef))
+    if function is None:
+        return
+    positional = positional_parameters(facts, function, cell)
+    named = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    own = set(parameters(function)) - set(named[: len(named) - len(positional)])  # a method's receiver left out
+    read = _parameters_fed(function, fed, own)
+    for unit_cell, node in calls_of(facts, function, cell) if read else ():
+        loops = own_loops(facts, node, unit_cell)
+        given = [
+            value
+            for name in read
+            if (value := argument(node, name, positional.index(name) if name in positional else None)) is not None
+        ]
+        if loops and given:
+            yield unit_cell, node, loops[0], ast.Tuple(elts=given, ctx=ast.Load())
+
+
 class SessionFeedDictInLoop(Rule):
     """
     ## What it does
@@ -404,6 +447,14 @@ class SessionFeedDictInLoop(Rule):
     figure over its counted runs stays under `material-saving-j` (10 kJ) at its point, the
     predictor's median (greenlint/rules/material.py): what a pipeline saves is part of that work at most;
     runs greenlint cannot count, or a figure whose data size is unknown, say nothing of it.
+
+    The run may have no loop of its own, in a function fed what its parameters give it (`def step(self,
+    batch)` filling `input_feed` from `batch`) that the file calls in a loop (`for batch in data.gen(65):
+    self.step(batch)`): the same judgement is made on the arguments of that call in that loop (what
+    the call returns being what the run fetched: an agent's `act(obs)` whose action gives the next
+    observation is fed back), and the finding is on the run. A run in the `for` loop's own iterable (a reader's generator fetching each
+    batch through a session of its own) is no reply of the step: the items it yields exist before the
+    body runs on them, so they are data a pipeline can prepare ahead.
 
     The run may be in another module's helper: a call such as `model.train(lr, *minibatch)` that
     greenlint lists as the session run the helper makes (`features.via`) is reported where the
@@ -524,6 +575,24 @@ class SessionFeedDictInLoop(Rule):
         Valid(  # a helper called from two places feeds twice, in no loop
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\ndef show(v):\n"
             "    return sess.run(y, feed_dict={x: v})\nshow(a)\nshow(b)\n"
+        ),
+        Valid(  # the method's run is fed a latent its caller's loop draws with NumPy: nothing a pipeline would stage
+            "import numpy as np\nimport tensorflow as tf\n\n\nclass GAN:\n    def step(self, z):\n"
+            "        return self.sess.run(self.g_optim, feed_dict={self.z: z})\n\n    def train(self):\n"
+            "        for i in range(10000):\n            self.step(np.random.normal(size=(64, 100)))\n"
+        ),
+        Valid(  # the method's run is fed only what its own attributes hold, whatever the loop gives it
+            "import cv2\nimport tensorflow as tf\n\n\nclass Model:\n    def step(self, path):\n"
+            "        return self.sess.run(self.op, feed_dict={self.x: self.images})\n\n    def train(self, paths):\n"
+            "        for path in paths:\n            self.step(cv2.imread(path))\n"
+        ),
+        Valid(  # the method's run is fed the observation its own output led to: an agent acting, no batch to prefetch
+            "import cv2\nimport tensorflow as tf\n\n\nclass Env:\n    def step(self, action):\n"
+            "        return cv2.resize(cv2.imread(self.frames[action]), (84, 84))\n\n\nclass Agent:\n"
+            "    def act(self, obs):\n        return self.sess.run(self.pi, feed_dict={self.x: obs})\n\n"
+            "    def play(self):\n        env = Env()\n        obs = env.step(0)\n"
+            "        for t in range(10000):\n            action = self.act(obs)\n"
+            "            obs = env.step(action)\n"
         ),
         Valid(  # a latency benchmark re-runs one input on purpose
             "import time\nimport numpy as np\nimport tensorflow as tf\n"
@@ -719,6 +788,15 @@ class SessionFeedDictInLoop(Rule):
             line=17,
             message_contains="a Python loop over its items (in `generate_batch`, line 8)",
         ),
+        Invalid(  # the run in a method fed its parameter, the method called once per batch a file generator decodes
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\n\n\ndef batches(paths):\n    while True:\n"
+            "        yield np.stack([cv2.imread(p) for p in paths[:64]])\n\n\nclass Model:\n"
+            "    def step(self, images):\n        feed = {}\n        feed[self.x] = images\n"
+            "        return self.sess.run(self.train_op, feed)\n\n    def train(self, paths):\n"
+            "        for images in batches(paths):\n            self.step(images)\n",
+            line=15,
+            message_contains="made on each step by a file read (`cv2.imread`, in `batches`, line 8)",
+        ),
         Invalid(  # the steps of every epoch: the run in the inner loop is the finding, not the epoch's report
             "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\nfor epoch in range(50):\n"
             "    for iteration in range(n_batches):\n        X_batch = np.load(paths[iteration])\n"
@@ -843,6 +921,9 @@ class SessionFeedDictInLoop(Rule):
                 continue
             loop, _ = innermost_loop(facts, site)  # its own loop, where what it feeds is read
             fed = feed(call)
+            if loop is None and fed is not None:  # run once per call: fed what a caller's loop gives it
+                yield from self._through_callers(facts, site, call, fed, results, fed_runs)
+                continue
             if loop is not None and fed is not None and _fed_back(fed, loop, results):
                 trips = site.loop_runs
                 if _sampled_on_host(fed, loop, results) and (trips is None or trips >= FEW_ELEMENTS):
@@ -866,6 +947,28 @@ class SessionFeedDictInLoop(Rule):
                 and not _shares_placeholders(facts, fed, loop, results, site.callsite.span.cell)
             ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.SAME_FEED)
+
+    def _through_callers(
+        self, facts: FileFacts, site: Site, call: ast.Call, fed: ast.expr, results: set[int], fed_runs: set[int]
+    ) -> Iterator[Diagnostic]:
+        """A run with no loop of its own, fed what its function's parameters give it (`step(self, batch)`
+        feeding `batch['data']`), whose function the file calls in a loop: the same judgement as a run
+        written in that loop, read from the arguments of the call (`self.step(batch)`), what the call
+        returns being the run's reply (`action = self.act(obs)` then `obs = env.step(action)`: fed back);
+        one finding, on the run."""
+        for cell, node, loop, given in _looped_callers(facts, call, fed, site.callsite.span.cell):
+            if periodic(facts, node, cell) or _producer(facts, node, cell) or waits_for_user(loop):
+                continue
+            replies = results | {id(node)}  # the call returns what the run fetched: `action = self.act(obs)`
+            if _fed_back(given, loop, replies) or _beside_step_loop(loop, fed_runs) or not _varies(given, loop):
+                continue
+            scope = enclosing(facts, node, cell)
+            if scope is not None and made_on_host(facts, given, scope):
+                continue
+            work = host_work(facts, given, loop, node, cell)
+            if work is not None:
+                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(work=work))
+                return
 
     def _wrapped(
         self, facts: FileFacts, wrapped: list[Site], results: set[int], fed_runs: set[int]
