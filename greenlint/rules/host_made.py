@@ -59,7 +59,9 @@ class ProjectFunctions:
         if own:
             yield from own
             return
-        yield from self._imported(name, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for found in self._imported(name, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                yield found
 
     def method(self, owner: str, name: str) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
         """The method *name* of the class a call of *owner* constructs: the file's top-level class of

@@ -353,7 +353,7 @@ def _looped_callers(facts: FileFacts, call: ast.Call, fed: ast.expr, cell: int |
     (`self.step(batch)` in `for batch in data.gen(65):`): each with its cell, its innermost loop, and
     the arguments it gives the parameters the run's feed reads (none where it gives none of them)."""
     function = enclosing(facts, call, cell, (ast.FunctionDef, ast.AsyncFunctionDef))
-    if function is None:
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return
     positional = positional_parameters(facts, function, cell)
     named = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
