@@ -59,10 +59,6 @@ class CheckResult:
         return overlay.applied(self.config.overlay_root)
 
 
-def _order(d: Diagnostic):
-    return (d.path, d.span.cell or 0, d.span.line, d.span.column, d.code)
-
-
 #: A file that could not be analysed is always reported, whatever the selection (as ruff does
 #: with syntax errors): otherwise `--select GL301` would pass a file it never read.
 FILE_ERRORS = frozenset({"GL001", "GL002"})
@@ -74,7 +70,7 @@ def file_errors(result: FileResult) -> list[Diagnostic]:
     from greenlint.check import noqa
 
     kept, _ = noqa.apply(list(result.errors), result.suppressions)
-    return sorted((d for d in kept if d.code in FILE_ERRORS), key=_order)
+    return sorted((d for d in kept if d.code in FILE_ERRORS), key=Diagnostic.sort_key)
 
 
 def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fixes: bool = False) -> list[Diagnostic]:
@@ -131,7 +127,7 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
             )
             if result.suppressions.suppressed(d) is False:
                 kept.append(d)
-    return sorted(kept, key=_order)
+    return sorted(kept, key=Diagnostic.sort_key)
 
 
 def _within(span: Span, scopes: list[tuple[int | None, int, int]]) -> bool:
