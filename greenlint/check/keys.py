@@ -47,27 +47,20 @@ def project_modules():
 
 
 def dependencies(project, path: Path, profile_stamps: dict[str, str], cache: Cache | None) -> str:
-    """A digest of the project modules *path* imports (a file's analysis follows them) and of the
-    TF modules beside it that import it (they make a module naming no TF analysed, and rules read
-    them: greenlint.rules.importers), or "",
-    the stamp of the profile file covering it (a new `greenlint measure` changes its figures) and
-    the TensorFlow version its project targets (rules read it: greenlint.rules.tf_target) and what
-    rules read in the modules beside it (`beside_stamp`) and the libraries installed where it runs
-    (classes of libraries built on Keras are read from them: analysis.libraries), looked up once per folder in a run
+    """What besides its content decides the findings of the file at *path*: what decides its
+    analysis (the analysis' index of project modules says: `ProjectIndex.analysis_inputs`), then
+    the stamp of the profile file covering it (a new `greenlint measure` changes its figures), the
+    TensorFlow version its project targets (rules read it: greenlint.rules.tf_target) and what
+    rules read in the modules beside it (`beside_stamp`), looked up once per folder in a run
     (*profile_stamps*: the files of a folder share them)."""
     absolute = os.path.abspath(path)
-    modules = project.digest(absolute) if project.imports(absolute) else ""
-    importers = project.importers(absolute)  # rules read them (greenlint.rules.importers): their contents
-    if importers:
-        modules += "imported by " + "\0".join(f"{i}\0{project.digest(i)}" for i in importers)
+    inputs = project.analysis_inputs(absolute)
     folder = os.path.dirname(absolute)
     if folder not in profile_stamps:
-        modules_beside, target = beside_stamp(absolute, cache), tf_target.stamp(absolute)  # what rules read
-        from greenlint.analysis.installed import stamp as libraries_stamp  # on first need, as the profile's
         from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules
 
-        profile_stamps[folder] = profile_stamp(absolute) + target + modules_beside + libraries_stamp(absolute)
-    return modules + profile_stamps[folder]
+        profile_stamps[folder] = beside_stamp(absolute, cache) + tf_target.stamp(absolute) + profile_stamp(absolute)
+    return inputs + profile_stamps[folder]
 
 
 def beside_stamp(path: str, cache: Cache | None) -> str:
