@@ -57,9 +57,10 @@ def dependencies(project, path: Path, profile_stamps: dict[str, str], cache: Cac
     inputs = project.analysis_inputs(absolute)
     folder = os.path.dirname(absolute)
     if folder not in profile_stamps:
+        read_by_rules = beside_stamp(absolute, cache) + tf_target.stamp(absolute)
         from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules
 
-        profile_stamps[folder] = beside_stamp(absolute, cache) + tf_target.stamp(absolute) + profile_stamp(absolute)
+        profile_stamps[folder] = read_by_rules + profile_stamp(absolute)
     return inputs + profile_stamps[folder]
 
 

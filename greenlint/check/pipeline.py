@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 import greenlint.check.overlay as overlay  # the module itself, not through the package's lazy hook
 from greenlint.analysis.callsite import Span
-from greenlint.analysis.sources import joined
 from greenlint.check.config import Config
 from greenlint.check.discovery import discover
 from greenlint.check.keys import NO_RULES, rule_settings, rules_id
@@ -94,13 +93,12 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
         run |= {c for named in result.suppressions.lines.values() if named for c in named} & listed.keys()
     found = list(result.errors)
     if result.sites or result.tree is not None:  # a parsed file without call sites: the SITELESS rules
-        text = joined(result.source)
         facts = FileFacts(result.path, tuple(result.sites), result.source, parsed=result.tree, device=config.device,
                           options=result.options)
         called = frozenset(method(s.api) for s in result.sites) if result.sites else None
         reported: list[Diagnostic] = []
         for code in listed:
-            if code in run and codes.may_report(code, called, text):
+            if code in run and codes.may_report(code, called, facts.text):
                 try:
                     reported.extend(codes.rule_class(code)().check(facts, options))
                 except Exception as exc:  # a broken rule must not end the run

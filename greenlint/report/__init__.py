@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from greenlint.rules.diagnostic import Diagnostic
-
 if TYPE_CHECKING:
     from greenlint.report.rulemeta import RuleMeta
 
@@ -62,6 +60,8 @@ def render(
     `calibration`: the overlay the figures applied (`path`, `hardware_id`), a field of every JSON
     object and of SARIF's run properties (the human formats leave the note to the command).
     """
+    from greenlint.rules.diagnostic import Diagnostic  # on first use: a command's parser imports this package
+
     if fmt not in FORMATS:
         raise ValueError(f"unknown output format {fmt!r}; choose one of {', '.join(FORMATS)}")
     ordered = sorted(diagnostics, key=Diagnostic.sort_key)
