@@ -83,7 +83,7 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     from greenlint.check import noqa
     from greenlint.check.file_result import internal_error
     from greenlint.rules.base import FileFacts
-    from greenlint.rules.deliberate import declared_slow, left_blank
+    from greenlint.rules.deliberate import wanted
     from greenlint.rules.site import method
 
     listed = codes.table()
@@ -103,10 +103,7 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
                     reported.extend(codes.rule_class(code)().check(facts, options))
                 except Exception as exc:  # a broken rule must not end the run
                     found.extend(internal_error(result.path, exc, f"rule {code}").errors)
-        if reported:  # what code says of itself is read only where there is a finding to drop
-            slow, blanks = declared_slow(facts), left_blank(facts)
-            reported = [d for d in reported if d.span not in blanks and not _within(d.span, slow)]
-        found.extend(reported)
+        found.extend(wanted(facts, reported))
         if fixes:
             from greenlint.fix.engine import attach_fixes
 
@@ -126,11 +123,6 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
             if result.suppressions.suppressed(d) is False:
                 kept.append(d)
     return sorted(kept, key=Diagnostic.sort_key)
-
-
-def _within(span: Span, scopes: list[tuple[int | None, int, int]]) -> bool:
-    """The finding lies in one of the (cell, first line, last line) *scopes*."""
-    return any(cell == span.cell and first <= span.line <= last for cell, first, last in scopes)
 
 
 def run_check(
