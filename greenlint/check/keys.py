@@ -26,13 +26,27 @@ def display_path(path: Path, cwd: str) -> str:
 
 
 def look_up(
-    path: Path, shown: str, content: bytes, cache: Cache, project, profile_stamps: dict[str, str], rules: Callable[[str], str]
+    path: Path, shown: str, content: bytes, cache: Cache, project, folder_stamps: dict[str, str], rules: Callable[[str], str]
 ) -> tuple[str, tuple[list, tuple[str, ...] | None] | None]:
     """The lint *cache*'s key of the analysis of the file at *path* (*shown* as `display_path` shows
     it, *content* its bytes), and the diagnostics stored under that key and its rule settings
     `rules(shown)` (`stored_diagnostics`; None when not stored). A fully cached run
-    (greenlint.check.warm) and the runner look a file up alike."""
-    key = cache.key(shown, content, dependencies(project, path, profile_stamps, cache))
+    (greenlint.check.warm) and the runner look a file up alike.
+
+    Besides its content, the key holds what decides its analysis (the analysis' index of *project*
+    modules says: `ProjectIndex.analysis_inputs`), then what rules read in the modules beside it
+    (`beside_stamp`), the TensorFlow version its project targets (greenlint.rules.tf_target) and the
+    stamp of the profile file covering it (a new `greenlint measure` changes its figures), these
+    three looked up once per folder in a run (*folder_stamps*: the files of a folder share them)."""
+    absolute = os.path.abspath(path)
+    inputs = project.analysis_inputs(absolute)
+    folder = os.path.dirname(absolute)
+    if folder not in folder_stamps:
+        read_by_rules = beside_stamp(absolute, cache) + tf_target.stamp(absolute)
+        from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules
+
+        folder_stamps[folder] = read_by_rules + profile_stamp(absolute)
+    key = cache.key(shown, content, inputs + folder_stamps[folder])
     return key, stored_diagnostics(cache.get(diagnostics_key(key, rules(shown))))
 
 
@@ -44,24 +58,6 @@ def project_modules():
     index = project_index()
     index.refresh()
     return index
-
-
-def dependencies(project, path: Path, profile_stamps: dict[str, str], cache: Cache | None) -> str:
-    """What besides its content decides the findings of the file at *path*: what decides its
-    analysis (the analysis' index of project modules says: `ProjectIndex.analysis_inputs`), then
-    the stamp of the profile file covering it (a new `greenlint measure` changes its figures), the
-    TensorFlow version its project targets (rules read it: greenlint.rules.tf_target) and what
-    rules read in the modules beside it (`beside_stamp`), looked up once per folder in a run
-    (*profile_stamps*: the files of a folder share them)."""
-    absolute = os.path.abspath(path)
-    inputs = project.analysis_inputs(absolute)
-    folder = os.path.dirname(absolute)
-    if folder not in profile_stamps:
-        read_by_rules = beside_stamp(absolute, cache) + tf_target.stamp(absolute)
-        from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules
-
-        profile_stamps[folder] = read_by_rules + profile_stamp(absolute)
-    return inputs + profile_stamps[folder]
 
 
 def beside_stamp(path: str, cache: Cache | None) -> str:

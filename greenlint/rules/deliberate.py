@@ -179,12 +179,8 @@ def wanted(facts: FileFacts, findings: list[Diagnostic]) -> list[Diagnostic]:
     if not findings:
         return findings
     slow, blanks = declared_slow(facts), left_blank(facts)
-    return [d for d in findings if d.span not in blanks and not _within(d.span, slow)]
-
-
-def _within(span: Span, scopes: list[tuple[int | None, int, int]]) -> bool:
-    """The finding lies in one of the (cell, first line, last line) *scopes*."""
-    return any(cell == span.cell and first <= span.line <= last for cell, first, last in scopes)
+    return [d for d in findings if d.span not in blanks
+            and not any(cell == d.span.cell and first <= d.span.line <= last for cell, first, last in slow)]
 
 
 def declared_slow(facts: FileFacts) -> list[tuple[int | None, int, int]]:
