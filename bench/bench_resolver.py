@@ -6,7 +6,7 @@ On the benchmark corpus (bench/corpus.py), each step runs in a fresh interpreter
 file, one after the other, in one process:
   1. `ast.parse` only (read, decode, parse);
   2. `libcst.parse_module` only (the baseline of the linter goal);
-  3. `greenlint.analysis.analyse_files` (read, checks, text pre-check, parse, resolve, features).
+  3. `greenlint.analysis.analyse.analyse_file` (read, checks, text pre-check, parse, resolve, features).
 It reports CPU and wall time, lines per CPU second, the CPU-time ratio to libcst parse-only and
 peak RSS, then rewrites the "Resolver" section of docs/benchmarks.md. The whole-linter cold and
 warm runs are bench_linter.py's.
@@ -31,12 +31,12 @@ step, listing = sys.argv[1], sys.argv[2]
 files = Path(listing).read_text(encoding="utf-8").splitlines()
 found = errors = parsed = 0
 if step == "greenlint":
-    from greenlint.analysis.analyse import analyse_files
+    from greenlint.analysis.analyse import analyse_file
     from greenlint.catalog import load_catalog
     load_catalog()
 start, cpu = time.perf_counter(), time.process_time()
 if step == "greenlint":
-    for result in analyse_files(files):
+    for result in map(analyse_file, files):
         found += len(result.callsites); errors += len(result.errors); parsed += result.parsed
 else:
     if step == "libcst":

@@ -44,13 +44,9 @@ def bases_label(sites: Sequence[Site]) -> str:
     return " + ".join(labels)
 
 
-def file_total_of(sites: Sequence[Site]) -> Total:
-    """The total of a file's sites, each once, times its loops (the status bar's, the lens's)."""
-    return _sum(sites)
-
-
-def _sum(sites: Sequence[Site], per_run: bool = False) -> Total:
-    """The total of `sites` (times their loops unless `per_run`): `greenlint.report.total`, as every view sums."""
+def total_of(sites: Sequence[Site], per_run: bool = False) -> Total:
+    """The total of `sites`, each once, times their loops unless `per_run` (a file's: the status
+    bar's, the lens's): `greenlint.report.total`, as every view sums."""
     return file_total((s.prediction.energy_j, s.prediction.interval_j, 1 if per_run else s.loop_multiplier,
                        s.prediction.floor, per_run or s.callsite.counted) for s in sites)
 
@@ -78,7 +74,7 @@ def hint_label(sites: Sequence[Site], unit: str = "auto") -> str | None:
     known = _known(sites)
     if not known:
         return None
-    figure = _figure(_sum(known), unit)
+    figure = _figure(total_of(known), unit)
     head = f"{BOLT} {figure} ({bases_label(known)}"
     if len(head) + 1 > HINT_MAX and " + " in head:  # several bases: the costliest call's, and how many more
         top = max(known, key=lambda s: s.total_energy_j or 0.0).prediction.label
@@ -90,7 +86,7 @@ def hint_label(sites: Sequence[Site], unit: str = "auto") -> str | None:
     if loops != [1]:
         if len(loops) == 1:  # one loop around them all: the factor times one iteration
             at_most = "≤" if any(s.runs_bound == "upper" for s in known) else ""
-            factor = [f"{at_most}{loops[0]} {TIMES} {_figure(_sum(known, per_run=True), unit, nested=True)}"]
+            factor = [f"{at_most}{loops[0]} {TIMES} {_figure(total_of(known, per_run=True), unit, nested=True)}"]
             short = [f"{TIMES} {at_most}{loops[0]}"]
         else:
             factor = short = ["in loops " + ", ".join(f"{TIMES} {n}" for n in loops if n > 1)]
@@ -106,11 +102,11 @@ def site_line(site: Site, unit: str = "auto") -> str:
     p = site.prediction
     if p.energy_j is None:
         return f"{code(site.api)}: no estimate ({p.label})"
-    text = f"{code(site.api)}: {_figure(_sum([site], per_run=True), unit)}"
+    text = f"{code(site.api)}: {_figure(total_of([site], per_run=True), unit)}"
     n = site.loop_multiplier
     if n > 1:
-        text = f"{code(site.api)}: {n} {TIMES} {_figure(_sum([site], per_run=True), unit, nested=True)}"
-        text += f" = {_figure(_sum([site]), unit)}"
+        text = f"{code(site.api)}: {n} {TIMES} {_figure(total_of([site], per_run=True), unit, nested=True)}"
+        text += f" = {_figure(total_of([site]), unit)}"
     return f"{text} ({p.label})"
 
 
@@ -262,7 +258,7 @@ def total_label(sites: Sequence[Site], where: str, unit: str = "auto") -> str | 
     known = _known(sites)
     if not known:
         return None
-    total = _sum(sites)
+    total = total_of(sites)
     calls = f"{len(known)} TF/Keras call{'s' if len(known) != 1 else ''}"
     caveats = "".join(f"; {c}" for c in total.caveats())
     return f"{BOLT} {_figure(total, unit)} in {where} ({calls}: {_count_by_basis(known)}{caveats})"
@@ -282,4 +278,4 @@ def hotspots_text(sites: Sequence[Site], top: int, unit: str = "auto") -> str:
     for s in known[:top]:
         figure = fmt_energy(s.prediction.energy_j, s.prediction.interval_j, s.loop_multiplier, unit)
         parts.append(f"line {s.callsite.span.line} `{s.api}` {figure} ({_share(s.total_energy_j / total)}, {s.prediction.label})")
-    return f"{_figure(_sum(known), unit)} in {len(known)} calls; most: " + "; ".join(parts)
+    return f"{_figure(total_of(known), unit)} in {len(known)} calls; most: " + "; ".join(parts)

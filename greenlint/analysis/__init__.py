@@ -2,7 +2,7 @@
 
 `analyse.analyse_file(path)` / `analyse.analyse_source(text, path)` return a `FileAnalysis` holding
 the `CallSite`s (canonical API, span, static features: `callsite.py`) and any `FileError`s
-(`sources.py`); `analyse.analyse_files(paths)` does a list. The package exports nothing itself:
+(`sources.py`). The package exports nothing itself:
 importing it imports no module, so that a warm `greenlint check` reads `Span`s and sources from the
 cache without the resolver. Only the standard library's `ast` is used here (no libcst, no
 TensorFlow); the TF/Keras catalog is loaded on first use.

@@ -9,7 +9,7 @@ import sys
 import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -54,12 +54,6 @@ def analyse_file(
     if error is not None:
         return FileAnalysis(str(path), errors=[error])
     return analyse_source(text, str(path), catalog=catalog, max_bytes=max_bytes, beside=beside)
-
-
-def analyse_files(paths: Iterable[str | Path], *, catalog=None, max_bytes: int = sources.MAX_BYTES) -> Iterator[FileAnalysis]:
-    """Analyse files one after the other in this process (callers parallelise across files)."""
-    for path in paths:
-        yield analyse_file(path, catalog=catalog, max_bytes=max_bytes)
 
 
 def analyse_source(

@@ -83,10 +83,17 @@ def find(sites: tuple[str, ...], root: str) -> Library | None:
     """The library of import *root* in the first of *sites* holding it, or None."""
     if not root.isidentifier():
         return None
-    for site in sites:
-        if inside(site, os.path.join(site, root, "__init__.py")) or inside(site, os.path.join(site, root + ".py")):
-            return _library(site, root)
-    return None
+    return next((_library(site, root) for site in sites if module_file(site, root) is not None), None)
+
+
+def module_file(site: str, dotted: str) -> str | None:
+    """The source file of module *dotted* in *site* (its package's `__init__.py`, else its `.py`), as
+    Python would find it there, or None (a link leading out of *site* is not followed)."""
+    parts = dotted.split(".")
+    if not all(part.isidentifier() for part in parts):
+        return None
+    base = os.path.join(site, *parts)
+    return next((file for file in (os.path.join(base, "__init__.py"), base + ".py") if _inside(site, file)), None)
 
 
 def _library(site: str, root: str) -> Library:
@@ -109,7 +116,7 @@ def _library(site: str, root: str) -> Library:
         return Library(root, "", site, False)
 
 
-def inside(site: str, path: str) -> bool:
+def _inside(site: str, path: str) -> bool:
     """Whether *path* is a file whose real path stays inside *site*; a link leading out is warned of."""
     if not os.path.isfile(path):
         return False

@@ -143,7 +143,7 @@ class Reader:
     def module_value(self, dotted: str) -> tuple | None:
         if dotted.partition(".")[0] in TF_ROOTS:
             return ("tf", dotted)
-        return ("module", dotted) if self.file_of(dotted) is not None else None
+        return ("module", dotted) if installed.module_file(self.site, dotted) is not None else None
 
     def attribute(self, value: tuple, name: str, seen: set) -> tuple | None:
         if value[0] == "tf":
@@ -219,21 +219,10 @@ class Reader:
                     return inherited
         return None
 
-    def file_of(self, dotted: str) -> str | None:
-        """The source file of module *dotted* in this site directory, or None."""
-        parts = dotted.split(".")
-        if not all(part.isidentifier() for part in parts):
-            return None
-        base = os.path.join(self.site, *parts)
-        for candidate in (os.path.join(base, "__init__.py"), base + ".py"):
-            if installed.inside(self.site, candidate):
-                return candidate
-        return None
-
     def index(self, module: str) -> _Module | None:
         if module in self.modules:
             return self.modules[module]
-        file = self.file_of(module)
+        file = installed.module_file(self.site, module)
         found = self.modules[module] = _index(file, module) if file is not None else None
         return found
 

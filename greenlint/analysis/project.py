@@ -418,6 +418,18 @@ class ProjectIndex:
         self._scan(path)
         return self._folder_importers(os.path.dirname(path)).get(path, [])
 
+    def analysis_inputs(self, path: str) -> str:
+        """What besides its own content decides the analysis of the module at *path*, as one string (a
+        lint cache key's part): the digest of the project modules it imports, those of the modules
+        beside it that name TF or Keras and import it (rules read them too: greenlint.rules.importers),
+        and the stamp of the libraries installed where it runs (their Keras classes are read from them:
+        analysis.libraries)."""
+        modules = self.digest(path) if self.imports(path) else ""
+        importers = self.importers(path)
+        if importers:
+            modules += "imported by " + "\0".join(f"{i}\0{self.digest(i)}" for i in importers)
+        return modules + installed.stamp(path)
+
     def _folder_importers(self, folder: str) -> dict[str, list[str]]:
         """Each module of *folder* with the modules there naming TF or Keras that import it, sorted:
         the folder listed and its modules scanned once between refreshes (its other files ask too)."""

@@ -1937,9 +1937,7 @@ class Resolver:
                     owner.meta["n_layers"] = None if added is None or count is None else count + added
                     owner.meta["layers"] = [*owner.meta["layers"], named.get("layer")]
             if callee.name in work_mod.PREDICTS and work_mod.is_model(owner):  # `features = base.predict(images)`
-                label = owner.meta.get("model_name") or owner.cls.rpartition(".")[2]
-                how = f"the output of {label}.{callee.name} at line {node.lineno}"
-                return work_mod.output_array(owner, named.get("x"), how, named.get("steps"))
+                return work_mod.output_array(owner, named.get("x"), node.lineno, callee.name, named.get("steps"))
             returns = self.table.returns(api)
             flow: dict[str, Any] = {}
             if owner.cls == feat.IMAGE_DATA_GENERATOR and callee.name in feat.FLOWS:
@@ -2322,8 +2320,7 @@ class Resolver:
             sym = work_mod.model_on_sym(layer, inputs, key)  # `features = backbone(inputs)`
             return {"sym": sym} if sym is not None else None
         if work_mod.is_model(layer) and arrays.shape_of(inputs):  # an eager call on an array or tensor of known shape
-            label = layer.meta.get("model_name") or layer.cls.rpartition(".")[2]
-            output = work_mod.output_array(layer, inputs, f"the output of {label} called at line {node.lineno}")
+            output = work_mod.output_array(layer, inputs, node.lineno)
             return output.meta if output is not None else None
         if not work_mod.is_layer(layer):
             return None

@@ -980,11 +980,13 @@ def model_output(model: Inst, hint: tuple | None, hint_note: str | None) -> tupl
     return net.output_shape if net is not None else None
 
 
-def output_array(model: Inst, x: Any, how: str, steps: Any = None) -> Inst | None:
-    """The array a model returns on data *x* (`model.predict(x)`, `predict_on_batch`, an eager `model(x)`):
-    (x's rows, *the model's output per sample*), its rows unknown where x's are or `predict` is given its
-    *steps* (batches drawn, not the data's rows); None where the output per sample is not known
-    (`model_output`). *how*: the note saying where it was computed."""
+def output_array(model: Inst, x: Any, line: int, method: str | None = None, steps: Any = None) -> Inst | None:
+    """The array a model returns on data *x* (`model.predict(x)`, `predict_on_batch`: its *method*; an
+    eager `model(x)`: None) at *line*: (x's rows, *the model's output per sample*), its rows unknown where
+    x's are or `predict` is given its *steps* (batches drawn, not the data's rows); None where the output
+    per sample is not known (`model_output`). Its note says where it was computed."""
+    label = model.meta.get("model_name") or model.cls.rpartition(".")[2]
+    how = f"the output of {label}.{method} at line {line}" if method else f"the output of {label} called at line {line}"
     data, _ = _data(x)
     out = model_output(model, data.shape if data is not None else None, data.note if data is not None else None)
     if out is None:

@@ -196,7 +196,7 @@ class Cache:
         return self._stamp
 
     def key(self, path: str, content: bytes, dependencies: str = "") -> str:
-        """*dependencies*: a digest of the project modules the file imports (their changes count)."""
+        """*dependencies*: what besides its content decides the file's findings (`keys.look_up`)."""
         h = hashlib.sha256(self.stamp.encode())
         h.update(b"\0" + path.encode("utf-8", "surrogateescape") + b"\0")
         h.update(dependencies.encode() + b"\0")

@@ -26,18 +26,32 @@ def display_path(path: Path, cwd: str) -> str:
 
 
 def look_up(
-    path: Path, shown: str, content: bytes, cache: Cache, project, profile_stamps: dict[str, str], rules: Callable[[str], str]
+    path: Path, shown: str, content: bytes, cache: Cache, project, folder_stamps: dict[str, str], rules: Callable[[str], str]
 ) -> tuple[str, tuple[list, tuple[str, ...] | None] | None]:
     """The lint *cache*'s key of the analysis of the file at *path* (*shown* as `display_path` shows
     it, *content* its bytes), and the diagnostics stored under that key and its rule settings
     `rules(shown)` (`stored_diagnostics`; None when not stored). A fully cached run
-    (greenlint.check.warm) and the runner look a file up alike. The Hydra configuration files its
-    analysis reads (analysis.hydra_config) are part of the key."""
-    found = dependencies(project, path, profile_stamps, cache)
+    (greenlint.check.warm) and the runner look a file up alike.
+
+    Besides its content, the key holds what decides its analysis (the analysis' index of *project*
+    modules says: `ProjectIndex.analysis_inputs`), then what rules read in the modules beside it
+    (`beside_stamp`), the TensorFlow version its project targets (greenlint.rules.tf_target) and the
+    stamp of the profile file covering it (a new `greenlint measure` changes its figures), these
+    three looked up once per folder in a run (*folder_stamps*: the files of a folder share them),
+    and the Hydra configuration files its analysis reads (analysis.hydra_config)."""
+    absolute = os.path.abspath(path)
+    inputs = project.analysis_inputs(absolute)
+    folder = os.path.dirname(absolute)
+    if folder not in folder_stamps:
+        read_by_rules = beside_stamp(absolute, cache) + tf_target.stamp(absolute)
+        from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules
+
+        folder_stamps[folder] = read_by_rules + profile_stamp(absolute)
+    found = inputs + folder_stamps[folder]
     if b"hydra" in content:  # (the parse and the YAML reader only for a file that may name it)
         from greenlint.analysis.hydra_config import stamp as hydra_stamp
 
-        found += hydra_stamp(os.path.abspath(path), content)
+        found += hydra_stamp(absolute, content)
     key = cache.key(shown, content, found)
     return key, stored_diagnostics(cache.get(diagnostics_key(key, rules(shown))))
 
@@ -50,30 +64,6 @@ def project_modules():
     index = project_index()
     index.refresh()
     return index
-
-
-def dependencies(project, path: Path, profile_stamps: dict[str, str], cache: Cache | None) -> str:
-    """A digest of the project modules *path* imports (a file's analysis follows them) and of the
-    TF modules beside it that import it (they make a module naming no TF analysed, and rules read
-    them: greenlint.rules.importers), or "",
-    the stamp of the profile file covering it (a new `greenlint measure` changes its figures) and
-    the TensorFlow version its project targets (rules read it: greenlint.rules.tf_target) and what
-    rules read in the modules beside it (`beside_stamp`) and the libraries installed where it runs
-    (classes of libraries built on Keras are read from them: analysis.libraries), looked up once per folder in a run
-    (*profile_stamps*: the files of a folder share them)."""
-    absolute = os.path.abspath(path)
-    modules = project.digest(absolute) if project.imports(absolute) else ""
-    importers = project.importers(absolute)  # rules read them (greenlint.rules.importers): their contents
-    if importers:
-        modules += "imported by " + "\0".join(f"{i}\0{project.digest(i)}" for i in importers)
-    folder = os.path.dirname(absolute)
-    if folder not in profile_stamps:
-        modules_beside, target = beside_stamp(absolute, cache), tf_target.stamp(absolute)  # what rules read
-        from greenlint.analysis.installed import stamp as libraries_stamp  # on first need, as the profile's
-        from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules
-
-        profile_stamps[folder] = profile_stamp(absolute) + target + modules_beside + libraries_stamp(absolute)
-    return modules + profile_stamps[folder]
 
 
 def beside_stamp(path: str, cache: Cache | None) -> str:

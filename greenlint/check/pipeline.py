@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 import greenlint.check.overlay as overlay  # the module itself, not through the package's lazy hook
 from greenlint.analysis.callsite import Span
-from greenlint.analysis.sources import joined
 from greenlint.check.config import Config
 from greenlint.check.discovery import discover
 from greenlint.check.keys import NO_RULES, rule_settings, rules_id
@@ -59,10 +58,6 @@ class CheckResult:
         return overlay.applied(self.config.overlay_root)
 
 
-def _order(d: Diagnostic):
-    return (d.path, d.span.cell or 0, d.span.line, d.span.column, d.code)
-
-
 #: A file that could not be analysed is always reported, whatever the selection (as ruff does
 #: with syntax errors): otherwise `--select GL301` would pass a file it never read.
 FILE_ERRORS = frozenset({"GL001", "GL002"})
@@ -74,7 +69,7 @@ def file_errors(result: FileResult) -> list[Diagnostic]:
     from greenlint.check import noqa
 
     kept, _ = noqa.apply(list(result.errors), result.suppressions)
-    return sorted((d for d in kept if d.code in FILE_ERRORS), key=_order)
+    return sorted((d for d in kept if d.code in FILE_ERRORS), key=Diagnostic.sort_key)
 
 
 def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fixes: bool = False) -> list[Diagnostic]:
@@ -88,7 +83,7 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     from greenlint.check import noqa
     from greenlint.check.file_result import internal_error
     from greenlint.rules.base import FileFacts
-    from greenlint.rules.deliberate import declared_slow, left_blank
+    from greenlint.rules.deliberate import wanted
     from greenlint.rules.site import method
 
     listed = codes.table()
@@ -98,21 +93,17 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
         run |= {c for named in result.suppressions.lines.values() if named for c in named} & listed.keys()
     found = list(result.errors)
     if result.sites or result.tree is not None:  # a parsed file without call sites: the SITELESS rules
-        text = joined(result.source)
         facts = FileFacts(result.path, tuple(result.sites), result.source, parsed=result.tree, device=config.device,
                           options=result.options)
         called = frozenset(method(s.api) for s in result.sites) if result.sites else None
         reported: list[Diagnostic] = []
         for code in listed:
-            if code in run and codes.may_report(code, called, text):
+            if code in run and codes.may_report(code, called, facts.text):
                 try:
                     reported.extend(codes.rule_class(code)().check(facts, options))
                 except Exception as exc:  # a broken rule must not end the run
                     found.extend(internal_error(result.path, exc, f"rule {code}").errors)
-        if reported:  # what code says of itself is read only where there is a finding to drop
-            slow, blanks = declared_slow(facts), left_blank(facts)
-            reported = [d for d in reported if d.span not in blanks and not _within(d.span, slow)]
-        found.extend(reported)
+        found.extend(wanted(facts, reported))
         if fixes:
             from greenlint.fix.engine import attach_fixes
 
@@ -131,12 +122,7 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
             )
             if result.suppressions.suppressed(d) is False:
                 kept.append(d)
-    return sorted(kept, key=_order)
-
-
-def _within(span: Span, scopes: list[tuple[int | None, int, int]]) -> bool:
-    """The finding lies in one of the (cell, first line, last line) *scopes*."""
-    return any(cell == span.cell and first <= span.line <= last for cell, first, last in scopes)
+    return sorted(kept, key=Diagnostic.sort_key)
 
 
 def run_check(

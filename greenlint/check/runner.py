@@ -129,7 +129,7 @@ def check_files(
     contents: dict[int, bytes] = {}
     todo: list[tuple[int, str, str | None]] = []
     cwd = os.getcwd()
-    profile_stamps: dict[str, str] = {}
+    folder_stamps: dict[str, str] = {}
     for i, f in enumerate(files):
         shown = display_path(f, cwd)
         content, error = sources.read_bytes(f, sources.MAX_BYTES)  # a huge file is not even read
@@ -139,7 +139,7 @@ def check_files(
             done[i] = dataclasses.replace(bad, diagnostics=tuple(diagnose(bad)))
             continue
         contents[i] = content
-        key, stored = look_up(f, shown, content, cache, project, profile_stamps, rules_id) if cache else (None, None)
+        key, stored = look_up(f, shown, content, cache, project, folder_stamps, rules_id) if cache else (None, None)
         if stored is not None:
             done[i] = FileResult(shown, source=stored[1] or "", diagnostics=tuple(stored[0]), key=key, held=False)
             stats.cache_hits += 1

@@ -48,7 +48,7 @@ def cached_run(paths: list[str], output_format: str, fixes: bool,
     rules = keys.rules_id(default_codes(), settings)
     project = keys.project_modules()
     cwd = os.getcwd()
-    profile_stamps: dict[str, str] = {}
+    folder_stamps: dict[str, str] = {}
     diagnostics: list = []
     from greenlint.analysis import sources  # the project index reads modules with it too
 
@@ -56,7 +56,7 @@ def cached_run(paths: list[str], output_format: str, fixes: bool,
         content, _ = sources.read_bytes(f, sources.MAX_BYTES)
         if content is None:
             return None
-        _, stored = keys.look_up(f, keys.display_path(f, cwd), content, cache, project, profile_stamps, lambda _: rules)
+        _, stored = keys.look_up(f, keys.display_path(f, cwd), content, cache, project, folder_stamps, lambda _: rules)
         if stored is None:
             return None
         diagnostics.extend(stored[0])

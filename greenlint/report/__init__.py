@@ -2,7 +2,7 @@
 call-site JSON of `greenlint calls`.
 
 `render(fmt, diagnostics, sources=..., statistics=...)` returns the whole output as one string.
-Diagnostics are sorted by (path, cell, line, column, code) first, so every format is
+Diagnostics are sorted first (`Diagnostic.sort_key`: path, cell, line, column, code, message), so every format is
 deterministic. The human formats (concise, full, grouped) end with a one-line summary.
 `sources` maps each path to its text, or, for a notebook, to the list of its code-cell texts
 (indexed by `Span.cell - 1`); `full` uses it for context lines and shows none where it is absent.
@@ -60,13 +60,13 @@ def render(
     `calibration`: the overlay the figures applied (`path`, `hardware_id`), a field of every JSON
     object and of SARIF's run properties (the human formats leave the note to the command).
     """
-    import greenlint.report.location as location  # each module itself, not through the package's lazy hook
+    from greenlint.rules.diagnostic import Diagnostic  # on first use: a command's parser imports this package
 
     if fmt not in FORMATS:
         raise ValueError(f"unknown output format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    ordered = sorted(diagnostics, key=location.sort_key)
+    ordered = sorted(diagnostics, key=Diagnostic.sort_key)
     if statistics:
-        import greenlint.report.stats as stats
+        import greenlint.report.stats as stats  # each module itself, not through the package's lazy hook
 
         return stats.render(ordered, as_json=fmt in ("json", "json-lines"))
     if fmt == "concise":

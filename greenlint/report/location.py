@@ -1,12 +1,6 @@
-"""Shared pieces of the reporters: ordering, positions and the summary line."""
+"""Shared pieces of the reporters: positions and the summary line."""
 
 from __future__ import annotations
-
-
-def sort_key(diagnostic) -> tuple:
-    """Deterministic order: path, cell, line, column, code, message."""
-    span = diagnostic.span
-    return (diagnostic.path, span.cell or 0, span.line, span.column, diagnostic.code, diagnostic.message)
 
 
 def position(span) -> str:

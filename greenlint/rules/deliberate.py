@@ -3,8 +3,8 @@ condition (a debug flag, a CLI option, `if __debug__`), it is test code (a test,
 a pytest fixture: tests select eager mode or tiny batches to exercise them), it is in a helper
 function only called so, or a comment beside it gives the reason. Rules about debugging
 switches read these instead of file names. Code that is what it is on purpose loses every
-rule's findings (check/pipeline.py): code that says it is slow on purpose (`declared_slow`),
-a call an exercise left blank for the student (`left_blank`)."""
+rule's findings (`wanted`, which check/pipeline.py applies): code that says it is slow on purpose
+(`declared_slow`), a call an exercise left blank for the student (`left_blank`)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import tokenize
 
 from greenlint.analysis.callsite import Span
 from greenlint.rules.base import FileFacts, unit_text
+from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site
 from greenlint.rules.syntax import SCOPES, last_name
 
@@ -170,6 +171,16 @@ DECLARED_SLOW = re.compile(
 
 #: One of these is in every text `DECLARED_SLOW` matches, lowercased: a test far cheaper than the pattern.
 _SLOW_HINTS = ("deoptimi", "de-optimi", "deliberately", "intentionally", "purposely", "on purpose")
+
+
+def wanted(facts: FileFacts, findings: list[Diagnostic]) -> list[Diagnostic]:
+    """The *findings* the code does not make moot: none in code declared slow on purpose
+    (`declared_slow`) or at a call left blank (`left_blank`). Read only where there is a finding."""
+    if not findings:
+        return findings
+    slow, blanks = declared_slow(facts), left_blank(facts)
+    return [d for d in findings if d.span not in blanks
+            and not any(cell == d.span.cell and first <= d.span.line <= last for cell, first, last in slow)]
 
 
 def declared_slow(facts: FileFacts) -> list[tuple[int | None, int, int]]:

@@ -33,3 +33,8 @@ class Diagnostic:
     fix: Fix | None = None
     energy_j: float | None = None  # predicted joules at this site, when the rule is about energy
     data: dict = field(default_factory=dict)
+
+    def sort_key(self) -> tuple:
+        """The order findings are listed in, deterministic: path, cell, line, column, code, message."""
+        span = self.span
+        return (self.path, span.cell or 0, span.line, span.column, self.code, self.message)

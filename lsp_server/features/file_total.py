@@ -11,7 +11,7 @@ report's header sum them; `short` is the figure alone (a status bar), `label` sa
 
 from __future__ import annotations
 
-from greenlint.lsp_server.energy_text import BOLT, file_total_of, total_label
+from greenlint.lsp_server.energy_text import BOLT, total_label, total_of
 from greenlint.lsp_server.server import GreenlintServer
 
 FILE_TOTAL = "greenlint/fileTotal"
@@ -28,6 +28,6 @@ def register(server: GreenlintServer) -> None:
         label = total_label(sites, "this notebook" if notebook else "this file", unit)
         if label is None:
             return None
-        total = file_total_of(sites)
+        total = total_of(sites)
         return {"label": label.removeprefix(f"{BOLT} "), "short": total.figure(unit), "joules": total.joules,
                 "low": total.low, "high": total.high, "calls": total.calls}

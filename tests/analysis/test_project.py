@@ -589,3 +589,24 @@ def test_a_marker_above_the_checked_folder_changes_no_call_site(tmp_path, monkey
         found[outer] = sorted((s.span.line, s.api) for s in analyse_file(corpus / "lib/pkg/models/span.py").callsites)
     assert found["plain"] == found["marked"]
     assert (8, "tensorflow.keras.Layer.__call__") in found["plain"]  # `head(x)`: nets.Head through the re-export
+
+
+def test_what_decides_a_modules_analysis_follows_its_imports_its_tf_importers_and_its_libraries(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")  # the project's root: its .venv is searched
+    (tmp_path / "config.py").write_text("SIZE = 1\n")
+    (tmp_path / "loader.py").write_text("from config import SIZE\n")
+    loader, index = str(tmp_path / "loader.py"), ProjectIndex()
+    seen = [index.analysis_inputs(loader)]
+
+    def changed(path, text):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        index.refresh()
+        seen.append(index.analysis_inputs(loader))
+        return seen[-1] != seen[-2]
+
+    assert changed(tmp_path / "config.py", "SIZE = 2\n")  # a module it imports
+    assert changed(tmp_path / "train.py", "import tensorflow as tf\nfrom loader import SIZE\n")  # a TF importer
+    assert not changed(tmp_path / "notes.py", "x = 1\n")  # a module that neither imports it nor is imported
+    site = tmp_path / ".venv" / "lib" / "python3.11" / "site-packages"
+    assert changed(site / "fancy-1.0.dist-info" / "METADATA", "Name: fancy\nVersion: 1.0\n")  # a library installed

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from greenlint.analysis import exercises
-from greenlint.analysis.analyse import analyse_file, analyse_files, analyse_source
+from greenlint.analysis.analyse import analyse_file, analyse_source
 from greenlint.analysis.sources import blank_magics, joined
 
 
@@ -99,7 +99,7 @@ def test_long_flat_expression_chains_are_analysed():
 def test_the_run_goes_on_after_a_bad_file(tmp_path):
     bad = write(tmp_path, "a.py", b"\x00")
     good = write(tmp_path, "b.py", "import tensorflow as tf\ntf.zeros(1)\n")
-    results = list(analyse_files([bad, good]))
+    results = [analyse_file(bad), analyse_file(good)]
     assert results[0].errors and results[1].callsites
 
 

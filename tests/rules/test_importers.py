@@ -4,7 +4,6 @@ GL408 reports a loader's decode, drawn anew on every epoch by a script's loop, a
 from __future__ import annotations
 
 from greenlint.analysis.project import project_index
-from greenlint.check.keys import dependencies
 from tests.rules.conftest import check_in_project
 
 #: A loader naming no TensorFlow: a generator that decodes each image of each batch.
@@ -69,10 +68,10 @@ def test_the_loaders_cache_key_follows_its_scripts(tmp_path):
     loader = tmp_path / "data_loader.py"
     index = project_index()
     index.refresh()
-    before = dependencies(index, loader, {}, None)
+    before = index.analysis_inputs(str(loader))
     (tmp_path / "train.py").write_text(SCRIPT.format(epochs=1))
     index.refresh()
-    assert dependencies(index, loader, {}, None) != before
+    assert index.analysis_inputs(str(loader)) != before
 
 
 def test_a_decode_under_another_name_is_reported_at_its_generators_def(tmp_path, predictor):

@@ -6,7 +6,6 @@ is built (greenlint.rules.importers reads the modules)."""
 from __future__ import annotations
 
 from greenlint.analysis.project import project_index
-from greenlint.check.keys import dependencies
 from tests.rules.conftest import check_in_project
 
 #: A data module: a pipeline that reads and decodes each JPEG, returned with its steps.
@@ -142,7 +141,7 @@ def test_a_modules_cache_key_follows_its_scripts_whatever_it_imports(tmp_path):
         (tmp_path / name).write_text(text)
     index = project_index()
     index.refresh()
-    before = dependencies(index, tmp_path / "data.py", {}, None)
+    before = index.analysis_inputs(str(tmp_path / "data.py"))
     (tmp_path / "train.py").write_text(SCRIPT.format(epochs=1))
     index.refresh()
-    assert dependencies(index, tmp_path / "data.py", {}, None) != before
+    assert index.analysis_inputs(str(tmp_path / "data.py")) != before
