@@ -1,5 +1,5 @@
 """A functional model with two inputs, an image of 32x32x3 (two convolutions) and 16 tabular features
-(a dense layer), concatenated into a head of 64 and 10: 8192 samples, 4 epochs of batch 64."""
+(a dense layer), concatenated into a head of 64 and 10: 8192 samples, 6 epochs of batch 64."""
 
 import numpy as np
 import tensorflow as tf
@@ -21,4 +21,4 @@ h = tf.keras.layers.Dense(64, activation="relu")(h)
 out = tf.keras.layers.Dense(10, activation="softmax")(h)
 model = tf.keras.Model([image_in, tabular_in], out)
 model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
-model.fit([images, tabular], y, epochs=4, batch_size=64, verbose=0)
+model.fit([images, tabular], y, epochs=6, batch_size=64, verbose=0)
