@@ -11,7 +11,7 @@
            the results file's measurements with those
   predict  record greenlint's figures for scripts (`--script`, repeatable; default the ones with no
            timing for their current text) before they are timed, uncalibrated and after
-           `greenlint calibrate --quick`, in bench/timed/predictions.json (entries for other scripts kept)
+           `greenlint calibrate --quick`, in bench/timed/predictions.json (those of other scripts kept)
   doc      rewrite that section from the results file alone
   steps    time a `fit` step of the calibration's MLP and of variants (the suite's MLP, its loss, its
            input dtype, more layers) in fresh interpreters, write bench/timed/steps.json
@@ -115,7 +115,9 @@ def cmd_predict(args) -> int:
                          else "every script has a timing for its current text: name scripts with --script")
     made = predict(paths, progress=_progress)
     old = json.loads(PREDICTIONS.read_text(encoding="utf-8")) if PREDICTIONS.exists() else {"runs": []}
-    old["runs"] = [r for r in old["runs"] if not set(r["scripts"]) & set(made["scripts"])] + [made]
+    for run in old["runs"]:  # a script predicted again: its earlier prediction was for another text
+        run["scripts"] = {k: v for k, v in run["scripts"].items() if k not in made["scripts"]}
+    old["runs"] = [run for run in old["runs"] if run["scripts"]] + [made]
     _write(PREDICTIONS, old)
     for name, row in made["scripts"].items():
         print(f"{name}: {row['uncalibrated']['predicted_j']:.4g} J uncalibrated, "
