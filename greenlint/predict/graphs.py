@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS, NO_WORK_KINDS
+from greenlint.predict.calibrated import calibrated_work
 from greenlint.predict.context import Context
 from greenlint.predict.prediction import Basis, Evidence, Prediction, split_energy
 
@@ -47,18 +48,26 @@ def graph_run(ctx: Context, api: str, features: dict) -> Prediction:
     (`work.step`: one training step, or one run, of the graph on its batch) by the one work model, a
     floor where the graph's FLOPs are unknown; never from another program's measured runs of the same
     API (their graphs are not this one); a floor too where those FLOPs are a lower bound (some op's
-    work unknown: analysis/symops.py) or the batch fed is not known (one sample priced). Unknown
-    without a step."""
+    work unknown: analysis/symops.py) or the batch fed is not known (one sample priced). Where this
+    machine is calibrated, a step of known work is priced by its own time model, as a step of a
+    `fit` loop is (`calibrated_work`). Unknown without a step."""
     if features.get("step") in ("training", "inference"):
         # FLOPs known on a batch the code does not size: one sample's work, the least the code allows
         unsized = features.get("flops_per_sample") is not None and features.get("samples") is None
-        point = ctx.from_work(api, {**features, "samples": 1} if unsized else features)
+        sized = {**features, "samples": 1} if unsized else features
+        least = [why for why, holds in (("the batch fed is not known (one sample priced)", unsized),
+                                        ("the graph's FLOPs are its ops' of known work alone",
+                                         features.get("flops_per_sample_bound") == "lower")) if holds]
+        here = calibrated_work(ctx, api, sized) if features.get("flops_per_sample") is not None else None
+        if here is not None:
+            if not least:
+                return here
+            return replace(here, floor=True, evidence=replace(
+                here.evidence, note=f"{here.evidence.note}; the least the code allows: {', '.join(least)}"))
+        point = ctx.from_work(api, sized)
         found = point or ctx.unknown_size_floor(api, features)
         if found is not None:
             mu, low, high, note = found
-            least = [why for why, holds in (("the batch fed is not known (one sample priced)", unsized),
-                                            ("the graph's FLOPs are its ops' of known work alone",
-                                             features.get("flops_per_sample_bound") == "lower")) if holds]
             if point is not None and least:  # its high end as where the FLOPs and the batch are unknown
                 note += "; the least the code allows: " + ", ".join(least)
                 ceiling = ctx.unknown_size_floor(api, {k: v for k, v in features.items() if k != "flops_per_sample"})
