@@ -183,6 +183,21 @@ def test_a_calibrated_first_fit_traces_each_layer_of_its_model(tmp_path, shipped
     assert "per_layer_start" not in old and old["t0"] == pytest.approx(CALL_S + TRACE_S)
 
 
+def test_a_tf1_session_step_of_known_work_follows_this_machines_time_model(tmp_path, shipped):
+    """`Session.run` of a training step (TF1): one step of the fitted loop on this machine, not the
+    reference GPU's step rescaled; a batch the code does not size stays a floor (one sample)."""
+    p = calibrated(tmp_path, shipped)
+    run = "tensorflow.compat.v1.Session.run"
+    step = {"step": "training", "samples": 256, "flops_per_sample": 33796, "graph_mode": True, "runs_count": 1000}
+    here = p.predict(run, step)
+    assert here.basis is Basis.CALIBRATED and "this machine's time model" in here.evidence.note and not here.floor
+    _, flops = derive("training", {"samples": 256, "batch_size": 256, "epochs": 1, "flops_per_sample": 33796})
+    assert here.energy_j == pytest.approx(WATTS * (PER_STEP + PER_FLOP * flops + TRACE_S / 1000), rel=1e-6)
+    assert shipped.predict(run, step).basis is Basis.PREDICTED
+    unsized = p.predict(run, {k: v for k, v in step.items() if k != "samples"})
+    assert unsized.floor and "one sample priced" in unsized.evidence.note and unsized.energy_j < here.energy_j
+
+
 def test_without_the_sweep_calibration_falls_back_to_the_measured_figure(tmp_path, shipped):
     one = {"mlp_fit_1024": SWEEP["mlp_fit_1024"]}
     p = calibrated(tmp_path, shipped, one)
