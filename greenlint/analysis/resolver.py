@@ -3159,9 +3159,11 @@ class Resolver:
             if left is None or right is None:
                 return None
             if type(node.op) is ast.Mult:
-                factor, other = (left[""], right) if set(left) == {""} else (right[""], left) if set(right) == {""} \
-                    else (None, None)
-                return None if factor is None else {t: factor * c for t, c in other.items()}
+                if set(right) == {""}:
+                    left, right = right, left
+                if set(left) != {""}:
+                    return None  # a product of two terms
+                return {t: left[""] * c for t, c in right.items()}
             sign = 1 if type(node.op) is ast.Add else -1
             return {t: left.get(t, 0) + sign * right.get(t, 0) for t in left.keys() | right.keys()}
         return {ast.dump(node): 1}
