@@ -9,6 +9,9 @@
            rewrite the suite's section of docs/accuracy.md; `--retime` times the suite again in the
            same run, its passes before and after the calibration (one load for both), and replaces
            the results file's measurements with those
+  predict  record greenlint's figures for scripts (`--script`, repeatable; default the ones with no
+           timing for their current text) before they are timed, uncalibrated and after
+           `greenlint calibrate --quick`, in bench/timed/predictions.json (those of other scripts kept)
   doc      rewrite that section from the results file alone
   steps    time a `fit` step of the calibration's MLP and of variants (the suite's MLP, its loss, its
            input dtype, more layers) in fresh interpreters, write bench/timed/steps.json
@@ -100,6 +103,29 @@ def cmd_compare(args) -> int:
     return 0
 
 
+def cmd_predict(args) -> int:
+    from .compare import predict
+    from .suite import PREDICTIONS
+
+    chosen = args.script or stale_scripts(_load(RESULTS))
+    paths = [p for p in scripts() if p.stem in chosen]
+    missing = set(chosen) - {p.stem for p in paths}
+    if missing or not paths:
+        raise SystemExit(f"no such script in the suite: {', '.join(sorted(missing))}" if missing
+                         else "every script has a timing for its current text: name scripts with --script")
+    made = predict(paths, progress=_progress)
+    old = json.loads(PREDICTIONS.read_text(encoding="utf-8")) if PREDICTIONS.exists() else {"runs": []}
+    for run in old["runs"]:  # a script predicted again: its earlier prediction was for another text
+        run["scripts"] = {k: v for k, v in run["scripts"].items() if k not in made["scripts"]}
+    old["runs"] = [run for run in old["runs"] if run["scripts"]] + [made]
+    _write(PREDICTIONS, old)
+    for name, row in made["scripts"].items():
+        print(f"{name}: {row['uncalibrated']['predicted_j']:.4g} J uncalibrated, "
+              f"{row['calibrated']['predicted_j']:.4g} J calibrated")
+    print(f"wrote {PREDICTIONS}")
+    return 0
+
+
 def cmd_doc(args) -> int:
     write_doc(_load(args.results))
     print(f"wrote {DOC}")
@@ -136,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
                      help="time the suite again around the calibration, in this run (one load for both)")
     cmp.add_argument("--repeats", type=int, default=2, help="with --retime: timing passes (default 2)")
     cmp.set_defaults(func=cmd_compare)
+    pre = sub.add_parser("predict", help="record greenlint's figures for scripts before they are timed")
+    pre.add_argument("--script", action="append", help="this script (its stem; repeatable)")
+    pre.set_defaults(func=cmd_predict)
     doc = sub.add_parser("doc", help="rewrite the suite's section of docs/accuracy.md from the results file")
     doc.add_argument("--results", type=Path, default=RESULTS)
     doc.set_defaults(func=cmd_doc)

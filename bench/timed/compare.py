@@ -154,6 +154,30 @@ def retime(cache: Path, repeats: int, progress=print, measure=None, run_calibrat
     return run_suite(None, repeats, progress, between=between, measure=measure or measure_pass)
 
 
+def predict(paths: list[Path], progress=print) -> dict:
+    """greenlint's predictions for *paths* before they are timed: uncalibrated (a fresh cache) and after
+    `greenlint calibrate --quick` (into a fresh folder), each script's entry keyed on its text's stamp,
+    so a later timing can be checked against the prediction made for the same text."""
+    from greenlint import __version__
+
+    from .suite import stamp
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
+                            text=True).stdout.strip()
+    with tempfile.TemporaryDirectory(prefix="greenlint-timed-cache-") as fresh:
+        uncalibrated = calls(paths, Path(fresh))
+    with tempfile.TemporaryDirectory(prefix="greenlint-timed-calibration-") as cache:
+        progress(f"greenlint calibrate --quick into {cache} ...")
+        calibrate(Path(cache))
+        calibration = overlay_summary(Path(cache))
+        calibrated = calls(paths, Path(cache))
+    return {"greenlint": __version__, "commit": commit or "unknown", "calibration": calibration,
+            "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "scripts": {p.stem: {"stamp": stamp(p),
+                                 "uncalibrated": rounded(script_prediction(uncalibrated[p.stem])),
+                                 "calibrated": rounded(script_prediction(calibrated[p.stem]))} for p in paths}}
+
+
 def run_compare(paths: list[Path], measured_j: dict[str, float], calibrated_cache: Path | None = None,
                 progress=print, same_run: bool = False) -> dict:
     """Both comparisons: with a fresh cache (no calibration), and after `calibrate --quick` (into a fresh

@@ -8,6 +8,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SCRIPTS_DIR = HERE / "scripts"
 RESULTS = HERE / "results.json"
+#: greenlint's figures for scripts recorded before they were timed (`python -m bench.timed predict`).
+PREDICTIONS = HERE / "predictions.json"
 #: Version of results.json's layout (bumped when a field changes meaning).
 RESULTS_VERSION = 1
 

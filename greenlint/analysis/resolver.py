@@ -395,7 +395,7 @@ class Resolver:
 
             # a helper's model call is a training step here only through a tape this function opens
             steps = [traced.BodyStep(c.node.lineno, c.work if self.step_taped(c, here) else _untaped(c.work),
-                                     self.step_models.get(c.node, id(c.node))) for c in body]
+                                     self.step_models.get(c.node, id(c.node)), c.local.runs.count) for c in body]
             work = traced.call_work(steps)
             if not work:
                 continue
@@ -3161,13 +3161,40 @@ class Resolver:
             return arrays.NEW_AXIS if type(value) is Ref and value.path in _NEW_AXIS else value
         bounds = [None if p is None else _known(self.expr(p)) for p in (node.lower, node.upper, node.step)]
         span = None
-        upper = node.upper
-        if node.lower is not None and type(upper) is ast.BinOp and type(upper.op) is ast.Add \
-                and ast.dump(upper.left) == ast.dump(node.lower) and node.step is None:
-            right = upper.right  # a literal or a name (nothing walked twice)
-            width = Const(right.value) if type(right) is ast.Constant else self.name(right.id) if type(right) is ast.Name else None
-            span = width.value if type(width) is Const and type(width.value) is int else None
+        if node.lower is not None and node.upper is not None and node.step is None:
+            lower, upper = self.linear(node.lower), self.linear(node.upper)
+            if lower is not None and upper is not None and any(t for t in lower.keys() | upper.keys()):
+                terms = {t: upper.get(t, 0) - lower.get(t, 0) for t in upper.keys() | lower.keys()}
+                span = terms.get("", 0) if not any(c for t, c in terms.items() if t) else None
         return arrays.cut(*bounds, span=span)
+
+    def linear(self, node: ast.expr) -> dict[str, int] | None:
+        """A slice bound as a sum of integer multiples of its terms ({term: coefficient}, the constant
+        under ""), so that `i * k:(i + 1) * k` or `i:i + k` spans k whatever i is (literal bounds are
+        `arrays.cut`'s, not a span): literals and names
+        bound to an int are constants, any other expression one term (by its text); None where an
+        expression multiplies two terms or is not an int. Read, never walked (nothing walked twice)."""
+        if type(node) is ast.Constant:
+            return {"": node.value} if type(node.value) is int else None
+        if type(node) is ast.Name:
+            value = self.name(node.id)
+            return {"": value.value} if type(value) is Const and type(value.value) is int else {node.id: 1}
+        if type(node) is ast.UnaryOp and type(node.op) is ast.USub:
+            inner = self.linear(node.operand)
+            return None if inner is None else {t: -c for t, c in inner.items()}
+        if type(node) is ast.BinOp and type(node.op) in (ast.Add, ast.Sub, ast.Mult):
+            left, right = self.linear(node.left), self.linear(node.right)
+            if left is None or right is None:
+                return None
+            if type(node.op) is ast.Mult:
+                if set(right) == {""}:
+                    left, right = right, left
+                if set(left) != {""}:
+                    return None  # a product of two terms
+                return {t: left[""] * c for t, c in right.items()}
+            sign = 1 if type(node.op) is ast.Add else -1
+            return {t: left.get(t, 0) + sign * right.get(t, 0) for t in left.keys() | right.keys()}
+        return {ast.dump(node): 1}
 
     def e_joinedstr(self, node: ast.JoinedStr) -> Any:
         for value in node.values:

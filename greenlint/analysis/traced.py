@@ -2,7 +2,8 @@
 
 Calling a function decorated with `@tf.function` (or the value `tf.function(f)` returns) runs the
 graph traced from its body: the models it calls, a forward pass under a `tf.GradientTape` with the
-tape's gradient and the optimizer's update being one training step of them. That call is the site
+tape's gradient and the optimizer's update being one training step of them, as many steps per call as
+a loop in the body repeats them (`for batch in dataset:` traced into the graph). That call is the site
 where the work is spent (docs/calls-json.md `step`, `symbolic`): it gets the summed work of the
 model calls in the body, and those calls become `symbolic` (0 J at their lines, counted at the
 call). A body that runs no model call gives its call no work (its ops' cost is not summed).
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from greenlint.analysis.work import INFERRED, UNKNOWN, q
+from greenlint.units import TIMES
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,7 @@ class BodyStep:
     line: int
     work: dict
     model: int
+    trips: int | None = 1  # runs per run of its function (the loops of its body around it); None: unknown
 
 
 def _value(work: dict, key: str) -> Any:
@@ -38,9 +41,11 @@ def _batch(work: dict) -> int | None:
 
 def call_work(steps: list[BodyStep]) -> dict[str, dict]:
     """The work of one call of a tf.function whose body makes the model calls *steps*:
-    one step (`training` when any of them is a training step) on the batch its model calls show
-    (the largest, where they differ), FLOPs per sample summed over the calls (each weighted by its
-    own batch over that batch), the parameters of the models trained, each once. {} without steps."""
+    `steps` steps (`training` when any of them is a training step; as many as the body's loops run
+    the most repeated of them, one where none loops or a loop's length is unknown) on the batch its
+    model calls show (the largest, where they differ), FLOPs per sample summed over the calls (each
+    weighted by its own batch over that batch and its runs over the steps), the parameters of the
+    models trained, each once. {} without steps."""
     if not steps:
         return {}
     training = any(_value(s.work, "step") == "training" for s in steps)
@@ -48,9 +53,13 @@ def call_work(steps: list[BodyStep]) -> dict[str, dict]:
     lines = ", ".join(str(s.line) for s in steps)
     batches = [b for b in (_batch(s.work) for s in steps) if b is not None]
     batch = max(batches) if batches else None
+    per_call = max(s.trips or 1 for s in steps)
     work: dict[str, dict] = {
         "step": q(kind, INFERRED, f"one {kind} step of what the traced body runs: the model calls at line(s) {lines}"),
     }
+    if per_call > 1:
+        work["steps"] = q(per_call, INFERRED, f"the loops of the traced body run its model calls {per_call}{TIMES} "
+                                              "per call of the function")
     if batch is not None:
         same = "" if len(set(batches)) == 1 and len(batches) == len(steps) else \
             " (the largest of its model calls'; the others counted in proportion, an unsized one as this)"
@@ -65,7 +74,7 @@ def call_work(steps: list[BodyStep]) -> dict[str, dict]:
             partial = True
             continue
         own = _batch(s.work)
-        flops += fps * own / batch if own is not None and batch else fps
+        flops += (fps * own / batch if own is not None and batch else fps) * (s.trips or 1) / per_call
         partial = partial or (s.work.get("flops_per_sample") or {}).get("bound") == "lower"
     note = f"forward FLOPs per sample of the model calls at line(s) {lines}, summed"
     if flops:

@@ -42,7 +42,8 @@ def calibrated_work(ctx: Context, api: str, features: dict) -> Prediction | None
     shared = ""
     if not shaped and isinstance(runs, int) and runs > 1 and model["trace_s"]:
         # the site runs `runs` times in its loop: the first run traces, the others reuse the function
-        local = {**local, "time": {**local["time"], group: {**model, "t0": model["call_s"] + model["trace_s"] / runs}}}
+        # (its model's layers' part of the tracing is `traced_layers`', already shared by the runs)
+        local = {**local, "time": {**local["time"], group: {**model, "t0": model["call_s"] + (model["t0"] - model["call_s"]) / runs}}}
         shared = f", shared by the {runs} runs of its loop"
     floor = False
     found = ctx.from_work(api, features, local, half)

@@ -44,10 +44,11 @@ class Context:
             ov = self.raw_overlay.pooled(self.hierarchy.pooled, self.model, self._work_time)
             done = [m for ms in ov.measured.values() for m in ms]
             joules, spread = {m.workload: m.per_call_j for m in done}, {m.workload: m.sd for m in done}
+            reference = (self.model.get("work") or {}).get("time") or {}
             local = local_work(ov.timed, joules, ov.first_s, self._group_of, spread, NOISE_SD,
                                ov.first_j) or {"time": {}, "power": {}}
             for group, fitted in local["time"].items():  # a data pass's FLOPs: a typical call's, not the tiny workloads'
-                typical = ((self.model.get("work") or {}).get("time") or {}).get(group, {}).get("flops_per_step")
+                typical = reference.get(group, {}).get("flops_per_step")
                 fitted["flops_per_step"] = typical or fitted["flops_per_step"]
             ops = local_ops(ov.timed, joules, lambda api: self.hierarchy.kind(api) == "tensor-op", spread, NOISE_SD)
             if ops is not None:

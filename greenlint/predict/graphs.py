@@ -5,6 +5,7 @@ graph node) costs 0 J at its line, its work counted where the graph runs; a TF1 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS, NO_WORK_KINDS
@@ -26,9 +27,11 @@ def symbolic_note(features: dict) -> str:
             "FLOPs per sample where the model runs (fit, predict, a call on data)")
 
 
-def in_graph(ctx: Context, api: str, features: dict) -> Prediction | None:
+def in_graph(ctx: Context, api: str, features: dict,
+             calibrated: Callable[[dict], Prediction | None] = lambda f: None) -> Prediction | None:
     """The figure of a call the graph it is in decides: 0 J where it only builds the graph, a TF1
-    graph run's (`graph_run`); None for a call that runs eagerly."""
+    graph run's (`graph_run`, *calibrated* its figure by this machine's time model); None for a call
+    that runs eagerly."""
     if features.get("symbolic") is True:
         return Prediction.symbolic(symbolic_note(features))
     if features.get("in_tf_function") is True and ctx.hierarchy.kind(api) in NO_WORK_KINDS:
@@ -36,29 +39,39 @@ def in_graph(ctx: Context, api: str, features: dict) -> Prediction | None:
                                    "is traced, not each time the function is called (0 J per call)")
     if features.get("graph_mode"):  # a TF1 graph program: the work runs in Session.run
         if api in GRAPH_RUNS:
-            return graph_run(ctx, api, features)
+            return graph_run(ctx, api, features, calibrated)
         if ctx.hierarchy.kind(api) not in EXECUTE_IN_GRAPH_MODE:
             return Prediction.symbolic(symbolic_note({"graph_mode": True}))
     return None
 
 
-def graph_run(ctx: Context, api: str, features: dict) -> Prediction:
+def graph_run(ctx: Context, api: str, features: dict,
+              calibrated: Callable[[dict], Prediction | None] = lambda f: None) -> Prediction:
     """A run of a TF1 graph (`Session.run`, `Tensor.eval`): priced from the step the analysis gives it
     (`work.step`: one training step, or one run, of the graph on its batch) by the one work model, a
     floor where the graph's FLOPs are unknown; never from another program's measured runs of the same
     API (their graphs are not this one); a floor too where those FLOPs are a lower bound (some op's
-    work unknown: analysis/symops.py) or the batch fed is not known (one sample priced). Unknown
-    without a step."""
+    work unknown: analysis/symops.py) or the batch fed is not known (one sample priced). Where this
+    machine is calibrated, a step of known FLOPs is priced by its own time model, as a step of a
+    `fit` loop is (*calibrated*: `calibrated.calibrated_work` of these features, None where no local
+    model covers them). Unknown without a step."""
     if features.get("step") in ("training", "inference"):
         # FLOPs known on a batch the code does not size: one sample's work, the least the code allows
         unsized = features.get("flops_per_sample") is not None and features.get("samples") is None
-        point = ctx.from_work(api, {**features, "samples": 1} if unsized else features)
+        sized = {**features, "samples": 1} if unsized else features
+        least = [why for why, holds in (("the batch fed is not known (one sample priced)", unsized),
+                                        ("the graph's FLOPs are its ops' of known work alone",
+                                         features.get("flops_per_sample_bound") == "lower")) if holds]
+        here = calibrated(sized) if features.get("flops_per_sample") is not None else None
+        if here is not None:
+            if not least:
+                return here
+            return replace(here, floor=True, evidence=replace(
+                here.evidence, note=f"{here.evidence.note}; the least the code allows: {', '.join(least)}"))
+        point = ctx.from_work(api, sized)
         found = point or ctx.unknown_size_floor(api, features)
         if found is not None:
             mu, low, high, note = found
-            least = [why for why, holds in (("the batch fed is not known (one sample priced)", unsized),
-                                            ("the graph's FLOPs are its ops' of known work alone",
-                                             features.get("flops_per_sample_bound") == "lower")) if holds]
             if point is not None and least:  # its high end as where the FLOPs and the batch are unknown
                 note += "; the least the code allows: " + ", ".join(least)
                 ceiling = ctx.unknown_size_floor(api, {k: v for k, v in features.items() if k != "flops_per_sample"})

@@ -23,7 +23,12 @@ per_flop x FLOPs:
   and `poor` where it exceeds `POOR_FIT_SD`: a calibration that fits noise says so;
 * `trace_s`: the first call's extra seconds (tracing, building the step function), the median
   over the group's workloads of their first call less a warmed-up one: a program's first call pays
-  it, so `t0` = `call_s` + `trace_s` is the start-up `time_of` adds. Where the calibration metered
+  it, so `t0` = `call_s` + `trace_s` is the start-up `time_of` adds. Where every workload of the
+  group states its layers (`n_layers`), tracing is priced per layer instead, as the reference model
+  prices it (`per_layer_start`): `trace_s` over the workloads' median layers, and `t0` = `call_s`, so
+  a first call tracing a model of 150 layers pays 150 layers' tracing, not the workloads' 3 (a
+  first call's extra CPU time is almost all per layer: 0.15 s a layer over a 0.04 s intercept for
+  a `fit`, tools/model/first_call.py). Where the calibration metered
   the first call's energy (`first_j`), its extra joules at the group's power (the seconds they are
   worth, like every term here): tracing is Python on one core while a warmed-up call may keep
   several busy, so its wall time at their power misstates it; else its extra wall time;
@@ -43,7 +48,7 @@ import math
 import statistics
 from collections.abc import Callable, Mapping
 
-from greenlint.predict.work_energy import derive, epochs_of, one_batch
+from greenlint.predict.work_energy import derive, epochs_of, model_layers, one_batch
 from greenlint.units import TIMES
 
 #: A group's constants, in the fit's column order (`per_epoch` only where the workloads run at two
@@ -181,6 +186,7 @@ def local_work(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules:
     (*spread*); None where no workload prices a group.
     *group_of(api, work)*: the time group the predictor gives the call (`work_energy.time_group`)."""
     rows: dict[str, list[tuple[str, float, float, float, float]]] = {}
+    layers: dict[str, list[int | None]] = {}
     for api, workloads in timed.items():
         for workload, features, seconds in workloads:
             group = group_of(api, features)
@@ -190,6 +196,7 @@ def local_work(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules:
             if n is None or flops is None or not joules.get(workload):
                 continue
             rows.setdefault(group, []).append((workload, epochs_of(group, features), n, flops, seconds))
+            layers.setdefault(group, []).append(model_layers(features))
     if not rows:
         return None
     wall = {w: s for rs in rows.values() for w, *_, s in rs}
@@ -214,8 +221,11 @@ def local_work(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules:
         else:
             traces = [max(first_s[w] - wall[w], 0.0) for w, *_ in rs if w in first_s]
         trace_s = statistics.median(traces) if traces else 0.0
+        stated = [n for n in layers[group] if n is not None]
+        each = trace_s / statistics.median(stated) if trace_s and len(stated) == len(layers[group]) else 0.0
+        traced = {"per_layer_start": each} if each else {}
         time[group] = {
-            **fitted, "t0": fitted["call_s"] + trace_s, "trace_s": trace_s,
+            **fitted, **traced, "t0": fitted["call_s"] + (0.0 if each else trace_s), "trace_s": trace_s,
             "flops_per_step": statistics.median(f / n for _, _, n, f, _ in rs),
             "t_max": max(s for *_, s in design), "n": len(rs), "workloads": [w for w, *_ in rs],
             "epochs": sorted({e for _, e, *_ in rs}),

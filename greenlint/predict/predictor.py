@@ -71,7 +71,7 @@ class Predictor(Context):
                 features = {**features, "architecture": app}
             notes.append(f"as {pooled}: the work, not the model class, sets the cost")
             api = pooled
-        graph = in_graph(self, api, features)
+        graph = in_graph(self, api, features, lambda f: calibrated_work(self, api, f))
         if graph is not None:
             return graph
         run = self.training_run(api, features)

@@ -160,7 +160,9 @@ def flops_unknown(api: str, f: dict) -> bool:
 def one_batch(api: str, f: dict) -> dict:
     """The features of a call that runs one batch (`ONE_BATCH_METHODS`, or a forward call marked
     `step: training`/`inference`): one step on its batch of `samples` (else `batch_size`, else
-    Keras' 32), so `derive` prices one step, not `samples / 32` batches; *f* itself otherwise."""
+    Keras' 32), so `derive` prices one step, not `samples / 32` batches; *f* itself otherwise. A
+    call marked with a step and `steps` (a tf.function whose body loops over its batches) runs
+    that many such steps."""
     step = f.get("step")
     if api.rpartition(".")[2] not in ONE_BATCH_METHODS and step not in ("training", "inference"):
         return f
@@ -168,9 +170,10 @@ def one_batch(api: str, f: dict) -> dict:
     if batch is None and step is None:
         return f  # a batch of unknown size: not priced as one (no size is assumed for it)
     batch = batch or 32.0  # a training step of a custom loop on a batch the code does not size: Keras' default
+    steps = (_num(f.get("steps")) or 1.0) if step is not None else 1.0
     out = {k: v for k, v in f.items() if k not in ("validation_samples", "validation_split", "steps_per_epoch",
                                                       "epochs_bound", "initial_epoch")}
-    out.update(samples=batch, batch_size=batch, steps=1, epochs=1, steps_per_epoch=1, one_batch=True)
+    out.update(samples=batch * steps, batch_size=batch, steps=steps, epochs=1, steps_per_epoch=steps, one_batch=True)
     return out
 
 

@@ -66,7 +66,9 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
     power = power_for(work, group) or {}  # there is one: `work_log_energy` used it
     shape = ""
     if shaped:
-        shape = f"one {'training ' if group == 'training' else ''}step on a batch of {features['samples']:g}; "
+        kind = "training " if group == "training" else ""
+        shape = f"one {kind}step on a batch of {features['samples']:g}; " if features["steps"] == 1 else \
+            f"{features['steps']:g} {kind}steps on batches of {features['batch_size']:g}; "
     note = (f"power {TIMES} time of its work: {shape}{n:.3g} steps"
             + (f", {flops:.3g} FLOPs" if flops else " (a pass over data: the fitted calls' median FLOPs per step)")
             + _frozen_said(group, features)

@@ -24,8 +24,6 @@ BATCH = 32
 #: Hidden layers of the small MLP (one of 64 units) and of the wide one (two of 512 units).
 SMALL = (64,)
 WIDE = (512, 512)
-#: The small MLP's layers as the analysis counts a Sequential's list (`n_layers`: the Input included).
-LAYERS = 1 + len(SMALL) + 1
 #: The quick suite's `fit` sweep: (name, samples, epochs, batch size, hidden layers). Four constants
 #: (a call's, an epoch's, a step's and a FLOP's seconds) from six workloads of distinct work; the same
 #: 384 steps in one epoch and in three tell an epoch's set-up from a step's.
@@ -42,12 +40,12 @@ LONG_FIT = ("mlp_fit_8192_5_epochs", 8192, 5, BATCH, SMALL)
 
 
 def dense_work(hidden: tuple[int, ...], inputs: int = FEATURES, outputs: int = 1) -> dict:
-    """`params` and `flops_per_sample` of an MLP of Dense layers as the analysis counts them
-    (a multiply-add is 2 FLOPs, plus one per bias)."""
+    """`params`, `flops_per_sample` and `n_layers` of an MLP of Dense layers as the analysis counts
+    them (a multiply-add is 2 FLOPs, plus one per bias; the Input a layer)."""
     sizes = (inputs, *hidden, outputs)
     macs = sum(a * b for a, b in zip(sizes, sizes[1:]))
     biases = sum(sizes[1:])
-    return {"params": macs + biases, "flops_per_sample": 2 * macs + biases}
+    return {"params": macs + biases, "flops_per_sample": 2 * macs + biases, "n_layers": 1 + len(hidden) + 1}
 
 
 def _data(n: int):
@@ -205,13 +203,13 @@ def workloads() -> list[Workload]:
         Workload("wide_mlp_predict_4096", f"{seq}.predict", _predict(4096, hidden=WIDE), quick=True, sweep="pass",
                  features={"samples": 4096, "batch_size": BATCH, "epochs": 1, **wide}),
         Workload("mlp_call_32", f"{seq}.__call__", _call, quick=True,
-                 features={"samples": BATCH, "step": "inference", "n_layers": LAYERS, **small}),
+                 features={"samples": BATCH, "step": "inference", **small}),
         Workload("mlp_tape_step_32", f"{seq}.__call__", _tape_step, quick=True,
-                 features={"samples": BATCH, "step": "training", "n_layers": LAYERS, **small}),
+                 features={"samples": BATCH, "step": "training", **small}),
         Workload("mlp_train_on_batch_32", f"{seq}.train_on_batch", _on_batch("train_on_batch"), quick=True,
-                 features={"samples": BATCH, "batch_size": BATCH, "n_layers": LAYERS, **small}),
+                 features={"samples": BATCH, "batch_size": BATCH, **small}),
         Workload("mlp_predict_on_batch_32", f"{seq}.predict_on_batch", _on_batch("predict_on_batch"), quick=True,
-                 features={"samples": BATCH, "batch_size": BATCH, "n_layers": LAYERS, **small}),
+                 features={"samples": BATCH, "batch_size": BATCH, **small}),
         Workload("cnn_fit_512", f"{seq}.fit", _cnn_fit, features={"samples": 512, "batch_size": BATCH, "epochs": 1}),
         Workload("normalization_adapt", "tensorflow.keras.layers.Normalization.adapt", _adapt, features={"samples": 4096}),
     ]

@@ -128,6 +128,13 @@ def test_ranges_are_sized():
         ("x[3:4]", 1),
         ("x[i:i + 1]", 1),
         ("x[i:i + batch]", 64),
+        ("x[i * batch:(i + 1) * batch]", 64),
+        ("x[batch * i:batch * (i + 1)]", 64),
+        ("x[i * 8 + 2:i * 8 + 10]", 8),
+        ("x[-i - 4:-i]", 4),
+        ("x[i * batch:(i + 2) * batch]", 128),
+        ("x[i * batch:i * i]", None),  # a product of two unknowns: no span
+        ("x[i * batch:(j + 1) * batch]", None),
         ("x[None, 0]", 1),
         ("x[None, ...]", 1),
         ("x[0][None]", 1),

@@ -357,6 +357,38 @@ def test_the_call_of_a_tf_function_carries_the_work_its_body_runs(tmp_path):
     assert value(wrapped, "flops_per_sample") == g and "params" not in wrapped.work
 
 
+def test_a_tf_function_looping_over_its_batches_runs_that_many_steps_per_call(tmp_path):
+    write(tmp_path, {"epoch.py": """
+        import numpy as np
+        import tensorflow as tf
+        from tensorflow import keras
+
+        model = keras.Sequential([keras.Input((16,)), keras.layers.Dense(32)])
+        ds = tf.data.Dataset.from_tensor_slices(np.zeros((1000, 16), "float32")).batch(50)
+        opt = keras.optimizers.Adam()
+
+
+        @tf.function
+        def train_epoch(data):
+            for xb in data:
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(model(xb, training=True))
+                opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+            return model(tf.zeros((50, 16)))
+
+
+        for epoch in range(3):
+            train_epoch(ds)
+        """})
+    found = sites(tmp_path / "epoch.py")
+    call = found[(20, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
+    assert call.runs["count"] == 3
+    assert value(call, "step") == "training" and value(call, "samples") == 50
+    assert value(call, "steps") == 1000 // 50  # the loop over the data set's batches, in the graph
+    # the forward pass after the loop runs once per call: 1/20 of a step's FLOPs more
+    assert value(call, "flops_per_sample") == round(16 * 32 * 2 * (1 + 1 / 20))
+
+
 def test_a_tf_function_never_called_here_leaves_its_body_priced(tmp_path):
     write(tmp_path, {"steps.py": """
         import tensorflow as tf

@@ -74,7 +74,9 @@ def test_local_work_fits_this_machines_constants_its_tracing_and_power():
     model = local["time"]["training"]
     assert model["call_s"] == pytest.approx(CALL_S, rel=1e-6) and model["per_epoch"] == pytest.approx(PER_EPOCH, rel=1e-6)
     assert (model["per_step"], model["per_flop"]) == pytest.approx((PER_STEP, PER_FLOP), rel=1e-6)
-    assert model["trace_s"] == pytest.approx(TRACE_S) and model["t0"] == pytest.approx(CALL_S + TRACE_S)
+    # the workloads state their layers (3, the median): the tracing is per layer, out of the start-up
+    assert model["trace_s"] == pytest.approx(TRACE_S) and model["t0"] == pytest.approx(CALL_S)
+    assert model["per_layer_start"] == pytest.approx(TRACE_S / 3)
     assert local["power"]["training"]["steady_w"] == pytest.approx(WATTS)
     # over-determined: six workloads for four constants, every one's residual reported (here none)
     assert model["terms"] == ["call_s", "per_epoch", "per_step", "per_flop"] and model["epochs"] == [1, 3]
@@ -140,12 +142,13 @@ def test_the_first_calls_metered_joules_set_its_tracing_not_its_wall_time():
     wall = local_work(timed, joules, first_s, lambda api, f: "training")["time"]["training"]
     metered = local_work(timed, joules, first_s, lambda api, f: "training", first_j=first_j)["time"]["training"]
     assert wall["trace_s"] == pytest.approx(5.0)
-    assert metered["trace_s"] == pytest.approx(4.0 / WATTS) and metered["t0"] == pytest.approx(CALL_S + 4.0 / WATTS)
+    assert metered["trace_s"] == pytest.approx(4.0 / WATTS) and metered["per_layer_start"] == pytest.approx(4.0 / WATTS / 3)
 
 
 def test_a_calibrated_fit_follows_this_machines_time_model_not_the_reference_ratio(tmp_path, shipped):
     p = calibrated(tmp_path, shipped)
-    script = {"samples": 8192, "batch_size": 64, "epochs": 4, "params": 150794, "flops_per_sample": 300810}
+    script = {"samples": 8192, "batch_size": 64, "epochs": 4, "params": 150794, "flops_per_sample": 300810,
+              "traces_step": True, "n_layers": 3}  # the first fit of a model of the workloads' layers
     truth = WATTS * seconds(script, first=True)  # a program's fit: its first call, tracing included
     fit = p.predict(FIT, script)
     assert fit.basis is Basis.CALIBRATED and fit.energy_j == pytest.approx(truth, rel=1e-6)
@@ -160,6 +163,39 @@ def test_a_calibrated_fit_follows_this_machines_time_model_not_the_reference_rat
     ten = p.predict(FIT, {**script, "epochs": 40})
     start = WATTS * (CALL_S + TRACE_S)
     assert (ten.energy_j - start) / (fit.energy_j - start) == pytest.approx(10, rel=1e-6)
+
+
+def test_a_calibrated_first_fit_traces_each_layer_of_its_model(tmp_path, shipped):
+    """The calibration's MLPs (3 layers, the median) trace in TRACE_S: a model of 150 layers traces 147
+    layers more at TRACE_S / 3 each; a later fit of the model traces none; workloads that do not
+    state their layers keep the one start-up."""
+    p = calibrated(tmp_path, shipped)
+    each = TRACE_S / 3
+    assert p.overlay.local["time"]["training"]["per_layer_start"] == pytest.approx(each)
+    script = {"samples": 8192, "batch_size": 64, "epochs": 4, "params": 150794, "flops_per_sample": 300810,
+              "traces_step": True}
+    small, deep = (p.predict(FIT, {**script, "n_layers": n}) for n in (3, 150))
+    assert deep.energy_j - small.energy_j == pytest.approx(WATTS * each * 147, rel=1e-6)
+    later = p.predict(FIT, {**script, "n_layers": 150, "traces_step": False})
+    assert small.energy_j - later.energy_j == pytest.approx(WATTS * TRACE_S, rel=1e-6)
+    unstated = {name: {k: v for k, v in work.items() if k != "n_layers"} for name, work in SWEEP.items()}
+    old = calibrated(tmp_path / "old", shipped, unstated).overlay.local["time"]["training"]
+    assert "per_layer_start" not in old and old["t0"] == pytest.approx(CALL_S + TRACE_S)
+
+
+def test_a_tf1_session_step_of_known_work_follows_this_machines_time_model(tmp_path, shipped):
+    """`Session.run` of a training step (TF1): one step of the fitted loop on this machine, not the
+    reference GPU's step rescaled; a batch the code does not size stays a floor (one sample)."""
+    p = calibrated(tmp_path, shipped)
+    run = "tensorflow.compat.v1.Session.run"
+    step = {"step": "training", "samples": 256, "flops_per_sample": 33796, "graph_mode": True, "runs_count": 1000}
+    here = p.predict(run, step)
+    assert here.basis is Basis.CALIBRATED and "this machine's time model" in here.evidence.note and not here.floor
+    _, flops = derive("training", {"samples": 256, "batch_size": 256, "epochs": 1, "flops_per_sample": 33796})
+    assert here.energy_j == pytest.approx(WATTS * (PER_STEP + PER_FLOP * flops + TRACE_S / 1000), rel=1e-6)
+    assert shipped.predict(run, step).basis is Basis.PREDICTED
+    unsized = p.predict(run, {k: v for k, v in step.items() if k != "samples"})
+    assert unsized.floor and "one sample priced" in unsized.evidence.note and unsized.energy_j < here.energy_j
 
 
 def test_without_the_sweep_calibration_falls_back_to_the_measured_figure(tmp_path, shipped):
@@ -187,7 +223,7 @@ def test_a_floor_stays_a_floor_and_an_eager_model_call_is_not_a_fitted_step(tmp_
 
 def test_a_call_in_a_loop_shares_the_first_calls_tracing_with_the_loops_runs(tmp_path, shipped):
     p = calibrated(tmp_path, shipped)
-    work = dict(SWEEP["mlp_fit_1024"])
+    work = {**SWEEP["mlp_fit_1024"], "traces_step": True}  # its model's first fit
     once = p.predict(FIT, work)
     looped = p.predict(FIT, {**work, "loop_multiplier": 300})
     assert once.energy_j == pytest.approx(WATTS * seconds(work, first=True), rel=1e-6)
@@ -232,7 +268,8 @@ def test_where_the_flops_are_unknown_the_figure_is_the_least_not_a_typical_model
     p = calibrated(tmp_path, shipped)
     typical = shipped.model["work"]["time"]["training"]["flops_per_step"]
     assert p.overlay.local["time"]["training"]["flops_per_step"] == typical  # a data pass's, not the sweep's median
-    unknown = p.predict(FIT, {"samples": 8192, "batch_size": 32, "epochs": 1})
+    first = {"traces_step": True, "n_layers": 3}  # its model's first fit, of the workloads' layers
+    unknown = p.predict(FIT, {"samples": 8192, "batch_size": 32, "epochs": 1, **first})
     # no model FLOPs: this machine's start-up and 256 steps, nothing borrowed from a typical model
     assert unknown.floor and unknown.basis is Basis.CALIBRATED
     assert unknown.energy_j == pytest.approx(WATTS * (CALL_S + TRACE_S + PER_EPOCH + 256 * PER_STEP), rel=1e-6)
@@ -241,11 +278,11 @@ def test_where_the_flops_are_unknown_the_figure_is_the_least_not_a_typical_model
     high = WATTS * (CALL_S + TRACE_S + PER_EPOCH + 256 * PER_STEP + PER_FLOP * 3 * 8192 * HIGH_FLOPS_PER_SAMPLE)
     assert unknown.interval_j[1] >= high
     # known weights: the optimizer's update is the least the code allows, and nothing more
-    params = p.predict(FIT, {"samples": 8192, "batch_size": 32, "epochs": 1, "params": 1e6})
+    params = p.predict(FIT, {"samples": 8192, "batch_size": 32, "epochs": 1, "params": 1e6, **first})
     update = 256 * UPDATE_FLOPS_PER_PARAM * 1e6
     assert params.energy_j == pytest.approx(WATTS * (CALL_S + TRACE_S + PER_EPOCH + 256 * PER_STEP + PER_FLOP * update), rel=1e-6)
     # known FLOPs: a point figure, as before
-    known = p.predict(FIT, {"samples": 8192, "batch_size": 32, "epochs": 1, "flops_per_sample": 1e6})
+    known = p.predict(FIT, {"samples": 8192, "batch_size": 32, "epochs": 1, "flops_per_sample": 1e6, **first})
     assert not known.floor
     assert known.energy_j == pytest.approx(WATTS * (CALL_S + TRACE_S + PER_EPOCH + 256 * PER_STEP + PER_FLOP * 3 * 8192e6), rel=1e-6)
 

@@ -129,6 +129,27 @@ def test_a_tf_function_running_a_model_forward_is_priced_as_that_forward_pass(pr
     assert high / low < 10
 
 
+def test_a_tf_function_looping_over_the_data_costs_its_steps_not_one(predictor):
+    """An epoch traced into one graph (`for batch in ds:` in the tf.function's body) runs a step per
+    batch on each call: its figure grows with the steps as the same steps in a `fit` would."""
+    model = DATA + ("model = keras.Sequential([keras.Input((64,)), keras.layers.Dense(256), keras.layers.Dense(10)])\n"
+                    "opt = keras.optimizers.Adam()\n")
+    body = ("    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(model(xb, training=True))\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n")
+
+    def epoch(n: int) -> str:
+        data = f"ds = tf.data.Dataset.from_tensor_slices(np.zeros(({64 * n}, 64), 'float32')).batch(64)\n"
+        loop = "@tf.function\ndef epoch(data):\n    for xb in data:\n" + body.replace("\n    ", "\n        ")
+        return model + data + loop.replace("    with", "        with", 1) + "epoch(ds)\n"
+
+    site, small = one(predictor, epoch(100), "PolymorphicFunction.__call__")
+    assert site.work["steps"]["value"] == 100
+    large = one(predictor, epoch(1000), "PolymorphicFunction.__call__")[1]
+    assert "1000 training steps on batches of 64" in large.evidence.note
+    # ten times the steps: past the call's start-up, close to ten times the energy
+    assert 5 < large.energy_j / small.energy_j < 10.01
+
+
 def test_tf1_graph_ops_count_their_work_in_session_run(predictor):
     code = """\
 import tensorflow as tf

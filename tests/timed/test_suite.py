@@ -10,7 +10,7 @@ import math
 import pytest
 
 from bench.timed.compare import compare, script_prediction, site_runs
-from bench.timed.suite import RESULTS, RESULTS_VERSION, scripts, stamp
+from bench.timed.suite import PREDICTIONS, RESULTS, RESULTS_VERSION, scripts, stamp
 from bench.timed.timing import merge, script_result
 from tools import REPO_DIR
 from tools.model.timed_suite import BEGIN, END, block, rendered, replace_section
@@ -141,6 +141,20 @@ def test_re_timed_scripts_replace_theirs_and_the_comparison_goes():
     assert merged["scripts"]["b"]["spread"] == pytest.approx(2 / 7, abs=1e-4)
     with pytest.raises(SystemExit):
         merge(old, {**new, "power": {"w_per_core": 5.0, "model": "n"}}, ["a", "b"])
+
+
+def test_each_recorded_prediction_was_made_for_the_text_timed_and_before_its_timing(results):
+    """`python -m bench.timed predict` records greenlint's figures for scripts before they are timed:
+    each is for the text the results measured (its stamp), made before the results' timing."""
+    runs = json.loads(PREDICTIONS.read_text(encoding="utf-8"))["runs"]
+    named = [name for run in runs for name in run["scripts"]]
+    assert len(named) == len(set(named)) >= 8, "one recorded prediction per script"
+    for run in runs:
+        assert run["date"] < results["date"] and run["commit"] != "unknown"
+        for name, row in run["scripts"].items():
+            assert row["stamp"] == results["scripts"][name]["stamp"] == stamp(scripts()[0].parent / f"{name}.py"), name
+            for mode in ("uncalibrated", "calibrated"):
+                assert row[mode]["predicted_j"] > 0 and row[mode]["sites"] > 0, (name, mode)
 
 
 def test_each_script_takes_8_to_60_cpu_seconds_here(results):
