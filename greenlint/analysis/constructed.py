@@ -272,19 +272,21 @@ class _Script:
         self.bare: set[str] = set()  # names read otherwise than as `name.attr`
         self.parameters: set[str] = set()
         self.assigns: list[ast.Assign] = []  # in the walk's order (`instances`, `parsed`)
+        node: Any  # told apart by exact type: a parsed tree's nodes are of ast's own classes
         for node in trees.walk(tree):
-            if isinstance(node, ast.Name):
+            kind = type(node)
+            if kind is ast.Name:
                 counts = self.loads if type(node.ctx) is ast.Load else self.stores
                 counts[node.id] = counts.get(node.id, 0) + 1
-            elif isinstance(node, ast.Attribute) and type(node.ctx) is ast.Load:
+            elif kind is ast.Attribute and type(node.ctx) is ast.Load:
                 self.reads[node.attr] += 1
-                if isinstance(node.value, ast.Name):
+                if type(node.value) is ast.Name:
                     self.attributes[(node.value.id, node.attr)] += 1
-            elif isinstance(node, ast.Call):
+            elif kind is ast.Call:
                 self.calls.append(node)
-            elif isinstance(node, ast.arg):
+            elif kind is ast.arg:
                 self.parameters.add(node.arg)
-            elif isinstance(node, ast.Assign):
+            elif kind is ast.Assign:
                 self.assigns.append(node)
         self.constants = {
             target.id: node.value
