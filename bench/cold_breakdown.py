@@ -51,8 +51,18 @@ def _timed(step: str, func):
 
 def _wrap(owner, name: str, step: str) -> None:
     func = getattr(owner, name, None)
-    if func is not None:  # a step the code no longer has is simply absent from the table
-        setattr(owner, name, _timed(step, func))
+    if func is None:  # a step the code no longer has is simply absent from the table
+        return
+    timed = _timed(step, func)
+    setattr(owner, name, timed)
+    _replace_copies(name, func, timed)
+
+
+def _replace_copies(name: str, func, timed) -> None:
+    """`from module import name` in a module of greenlint copied *func*: the copy is timed too."""
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("greenlint") and getattr(module, name, None) is func:
+            setattr(module, name, timed)
 
 
 def _inclusive(totals: dict[str, float], key: str, func):
@@ -84,9 +94,7 @@ def _named(spec: str) -> None:
     func = getattr(owner, name)
     timed = _inclusive(NAMED, spec, func)
     setattr(owner, name, timed)
-    for module in list(sys.modules.values()):  # `from module import name` copies too
-        if getattr(module, "__name__", "").startswith("greenlint") and getattr(module, name, None) is func:
-            setattr(module, name, timed)
+    _replace_copies(name, func, timed)
 
 
 def _collector(phase: str, info: dict) -> None:
@@ -113,7 +121,7 @@ def _rules_timed(codes) -> None:
 def main(argv: list[str]) -> int:
     started = time.process_time()
     from greenlint.analysis import analyse, project, trees
-    from greenlint.check import cache, file_result, pipeline
+    from greenlint.check import cache, file_result, pipeline, runner  # noqa: F401 (runner: its copy of from_analysis)
     from greenlint.rules import codes
 
     _wrap(trees, "parse_module", "parse")

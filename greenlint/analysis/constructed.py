@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import hashlib
 import os
 import re
 from collections import Counter
@@ -147,13 +146,15 @@ MAX_SCRIPTS = 4096
 
 
 def _per_text(func: Callable[[str, str], Any]) -> Callable[[str, str], Any]:
-    """*func(path, text)* kept per path and digest of the text, for the last `MAX_SCRIPTS` (unlike
-    `functools.lru_cache`, the texts themselves are not kept)."""
-    kept: dict[tuple[str, bytes], Any] = {}
+    """*func(path, text)* kept per path, length and `hash` of the text, for the last `MAX_SCRIPTS`
+    (unlike `functools.lru_cache`, the texts themselves are not kept). Python's string hash (64 bits,
+    keyed per process) is kept on the text object once computed; a cryptographic digest of the
+    whole text, recomputed on every ask, cost more than the parses it saved on Keras's sources."""
+    kept: dict[tuple[str, int, int], Any] = {}
 
     @functools.wraps(func)
     def once(path: str, text: str) -> Any:
-        key = (path, hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
+        key = (path, len(text), hash(text))
         try:
             return kept[key]
         except KeyError:
@@ -271,19 +272,21 @@ class _Script:
         self.bare: set[str] = set()  # names read otherwise than as `name.attr`
         self.parameters: set[str] = set()
         self.assigns: list[ast.Assign] = []  # in the walk's order (`instances`, `parsed`)
+        node: Any  # told apart by exact type: a parsed tree's nodes are of ast's own classes
         for node in trees.walk(tree):
-            if isinstance(node, ast.Name):
+            kind = type(node)
+            if kind is ast.Name:
                 counts = self.loads if type(node.ctx) is ast.Load else self.stores
                 counts[node.id] = counts.get(node.id, 0) + 1
-            elif isinstance(node, ast.Attribute) and type(node.ctx) is ast.Load:
+            elif kind is ast.Attribute and type(node.ctx) is ast.Load:
                 self.reads[node.attr] += 1
-                if isinstance(node.value, ast.Name):
+                if type(node.value) is ast.Name:
                     self.attributes[(node.value.id, node.attr)] += 1
-            elif isinstance(node, ast.Call):
+            elif kind is ast.Call:
                 self.calls.append(node)
-            elif isinstance(node, ast.arg):
+            elif kind is ast.arg:
                 self.parameters.add(node.arg)
-            elif isinstance(node, ast.Assign):
+            elif kind is ast.Assign:
                 self.assigns.append(node)
         self.constants = {
             target.id: node.value
@@ -315,12 +318,14 @@ class _Script:
     @functools.cached_property
     def handed(self) -> frozenset[str]:
         """The names the script reads bare (passes on, puts in a container), not only as `name.attr`."""
-        return frozenset(n for n, count in self.loads.items()
-                         if count > sum(c for (name, _), c in self.attributes.items() if name == n))
+        as_holder: Counter[str] = Counter()  # name -> its `name.attr` reads
+        for (name, _), count in self.attributes.items():
+            as_holder[name] += count
+        return frozenset(n for n, count in self.loads.items() if count > as_holder[n])
 
     def value(self, node: ast.expr) -> Const | Options | None:
         """The argument *node*'s value, where known."""
-        holder = ast.unparse(node) if isinstance(node, (ast.Name, ast.Attribute)) else ""
+        holder = _source(node) if isinstance(node, (ast.Name, ast.Attribute)) else ""
         if isinstance(node, ast.Name) and node.id in self.holders or \
                 isinstance(node, ast.Attribute) and holder.endswith(options.FLAGS):
             known = {attr: found for attr in self.defaults if (found := self.option(holder, attr)) is not None}
@@ -328,7 +333,7 @@ class _Script:
         if isinstance(node, ast.Name) and node.id in self.constants:
             node = self.constants[node.id]
         if isinstance(node, ast.Attribute):  # `FLAGS.batch_size`, `args.batch_size`
-            return self.option(ast.unparse(node.value), node.attr)
+            return self.option(_source(node.value), node.attr)
         return _literal(node)
 
     def option(self, holder: str, attr: str) -> Const | None:
@@ -384,6 +389,12 @@ class _Script:
         """The options the script sets itself (`options.set_by_program`), read where an argument
         names one with a known default."""
         return options.set_by_program(self.tree)
+
+
+def _source(node: ast.expr) -> str:
+    """`ast.unparse(node)`, joined from its names where it is a dotted name (most arguments)."""
+    names = trees.dotted(node)
+    return ".".join(names) if names else ast.unparse(node)
 
 
 def _literal(node: ast.expr) -> Const | None:

@@ -68,8 +68,18 @@ def _reader(library: installed.Library, catalog) -> Reader:
     return found
 
 
+def save() -> None:
+    """Write each library's answers found since its user cache file was read (`_DiskCache.save`):
+    once when a run's lookups are done (the lint cache's `flush_all`), not once per answer."""
+    for reader in _READERS.values():
+        if reader.cache is not None:
+            reader.cache.save()
+
+
 def clear() -> None:
-    """Forget this run's memos (a test changing an environment, a long-lived server)."""
+    """Forget this run's memos (a test changing an environment, a long-lived server), their new
+    answers written first."""
+    save()
     _READERS.clear()
     installed.clear()
     installed.warn.cache_clear()
@@ -90,11 +100,18 @@ class _DiskCache:
             except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 pass
         self.library = library
+        self.unsaved = False  # answers kept since the file was read or written
 
     def keep(self, path: str, answer: str | None) -> None:
         self.answers[path] = answer
-        if self.file is None:
+        self.unsaved = self.file is not None
+
+    def save(self) -> None:
+        """The whole file written again, where answers were kept since (rewriting it per answer
+        made a run's writes grow with the square of its answers)."""
+        if not self.unsaved or self.file is None:
             return
+        self.unsaved = False
         payload = {"format": CACHE_FORMAT, "name": self.library.name, "version": self.library.version,
                    "classes": self.answers}
         try:

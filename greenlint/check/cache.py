@@ -101,9 +101,13 @@ PENDING_MAX = 64
 
 
 def flush_all() -> None:
-    """Write the entries pending for every cache file."""
+    """Write the entries pending for every cache file, and the answers about installed libraries
+    found meanwhile (`libraries.save`: their own files in the user cache), where the analysis ran."""
     for file in list(_pending):
         Cache(file.parent).flush()
+    libraries = sys.modules.get("greenlint.analysis.libraries")  # a warm run never imports it
+    if libraries is not None:
+        libraries.save()
 
 
 def close_all() -> None:

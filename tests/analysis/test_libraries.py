@@ -79,6 +79,7 @@ def test_a_class_of_the_projects_virtualenv_is_read_through_two_modules(project)
     fits = _fits(root)
     assert fits[11]["receiver"] == "library"  # `Net()`: a Keras model, from fancy/base.py via fancy/models.py
     assert 12 in fits  # a project class deriving from it is a Keras model too
+    libraries.save()
     kept = json.loads((root.parent / "cache" / "libraries" / "fancy-1.0.json").read_text())
     assert kept["version"] == "1.0" and kept["classes"]["fancy.Net"] == "tensorflow.keras.Model"
 
@@ -92,7 +93,25 @@ def test_the_cache_is_kept_per_version_and_a_new_version_is_read_again(project):
     _install(site, "2.0", base="object")  # a new version: read again, Net is no Keras model now
     libraries.clear()
     assert _fits(root) == {}
+    libraries.save()
     assert json.loads((root.parent / "cache" / "libraries" / "fancy-2.0.json").read_text())["classes"]["fancy.Net"] is None
+
+
+def test_a_run_writes_each_librarys_cache_file_once_when_its_lookups_are_done(project, monkeypatch):
+    """Every new answer is kept in memory; the file is written once, by `save` (the lint cache's
+    `flush_all` at the end of a run or of a worker's chunk), and not again without a new answer."""
+    from greenlint.check import cache
+
+    root, _ = project
+    written = []
+    real = libraries.atomic_write_text
+    monkeypatch.setattr(libraries, "atomic_write_text", lambda path, text: written.append(path) or real(path, text))
+    kept = root.parent / "cache" / "libraries" / "fancy-1.0.json"
+    assert set(_fits(root)) == {11, 12} and written == [] and not kept.exists()
+    cache.flush_all()
+    assert written == [kept] and json.loads(kept.read_text())["classes"]["fancy.models.Net"] == "tensorflow.keras.Model"
+    cache.flush_all()
+    assert written == [kept]
 
 
 def test_a_link_out_of_the_environment_is_not_followed(project, tmp_path, capsys):
