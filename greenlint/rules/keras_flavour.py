@@ -20,7 +20,10 @@ generator before tf.keras 2.1 merged them into `fit`; standalone Keras 2.4+ user
 Keras 3 has none of them), the file imports `keras_contrib` (keras-contrib extends multi-backend
 Keras alone, through its `keras.engine` and `keras.backend` internals; its README sends tf.keras
 users to TensorFlow Addons), or the project pins TensorFlow 1.x (which Keras 2.4 and later do not
-run on; greenlint/rules/tf_target.py reads the pin).
+run on; greenlint/rules/tf_target.py reads the pin). A project module the file imports directly,
+or a module beside it, that calls one of those methods or imports `keras_contrib` says the same
+of the file (a demo script beside the training script it shares the project's Keras with, a
+sample script importing the package whose module trains with `fit_generator`).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from typing import NamedTuple
 
 from greenlint.analysis.project import direct_imports, import_statements
 from greenlint.rules.base import FileFacts
+from greenlint.rules.beside import KERAS_2_SIGNS, beside_mentions
 from greenlint.rules.syntax import units
 from greenlint.rules.tf_target import TargetVersion, target
 
@@ -107,13 +111,16 @@ def keras_flavour(facts: FileFacts, tf: TargetVersion | None = None) -> Flavour:
     *tf*: the TensorFlow the project targets, when the caller has it."""
     text = facts.text
     standalone, tf_keras = _kerases(text)
+    imported_signs = False
     for path in direct_imports(os.path.abspath(facts.path), text) if not tf_keras else ():
         try:
             with open(path, encoding="utf-8", errors="replace") as f:
-                more = _kerases(f.read(1_000_000))
+                imported = f.read(1_000_000)
         except OSError:
             continue
+        more = _kerases(imported)
         standalone, tf_keras = standalone or more[0], tf_keras or more[1]
+        imported_signs = imported_signs or KERAS_2_SIGNS.search(imported) is not None
     if not standalone or tf_keras:
         return Flavour(False, "")
     method = _generator_methods(facts)
@@ -121,6 +128,14 @@ def keras_flavour(facts: FileFacts, tf: TargetVersion | None = None) -> Flavour:
         return Flavour(True, f"standalone `keras` with `{method}()`")
     if extension := _extension(text):
         return Flavour(True, f"standalone `keras` with `{extension}`")
+    if imported_signs:
+        return Flavour(
+            True, "standalone `keras`, and a Keras 2 generator method or `keras_contrib` in a module it imports"
+        )
+    if beside_mentions(facts.path, KERAS_2_SIGNS):
+        return Flavour(
+            True, "standalone `keras`, and a Keras 2 generator method or `keras_contrib` in a module beside it"
+        )
     tf = tf if tf is not None else target(facts.path)
     if tf.basis.startswith("pinned") and tf.older_than(2, 0):
         return Flavour(True, f"standalone `keras` on {tf.shown()}")

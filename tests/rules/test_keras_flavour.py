@@ -77,3 +77,36 @@ def test_a_keras_contrib_import_says_multi_backend_keras(tmp_path, predictor, mo
     assert [REWRITE in d.message for d in _findings(tmp_path, predictor, "gan.py", script)] == [True]
     other = _findings(tmp_path, predictor, "gan.py", script.replace("from keras_contrib.layers", "from my_layers"))
     assert [REWRITE in d.message for d in other] == [False]
+
+
+GL201 = Config(select=("GL201",), no_cache=True, options=MATERIAL)
+#: A demo predicting one face at a time on the standalone `keras`, its training script beside it.
+DEMO = "from keras.models import load_model\nmodel = load_model('m.h5')\nfor face in faces:\n    model.predict(face[None])\n"
+
+
+def _predict_findings(tmp_path, predictor, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return [d.span.line for d in check_source(text, str(path), GL201, predictor) if d.code == "GL201"]
+
+
+def test_a_demo_beside_a_fit_generator_training_runs_multi_backend_keras(tmp_path, predictor):
+    assert _predict_findings(tmp_path, predictor, "demo.py", DEMO) == [4]  # the standalone `keras` alone says nothing
+    (tmp_path / "train.py").write_text("from keras.models import load_model\nm.fit_generator(gen, steps_per_epoch=9)\n")
+    assert _predict_findings(tmp_path, predictor, "demo.py", DEMO) == []
+
+
+def test_a_sample_importing_a_package_module_that_trains_with_fit_generator_runs_multi_backend_keras(
+    tmp_path, predictor
+):
+    (tmp_path / "setup.py").write_text("")  # the project's root, where `lib` is imported from
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "__init__.py").write_text("")
+    (tmp_path / "lib" / "net.py").write_text(
+        "import keras\nclass Net:\n    def train(self, gen):\n        self.model.fit_generator(gen, steps_per_epoch=9)\n"
+    )
+    (tmp_path / "samples").mkdir()
+    sample = "from lib import net\n" + DEMO
+    assert _predict_findings(tmp_path / "samples", predictor, "run.py", sample) == []
+    (tmp_path / "lib" / "net.py").write_text("import tensorflow as tf\n")
+    assert _predict_findings(tmp_path / "samples", predictor, "run2.py", sample) == [5]
