@@ -95,6 +95,17 @@ def test_the_cache_is_kept_per_version_and_a_new_version_is_read_again(project):
     assert json.loads((root.parent / "cache" / "libraries" / "fancy-2.0.json").read_text())["classes"]["fancy.Net"] is None
 
 
+def test_the_cache_is_kept_per_catalog_and_another_catalog_reads_again(project, monkeypatch):
+    root, site = project
+    assert set(_fits(root)) == {11, 12}
+    _install(site, "1.0", base="object")  # same version, source edited, and a regenerated catalog
+    monkeypatch.setattr(load_catalog(), "digest", "another catalog")
+    libraries.clear()  # as a new process would start
+    assert libraries.base("fancy.Net", str(root / "train.py"), load_catalog()) is None
+    kept = json.loads((root.parent / "cache" / "libraries" / "fancy-1.0.json").read_text())
+    assert kept["catalog"] == "another catalog" and kept["classes"]["fancy.Net"] is None
+
+
 def test_a_link_out_of_the_environment_is_not_followed(project, tmp_path, capsys):
     root, site = project
     outside = tmp_path / "elsewhere.py"

@@ -153,7 +153,7 @@ def test_the_editor_applies_the_overlay_its_configuration_names(calibrated, prog
     path = str(program / "train.py")
 
     def matmul(config: Config, predictor=lambda: pytest.fail("the configuration names its own overlay")):
-        done = _analyse_unit(PROGRAM, path, config, None, None, predictor, lambda: False)
+        done = _analyse_unit(PROGRAM, path, config, None, None, 0, predictor, lambda: False)
         return next(s.prediction for s in done.result.sites if s.callsite.api == MATMUL)
 
     here = matmul(Config(root=program, cache_dir=cache))
