@@ -4,7 +4,8 @@ The analysed project's virtualenv (`.venv` or `venv` at its root, then `$VIRTUAL
 then the environment greenlint runs in. An import root is looked up there as Python would find it
 (a package or a module file, never one whose real path leaves its site directory), and its
 distribution's name, version and requirements are read from its `*.dist-info` with
-`importlib.metadata` (metadata only: nothing of the package is imported). Light on purpose: a warm
+`importlib.metadata` (metadata only: nothing of the package is imported). A folder without
+`__init__.py` is a namespace package, found where no site holds a regular one. Light on purpose: a warm
 run's cache key takes `stamp` from here.
 """
 
@@ -80,12 +81,28 @@ def _stamp(sites: tuple[str, ...]) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def find(sites: tuple[str, ...], root: str) -> Library | None:
-    """The library of import *root* in the first of *sites* holding it, or None."""
-    if not root.isidentifier():
+    """The library of import *root* in the first of *sites* holding it as a package or module, else
+    in the first holding it as a namespace package (as Python's import looks), or None."""
+    found = [(site, source_of(site, root)) for site in sites]
+    regular = next((site for site, source in found if source is not None and source.endswith(".py")), None)
+    namespace = next((site for site, source in found if source is not None), None)
+    site = regular or namespace
+    return _library(site, root) if site is not None else None
+
+
+def source_of(site: str, dotted: str) -> str | None:
+    """Where module *dotted* is in *site*: its `__init__.py` or `.py` file, else the folder of a
+    namespace package (PEP 420: no `__init__.py`); None where it is not there, or its real path
+    leaves *site*."""
+    parts = dotted.split(".")
+    if not all(part.isidentifier() for part in parts):
         return None
-    for site in sites:
-        if inside(site, os.path.join(site, root, "__init__.py")) or inside(site, os.path.join(site, root + ".py")):
-            return _library(site, root)
+    base = os.path.join(site, *parts)
+    for candidate in (os.path.join(base, "__init__.py"), base + ".py"):
+        if inside(site, candidate):
+            return candidate
+    if os.path.isdir(base) and os.path.commonpath((site, os.path.realpath(base))) == site:
+        return base
     return None
 
 

@@ -223,21 +223,18 @@ class Reader:
         return None
 
     def file_of(self, dotted: str) -> str | None:
-        """The source file of module *dotted* in this site directory, or None."""
-        parts = dotted.split(".")
-        if not all(part.isidentifier() for part in parts):
-            return None
-        base = os.path.join(self.site, *parts)
-        for candidate in (os.path.join(base, "__init__.py"), base + ".py"):
-            if installed.inside(self.site, candidate):
-                return candidate
-        return None
+        """The source file of module *dotted* in this site directory (a namespace package's folder), or None."""
+        return installed.source_of(self.site, dotted)
 
     def index(self, module: str) -> _Module | None:
         if module in self.modules:
             return self.modules[module]
         file = self.file_of(module)
-        found = self.modules[module] = _index(file, module) if file is not None else None
+        if file is None or not file.endswith(".py"):  # a namespace package binds no name of its own
+            found = None if file is None else _Module({}, {}, [], None)
+        else:
+            found = _index(file, module)
+        self.modules[module] = found
         return found
 
 

@@ -106,6 +106,24 @@ def test_the_cache_is_kept_per_catalog_and_another_catalog_reads_again(project, 
     assert kept["catalog"] == "another catalog" and kept["classes"]["fancy.Net"] is None
 
 
+def test_a_namespace_package_is_found_as_python_finds_it(project):
+    """`nsp/` has no `__init__.py` (PEP 420, as `google/` of google-cloud-*): its distribution is
+    named by its top_level.txt, its modules read through the folder."""
+    root, site = project
+    _write(site, {
+        "nsp_fancy-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: nsp-fancy\nVersion: 1.0\n"
+                                             "Requires-Dist: tensorflow>=2.0\n",
+        "nsp_fancy-1.0.dist-info/top_level.txt": "nsp\n",
+        "nsp/fancy/__init__.py": "from nsp.fancy.models import Net\n",
+        "nsp/fancy/models.py": "import tensorflow as tf\n\n\nclass Net(tf.keras.Model):\n    pass\n",
+    })
+    (root / "train.py").write_text("import numpy as np\nfrom nsp.fancy import Net\n\nx = np.zeros((100, 4))\n"
+                                   "Net().fit(x, x, epochs=3)\n", encoding="utf-8")
+    library = installed.find(installed.of_file(str(root / "train.py")), "nsp")
+    assert (library.name, library.version, library.keras) == ("nsp-fancy", "1.0", True)
+    assert _fits(root)[5]["receiver"] == "library"
+
+
 def test_a_link_out_of_the_environment_is_not_followed(project, tmp_path, capsys):
     root, site = project
     outside = tmp_path / "elsewhere.py"
