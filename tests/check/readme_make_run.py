@@ -61,7 +61,7 @@ def updated(readme: str, lines: list[str]) -> str:
     block, figures = EXAMPLE.search(readme), FIGURES.search(readme)
     if block is None or figures is None:
         raise ValueError("README.md has no `make run` example block or no quoted `Figures:` line")
-    now = {}
+    now: dict[tuple[str, ...], str] = {}
     for line in lines:
         now.setdefault(_key(line), line)
     shown = []
