@@ -426,9 +426,7 @@ class Calibrator:
     def run(self, on_start: Callable[[Workload], None], on_repeat: Callable[[], None]) -> dict:
         done = self.load_progress()
         clock = self.clock
-        session = MeterSession(self.config, self.sources, clock=clock.seconds, sleep=clock.sleep, epoch_ns=clock.epoch_ns)
-        if clock.drive is not None:
-            clock.drive(session.sampler)
+        session = MeterSession(self.config, self.sources, clock=clock)
         stable = session.start(thread=clock.drive is None)
         counter_of = counters(session.sampler.samples[stable.window[0]:stable.window[1]], session.sources.covers)
         try:

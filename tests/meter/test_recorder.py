@@ -13,7 +13,7 @@ from greenlint.meter.counters.nvml import NvmlSource
 from greenlint.meter.instrument import InstrumentedSite
 from greenlint.meter.runtime import Recorder
 from greenlint.meter.sampler import DEFAULT_INTERVAL_S
-from greenlint.meter.session import MeterConfig, MeterSession
+from greenlint.meter.session import Clock, MeterConfig, MeterSession
 from greenlint.meter.stability import StabilitySettings
 from tests.meter.simulated import SimulatedTime
 from tests.meter.test_nvml import FakeNvml
@@ -69,9 +69,8 @@ def test_nvml_counters_read_at_call_boundaries_despite_a_lagging_sampler(monkeyp
     src = NvmlSource(CountingNvml(clock))
     config = MeterConfig(stability=StabilitySettings(check_last_n_points=5, check_bin_s=0.1, max_wait_s=1.0,
                                                      check_interval_s=0.1))
-    session = MeterSession(config, SourceSet(sources=[src], covers={"gpu": src}), clock=lambda: clock.t,
-                           sleep=clock.take)
-    clock.sampler = session.sampler
+    session = MeterSession(config, SourceSet(sources=[src], covers={"gpu": src}),
+                           clock=Clock(seconds=lambda: clock.t, sleep=clock.take, drive=clock.drive))
     stable = session.start(thread=False)
     recorder = Recorder(session, [InstrumentedSite("tensorflow.matmul", 1, 1, {})], clock=clock.epoch_ns)
     runs = 3
