@@ -19,6 +19,7 @@ import re
 import sys
 import sysconfig
 from dataclasses import dataclass
+from pathlib import Path
 
 from greenlint.paths import project_root
 
@@ -81,13 +82,70 @@ def _stamp(sites: tuple[str, ...]) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def find(sites: tuple[str, ...], root: str) -> Library | None:
-    """The library of import *root* in the first of *sites* holding it as a package or module, else
-    in the first holding it as a namespace package (as Python's import looks), or None."""
-    found = [(site, source_of(site, root)) for site in sites]
-    regular = next((site for site, source in found if source is not None and source.endswith(".py")), None)
-    namespace = next((site for site, source in found if source is not None), None)
-    site = regular or namespace
-    return _library(site, root) if site is not None else None
+    """The library of import *root* in the first folder holding it as a package or module, else in
+    the first holding it as a namespace package (as Python's import looks), or None. Each site's
+    folders are the site, then the source folders its editable installs add (`editable_folders`)."""
+    found = [(site, folder, source_of(folder, root)) for site in sites for folder in (site, *editable_folders(site))]
+    regular = next(((s, f) for s, f, source in found if source is not None and source.endswith(".py")), None)
+    where = regular or next(((s, f) for s, f, source in found if source is not None), None)
+    if where is None:
+        return None
+    site, folder = where
+    library = _library(site, root)
+    return library if folder == site else Library(library.name, "", folder, library.keras)  # no version: not kept
+
+
+@functools.lru_cache(maxsize=256)
+def editable_folders(site: str) -> tuple[str, ...]:
+    """The source folders editable installs add to *site* (real paths), read as text, never run: each
+    `.pth` file's path lines, in the order Python reads them, and the parent folder of each package a
+    setuptools finder (`__editable___*_finder.py`) maps. A site inside a project (its `.venv`) adds
+    only folders inside that project: a checkout's own environment never reaches out of it.
+    What is read there is not kept in the user cache (its source changes under one version)."""
+    bound = project_root(os.path.dirname(site))
+    folders: list[str] = []
+    try:
+        names = sorted(os.listdir(site))
+    except OSError:
+        return ()
+    for name in names:
+        path = os.path.join(site, name)
+        if name.endswith(".pth"):
+            folders += [line.strip() for line in _text(path).splitlines()
+                        if line.strip() and not line.startswith(("#", "import ", "import\t"))]
+        elif name.startswith("__editable___") and name.endswith("_finder.py"):
+            folders += [os.path.dirname(folder) for package, folder in _mapping(_text(path)).items()
+                        if os.path.basename(folder) == package]
+    real = (os.path.realpath(os.path.join(site, folder)) for folder in folders)
+    return tuple(dict.fromkeys(f for f in real if os.path.isdir(f) and f != site
+                               and (bound is None or os.path.commonpath((bound, f)) == bound)))
+
+
+def _text(path: str) -> str:
+    from greenlint.analysis import sources
+
+    data, _ = sources.read_bytes(Path(path), sources.MAX_BYTES)
+    return data.decode("utf-8", "replace") if data is not None else ""
+
+
+def _mapping(text: str) -> dict[str, str]:
+    """The literal `MAPPING = {package: folder}` of a setuptools editable finder, {} where none."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0] if isinstance(node, ast.Assign) else None
+        if isinstance(target, ast.Name) and target.id == "MAPPING" and node.value is not None:
+            try:
+                value = ast.literal_eval(node.value)
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+                return {}
+            if isinstance(value, dict):
+                return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}
+    return {}
 
 
 def source_of(site: str, dotted: str) -> str | None:
@@ -146,5 +204,6 @@ def warn(path: str, problem: str) -> None:
 def clear() -> None:
     """Look at the environments again (a long-lived server's refresh: a library installed meanwhile)."""
     find.cache_clear()
+    editable_folders.cache_clear()
     _site_dirs.cache_clear()
     _stamp.cache_clear()

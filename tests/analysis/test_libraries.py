@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import textwrap
 
@@ -122,6 +123,32 @@ def test_a_namespace_package_is_found_as_python_finds_it(project):
     library = installed.find(installed.of_file(str(root / "train.py")), "nsp")
     assert (library.name, library.version, library.keras) == ("nsp-fancy", "1.0", True)
     assert _fits(root)[5]["receiver"] == "library"
+
+
+def test_an_editable_install_is_read_from_its_source_folder(project, tmp_path):
+    """`pip install -e`: a `.pth` path line (flit, hatch, setuptools' compat mode) or a setuptools
+    finder's MAPPING names the source folder, read as text, never run. The project's own `.venv`
+    reaches no folder outside the project."""
+    root, site = project
+    for old in site.glob("fancy*"):
+        shutil.rmtree(old)
+    _write(root, {"src/fancy/__init__.py": "import tensorflow as tf\n\n\nclass Net(tf.keras.Model):\n    pass\n",
+                  "lib/other/__init__.py": "import tensorflow as tf\n\n\nclass Net(tf.keras.Layer):\n    pass\n"})
+    _write(site, {"fancy-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: fancy\nVersion: 1.0\n"
+                                                   "Requires-Dist: tensorflow>=2.0\n",
+                  "__editable__.fancy-1.0.pth": f"{root / 'src'}\nimport sys; sys.exit(3)\n",
+                  "__editable___other_1_0_finder.py": f"MAPPING: dict[str, str] = {{'other': {str(root / 'lib' / 'other')!r}}}\n",
+                  "outside.pth": f"{tmp_path}\n"})
+    _write(tmp_path, {"away/__init__.py": "class Net:\n    pass\n"})
+    sites = installed.of_file(str(root / "train.py"))
+    assert installed.editable_folders(os.path.realpath(site)) == (str(root / "src"), str(root / "lib"))
+    library = installed.find(sites, "fancy")
+    assert (library.name, library.version, library.site, library.keras) == ("fancy", "", str(root / "src"), True)
+    catalog = load_catalog()
+    assert libraries.base("fancy.Net", str(root / "train.py"), catalog) == "tensorflow.keras.Model"
+    assert libraries.base("other.Net", str(root / "train.py"), catalog) == "tensorflow.keras.Layer"
+    assert installed.find(sites, "away") is None  # the .pth line out of the project is not followed
+    assert not (root.parent / "cache" / "libraries" / "fancy-1.0.json").exists()  # its source is read each run
 
 
 def test_a_link_out_of_the_environment_is_not_followed(project, tmp_path, capsys):
