@@ -5,8 +5,10 @@ then the environment greenlint runs in. An import root is looked up there as Pyt
 (a package or a module file, never one whose real path leaves its site directory), and its
 distribution's name, version and requirements are read from its `*.dist-info` with
 `importlib.metadata` (metadata only: nothing of the package is imported). A folder without
-`__init__.py` is a namespace package, found where no site holds a regular one. Light on purpose: a warm
-run's cache key takes `stamp` from here.
+`__init__.py` is a namespace package, found where no site holds a regular one; an editable install
+is found in the source folder its `.pth` or setuptools finder names (`editable_folders`). Light on
+purpose: a warm run's cache key takes `stamp` from here (the dist-info names: an edit of an editable
+library's source does not change it).
 """
 
 from __future__ import annotations
