@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from greenlint.analysis.analyse import analyse_source
+from greenlint.analysis.project import project_index
 from greenlint.analysis.sources import split_lines
 from greenlint.check import Config, ConfigError, apply_rules, load_config
 from greenlint.check.file_result import FileResult, error_diagnostic, from_analysis, internal_error
@@ -72,6 +73,7 @@ class Analysis:
     cell_offsets: tuple[int, ...] | None = None
     documents: tuple[tuple[str, int | None], ...] = ()
     outline: Outline | None = None  # a file's top-level statements, where fixes are computed
+    generation: int = 0  # of the project's files it was made under (`Analyses.files_changed`)
 
     @property
     def sites(self) -> Sequence[Site]:
@@ -258,16 +260,18 @@ def _analyse_unit(
     config: Config,
     config_error: str | None,
     cell_offsets: tuple[int, ...] | None,
+    generation: int,
     predictor: Callable[[], Callable],
     cancelled: Callable[[], bool],
     keep: Callable[[object], None] = lambda made_from: None,
 ) -> Done:
-    """One analysis, wherever it runs; `predictor()` gives the predict function (loading it may
-    fail too); `keep` is handed what the analysis was made from (its tree...: freeing them costs
-    ~30 ms at 10,000 lines, better spent once the diagnostics are out). Raises Cancelled once
-    `cancelled()` turns true."""
+    """One analysis, wherever it runs, under the *generation* of the project's files; `predictor()`
+    gives the predict function (loading it may fail too); `keep` is handed what the analysis was
+    made from (its tree...: freeing them costs ~30 ms at 10,000 lines, better spent once the
+    diagnostics are out). Raises Cancelled once `cancelled()` turns true."""
     if cancelled():
         raise Cancelled
+    _notice_files(generation)
     started, cpu = time.perf_counter(), time.thread_time()
     failure, result = None, None
     try:
@@ -287,6 +291,19 @@ def _analyse_unit(
     ms, cpu_ms = (time.perf_counter() - started) * 1000, (time.thread_time() - cpu) * 1000
     keep(result)
     return Done(sent, config_error, ms, cpu_ms, failure, shape)
+
+
+#: The generation of the project's files this process last analysed under (`Analyses.files_changed`).
+_files_seen = [0]
+
+
+def _notice_files(generation: int) -> None:
+    """Files changed since this process last analysed (a project marker, a pin file): the project
+    index looks at the modules' search roots and the installed libraries again now, not up to a
+    second later."""
+    if generation != _files_seen[0]:
+        project_index().refresh()
+        _files_seen[0] = generation
 
 
 def _configured_predict(config: Config) -> Callable:
@@ -398,6 +415,7 @@ class Analyses:
         self._running: dict[str, Future] = {}  # each document's newest job, running until it returns
         #: Called on the event loop with each analysis that lands (its document still open).
         self.listeners: list[Callable[[Analysis], None]] = []
+        self.generation = 0  # of the project's files (`files_changed`)
 
     def _start_pool(self) -> None:
         context = multiprocessing.get_context("spawn")  # no fork of a process with threads
@@ -434,6 +452,12 @@ class Analyses:
         self._tasks[uri] = task
         task.add_done_callback(lambda done: self._tasks.pop(uri) if self._tasks.get(uri) is done else None)
         return task
+
+    def files_changed(self) -> None:
+        """Project files changed (`workspace/didChangeWatchedFiles`: a pyproject.toml, a project
+        marker, a pin file): an analysis made before is not reused for the same text, and the
+        analysing processes look at the files again."""
+        self.generation += 1
 
     def pending(self, uri: str) -> bool:
         return uri in self._tasks
@@ -485,9 +509,10 @@ class Analyses:
                             documents=snap.documents)
         config, config_error = self.config_for(snap.path)
         done = self.latest.get(snap.uri)
-        if done is not None and (done.text, done.cell_offsets, done.config) == (snap.text, snap.cell_offsets, config):
+        made = (snap.text, snap.cell_offsets, config, self.generation)
+        if done is not None and (done.text, done.cell_offsets, done.config, done.generation) == made:
             return replace(done, version=snap.version, documents=snap.documents)
-        args = (snap.text, str(snap.path), config, config_error, snap.cell_offsets)
+        args = (snap.text, str(snap.path), config, config_error, snap.cell_offsets, self.generation)
         previous = self._running.get(snap.uri)
         if previous is not None and not previous.done():  # told to stop: it ends at its next checkpoint,
             ended = asyncio.wrap_future(previous)  # and no second process starts for it
@@ -529,7 +554,7 @@ class Analyses:
         )  # fmt: skip
         return Analysis(
             snap.uri, snap.version, snap.text, config, outcome.result, outcome.config_error,
-            snap.cell_offsets, snap.documents, outcome.outline,
+            snap.cell_offsets, snap.documents, outcome.outline, args[-1],
         )  # fmt: skip
 
     def _stop_job(self, job: int) -> None:

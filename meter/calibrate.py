@@ -43,7 +43,7 @@ from greenlint.meter.boundary import MIN_UPDATES, counters
 from greenlint.meter.counters import SourceSet
 from greenlint.meter.load import LoadProbe
 from greenlint.meter.runtime import sync_devices
-from greenlint.meter.session import MeterConfig, MeterSession
+from greenlint.meter.session import MACHINE, Clock, MeterConfig, MeterSession
 from greenlint.meter.sizes import input_sizes
 from greenlint.meter.workloads import Call, Workload
 from greenlint.predict.calibration import CALIBRATION_JSON, disagreement
@@ -113,22 +113,22 @@ class _Running:
     windows: list = field(default_factory=list)  # (start ns, end ns, stable state, executions, load)
 
 
-def _prepare(wl: Workload) -> _Running:
+def _prepare(wl: Workload, clock: Clock) -> _Running:
     """Set *wl* up, time its first call (it traces/compiles: timed and metered apart, `first_call_s`,
     `first_call_j`) and warm it up."""
     call = wl.setup()
     sizes = input_sizes(call.func, call.args, call.kwargs)
-    first_ns, began = time.time_ns(), time.perf_counter()
+    first_ns, began = clock.epoch_ns(), clock.seconds()
     call()
     sync_devices()
-    first_s = time.perf_counter() - began
-    first_window = (first_ns, time.time_ns())
+    first_s = clock.seconds() - began
+    first_window = (first_ns, clock.epoch_ns())
     call()
     sync_devices()
     return _Running(wl, call, sizes, first_s, first_window)
 
 
-def _window(session: MeterSession, running: _Running, min_window_s: float) -> None:
+def _window(session: MeterSession, running: _Running, min_window_s: float, clock: Clock) -> None:
     """One repeat of *running*: after a stable state, its call back to back until the window lasts
     *min_window_s*, however long one call takes; the machine's load over the window (`LoadProbe`:
     other processes' busy cores, the load average) kept with it."""
@@ -136,32 +136,33 @@ def _window(session: MeterSession, running: _Running, min_window_s: float) -> No
     stable = session.wait_stable()
     sync_devices()
     probe = LoadProbe()
-    start, deadline, n = time.time_ns(), time.perf_counter() + min_window_s, 0
+    start, deadline, n = clock.epoch_ns(), clock.seconds() + min_window_s, 0
     while True:
         running.call()
         n += 1
-        if time.perf_counter() >= deadline:
+        if clock.seconds() >= deadline:
             break
     sync_devices()
-    running.windows.append((start, time.time_ns(), stable, n, probe.result()))
+    running.windows.append((start, clock.epoch_ns(), stable, n, probe.result()))
 
 
 def run_block(session: MeterSession, block: list[Workload], plan: Plan, on_start: Callable[[Workload], None],
-              on_repeat: Callable[[], None], counter_of: dict | None = None) -> list[tuple[list, dict]]:
+              on_repeat: Callable[[], None], counter_of: dict | None = None,
+              clock: Clock = MACHINE) -> list[tuple[list, dict]]:
     """Measure *block*'s workloads with their repeats interleaved (A B C A B C, not A A A B B B), so a
     change of the machine's load falls on every workload of the block alike, not on one; (records,
-    summary) of each, in order."""
+    summary) of each, in order. *clock*: the session's."""
     min_window_s = window_seconds(plan, counter_of or {})
     running = []
     for wl in block:
         on_start(wl)
-        running.append(_prepare(wl))
+        running.append(_prepare(wl, clock))
         on_repeat()
     for _ in range(plan.repeats):
         for r in running:
-            _window(session, r, min_window_s)
+            _window(session, r, min_window_s, clock)
             on_repeat()
-    time.sleep(max(session.config.after_s, 3 * session.config.interval_s))
+    clock.sleep(max(session.config.after_s, 3 * session.config.interval_s))
     return [_summarize(session, r) for r in running]
 
 
@@ -394,14 +395,16 @@ def apis_summary(done: dict) -> dict:
 
 class Calibrator:
     def __init__(self, plan: Plan, workloads: list[Workload], config: MeterConfig = MeterConfig(),
-                 sources: SourceSet | None = None, startup: Callable[[], dict] | None = None):
+                 sources: SourceSet | None = None, startup: Callable[[], dict] | None = None,
+                 clock: Clock = MACHINE):
         """*sources*: the counters to read (default: those `config` names, probed here); *startup*:
         measures the program's start-up here (`meter.startup.measure_startup`) once the workloads
-        are done; without it the installed overlay's is kept (`--only`)."""
+        are done; without it the installed overlay's is kept (`--only`); *clock*: the machine's
+        (a simulated machine's in tests)."""
         from greenlint.hardware import hardware_id
 
         self.plan, self.workloads, self.config, self.sources = plan, workloads, config, sources
-        self.startup = startup
+        self.startup, self.clock = startup, clock
         self.hw_id = hardware_id()
         self.partial = partial_dir(self.hw_id, plan.mode)
         self.progress_file = self.partial / "progress.json"
@@ -422,12 +425,13 @@ class Calibrator:
 
     def run(self, on_start: Callable[[Workload], None], on_repeat: Callable[[], None]) -> dict:
         done = self.load_progress()
-        session = MeterSession(self.config, self.sources)
-        stable = session.start()
+        clock = self.clock
+        session = MeterSession(self.config, self.sources, clock=clock)
+        stable = session.start(thread=clock.drive is None)
         counter_of = counters(session.sampler.samples[stable.window[0]:stable.window[1]], session.sources.covers)
         try:
             for block in blocks([wl for wl in self.workloads if wl.name not in done]):
-                measured = run_block(session, block, self.plan, on_start, on_repeat, counter_of)
+                measured = run_block(session, block, self.plan, on_start, on_repeat, counter_of, clock)
                 for wl, (records, summary) in zip(block, measured):
                     atomic_write_text(self.partial / "measurements" / wl.name / "experiment-1.json",
                                       json.dumps(records))

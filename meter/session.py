@@ -38,14 +38,29 @@ class MeterConfig:
         return cls(**d)
 
 
+@dataclass(frozen=True)
+class Clock:
+    """Where a session reads the time and waits: the machine's clocks (the default), or a simulated
+    machine's (tests), whose time moves only as its calls and waits spend it: *drive* is then handed
+    the session's sampler, to take its readings as that time passes (no sampler thread)."""
+
+    seconds: Callable[[], float] = time.perf_counter  # durations: the finest clock
+    epoch_ns: Callable[[], int] = time.time_ns
+    sleep: Callable[[float], None] = time.sleep
+    drive: Callable[[Sampler], None] | None = None
+
+
+#: The machine's own clocks.
+MACHINE = Clock()
+
+
 class MeterSession:
     def __init__(
         self,
         config: MeterConfig = MeterConfig(),
         sources: SourceSet | None = None,
         *,
-        clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], None] = time.sleep,
+        clock: Clock = MACHINE,
     ):
         self.config = config
         self.sources = sources or build_sources(
@@ -56,7 +71,9 @@ class MeterSession:
         self.sampler = Sampler(self.sources.read, config.interval_s)
         self.hardware = hardware_block()
         self.stable: StableState | None = None
-        self._clock, self._sleep = clock, sleep
+        self.clock = clock
+        if clock.drive is not None:
+            clock.drive(self.sampler)
 
     @property
     def estimated(self) -> bool:
@@ -69,7 +86,8 @@ class MeterSession:
     def wait_stable(self) -> StableState:
         checked = tuple(c for c, src in self.sources.covers.items() if not src.estimated)
         self.stable = wait_until_stable(
-            self.sampler, self.config.stability, clock=self._clock, sleep=self._sleep, components=checked
+            self.sampler, self.config.stability, clock=self.clock.seconds, sleep=self.clock.sleep,
+            components=checked, epoch_ns=self.clock.epoch_ns,
         )
         return self.stable
 

@@ -112,6 +112,7 @@ def wait_until_stable(
     sleep: Callable[[float], None] = time.sleep,
     read_cpu_temperature: Callable[[], float | None] = cpu_temperature,
     components: tuple[str, ...] | None = None,
+    epoch_ns: Callable[[], int] = time.time_ns,
 ) -> StableState:
     """Block until stable or `max_wait_s`; the sampler must be running (or be stepped by *sleep*).
 
@@ -121,13 +122,13 @@ def wait_until_stable(
     t0 = clock()
     probe = LoadProbe()
     limit = max(settings.max_wait_s, settings.window_s + settings.check_interval_s)  # room to fill one window
-    begin = time.time_ns()
+    begin = epoch_ns()
     first = len(sampler.samples)  # the accepted window holds only readings taken during this wait
     temps_seen: list[tuple[float, float, int]] = []
     while True:
         cpu_t = read_cpu_temperature()
         if cpu_t is not None and sampler.samples:
-            now_ns = time.time_ns()
+            now_ns = epoch_ns()
             temps_seen.append((sampler.axis(now_ns), cpu_t, now_ns))
         temps = {"cpu": cpu_t}
         if sampler.samples and "gpu" in sampler.samples[-1].temperature_c:

@@ -11,7 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.environment import require_installed, require_shared
+# One OpenBLAS thread for numpy, here and in the processes tests start (set before numpy loads it):
+# with one thread per core, each small solve's threads spin against the other processes of a loaded
+# 2-core machine (245 solves of 250 x 250, the training evaluation's kernel ridge: 0.27 s alone,
+# 5.9 s threaded at load 8; that test took 1.6-8.7 s with the load).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from tests.environment import require_installed, require_shared  # noqa: E402
 
 # The `vscode_extension` fixture's first user pays for `npm ci` on a fresh clone and the compile,
 # each bounded at 600 s where it runs: such a test's own limit must hold both and the test (a

@@ -6,7 +6,8 @@ In order (a later step may quote an earlier one's output):
 - `rule-snapshots`: tests/fixtures/rules/<CODE>.full.txt, each rule's findings on its fixture;
 - `rule-docs`: greenlint/rules/measured.json and docs/rules/ (`python -m tools.gendocs`);
 - `readme-diff-example`: README.md's `greenlint diff` example (`python -m tests.review.readme_example`);
-- `editor-doc-hover`: docs/editor.md's quoted hover (`python -m tests.lsp_server.test_editor_doc`).
+- `editor-doc-hover`: docs/editor.md's quoted hover (`python -m tests.lsp_server.test_editor_doc`);
+- `readme-make-run`: README.md's `make run` example and its `Figures:` line (`python -m tests.check.readme_make_run`).
 
 `--check` writes nothing and exits 1 naming each stale file (tests/tools/test_generate_all.py runs
 every step's check). What needs the measurement data or TensorFlow (catalog, KB, predictor model,
@@ -87,6 +88,27 @@ def _editor_doc_write() -> None:
         atomic_write_text(DOC, want)
 
 
+def _make_run() -> tuple[str, str]:
+    """(README.md now, README.md with its `make run` example and `Figures:` line as printed now)."""
+    from tests.check.readme_make_run import README, printed, updated
+
+    text = README.read_text(encoding="utf-8")
+    return text, updated(text, printed())
+
+
+def _make_run_stale() -> list[str]:
+    have, want = _make_run()
+    return [] if have == want else ["README.md"]
+
+
+def _make_run_write() -> None:
+    from tests.check.readme_make_run import README
+
+    have, want = _make_run()
+    if want != have:
+        atomic_write_text(README, want)
+
+
 STEPS = (
     Step("rule-codes", rule_codes.stale, rule_codes.write),
     Step("rule-snapshots", _snapshots_stale, _snapshots_write),
@@ -94,6 +116,7 @@ STEPS = (
          gendocs.write),
     Step("readme-diff-example", _readme_stale, _readme_write),
     Step("editor-doc-hover", _editor_doc_stale, _editor_doc_write),
+    Step("readme-make-run", _make_run_stale, _make_run_write),
 )
 
 

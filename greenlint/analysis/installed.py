@@ -4,8 +4,11 @@ The analysed project's virtualenv (`.venv` or `venv` at its root, then `$VIRTUAL
 then the environment greenlint runs in. An import root is looked up there as Python would find it
 (a package or a module file, never one whose real path leaves its site directory), and its
 distribution's name, version and requirements are read from its `*.dist-info` with
-`importlib.metadata` (metadata only: nothing of the package is imported). Light on purpose: a warm
-run's cache key takes `stamp` from here.
+`importlib.metadata` (metadata only: nothing of the package is imported). A folder without
+`__init__.py` is a namespace package, found where no site holds a regular one; an editable install
+is found in the source folder its `.pth` or setuptools finder names (`editable_folders`). Light on
+purpose: a warm run's cache key takes `stamp` from here (the dist-info names: an edit of an editable
+library's source does not change it).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import re
 import sys
 import sysconfig
 from dataclasses import dataclass
+from pathlib import Path
 
 from greenlint.paths import project_root
 
@@ -80,20 +84,88 @@ def _stamp(sites: tuple[str, ...]) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def find(sites: tuple[str, ...], root: str) -> Library | None:
-    """The library of import *root* in the first of *sites* holding it, or None."""
-    if not root.isidentifier():
+    """The library of import *root* in the first folder holding it as a package or module, else in
+    the first holding it as a namespace package (as Python's import looks), or None. Each site's
+    folders are the site, then the source folders its editable installs add (`editable_folders`)."""
+    found = [(site, folder, source_of(folder, root)) for site in sites for folder in (site, *editable_folders(site))]
+    regular = next(((s, f) for s, f, source in found if source is not None and source.endswith(".py")), None)
+    where = regular or next(((s, f) for s, f, source in found if source is not None), None)
+    if where is None:
         return None
-    return next((_library(site, root) for site in sites if module_file(site, root) is not None), None)
+    site, folder = where
+    library = _library(site, root)
+    return library if folder == site else Library(library.name, "", folder, library.keras)  # no version: not kept
 
 
-def module_file(site: str, dotted: str) -> str | None:
-    """The source file of module *dotted* in *site* (its package's `__init__.py`, else its `.py`), as
-    Python would find it there, or None (a link leading out of *site* is not followed)."""
+@functools.lru_cache(maxsize=256)
+def editable_folders(site: str) -> tuple[str, ...]:
+    """The source folders editable installs add to *site* (real paths), read as text, never run: each
+    `.pth` file's path lines, in the order Python reads them, and the parent folder of each package a
+    setuptools finder (`__editable___*_finder.py`) maps. A site inside a project (its `.venv`) adds
+    only folders inside that project: a checkout's own environment never reaches out of it.
+    What is read there is not kept in the user cache (its source changes under one version)."""
+    bound = project_root(os.path.dirname(site))
+    folders: list[str] = []
+    try:
+        names = sorted(os.listdir(site))
+    except OSError:
+        return ()
+    for name in names:
+        path = os.path.join(site, name)
+        if name.endswith(".pth"):
+            folders += [line.strip() for line in _text(path).splitlines()
+                        if line.strip() and not line.startswith(("#", "import ", "import\t"))]
+        elif name.startswith("__editable___") and name.endswith("_finder.py"):
+            folders += [os.path.dirname(folder) for package, folder in _mapping(_text(path)).items()
+                        if os.path.basename(folder) == package]
+    real = (os.path.realpath(os.path.join(site, folder)) for folder in folders)
+    return tuple(dict.fromkeys(f for f in real if os.path.isdir(f) and f != site
+                               and (bound is None or os.path.commonpath((bound, f)) == bound)))
+
+
+def _text(path: str) -> str:
+    from greenlint.analysis import sources
+
+    data, _ = sources.read_bytes(Path(path), sources.MAX_BYTES)
+    return data.decode("utf-8", "replace") if data is not None else ""
+
+
+def _mapping(text: str) -> dict[str, str]:
+    """The literal `MAPPING = {package: folder}` of a setuptools editable finder, {} where none."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    for node in tree.body:
+        if not isinstance(node, (ast.Assign, ast.AnnAssign)):
+            continue
+        target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0]
+        if isinstance(target, ast.Name) and target.id == "MAPPING" and node.value is not None:
+            try:
+                value = ast.literal_eval(node.value)
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+                return {}
+            if isinstance(value, dict):
+                return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}
+    return {}
+
+
+def source_of(site: str, dotted: str) -> str | None:
+    """Where module *dotted* is in *site*: its `__init__.py` or `.py` file, else the folder of a
+    namespace package (PEP 420: no `__init__.py`); None where it is not there, or its real path
+    leaves *site*."""
     parts = dotted.split(".")
     if not all(part.isidentifier() for part in parts):
         return None
     base = os.path.join(site, *parts)
-    return next((file for file in (os.path.join(base, "__init__.py"), base + ".py") if _inside(site, file)), None)
+    for candidate in (os.path.join(base, "__init__.py"), base + ".py"):
+        if _inside(site, candidate):
+            return candidate
+    if os.path.isdir(base) and os.path.commonpath((site, os.path.realpath(base))) == site:
+        return base
+    return None
 
 
 def _library(site: str, root: str) -> Library:
@@ -136,5 +208,6 @@ def warn(path: str, problem: str) -> None:
 def clear() -> None:
     """Look at the environments again (a long-lived server's refresh: a library installed meanwhile)."""
     find.cache_clear()
+    editable_folders.cache_clear()
     _site_dirs.cache_clear()
     _stamp.cache_clear()

@@ -7,8 +7,8 @@ file whose real path leaves the site directory) and the name followed through th
 imports and `__all__` included, also under `if TYPE_CHECKING:`) to a class, whose bases are followed
 in turn until a catalogued TF/Keras class: the class then derives from one of `BASES` (its nearest
 catalogued class is the answer) or is not known to. Answers are memoised per run and kept in the
-user cache per distribution and version (`libraries/<name>-<version>.json`, from its `*.dist-info`):
-another version is read again. A library that is not installed is
+user cache per distribution and version (`libraries/<name>-<version>.json`, from its `*.dist-info`)
+with the digest of the catalog they were derived with: another version, or another catalog, is read again. A library that is not installed is
 answered from the generated table (`greenlint.catalog.libraries`). A source that cannot be read,
 decoded or parsed, or a link out of the environment, is one warning on stderr and an unknown answer.
 """
@@ -64,7 +64,7 @@ def _reader(library: installed.Library, catalog) -> Reader:
     key = (library, id(catalog))
     found = _READERS.get(key)
     if found is None:
-        found = _READERS[key] = Reader(library.site, catalog, _DiskCache(library))
+        found = _READERS[key] = Reader(library.site, catalog, _DiskCache(library, catalog.digest))
     return found
 
 
@@ -86,21 +86,24 @@ def clear() -> None:
 
 
 class _DiskCache:
-    """The answers kept for one distribution version in the user cache."""
+    """The answers kept for one distribution version in the user cache, under the catalog they were
+    derived with (another catalog may know other TF/Keras classes: they are read again)."""
 
-    def __init__(self, library: installed.Library):
+    def __init__(self, library: installed.Library, catalog: str):
         name = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{library.name}-{library.version}")
         self.file = cache_dir() / "libraries" / f"{name}.json" if library.version else None
         self.answers: dict[str, str | None] = {}
         if self.file is not None:
             try:
                 payload = json.loads(self.file.read_text(encoding="utf-8"))
-                if payload.get("format") == CACHE_FORMAT and payload.get("version") == library.version:
+                kept = (payload.get("format"), payload.get("version"), payload.get("catalog"))
+                if kept == (CACHE_FORMAT, library.version, catalog):
                     self.answers = {k: v for k, v in payload["classes"].items() if v is None or type(v) is str}
             except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 pass
         self.library = library
         self.unsaved = False  # answers kept since the file was read or written
+        self.catalog = catalog
 
     def keep(self, path: str, answer: str | None) -> None:
         self.answers[path] = answer
@@ -113,7 +116,7 @@ class _DiskCache:
             return
         self.unsaved = False
         payload = {"format": CACHE_FORMAT, "name": self.library.name, "version": self.library.version,
-                   "classes": self.answers}
+                   "catalog": self.catalog, "classes": self.answers}
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(self.file, json.dumps(payload, sort_keys=True))
@@ -160,7 +163,7 @@ class Reader:
     def module_value(self, dotted: str) -> tuple | None:
         if dotted.partition(".")[0] in TF_ROOTS:
             return ("tf", dotted)
-        return ("module", dotted) if installed.module_file(self.site, dotted) is not None else None
+        return ("module", dotted) if installed.source_of(self.site, dotted) is not None else None
 
     def attribute(self, value: tuple, name: str, seen: set) -> tuple | None:
         if value[0] == "tf":
@@ -239,8 +242,12 @@ class Reader:
     def index(self, module: str) -> _Module | None:
         if module in self.modules:
             return self.modules[module]
-        file = installed.module_file(self.site, module)
-        found = self.modules[module] = _index(file, module) if file is not None else None
+        file = installed.source_of(self.site, module)
+        if file is None or not file.endswith(".py"):  # a namespace package binds no name of its own
+            found = None if file is None else _Module({}, {}, [], None)
+        else:
+            found = _index(file, module)
+        self.modules[module] = found
         return found
 
 

@@ -291,7 +291,8 @@ class ProjectIndex:
     while the files keep their size and mtime)."""
 
     def __init__(self):
-        self._scans: dict[str, tuple[Any, list[str], str, list[str]]] = {}  # path -> (stamp, imports, sha, top imports)
+        #: path -> (stamp, imports, sha, top imports, the search roots its imports were resolved in)
+        self._scans: dict[str, tuple[Any, list[str], str, list[str], tuple[str, ...]]] = {}
         self._version = 0  # bumped when a scanned file changes: components and digests are recomputed
         self._components: dict[str, frozenset[str]] = {}
         self._digests: dict[frozenset[str], str] = {}
@@ -330,13 +331,16 @@ class ProjectIndex:
 
     def _scan(self, path: str) -> tuple[list[str], str]:
         """Its imports and content hash, the file stamped once between calls of `refresh` (one
-        analysis, one run's start: its digests walk the import graph again and again)."""
+        analysis, one run's start: its digests walk the import graph again and again). Its imports
+        are resolved again when the file or its search roots changed (a project marker added
+        above it: `refresh` clears the memo of the roots)."""
         known = self._scans.get(path)
         if known is not None and path in self._stamped:
             return known[1], known[2]
         stamp = file_stamp(path)
+        roots = import_roots(os.path.dirname(path))
         self._stamped.add(path)
-        if known is not None and known[0] == stamp:
+        if known is not None and (known[0], known[4]) == (stamp, roots):
             return known[1], known[2]
         if stamp is None:
             imports, sha, top = [], "missing", []
@@ -347,7 +351,7 @@ class ProjectIndex:
             top = _files_of(path, (files for files, is_top in zip(each, tops) if is_top))
         if known is not None:  # a changed file: components, digests may all change
             self._version += 1
-        self._scans[path] = (stamp, imports, sha, top)
+        self._scans[path] = (stamp, imports, sha, top, roots)
         return imports, sha
 
     def refresh(self, max_age: float = 0.0) -> None:

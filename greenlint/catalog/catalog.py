@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,8 +55,9 @@ class Symbol:
 class Catalog:
     """Canonical names, signatures, bases and factory return types of the TF/Keras API."""
 
-    def __init__(self, payload: dict):
+    def __init__(self, payload: dict, digest: str = ""):
         self.versions: dict[str, str] = payload.get("versions", {})
+        self.digest = digest  # of the file it was read from: what an answer derived from it is kept under
         self._symbols: dict[str, dict] = payload["symbols"]
         self._canonical_memo: dict[str, str | None] = {}
         self._kind_memo: dict[str, str] = {}  # kinds.kind_of reads only the symbols, which never change
@@ -235,15 +237,15 @@ class Catalog:
 def read_catalog(path: Path) -> Catalog:
     """Read one catalog file; CatalogError names the file and the problem."""
     try:
-        with gzip.open(path, "rt", encoding="utf-8") as fh:
-            payload = json.load(fh)
+        raw = path.read_bytes()
+        payload = json.loads(gzip.decompress(raw).decode("utf-8"))
     except FileNotFoundError as exc:
         raise CatalogError(f"{path}: catalog file missing (run python -m tools.catalog.generate)") from exc
     except (OSError, EOFError, ValueError) as exc:
         raise CatalogError(f"{path}: not a readable gzip JSON catalog: {exc}") from exc
     if not isinstance(payload, dict) or not isinstance(payload.get("symbols"), dict):
         raise CatalogError(f"{path}: catalog has no 'symbols' mapping")
-    return Catalog(payload)
+    return Catalog(payload, hashlib.sha256(raw).hexdigest()[:16])
 
 
 @functools.lru_cache(maxsize=1)

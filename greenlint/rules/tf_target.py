@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import time
 from pathlib import Path
 from typing import NamedTuple
 
@@ -115,23 +116,51 @@ def _distributions(root: str, signature: tuple) -> frozenset[str]:
     return frozenset(names)
 
 
-@functools.lru_cache(maxsize=1024)
+#: folder -> (its `pins_folder`, each folder listed for it with its mtime): a long-lived process
+#: (the editor's) sees a pin file created later, at the cost of a stat per folder, not a listing.
+_PINS_FOLDERS: dict[str, tuple[str | None, tuple[tuple[str, int], ...]]] = {}
+_PINS_FOLDERS_MAX = 1024
+#: A folder changed this recently is listed again: a file added within the file system's mtime
+#: granularity (up to 2 s) may leave its mtime as it was.
+_RACY_NS = 2_000_000_000
+
+
 def pins_folder(folder: str) -> str | None:
     """The nearest folder at or above *folder* with a file that may pin dependencies, never above
-    the repository *folder* is in (a `.git`): pins beside another checkout are not this one's."""
+    the repository *folder* is in (a `.git`): pins beside another checkout are not this one's.
+    Memoised while none of the folders listed changed (a file added or removed in one does)."""
+    known = _PINS_FOLDERS.get(folder)
+    if known is not None and all(_mtime(listed) == mtime for listed, mtime in known[1]):
+        return known[0]
+    if len(_PINS_FOLDERS) >= _PINS_FOLDERS_MAX:
+        _PINS_FOLDERS.clear()
+    found, listed = _pins_folder(folder)
+    if all(mtime < time.time_ns() - _RACY_NS for _, mtime in listed):  # else a change may keep its mtime
+        _PINS_FOLDERS[folder] = (found, listed)
+    return found
+
+
+def _pins_folder(folder: str) -> tuple[str | None, tuple[tuple[str, int], ...]]:
+    listed = []
     while True:
+        listed.append((folder, _mtime(folder)))  # before listing it: a file added meanwhile is seen next time
         try:
             names = os.listdir(folder)
         except OSError:
             names = []
         if any(_pin_file(n) for n in names):
-            return folder
+            return folder, tuple(listed)
         parent = os.path.dirname(folder)
-        if ".git" in names:
-            return None
-        if parent == folder:
-            return None
+        if ".git" in names or parent == folder:
+            return None, tuple(listed)
         folder = parent
+
+
+def _mtime(folder: str) -> int:
+    try:
+        return os.stat(folder).st_mtime_ns
+    except OSError:
+        return -1
 
 
 def _pin_file(name: str) -> bool:

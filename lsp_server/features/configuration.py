@@ -122,6 +122,8 @@ def register(server: GreenlintServer) -> None:
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def watched_files_changed(params: types.DidChangeWatchedFilesParams) -> None:
-        """A pyproject.toml changed: re-check every open document under the configuration now in force."""
+        """A pyproject.toml, project marker or pin file changed: re-check every open document under
+        the configuration and files now in force."""
+        server.analyses.files_changed()
         for uri in server.open_owners():
             server.schedule(uri)

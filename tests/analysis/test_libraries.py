@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import textwrap
 
@@ -112,6 +113,62 @@ def test_a_run_writes_each_librarys_cache_file_once_when_its_lookups_are_done(pr
     assert written == [kept] and json.loads(kept.read_text())["classes"]["fancy.models.Net"] == "tensorflow.keras.Model"
     cache.flush_all()
     assert written == [kept]
+
+
+def test_the_cache_is_kept_per_catalog_and_another_catalog_reads_again(project, monkeypatch):
+    root, site = project
+    assert set(_fits(root)) == {11, 12}
+    _install(site, "1.0", base="object")  # same version, source edited, and a regenerated catalog
+    monkeypatch.setattr(load_catalog(), "digest", "another catalog")
+    libraries.clear()  # as a new process would start
+    assert libraries.base("fancy.Net", str(root / "train.py"), load_catalog()) is None
+    libraries.save()  # as the end of a run does
+    kept = json.loads((root.parent / "cache" / "libraries" / "fancy-1.0.json").read_text())
+    assert kept["catalog"] == "another catalog" and kept["classes"]["fancy.Net"] is None
+
+
+def test_a_namespace_package_is_found_as_python_finds_it(project):
+    """`nsp/` has no `__init__.py` (PEP 420, as `google/` of google-cloud-*): its distribution is
+    named by its top_level.txt, its modules read through the folder."""
+    root, site = project
+    _write(site, {
+        "nsp_fancy-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: nsp-fancy\nVersion: 1.0\n"
+                                             "Requires-Dist: tensorflow>=2.0\n",
+        "nsp_fancy-1.0.dist-info/top_level.txt": "nsp\n",
+        "nsp/fancy/__init__.py": "from nsp.fancy.models import Net\n",
+        "nsp/fancy/models.py": "import tensorflow as tf\n\n\nclass Net(tf.keras.Model):\n    pass\n",
+    })
+    (root / "train.py").write_text("import numpy as np\nfrom nsp.fancy import Net\n\nx = np.zeros((100, 4))\n"
+                                   "Net().fit(x, x, epochs=3)\n", encoding="utf-8")
+    library = installed.find(installed.of_file(str(root / "train.py")), "nsp")
+    assert (library.name, library.version, library.keras) == ("nsp-fancy", "1.0", True)
+    assert _fits(root)[5]["receiver"] == "library"
+
+
+def test_an_editable_install_is_read_from_its_source_folder(project, tmp_path):
+    """`pip install -e`: a `.pth` path line (flit, hatch, setuptools' compat mode) or a setuptools
+    finder's MAPPING names the source folder, read as text, never run. The project's own `.venv`
+    reaches no folder outside the project."""
+    root, site = project
+    for old in site.glob("fancy*"):
+        shutil.rmtree(old)
+    _write(root, {"src/fancy/__init__.py": "import tensorflow as tf\n\n\nclass Net(tf.keras.Model):\n    pass\n",
+                  "lib/other/__init__.py": "import tensorflow as tf\n\n\nclass Net(tf.keras.Layer):\n    pass\n"})
+    _write(site, {"fancy-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: fancy\nVersion: 1.0\n"
+                                                   "Requires-Dist: tensorflow>=2.0\n",
+                  "__editable__.fancy-1.0.pth": f"{root / 'src'}\nimport sys; sys.exit(3)\n",
+                  "__editable___other_1_0_finder.py": f"MAPPING: dict[str, str] = {{'other': {str(root / 'lib' / 'other')!r}}}\n",
+                  "outside.pth": f"{tmp_path}\n"})
+    _write(tmp_path, {"away/__init__.py": "class Net:\n    pass\n"})
+    sites = installed.of_file(str(root / "train.py"))
+    assert installed.editable_folders(os.path.realpath(site)) == (str(root / "src"), str(root / "lib"))
+    library = installed.find(sites, "fancy")
+    assert (library.name, library.version, library.site, library.keras) == ("fancy", "", str(root / "src"), True)
+    catalog = load_catalog()
+    assert libraries.base("fancy.Net", str(root / "train.py"), catalog) == "tensorflow.keras.Model"
+    assert libraries.base("other.Net", str(root / "train.py"), catalog) == "tensorflow.keras.Layer"
+    assert installed.find(sites, "away") is None  # the .pth line out of the project is not followed
+    assert not (root.parent / "cache" / "libraries" / "fancy-1.0.json").exists()  # its source is read each run
 
 
 def test_a_link_out_of_the_environment_is_not_followed(project, tmp_path, capsys):

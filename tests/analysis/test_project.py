@@ -287,6 +287,22 @@ def test_a_digest_stamps_each_module_once_until_the_next_refresh(tmp_path, monke
     assert stamped == {"a.py": 3, "b.py": 2, "c.py": 2}
 
 
+@pytest.mark.parametrize("marker", ["setup.py", ".git"])
+def test_a_marker_added_later_is_noticed_with_the_file_unchanged(tmp_path, marker):
+    """A long-lived process (the editor's) resolves a module's imports again when its search roots
+    change: a project marker added above it makes its project's top folder an import root."""
+    app, lib = tmp_path / "app", tmp_path / "lib"
+    app.mkdir()
+    lib.mkdir()
+    (lib / "nets.py").write_text(FACTORY)
+    (app / "train.py").write_text("import lib.nets\n")
+    index, train = ProjectIndex(), str(app / "train.py")
+    assert index.imports(train) == []
+    (tmp_path / marker).mkdir() if marker == ".git" else (tmp_path / marker).write_text("")
+    index.refresh()
+    assert index.imports(train) == [str(lib / "nets.py")]
+
+
 def test_a_run_holds_its_modules_as_its_start_stamped_them(tmp_path, monkeypatch):
     """`check` of many files (greenlint.check.runner) holds the index: an analysis' refresh
     stamps nothing again until the run ends (each second of a long run re-stamped every module

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
 from greenlint.check import load_config, run_check
 from greenlint.paths import REPO_DIR
+from tests.check.readme_make_run import EXAMPLE
 
 EXAMPLES = REPO_DIR / "examples"
 
@@ -53,7 +55,6 @@ def test_notebook(result):
 def test_the_readme_promises_what_the_check_finds(result):
     """examples/README.md's table names, per file, exactly the codes `make run` prints for it
     (a code named only as what a profile would add, after "once", is not a promise)."""
-    import re
 
     rows = re.findall(r"^\| `([^`]+)` \| [^|]+ \| ([^|]+) \|$", (EXAMPLES / "README.md").read_text(), re.M)
     checked = {name: text for name, text in rows if name.endswith((".py", ".ipynb"))}
@@ -65,23 +66,12 @@ def test_the_readme_promises_what_the_check_finds(result):
         assert codes == promised, name
 
 
-def test_the_readme_example_is_what_make_run_prints(capsys, monkeypatch, tmp_path):
-    """Every line of the README's `make run` example (abridged: `...` skips lines) and its quoted
-    `Figures:` summary are lines `make run` prints today (spacing aside: columns follow the widest cell)."""
-    import re
+def test_the_readme_example_is_what_make_run_prints():
+    """The README's `make run` example (abridged: `...` skips lines) and its quoted `Figures:`
+    summary are the lines `make run` prints today, to the space (tests/check/readme_make_run.py
+    writes them)."""
+    from tests.check.readme_make_run import README, printed, updated
 
-    from greenlint.cli import main
-
-    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.chdir(REPO_DIR)
-    main(["calls", "examples/", "--format", "text"])
-    main(["check", "examples/", "--exit-zero"])
-    printed = {" ".join(line.split()) for line in capsys.readouterr().out.splitlines()}
-    readme = (REPO_DIR / "README.md").read_text()
-    block = re.search(r"Example \(`make run`, abridged\):\n\n```\n(.*?)```", readme, re.S)
-    assert block, "README.md has no `make run` example block"
-    shown = [" ".join(line.split()) for line in block[1].splitlines() if line.strip() not in ("", "...")]
-    summary = re.search(r"^`(Figures: .*)`$", readme, re.M)
-    assert summary, "README.md quotes no `Figures:` line"
-    assert len(shown) >= 4
-    assert [line for line in [*shown, summary[1]] if line not in printed] == []
+    readme = README.read_text(encoding="utf-8")
+    assert len(re.findall(r"^(?!\.\.\.).+$", EXAMPLE.search(readme)[2], re.M)) >= 4
+    assert updated(readme, printed()) == readme, "regenerate: python -m tools.generate_all readme-make-run"

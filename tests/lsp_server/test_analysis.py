@@ -232,7 +232,7 @@ def test_an_analysis_hands_over_the_tree_it_walked_for_freeing_later(tmp_path: P
     kept = []
     predict = load_predictor().predict
     done = lsp_analysis._analyse_unit(
-        TRAIN, str(tmp_path / "a.py"), Config(root=tmp_path), None, None, lambda: predict, lambda: False, kept.append
+        TRAIN, str(tmp_path / "a.py"), Config(root=tmp_path), None, None, 0, lambda: predict, lambda: False, kept.append
     )
     [made_from] = kept
     assert made_from.tree is not None and len(done.result.sites) == 6

@@ -101,6 +101,57 @@ async def test_nearest_pyproject_and_its_changes(client: LanguageClient, workspa
     assert again.version == 1
 
 
+#: A model built in another module of the project, `lib/nets.py`, imported by `app/train.py`.
+NETS = """\
+import tensorflow as tf
+
+
+def build():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(10)])
+    model.compile(optimizer="adam", loss="mse")
+    return model
+"""
+BUILT = MATERIAL_TRAIN.replace(
+    'model = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile(optimizer="adam", loss="mse")\n',
+    "from lib.nets import build\nmodel = build()\n",
+)
+
+
+@pytest.mark.parametrize("marker", ["setup.py", ".git"])
+async def test_a_project_marker_added_later_is_noticed_without_an_edit(client: LanguageClient, tmp_path: Path, marker):
+    """Outside any project, `app/` cannot import `lib/`; a marker added above both makes their
+    folder the project's root, an import root: the open document's model is then known (the
+    editor announces the marker with `workspace/didChangeWatchedFiles`, the document unchanged)."""
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "nets.py").write_text(NETS, encoding="utf-8")
+    (tmp_path / "app").mkdir()
+    path = tmp_path / "app" / "train.py"
+    published = await open_document(client, path, BUILT)
+    assert [d.code for d in published.diagnostics] == ["GL301"]  # an unknown model's batch-2 fit
+    (tmp_path / marker).mkdir() if marker == ".git" else (tmp_path / marker).write_text("", encoding="utf-8")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams([types.FileEvent((tmp_path / marker).as_uri(), types.FileChangeType.Created)])
+    )
+    again = await wait_for_publish(client, path.as_uri(), lambda p: [d.code for d in p.diagnostics] == ["GL101"])
+    assert again.version == 1  # the model built in lib/nets.py: its fits in the loop are a hotspot
+
+
+async def test_a_pin_file_added_later_is_read_without_an_edit(client: LanguageClient, tmp_path: Path):
+    """A requirements.txt pinning an old TensorFlow, created while the document is open, gives the
+    findings whose premise that version holds (no automatic prefetch or map parallelisation)."""
+    path = tmp_path / "train.py"
+    text = ("import tensorflow as tf\n"
+            "ds = tf.data.Dataset.from_tensor_slices((x, y)).map(normalise).shuffle(100).batch(32)\n"
+            "model.fit(ds, epochs=3)\n")
+    assert list((await open_document(client, path, text)).diagnostics) == []  # the TensorFlow installed here
+    (tmp_path / "requirements.txt").write_text("tensorflow==2.6\n", encoding="utf-8")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        [types.FileEvent((tmp_path / "requirements.txt").as_uri(), types.FileChangeType.Created)]))
+    again = await wait_for_publish(client, path.as_uri(), lambda p: p.diagnostics)
+    assert [d.code for d in again.diagnostics] == ["GL401", "GL402"]
+    assert "TensorFlow 2.6 (pinned in requirements.txt)" in again.diagnostics[0].message
+
+
 async def test_bad_configuration_is_reported_and_defaults_used(client: LanguageClient, workspace: Path):
     project = workspace / "bad"
     project.mkdir()

@@ -27,3 +27,14 @@ def test_extension_node_tests(vscode_extension: Path):
 def test_extension_lint(vscode_extension: Path):
     run = subprocess.run(["npm", "run", "lint"], cwd=vscode_extension, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_extension_watches_every_file_the_server_reads_the_project_by():
+    """Each project marker (where imports are looked up) and pin file (the TensorFlow targeted) the
+    analysis reads is in the glob the extension watches: its change reaches the server."""
+    from greenlint.paths import PROJECT_MARKERS
+    from greenlint.rules.tf_target import PIN_FILES
+
+    source = (Path(__file__).parents[2] / "vscode-extension" / "src" / "greenlintExtension.ts").read_text()
+    [watched] = re.findall(r'WATCHED_FILES =\s*"\*\*/\{([^}]*)\}"', source)
+    assert {*PROJECT_MARKERS, *PIN_FILES} <= set(watched.split(","))

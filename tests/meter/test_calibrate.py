@@ -1,4 +1,6 @@
-"""The calibrator on pure-Python workloads (no TF): looping, resume after interruption, atomic overlay."""
+"""The calibrator on a simulated machine (no TF, no real time: tests/meter/simulated.py): looping,
+resume after interruption, atomic overlay. Its calls take simulated seconds and spend known joules,
+so every run measures the same numbers, however loaded the machine running the tests."""
 
 from __future__ import annotations
 
@@ -10,20 +12,33 @@ from greenlint.meter.calibrate import Calibrator, Plan, overlay_dir, partial_dir
 from greenlint.meter.session import MeterConfig
 from greenlint.meter.stability import StabilitySettings
 from greenlint.meter.workloads import Call, Workload, select
+from tests.meter.simulated import SimulatedCounter, SimulatedTime
 
-
-def busy(n):
-    return sum(i * i for i in range(n))
-
-
-WORKLOADS = [  # two APIs: two blocks, measured one after the other (a block's repeats are interleaved)
-    Workload("busy_small", "builtins.sum", lambda: Call(busy, (2_000,)), features={"n": 2_000}),
-    Workload("busy_large", "builtins.max", lambda: Call(busy, (20_000,)), features={"n": 20_000}),
-]
 CONFIG = MeterConfig(interval_s=0.01, stability=StabilitySettings(check_last_n_points=5, check_bin_s=0.02, max_wait_s=2,
                                                                    check_interval_s=0.01),
                      after_s=0.02, sources=("estimated",))
 PLAN = Plan("quick", 3, 0.15)
+IDLE_W, BUSY_W = 2.0, 10.0  # the simulated machine's draw at idle, and above it while a call runs
+
+
+def machine() -> SimulatedCounter:
+    """A simulated machine whose counter is labelled estimated, as the process-time model's are."""
+    return SimulatedCounter(SimulatedTime(), IDLE_W, CONFIG.interval_s, estimated=True)
+
+
+def busy(sim: SimulatedCounter, seconds: float) -> None:
+    """A call keeping a core busy for *seconds* of the machine's time."""
+    sim.call(seconds, BUSY_W * seconds)
+
+
+def workloads(sim: SimulatedCounter, scale: float = 1.0) -> list[Workload]:
+    """Two APIs: two blocks, measured one after the other (a block's repeats are interleaved)."""
+    return [sim.workload("busy_small", "builtins.sum", BUSY_W * 0.002 * scale, seconds=0.002, features={"n": 2_000}),
+            sim.workload("busy_large", "builtins.max", BUSY_W * 0.02 * scale, seconds=0.02, features={"n": 20_000})]
+
+
+def calibrator(sim: SimulatedCounter, works: list[Workload], plan: Plan = PLAN, **options) -> Calibrator:
+    return Calibrator(plan, works, CONFIG, sim.source_set(), clock=sim.time.clock(), **options)
 
 
 def test_spread_is_iqr_over_median():
@@ -34,7 +49,8 @@ def test_spread_is_iqr_over_median():
 
 def test_interrupted_run_resumes_and_installs_the_overlay_atomically(tmp_path, monkeypatch):
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
-    cal = Calibrator(PLAN, WORKLOADS, CONFIG)
+    sim = machine()
+    cal = calibrator(sim, workloads(sim))
     started = []
 
     def stop_at_second(wl):
@@ -50,7 +66,7 @@ def test_interrupted_run_resumes_and_installs_the_overlay_atomically(tmp_path, m
 
     started.clear()
     repeats = []
-    result = Calibrator(PLAN, WORKLOADS, CONFIG).run(lambda wl: started.append(wl.name), lambda: repeats.append(1))
+    result = calibrator(sim, workloads(sim)).run(lambda wl: started.append(wl.name), lambda: repeats.append(1))
     assert started == ["busy_large"]  # the finished workload was not measured again
     assert len(repeats) == PLAN.repeats + 1
     assert not partial_dir(cal.hw_id, "quick").exists()
@@ -70,7 +86,9 @@ def test_interrupted_run_resumes_and_installs_the_overlay_atomically(tmp_path, m
         assert [next(iter(r.values()))["meter"]["executions"] for r in records] == w["executions_per_repeat"]
         assert body["meter"]["basis"] == "estimated"
     small, large = saved["workloads"]["busy_small"], saved["workloads"]["busy_large"]
-    assert large["per_execution_s"] > 3 * small["per_execution_s"]
+    assert large["per_execution_s"] == pytest.approx(0.02) and small["per_execution_s"] == pytest.approx(0.002)
+    # the call's own joules, idle left out (a window's edges miss part of a sampler interval: 6 % here)
+    assert large["per_execution_j"] == pytest.approx(BUSY_W * 0.02, rel=0.1)
     assert saved["apis"]["builtins.sum"]["workloads"] == ["busy_small"]
     assert saved["apis"]["builtins.max"]["workloads"] == ["busy_large"]
     # the machine's load over every window, kept with the overlay
@@ -92,13 +110,14 @@ def test_a_blocks_repeats_are_interleaved_so_a_load_change_falls_on_every_worklo
     from greenlint.meter.calibrate import blocks
 
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
+    sim = machine()
     order = []
 
     def named(name):
         def call():
             if order[-1:] != [name]:
                 order.append(name)
-            return busy(2_000)
+            busy(sim, 0.002)
 
         return lambda: Call(call)
 
@@ -108,7 +127,7 @@ def test_a_blocks_repeats_are_interleaved_so_a_load_change_falls_on_every_worklo
     passes = [Workload(n, api, named(n), sweep=s) for n, api, s in (("p", "x.predict", "pass"), ("m", "x.matmul", None),
                                                                    ("e", "x.evaluate", "pass"))]
     assert [[w.name for w in b] for b in blocks(passes)] == [["p", "e"], ["m"]]
-    result = Calibrator(PLAN, sweep, CONFIG).run(lambda wl: None, lambda: None)
+    result = calibrator(sim, sweep).run(lambda wl: None, lambda: None)
     # each set up and warmed up, then A B C A B C A B C: never one workload's repeats back to back
     assert order == ["a", "b", "c"] * (1 + PLAN.repeats) + ["other"]
     assert all(len(result["workloads"][n]["load_per_repeat"]) == PLAN.repeats for n in "abc")
@@ -125,8 +144,9 @@ def test_quick_suite_is_a_subset_with_unique_names():
 
 def test_only_merges_into_the_overlay_and_the_switch_is_one_rename(tmp_path, monkeypatch):
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
-    Calibrator(PLAN, WORKLOADS, CONFIG).run(lambda wl: None, lambda: None)
-    target = overlay_dir(Calibrator(PLAN, WORKLOADS, CONFIG).hw_id)
+    sim = machine()
+    calibrator(sim, workloads(sim)).run(lambda wl: None, lambda: None)
+    target = overlay_dir(calibrator(sim, []).hw_id)
     first = json.loads((target / "calibration.json").read_text())
     assert target.is_symlink()
     renames = []
@@ -138,13 +158,15 @@ def test_only_merges_into_the_overlay_and_the_switch_is_one_rename(tmp_path, mon
         return real_replace(a, b)
 
     monkeypatch.setattr("greenlint.meter.calibrate.os.replace", spy)
-    result = Calibrator(PLAN, WORKLOADS[1:], CONFIG).run(lambda wl: None, lambda: None)  # as `--only busy_large`
+    # as `--only busy_large`, on a machine where it now costs twice as much: measured again, not kept
+    result = calibrator(sim, workloads(sim, scale=2.0)[1:]).run(lambda wl: None, lambda: None)
     assert len(renames) == 1  # the overlay switched in one rename: never absent
     saved = json.loads((target / "calibration.json").read_text())
     assert set(saved["workloads"]) == {"busy_small", "busy_large"} == set(result["workloads"])
     assert saved["workloads"]["busy_small"]["per_repeat_j"] == first["workloads"]["busy_small"]["per_repeat_j"]
     assert saved["workloads"]["busy_small"]["kept_from"] == first["finished_at"]
-    assert saved["workloads"]["busy_large"]["per_repeat_j"] != first["workloads"]["busy_large"]["per_repeat_j"]
+    assert saved["workloads"]["busy_large"]["per_execution_j"] == pytest.approx(
+        2 * first["workloads"]["busy_large"]["per_execution_j"], rel=0.05)
     assert saved["kb"]["records"] == 2 * PLAN.repeats
     assert (target / "measurements" / "busy_small" / "experiment-1.json").is_file()
     assert len(list(target.parent.glob(f".{target.name}.v*"))) == 1  # the replaced version is gone
@@ -160,55 +182,54 @@ def test_windows_span_forty_updates_of_the_slowest_counter():
 
 
 def test_the_first_call_is_timed_apart_and_kept_in_the_records(tmp_path, monkeypatch):
-    import time
-
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
+    sim = machine()
     calls = []
 
-    def traced(n):  # the first call pays a one-off cost, like tracing a tf.function
+    def traced():  # the first call pays a one-off cost, like tracing a tf.function
         if not calls:
-            time.sleep(0.2)
-        calls.append(n)
-        return busy(n)
+            busy(sim, 0.2)
+        calls.append(1)
+        busy(sim, 0.002)
 
-    wl = Workload("traced", "builtins.sum", lambda: Call(traced, (2_000,)), features={"n": 2_000})
-    result = Calibrator(PLAN, [wl], CONFIG).run(lambda wl: None, lambda: None)
+    wl = Workload("traced", "builtins.sum", lambda: Call(traced), features={"n": 2_000})
+    result = calibrator(sim, [wl]).run(lambda wl: None, lambda: None)
     w = result["workloads"]["traced"]
-    assert w["first_call_s"] >= 0.2 > 10 * w["per_execution_s"]
+    assert w["first_call_s"] == pytest.approx(0.202) and w["per_execution_s"] == pytest.approx(0.002)
     from greenlint.kb.store import load_kb
 
-    kb = load_kb(overlay_dir(Calibrator(PLAN, [wl], CONFIG).hw_id))
+    kb = load_kb(overlay_dir(calibrator(sim, [wl]).hw_id))
     assert {r.features["first_call_s"] for r in kb} == {w["first_call_s"]}
 
 
 def test_the_first_calls_energy_is_metered_apart_not_its_wall_time_at_the_warm_power(tmp_path, monkeypatch):
-    import time
-
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
+    sim = machine()
 
     def first_costs(extra):
         calls = []
 
-        def call(n):  # the first call pays a one-off cost: waiting (wall time only) or computing
+        def call():  # the first call pays a one-off cost: waiting (time only, at idle) or computing
             if not calls:
-                time.sleep(0.3) if extra == "wait" else busy(3_000_000)
-            calls.append(n)
-            return busy(n)
+                sim.time.take(0.3) if extra == "wait" else busy(sim, 0.3)
+            calls.append(1)
+            busy(sim, 0.002)
 
         return call
 
-    wls = [Workload(f"first_{extra}", "builtins.sum", lambda extra=extra: Call(first_costs(extra), (2_000,)),
+    wls = [Workload(f"first_{extra}", "builtins.sum", lambda extra=extra: Call(first_costs(extra)),
                     features={"n": 2_000}) for extra in ("wait", "compute")]
-    result = Calibrator(PLAN, wls, CONFIG).run(lambda wl: None, lambda: None)
+    result = calibrator(sim, wls).run(lambda wl: None, lambda: None)
     waits, computes = result["workloads"]["first_wait"], result["workloads"]["first_compute"]
-    assert waits["first_call_s"] >= 0.3
-    # waiting costs no CPU: its first call's joules are a warm call's, whatever its wall time
-    assert waits.get("first_call_j", 0.0) < 0.2 * waits["first_call_s"] * 10.0
-    # computing does: its first call's joules are many warm calls'
+    assert waits["first_call_s"] == pytest.approx(0.302) == computes["first_call_s"]
+    # waiting costs nothing above idle: its first call's joules are a warm call's, whatever its wall time
+    assert waits.get("first_call_j", 0.0) < 0.1 * BUSY_W * waits["first_call_s"]
+    # computing does: its first call's joules are its 0.3 s busy, 150 warm calls'
+    assert computes["first_call_j"] == pytest.approx(BUSY_W * 0.302, rel=0.1)
     assert computes["first_call_j"] > 20 * computes["per_execution_j"]
     from greenlint.kb.store import load_kb
 
-    kb = load_kb(overlay_dir(Calibrator(PLAN, wls, CONFIG).hw_id))
+    kb = load_kb(overlay_dir(calibrator(sim, wls).hw_id))
     assert {r.features.get("first_call_j") for r in kb if r.features["workload"] == "first_compute"} == {
         computes["first_call_j"]}
 
@@ -258,15 +279,16 @@ def test_the_fitted_time_model_and_its_residuals_are_stored_with_the_overlay(tmp
     from greenlint.meter.workloads.models import FIT_SWEEP, dense_work
 
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
+    sim = machine()
     sweep = []
     for name, n, epochs, batch, hidden in FIT_SWEEP:
         work = {"samples": n, "batch_size": batch, "epochs": epochs, **dense_work(hidden)}
-        cost = 200 * n // batch + 2_000 * epochs + work["flops_per_sample"] // 4
-        sweep.append(Workload(name, "tensorflow.keras.Sequential.fit", lambda cost=cost: Call(busy, (cost,)),
+        seconds = 1e-5 * (n // batch) + 1e-4 * epochs + 1e-9 * work["flops_per_sample"]
+        sweep.append(Workload(name, "tensorflow.keras.Sequential.fit", lambda s=seconds: Call(busy, (sim, s)),
                               features=work))
     plan = Plan("quick", 2, 0.05)
-    saved = Calibrator(plan, sweep, CONFIG).run(lambda wl: None, lambda: None)
-    stored = json.loads((overlay_dir(Calibrator(plan, sweep, CONFIG).hw_id) / "calibration.json").read_text())
+    saved = calibrator(sim, sweep, plan).run(lambda wl: None, lambda: None)
+    stored = json.loads((overlay_dir(calibrator(sim, sweep, plan).hw_id) / "calibration.json").read_text())
     model = stored["time_model"]["time"]["training"]
     assert model == saved["time_model"]["time"]["training"]
     assert set(model["workloads"]) == {name for name, *_ in FIT_SWEEP} == set(model["residuals"])
@@ -282,19 +304,21 @@ def test_a_predictor_model_that_cannot_be_loaded_keeps_the_measurements_and_says
 
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr("greenlint.predict.load_predictor", broken)
-    result = Calibrator(PLAN, WORKLOADS[:1], CONFIG).run(lambda wl: None, lambda: None)
+    sim = machine()
+    result = calibrator(sim, workloads(sim)[:1]).run(lambda wl: None, lambda: None)
     assert result["time_model"] == {"error": "data/model/model.json: missing: reinstall greenlint"}
     assert result["workloads"]["busy_small"]["per_execution_j"] is not None  # measured and installed all the same
-    assert (overlay_dir(Calibrator(PLAN, WORKLOADS[:1], CONFIG).hw_id) / "calibration.json").is_file()
+    assert (overlay_dir(calibrator(sim, []).hw_id) / "calibration.json").is_file()
 
 
 def test_the_start_up_measured_is_kept_in_the_overlay_and_an_only_run_keeps_the_last_one(tmp_path, monkeypatch):
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
     measured = {"statement": "import tensorflow", "runs": 3, "cpu_s": 4.0, "energy_j": 40.0, "interval_j": [38.0, 45.0],
                 "power_model": "assumed 10 W per busy logical core"}
-    first = Calibrator(PLAN, WORKLOADS, CONFIG, startup=lambda: dict(measured)).run(lambda wl: None, lambda: None)
+    sim = machine()
+    first = calibrator(sim, workloads(sim), startup=lambda: dict(measured)).run(lambda wl: None, lambda: None)
     assert first["startup"] == measured
-    target = overlay_dir(Calibrator(PLAN, WORKLOADS, CONFIG).hw_id)
-    again = Calibrator(PLAN, WORKLOADS[1:], CONFIG).run(lambda wl: None, lambda: None)  # as `--only busy_large`
+    target = overlay_dir(calibrator(sim, []).hw_id)
+    again = calibrator(sim, workloads(sim)[1:]).run(lambda wl: None, lambda: None)  # as `--only busy_large`
     assert again["startup"] == {**measured, "kept_from": first["finished_at"]}
     assert json.loads((target / "calibration.json").read_text())["startup"] == again["startup"]

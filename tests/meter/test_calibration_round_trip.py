@@ -11,7 +11,7 @@ import pytest
 
 from greenlint.cli import main
 from greenlint.meter.calibrate import Calibrator, Plan
-from tests.meter.simulated import SimulatedCounter
+from tests.meter.simulated import SimulatedCounter, SimulatedTime
 from tests.meter.test_calibrate import CONFIG
 
 PLAN = Plan("quick", 3, 0.5)
@@ -37,7 +37,7 @@ def calibrate(sim: SimulatedCounter, scale: float = 1.0) -> dict:
         sim.workload("matmul_256", MATMUL, 3.6e-3 * scale, 0.4e-3 * scale, features={"n": 256, "elements": 256**2, "flops": 2 * 256**3}),
         sim.workload("reduce_sum", SUM, 1.6e-3 * scale, 0.2e-3 * scale, features={"elements": 1, "flops": 1 << 20}),
     ]
-    return Calibrator(PLAN, workloads, CONFIG, sim.source_set()).run(lambda wl: None, lambda: None)
+    return Calibrator(PLAN, workloads, CONFIG, sim.source_set(), clock=sim.time.clock()).run(lambda wl: None, lambda: None)
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,7 @@ def calibrated(tmp_path_factory):
     cache = tmp_path_factory.mktemp("cache")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("GREENLINT_CACHE_DIR", str(cache))
-        result = calibrate(SimulatedCounter(IDLE_W, CONFIG.interval_s))
+        result = calibrate(SimulatedCounter(SimulatedTime(), IDLE_W, CONFIG.interval_s))
     return cache, result
 
 
@@ -122,14 +122,14 @@ def test_the_flag_the_config_and_another_cache_dir_leave_the_overlay_out(calibra
 def test_repeated_calibrations_keep_and_report_their_disagreement(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("GREENLINT_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("COLUMNS", "200")
-    sim = SimulatedCounter(IDLE_W, CONFIG.interval_s)
+    sim = SimulatedCounter(SimulatedTime(), IDLE_W, CONFIG.interval_s)
     first = calibrate(sim)
     second = calibrate(sim, scale=2.0)  # the same machine, measured twice as costly
     assert [h["workloads"]["matmul_256"] for h in second["history"]] == [
         {"api": MATMUL, "per_execution_j": first["apis"][MATMUL]["per_execution_j"],
          "per_execution_s": first["apis"][MATMUL]["per_execution_s"]}]
     ratio = second["apis"][MATMUL]["per_execution_j"] / first["apis"][MATMUL]["per_execution_j"]
-    assert 1.4 < ratio < 2.8  # twice the joules, as measured through the counter's noise
+    assert ratio == pytest.approx(2.0, rel=0.01)  # twice the joules: the simulated counter has no noise
     assert second["disagreement"][MATMUL] == {"runs": 2, "ratio": pytest.approx(ratio, rel=1e-3)}
     assert main(["calibrate", "--status"]) == 0
     err = " ".join(capsys.readouterr().err.split())
@@ -153,7 +153,7 @@ def test_the_editor_applies_the_overlay_its_configuration_names(calibrated, prog
     path = str(program / "train.py")
 
     def matmul(config: Config, predictor=lambda: pytest.fail("the configuration names its own overlay")):
-        done = _analyse_unit(PROGRAM, path, config, None, None, predictor, lambda: False)
+        done = _analyse_unit(PROGRAM, path, config, None, None, 0, predictor, lambda: False)
         return next(s.prediction for s in done.result.sites if s.callsite.api == MATMUL)
 
     here = matmul(Config(root=program, cache_dir=cache))

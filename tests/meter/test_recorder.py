@@ -13,42 +13,21 @@ from greenlint.meter.counters.nvml import NvmlSource
 from greenlint.meter.instrument import InstrumentedSite
 from greenlint.meter.runtime import Recorder
 from greenlint.meter.sampler import DEFAULT_INTERVAL_S
-from greenlint.meter.session import MeterConfig, MeterSession
+from greenlint.meter.session import Clock, MeterConfig, MeterSession
 from greenlint.meter.stability import StabilitySettings
+from tests.meter.simulated import SimulatedTime
 from tests.meter.test_nvml import FakeNvml
 
 IDLE_W, BUSY_W, PERIOD_S, QUERY_S = 50.0, 200.0, 0.02, 0.004
-EPOCH0_NS = 1_700_000_000 * 10**9
 
 
-class SimulatedTime:
-    """The one clock of the simulated machine: time passes only when something takes time (a device
-    query, a call's work, a wait), and whenever it passes a tick of the sampler's 20 ms grid the
-    sampler "thread" takes its reading then (late, and from there, when a reading overran)."""
+class GpuTime(SimulatedTime):
+    """The simulated machine's clock, with the calls its GPUs ran."""
 
     def __init__(self):
-        self.t = 0.0
+        super().__init__()
         self.busy: list[tuple[float, float]] = []  # when the GPUs ran a call
         self.elapsed: list[float] = []  # each call's duration, a sampler read it waited for included
-        self.sampler = None
-        self._tick = 0.0
-
-    def now(self) -> tuple[float, int]:
-        return self.t, self.epoch_ns()
-
-    def epoch_ns(self) -> int:
-        return EPOCH0_NS + round(self.t * 1e9)
-
-    def take(self, seconds: float) -> None:
-        """*seconds* pass for the caller; the sampler reads at each tick on the way."""
-        end = self.t + seconds
-        while self.sampler is not None and self._tick <= end:
-            self.t = max(self.t, self._tick)
-            self.sampler.sample_once()  # its device queries move the clock on
-            self._tick += self.sampler.interval_s
-            if self._tick < self.t:  # fell behind: the grid restarts, as Sampler._run does
-                self._tick = self.t
-        self.t = max(self.t, end)
 
     def energy(self, t: float) -> float:
         """Joules one GPU used from 0 to *t*."""
@@ -67,7 +46,7 @@ class CountingNvml(FakeNvml):
     """Volta+ GPUs whose total-energy counters change every 20 ms (each at its own phase); every
     device query takes 4 ms, as seen on 8-GPU machines, so one reading of all takes 32 ms."""
 
-    def __init__(self, clock: SimulatedTime, gpus: int = 8):
+    def __init__(self, clock: GpuTime, gpus: int = 8):
         super().__init__(devices=[(f"GPU {i}", True) for i in range(gpus)])
         self.clock = clock
 
@@ -85,14 +64,13 @@ def test_nvml_counters_read_at_call_boundaries_despite_a_lagging_sampler(monkeyp
     """0.5 s calls on 8 GPUs: the meter asks for as many executions as the 20 ms counters need,
     then reports within 2 % although the sampler reads every 32 ms instead of 20."""
     monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
-    clock = SimulatedTime()
+    clock = GpuTime()
     monkeypatch.setattr(nvml, "now", clock.now)  # the source stamps its readings on the same clock
     src = NvmlSource(CountingNvml(clock))
     config = MeterConfig(stability=StabilitySettings(check_last_n_points=5, check_bin_s=0.1, max_wait_s=1.0,
                                                      check_interval_s=0.1))
-    session = MeterSession(config, SourceSet(sources=[src], covers={"gpu": src}), clock=lambda: clock.t,
-                           sleep=clock.take)
-    clock.sampler = session.sampler
+    session = MeterSession(config, SourceSet(sources=[src], covers={"gpu": src}),
+                           clock=Clock(seconds=lambda: clock.t, sleep=clock.take, drive=clock.drive))
     stable = session.start(thread=False)
     recorder = Recorder(session, [InstrumentedSite("tensorflow.matmul", 1, 1, {})], clock=clock.epoch_ns)
     runs = 3

@@ -10,7 +10,7 @@ import pytest
 from greenlint.meter.counters import SourceSet
 from greenlint.meter.counters.replay import ReplaySource, Series, series_from_record
 from greenlint.meter.sampler import Sampler
-from greenlint.meter.session import MeterConfig, MeterSession
+from greenlint.meter.session import Clock, MeterConfig, MeterSession
 from greenlint.meter.stability import StabilitySettings, wait_until_stable
 from tests.environment import SHARED
 
@@ -119,8 +119,8 @@ def _session(clock, values, n=20):
     cfg = MeterConfig(interval_s=DT, stability=StabilitySettings(check_last_n_points=n, check_bin_s=DT, max_wait_s=60,
                                                                     check_interval_s=DT),
                       after_s=2.0)
-    session = MeterSession(cfg, sources, clock=clock)
-    session._sleep = stepping_sleep(clock, session.sampler)
+    session = MeterSession(cfg, sources, clock=Clock(seconds=clock))
+    session.clock = Clock(seconds=clock, sleep=stepping_sleep(clock, session.sampler))
     return session
 
 

@@ -83,6 +83,27 @@ def test_a_changed_pin_is_read_again(tmp_path):
     assert tf_target.stamp(str(tmp_path / "a.py")) != before
 
 
+def test_a_pin_file_created_later_is_seen_by_a_long_lived_process(tmp_path, monkeypatch):
+    """The editor's server asks again after a requirements.txt was added: the folders' lookup is
+    memoised on their mtimes (one stat each), not for the process's life."""
+    import os
+
+    (tmp_path / ".git").mkdir()  # the walk stops at the repository's root
+    project = tmp_path / "project"
+    project.mkdir()
+    for folder in (project, tmp_path):
+        os.utime(folder, ns=(10**18, 10**18))  # changed long ago: the lookup is memoised
+    monkeypatch.setattr(tf_target, "_installed", lambda: (2, 9))
+    listed = []
+    listdir = os.listdir
+    monkeypatch.setattr(tf_target.os, "listdir", lambda folder: (listed.append(folder), listdir(folder))[1])
+    path = str(project / "train.py")
+    assert tf_target.target(path).basis == "installed" and tf_target.target(path).basis == "installed"
+    assert listed == [str(project), str(tmp_path)]  # the second lookup listed no folder again
+    (project / "requirements.txt").write_text("tensorflow==2.10\n")
+    assert tf_target.target(path) == tf_target.TargetVersion((2, 10), "pinned in requirements.txt")
+
+
 def findings(tmp_path, pin, predictor):
     (tmp_path / "requirements.txt").write_text(f"tensorflow=={pin}\n")
     path = tmp_path / "train.py"

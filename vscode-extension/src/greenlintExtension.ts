@@ -10,6 +10,9 @@ import { activeFile, activeFolder, EnergyReport } from "./reportPanel";
 import { errorMessage, findServer, type Found, type Missing } from "./server";
 import { EnergyStatusBar } from "./statusBar";
 
+/** The files whose change the server is told of: the configuration, project markers and pin files. */
+export const WATCHED_FILES =
+  "**/{pyproject.toml,setup.py,setup.cfg,.git,requirements*.txt,environment.yml,environment.yaml}";
 /** Settings that need a new server process; the others reach the running server. */
 const RESTART_SETTINGS = ["greenlint.enable", "greenlint.path", "greenlint.interpreter", "greenlint.args"];
 
@@ -123,8 +126,9 @@ export class GreenlintExtension implements vscode.Disposable {
         { scheme: "vscode-notebook-cell", language: "python" },
       ],
       synchronize: {
-        // `[tool.greenlint]` lives in pyproject.toml: re-check open files when one changes
-        fileEvents: vscode.workspace.createFileSystemWatcher("**/pyproject.toml"),
+        // `[tool.greenlint]` lives in pyproject.toml; project markers decide where imports are
+        // looked up, pin files the TensorFlow targeted: re-check open files when one changes
+        fileEvents: vscode.workspace.createFileSystemWatcher(WATCHED_FILES),
         // editor settings reach the running server (workspace/didChangeConfiguration): no restart
         configurationSection: "greenlint",
       },

@@ -261,7 +261,9 @@ test("without the Python extension: greenlint.path, started as `<path> lsp <args
     { scheme: "untitled", language: "python" },
     { scheme: "vscode-notebook-cell", language: "python" },
   ]);
-  assert.deepEqual(client.clientOptions.synchronize.fileEvents, { glob: "**/pyproject.toml" });
+  assert.deepEqual(client.clientOptions.synchronize.fileEvents, {
+    glob: "**/{pyproject.toml,setup.py,setup.cfg,.git,requirements*.txt,environment.yml,environment.yaml}",
+  });
   assert.equal(client.clientOptions.synchronize.configurationSection, "greenlint");
   assert.equal(client.clientOptions.initializationOptions.unit, "Wh");
   assert.deepEqual([...registered.keys()].sort(), manifest.contributes.commands.map((c: { command: string }) => c.command).sort());
