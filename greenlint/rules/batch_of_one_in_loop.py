@@ -18,6 +18,7 @@ from greenlint.rules.syntax import (
     own_body,
     own_loops,
     simple_bindings,
+    times_each_call,
     waits_for_user,
 )
 
@@ -38,7 +39,9 @@ class BatchOfOneInLoop(Rule):
     it comes, where waiting for a batch adds latency), a call in a traced function, a loop
     whose variable does not reach the item, a loop that waits for the user on each item
     (`cv2.waitKey(0)`, `input()`, `plt.show()`: a person's pace, not the model's, sets its
-    time), and a loop known to run at most 32 times (a plot
+    time) or reads its items from standard input as they come (`for line in sys.stdin:`), a
+    loop that times each call (a clock read before and after it: a latency measurement, whose
+    point is one item per call), and a loop known to run at most 32 times (a plot
     of nine samples: one batch's worth of items gains nothing worth a finding).
 
     ## Why is this bad?
@@ -93,6 +96,11 @@ class BatchOfOneInLoop(Rule):
     )
     FIX_TITLE = "Stack the loop's items into batches and run the model once per batch"
     VALID = (
+        Valid(  # a latency benchmark: each call timed on its own
+            "import time\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for i in range(len(images)):\n    start = time.time()\n"
+            "    out = model.predict_on_batch(np.expand_dims(images[i], axis=0))\n    took.append(time.time() - start)\n"
+        ),
         Valid(  # one batch of many
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
             "for batch in batches:\n    model.predict_on_batch(batch)\n"
@@ -137,6 +145,12 @@ class BatchOfOneInLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # near miss: the loop as a whole is timed, not each call
+            "import time\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "start = time.time()\nfor i in range(len(images)):\n"
+            "    out = model.predict_on_batch(np.expand_dims(images[i], axis=0))\ntook = time.time() - start\n",
+            line=7,
+        ),
         Invalid(  # an evaluation helper given the model
             "import numpy as np\nfrom tensorflow import keras\n"
             "def detections(generator, model):\n"
@@ -184,7 +198,7 @@ class BatchOfOneInLoop(Rule):
             item = _one_item(call, loop)
             if item is None or not flow.names(item) & loop_varying(loop) or _fed_back(call, item, loop):
                 continue
-            if waits_for_user(loop):
+            if waits_for_user(loop) or times_each_call(loop, call):
                 continue
             yield self.diagnostic(
                 site.callsite.span,

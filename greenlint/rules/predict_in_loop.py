@@ -22,7 +22,7 @@ from greenlint.rules.material import (
     repeated_cost,
 )
 from greenlint.rules.site import Site, is_keras_model_method
-from greenlint.rules.syntax import LOOPS, last_name, own_body
+from greenlint.rules.syntax import LOOPS, last_name, own_body, own_loops, times_each_call
 
 #: A base class whose method calls `self.step` once per pass of its loop (a decoder's search).
 DECODER = (
@@ -69,7 +69,8 @@ class PredictInLoop(Rule):
     the file, a project module it imports or a module beside it), whose `predict` feeds a
     session the function it built on the first call: its per-call overhead is a few
     milliseconds of slicing and `Session.run`, not the start-up of TF2's `predict` the message
-    prices (blind-judged false on three such programs' demo and sample loops).
+    prices (blind-judged false on three such programs' demo and sample loops); a loop that
+    times each call (a clock read before and after it: a latency measurement).
 
     ## Why is this bad?
     `predict()` is built for large inputs: every call builds or looks up a prediction
@@ -126,6 +127,11 @@ class PredictInLoop(Rule):
     FIX_TITLE = "Batch the inputs into one predict() call, or call the model directly on small inputs"
     EVIDENCE_APIS = ("tensorflow.keras.Sequential.predict", "tensorflow.keras.Model.predict")
     VALID = (
+        Valid(  # a latency measurement: each call timed on its own
+            "import time\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for x in rows:\n    t = time.perf_counter()\n    model.predict(x[None])\n    took.append(time.perf_counter() - t)\n",
+            options={"material-saving-j": 0.0},
+        ),
         Valid(  # multi-backend Keras 2 (standalone `keras`, trained with `fit_generator`): a session run per call
             "from keras.models import load_model\nmodel = load_model('m.h5')\n"
             "model.fit_generator(batches, steps_per_epoch=100)\nfor x in rows:\n    model.predict(x[None])\n",
@@ -313,7 +319,7 @@ class PredictInLoop(Rule):
                 continue
             if multi_backend is None:
                 multi_backend = keras_flavour(facts).multi_backend
-            if multi_backend:
+            if multi_backend or _timed(facts, site):
                 continue
             price = start_up()
             if price is not None and _minor_start_up(facts, site, price, options):
@@ -334,6 +340,13 @@ class PredictInLoop(Rule):
                 ),
                 energy_j=site.total_energy_j,
             )
+
+
+def _timed(facts: FileFacts, site: Site) -> bool:
+    """The innermost loop around the call times each call (`syntax.times_each_call`)."""
+    call, cell = facts.node(site), site.callsite.span.cell
+    loops = own_loops(facts, call, cell) if call is not None else []
+    return bool(loops) and times_each_call(loops[0], call)
 
 
 def start_up() -> tuple[float, float] | None:

@@ -323,10 +323,42 @@ def exits(loop: ast.AST) -> Iterator[ast.AST]:
             todo.extend(ast.iter_child_nodes(node))
 
 
+#: Clocks a program reads to time what it runs (`time.time()`, `time.perf_counter()`, `timeit.default_timer()`).
+CLOCKS = frozenset({"time", "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "time_ns", "default_timer"})
+
+
+def times_each_call(loop: ast.AST, call: ast.AST) -> bool:
+    """The loop times *call* on each pass: a statement of the loop's body before the call's and
+    one after it read a clock (`start = time.time()`, the call, `elapsed = time.time() - start`),
+    as a latency measurement does, whose point is one item per call."""
+    body = getattr(loop, "body", ())
+    where = next((i for i, statement in enumerate(body) if any(n is call for n in ast.walk(statement))), None)
+    if where is None:
+        return False
+
+    def reads_clock(statement: ast.stmt) -> bool:
+        return any(
+            isinstance(n, ast.Call) and last_name(n.func) in CLOCKS and isinstance(n.func, ast.Attribute)
+            for n in ast.walk(statement)
+        )
+
+    return any(reads_clock(s) for s in body[:where]) and any(reads_clock(s) for s in body[where:])
+
+
+def streams_items(loop: ast.AST) -> bool:
+    """The loop takes its items as they arrive on standard input (`for line in sys.stdin:`): none
+    exists before the one the loop is at, so none can be batched or uploaded ahead."""
+    iterable = getattr(loop, "iter", None)
+    return iterable is not None and ast.unparse(iterable) in ("sys.stdin", "fileinput.input()")
+
+
 def waits_for_user(loop: ast.AST) -> bool:
     """The loop's body blocks on a person each time: `input()`, a window shown until closed
     (`plt.show()`), or `cv2.waitKey()` with no delay or a delay of 0 (until a key is pressed);
-    not under an `if` (`if visualize:` shows the items only when asked)."""
+    not under an `if` (`if visualize:` shows the items only when asked). A loop over standard
+    input's lines waits for each too (`streams_items`)."""
+    if streams_items(loop):
+        return True
     for node in unguarded_body(loop):
         if not isinstance(node, ast.Call):
             continue
