@@ -344,8 +344,10 @@ class PredictInLoop(Rule):
 
 def _timed(facts: FileFacts, site: Site) -> bool:
     """The innermost loop around the call times each call (`syntax.times_each_call`)."""
-    call, cell = facts.node(site), site.callsite.span.cell
-    loops = own_loops(facts, call, cell) if call is not None else []
+    call = facts.node(site)
+    if call is None:
+        return False
+    loops = own_loops(facts, call, site.callsite.span.cell)
     return bool(loops) and times_each_call(loops[0], call)
 
 
