@@ -23,7 +23,8 @@ the TF call of the function it is given (drivers.py).
 Order follows Python: a module or class body runs top to bottom (flow-sensitive bindings,
 merged where branches join); a function body is walked once, either when a call needs its
 return value (a module-local factory) or after its enclosing scope (then its free names see the
-final bindings). Nothing is imported or executed.
+final bindings, except the globals the module rebinds: those its calls saw where they were made,
+merged as parameters are, rebinding.py). Nothing is imported or executed.
 
 The tree is the standard library's `ast`: it gives exact positions for free and parses ~10x
 faster than libcst, whose metadata providers would cost 70-118x (docs/design.md); the resolver only
@@ -58,6 +59,7 @@ from greenlint.analysis import (
     libraries,
     ops,
     options,
+    rebinding,
     step_traces,
     symops,
     tfgan,
@@ -328,6 +330,8 @@ class Resolver:
         #: the attributes a walk read of anything but an options object handed in: tracked only in a
         #: module that scripts beside import (`run`), as a per-call walk may bind a parameter otherwise
         self.read_otherwise: set[ast.Attribute] | None = None
+        self.rebound: frozenset[str] = frozenset()  # names the module binds more than once (rebinding.py)
+        self.free: dict[ast.AST, frozenset[str]] = {}  # a function's node -> the names it reads and never binds
 
     @contextmanager
     def inside(self, scope: Scope, ctx: WalkContext | None = None) -> Iterator[Scope]:
@@ -345,6 +349,7 @@ class Resolver:
         """(call node, api, features, runs, work) of every call site found."""
         self.references = CodeReferences(tree)
         self.tree = tree
+        self.rebound = rebinding.rebound(tree.body)
         if not self.exporting and self.imports is not None and self.imports.index.importers(self.imports.path):
             self.read_otherwise = set()
         self.block(tree.body)
@@ -1146,15 +1151,15 @@ class Resolver:
         self.gather_calls(info)
         info.state = Walk.WALKING
         node = info.node
-        scope = Scope("function", info.scope)
         args = node.args
         params = [*args.posonlyargs, *args.args]
         passed = info.passed if info.passed is not None and self.all_calls_seen(info) else {}
         if not passed and not info.calls_seen:
             passed = self.passed_beside(info)
         own = [*params, *args.kwonlyargs][1 if info.kind in ("method", "property", "classmethod") else 0 :]
-        if not passed and info.calls_seen and any(arg.annotation is None for arg in own):
+        if not passed and info.calls_seen and (any(arg.annotation is None for arg in own) or self.read_rebound(info)):
             info.blind = True  # walked before all its calls were seen: see rewalk_blind
+        scope = Scope("function", self.pinned(info, passed))
         self.bind_parameters(info, scope, passed)
         ctx = WalkContext(info)
         with self.inside(scope, ctx):
@@ -1388,7 +1393,7 @@ class Resolver:
         """Merge one call's arguments into what the function's parameters are known to be;
         *later*: the first arguments of calls made elsewhere (`bound_later`), the rest unknown and
         the runs of those calls too."""
-        bound = self.bind_arguments(info, args, keywords)
+        bound = self.bind_arguments(info, args, keywords) if later else self.bind_call(info, args, keywords)
         if later:
             given = feat.argument_values(_positional(info), args, keywords)
             args_node = info.node.args
@@ -1455,6 +1460,52 @@ class Resolver:
                 if _makes_none(cls, attr):
                     total -= count
         return total - 1
+
+    def bind_call(self, info: FuncInfo, args: list, keywords: list) -> dict[str, Any]:
+        """One call's parameter values (`bind_arguments`) and the values of the rebound globals the
+        function reads (`read_rebound`) where the call is made (rebinding.py)."""
+        bound = self.bind_arguments(info, args, keywords)
+        for name in self.read_rebound(info):
+            value = self.global_value(name)
+            if value is not MISSING:
+                bound[name] = value
+        return bound
+
+    def read_rebound(self, info: FuncInfo, seen: frozenset[int] = frozenset()) -> frozenset[str]:
+        """The globals of this module that it binds more than once and that a call of *info* (a function
+        of this module) reads: in its body, or in a function of this module its body calls by a global name."""
+        if not self.rebound or type(info.node) is ast.Lambda or info.scope.module() is not self.scope.module():
+            return frozenset()
+        free = self.free.get(info.node)
+        if free is None:
+            free = self.free[info.node] = rebinding.free_names(info.node)
+        found = free & self.rebound
+        seen = seen | {id(info.node)}
+        for name in free:
+            value = self.global_value(name)
+            if type(value) is UserFunc and id(value.info.node) not in seen:
+                found |= self.read_rebound(value.info, seen)
+        return found
+
+    def global_value(self, name: str) -> Any:
+        """What the module global *name* holds for the code being walked: the value its function's calls
+        gave it (`pinned`), else the module's binding so far; MISSING where unbound."""
+        scope = self.scope
+        while scope.parent is not None:
+            if scope.kind == "pinned" and name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return scope.names.get(name, MISSING)
+
+    def pinned(self, info: FuncInfo, bound: dict) -> Scope:
+        """The scope *info*'s body reads its free names from: the one it was defined in, under a layer
+        holding the rebound globals it reads as its calls gave them (*bound*, `bind_call`)."""
+        held = {name: bound[name] for name in self.read_rebound(info) if name in bound}
+        if not held:
+            return info.scope
+        layer = Scope("pinned", info.scope)
+        layer.names = held
+        return layer
 
     @staticmethod
     def bind_arguments(info: FuncInfo, args: list, keywords: list) -> dict[str, Any]:
@@ -2687,11 +2738,11 @@ class Resolver:
     def walk_with(self, info: FuncInfo, args: list, keywords: list, foreign: tuple[FuncInfo, ...]) -> WalkContext:
         """Walk *info*'s body again with one call's arguments bound (its own scope and context, the
         function marked as being unrolled meanwhile); *foreign*: the functions shadowed for the walk."""
-        return self.walk_bound(info, self.bind_arguments(info, args, keywords), foreign)
+        return self.walk_bound(info, self.bind_call(info, args, keywords), foreign)
 
     def walk_bound(self, info: FuncInfo, bound: dict, foreign: tuple[FuncInfo, ...]) -> WalkContext:
         """`walk_with`, its parameters given as *bound* (name -> value)."""
-        scope = Scope("function", info.scope)
+        scope = Scope("function", self.pinned(info, bound))
         self.bind_parameters(info, scope, bound)
         ctx = WalkContext(info)
         self.unrolling.add(id(info))
