@@ -62,20 +62,19 @@ def free_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> fro
     body = node.body if isinstance(node.body, list) else [node.body]
     for statement in body:
         for item in trees.walk(statement):
-            kind = type(item)
-            if kind is ast.Name:
+            if isinstance(item, ast.Name):
                 (read if type(item.ctx) is ast.Load else bound).add(item.id)
-            elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
+            elif isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 bound.update(arg.arg for arg in _parameters(item.args))
-                if kind is not ast.Lambda:
+                if not isinstance(item, ast.Lambda):
                     bound.add(item.name)
-            elif kind is ast.ClassDef:
+            elif isinstance(item, ast.ClassDef):
                 bound.add(item.name)
-            elif kind in (ast.Import, ast.ImportFrom):
+            elif isinstance(item, (ast.Import, ast.ImportFrom)):
                 bound.update((alias.asname or alias.name).partition(".")[0] for alias in item.names)
-            elif kind is ast.ExceptHandler and item.name:
+            elif isinstance(item, ast.ExceptHandler) and item.name:
                 bound.add(item.name)
-            elif kind in (ast.Global, ast.Nonlocal):
+            elif isinstance(item, (ast.Global, ast.Nonlocal)):
                 bound.update(item.names)
     return frozenset(read - bound)
 

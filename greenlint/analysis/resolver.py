@@ -330,6 +330,7 @@ class Resolver:
         #: the attributes a walk read of anything but an options object handed in: tracked only in a
         #: module that scripts beside import (`run`), as a per-call walk may bind a parameter otherwise
         self.read_otherwise: set[ast.Attribute] | None = None
+        self.model_calls: list[step_traces.ModelCall] = []  # calls of a model's step functions and compile (`order_traces`)
         self.rebound: frozenset[str] = frozenset()  # names the module binds more than once (rebinding.py)
         self.free: dict[ast.AST, frozenset[str]] = {}  # a function's node -> the names it reads and never binds
 
@@ -370,6 +371,7 @@ class Resolver:
                 c.features["graph_mode"] = True
         if self.exporting:
             return []
+        self.order_traces()
         self.count_traced_work()
         traced_ids = self.traced_functions()
         self.untaped_eager_steps(traced_ids)
@@ -2405,11 +2407,10 @@ class Resolver:
             _mark_compiled(named)
         if owner is not None and work_mod.is_model(owner):  # what its training calls train from here on (trainable.py)
             trainable.seen(owner.meta, api.rpartition(".")[2], self.ctx.branches > 0, id(self.ctx.func))
-        traces = self.step_traces(node, api, owner)
         features = feat.literal_features(named)
         features.update(feat.tensor_features(api, named))
         features.update(self.loop_features())
-        features.update(traces)
+        self.step_traces(node, api, owner, named, features)
         local = None if self.exporting else self.place(node, params)  # other modules read none
         if self.ctx.keras_step:
             features["in_keras_step"] = True
@@ -2465,14 +2466,16 @@ class Resolver:
             func.runs = (api, f"{api.rpartition('.')[2]} at {where} line {node.lineno}", self.fed_from_parameters(func, node, api))
         return features, named
 
-    def step_traces(self, node: ast.Call, api: str, owner: Inst | None) -> dict:
-        """Whether this call of a model traces its step function (step_traces.py): `traces_step`,
-        `traced_at`, and `traces_each_run` where each run binds the model's name anew (`rebound_at`),
-        with `traces_shared_by`, the trips of the loops inside that rebinding (they reuse one build)."""
+    def step_traces(self, node: ast.Call, api: str, owner: Inst | None, named: dict, features: dict) -> None:
+        """Whether this call of a model traces its step function (step_traces.py), into its *features*:
+        `traces_step`, `traced_at`, and `traces_each_run` where each run binds the model's name anew
+        (`rebound_at`), with `traces_shared_by`, the trips of the loops inside that rebinding (they reuse
+        one build). The call is kept for `order_traces`."""
         if owner is None or not work_mod.is_model(owner) or not api.startswith("tensorflow.keras."):
-            return {}
+            return
+        method, validates = api.rpartition(".")[2], _validates(named)
         place = (self.module_path, node.lineno)
-        found = step_traces.seen(owner.meta, api.rpartition(".")[2], place, id(self.ctx.func), self.ctx.branches > 0)
+        found = step_traces.seen(owner.meta, method, place, id(self.ctx.func), self.ctx.branches > 0, validates)
         receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
         inner = self.rebound_at(receiver.id) if found.get("traces_step") and isinstance(receiver, ast.Name) else None
         if inner is not None:
@@ -2480,6 +2483,40 @@ class Resolver:
             shared = math.prod(count for count in self.ctx.loops[inner:] if count is not None)
             if shared > 1:
                 found["traces_shared_by"] = shared
+        features.update(found)
+        if not self.exporting and (method == "compile" or method in step_traces.STEP_FUNCTIONS):
+            self.model_calls.append(step_traces.ModelCall(
+                id(owner.meta), step_traces.STEP_FUNCTIONS.get(method), validates, node.lineno, self.ctx.func,
+                self.ctx.branches > 0, features))
+
+    def order_traces(self) -> None:
+        """Which of a model's calls made in different functions traces its step, where the order they run in
+        is known from their functions' calls (`positions`; step_traces.order)."""
+        kept = {id(c.features) for c in self.calls}
+        memo: dict[int, list | None] = {}
+        step_traces.order([c for c in self.model_calls if id(c.features) in kept], lambda f: self.positions(f, memo))
+
+    def positions(self, info: FuncInfo | None, memo: dict, active: frozenset[int] = frozenset()) -> list[tuple] | None:
+        """Where each run of *info*'s body starts, in the order the program runs: per chain of calls from
+        the module's code, the lines of those calls, outermost first (() for the module's own code); None
+        where a call of it is not seen, made later (`functools.partial`), under a branch, or recursive, or
+        more than `step_traces.MAX_POSITIONS` chains reach it."""
+        if info is None:
+            return [()]
+        key = id(info)
+        if key in memo:
+            return memo[key]
+        found: list[tuple] | None = []
+        if key in active or not info.callers or not self.all_calls_seen(info):
+            found = None
+        for caller, place, _ in info.callers if found is not None else ():
+            outer = None if place is None or place.later or place.branched or not place.line \
+                else self.positions(caller, memo, active | {key})
+            if outer is None or len(found) + len(outer) > step_traces.MAX_POSITIONS:
+                found = None
+                break
+            found.extend((*chain, place.line) for chain in outer)
+        memo[key] = found
         return found
 
     def rebound_at(self, name: str) -> int | None:
@@ -2936,12 +2973,13 @@ class Resolver:
         func = ctx.func
         keep = node is not None and func is not None and func.kind != "lambda"
         call, given = (node, params) if keep else (None, None)  # for `links`, if a caller's loop varies them
-        unless = ctx.unless
+        unless, line, branched = ctx.unless, node.lineno if node is not None else 0, ctx.branches > 0
         if node is None or not any(loops):
-            return runs_mod.Place(runs, tuple(frozenset() for _ in loops), call, given, unless=unless)
+            return runs_mod.Place(runs, tuple(frozenset() for _ in loops), call, given, unless=unless, line=line,
+                                  branched=branched)
         inputs = flow.inputs(node, params, self.chained.get(node))
         reached = tuple(frozenset(label for label, read in inputs.items() if read & names) for names in loops)
-        return runs_mod.Place(runs, reached, call, given, unless=unless)
+        return runs_mod.Place(runs, reached, call, given, unless=unless, line=line, branched=branched)
 
     def links(self, func: FuncInfo | None, place: runs_mod.Place) -> dict[str, frozenset]:
         """Input of the call at *place* -> the parameters of *func* (its function) it derives from."""
@@ -3519,6 +3557,17 @@ def _builds_graph(func: FuncInfo | None, graphs: set[int]) -> bool:
 
 #: The arguments of a Keras model's `compile` whose functions Keras calls in each training step.
 _COMPILED = ("loss", "metrics", "weighted_metrics")
+
+
+def _validates(named: dict) -> bool | None:
+    """Whether a `fit` given these arguments validates (step_traces.py): `validation_data` given, not None,
+    or a `validation_split` above zero; None where its value is not known."""
+    data, split = named.get("validation_data", Const(None)), named.get("validation_split", Const(0))
+    if type(data) is not Const or data.value is not None:
+        return True if data is not None and data is not OPAQUE else None
+    if type(split) is Const and _is_number(split.value):
+        return split.value > 0
+    return None
 
 
 def _mark_compiled(named: dict) -> None:
