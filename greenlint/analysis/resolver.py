@@ -2504,19 +2504,20 @@ class Resolver:
         if info is None:
             return [()]
         key = id(info)
-        if key in memo:
-            return memo[key]
-        found: list[tuple] | None = []
-        if key in active or not info.callers or not self.all_calls_seen(info):
-            found = None
-        for caller, place, _ in info.callers if found is not None else ():
+        if key not in memo:
+            memo[key] = self.call_chains(info, memo, active | {key}) \
+                if key not in active and info.callers and self.all_calls_seen(info) else None
+        return memo[key]
+
+    def call_chains(self, info: FuncInfo, memo: dict, active: frozenset[int]) -> list[tuple] | None:
+        """`positions` of *info* from those of its callers, each followed by its call's line."""
+        found: list[tuple] = []
+        for caller, place, _ in info.callers:
             outer = None if place is None or place.later or place.branched or not place.line \
-                else self.positions(caller, memo, active | {key})
+                else self.positions(caller, memo, active)
             if outer is None or len(found) + len(outer) > step_traces.MAX_POSITIONS:
-                found = None
-                break
+                return None
             found.extend((*chain, place.line) for chain in outer)
-        memo[key] = found
         return found
 
     def rebound_at(self, name: str) -> int | None:
