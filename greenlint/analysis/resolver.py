@@ -3561,11 +3561,12 @@ _COMPILED = ("loss", "metrics", "weighted_metrics")
 
 
 def _validates(named: dict) -> bool | None:
-    """Whether a `fit` given these arguments validates (step_traces.py): `validation_data` given, not None,
-    or a `validation_split` above zero; None where its value is not known."""
+    """Whether a `fit` given these arguments validates (step_traces.py): `validation_data` given and not
+    None (a value the walk cannot type is data: where a path binds None, a join keeps the other value
+    anyway), or a `validation_split` above zero; None where the split's value is not known."""
     data, split = named.get("validation_data", Const(None)), named.get("validation_split", Const(0))
     if type(data) is not Const or data.value is not None:
-        return True if data is not None and data is not OPAQUE else None
+        return True
     if type(split) is Const and _is_number(split.value):
         return split.value > 0
     return None

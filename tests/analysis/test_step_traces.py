@@ -89,7 +89,8 @@ def test_a_fit_that_validates_traces_the_test_function_for_a_later_evaluate():
     for validation, expected in ((", validation_data=(x, y)", {"traces_step": False, "traced_at": 4}),
                                  (", validation_split=0.2", {"traces_step": False, "traced_at": 4}),
                                  (", validation_split=0.0", {"traces_step": True}),
-                                 (", validation_data=maybe", {})):
+                                 (", validation_data=untyped", {"traces_step": False, "traced_at": 4}),
+                                 (", validation_split=flag", {})):
         found = _traces(head + f"model.fit(x, y{validation})\nmodel.evaluate(x, y)\n")
         assert found[1] == (5, "evaluate", expected), validation
 
