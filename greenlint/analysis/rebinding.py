@@ -7,7 +7,7 @@ globals where it is made (`Resolver.call_bindings`) as it records its arguments,
 what its calls agree on, as a parameter does. Read from the syntax alone: a name bound by two
 statements of the module's own code (outside functions and classes), or by a loop's target, is
 rebound; a function's free names are those its body (nested functions included) reads and never
-binds.
+binds, and a call of it reads those of the module's functions they name too (`reads`).
 """
 
 from __future__ import annotations
@@ -50,6 +50,51 @@ def rebound(body: list[ast.stmt]) -> frozenset[str]:
         if isinstance(node, ast.ExceptHandler) and node.name:
             count[node.name] += 1
     return frozenset(name for name, times in count.items() if times > 1)
+
+
+def functions(body: list[ast.stmt]) -> dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """The functions a module's code defines (its functions' and classes' bodies aside), by name: every
+    definition of each, a name defined twice (a notebook's cells) giving both."""
+    found: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.setdefault(node.name, []).append(node)
+        elif not isinstance(node, ast.ClassDef):
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                stack.extend(getattr(node, field, ()))
+    return found
+
+
+_Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+
+
+def reads(node: _Function, names: frozenset[str], defined: dict[str, list], free: dict[ast.AST, frozenset[str]],
+          memo: dict[ast.AST, frozenset[str]]) -> frozenset[str]:
+    """Which of *names* a call of the function *node* reads: its free names, and those of every function
+    of the module (*defined*, `functions`) named among them, followed through their calls (each once;
+    every definition of a name, whichever a call runs); *free* keeps each function's `free_names`, *memo*
+    each answer."""
+    found = memo.get(node)
+    if found is not None:
+        return found
+    read: set[str] = set()
+    seen: set[ast.AST] = {node}
+    stack: list[_Function] = [node]
+    while stack:
+        func = stack.pop()
+        names_read = free.get(func)
+        if names_read is None:
+            names_read = free[func] = free_names(func)
+        read |= names_read & names
+        for name in names_read:
+            for other in defined.get(name, ()):
+                if other not in seen:
+                    seen.add(other)
+                    stack.append(other)
+    found = memo[node] = frozenset(read)
+    return found
 
 
 def free_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> frozenset[str]:

@@ -332,7 +332,9 @@ class Resolver:
         self.read_otherwise: set[ast.Attribute] | None = None
         self.model_calls: list[step_traces.ModelCall] = []  # calls of a model's step functions and compile (`order_traces`)
         self.rebound: frozenset[str] = frozenset()  # names the module binds more than once (rebinding.py)
+        self.defined: dict[str, list] = {}  # the module's functions by name (rebinding.functions)
         self.free: dict[ast.AST, frozenset[str]] = {}  # a function's node -> the names it reads and never binds
+        self.reads: dict[ast.AST, frozenset[str]] = {}  # a function's node -> the rebound names a call of it reads
 
     @contextmanager
     def inside(self, scope: Scope, ctx: WalkContext | None = None) -> Iterator[Scope]:
@@ -351,6 +353,7 @@ class Resolver:
         self.references = CodeReferences(tree)
         self.tree = tree
         self.rebound = rebinding.rebound(tree.body)
+        self.defined = rebinding.functions(tree.body) if self.rebound else {}
         if not self.exporting and self.imports is not None and self.imports.index.importers(self.imports.path):
             self.read_otherwise = set()
         self.block(tree.body)
@@ -1473,21 +1476,13 @@ class Resolver:
                 bound[name] = value
         return bound
 
-    def read_rebound(self, info: FuncInfo, seen: frozenset[int] = frozenset()) -> frozenset[str]:
+    def read_rebound(self, info: FuncInfo) -> frozenset[str]:
         """The globals of this module that it binds more than once and that a call of *info* (a function
-        of this module) reads: in its body, or in a function of this module its body calls by a global name."""
+        of this module) reads: in its body, or in the body of a function of this module it names
+        (rebinding.reads)."""
         if not self.rebound or type(info.node) is ast.Lambda or info.scope.module() is not self.scope.module():
             return frozenset()
-        free = self.free.get(info.node)
-        if free is None:
-            free = self.free[info.node] = rebinding.free_names(info.node)
-        found = free & self.rebound
-        seen = seen | {id(info.node)}
-        for name in free:
-            value = self.global_value(name)
-            if type(value) is UserFunc and id(value.info.node) not in seen:
-                found |= self.read_rebound(value.info, seen)
-        return found
+        return rebinding.reads(info.node, self.rebound, self.defined, self.free, self.reads)
 
     def global_value(self, name: str) -> Any:
         """What the module global *name* holds for the code being walked: the value its function's calls

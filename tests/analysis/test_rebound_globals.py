@@ -8,7 +8,7 @@ import json
 import textwrap
 
 from greenlint.analysis.analyse import analyse_source
-from greenlint.analysis.rebinding import free_names, rebound
+from greenlint.analysis.rebinding import free_names, functions, reads, rebound
 
 HEAD = """
 import numpy as np
@@ -84,3 +84,22 @@ def test_rebound_names_and_free_names_are_read_from_the_syntax():
     func = ast.parse("def g(a, *rest):\n    b = a + model\n    import os\n"
                      "    def inner(c):\n        return c + later\n    return [b for b in rest] + tf.x\n").body[0]
     assert free_names(func) == {"model", "later", "tf"}
+
+
+def test_a_call_reads_the_rebound_names_of_every_function_it_names_each_definition_once():
+    tree = ast.parse(textwrap.dedent("""
+        def top(x):
+            return left(x) + right(x)
+        def left(x):
+            return shared(x)
+        def right(x):
+            return shared(x) + scale
+        def shared(x):
+            return model(x)
+        def shared(x):
+            return other(x)
+    """))
+    defined = functions(tree.body)
+    assert [f.name for f in defined["shared"]] == ["shared", "shared"]
+    found = reads(defined["top"][0], frozenset({"model", "other", "scale", "unused"}), defined, {}, {})
+    assert found == {"model", "other", "scale"}
