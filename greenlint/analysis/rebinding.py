@@ -3,7 +3,7 @@
 A function reads a global when it runs, not when it is defined: a notebook that rebinds `model` in
 cell 40 and calls `decode(x)`, whose body reads `model`, in cells 30 and 50 runs it with two models.
 The resolver walks a function's body once for all its calls, so each call records the value of these
-globals where it is made (`Resolver.call_bindings`) as it records its arguments, and the body sees
+globals where it is made (`Resolver.bind_call`) as it records its arguments, and the body sees
 what its calls agree on, as a parameter does. Read from the syntax alone: a name bound by two
 statements of the module's own code (outside functions and classes), or by a loop's target, is
 rebound; a function's free names are those its body (nested functions included) reads and never
