@@ -44,7 +44,8 @@ n_layers               Sequential models: layers in the literal list plus litera
 model_name             models from `keras.applications` ("ResNet50")
 traces_step            `fit`/`evaluate`/`predict` (and their `_generator`, `_on_batch` forms) on a known model:
                        true where it is the model's first call of that function since its `compile`
-                       (it traces the step), false where an earlier one did (`traced_at`: its line);
+                       (it traces the step), in the order the program runs, false where an earlier one
+                       did (`traced_at`: its line; a `fit` that validates traces the test function too);
                        absent where not known (step_traces.py)
 traces_each_run        with `traces_step` true: each run builds or compiles the model anew (an
                        enclosing loop or the call's function binds its name), so each build traces

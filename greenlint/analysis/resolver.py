@@ -23,7 +23,8 @@ the TF call of the function it is given (drivers.py).
 Order follows Python: a module or class body runs top to bottom (flow-sensitive bindings,
 merged where branches join); a function body is walked once, either when a call needs its
 return value (a module-local factory) or after its enclosing scope (then its free names see the
-final bindings). Nothing is imported or executed.
+final bindings, except the globals the module rebinds: those its calls saw where they were made,
+merged as parameters are, rebinding.py). Nothing is imported or executed.
 
 The tree is the standard library's `ast`: it gives exact positions for free and parses ~10x
 faster than libcst, whose metadata providers would cost 70-118x (docs/design.md); the resolver only
@@ -59,6 +60,7 @@ from greenlint.analysis import (
     libraries,
     ops,
     options,
+    rebinding,
     step_traces,
     symops,
     tfgan,
@@ -331,6 +333,11 @@ class Resolver:
         #: the attributes a walk read of anything but an options object handed in: tracked only in a
         #: module that scripts beside import (`run`), as a per-call walk may bind a parameter otherwise
         self.read_otherwise: set[ast.Attribute] | None = None
+        self.model_calls: list[step_traces.ModelCall] = []  # calls of a model's step functions and compile (`order_traces`)
+        self.rebound: frozenset[str] = frozenset()  # names the module binds more than once (rebinding.py)
+        self.defined: dict[str, list] = {}  # the module's functions by name (rebinding.functions)
+        self.free: dict[ast.AST, frozenset[str]] = {}  # a function's node -> the names it reads and never binds
+        self.reads: dict[ast.AST, frozenset[str]] = {}  # a function's node -> the rebound names a call of it reads
 
     @contextmanager
     def inside(self, scope: Scope, ctx: WalkContext | None = None) -> Iterator[Scope]:
@@ -348,6 +355,8 @@ class Resolver:
         """(call node, api, features, runs, work) of every call site found."""
         self.references = CodeReferences(tree)
         self.tree = tree
+        self.rebound = rebinding.rebound(tree.body)
+        self.defined = rebinding.functions(tree.body) if self.rebound else {}
         if not self.exporting and self.imports is not None and self.imports.index.importers(self.imports.path):
             self.read_otherwise = set()
         self.block(tree.body)
@@ -368,6 +377,7 @@ class Resolver:
                 c.features["graph_mode"] = True
         if self.exporting:
             return []
+        self.order_traces()
         self.count_traced_work()
         traced_ids = self.traced_functions()
         self.untaped_eager_steps(traced_ids)
@@ -1149,7 +1159,6 @@ class Resolver:
         self.gather_calls(info)
         info.state = Walk.WALKING
         node = info.node
-        scope = Scope("function", info.scope)
         args = node.args
         params = [*args.posonlyargs, *args.args]
         passed = info.passed if info.passed is not None and self.all_calls_seen(info) else {}
@@ -1159,8 +1168,9 @@ class Resolver:
         if config is not None:  # `@hydra.main(...)`: Hydra hands the first parameter its configuration
             passed = {**passed, params[0].arg: config}
         own = [*params, *args.kwonlyargs][1 if info.kind in ("method", "property", "classmethod") else 0 :]
-        if not passed and info.calls_seen and any(arg.annotation is None for arg in own):
+        if not passed and info.calls_seen and (any(arg.annotation is None for arg in own) or self.read_rebound(info)):
             info.blind = True  # walked before all its calls were seen: see rewalk_blind
+        scope = Scope("function", self.pinned(info, passed))
         self.bind_parameters(info, scope, passed)
         ctx = WalkContext(info)
         with self.inside(scope, ctx):
@@ -1394,7 +1404,7 @@ class Resolver:
         """Merge one call's arguments into what the function's parameters are known to be;
         *later*: the first arguments of calls made elsewhere (`bound_later`), the rest unknown and
         the runs of those calls too."""
-        bound = self.bind_arguments(info, args, keywords)
+        bound = self.bind_arguments(info, args, keywords) if later else self.bind_call(info, args, keywords)
         if later:
             given = feat.argument_values(_positional(info), args, keywords)
             args_node = info.node.args
@@ -1466,6 +1476,44 @@ class Resolver:
                 if _makes_none(cls, attr):
                     total -= count
         return total - 1
+
+    def bind_call(self, info: FuncInfo, args: list, keywords: list) -> dict[str, Any]:
+        """One call's parameter values (`bind_arguments`) and the values of the rebound globals the
+        function reads (`read_rebound`) where the call is made (rebinding.py)."""
+        bound = self.bind_arguments(info, args, keywords)
+        for name in self.read_rebound(info):
+            value = self.global_value(name)
+            if value is not MISSING:
+                bound[name] = value
+        return bound
+
+    def read_rebound(self, info: FuncInfo) -> frozenset[str]:
+        """The globals of this module that it binds more than once and that a call of *info* (a function
+        of this module) reads: in its body, or in the body of a function of this module it names
+        (rebinding.reads)."""
+        if not self.rebound or type(info.node) is ast.Lambda or info.scope.module() is not self.scope.module():
+            return frozenset()
+        return rebinding.reads(info.node, self.rebound, self.defined, self.free, self.reads)
+
+    def global_value(self, name: str) -> Any:
+        """What the module global *name* holds for the code being walked: the value its function's calls
+        gave it (`pinned`), else the module's binding so far; MISSING where unbound."""
+        scope = self.scope
+        while scope.parent is not None:
+            if scope.kind == "pinned" and name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return scope.names.get(name, MISSING)
+
+    def pinned(self, info: FuncInfo, bound: dict) -> Scope:
+        """The scope *info*'s body reads its free names from: the one it was defined in, under a layer
+        holding the rebound globals it reads as its calls gave them (*bound*, `bind_call`)."""
+        held = {name: bound[name] for name in self.read_rebound(info) if name in bound}
+        if not held:
+            return info.scope
+        layer = Scope("pinned", info.scope)
+        layer.names = held
+        return layer
 
     @staticmethod
     def bind_arguments(info: FuncInfo, args: list, keywords: list) -> dict[str, Any]:
@@ -2382,11 +2430,10 @@ class Resolver:
             _mark_compiled(named)
         if owner is not None and work_mod.is_model(owner):  # what its training calls train from here on (trainable.py)
             trainable.seen(owner.meta, api.rpartition(".")[2], self.ctx.branches > 0, id(self.ctx.func))
-        traces = self.step_traces(node, api, owner)
         features = feat.literal_features(named)
         features.update(feat.tensor_features(api, named))
         features.update(self.loop_features())
-        features.update(traces)
+        self.step_traces(node, api, owner, named, features)
         local = None if self.exporting else self.place(node, params)  # other modules read none
         if self.ctx.keras_step:
             features["in_keras_step"] = True
@@ -2442,14 +2489,16 @@ class Resolver:
             func.runs = (api, f"{api.rpartition('.')[2]} at {where} line {node.lineno}", self.fed_from_parameters(func, node, api))
         return features, named
 
-    def step_traces(self, node: ast.Call, api: str, owner: Inst | None) -> dict:
-        """Whether this call of a model traces its step function (step_traces.py): `traces_step`,
-        `traced_at`, and `traces_each_run` where each run binds the model's name anew (`rebound_at`),
-        with `traces_shared_by`, the trips of the loops inside that rebinding (they reuse one build)."""
+    def step_traces(self, node: ast.Call, api: str, owner: Inst | None, named: dict, features: dict) -> None:
+        """Whether this call of a model traces its step function (step_traces.py), into its *features*:
+        `traces_step`, `traced_at`, and `traces_each_run` where each run binds the model's name anew
+        (`rebound_at`), with `traces_shared_by`, the trips of the loops inside that rebinding (they reuse
+        one build). The call is kept for `order_traces`."""
         if owner is None or not work_mod.is_model(owner) or not api.startswith("tensorflow.keras."):
-            return {}
+            return
+        method, validates = api.rpartition(".")[2], _validates(named)
         place = (self.module_path, node.lineno)
-        found = step_traces.seen(owner.meta, api.rpartition(".")[2], place, id(self.ctx.func), self.ctx.branches > 0)
+        found = step_traces.seen(owner.meta, method, place, id(self.ctx.func), self.ctx.branches > 0, validates)
         receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
         inner = self.rebound_at(receiver.id) if found.get("traces_step") and isinstance(receiver, ast.Name) else None
         if inner is not None:
@@ -2457,6 +2506,41 @@ class Resolver:
             shared = math.prod(count for count in self.ctx.loops[inner:] if count is not None)
             if shared > 1:
                 found["traces_shared_by"] = shared
+        features.update(found)
+        if not self.exporting and (method == "compile" or method in step_traces.STEP_FUNCTIONS):
+            self.model_calls.append(step_traces.ModelCall(
+                id(owner.meta), step_traces.STEP_FUNCTIONS.get(method), validates, node.lineno, self.ctx.func,
+                self.ctx.branches > 0, features))
+
+    def order_traces(self) -> None:
+        """Which of a model's calls made in different functions traces its step, where the order they run in
+        is known from their functions' calls (`positions`; step_traces.order)."""
+        kept = {id(c.features) for c in self.calls}
+        memo: dict[int, list | None] = {}
+        step_traces.order([c for c in self.model_calls if id(c.features) in kept], lambda f: self.positions(f, memo))
+
+    def positions(self, info: FuncInfo | None, memo: dict, active: frozenset[int] = frozenset()) -> list[tuple] | None:
+        """Where each run of *info*'s body starts, in the order the program runs: per chain of calls from
+        the module's code, the lines of those calls, outermost first (() for the module's own code); None
+        where a call of it is not seen, made later (`functools.partial`), under a branch, or recursive, or
+        more than `step_traces.MAX_POSITIONS` chains reach it."""
+        if info is None:
+            return [()]
+        key = id(info)
+        if key not in memo:
+            memo[key] = self.call_chains(info, memo, active | {key}) \
+                if key not in active and info.callers and self.all_calls_seen(info) else None
+        return memo[key]
+
+    def call_chains(self, info: FuncInfo, memo: dict, active: frozenset[int]) -> list[tuple] | None:
+        """`positions` of *info* from those of its callers, each followed by its call's line."""
+        found: list[tuple] = []
+        for caller, place, _ in info.callers:
+            outer = None if place is None or place.later or place.branched or not place.line \
+                else self.positions(caller, memo, active)
+            if outer is None or len(found) + len(outer) > step_traces.MAX_POSITIONS:
+                return None
+            found.extend((*chain, place.line) for chain in outer)
         return found
 
     def rebound_at(self, name: str) -> int | None:
@@ -2715,11 +2799,11 @@ class Resolver:
     def walk_with(self, info: FuncInfo, args: list, keywords: list, foreign: tuple[FuncInfo, ...]) -> WalkContext:
         """Walk *info*'s body again with one call's arguments bound (its own scope and context, the
         function marked as being unrolled meanwhile); *foreign*: the functions shadowed for the walk."""
-        return self.walk_bound(info, self.bind_arguments(info, args, keywords), foreign)
+        return self.walk_bound(info, self.bind_call(info, args, keywords), foreign)
 
     def walk_bound(self, info: FuncInfo, bound: dict, foreign: tuple[FuncInfo, ...]) -> WalkContext:
         """`walk_with`, its parameters given as *bound* (name -> value)."""
-        scope = Scope("function", info.scope)
+        scope = Scope("function", self.pinned(info, bound))
         self.bind_parameters(info, scope, bound)
         ctx = WalkContext(info)
         self.unrolling.add(id(info))
@@ -2913,12 +2997,13 @@ class Resolver:
         func = ctx.func
         keep = node is not None and func is not None and func.kind != "lambda"
         call, given = (node, params) if keep else (None, None)  # for `links`, if a caller's loop varies them
-        unless = ctx.unless
+        unless, line, branched = ctx.unless, node.lineno if node is not None else 0, ctx.branches > 0
         if node is None or not any(loops):
-            return runs_mod.Place(runs, tuple(frozenset() for _ in loops), call, given, unless=unless)
+            return runs_mod.Place(runs, tuple(frozenset() for _ in loops), call, given, unless=unless, line=line,
+                                  branched=branched)
         inputs = flow.inputs(node, params, self.chained.get(node))
         reached = tuple(frozenset(label for label, read in inputs.items() if read & names) for names in loops)
-        return runs_mod.Place(runs, reached, call, given, unless=unless)
+        return runs_mod.Place(runs, reached, call, given, unless=unless, line=line, branched=branched)
 
     def links(self, func: FuncInfo | None, place: runs_mod.Place) -> dict[str, frozenset]:
         """Input of the call at *place* -> the parameters of *func* (its function) it derives from."""
@@ -3514,6 +3599,18 @@ def _builds_graph(func: FuncInfo | None, graphs: set[int]) -> bool:
 
 #: The arguments of a Keras model's `compile` whose functions Keras calls in each training step.
 _COMPILED = ("loss", "metrics", "weighted_metrics")
+
+
+def _validates(named: dict) -> bool | None:
+    """Whether a `fit` given these arguments validates (step_traces.py): `validation_data` given and not
+    None (a value the walk cannot type is data: where a path binds None, a join keeps the other value
+    anyway), or a `validation_split` above zero; None where the split's value is not known."""
+    data, split = named.get("validation_data", Const(None)), named.get("validation_split", Const(0))
+    if type(data) is not Const or data.value is not None:
+        return True
+    if type(split) is Const and _is_number(split.value):
+        return split.value > 0
+    return None
 
 
 def _mark_compiled(named: dict) -> None:

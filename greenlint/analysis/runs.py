@@ -149,6 +149,8 @@ class Place(NamedTuple):
     params: list | None = None
     later: bool = False  # `types.MethodType(f, ...)`/`functools.partial(f, ...)`: f is called elsewhere, unseen
     unless: frozenset = frozenset()  # parameters of its function an enclosing `if p is None:` requires None
+    line: int = 0  # the call's line (0: not known), and whether an `if`/`except`/`case` body encloses it
+    branched: bool = False
 
 
 def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted: list[str] | tuple = ()) -> Local:

@@ -11,11 +11,13 @@ from greenlint.analysis.values import MISSING, merge
 
 
 class Scope:
-    """One namespace: module, class, function (lambdas too) or comprehension.
+    """One namespace: module, class, function (lambdas too) or comprehension; or `pinned`, the
+    globals a function's calls gave it, between its scope and the one it was defined in.
 
     Names are bound flow-sensitively while the scope's own code is walked; functions run later
     (`Resolver` walks their bodies after the enclosing scope), so their free names see the
-    enclosing scope's final bindings, as they would at run time.
+    enclosing scope's final bindings, unless a `pinned` layer holds the value its calls saw
+    (`Resolver.pinned`: a global the module rebinds).
     """
 
     __slots__ = ("kind", "parent", "names", "globals", "nonlocals", "star_imports", "cls")

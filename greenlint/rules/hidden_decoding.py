@@ -10,17 +10,21 @@ import math
 from greenlint.rules.site import Site
 
 #: Forward FLOPs per input element from which a training step (three times the forward pass) is
-#: known to last about as long as one host core's decode and warp of that element, or longer: 3e6
-#: FLOPs at the 19.5 TFLOPS FP32 peak of an A100 (predict/devices.py) take about 150 ns, against
-#: about 150 ns measured for a PNG decode and resize per element of a 256x256 grayscale input, 300 ns
-#: with an affine warp (PIL and SciPy, one core of a shared two-core machine). Image
+#: known to last as long as one host core's decode, resize and affine warp of that element, or longer:
+#: 5.5e5 x 3 FLOPs at the 19.5 TFLOPS FP32 peak of an A100 (predict/devices.py) take 85 ns, the most
+#: that work cost per element in bench/rules/GL409/host_cost.py (one thread's CPU time on a shared,
+#: loaded two-core Xeon, median of 5 repeats): with PIL and SciPy as Keras' `load_img` and
+#: `ImageDataGenerator` run them (Keras' own calls alike), 40 ns for a 500x375 RGB JPEG brought to
+#: 512x512x3 and 81-84 ns for a 512x512 grayscale PNG brought to 256x256x1 (the decode of four pixels
+#: per element fed); without the warp 2-48 ns; OpenCV 3-48 ns. The 150-300 ns this constant was first
+#: set from (1e6 FLOPs) was not reproduced: the same pipelines measure 2-4x less here. Image
 #: classifiers and detectors do far less per element (ResNet-50 at 224x224 about 5e4, YOLOv3 at
-#: 416x416 about 1.3e5): their step is an order of magnitude shorter than the host's work.
+#: 416x416 about 1.3e5): their step at the peak is shorter than the PIL and SciPy warp (40 ns is 2.6e5).
 #: The device's side is its peak, the least time a step can take: a real float32 step runs far below
 #: it (NVIDIA's EfficientNet-B4 recipe trains 79 images/s on one V100 in float32, at 4.2e9
 #: multiply-adds forward: 2e12 FLOPs/s, 13 % of its 15.7 TFLOPS), so below the constant a step may or
 #: may not wait on the host; above it, it does not.
-HIDING_FLOPS = 1e6
+HIDING_FLOPS = 5.5e5
 
 #: A case of GL409 (valid, and invalid with its option) and GL602 (invalid): one worker feeding a
 #: model of about 5e6 forward FLOPs per input element, whose step hides the decoding.

@@ -115,7 +115,7 @@ class TrainingWithoutMixedPrecision(Rule):
 
     Not reported either: a `fit()` that waits for one host thread reading or warping its batches
     (a `Sequence` such as `ImageDataGenerator.flow_from_directory` in one worker, a generator
-    decoding files: GL407 and GL409 price that wait) whose model is known to do less than 10^6
+    decoding files: GL407 and GL409 price that wait) whose model is known to do less than 5.5e5
     forward FLOPs per element of its input (GL409's `HIDING_FLOPS`, under which a step at the
     device's peak is shorter than one core's decode of its batch: a small CNN on JPEGs), whose step
     may be input-bound. A model whose FLOPs per element are unknown (a named architecture, a model

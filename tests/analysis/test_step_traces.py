@@ -1,6 +1,7 @@
 """Which call of a model traces its step function (analysis/step_traces.py): the first of its kind
-since the model's `compile`; a later one reuses it; unknown across functions; a model built per trip
-traces each run."""
+since the model's `compile`, in the order the program runs, across functions where that order is known;
+a later one reuses it; a validating `fit` traces the test function too; a model built per trip traces
+each run."""
 
 from __future__ import annotations
 
@@ -45,9 +46,53 @@ def test_a_model_built_on_each_trip_traces_each_run():
     assert (15, "fit", {"traces_step": True, "traces_each_run": True}) in _traces(PROGRAM)
 
 
-def test_an_earlier_call_in_another_function_leaves_it_unknown():
+def test_an_earlier_call_in_another_function_traced_it_where_the_order_is_known():
     source = PROGRAM + "model.predict(x)\n\ndef later(m):\n    m.predict(x)\n\nlater(model)\n"
-    assert _traces(source)[-2:] == [(16, "predict", {"traces_step": True}), (19, "predict", {})]
+    assert _traces(source)[-2:] == [(16, "predict", {"traces_step": True}),
+                                    (19, "predict", {"traces_step": False, "traced_at": 16})]
+
+
+def test_a_call_of_another_function_under_a_branch_leaves_the_order_unknown():
+    source = PROGRAM + "def later(m):\n    m.predict(x)\n\nif flag:\n    later(model)\nmodel.predict(x)\n"
+    assert _traces(source)[-2:] == [(17, "predict", {"traces_step": True}), (21, "predict", {})]
+
+
+TRAIN_THEN_SCORE = """
+import tensorflow as tf
+
+def score(m):
+    m.evaluate(x, y)
+
+def train(m):
+    m.fit(x, y, epochs=3{validation})
+
+def main():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(4), tf.keras.layers.Dense(1)])
+    model.compile(optimizer="adam", loss="mse")
+    train(model)
+    score(model)
+
+main()
+"""
+
+
+def test_the_order_of_calls_across_functions_is_the_order_their_functions_run_not_the_walk_s():
+    # score is walked first (defined first, its call put off like train's), but runs after train
+    found = _traces(TRAIN_THEN_SCORE.format(validation=""))
+    assert found == [(5, "evaluate", {"traces_step": True}), (8, "fit", {"traces_step": True})]
+    found = _traces(TRAIN_THEN_SCORE.format(validation=", validation_data=(x, y)"))
+    assert found == [(5, "evaluate", {"traces_step": False, "traced_at": 8}), (8, "fit", {"traces_step": True})]
+
+
+def test_a_fit_that_validates_traces_the_test_function_for_a_later_evaluate():
+    head = "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nmodel.compile(loss='mse')\n"
+    for validation, expected in ((", validation_data=(x, y)", {"traces_step": False, "traced_at": 4}),
+                                 (", validation_split=0.2", {"traces_step": False, "traced_at": 4}),
+                                 (", validation_split=0.0", {"traces_step": True}),
+                                 (", validation_data=untyped", {"traces_step": False, "traced_at": 4}),
+                                 (", validation_split=flag", {})):
+        found = _traces(head + f"model.fit(x, y{validation})\nmodel.evaluate(x, y)\n")
+        assert found[1] == (5, "evaluate", expected), validation
 
 
 def test_a_model_built_in_the_function_traces_on_each_call_one_passed_in_once():
