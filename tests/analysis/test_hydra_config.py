@@ -6,14 +6,11 @@ cfg.model.name)`); the lint cache's key follows the files read."""
 
 from __future__ import annotations
 
-import ast
-
 from greenlint.analysis import hydra_config
-from greenlint.analysis.analyse import analyse_file
 from greenlint.analysis.project import project_index
 from greenlint.check import Config, check_source
-from greenlint.rules.base import FileFacts
-from greenlint.rules.defaults import DefaultValue, Origin, default_value
+from greenlint.rules.defaults import DefaultValue, Origin
+from tests.analysis.test_flags_elsewhere import fit_epochs
 
 TRAIN = """\
 import hydra
@@ -44,17 +41,6 @@ def project(folder, files: dict[str, str]):
         (folder / name).write_text(text)
     project_index().refresh()
     return folder
-
-
-def fit_epochs(path) -> tuple[object, DefaultValue | None]:
-    """The epochs of the module's `fit` as the analysis reads them (None where not a number), and
-    as the rules read its `epochs=` argument."""
-    analysis = analyse_file(path)
-    (site,) = [s for s in analysis.callsites if s.api.endswith(".fit")]
-    facts = FileFacts(str(path), (), analysis.source_text, analysis.tree, options=analysis.options)
-    (given,) = [k.value for n in facts.nodes(None, ast.Call) for k in n.keywords if k.arg == "epochs"]
-    epochs = site.features.get("epochs")
-    return epochs if isinstance(epochs, int) else None, default_value(facts, given, None)
 
 
 def test_the_configuration_hydra_hands_main_gives_the_default_epochs(tmp_path):

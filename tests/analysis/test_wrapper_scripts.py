@@ -5,25 +5,11 @@ class whose list of images a method fills before the script loops over it."""
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
-from greenlint.analysis.analyse import analyse_file
 from greenlint.analysis.references import looks_up_strings, text_references
 from greenlint.analysis.values import ExtClass, ExtInst, merge
-
-
-def write(folder, files: dict[str, str]) -> None:
-    for name, code in files.items():
-        (folder / name).write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
-
-
-def sites(path) -> dict[tuple[int, str], object]:
-    result = analyse_file(path)
-    assert result.errors == []
-    return {(s.span.line, s.api): s for s in result.callsites}
-
+from tests.analysis.test_whole_program import sites, write
 
 WRAPPER = """
 import keras
