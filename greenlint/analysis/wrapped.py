@@ -18,8 +18,9 @@ from typing import Any
 
 from greenlint.analysis.values import ClassInfo, ExtClass, ExtInst, FuncInfo, Template, Walk
 
-#: The features of the wrapped call the caller's site keeps its own of (where it is, how often it runs).
-OWN = frozenset({"loop_multiplier", "receiver", "via", "fed", "in_keras_step", "in_tf_function"})
+#: The features of the wrapped call the caller's site keeps its own of (where it is, how often it runs,
+#: what its receiver is: the wrapper, whatever the wrapped call's own receiver was).
+OWN = frozenset({"loop_multiplier", "receiver", "receiver_kind", "via", "fed", "in_keras_step", "in_tf_function"})
 
 
 def keeps(method: FuncInfo) -> bool:
@@ -57,7 +58,12 @@ def follow(resolver: Any, bound: tuple[ExtInst, str], api: str, args: list, keyw
         return None
     made: list[Any] = []
     given = resolver.bind_arguments(method.info, args, keywords)
-    resolver.constructed_returns(init.info, inst.passed, method.info, method.functions, given, made)
+    # its module names TensorFlow or Keras (its walk found the TF call): an untyped `.predict(` there is Keras's
+    imported, resolver.tf_imported = resolver.tf_imported, True
+    try:
+        resolver.constructed_returns(init.info, inst.passed, method.info, method.functions, given, made)
+    finally:
+        resolver.tf_imported = imported
     found = [c for c in made if c.api == api and c.func is method.info and c.features.get("receiver") != WRAPPER]
     if not found or any(c.node is not found[0].node or c.work != found[0].work for c in found[1:]):
         return None

@@ -196,3 +196,29 @@ def test_what_a_base_constructor_computes_from_an_attribute_a_subclass_overrides
     big, plain = sorted((s for s in result.callsites if s.api == "tensorflow.keras.Model.fit"), key=lambda s: s.span.line)
     assert value(big, "batch_size") is None  # Config.__init__'s 2 * 1 is not Big's 6 * 1
     assert value(plain, "batch_size") == 2
+
+
+def test_a_wrapped_call_on_a_model_not_known_is_matched_as_in_its_own_module(tmp_path):
+    """The method's module imports Keras, the script does not: `self.model.predict(...)` on a model the
+    walk cannot type is still Keras's in the walk for the script's call (untyped.py), as in its module."""
+    write(tmp_path, {"model.py": """
+        import keras
+
+
+        class Runner():
+            def __init__(self, model, batch):
+                self.model = model
+                self.batch = batch
+
+            def infer(self, x, n):
+                return self.model.predict(x, batch_size=self.batch, steps=n)
+    """, "run.py": """
+        import sys
+        from model import Runner
+        Runner(getattr(sys, "model"), 4).infer(None, n=5)
+    """})
+    result = analyse_file(tmp_path / "run.py")
+    (site,) = [s for s in result.callsites if s.api == "tensorflow.keras.Model.predict"]
+    assert "walked with this call's arguments" in site.work["wrapper"]["note"]
+    assert value(site, "steps") == 5
+    assert site.features["receiver"] == "wrapper" and site.features.get("receiver_kind") != "untyped"  # the site's own
