@@ -781,8 +781,9 @@ def _shared_batch(values: list) -> tuple[int, tuple | None] | None:
 def _yield_batch(value: Any) -> int | None:
     """The batch one `yield` gives: the first dimension its arrays share, looked for in the inputs,
     the targets and the lists of a multi-input model alike (`yield [b0, b1, *y_true], np.zeros(n)`:
-    Keras needs every array of a batch to have its rows); arrays of unknown shape say nothing,
-    two known first dimensions that differ make it unknown (None)."""
+    Keras needs every array of a batch to have its rows); arrays of unknown shape say nothing, nor do
+    empty ones (`outputs = []`: no targets, for a model whose losses are layers of its own), and two
+    known first dimensions that differ make it unknown (None)."""
     todo, rows = [value], set()
     while todo:
         item = todo.pop()
@@ -790,7 +791,7 @@ def _yield_batch(value: Any) -> int | None:
             todo.extend(item.items)
             continue
         count = rows_of(item)  # from its shape, or the rows of a list filled by `append` (`np.array(images)`)
-        if count is not None:
+        if count:
             rows.add(count)
     first = rows.pop() if len(rows) == 1 else None
     return first if type(first) is int else None

@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from greenlint.analysis import constructed, installed, trees
+from greenlint.analysis import constructed, installed, trees, wrapped
 from greenlint.analysis.values import (
     MISSING,
     SEQUENCE,
@@ -774,6 +774,8 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
                 ext.sliced = base.sliced
             if "__init__" in base.methods:
                 ext.workers = base.workers
+            ext.assigned |= base.assigned
+        ext.assigned |= frozenset(klass.assigners)
         for name, method in klass.methods.items():
             if name == "__getitem__":
                 ext.sliced = hostwork.slices_only(method.node, lambda attr: info.find_attr(attr)[1])
@@ -786,7 +788,8 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
             if method.host is not None or method.host_once is not None:
                 ext.hosts[name] = (method.host, method.host_once)
             returns = freeze(method.returns, memo, functions) if method.state is Walk.DONE else None
-            if method.state is Walk.DONE and (_builds_graph(method) or name in _BATCHING and ext.tf_base == SEQUENCE):
+            if method.state is Walk.DONE and (_builds_graph(method) or name in _BATCHING and ext.tf_base == SEQUENCE
+                                              or wrapped.keeps(method)):
                 ext.templates[name] = Template(method, functions)
             if method.kind == "property":
                 ext.attrs[name] = returns
@@ -797,6 +800,7 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
         for name, attr in klass.attrs.items():
             ext.attrs[name] = freeze(attr, memo, functions)
             ext.methods.pop(name, None)
+    wrapped.keep_constructor(ext, info, functions)
     for name, node in bodies.items():  # a method that spends work itself is never late bound: its calls are not read
         if name not in ext.runs:
             ext.self_calls[name] = _self_calls(node)

@@ -69,6 +69,7 @@ from greenlint.analysis import (
     trees,
     unroll,
     untyped,
+    wrapped,
     wrappers,
 )
 from greenlint.analysis import features as feat
@@ -1780,7 +1781,7 @@ class Resolver:
             method = owner.info.find_method(attr)
             if method is not None:
                 return UserFunc(method)
-            found, value = _ext_member(owner.info, attr)
+            found, value = owner.info.ext_member(attr)
             if found:
                 return value
             base = self.tf_base(owner.info)
@@ -1792,7 +1793,9 @@ class Resolver:
             if attr in ext.attrs:
                 return fresh(ext.attrs[attr])
             if attr in ext.methods:
-                return ExtFunc(ext.methods[attr], ext.runs.get(attr), *ext.hosts.get(attr, (None, None)))
+                bound = (owner, attr) if kind is ExtInst and owner.passed is not None and attr in ext.templates else None
+                host, once = ext.hosts.get(attr, (None, None))
+                return ExtFunc(ext.methods[attr], ext.runs.get(attr), host, once, bound=bound)
             if ext.tf_base is None:
                 return None
             return Member(Inst(ext.tf_base, "subclass"), attr) if kind is ExtInst else Ref(f"{ext.tf_base}.{attr}")
@@ -1813,7 +1816,7 @@ class Resolver:
         method = info.find_method(attr)
         if method is not None:
             return self.result_of(method) if method.kind == "property" else UserFunc(method)
-        found, value = _ext_member(info, attr)
+        found, value = info.ext_member(attr)
         if found:
             return value
         base = self.tf_base(info)
@@ -2083,7 +2086,7 @@ class Resolver:
                 return self.joined(results) or self.registry_model(callee.items, results)
             return None if value is MISSING else value
         if kind is ExtFunc:
-            self.wrapper_call(node, callee.runs)
+            self.wrapper_call(node, callee.runs, callee.bound, args, keywords)
             template = callee.template
             done = template is not None and template.info.state is Walk.DONE
             called = self.host_for(template.info, args, keywords, template.functions) if template and done else None
@@ -2125,7 +2128,7 @@ class Resolver:
                 # another module's instance is (`act = ActWrapper(act)` ... `act(obs)` once per step)
                 self.wrapper_call(node, method.runs)
                 return value
-            found, value = _ext_member(callee.info, "__call__")
+            found, value = callee.info.ext_member("__call__")
             if found:
                 return self.call(node, value, args, keywords)
             base = self.tf_base(callee.info)
@@ -2588,10 +2591,14 @@ class Resolver:
             return method.returned
         return self.constructed_returns(init, init.passed, method, ())
 
-    def constructed_returns(self, init: FuncInfo, passed: dict, method: FuncInfo, foreign: tuple[FuncInfo, ...]) -> list:
+    def constructed_returns(
+        self, init: FuncInfo, passed: dict, method: FuncInfo, foreign: tuple[FuncInfo, ...], given: dict | None = None,
+        made: list | None = None,
+    ) -> list:
         """What *method* returns after `__init__` (*init*) is walked with *passed*, values only; the
         attributes of the class that only `__init__` sets are cleared before and all restored after.
-        *foreign*: the functions of another module's walk (a `Template`'s)."""
+        *foreign*: the functions of another module's walk (a `Template`'s); *given*: the method's
+        arguments; *made*: gets the records the method's walk made (`walk_bound`)."""
         cls = init.cls
         assert cls is not None
         kept = [(c, dict(c.attrs)) for c in cls.mro()]
@@ -2600,7 +2607,7 @@ class Resolver:
                 for name in [n for n, by in c.assigners.items() if len(by) == 1 and by[0] is init]:
                     c.attrs.pop(name, None)
             self.walk_bound(init, dict(passed), foreign)
-            return self.walk_bound(method, {}, foreign).returns
+            return self.walk_bound(method, given or {}, foreign, made).returns
         finally:
             for c, attrs in kept:
                 c.attrs.clear()
@@ -2801,15 +2808,19 @@ class Resolver:
         function marked as being unrolled meanwhile); *foreign*: the functions shadowed for the walk."""
         return self.walk_bound(info, self.bind_call(info, args, keywords), foreign)
 
-    def walk_bound(self, info: FuncInfo, bound: dict, foreign: tuple[FuncInfo, ...]) -> WalkContext:
-        """`walk_with`, its parameters given as *bound* (name -> value)."""
+    def walk_bound(self, info: FuncInfo, bound: dict, foreign: tuple[FuncInfo, ...], made: list | None = None) -> WalkContext:
+        """`walk_with`, its parameters given as *bound* (name -> value); *made*: gets the records
+        the walk made before they are dropped."""
         scope = Scope("function", self.pinned(info, bound))
         self.bind_parameters(info, scope, bound)
         ctx = WalkContext(info)
         self.unrolling.add(id(info))
         try:
             with self.shadowed(foreign), self.inside(scope, ctx):
+                first = len(self.calls)
                 self.block(info.node.body)
+                if made is not None:
+                    made.extend(self.calls[first:])
         finally:
             self.unrolling.discard(id(info))
         return ctx
@@ -2926,9 +2937,13 @@ class Resolver:
         if runs is not None and func is not None and func.runs is None:
             func.runs = runs
 
-    def wrapper_call(self, node: ast.Call, runs: tuple[str, str, bool] | None) -> None:
+    def wrapper_call(
+        self, node: ast.Call, runs: tuple[str, str, bool] | None, bound: tuple | None = None,
+        args: list | None = None, keywords: list | None = None,
+    ) -> None:
         """A call of another module's function that spends its work in a TF call: a call site of that
-        API (wrappers.py), none of whose arguments is known here."""
+        API (wrappers.py), none of whose arguments is known here; for a method of an instance whose
+        class keeps it (*bound*, `ExtFunc.bound`), its walk with this call's arguments tells them (wrapped.py)."""
         self.spent_through(runs)
         if runs is None or self.exporting:
             return
@@ -2939,9 +2954,15 @@ class Resolver:
         if fed:
             features["fed"] = True
         name = ast.unparse(node.func) if len(ast.unparse(node.func)) <= 60 else "a project function"
-        work = self.calls[-1].work
-        work.update(wrappers.spent_work(api, features))
-        work["wrapper"] = work_mod.q(True, work_mod.INFERRED, wrappers.note(name, where))
+        found = self.calls[-1]
+        followed = wrapped.follow(self, bound, api, args or [], keywords or []) if bound is not None and not fed else None
+        if followed is None:
+            found.work.update(wrappers.spent_work(api, features))
+        else:
+            for key, value in followed[0].items():
+                features.setdefault(key, value)
+            found.work.update(followed[1])
+        found.work["wrapper"] = work_mod.q(True, work_mod.INFERRED, wrappers.note(name, where, followed is not None))
 
     def graph_run(self, node: ast.Call, api: str, named: dict, owner: Any, work: dict, features: dict) -> None:
         """A run of a TF1 graph: a session's `run` of its fetches, an operation's `run` or a tensor's
@@ -3395,17 +3416,6 @@ class Resolver:
     def e_starred(self, node: ast.Starred) -> Any:
         self.expr(node.value)
         return None
-
-
-def _ext_member(info: ClassInfo, attr: str) -> tuple[bool, Any]:
-    """(found, value) of *attr* on the bases a user class imports from project modules."""
-    for klass in info.mro():
-        for ext in klass.ext_bases:
-            if attr in ext.attrs:
-                return True, fresh(ext.attrs[attr])
-            if attr in ext.methods:
-                return True, ExtFunc(ext.methods[attr], ext.runs.get(attr))
-    return False, None
 
 
 def _makes_none(cls: ClassInfo, attr: str) -> bool:

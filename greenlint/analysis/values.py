@@ -315,6 +315,20 @@ class ClassInfo:
                 return True, klass.attrs[name]
         return False, None
 
+    def ext_member(self, attr: str) -> tuple[bool, Any]:
+        """(found, value) of *attr* on the bases the class imports from project modules; unknown for
+        one the base's methods set on `self` where the class overrides a class attribute of that base
+        (its `__init__` computing `self.BATCH` from `self.IMAGES`, which the subclass sets anew)."""
+        for klass in self.mro():
+            for ext in klass.ext_bases:
+                if attr in ext.attrs:
+                    if attr in ext.assigned and any(name in ext.attrs for c in self.mro() for name in c.attrs):
+                        return True, None
+                    return True, fresh(ext.attrs[attr])
+                if attr in ext.methods:
+                    return True, ExtFunc(ext.methods[attr], ext.runs.get(attr))
+        return False, None
+
     def mro(self) -> list[ClassInfo]:
         """This class and its user-defined bases in Python's order (C3 linearisation; breadth
         first where the bases admit no consistent order), each once. Kept once the class
@@ -457,7 +471,26 @@ def merge(a: Any, b: Any) -> Any:
     if type(a) is ExtInst and type(b) is ExtInst and a.cls is b.cls:
         passed = merged_bindings([a.passed, b.passed]) if a.passed is not None and b.passed is not None else None
         return ExtInst(a.cls, passed)
+    if type(a) is UserInst and type(b) is UserInst:
+        return _joined(a.info, b.info)
     return None
+
+
+def _joined(a: ClassInfo, b: ClassInfo) -> UserInst | None:
+    """Instances of two classes of the program, neither with a TF base nor setting anything on `self`
+    in its own methods (settings objects: `config = BalloonConfig()` on one path, `InferenceConfig()`,
+    its subclass, on the other): an instance of neither, holding the class attributes (their own or
+    their project bases') on which both agree; None otherwise."""
+    if any(c.tf_base or c.assigners for info in (a, b) for c in info.mro()):
+        return None
+    names = {name for info in (a, b) for c in info.mro() for name in (*c.attrs, *(n for e in c.ext_bases for n in e.attrs))}
+    agreed = {}
+    for name in sorted(names):
+        x, y = a.find_attr(name), b.find_attr(name)
+        x, y = x if x[0] else a.ext_member(name), y if y[0] else b.ext_member(name)
+        if x[0] and y[0] and x[1] is not None and x[1] is not MISSING and x[1] == y[1] and type(x[1]) is not ExtFunc:
+            agreed[name] = x[1]
+    return UserInst(ClassInfo(f"{a.name} | {b.name}", attrs=agreed))
 
 
 def merged_bindings(bindings: list[dict]) -> dict:
@@ -591,13 +624,16 @@ class ExtFunc:
     work its body does (`FuncInfo.host`, `FuncInfo.host_once`). A generator function whose batches
     depend on its parameters also keeps its `Template`: each call walks it with its own arguments.
     *code*: its node and its module's functions by name, for what it does with the objects it is
-    given (hostwork.handed_methods, asked only of a call that gives one); *sited*: its `FuncInfo.host_sited`."""
+    given (hostwork.handed_methods, asked only of a call that gives one); *sited*: its `FuncInfo.host_sited`;
+    *bound*: for a method read on an instance whose class keeps it as a `Template` (a wrapper's, wrapped.py),
+    that instance and the method's name."""
 
-    __slots__ = ("returns", "runs", "host", "host_once", "template", "code", "sited")
+    __slots__ = ("returns", "runs", "host", "host_once", "template", "code", "sited", "bound")
 
     def __init__(
         self, returns: Any, runs: tuple[str, str, bool] | None = None, host: str | None = None, host_once: str | None = None,
         template: Template | None = None, code: tuple[Any, Any] | None = None, sited: bool = False,
+        bound: tuple[ExtInst, str] | None = None,
     ):
         self.returns = returns
         self.runs = runs
@@ -606,6 +642,7 @@ class ExtFunc:
         self.template = template
         self.code = code
         self.sited = sited
+        self.bound = bound
 
 
 @dataclass(eq=False)
@@ -623,6 +660,9 @@ class ExtClass:
     hosts: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
     sliced: bool = False  # its `__getitem__` only slices what the instance holds (hostwork.slices_only)
     workers: int | str | None = None  # what its constructor gives `super().__init__` as `workers` (hostwork.given_workers)
+    #: the attributes its methods set on `self` (`self.BATCH = self.IMAGES * n` in `__init__`): computed from what a
+    #: subclass may override (`_ext_member` in the resolver)
+    assigned: frozenset[str] = frozenset()
     #: method name -> its `Template`, where each call's arguments may tell what it builds (a `__call__` applying
     #: graph ops to the tensor it is given: `batch_norm(name="g_bn0")(h)`) or, for a `keras.utils.Sequence`,
     #: what its batches are (its `__init__` and `__getitem__`, walked for each construction's arguments)

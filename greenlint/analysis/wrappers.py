@@ -40,8 +40,11 @@ def spends(api: str, kind: str) -> bool:
     return kind == "io" and leaf in SAVES
 
 
-def note(name: str, where: str) -> str:
-    """The basis note of a wrapper's call site."""
+def note(name: str, where: str, followed: bool = False) -> str:
+    """The basis note of a wrapper's call site; *followed*: its work told by the wrapped call walked with
+    this call's arguments (wrapped.py)."""
+    if followed:
+        return f"a call of {name}, which spends its work in {where}: listed as that call, walked with this call's arguments"
     return f"a call of {name}, which spends its work in {where}: listed as that call, its arguments not known here"
 
 

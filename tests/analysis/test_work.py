@@ -493,6 +493,8 @@ def test_a_generator_drawing_flow_batches_per_yield_yields_batches_of_their_size
         ("unknown, np.zeros(size)", 6),  # inputs of unknown shape, targets of `size` rows
         ("[a, np.zeros((3, 10))], np.zeros(size)", None),  # arrays of different rows: no one batch
         ("unknown, other", None),  # nothing of known shape
+        ("[a, b], []", 6),  # no targets (a model whose losses are its own layers): an empty list is no batch of 0
+        ("[np.zeros((0, 10))], []", None),  # nothing but empty arrays: no batch
     ],
 )
 def test_a_generator_batch_is_the_rows_its_yielded_arrays_share(yielded, batch):
