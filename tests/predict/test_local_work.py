@@ -198,6 +198,36 @@ def test_a_tf1_session_step_of_known_work_follows_this_machines_time_model(tmp_p
     assert unsized.floor and "one sample priced" in unsized.evidence.note and unsized.energy_j < here.energy_j
 
 
+def test_a_tf1_session_step_is_one_call_of_the_graph_runtime_where_the_op_model_was_fitted(tmp_path, shipped):
+    """With this machine's op model fitted too, a `Session.run` training step is one dispatch plus its
+    FLOPs at the op model's cost (the graph's raw ops), not a step of the fitted `fit` loop: here that
+    loop's step costs 10x an op's dispatch and its FLOPs 10x the matmuls'; an unsized batch stays a floor."""
+    dispatch, op_flop, op_w = 5e-4, 2e-11, 10.0
+    ops = {"matmul_256": ("tensorflow.matmul", 2 * 256**3), "matmul_1024": ("tensorflow.matmul", 2 * 1024**3),
+           "reduce_sum": ("tensorflow.reduce_sum", 1 << 20)}
+    d = tmp_path / "hw-cpu"
+    recs = [measured(api, op_w * (dispatch + op_flop * f), name, i, {"flops": f}, time_s=dispatch + op_flop * f)
+            for name, (api, f) in ops.items() for i in range(3)]
+    for name, work in SWEEP.items():
+        s = seconds(work)
+        recs += [measured(FIT, WATTS * s, name, i, {**work, "first_call_s": seconds(work, True)}, time_s=s)
+                 for i in range(3)]
+    write_kb(d, recs, {"schema_version": SCHEMA_VERSION}, "constructed overlay\n")
+    p = Predictor(shipped.model, overlay=find_overlay(shipped.model, d), hierarchy=shipped.hierarchy)
+    run = "tensorflow.compat.v1.Session.run"
+    step = {"step": "training", "samples": 256, "flops_per_sample": 33796, "graph_mode": True, "runs_count": 1000}
+    _, flops = derive("training", {"samples": 256, "batch_size": 256, "epochs": 1, "flops_per_sample": 33796})
+    here = p.predict(run, step)
+    assert here.energy_j == pytest.approx(op_w * (dispatch + op_flop * flops), rel=1e-6)
+    assert "this machine's op model" in here.evidence.note and "graph run of 1 training step" in here.evidence.note
+    assert here.energy_j < WATTS * (PER_STEP + PER_FLOP * flops) / 5  # the fitted loop's step: far more
+    assert here.interval_j[0] < here.energy_j < here.interval_j[1] and not here.floor
+    unsized = p.predict(run, {k: v for k, v in step.items() if k != "samples"})
+    assert unsized.floor and "one sample priced" in unsized.evidence.note and unsized.energy_j < here.energy_j
+    unknown = p.predict(run, {k: v for k, v in step.items() if k != "flops_per_sample"})
+    assert unknown.floor and "this machine's op model" not in (unknown.evidence.note or "")
+
+
 def test_without_the_sweep_calibration_falls_back_to_the_measured_figure(tmp_path, shipped):
     one = {"mlp_fit_1024": SWEEP["mlp_fit_1024"]}
     p = calibrated(tmp_path, shipped, one)
