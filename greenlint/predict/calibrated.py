@@ -11,7 +11,7 @@ from greenlint.predict.batch_calls import batch_call_here, first_run_share
 from greenlint.predict.calibration import Z80, Overlay, load_note
 from greenlint.predict.context import Context
 from greenlint.predict.prediction import Basis, Evidence, Prediction, split_energy
-from greenlint.predict.work_energy import EXTRAPOLATION_SPREAD, derive, one_batch, time_group
+from greenlint.predict.work_energy import EXTRAPOLATION_SPREAD, derive, one_batch, time_group, traffic
 from greenlint.units import TIMES
 
 
@@ -66,6 +66,11 @@ def calibrated_work(ctx: Context, api: str, features: dict) -> Prediction | None
             f"{', '.join(model['workloads'])}: {model['call_s']:.3g} s per call + {epoch}{model['per_step']:.3g} s "
             f"per step + {model['per_flop']:.3g} s per FLOP, the first call {model['trace_s']:.3g} s more{shared}; "
             f"{local['power'][group]['steady_w']:.3g} W{fit}{load_note(ov.load)}); {note}")
+    roof = model.get("roofline")
+    if roof and traffic(1.0, one_batch(api, features)) is not None:
+        note += (f"; its layers' outputs known, priced by the roofline fitted beside it: {roof['call_s']:.3g} s per call + "
+                 f"{roof['per_step']:.3g} s per step + {roof['per_flop']:.3g} s per FLOP (the op model's) + "
+                 f"{roof['per_element']:.3g} s per element its steps move (weights, layer outputs)")
     energy = 10**mu
     split = split_energy(energy, fitted[0].shares if fitted else {})
     return Prediction(energy, (10**low, 10**high), split["cpu"], split["gpu"], split["ram"],
