@@ -362,11 +362,21 @@ def time_of(model: dict, n: float, flops: float | None, start: bool = True, epoc
     if flops is None:
         flops = n * model["flops_per_step"]
     roof = model.get("roofline")
-    moved = traffic(n, features) if roof else None
-    if roof and moved is not None:
+    if roof and traffic(n, features) is not None:
         model = {**model, **roof, "t0": model["t0"] - model["call_s"] + roof["call_s"]}
     setup = start_up(model, features or {}) + model.get("per_epoch", 0.0) * epochs if start else 0.0
-    return setup + model["per_step"] * n + model["per_flop"] * flops + model.get("per_element", 0.0) * (moved or 0.0)
+    return setup + model["per_step"] * n + compute_s(model, n, flops, features)
+
+
+def compute_s(model: dict, n: float, flops: float, features: dict | None) -> float:
+    """Seconds *n* steps of *flops* FLOPs take past their per-step cost: the FLOPs at the model's cost
+    per FLOP, or, by its `roofline` where the call's `traffic` is known, at the op model's cost and each
+    element moved at `per_element`."""
+    roof = model.get("roofline") or model
+    moved = traffic(n, features) if "per_element" in roof else None
+    if moved is None:
+        return model["per_flop"] * flops
+    return roof["per_flop"] * flops + roof["per_element"] * moved
 
 
 def call_time(model: dict, group: str | None, f: dict, n: float, flops: float | None, start: bool = True) -> float:

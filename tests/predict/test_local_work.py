@@ -14,7 +14,14 @@ from greenlint.predict import Basis, load_predictor
 from greenlint.predict.loading import find_overlay
 from greenlint.predict.local_work import POOR_FIT_SD, describe, identified, local_work, nonnegative_fit
 from greenlint.predict.predictor import Predictor
-from greenlint.predict.work_energy import HIGH_FLOPS_PER_SAMPLE, UPDATE_FLOPS_PER_PARAM, derive, time_of, traffic
+from greenlint.predict.work_energy import (
+    HIGH_FLOPS_PER_SAMPLE,
+    UPDATE_FLOPS_PER_PARAM,
+    compute_s,
+    derive,
+    time_of,
+    traffic,
+)
 from tests.predict.test_overlay import measured
 
 FIT = "tensorflow.keras.Sequential.fit"
@@ -256,6 +263,9 @@ def test_with_the_op_models_cost_per_flop_a_group_fits_a_roofline_that_prices_a_
     assert time_of(model, n, flops, epochs=3, features=cnn) == pytest.approx(truth(cnn), rel=1e-6)
     unstated = {k: v for k, v in cnn.items() if k != "activations_per_sample"}
     assert time_of(model, n, flops, epochs=3, features=unstated) > 2 * truth(cnn)
+    # a step's work past its per-step cost (what a one-batch call adds to its measured overhead): the same two
+    assert compute_s(model, n, flops, cnn) == pytest.approx(op_flop * flops + per_element * traffic(n, cnn), rel=1e-9)
+    assert compute_s(model, n, flops, unstated) == pytest.approx(model["per_flop"] * flops, rel=1e-9)
     assert "roofline" not in local_work(timed, joules, first, lambda api, f: "training")["time"]["training"]
     bare = {FIT: tuple((w, {k: v for k, v in f.items() if k != "activations_per_sample"}, s) for w, f, s in timed[FIT])}
     assert "roofline" not in local_work(bare, joules, first, lambda api, f: "training", op_flop=op_flop)["time"]["training"]
