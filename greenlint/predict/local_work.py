@@ -34,7 +34,10 @@ per_flop x FLOPs:
   several busy, so its wall time at their power misstates it; else its extra wall time;
 * `steady_w`: the group's measured joules over its seconds (the same power x time definition);
 * `sd`: the log10 spread the figures carry: the fit's residuals and the repeats' spread, never
-  under the run-to-run noise; beyond the longest call fitted, `extrapolation_spread` widens it.
+  under the run-to-run noise; beyond the longest call fitted, `extrapolation_spread` widens it;
+* `roofline`: where the op model is fitted and every workload states its layers' outputs, the same
+  fit with the FLOPs at the op model's cost and a cost per element the steps move (`_roofline`); it
+  prices the calls whose traffic the analysis knows (`work_energy.time_of`, `compute_s`).
 
 Tensor ops get the same treatment (`local_ops`): a dispatch cost and a cost per FLOP, fitted on the
 op workloads that state their FLOPs (matmuls of two sizes, a reduction, a convolution), where the
