@@ -303,7 +303,7 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
         shape = found.shape
         out = layers.product(shape)
         inner = item.meta.get("wrapped") if leaf in _WRAPPERS else None
-        recurrent = leaf in layers.RECURRENT or is_layer(inner) and inner.cls.rpartition(".")[2] in layers.RECURRENT
+        recurrent = leaf in layers.RECURRENT or type(inner) is Inst and inner.cls.rpartition(".")[2] in layers.RECURRENT
         activations = None if activations is None or out is None or recurrent else activations + out
     if upper and (unknown or no_flops):  # bounds on a part of the model's FLOPs bound nothing: the free dimension kept
         return sequential_net(items, hint, hint_note, name)
