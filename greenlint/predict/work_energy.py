@@ -38,7 +38,8 @@ import math
 
 #: Work quantities a call site may carry (docs/calls-json.md `work`), flattened into its features.
 WORK_KEYS = ("epochs", "steps_per_epoch", "batch_size", "samples", "validation_samples", "input_shape", "model",
-             "params", "flops_per_sample", "flops", "elements", "steps", "backward_flops_per_sample", "trainable_params")
+             "params", "flops_per_sample", "flops", "elements", "steps", "backward_flops_per_sample", "trainable_params",
+             "activations_per_sample")
 #: Kinds with a time model, and the groups they are fitted in. Layer calls and ops are not fitted:
 #: the KB measured them only on toy tensors, whose time is all overhead; their FLOPs are costed at
 #: `roofline` from their own work instead.
