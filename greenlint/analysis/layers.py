@@ -132,6 +132,11 @@ def _global_pool(init: dict, shape: Shape, rank: int) -> LayerWork | None:
     return LayerWork(out, 0, product(shape))
 
 
+#: Layers that loop over their input's time steps: each step re-reads the recurrent weights and writes
+#: its gates' state, traffic their output shape does not show.
+RECURRENT = frozenset({"LSTM", "GRU", "SimpleRNN"})
+
+
 def _recurrent(init: dict, shape: Shape, gates: int, extra_bias: int) -> LayerWork | None:
     units = init.get("units")
     if type(units) is not int or len(shape) != 2 or shape[1] is None:

@@ -77,6 +77,12 @@ def call_work(steps: list[BodyStep]) -> dict[str, dict]:
         flops += (fps * own / batch if own is not None and batch else fps) * (s.trips or 1) / per_call
         partial = partial or (s.work.get("flops_per_sample") or {}).get("bound") == "lower"
     note = f"forward FLOPs per sample of the model calls at line(s) {lines}, summed"
+    acts = [_value(s.work, "activations_per_sample") for s in steps]
+    if all(isinstance(a, int) and a > 0 for a in acts):
+        moved = sum(a * (_batch(s.work) or batch or 1) / (batch or 1) * (s.trips or 1) / per_call
+                    for a, s in zip(acts, steps))
+        work["activations_per_sample"] = q(round(moved), INFERRED, f"layer outputs per sample of the model calls at "
+                                                                  f"line(s) {lines}, summed like their FLOPs")
     if flops:
         work["flops_per_sample"] = q(round(flops), INFERRED, note, **({"bound": "lower"} if partial else {}))
     else:

@@ -150,13 +150,17 @@ class Net:
     (id of each layer's meta, or None for an op of no layer, and its FLOPs per sample, in forward
     order) and `weights` (id of each layer's meta and its parameters), what `trainable` prices;
     `base`: (name, the other layers' count) of a model built around a Keras Application (`wrapped_base`);
-    `most_flops` where the FLOPs are an upper bound (a free input dimension the data's slice bounds)."""
+    `most_flops` where the FLOPs are an upper bound (a free input dimension the data's slice bounds);
+    `activations`: the elements of every layer's output per sample, summed (what a step writes and reads
+    back besides the weights), where each is known (a list of layers walked, none of them a model nor
+    recurrent: `layers.RECURRENT`)."""
 
     __slots__ = ("params", "flops", "input_shape", "name", "prov", "note", "partial", "partial_flops", "output_shape",
-                 "passes", "weights", "base", "most_flops")
+                 "passes", "weights", "base", "most_flops", "activations")
 
     def __init__(self, params, flops, input_shape, name=None, prov=INFERRED, note=None, partial=False,
-                 partial_flops=None, output_shape=None, passes=(), weights=(), base=None, most_flops=False):
+                 partial_flops=None, output_shape=None, passes=(), weights=(), base=None, most_flops=False,
+                 activations=None):
         self.params, self.flops, self.input_shape = params, flops, input_shape
         self.name, self.prov, self.note, self.partial = name, prov, note, partial
         self.partial_flops = partial if partial_flops is None else partial_flops
@@ -164,6 +168,7 @@ class Net:
         self.passes, self.weights = list(passes), list(weights)
         self.base = base
         self.most_flops = most_flops  # FLOPs at most: a free input dimension bounded by the data's slice
+        self.activations = activations
 
 
 def layer_input_shape(layer: Inst) -> tuple | None:
@@ -250,10 +255,12 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
     weights: list[tuple[int, int]] = []
     placed: list[tuple[Inst, int | None]] = []  # the Keras Applications among the items, their FLOPs as placed
     shape = shape if shape is not None else ()
+    activations: int | None = 0
     for item in items:
         if is_sym(item):
             continue  # keras.Input(...) as the first item
         if not is_layer(item):
+            activations = None
             label = item.meta.get("model_name") if type(item) is Inst else None
             sub = model_net(item, shape, None) if type(item) is Inst else None
             if type(item) is Inst:
@@ -294,6 +301,10 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
         else:
             flops += found.flops
         shape = found.shape
+        out = layers.product(shape)
+        inner = item.meta.get("wrapped") if leaf in _WRAPPERS else None
+        recurrent = leaf in layers.RECURRENT or type(inner) is Inst and inner.cls.rpartition(".")[2] in layers.RECURRENT
+        activations = None if activations is None or out is None or recurrent else activations + out
     if upper and (unknown or no_flops):  # bounds on a part of the model's FLOPs bound nothing: the free dimension kept
         return sequential_net(items, hint, hint_note, name)
     if unknown:
@@ -304,7 +315,8 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
         note = "; ".join(filter(None, [note, f"parameters unknown: {', '.join(unweighed)} (params are a lower bound)"]))
     return Net(params, flops, input_shape, prov=INFERRED, note=note, partial=bool(unknown or unweighed),
                partial_flops=bool(unknown or no_flops), output_shape=None if unknown else shape, passes=passes,
-               weights=weights, base=stack_base(items, placed, input_shape), most_flops=upper)
+               weights=weights, base=stack_base(items, placed, input_shape), most_flops=upper,
+               activations=None if unknown or upper else activations)
 
 
 def _place(layer: Inst, shape: tuple, found: layers.LayerWork) -> None:
@@ -1046,6 +1058,8 @@ def _net_work(net: Net) -> dict[str, dict]:
     work["flops_per_sample"] = q(net.flops, net.prov, net.note, **(bound if net.flops is not None else {}))
     if net.input_shape is not None:
         work["input_shape"] = q(list(net.input_shape), net.prov if net.name else INFERRED, None)
+    if net.activations is not None:
+        work["activations_per_sample"] = q(net.activations, INFERRED, "every layer's output elements per sample, summed")
     if net.base is not None:
         work["base"] = q(net.base[0], TABLE, "the Keras Application the model is built around")
         work["head_layers"] = q(net.base[1], INFERRED, "the layers the model adds to its base, a nested model its own count")

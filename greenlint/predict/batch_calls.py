@@ -30,7 +30,7 @@ import math
 from greenlint.catalog.kinds import TRACED_CALL
 from greenlint.predict.calibration import NOISE_SD, Z80, Measured, Overlay
 from greenlint.predict.prediction import Basis, Evidence, Prediction, split_energy
-from greenlint.predict.work_energy import derive, flops_unknown, one_batch
+from greenlint.predict.work_energy import compute_s, derive, flops_unknown, one_batch, traffic
 from greenlint.units import TIMES
 
 
@@ -53,11 +53,13 @@ def _layers(features: dict) -> float | None:
 
 
 def _compute_s(model: dict, group: str, api: str, features: dict) -> tuple[float, float] | None:
-    """(seconds the FLOPs of one batch of this work take at the fitted cost per FLOP; its FLOPs)."""
-    n, flops = derive(group, one_batch(api, features))
+    """(seconds the FLOPs of one batch of this work take at the fitted cost per FLOP, or by the fitted
+    roofline where its traffic is known: `compute_s`; its FLOPs)."""
+    batch = one_batch(api, features)
+    n, flops = derive(group, batch)
     if n is None or flops is None:
         return None
-    return model["per_flop"] * flops, flops
+    return compute_s(model, n, flops, batch), flops
 
 
 #: The one-batch method whose calibration workload stands for a traced function's call of each kind of
@@ -118,7 +120,10 @@ def batch_call_here(overlay: Overlay, api: str, features: dict, group: str) -> P
     else:
         note += " (this call's layers unknown: the workload's overhead as measured)"
         sd = math.hypot(sd, math.log10(2.0))  # the overhead follows the layers, which the code does not say here
-    note += f"; + this call's {mine[1]:.3g} FLOPs at {model['per_flop']:.3g} s each → {compute:.3g} J ({watts:.3g} W)"
+    roof = (model.get("roofline") or {}) if traffic(1.0, one_batch(api, features)) is not None else {}
+    cost = (f" at {roof['per_flop']:.3g} s each and the elements they move at {roof['per_element']:.3g} s each (the "
+            "fitted roofline)" if roof else f" at {model['per_flop']:.3g} s each")
+    note += f"; + this call's {mine[1]:.3g} FLOPs{cost} → {compute:.3g} J ({watts:.3g} W)"
     note += f"{shared} → {energy:.3g} J"
     half = 10 ** (Z80 * sd)
     split = split_energy(energy, m.shares or {})

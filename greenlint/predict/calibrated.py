@@ -11,7 +11,7 @@ from greenlint.predict.batch_calls import batch_call_here, first_run_share
 from greenlint.predict.calibration import Z80, Overlay, load_note
 from greenlint.predict.context import Context
 from greenlint.predict.prediction import Basis, Evidence, Prediction, split_energy
-from greenlint.predict.work_energy import EXTRAPOLATION_SPREAD, one_batch, time_group
+from greenlint.predict.work_energy import EXTRAPOLATION_SPREAD, derive, one_batch, time_group, traffic
 from greenlint.units import TIMES
 
 
@@ -66,6 +66,11 @@ def calibrated_work(ctx: Context, api: str, features: dict) -> Prediction | None
             f"{', '.join(model['workloads'])}: {model['call_s']:.3g} s per call + {epoch}{model['per_step']:.3g} s "
             f"per step + {model['per_flop']:.3g} s per FLOP, the first call {model['trace_s']:.3g} s more{shared}; "
             f"{local['power'][group]['steady_w']:.3g} W{fit}{load_note(ov.load)}); {note}")
+    roof = model.get("roofline")
+    if roof and traffic(1.0, one_batch(api, features)) is not None:
+        note += (f"; its layers' outputs known, priced by the roofline fitted beside it: {roof['call_s']:.3g} s per call + "
+                 f"{roof['per_step']:.3g} s per step + {roof['per_flop']:.3g} s per FLOP (the op model's) + "
+                 f"{roof['per_element']:.3g} s per element its steps move (weights, layer outputs)")
     energy = 10**mu
     split = split_energy(energy, fitted[0].shares if fitted else {})
     return Prediction(energy, (10**low, 10**high), split["cpu"], split["gpu"], split["ram"],
@@ -74,14 +79,35 @@ def calibrated_work(ctx: Context, api: str, features: dict) -> Prediction | None
                       floor=floor)
 
 
-def calibrated_op(ov: Overlay, api: str, features: dict) -> Prediction | None:
+def calibrated_graph_run(ctx: Context, api: str, features: dict) -> Prediction | None:
+    """A TF1 graph run (`Session.run`, `Tensor.eval`) of a step of known FLOPs on this machine: one call
+    from Python into the graph runtime, which runs the graph's raw ops, priced by this machine's op
+    model (`local_ops`: such ops timed one call each), one dispatch per step plus the step's FLOPs
+    (`derive`) at the op model's cost per FLOP. Not a step of the fitted `fit` loop: that step's cost
+    carries Keras' loop (callbacks, the data adapter, logs) and its Dense layers' batch-32 cost per
+    FLOP, which a session run does not pay. Where the calibration fitted no op model, or the step's
+    FLOPs are unknown, `calibrated_work`'s step of the fitted loop."""
+    ov = ctx.overlay
+    group = time_group(ctx.hierarchy.kind(api), api, features)
+    if ov is None or not ov.local or "ops" not in ov.local or group is None:
+        return calibrated_work(ctx, api, features)
+    steps, flops = derive(group, one_batch(api, features))
+    if steps is None or not flops:
+        return calibrated_work(ctx, api, features)
+    return calibrated_op(ov, api, {"flops": flops}, calls=steps,
+                         what=f"a graph run of {steps:g} {group} step{'s' if steps != 1 else ''}, one call of the "
+                              "graph runtime each")
+
+
+def calibrated_op(ov: Overlay, api: str, features: dict, calls: float = 1.0, what: str = "") -> Prediction | None:
     """A tensor op of stated FLOPs priced by this machine's op model (`local_ops`): dispatch plus
-    FLOPs at the cost fitted here, at the power measured here; None without FLOPs."""
+    FLOPs at the cost fitted here, at the power measured here; None without FLOPs. *calls*: the
+    dispatches the work makes (a graph run's steps), *what*: the work's name in the note."""
     flops = features.get("flops")
     if isinstance(flops, bool) or not isinstance(flops, (int, float)) or not flops > 0:
         return None
     ops = ov.local["ops"] if ov.local else {}
-    seconds = ops["dispatch_s"] + ops["per_flop"] * flops
+    seconds = ops["dispatch_s"] * calls + ops["per_flop"] * flops
     energy = ops["steady_w"] * seconds
     lo_f, hi_f = ops["flops"]
     beyond = EXTRAPOLATION_SPREAD * abs(math.log10(min(max(flops, lo_f), hi_f) / flops))
@@ -89,7 +115,7 @@ def calibrated_op(ov: Overlay, api: str, features: dict) -> Prediction | None:
     fitted = [m for ms in ov.measured.values() for m in ms if m.workload in ops["workloads"]]
     note = (f"this machine's op model ({ov.hardware_id}, fitted by `greenlint calibrate` on "
             f"{', '.join(ops['workloads'])}: {ops['dispatch_s']:.3g} s dispatch + {ops['per_flop']:.3g} s per "
-            f"FLOP at {ops['steady_w']:.3g} W): {flops:.3g} FLOPs → about {seconds:.3g} s → {energy:.3g} J"
+            f"FLOP at {ops['steady_w']:.3g} W): {what + ', ' if what else ''}{flops:.3g} FLOPs → about {seconds:.3g} s → {energy:.3g} J"
             + ("; beyond the FLOPs fitted: the interval widened" if beyond else ""))
     split = split_energy(energy, fitted[0].shares if fitted else {})
     basis = Basis.CALIBRATED_ESTIMATED if all(m.estimated for m in fitted) else Basis.CALIBRATED

@@ -45,12 +45,12 @@ class Context:
             done = [m for ms in ov.measured.values() for m in ms]
             joules, spread = {m.workload: m.per_call_j for m in done}, {m.workload: m.sd for m in done}
             reference = (self.model.get("work") or {}).get("time") or {}
+            ops = local_ops(ov.timed, joules, lambda api: self.hierarchy.kind(api) == "tensor-op", spread, NOISE_SD)
             local = local_work(ov.timed, joules, ov.first_s, self._group_of, spread, NOISE_SD,
-                               ov.first_j) or {"time": {}, "power": {}}
+                               ov.first_j, ops["per_flop"] if ops else None) or {"time": {}, "power": {}}
             for group, fitted in local["time"].items():  # a data pass's FLOPs: a typical call's, not the tiny workloads'
                 typical = reference.get(group, {}).get("flops_per_step")
                 fitted["flops_per_step"] = typical or fitted["flops_per_step"]
-            ops = local_ops(ov.timed, joules, lambda api: self.hierarchy.kind(api) == "tensor-op", spread, NOISE_SD)
             if ops is not None:
                 local["ops"] = ops
             self._overlay = replace(ov, local=local if local["time"] or ops or local.get("refused") else None)

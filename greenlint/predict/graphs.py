@@ -52,9 +52,9 @@ def graph_run(ctx: Context, api: str, features: dict,
     floor where the graph's FLOPs are unknown; never from another program's measured runs of the same
     API (their graphs are not this one); a floor too where those FLOPs are a lower bound (some op's
     work unknown: analysis/symops.py) or the batch fed is not known (one sample priced). Where this
-    machine is calibrated, a step of known FLOPs is priced by its own time model, as a step of a
-    `fit` loop is (*calibrated*: `calibrated.calibrated_work` of these features, None where no local
-    model covers them). Unknown without a step."""
+    machine is calibrated, a step of known FLOPs is priced by its own models (*calibrated*:
+    `calibrated.calibrated_graph_run` of these features, its op model's dispatch and cost per FLOP,
+    None where no local model covers them). Unknown without a step."""
     if features.get("step") in ("training", "inference"):
         # FLOPs known on a batch the code does not size: one sample's work, the least the code allows
         unsized = features.get("flops_per_sample") is not None and features.get("samples") is None

@@ -34,7 +34,10 @@ per_flop x FLOPs:
   several busy, so its wall time at their power misstates it; else its extra wall time;
 * `steady_w`: the group's measured joules over its seconds (the same power x time definition);
 * `sd`: the log10 spread the figures carry: the fit's residuals and the repeats' spread, never
-  under the run-to-run noise; beyond the longest call fitted, `extrapolation_spread` widens it.
+  under the run-to-run noise; beyond the longest call fitted, `extrapolation_spread` widens it;
+* `roofline`: where the op model is fitted and every workload states its layers' outputs, the same
+  fit with the FLOPs at the op model's cost and a cost per element the steps move (`_roofline`); it
+  prices the calls whose traffic the analysis knows (`work_energy.time_of`, `compute_s`).
 
 Tensor ops get the same treatment (`local_ops`): a dispatch cost and a cost per FLOP, fitted on the
 op workloads that state their FLOPs (matmuls of two sizes, a reduction, a convolution), where the
@@ -48,7 +51,7 @@ import math
 import statistics
 from collections.abc import Callable, Mapping
 
-from greenlint.predict.work_energy import derive, epochs_of, model_layers, one_batch
+from greenlint.predict.work_energy import derive, epochs_of, model_layers, one_batch, traffic
 from greenlint.units import TIMES
 
 #: A group's constants, in the fit's column order (`per_epoch` only where the workloads run at two
@@ -177,16 +180,18 @@ def local_ops(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules: 
 def local_work(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules: Mapping[str, float],
                first_s: Mapping[str, float], group_of: Callable[[str, dict], str | None],
                spread: Mapping[str, float] | None = None, noise_sd: float = 0.05,
-               first_j: Mapping[str, float] | None = None) -> dict | None:
+               first_j: Mapping[str, float] | None = None, op_flop: float | None = None) -> dict | None:
     """This machine's work model, in the reference model's shape (`{"time": {group: ...}, "power":
     {group: {"steady_w"}}}`) with `refused` ({group: why} for the groups its workloads do not
     identify), from the calibration's timed workloads (API -> (workload, work, median seconds per
     call)), their measured joules per call (*joules*, by workload: the median over its repeats),
     first-call seconds (*first_s*) and joules (*first_j*, where metered) and repeats' log10 spread
-    (*spread*); None where no workload prices a group.
+    (*spread*); None where no workload prices a group. *op_flop*: the op model's cost per FLOP
+    (`local_ops`), where fitted: the group's `roofline` (`_roofline`) is fitted with it.
     *group_of(api, work)*: the time group the predictor gives the call (`work_energy.time_group`)."""
     rows: dict[str, list[tuple[str, float, float, float, float]]] = {}
     layers: dict[str, list[int | None]] = {}
+    moved: dict[str, list[float | None]] = {}
     for api, workloads in timed.items():
         for workload, features, seconds in workloads:
             group = group_of(api, features)
@@ -197,6 +202,7 @@ def local_work(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules:
                 continue
             rows.setdefault(group, []).append((workload, epochs_of(group, features), n, flops, seconds))
             layers.setdefault(group, []).append(model_layers(features))
+            moved.setdefault(group, []).append(traffic(n, one_batch(api, features)))
     if not rows:
         return None
     wall = {w: s for rs in rows.values() for w, *_, s in rs}
@@ -231,8 +237,36 @@ def local_work(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules:
             "epochs": sorted({e for _, e, *_ in rs}),
             "sd": _spread_of(fitted["resid_sd"], [w for w, *_ in rs], spread, noise_sd),
         }
+        roof = _roofline(design, moved[group], [f for *_, f, _ in rs], op_flop)
+        if roof is not None:
+            time[group]["roofline"] = roof
         power[group] = {"steady_w": watts, "n": len(rs)}
     return {"time": time, "power": power, "refused": refused}
+
+
+def _roofline(design: list[tuple[str, tuple[float, ...], float]], moved: list[float | None], flops: list[float],
+              op_flop: float | None) -> dict | None:
+    """A group's constants with its FLOPs at the op model's cost per FLOP (*op_flop*: large matmuls and
+    convolutions, work of high arithmetic intensity) and a cost per element its steps move (`traffic`:
+    weights read, layer outputs written and read back) in place of its one fitted cost per FLOP: the
+    workloads' Dense layers at batch 32 move an element per few FLOPs, a convolution or a larger batch
+    far fewer, so one cost per FLOP fitted on them prices those high. Fitted like the group (`_fit`) on
+    the seconds left once the FLOPs are priced, the FLOP column replaced by the elements moved; None
+    where the op model was not fitted, a workload does not state its traffic, or its FLOPs alone at that
+    cost take all its time."""
+    known = [m for m in moved if m is not None]
+    if not op_flop or len(known) != len(moved):
+        return None
+    left = [(w, (*x[:-1], m), s - op_flop * f) for (w, x, s), m, f in zip(design, known, flops)]
+    if any(s <= 0 for *_, s in left):
+        return None
+    epochs = len(left[0][1]) == 4  # the group's design has a per-epoch column
+    fitted = _fit(left, ("call_s", "per_epoch", "per_step", "per_element") if epochs else
+                  ("call_s", "per_step", "per_element"))
+    if isinstance(fitted, str):
+        return None
+    return {"call_s": fitted["call_s"], "per_epoch": fitted["per_epoch"], "per_step": fitted["per_step"],
+            "per_element": fitted["per_element"], "per_flop": op_flop}
 
 
 def describe(local: dict | None) -> list[str]:
@@ -248,6 +282,12 @@ def describe(local: dict | None) -> list[str]:
                      f"{m['per_flop']:.3g} s per FLOP, the first call {m['trace_s']:.3g} s more, at "
                      f"{local['power'][group]['steady_w']:.3g} W (fitted on {', '.join(m['workloads'])}; "
                      f"{_fit_quality(m)}; spread {TIMES}{10 ** m['sd']:.3g})")
+        roof = m.get("roofline")
+        if roof:
+            epoch = f" + {roof['per_epoch']:.3g} s per epoch" if "per_epoch" in m.get("terms", ()) else ""
+            lines.append(f"{group}, where a call's layers' outputs are known: {roof['call_s']:.3g} s per call{epoch} + "
+                         f"{roof['per_step']:.3g} s per step + {roof['per_flop']:.3g} s per FLOP (the op model's) + "
+                         f"{roof['per_element']:.3g} s per element moved (weights, layer outputs)")
     ops = local.get("ops")
     if ops:
         lines.append(f"tensor ops: {ops['dispatch_s']:.3g} s dispatch + {ops['per_flop']:.3g} s per FLOP at "

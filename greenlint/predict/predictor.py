@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from greenlint.predict.calibrated import calibrated_work
+from greenlint.predict.calibrated import calibrated_graph_run, calibrated_work
 from greenlint.predict.calibration import measured_here, on_this_machine
 from greenlint.predict.context import Context
 from greenlint.predict.graphs import in_graph
@@ -71,7 +71,7 @@ class Predictor(Context):
                 features = {**features, "architecture": app}
             notes.append(f"as {pooled}: the work, not the model class, sets the cost")
             api = pooled
-        graph = in_graph(self, api, features, lambda f: calibrated_work(self, api, f))
+        graph = in_graph(self, api, features, lambda f: calibrated_graph_run(self, api, f))
         if graph is not None:
             return graph
         run = self.training_run(api, features)

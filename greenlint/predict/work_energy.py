@@ -38,7 +38,8 @@ import math
 
 #: Work quantities a call site may carry (docs/calls-json.md `work`), flattened into its features.
 WORK_KEYS = ("epochs", "steps_per_epoch", "batch_size", "samples", "validation_samples", "input_shape", "model",
-             "params", "flops_per_sample", "flops", "elements", "steps", "backward_flops_per_sample", "trainable_params")
+             "params", "flops_per_sample", "flops", "elements", "steps", "backward_flops_per_sample", "trainable_params",
+             "activations_per_sample")
 #: Kinds with a time model, and the groups they are fitted in. Layer calls and ops are not fitted:
 #: the KB measured them only on toy tensors, whose time is all overhead; their FLOPs are costed at
 #: `roofline` from their own work instead.
@@ -340,16 +341,43 @@ def start_up(model: dict, features: dict) -> float:
     return model["t0"] + model.get("per_layer_start", 0.0) * traced_layers(features)
 
 
+def traffic(n: float, features: dict | None) -> float | None:
+    """Elements *n* steps of a call move: each step reads its model's weights (`params`) and writes and
+    reads back its batch's layer outputs (`batch_size`, else Keras' 32, x `activations_per_sample`);
+    None where the call does not state both exactly."""
+    f = features or {}
+    params, acts = _num(f.get("params")), _num(f.get("activations_per_sample"))
+    if params is None or acts is None or f.get("params_bound") or f.get("activations_per_sample_bound"):
+        return None
+    return n * (params + (_num(f.get("batch_size")) or 32.0) * acts)
+
+
 def time_of(model: dict, n: float, flops: float | None, start: bool = True, epochs: float = 1.0,
             features: dict | None = None) -> float:
     """Seconds for a call of the group `model` with `n` steps, `flops` FLOPs and `epochs` passes over
     its data (`epochs_of`: each costs the model's `per_epoch`, where it has one); *start*: with the
     start-up (`start_up` of the call's *features*) and the epochs' set-up (a one-batch call,
-    `one_batch`, runs as a step of a loop: its start-up is paid once, by the first call, not by each)."""
+    `one_batch`, runs as a step of a loop: its start-up is paid once, by the first call, not by each).
+    A model with a `roofline` (this machine's, local_work.py) prices a call whose `traffic` is known by
+    it: its FLOPs at the op model's cost and each element its steps move at `per_element`."""
     if flops is None:
         flops = n * model["flops_per_step"]
+    roof = model.get("roofline")
+    if roof and traffic(n, features) is not None:
+        model = {**model, **roof, "t0": model["t0"] - model["call_s"] + roof["call_s"]}
     setup = start_up(model, features or {}) + model.get("per_epoch", 0.0) * epochs if start else 0.0
-    return setup + model["per_step"] * n + model["per_flop"] * flops
+    return setup + model["per_step"] * n + compute_s(model, n, flops, features)
+
+
+def compute_s(model: dict, n: float, flops: float, features: dict | None) -> float:
+    """Seconds *n* steps of *flops* FLOPs take past their per-step cost: the FLOPs at the model's cost
+    per FLOP, or, by its `roofline` where the call's `traffic` is known, at the op model's cost and each
+    element moved at `per_element`."""
+    roof = model.get("roofline") or model
+    moved = traffic(n, features) if "per_element" in roof else None
+    if moved is None:
+        return model["per_flop"] * flops
+    return roof["per_flop"] * flops + roof["per_element"] * moved
 
 
 def call_time(model: dict, group: str | None, f: dict, n: float, flops: float | None, start: bool = True) -> float:

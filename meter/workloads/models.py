@@ -40,12 +40,14 @@ LONG_FIT = ("mlp_fit_8192_5_epochs", 8192, 5, BATCH, SMALL)
 
 
 def dense_work(hidden: tuple[int, ...], inputs: int = FEATURES, outputs: int = 1) -> dict:
-    """`params`, `flops_per_sample` and `n_layers` of an MLP of Dense layers as the analysis counts
-    them (a multiply-add is 2 FLOPs, plus one per bias; the Input a layer)."""
+    """`params`, `flops_per_sample`, `activations_per_sample` and `n_layers` of an MLP of Dense layers as
+    the analysis counts them (a multiply-add is 2 FLOPs, plus one per bias; each layer's outputs; the
+    Input a layer)."""
     sizes = (inputs, *hidden, outputs)
     macs = sum(a * b for a, b in zip(sizes, sizes[1:]))
     biases = sum(sizes[1:])
-    return {"params": macs + biases, "flops_per_sample": 2 * macs + biases, "n_layers": 1 + len(hidden) + 1}
+    return {"params": macs + biases, "flops_per_sample": 2 * macs + biases, "activations_per_sample": biases,
+            "n_layers": 1 + len(hidden) + 1}
 
 
 def _data(n: int):

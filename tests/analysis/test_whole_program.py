@@ -387,6 +387,7 @@ def test_a_tf_function_looping_over_its_batches_runs_that_many_steps_per_call(tm
     assert value(call, "steps") == 1000 // 50  # the loop over the data set's batches, in the graph
     # the forward pass after the loop runs once per call: 1/20 of a step's FLOPs more
     assert value(call, "flops_per_sample") == round(16 * 32 * 2 * (1 + 1 / 20))
+    assert value(call, "activations_per_sample") == round(32 * (1 + 1 / 20))  # the Dense's outputs, summed alike
 
 
 def test_a_tf_function_never_called_here_leaves_its_body_priced(tmp_path):

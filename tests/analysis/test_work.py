@@ -86,6 +86,29 @@ def test_sequential_list_params_and_flops():
     assert "bound" not in w["params"]
 
 
+def test_a_sequential_lists_its_layers_outputs_per_sample_where_each_is_known():
+    """`activations_per_sample`: every layer's output elements summed (Flatten 784, Dense 128, Dropout
+    128, Dense 10); absent where a layer's output is not known (a user layer), a layer is a model, or
+    a layer loops over time steps (its traffic is per step, not its output)."""
+    w = work(MNIST_MLP + "model.fit(x_train, y_train)\n", "tensorflow.keras.Sequential.fit")
+    assert value(w, "activations_per_sample") == 784 + 128 + 128 + 10
+    conv = work("m = keras.Sequential([keras.Input((32, 32, 3)), keras.layers.Conv2D(8, 3), keras.layers.MaxPooling2D(2)])\n"
+                "m.predict(np.zeros((4, 32, 32, 3)))\n", "tensorflow.keras.Sequential.predict")
+    assert value(conv, "activations_per_sample") == 30 * 30 * 8 + 15 * 15 * 8
+    mine = work("class Mine(keras.layers.Layer):\n    pass\n"
+                "m = keras.Sequential([keras.layers.Dense(8, input_shape=(4,)), Mine(), keras.layers.Dense(2)])\n"
+                "m.predict(x)\n", "tensorflow.keras.Sequential.predict")
+    assert "activations_per_sample" not in mine
+    inner = work("a = keras.Sequential([keras.layers.Dense(8, input_shape=(4,))])\n"
+                 "m = keras.Sequential([a, keras.layers.Dense(2)])\nm.predict(np.zeros((4, 4)))\n",
+                 "tensorflow.keras.Sequential.predict")
+    assert "activations_per_sample" not in inner and value(inner, "params") == 40 + 18
+    for layer in ("keras.layers.GRU(8)", "keras.layers.Bidirectional(keras.layers.LSTM(8))"):  # per time step: not shown
+        rnn = work(f"m = keras.Sequential([keras.Input((5, 3)), {layer}, keras.layers.Dense(1)])\n"
+                   "m.predict(np.zeros((4, 5, 3)))\n", "tensorflow.keras.Sequential.predict")
+        assert "activations_per_sample" not in rnn and value(rnn, "flops_per_sample") > 0
+
+
 def test_add_sequence_takes_the_input_shape_from_the_data():
     w = work(
         """

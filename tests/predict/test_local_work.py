@@ -14,7 +14,14 @@ from greenlint.predict import Basis, load_predictor
 from greenlint.predict.loading import find_overlay
 from greenlint.predict.local_work import POOR_FIT_SD, describe, identified, local_work, nonnegative_fit
 from greenlint.predict.predictor import Predictor
-from greenlint.predict.work_energy import HIGH_FLOPS_PER_SAMPLE, UPDATE_FLOPS_PER_PARAM, derive
+from greenlint.predict.work_energy import (
+    HIGH_FLOPS_PER_SAMPLE,
+    UPDATE_FLOPS_PER_PARAM,
+    compute_s,
+    derive,
+    time_of,
+    traffic,
+)
 from tests.predict.test_overlay import measured
 
 FIT = "tensorflow.keras.Sequential.fit"
@@ -196,6 +203,72 @@ def test_a_tf1_session_step_of_known_work_follows_this_machines_time_model(tmp_p
     assert shipped.predict(run, step).basis is Basis.PREDICTED
     unsized = p.predict(run, {k: v for k, v in step.items() if k != "samples"})
     assert unsized.floor and "one sample priced" in unsized.evidence.note and unsized.energy_j < here.energy_j
+
+
+def test_a_tf1_session_step_is_one_call_of_the_graph_runtime_where_the_op_model_was_fitted(tmp_path, shipped):
+    """With this machine's op model fitted too, a `Session.run` training step is one dispatch plus its
+    FLOPs at the op model's cost (the graph's raw ops), not a step of the fitted `fit` loop: here that
+    loop's step costs 10x an op's dispatch and its FLOPs 10x the matmuls'; an unsized batch stays a floor."""
+    dispatch, op_flop, op_w = 5e-4, 2e-11, 10.0
+    ops = {"matmul_256": ("tensorflow.matmul", 2 * 256**3), "matmul_1024": ("tensorflow.matmul", 2 * 1024**3),
+           "reduce_sum": ("tensorflow.reduce_sum", 1 << 20)}
+    d = tmp_path / "hw-cpu"
+    recs = [measured(api, op_w * (dispatch + op_flop * f), name, i, {"flops": f}, time_s=dispatch + op_flop * f)
+            for name, (api, f) in ops.items() for i in range(3)]
+    for name, work in SWEEP.items():
+        s = seconds(work)
+        recs += [measured(FIT, WATTS * s, name, i, {**work, "first_call_s": seconds(work, True)}, time_s=s)
+                 for i in range(3)]
+    write_kb(d, recs, {"schema_version": SCHEMA_VERSION}, "constructed overlay\n")
+    p = Predictor(shipped.model, overlay=find_overlay(shipped.model, d), hierarchy=shipped.hierarchy)
+    run = "tensorflow.compat.v1.Session.run"
+    step = {"step": "training", "samples": 256, "flops_per_sample": 33796, "graph_mode": True, "runs_count": 1000}
+    _, flops = derive("training", {"samples": 256, "batch_size": 256, "epochs": 1, "flops_per_sample": 33796})
+    here = p.predict(run, step)
+    assert here.energy_j == pytest.approx(op_w * (dispatch + op_flop * flops), rel=1e-6)
+    assert "this machine's op model" in here.evidence.note and "graph run of 1 training step" in here.evidence.note
+    assert here.energy_j < WATTS * (PER_STEP + PER_FLOP * flops) / 5  # the fitted loop's step: far more
+    assert here.interval_j[0] < here.energy_j < here.interval_j[1] and not here.floor
+    unsized = p.predict(run, {k: v for k, v in step.items() if k != "samples"})
+    assert unsized.floor and "one sample priced" in unsized.evidence.note and unsized.energy_j < here.energy_j
+    unknown = p.predict(run, {k: v for k, v in step.items() if k != "flops_per_sample"})
+    assert unknown.floor and "this machine's op model" not in (unknown.evidence.note or "")
+
+
+def test_with_the_op_models_cost_per_flop_a_group_fits_a_roofline_that_prices_a_cnn_by_its_traffic():
+    """A machine whose steps cost the op model's price per FLOP plus a price per element moved (weights
+    read, layer outputs written and read back): the sweep's MLPs fit that `roofline` exactly, and a CNN
+    (far more FLOPs per element moved than the batch-32 Dense layers) is priced by it, where the one
+    cost per FLOP fitted on the same MLPs prices it several times high; a call not stating its layers'
+    outputs keeps that one cost per FLOP, and without an op model no roofline is fitted."""
+    op_flop, per_element = 2e-11, 3e-8
+
+    def truth(work: dict) -> float:
+        n, flops = derive("training", work)
+        return CALL_S + PER_EPOCH * work["epochs"] + PER_STEP * n + op_flop * flops + per_element * traffic(n, work)
+
+    timed = {FIT: tuple((name, work, truth(work)) for name, work in SWEEP.items())}
+    joules = {name: WATTS * s for name, _, s in timed[FIT]}
+    first = {name: s + TRACE_S for name, _, s in timed[FIT]}
+    model = local_work(timed, joules, first, lambda api, f: "training", op_flop=op_flop)["time"]["training"]
+    roof = model["roofline"]
+    assert (roof["call_s"], roof["per_epoch"], roof["per_step"], roof["per_element"]) == pytest.approx(
+        (CALL_S, PER_EPOCH, PER_STEP, per_element), rel=1e-6)
+    assert roof["per_flop"] == op_flop
+    said = describe({"time": {"training": model}, "power": {"training": {"steady_w": WATTS}}})
+    assert any("where a call's layers' outputs are known" in line and "per element moved" in line for line in said)
+    cnn = {"samples": 4096, "batch_size": 64, "epochs": 3, "params": 271786, "flops_per_sample": 29200394,
+           "activations_per_sample": 79114}
+    n, flops = derive("training", cnn)
+    assert time_of(model, n, flops, epochs=3, features=cnn) == pytest.approx(truth(cnn), rel=1e-6)
+    unstated = {k: v for k, v in cnn.items() if k != "activations_per_sample"}
+    assert time_of(model, n, flops, epochs=3, features=unstated) > 2 * truth(cnn)
+    # a step's work past its per-step cost (what a one-batch call adds to its measured overhead): the same two
+    assert compute_s(model, n, flops, cnn) == pytest.approx(op_flop * flops + per_element * traffic(n, cnn), rel=1e-9)
+    assert compute_s(model, n, flops, unstated) == pytest.approx(model["per_flop"] * flops, rel=1e-9)
+    assert "roofline" not in local_work(timed, joules, first, lambda api, f: "training")["time"]["training"]
+    bare = {FIT: tuple((w, {k: v for k, v in f.items() if k != "activations_per_sample"}, s) for w, f, s in timed[FIT])}
+    assert "roofline" not in local_work(bare, joules, first, lambda api, f: "training", op_flop=op_flop)["time"]["training"]
 
 
 def test_without_the_sweep_calibration_falls_back_to_the_measured_figure(tmp_path, shipped):
