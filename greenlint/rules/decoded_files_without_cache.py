@@ -54,13 +54,15 @@ DECODER = re.compile(r"^tensorflow\.(compat\.v1\.)?(io|image|audio)\.(decode_\w+
 DECODER_TEXT = re.compile(rb"\b(decode_\w+|parse_\w*example|parse_tensor|\w+_dataset_from_directory)\b")
 #: Substrings without which `DECODER_TEXT` cannot match: looked for first (a plain search is much cheaper).
 DECODER_WORDS = (b"decode_", b"parse_", b"_dataset_from_directory")
+#: What an ASCII module's text holds where it builds a decoding pipeline (`_decoding_maps`): the word `map`
+#: (a `Dataset.map()` is called by that name, `ds.map(f)`, or bound from it) or a directory utility.
+PIPELINE_TEXT = re.compile(rb"\bmap\b|_dataset_from_directory")
 #: A module-level function's name as a module's text defines it (`def name(` at the start of a line: a
 #: method or a nested function is indented), read without a tree. Only a module-level function's
 #: pipeline is followed to another module (`_returned_decoding`).
 DEFINED_TEXT = re.compile(rb"(?:^|\r)\f*(?:async\s+)?def\s+([^\s(]+)\s*\(", re.MULTILINE)  # a lone \r ends a line too
 #: module path -> (its stamp, the names of the module-level functions its text defines where it names a
-#: decoder, else none):
-#: `_decoding_defines` memoised.
+#: decoder and a pipeline, else none): `_decoding_defines` memoised.
 _DECODING_DEFINES: dict[str, tuple[tuple | None, frozenset[str]]] = {}
 #: Bytes per decoded pixel channel: the directory utilities yield float32 images.
 FLOAT32 = 4
@@ -582,13 +584,20 @@ def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, 
 
 def _decoding_defines(path: str) -> frozenset[str]:
     """The names of the module-level functions the module's text defines (`DEFINED_TEXT`) where it
-    names a decoder (`DECODER_TEXT`), else none: read once per content of the module."""
+    names a decoder (`DECODER_TEXT`) and, an ASCII text, a pipeline (`PIPELINE_TEXT`: a non-ASCII
+    name may be normalised to `map`), else none: read once per content of the module (a module
+    returning no decoding pipeline is not analysed for it)."""
     return per_content(_DECODING_DEFINES, path, path, lambda: _defined_if_decoding(path))
 
 
 def _defined_if_decoding(path: str) -> frozenset[str]:
     data, _ = read_bytes(Path(path), MAX_BYTES)
-    decodes = data is not None and any(word in data for word in DECODER_WORDS) and DECODER_TEXT.search(data) is not None
+    decodes = (
+        data is not None
+        and any(word in data for word in DECODER_WORDS)
+        and DECODER_TEXT.search(data) is not None
+        and (not data.isascii() or PIPELINE_TEXT.search(data) is not None)
+    )
     names = DEFINED_TEXT.findall(data) if data is not None and decodes else []
     return frozenset(name.decode("utf-8", "replace") for name in names)
 

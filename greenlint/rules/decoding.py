@@ -4,6 +4,7 @@ sequence by what the network returned, for the next pass to run on (GL207, GL208
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -12,7 +13,7 @@ from greenlint.rules.base import FileFacts
 from greenlint.rules.base_classes import FUNCTIONS, classes_named
 from greenlint.rules.networks import NETWORK_NAMES, NETWORKS, makes_network, network
 from greenlint.rules.site import is_keras_model_method
-from greenlint.rules.syntax import GROWS, LOOPS, Loop, cell_units, definitions, last_name, own_body
+from greenlint.rules.syntax import GROWS, LOOPS, SCOPES, Loop, cell_units, definitions, last_name, own_body
 
 #: Calls that join arrays or tensors into a longer one (`tf.concat`, `np.concatenate`, `np.append`, ...).
 JOINS = frozenset({"concat", "concatenate", "append", "hstack", "column_stack"})
@@ -48,10 +49,26 @@ def decoding_loops(facts: FileFacts) -> Iterator[Decoding]:
     if not may_decode(facts):
         return  # no network the file runs or makes: its tree is not needed
     for cell, _ in cell_units(facts):
+        growing = _growing_loops(facts, cell)
         for loop in facts.nodes(cell, *LOOPS):
-            found = _decoding(facts, loop, cell) if isinstance(loop, LOOPS) else None  # for the type checker
+            found = _decoding(facts, loop, cell) if id(loop) in growing and isinstance(loop, LOOPS) else None
             if found is not None:
                 yield found
+
+
+def _growing_loops(facts: FileFacts, cell: int | None) -> set[int]:
+    """The ids of the unit's loops whose own body (`own_body`) holds a statement that grows a
+    sequence (`_grows`): the only loops `feedbacks` can find a run in, from one pass over the
+    unit's indexed statements (most loops grow nothing, and their bodies are then not walked)."""
+    found: set[int] = set()
+    for statement in facts.nodes(cell, ast.Assign, ast.AugAssign, ast.Expr):
+        if isinstance(statement, ast.stmt) and next(_grows(statement), None) is not None:
+            parent = facts.parent(statement, cell)
+            while parent is not None and not isinstance(parent, (*LOOPS, *SCOPES)):
+                parent = facts.parent(parent, cell)
+            if isinstance(parent, LOOPS):
+                found.add(id(parent))
+    return found
 
 
 @dataclass(frozen=True)
@@ -84,19 +101,38 @@ def driven_decodings(facts: FileFacts) -> Iterator[DrivenDecoding]:
                 for method in made.body
                 if isinstance(method, FUNCTIONS) and method.name not in steps
             ]
-            called = {_self_method(n) for n in trees.walk(owner) if isinstance(n, ast.Call)} if drivers else set()
+            called: set[str | None] | None = None  # the class's own `self.f()` calls, read at its first candidate
             found: dict[int, tuple[bool, str, ast.Call, str]] = {}  # per network call, the loop the class calls first
             for made, method in drivers:
                 held = _statements(method)
-                for loop in (n for n in trees.walk(method) if isinstance(n, LOOPS)):  # every node read: the list walk
+                for loop, calling in _driver_loops(method):
+                    if calling.isdisjoint(steps):
+                        continue
                     calls = (n for n in own_body(loop) if isinstance(n, ast.Call) and _self_method(n) in steps)
                     for fed in feedbacks(loop, calls, held):
                         whole = _whole_to_network(facts, steps[_self_method(fed.run) or ""], fed, cell)
                         if whole is not None:
+                            if called is None:
+                                called = {_self_method(n) for n in trees.walk(owner) if isinstance(n, ast.Call)}
                             candidate = (method.name not in called, f"{made.name}.{method.name}", *whole)
                             found[id(whole[0])] = min(found.get(id(whole[0]), candidate), candidate, key=_first_two)
             for _, driver, run, given in found.values():
                 yield DrivenDecoding(run, given, driver, cell)
+
+
+@functools.lru_cache(maxsize=1024)
+def _driver_loops(method: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[Loop, frozenset[str]], ...]:
+    """The loops of a base class's method that grow a sequence in their own body (the only ones
+    `feedbacks` can find a run in), in `trees.walk`'s order, each with the `self` methods its own
+    body calls: read once per tree of the method (a base class of another module is read by each
+    file that subclasses it, and its tree shared while the run keeps it)."""
+    found = []
+    for loop in (n for n in trees.walk(method) if isinstance(n, LOOPS)):
+        body = list(own_body(loop))
+        if any(next(_grows(n), None) is not None for n in body if isinstance(n, ast.stmt)):
+            calling = frozenset(name for n in body if isinstance(n, ast.Call) and (name := _self_method(n)) is not None)
+            found.append((loop, calling))
+    return tuple(found)
 
 
 def _first_two(candidate: tuple) -> tuple:

@@ -6,6 +6,7 @@ is built (greenlint.rules.importers reads the modules)."""
 from __future__ import annotations
 
 from greenlint.analysis.project import project_index
+from greenlint.rules import decoded_files_without_cache, importers
 from tests.rules.conftest import check_in_project
 
 #: A data module: a pipeline that reads and decodes each JPEG, returned with its steps.
@@ -133,6 +134,24 @@ def test_a_library_pipeline_of_arrays_in_memory_reports_nothing(tmp_path, predic
     library = LIBRARY.replace("tf.image.decode_png(tf.io.read_file(path), 3)", "tf.cast(path, tf.float32)")
     files = {"pipelines.py": library, "data.py": LIBRARY_DATA, "train.py": SCRIPT.format(epochs=25)}
     assert check_in_project(tmp_path, predictor, files, "data.py", "GL408") == []
+
+
+def test_a_module_building_no_pipeline_is_not_analysed_for_its_callers(tmp_path, predictor, monkeypatch):
+    read: list[str] = []
+    monkeypatch.setattr(decoded_files_without_cache, "module_facts", lambda path: read.append(path) or importers.module_facts(path))
+    files = {"pipelines.py": LIBRARY, "data.py": LIBRARY_DATA, "train.py": SCRIPT.format(epochs=25)}
+    assert check_in_project(tmp_path, predictor, files, "data.py", "GL408") != []
+    assert [p.rsplit("/", 1)[-1] for p in read] == ["pipelines.py"]  # a module that maps is read
+    read.clear()
+    decoder = (  # its functions decode one file each, and build no pipeline: none returns a decoding one
+        "import tensorflow as tf\n\n\n"
+        "def image_batches(paths, batch_size, map_fn=None):\n"
+        "    return [tf.image.decode_png(tf.io.read_file(p), 3) for p in paths]\n"
+    )
+    files["pipelines.py"] = decoder
+    (tmp_path / "other").mkdir()
+    assert check_in_project(tmp_path / "other", predictor, files, "data.py", "GL408") == []
+    assert read == []
 
 
 def test_a_modules_cache_key_follows_its_scripts_whatever_it_imports(tmp_path):
