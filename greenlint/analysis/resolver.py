@@ -1165,7 +1165,11 @@ class Resolver:
         passed = info.passed if info.passed is not None and self.all_calls_seen(info) else {}
         if not passed and not info.calls_seen:
             passed = self.passed_beside(info)
-        config = None if self.exporting or not params else hydra_config.options(node.decorator_list, self.tree, self.file)
+        config = (
+            None
+            if self.exporting or not params or not node.decorator_list
+            else hydra_config.options(node.decorator_list, self.tree, self.file)
+        )
         if config is not None:  # `@hydra.main(...)`: Hydra hands the first parameter its configuration
             passed = {**passed, params[0].arg: config}
         own = [*params, *args.kwonlyargs][1 if info.kind in ("method", "property", "classmethod") else 0 :]
