@@ -255,7 +255,7 @@ CORPORA: tuple[Corpus, ...] = (
         "from an ImageDataGenerator and a Python generator of augmented JPEGs; webcam, image, web and gradcam "
         "demos predicting face by face", "MIT",
         "oarriaga/face_classification@b861d21b0e76ca5514cdeb5b56a689b7318584f4",
-        include=("src/",),
+        include=("src/", "REQUIREMENTS.txt"),  # the pins: Keras 2.0.5 on TensorFlow 1.1
         licence_file="LICENSE",
     ),
     Corpus(

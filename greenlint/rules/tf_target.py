@@ -164,7 +164,9 @@ def _mtime(folder: str) -> int:
 
 
 def _pin_file(name: str) -> bool:
-    return name in PIN_FILES or (name.startswith("requirements") and name.endswith(".txt"))
+    """A file pins can be read from; a requirements file in any case (`REQUIREMENTS.txt`: pip takes any name)."""
+    lower = name.lower()
+    return name in PIN_FILES or (lower.startswith("requirements") and lower.endswith(".txt"))
 
 
 def _signature(root: str) -> tuple:

@@ -37,6 +37,7 @@ def test_a_specifier_reads_as_what_pip_installs(spec, version):
     [
         ("requirements.txt", "numpy\ntensorflow-addons==0.23\ntensorflow[and-cuda]==2.10.1  # gpu\n"),
         ("requirements-dev.txt", "tensorflow-gpu>=2.4,<2.11\n"),
+        ("REQUIREMENTS.txt", "keras==2.0.5\ntensorflow==2.10.0\n"),  # pip takes any name
         ("pyproject.toml", '[project]\ndependencies = ["numpy", "tensorflow ==2.10.*"]\n'),
         ("pyproject.toml", '[tool.poetry.dependencies]\ntensorflow = {version = "~=2.10.0"}\n'),
         ("setup.cfg", "[options]\ninstall_requires =\n    tensorflow==2.10.0\n"),
