@@ -149,7 +149,7 @@ class TinyModelOnGpu(Rule):
     measurement): 7.8 to 31 W. On the CPU the step's arithmetic adds at most 10^6 FLOPs at one
     core's 10^10 FLOP/s, 0.1 ms, to Keras' 3.8 ms of host work a step (the work model's
     inference `per_step`, the shorter of its two): 2.6 % more. Saving = 1 - 10.0 x 1.026 /
-    (10.0 + GPU draw). A larger board draws more while it waits: +90 % (+81 % to +94 %) on an
+    (10.0 + GPU draw). A larger board draws more while it waits: +90 % (+81 % to +95 %) on an
     A100-SXM4 (400 W).
 
     ## Fix safety
