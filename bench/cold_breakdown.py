@@ -8,16 +8,20 @@ so the steps add up to the run; what no step covers (start-up, imports, reading 
 "other". Besides the steps, and outside their sum: each rule's CPU with what it calls (a module
 it has analysed included), the garbage collector's by generation, and the CPU of each function
 named on the command line (`greenlint.analysis.resolver:Resolver.passed_beside`) with what it
-calls, its nested calls counted once. Prints one JSON object: CPU seconds per step, per rule, per
-collector generation and per named function, and the counts of parses, summaries and calls.
+calls, its nested calls counted once, and the parses of a text already parsed at the same path
+(`parse_again`: what shared trees could still save). Prints one JSON object: CPU seconds per step,
+per rule, per collector generation and per named function, the counts of parses, summaries and calls,
+and `parse_again`.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import gc
 import importlib
 import json
+import os
 import sys
 import time
 
@@ -27,6 +31,7 @@ TOTALS: dict[str, float] = {}
 COUNTS: dict[str, int] = {}
 RULES: dict[str, float] = {}  # rule code -> CPU of its checks, what they call included
 GC: dict[str, float] = {}  # "gen0".. -> CPU of the collector's runs of that generation
+AGAIN = {"parses": 0, "cpu_s": 0.0}  # parses of a text already parsed at the same path in this run
 NAMED: dict[str, float] = {}  # MODULE:QUALNAME -> CPU of its outermost calls, what they call included
 _collecting: list[float] = []
 
@@ -97,6 +102,29 @@ def _named(spec: str) -> None:
     _replace_copies(name, func, timed)
 
 
+def _count_repeats() -> None:
+    """Count the parses (`ast.parse`) of a text already parsed at the same path in this run, and
+    their CPU (`AGAIN`): the work that sharing trees (`trees.parse_module`) could still save.
+    A parse whose tree the check of the same file reuses (a script read beside a module, then
+    checked) is a first parse wherever it is asked."""
+    parse, seen = ast.parse, set()
+
+    @functools.wraps(parse)
+    def counted(source, filename="<unknown>", *args, **kwargs):
+        key = (os.path.abspath(filename), hash(source))
+        if key not in seen:
+            seen.add(key)
+            return parse(source, filename, *args, **kwargs)
+        started = time.process_time()
+        try:
+            return parse(source, filename, *args, **kwargs)
+        finally:
+            AGAIN["parses"] += 1
+            AGAIN["cpu_s"] += time.process_time() - started
+
+    ast.parse = counted
+
+
 def _collector(phase: str, info: dict) -> None:
     if phase == "start":
         _collecting.append(time.process_time())
@@ -133,6 +161,7 @@ def main(argv: list[str]) -> int:
     _wrap(cache.Cache, "put", "cache writes")
     _wrap(cache.Cache, "flush", "cache writes")
     _rules_timed(codes)
+    _count_repeats()
     for spec in argv[1:]:
         _named(spec)
     gc.callbacks.append(_collector)
@@ -156,6 +185,7 @@ def main(argv: list[str]) -> int:
                 "rules": dict(sorted(RULES.items(), key=lambda kv: -kv[1])),
                 "gc": GC,
                 "named": NAMED,
+                "parse_again": AGAIN,
             }
         ),
         file=sys.stderr,

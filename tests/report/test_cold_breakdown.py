@@ -51,4 +51,5 @@ def test_breakdown_times_rules_collector_and_named_functions(tmp_path):
     assert result["counts"]["GL101"] == 1  # one file: each rule that may report on it checks it once
     assert set(result["gc"]) <= {"gen0", "gen1", "gen2"}
     assert set(result["named"]) == {"greenlint.analysis.trees:walk", "greenlint.rules.base:_index"}
+    assert result["parse_again"]["parses"] == 0  # the file's tree is shared by its walk and its rules
     assert result["counts"]["greenlint.rules.base:_index"] >= 1  # a rule asked for the file's tree
