@@ -15,6 +15,7 @@ from greenlint.rules.material import SAVING_OPTION, immaterial_work
 from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import (
     LOOPS,
+    TIMERS,
     calls_of,
     enclosing,
     feed,
@@ -32,20 +33,6 @@ from greenlint.rules.syntax import (
 RUNS = ("tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run")
 #: Graph runs whose result a loop can feed back: `Session.run`, `Tensor.eval`, `Variable.eval`.
 EVALS = ("tensorflow.Tensor.eval", "tensorflow.Variable.eval")
-#: Functions that read a clock (`time.perf_counter()`, `timeit.default_timer()`, `timeit.timeit`).
-TIMERS = frozenset(
-    {
-        "time",
-        "time_ns",
-        "perf_counter",
-        "perf_counter_ns",
-        "monotonic",
-        "monotonic_ns",
-        "process_time",
-        "default_timer",
-        "timeit",
-    }
-)
 
 
 #: What runs a function on another thread or process (`threading.Thread(target=f)`).

@@ -323,8 +323,20 @@ def exits(loop: ast.AST) -> Iterator[ast.AST]:
             todo.extend(ast.iter_child_nodes(node))
 
 
-#: Clocks a program reads to time what it runs (`time.time()`, `time.perf_counter()`, `timeit.default_timer()`).
-CLOCKS = frozenset({"time", "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "time_ns", "default_timer"})
+#: Functions that read a clock (`time.perf_counter()`, `timeit.default_timer()`, `timeit.timeit`).
+TIMERS = frozenset(
+    {
+        "time",
+        "time_ns",
+        "perf_counter",
+        "perf_counter_ns",
+        "monotonic",
+        "monotonic_ns",
+        "process_time",
+        "default_timer",
+        "timeit",
+    }
+)
 
 
 def times_each_call(loop: ast.AST, call: ast.AST) -> bool:
@@ -338,7 +350,7 @@ def times_each_call(loop: ast.AST, call: ast.AST) -> bool:
 
     def reads_clock(statement: ast.stmt) -> bool:
         return any(
-            isinstance(n, ast.Call) and last_name(n.func) in CLOCKS and isinstance(n.func, ast.Attribute)
+            isinstance(n, ast.Call) and last_name(n.func) in TIMERS and isinstance(n.func, ast.Attribute)
             for n in ast.walk(statement)
         )
 
