@@ -6,6 +6,7 @@ installs the locked npm packages and compiles."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -14,9 +15,14 @@ import pytest
 
 
 @pytest.mark.e2e
-def test_extension_node_tests(vscode_extension: Path):
-    run = subprocess.run(["node", "--test", "out/test/"], cwd=vscode_extension, capture_output=True, text=True, timeout=120)
+def test_extension_node_tests(vscode_extension: Path, tmp_path: Path):
+    """They pass, and leave nothing in the temporary folder they were given."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    run = subprocess.run(["node", "--test", "out/test/"], cwd=vscode_extension, capture_output=True, text=True, timeout=120, env=env)
     assert run.returncode == 0, run.stdout + run.stderr
+    assert not list(scratch.iterdir())
     sources = (vscode_extension / "test").glob("*.test.ts")
     written = sum(len(re.findall(r"^test\(", f.read_text(), re.M)) for f in sources)
     assert written >= 20

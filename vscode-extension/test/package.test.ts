@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import Module from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
-import { test, type TestContext } from "node:test";
+import { after, test, type TestContext } from "node:test";
 
 const root = path.resolve(__dirname, "..", "..");
 const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
@@ -223,7 +223,11 @@ function loadExtension(user: Record<string, unknown>, { python, editor, folderPa
 }
 
 const context = () => ({ subscriptions: [] as unknown[] });
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "greenlint-ext-"));
+/** One folder for every test's scratch files, removed when the file's tests end: a run leaves nothing in the
+ * system's temporary folder. */
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "greenlint-ext-"));
+after(() => fs.rmSync(scratch, { recursive: true, force: true }));
+const tmp = () => fs.mkdtempSync(path.join(scratch, "t-"));
 const noPath = (t: TestContext) => {
   const saved = process.env.PATH;
   process.env.PATH = tmp();
