@@ -53,6 +53,8 @@ def cmd_run(args) -> int:
     corpora = tuple(BY_NAME[n] for n in args.corpus) if args.corpus else CORPORA
     if args.corpus and args.out is None:
         raise SystemExit("--corpus scores part of the benchmark: name its results file with --out")
+    # docs/realworld.md shows the benchmark's own results file: a run written elsewhere leaves it alone.
+    shown = args.out is None
     args.out = args.out or RESULTS
     start = time.monotonic()
     labels, second = read_labels(), read_labels(SECOND_JUDGE)
@@ -61,7 +63,7 @@ def cmd_run(args) -> int:
     names = {c.name for c in corpora}
     results = score(collected, [lab for lab in labels if lab.corpus in names], [lab for lab in second if lab.corpus in names])
     args.out.write_text(json.dumps(results, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
-    if not args.corpus:
+    if shown:
         write_doc_section(results)
     from tools.gendocs import realworld_section
 
@@ -137,7 +139,7 @@ def cmd_research(args) -> int:
         if args.out is None:
             raise SystemExit("--corpus scores part of the research benchmark: name its results file with --out")
         readings = [r for r in readings if r.corpus in args.corpus]
-    out = args.out or RESEARCH
+    shown, out = args.out is None, args.out or RESEARCH
     start = time.monotonic()
     bad = stale_readings(readings)
     for problem in bad:
@@ -146,7 +148,7 @@ def cmd_research(args) -> int:
         return 1
     results = score_research(readings, collect(readings), read_kinds())
     out.write_text(json.dumps(results, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
-    if not args.corpus:
+    if shown:
         replace_section(section(results), RESEARCH_BEGIN, RESEARCH_END)
     print("\n".join(section(results)))
     print(f"wrote {out} in {time.monotonic() - start:.0f} s", file=sys.stderr)

@@ -189,3 +189,25 @@ def test_a_bad_reading_names_its_file_and_problem(tmp_path, field, value, messag
 
 def test_the_kinds_file_parses():
     assert all(code.startswith("GL") for codes in read_kinds(KINDS).values() for code in codes)
+
+
+@pytest.mark.parametrize("command", ["run", "research"])
+def test_results_written_elsewhere_leave_the_doc_alone(tmp_path, monkeypatch, command):
+    """docs/realworld.md shows the benchmark's own results: `--out` elsewhere writes that file only."""
+    import argparse
+
+    from bench.realworld import __main__ as cli
+    from bench.realworld import research
+
+    edits = []
+    monkeypatch.setattr(cli, "replace_section", lambda *a, **k: edits.append(a))
+    monkeypatch.setattr(research, "collect", lambda readings: {})
+    monkeypatch.setattr(research, "score", lambda *a: {"total": {}})
+    monkeypatch.setattr(research, "section", lambda results: [])
+    monkeypatch.setattr(cli, "collect", lambda corpora: {})
+    monkeypatch.setattr(cli, "score", lambda *a: {"drift": {"vanished": [], "unlabelled": []}})
+    monkeypatch.setattr("tools.gendocs.realworld_section", lambda results, level: [])
+    run = cli.cmd_run if command == "run" else cli.cmd_research
+    out = tmp_path / "results.json"
+    run(argparse.Namespace(corpus=None, out=out))
+    assert out.exists() and edits == []
