@@ -2,7 +2,9 @@
 (`np.random.uniform(-1, 1, size=[64, 100])`, `random.random()`), NumPy's constructors (`np.zeros`,
 `np.arange`), builtins that return scalars (`len`, `float`) and arithmetic, indexing and methods
 on such values; through the names the function binds, and through a function of the file or of
-a project module it imports (`gen_random(...)` whose every `return` is such a value). A GAN's latent
+a project module it imports (`gen_random(...)` whose every `return` is such a value), and the
+scalar a command-line option holds (`args.batch_size`, `FLAGS.keep_prob`: an option is never an
+array), or a parameter that every call in the file passes one. A GAN's latent
 batch or a one-hot label grid built with `np.zeros` is one; a slice of a data set (`X[i:i + 64]`,
 `self.data[idx]`), a parameter, an attribute or the result of any other call (`next_batch()`,
 a file read) is not: that is data a pipeline could stage."""
@@ -15,6 +17,7 @@ from collections.abc import Iterator
 from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import imported_from_project, read_tree, star_imported_from_project
+from greenlint.rules.defaults import default_value
 from greenlint.rules.syntax import SCOPES, cell_units, target_binds
 
 #: NumPy functions that read data from files or buffers: what they return is data, whatever their arguments.
@@ -36,10 +39,10 @@ PASSING_BUILTINS = frozenset({"enumerate", "zip", "reversed", "sorted", "list", 
 DEPTH = 3
 
 
-def made_on_host(facts: FileFacts, expr: ast.expr, scope: ast.AST) -> bool:
-    """Whether *expr*, read in *scope* (the function or module it is in), holds only values made
-    on the host without reading data (the module docstring says which)."""
-    return _Maker(facts).made(expr, scope, DEPTH, frozenset())
+def made_on_host(facts: FileFacts, expr: ast.expr, scope: ast.AST, cell: int | None = None) -> bool:
+    """Whether *expr*, read in *scope* (the function or module it is in; in notebook cell *cell*),
+    holds only values made on the host without reading data (the module docstring says which)."""
+    return _Maker(facts, cell).made(expr, scope, DEPTH, frozenset())
 
 
 class ProjectFunctions:
@@ -108,16 +111,18 @@ class ProjectFunctions:
 
 
 class _Maker:
-    def __init__(self, facts: FileFacts):
+    def __init__(self, facts: FileFacts, cell: int | None):
+        self.facts, self.cell = facts, cell
         self.functions = ProjectFunctions(facts)
 
     def made(self, expr: ast.AST, scope: ast.AST, depth: int, seen: frozenset[str]) -> bool:
         if isinstance(expr, ast.Constant):
             return True
         if isinstance(expr, ast.Name):
-            return self.name(expr.id, scope, depth, seen)
-        if isinstance(expr, ast.Attribute):  # `z.T`, `np.pi`; never `self.data`
-            return self.rooted_in_numpy(expr) or self.made(expr.value, scope, depth, seen)
+            return self.name(expr.id, scope, depth, seen) or self.option_scalar(expr)
+        if isinstance(expr, ast.Attribute):  # `z.T`, `np.pi`, `args.batch_size`; never `self.data`
+            return (self.rooted_in_numpy(expr) or self.made(expr.value, scope, depth, seen)
+                    or self.option_scalar(expr))
         if isinstance(expr, ast.Subscript):  # a row of a drawn batch (the index does not read data)
             return self.made(expr.value, scope, depth, seen)
         if isinstance(expr, ast.Call):
@@ -129,6 +134,12 @@ class _Maker:
         if isinstance(expr, (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Tuple, ast.List)):
             return all(self.made(child, scope, depth, seen) for child in _operands(expr))
         return False
+
+    def option_scalar(self, expr: ast.Name | ast.Attribute) -> bool:
+        """Whether *expr* holds a scalar when the program runs with its defaults: a command-line
+        option's, a parameter's default or what every call in the file passes it (`rules.defaults`)."""
+        held = default_value(self.facts, expr, self.cell)
+        return held is not None and isinstance(held.value, (bool, int, float, str))
 
     def call(self, call: ast.Call, scope: ast.AST, depth: int, seen: frozenset[str]) -> bool:
         chain = dotted(call.func)

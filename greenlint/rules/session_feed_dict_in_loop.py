@@ -391,7 +391,8 @@ class SessionFeedDictInLoop(Rule):
     `if dataset == 'mnist':`, files decoded otherwise). Values that stay the same (the whole training set on every epoch of
     full-batch gradient descent) are reported with their own advice: the same arrays are
     converted and copied again on every run. Not reported: a loop that feeds only literals
-    (`{keep_prob: 0.5}`: copying a scalar costs nothing), or only values it makes on the host
+    (`{keep_prob: 0.5}`: copying a scalar costs nothing) or command-line options' scalars
+    (`{batch_size: args.batch_size}`, the batches coming from an in-graph queue), or only values it makes on the host
     without reading data: random draws (a GAN's latent batch, `np.random.uniform(-1, 1, [64,
     100])`, drawn in the loop or by a function of the file or of a project module that returns
     one), NumPy's constructors (a one-hot label grid made with `np.zeros`), literals and
@@ -658,6 +659,20 @@ class SessionFeedDictInLoop(Rule):
             "import tensorflow as tf\nsess = tf.compat.v1.InteractiveSession()\nfor step in range(1000):\n"
             "    sess.run(train_op, feed_dict={keep_prob: 0.5, training: True})\n"
         ),
+        Valid(  # the batches come from an in-graph queue; the feed is a flag and an option's scalar
+            "import argparse\nimport tensorflow as tf\nparser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--batch_size', type=int, default=90)\nargs = parser.parse_args()\n"
+            "sess = tf.compat.v1.Session()\nfor i in range(1000):\n"
+            "    feed_dict = {phase_train: False, batch_size_placeholder: args.batch_size}\n"
+            "    sess.run([loss, accuracy], feed_dict=feed_dict)\n"
+        ),
+        Valid(  # the same scalar, handed to the evaluating function by its one caller
+            "import argparse\nimport tensorflow as tf\nparser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--batch_size', type=int, default=90)\nargs = parser.parse_args()\n\n\n"
+            "def evaluate(sess, batches, batch_size):\n    for i in range(batches):\n"
+            "        sess.run(embeddings, feed_dict={phase_train: False, size: batch_size})\n\n\n"
+            "evaluate(tf.compat.v1.Session(), 1000, args.batch_size)\n"
+        ),
         Valid(  # a GAN's generator step fed only a latent batch drawn on the host: no data to stage
             "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\nfor step in range(10000):\n"
             "    batch_z = np.random.uniform(-1, 1, size=[batch_size, z_dim]).astype(np.float32)\n"
@@ -919,7 +934,7 @@ class SessionFeedDictInLoop(Rule):
             if loop is not None and _beside_step_loop(loop, fed_runs):  # once per epoch, not per step
                 continue
             scope = enclosing(facts, call, site.callsite.span.cell)
-            if fed is not None and scope is not None and made_on_host(facts, fed, scope):
+            if fed is not None and scope is not None and made_on_host(facts, fed, scope, site.callsite.span.cell):
                 continue  # a drawn latent, a label grid, scalars: nothing a pipeline would stage
             varies = True if loop is None or fed is None else _varies(fed, loop)
             if varies:
@@ -950,7 +965,7 @@ class SessionFeedDictInLoop(Rule):
             if _fed_back(given, loop, replies) or _beside_step_loop(loop, fed_runs) or not _varies(given, loop):
                 continue
             scope = enclosing(facts, node, cell)
-            if scope is not None and made_on_host(facts, given, scope):
+            if scope is not None and made_on_host(facts, given, scope, cell):
                 continue
             work = host_work(facts, given, loop, node, cell)
             if work is not None:
