@@ -260,11 +260,22 @@ def _grows(node: ast.stmt) -> Iterator[tuple[str, list[ast.expr], int | None]]:
             if not any(_cut_of(e, name, axis) for e in elements):  # `[seq[:, 1:], token]`: a window that slides
                 yield name, elements, axis
     elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
-        yield node.target.id, [node.value], None
+        if not _arithmetic(node.value):  # `img += g * step` updates an array in place; `seq += [token]` grows
+            yield node.target.id, [node.value], None
     elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
         func = node.value.func
         if isinstance(func, ast.Attribute) and func.attr in GROWS and isinstance(func.value, ast.Name):
             yield func.value.id, list(node.value.args), None
+
+
+def _arithmetic(expr: ast.expr) -> bool:
+    """Whether *expr* is arithmetic on numbers or arrays (`g * step`, `-lr * grad`): an operator with
+    no list, tuple or string among its operands, which repeat or join a sequence instead."""
+    if not isinstance(expr, (ast.BinOp, ast.UnaryOp)):
+        return False
+    sequences = (ast.List, ast.Tuple, ast.ListComp, ast.JoinedStr)
+    return not any(isinstance(n, sequences) or (isinstance(n, ast.Constant) and isinstance(n.value, str))
+                   for n in ast.walk(expr))
 
 
 def _axis(join: ast.Call) -> int | None:

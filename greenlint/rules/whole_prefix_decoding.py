@@ -164,6 +164,13 @@ class WholePrefixDecoding(Rule):
             "for _ in range(100):\n    out, state = rnn([tf.constant([[tokens[-1]]]), state])\n"
             "    tokens.append(int(tf.argmax(out[0, -1])))\n"
         ),
+        Valid(  # gradient ascent on an image (DeepDream): `+=` of arithmetic updates it, nothing grows
+            "import tensorflow as tf\n\n\ndef render(sess, t_input, t_obj, img0, iter_n=20, step=1.0):\n"
+            "    t_score = tf.reduce_mean(t_obj)\n    t_grad = tf.gradients(t_score, t_input)[0]\n"
+            "    img = img0.copy()\n    for _ in range(iter_n):\n"
+            "        g, _ = sess.run([t_grad, t_score], {t_input: img})\n        img += g * step\n"
+            "    return img\n"
+        ),
         Valid(  # a window that slides: the same work on every pass
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('f.keras')\n"
             "for _ in range(48):\n    y = model.predict(window, verbose=0)\n"
