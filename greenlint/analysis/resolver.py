@@ -141,6 +141,10 @@ TRACING = frozenset(
 )
 #: Methods Keras traces into a graph (tf.function) for a Layer or Model subclass.
 KERAS_STEPS = frozenset({"call", "train_step", "test_step", "predict_step"})
+#: The builtin `range` and Python 2's `xrange`, as a loop's iterable.
+RANGES = frozenset({"range", "xrange"})
+#: Modules that re-export the builtin range under Python 2 and 3 (`from six.moves import xrange`).
+RANGE_MODULES = frozenset({"six.moves", "builtins", "past.builtins", "future.builtins"})
 
 
 class WalkContext:
@@ -1008,6 +1012,8 @@ class Resolver:
                         if not name.startswith("_") and name.isidentifier():
                             self.bind(name, self.imports.member(local, name))
                     self.scope.module().star_imports.extend(self.imports.star_imports(local))
+                continue
+            if module in RANGE_MODULES and alias.name in RANGES:  # `from six.moves import xrange`: the builtin
                 continue
             addons = root == kerasext.ADDONS and local is None and kerasext.addons_ref(f"{module}.{alias.name}")
             gan = root == tfgan.ROOT and local is None
@@ -3084,7 +3090,7 @@ class Resolver:
             name = node.func.id
             if name == "enumerate" and len(node.args) == 1 and not self.scope.lookup(name)[0]:
                 return self.loop_iter(node.args[0])
-            if name == "range" and not self.scope.lookup(name)[0]:
+            if name in RANGES and not self.scope.lookup(name)[0]:  # `xrange`: Python 2's, or six's
                 values = [self.expr(arg) for arg in node.args]
                 bounds = [v.value for v in values if type(v) is Const and type(v.value) is int]
                 if len(bounds) == len(values) and 1 <= len(bounds) <= 3 and (len(bounds) < 3 or bounds[2] != 0):

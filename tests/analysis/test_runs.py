@@ -34,6 +34,22 @@ def test_top_level_call_runs_once_and_literal_loops_multiply():
     assert count(found[5]) == (6, "exact")
 
 
+def test_python_2_ranges_count_like_range():
+    """`xrange`, Python 2's builtin or imported from six.moves, counts its trips; a project's own
+    function of that name does not."""
+    found = runs(
+        """
+        from six.moves import xrange
+        for i in xrange(4):
+            m.predict(x)
+        """
+    )
+    assert count(found[4]) == (4, "exact")
+    assert count(runs("for i in xrange(2, 8):\n    m.predict(x)\n")[2]) == (6, "exact")
+    own = runs("def xrange(n):\n    return load(n)\nfor i in xrange(4):\n    m.predict(x)\n")
+    assert own[4]["count"] != 4
+
+
 def test_a_call_under_if_in_a_loop_is_at_most_the_loop_bound():
     found = runs(
         """
