@@ -60,6 +60,7 @@ from greenlint.analysis import (
     libraries,
     ops,
     options,
+    progress,
     rebinding,
     step_traces,
     symops,
@@ -1044,6 +1045,8 @@ class Resolver:
             return Ref(path)
         if drivers.imported(path):  # `scipy.optimize.fmin_l_bfgs_b`: it calls the functions it is given
             return Ref(path)
+        if root in progress.ROOTS:  # `tqdm(range(n))`: a bar iterates what it wraps (nothing else of theirs)
+            return Ref(path) if progress.holds(path) else None
         if root in untyped.FOREIGN_ROOTS:
             return FOREIGN
         if root == kerasext.ADDONS and kerasext.addons_ref(path):  # `tfa.callbacks.TimeStopping`, unless the
@@ -3083,21 +3086,31 @@ class Resolver:
             return fresh(value.cls.methods.get("__enter__"))
         return value if type(value) is Foreign else None
 
+    def range_iter(self, args: list[ast.expr]) -> tuple[int | None, Any]:
+        """`loop_iter` of `range(*args)`."""
+        values = [self.expr(arg) for arg in args]
+        bounds = [v.value for v in values if type(v) is Const and type(v.value) is int]
+        if len(bounds) == len(values) and 1 <= len(bounds) <= 3 and (len(bounds) < 3 or bounds[2] != 0):
+            self.iter_option = next((v.option for v in values if v.option), "")  # `range(args.steps)`
+            trips = range(*bounds)  # its items too where few, for a loop that builds a graph (unroll.py)
+            return len(trips), Const(tuple(trips)) if len(trips) <= unroll.MAX_TRIPS else None
+        return None, None
+
     def loop_iter(self, node: ast.expr) -> tuple[int | None, Any]:
         """Walk a loop's iterable: (literal trip count or None, the iterable's value: for a `range` of
         bounds known here, its integers where at most `unroll.MAX_TRIPS`)."""
+        if type(node) is ast.Call and type(node.func) in (ast.Name, ast.Attribute) and node.args:
+            bar = self.expr(node.func)  # a progress bar: the loop runs as often as what it wraps
+            if type(bar) is Ref and bar.path in progress.WRAPPERS:
+                return self.loop_iter(node.args[0])
+            if type(bar) is Ref and bar.path in progress.RANGES:
+                return self.range_iter(node.args)
         if type(node) is ast.Call and type(node.func) is ast.Name and not node.keywords:
             name = node.func.id
             if name == "enumerate" and len(node.args) == 1 and not self.scope.lookup(name)[0]:
                 return self.loop_iter(node.args[0])
             if name in RANGES and not self.scope.lookup(name)[0]:  # `xrange`: Python 2's, or six's
-                values = [self.expr(arg) for arg in node.args]
-                bounds = [v.value for v in values if type(v) is Const and type(v.value) is int]
-                if len(bounds) == len(values) and 1 <= len(bounds) <= 3 and (len(bounds) < 3 or bounds[2] != 0):
-                    self.iter_option = next((v.option for v in values if v.option), "")  # `range(args.steps)`
-                    trips = range(*bounds)  # its items too where few, for a loop that builds a graph (unroll.py)
-                    return len(trips), Const(tuple(trips)) if len(trips) <= unroll.MAX_TRIPS else None
-                return None, None
+                return self.range_iter(node.args)
         value = self.expr(node)
         if type(value) is Const and value.value == [] and type(node) is not ast.List:
             return None, None  # an empty list through a name: filled where greenlint does not follow
@@ -3456,7 +3469,7 @@ _BINDER_MODULES = frozenset(path.partition(".")[0] for path in _BINDERS)
 _KERAS_ROOTS = TF_ROOTS | kerasext.ROOTS
 #: Roots of `from X import y` whose names the resolver values itself (no project module).
 _FOLLOWED_ROOTS = (DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS | hostwork.ROOTS
-                   | environments.ROOTS | {downloads.PATH_MODULE, "absl"})
+                   | environments.ROOTS | progress.ROOTS | {downloads.PATH_MODULE, "absl"})
 _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
 #: `math` functions folded on a literal number, as `builtin_call` folds `int` and `round`: the sizes a
 #: program derives (`int(math.ceil(float(size) / float(stride)))`, a layer's output side).

@@ -50,6 +50,27 @@ def test_python_2_ranges_count_like_range():
     assert own[4]["count"] != 4
 
 
+def test_a_progress_bar_runs_as_often_as_what_it_wraps():
+    """`tqdm(range(n))`, `trange(a, b)`, `tqdm.auto.tqdm(items, desc=...)`: the bar yields what it wraps."""
+    found = runs(
+        """
+        import tqdm
+        from tqdm.auto import tqdm as bar, trange
+        for i in tqdm.tqdm(range(7), desc="epochs"):
+            m.predict(x)
+        for i in trange(2, 8, leave=False):
+            m.predict(x)
+        for item in bar([1, 2, 3]):
+            m.predict(x)
+        for i in tqdm.trange(4):
+            m.predict(x)
+        """
+    )
+    assert [count(found[line]) for line in (5, 7, 9, 11)] == [(7, "exact"), (6, "exact"), (3, "exact"), (4, "exact")]
+    other = runs("import progress_meter\nfor i in progress_meter.tqdm(range(7)):\n    m.predict(x)\n")
+    assert other[3]["count"] != 7  # another library's function of that name is not tqdm's
+
+
 def test_a_call_under_if_in_a_loop_is_at_most_the_loop_bound():
     found = runs(
         """
