@@ -644,11 +644,39 @@ class Resolver:
             self.unrolling.discard(id(node))
 
     def s_while(self, node: ast.While) -> None:
+        trips, upper, counted = self.while_trips(node)
         self.expr(node.test)
         before = dict(self.scope.names)
-        self.loop_body(node, None, None, False)
+        self.loop_body(node, None if upper else trips, trips, upper, counted)
         self.scope.names = merge_names([before, self.scope.names])
         self.block(node.orelse)
+
+    def while_trips(self, node: ast.While) -> tuple[int | None, bool, str]:
+        """A counted `while step < n:` whose body adds a positive literal to `step` once per trip, at
+        its top level, and binds it nowhere else: (its trips, at most those where the test has other
+        conditions `and`-ed to it, the command-line option *n* defaults to); (None, False, "") else."""
+        test, upper = node.test, False
+        if type(test) is ast.BoolOp and type(test.op) is ast.And:
+            test, upper = next((v for v in test.values if type(v) is ast.Compare), test), True
+        if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.left) is not ast.Name \
+                or type(test.ops[0]) not in (ast.Lt, ast.LtE, ast.NotEq) or _calls_beyond_sizes(test.comparators[0]):
+            return None, False, ""
+        name = test.left.id
+        steps = [stmt.value.value for stmt in node.body if type(stmt) is ast.AugAssign and type(stmt.op) is ast.Add
+                 and type(stmt.target) is ast.Name and stmt.target.id == name and type(stmt.value) is ast.Constant
+                 and type(stmt.value.value) is int and stmt.value.value > 0]
+        stores = sum(type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Store for n in ast.walk(node))
+        if len(steps) != 1 or stores != 1 or _skips(node.body):
+            return None, False, ""
+        start, bound = self.scope.lookup(name)[1], self.expr(test.comparators[0])
+        if type(start) is not Const or type(bound) is not Const or type(start.value) is not int \
+                or type(bound.value) is not int:
+            return None, False, ""
+        span, step = bound.value - start.value, steps[0]
+        if type(test.ops[0]) is ast.NotEq and (span < 0 or span % step):
+            return None, False, ""  # never equal: it runs until something else stops it
+        trips = max(0, span // step + 1 if type(test.ops[0]) is ast.LtE else -(-span // step))
+        return trips, upper, bound.option or ""
 
     def loop_body(self, node: ast.For | ast.While, count: int | None, trips: int | None, upper: bool,
                   counted: str = "") -> None:
@@ -3580,6 +3608,27 @@ def _feed(node: ast.Call, api: str) -> ast.expr | None:
     cls, _, method = api.rpartition(".")
     at = (2 if method == "partial_run" else 1) if cls.endswith("Session") else 0
     return next((k.value for k in node.keywords if k.arg == "feed_dict"), node.args[at] if len(node.args) > at else None)
+
+
+def _calls_beyond_sizes(expr: ast.expr) -> bool:
+    """Whether *expr* calls anything but `len`, `int`, `min` or `max` (a bound read twice must not run work)."""
+    return any(type(n) is ast.Call and not (type(n.func) is ast.Name and n.func.id in ("len", "int", "min", "max"))
+               for n in ast.walk(expr))
+
+
+def _skips(body: list[ast.stmt]) -> bool:
+    """Whether a loop body has a `continue` of its own (nested loops' and functions' do not count)."""
+    stack = list(body)
+    while stack:
+        stmt = stack.pop()
+        if type(stmt) is ast.Continue:
+            return True
+        if type(stmt) in (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            stack.extend(stmt.orelse if type(stmt) in (ast.For, ast.AsyncFor, ast.While) else ())
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(stmt, field, ()))
+    return False
 
 
 def _leaves_early(body: list[ast.stmt]) -> bool:

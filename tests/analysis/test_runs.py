@@ -71,6 +71,34 @@ def test_a_progress_bar_runs_as_often_as_what_it_wraps():
     assert other[3]["count"] != 7  # another library's function of that name is not tqdm's
 
 
+def test_a_counted_while_loop_runs_its_count():
+    """`while step < n: ...; step += k` counts its trips; other conditions make it an upper bound;
+    a counter bound again, stepped under a condition or skipped by `continue` leaves it unknown."""
+    found = runs(
+        """
+        step = 0
+        while step < 50:
+            m.predict(x)
+            step += 1
+        i = 10
+        while i <= 40 and not done:
+            m.predict(x)
+            i += 10
+        """
+    )
+    assert count(found[4]) == (50, "exact")
+    assert count(found[8]) == (4, "upper")
+    unknown = [
+        "step = 0\nwhile step < 50:\n    m.predict(x)\n    step = sess.run(global_step)\n    step += 1\n",
+        "step = 0\nwhile step < 50:\n    m.predict(x)\n    if ok:\n        step += 1\n",
+        "step = 0\nwhile step < 50:\n    if skip():\n        continue\n    m.predict(x)\n    step += 1\n",
+        "step = 0\nwhile step != 5:\n    m.predict(x)\n    step += 2\n",
+    ]
+    for code in unknown:
+        [site] = runs(code).values()
+        assert site["count"] is None, code
+
+
 def test_a_call_under_if_in_a_loop_is_at_most_the_loop_bound():
     found = runs(
         """
