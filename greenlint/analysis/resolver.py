@@ -3623,8 +3623,10 @@ def _skips(body: list[ast.stmt]) -> bool:
         stmt = stack.pop()
         if type(stmt) is ast.Continue:
             return True
-        if type(stmt) in (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-            stack.extend(stmt.orelse if type(stmt) in (ast.For, ast.AsyncFor, ast.While) else ())
+        if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+            stack.extend(stmt.orelse)  # (its `else` runs in the enclosing loop)
+            continue
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         for field in ("body", "orelse", "finalbody", "handlers", "cases"):
             stack.extend(getattr(stmt, field, ()))
