@@ -554,7 +554,7 @@ class DecodedFilesWithoutCache(Rule):
             "m.fit_generator(batches(paths), steps_per_epoch=int(len(paths) / 32), epochs=args.epochs)\n",
             line=9,
             message_contains="on every epoch (`epochs=args.epochs`), where `steps_per_epoch=int(len(paths) / 32)` sizes"
-            " each as a pass over the data",
+            " each by the data's length",
         ),
         Invalid(  # a decoding map repeated for ever: a cache after the repeat would never fill, before it decodes once
             "import tensorflow as tf\n"
@@ -722,7 +722,7 @@ def _each_epoch(kind: str, steps: ast.expr | None) -> str | None:
     if steps is None:
         return "where Keras draws every batch of the `Sequence` on each" if kind == "sequence" else None
     if any(isinstance(n, ast.Call) and last_name(n.func) == "len" for n in ast.walk(steps)):
-        return f"where `steps_per_epoch={ast.unparse(steps)}` sizes each as a pass over the data"
+        return f"where `steps_per_epoch={ast.unparse(steps)}` sizes each by the data's length"
     return None
 
 
