@@ -8,8 +8,9 @@ each batch) or over arrays with augmenting arguments (which warps every image of
 and SciPy), that core does work a GPU step does not
 wait for only when it runs elsewhere (`generator_in_one_worker.py`). The resolver notes such a call
 a function makes inside one of its loops, or through a function it calls there (the one the fewest
-`if`s guard: `Resolver.note_host`); a generator function's batches carry it (`input_host_work`),
-and so do the batches drawn from such a generator or flow (`arrays.drawn`).
+`if`s guard: `Resolver.note_host`); a generator function's batches carry it (`input_host_work`), as
+do a `Sequence`'s whose `__getitem__` shows it and the batches drawn from such a generator or flow
+(`arrays.drawn`).
 
 A decode outside any loop of the function (one image read once) is kept apart (`once`): it becomes
 per-item work where a caller calls the function inside a loop of its own.
