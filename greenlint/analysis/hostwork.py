@@ -35,6 +35,7 @@ from typing import Any
 
 from greenlint.analysis import trees
 from greenlint.analysis.arrays import ARRAY, TENSOR
+from greenlint.analysis.options import last_name
 from greenlint.analysis.values import Inst
 
 #: Roots of the libraries whose decode calls are listed below (the resolver follows their imports);
@@ -99,6 +100,23 @@ AUGMENTS = frozenset({
 INDEXING = frozenset({"len", "range", "slice", "min", "max", "int"})
 #: Nodes that repeat work per item (a loop, a comprehension).
 PER_ITEM = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def memoised(function: ast.AST) -> bool:
+    """Whether *function* keeps every result by its arguments: decorated `functools.cache` or
+    `functools.lru_cache(maxsize=None)` (`lru_cache(None)`), as written. A decode in it runs once per
+    file, not again on each pass; a bounded `lru_cache` (128 results by default) decodes again a set
+    larger than its size."""
+    for decorator in getattr(function, "decorator_list", ()):
+        if last_name(decorator) == "cache":
+            return True
+        if isinstance(decorator, ast.Call) and last_name(decorator.func) == "lru_cache":
+            given = decorator.args[0] if decorator.args else next(
+                (k.value for k in decorator.keywords if k.arg == "maxsize"), None
+            )
+            if isinstance(given, ast.Constant) and given.value is None:
+                return True
+    return False
 
 
 def slices_only(function: ast.AST, held: Callable[[str], Any]) -> bool:

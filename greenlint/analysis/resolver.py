@@ -1182,7 +1182,7 @@ class Resolver:
             self.block(node.body)
         returns, generator = ctx.returns, ctx.generator
         info.returned = returns
-        info.host, info.host_once = ctx.host, ctx.host_once
+        info.host, info.host_once = (None, None) if hostwork.memoised(node) else (ctx.host, ctx.host_once)
         value: Any
         if generator:
             value = _generated(ctx)

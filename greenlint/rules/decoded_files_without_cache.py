@@ -383,6 +383,13 @@ class DecodedFilesWithoutCache(Rule):
             "            yield np.array([cv2.imread(p) for p in paths[i:i + 32]]), np.zeros(32)\n"
             "m.fit(batches(paths), steps_per_epoch=500, epochs=30)\n"
         ),
+        Valid(  # the decode kept by an unbounded memo (`lru_cache(maxsize=None)`): each file decoded once
+            "import functools\nimport cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "@functools.lru_cache(maxsize=None)\ndef load(path):\n    return cv2.resize(cv2.imread(path), (64, 64))\n"
+            "def batches(paths):\n    while True:\n        for i in range(0, len(paths), 32):\n"
+            "            yield np.array([load(p) for p in paths[i:i + 32]]), np.zeros(32)\n"
+            "m.fit(batches(paths), steps_per_epoch=len(paths) // 32, epochs=30)\n"
+        ),
         Valid(  # a decoding `Sequence` over one epoch (Keras' default): each file decoded once
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "class Faces(tf.keras.utils.Sequence):\n    def __init__(self, paths):\n        self.paths = paths\n"
