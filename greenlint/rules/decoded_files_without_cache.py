@@ -114,7 +114,9 @@ class DecodedFilesWithoutCache(Rule):
     set may not fit in memory, a memory-mapped `.npy` file on a local disk keeps it (Energy
     evidence: its read back costs far less than a decode). Not reported: a
     `steps_per_epoch` not derived from a length (a count of steps may never come back to a file),
-    a plain generator given none, one epoch, a fit given `**kwargs`, test code.
+    a plain generator given none, one epoch, a fit given `**kwargs`, test code; a decode in a
+    function that keeps every result (`functools.cache`, `lru_cache(maxsize=None)`: each file is
+    decoded once), here and in the Python loops below.
 
     Also a Python loop that decodes the files again on every epoch: a `for` that draws the
     batches of a training step (`train_on_batch()`, a `tf.function` training step such as
