@@ -75,6 +75,23 @@ ARRAY_FLOW = "`ImageDataGenerator.flow` "
 DECODED_BY = frozenset(name.rsplit(".", 1)[-1] for name in DECODES) - {"open", "load", "read"}
 
 
+#: A case's endless generator that reads and decodes a file per item (line 8), before its fit.
+DECODING_GENERATOR = (
+    "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+    "def batches(paths):\n    while True:\n        for i in range(0, len(paths), 32):\n"
+    "            yield np.array([cv2.imread(p) for p in paths[i:i + 32]]), np.zeros(32)\n"
+)
+#: A case's `keras.utils.Sequence` that reads and decodes a file per item in `__getitem__` (line 11), before its fit.
+DECODING_SEQUENCE = (
+    "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+    "class Faces(tf.keras.utils.Sequence):\n    def __init__(self, paths):\n        self.paths = paths\n"
+    "    def __len__(self):\n        return len(self.paths) // 32\n"
+    "    def __getitem__(self, i):\n"
+    "        x = np.array([cv2.resize(cv2.imread(p), (64, 64)) for p in self.paths[i * 32:(i + 1) * 32]])\n"
+    "        return x, np.zeros(32)\n"
+)
+
+
 class DecodedFilesWithoutCache(Rule):
     """
     ## What it does
@@ -380,10 +397,7 @@ class DecodedFilesWithoutCache(Rule):
             "for epoch in range(25):\n    for b in ds:\n        train_step(b)\n"
         ),
         Valid(  # a decoding generator whose epochs are a count of steps not tied to the data: not known to come back to a file
-            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
-            "def batches(paths):\n    while True:\n        for i in range(0, len(paths), 32):\n"
-            "            yield np.array([cv2.imread(p) for p in paths[i:i + 32]]), np.zeros(32)\n"
-            "m.fit(batches(paths), steps_per_epoch=500, epochs=30)\n"
+            DECODING_GENERATOR + "m.fit(batches(paths), steps_per_epoch=500, epochs=30)\n"
         ),
         Valid(  # the decode kept by an unbounded memo (`lru_cache(maxsize=None)`): each file decoded once
             "import functools\nimport cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -393,13 +407,7 @@ class DecodedFilesWithoutCache(Rule):
             "m.fit(batches(paths), steps_per_epoch=len(paths) // 32, epochs=30)\n"
         ),
         Valid(  # a decoding `Sequence` over one epoch (Keras' default): each file decoded once
-            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
-            "class Faces(tf.keras.utils.Sequence):\n    def __init__(self, paths):\n        self.paths = paths\n"
-            "    def __len__(self):\n        return len(self.paths) // 32\n"
-            "    def __getitem__(self, i):\n"
-            "        x = np.array([cv2.resize(cv2.imread(p), (64, 64)) for p in self.paths[i * 32:(i + 1) * 32]])\n"
-            "        return x, np.zeros(32)\n"
-            "m.fit(Faces(paths))\n"
+            DECODING_SEQUENCE + "m.fit(Faces(paths))\n"
         ),
         Valid(  # a generator tokenising texts in memory for many epochs: no file decoded (GL409's)
             "import numpy as np\nimport tensorflow as tf\nfrom tensorflow.keras.preprocessing.sequence import pad_sequences\n"
@@ -545,22 +553,17 @@ class DecodedFilesWithoutCache(Rule):
             message_contains="on each of 30 epochs",
         ),
         Invalid(  # a `Sequence` decoding its files in `__getitem__`, drawn whole on each of 30 epochs
-            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
-            "class Faces(tf.keras.utils.Sequence):\n    def __init__(self, paths):\n        self.paths = paths\n"
-            "    def __len__(self):\n        return len(self.paths) // 32\n"
-            "    def __getitem__(self, i):\n"
-            "        x = np.array([cv2.resize(cv2.imread(p), (64, 64)) for p in self.paths[i * 32:(i + 1) * 32]])\n"
-            "        return x, np.zeros(32)\n"
-            "m.fit_generator(Faces(paths), epochs=30)\n",
+            DECODING_SEQUENCE + "m.fit_generator(Faces(paths), epochs=30)\n",
             line=13,
             message_contains="`fit_generator()` draws its batches from Python code that reads and decodes the files again"
             " (`cv2.imread` (line 11)) on each of 30 epochs, where Keras draws every batch of the `Sequence` on each",
         ),
+        Invalid(  # a `Sequence` given `steps_per_epoch=None`: Keras' default, all its batches on each epoch
+            DECODING_SEQUENCE + "m.fit(Faces(paths), epochs=30, steps_per_epoch=None)\n",
+            line=13,
+        ),
         Invalid(  # an endless decoding generator, each epoch sized as a pass over the list; the epochs from a flag
-            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
-            "def batches(paths):\n    while True:\n        for i in range(0, len(paths), 32):\n"
-            "            yield np.array([cv2.imread(p) for p in paths[i:i + 32]]), np.zeros(32)\n"
-            "m.fit_generator(batches(paths), steps_per_epoch=int(len(paths) / 32), epochs=args.epochs)\n",
+            DECODING_GENERATOR + "m.fit_generator(batches(paths), steps_per_epoch=int(len(paths) / 32), epochs=args.epochs)\n",
             line=9,
             message_contains="on every epoch (`epochs=args.epochs`), where `steps_per_epoch=int(len(paths) / 32)` sizes"
             " each by the data's length",
@@ -728,7 +731,7 @@ def _each_epoch(kind: str, steps: ast.expr | None) -> str | None:
     (Keras draws all its batches, by index, on each epoch), or `steps_per_epoch` derived from a length
     (`int(len(train_keys) / batch_size)`: the code sizes an epoch as a pass over a list); None otherwise
     (a count of steps not tied to the data may never come back to a file)."""
-    if steps is None:
+    if steps is None or isinstance(steps, ast.Constant) and steps.value is None:
         return "where Keras draws every batch of the `Sequence` on each" if kind == "sequence" else None
     if any(isinstance(n, ast.Call) and last_name(n.func) == "len" for n in ast.walk(steps)):
         return f"where `steps_per_epoch={ast.unparse(steps)}` sizes each by the data's length"
