@@ -60,7 +60,7 @@ input_sliced           `fit`/`fit_generator` fed by an instance of a `Sequence` 
 input_workers          `fit`/`fit_generator` fed by an instance of a `Sequence` class whose constructor gives
                        `super().__init__()` its `workers` (Keras 3's `PyDataset`): the literal count, or
                        "given" (hostwork.given_workers)
-input_host_work        `fit`/`fit_generator` fed by a Python generator or an `ImageDataGenerator` flow, or
+input_host_work        `fit`/`fit_generator` fed by a Python generator, a `Sequence` or an `ImageDataGenerator` flow, or
                        `train_on_batch` on a batch
                        drawn from one or from an `ImageDataGenerator` flow (`next(gen)`), or returned
                        in the loop by a function decoding per item in its loops: the call
@@ -327,9 +327,15 @@ def receiver_features(owner: Any) -> dict[str, Any]:
 
 def input_host_work(named: dict[str, Any]) -> str | None:
     """The per-item host work (a file read, decoded or augmented, hostwork.py) of the Python generator
-    a `fit`/`fit_generator` call is given, where its body (or a function it calls) shows some, or of
-    the `ImageDataGenerator` flow it is given."""
+    a `fit`/`fit_generator` call is given, where its body (or a function it calls) shows some, of
+    the `ImageDataGenerator` flow it is given, or of the `__getitem__` of the `Sequence` it is given (of
+    the file, walked before, or of a project module)."""
     value: Any = named.get("x", named.get("generator"))
+    if type(value) is ExtInst:
+        return value.cls.hosts.get("__getitem__", (None, None))[0]
+    if type(value) is UserInst:
+        method = value.info.find_method("__getitem__")
+        return method.host if method is not None else None
     return value.meta.get("host") if type(value) is Inst and value.cls in (PY_GENERATOR, FLOW_ITERATOR) else None
 
 

@@ -8,8 +8,9 @@ each batch) or over arrays with augmenting arguments (which warps every image of
 and SciPy), that core does work a GPU step does not
 wait for only when it runs elsewhere (`generator_in_one_worker.py`). The resolver notes such a call
 a function makes inside one of its loops, or through a function it calls there (the one the fewest
-`if`s guard: `Resolver.note_host`); a generator function's batches carry it (`input_host_work`),
-and so do the batches drawn from such a generator or flow (`arrays.drawn`).
+`if`s guard: `Resolver.note_host`); a generator function's batches carry it (`input_host_work`), as
+do a `Sequence`'s whose `__getitem__` shows it and the batches drawn from such a generator or flow
+(`arrays.drawn`).
 
 A decode outside any loop of the function (one image read once) is kept apart (`once`): it becomes
 per-item work where a caller calls the function inside a loop of its own.
@@ -34,6 +35,7 @@ from typing import Any
 
 from greenlint.analysis import trees
 from greenlint.analysis.arrays import ARRAY, TENSOR
+from greenlint.analysis.options import last_name
 from greenlint.analysis.values import Inst
 
 #: Roots of the libraries whose decode calls are listed below (the resolver follows their imports);
@@ -98,6 +100,23 @@ AUGMENTS = frozenset({
 INDEXING = frozenset({"len", "range", "slice", "min", "max", "int"})
 #: Nodes that repeat work per item (a loop, a comprehension).
 PER_ITEM = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def memoised(function: ast.AST) -> bool:
+    """Whether *function* keeps every result by its arguments: decorated `functools.cache` or
+    `functools.lru_cache(maxsize=None)` (`lru_cache(None)`), as written. A decode in it runs once per
+    file, not again on each pass; a bounded `lru_cache` (128 results by default) decodes again a set
+    larger than its size."""
+    for decorator in getattr(function, "decorator_list", ()):
+        if last_name(decorator) == "cache":
+            return True
+        if isinstance(decorator, ast.Call) and last_name(decorator.func) == "lru_cache":
+            given = decorator.args[0] if decorator.args else next(
+                (k.value for k in decorator.keywords if k.arg == "maxsize"), None
+            )
+            if isinstance(given, ast.Constant) and given.value is None:
+                return True
+    return False
 
 
 def slices_only(function: ast.AST, held: Callable[[str], Any]) -> bool:

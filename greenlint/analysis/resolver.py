@@ -1219,7 +1219,7 @@ class Resolver:
             self.block(node.body)
         returns, generator = ctx.returns, ctx.generator
         info.returned = returns
-        info.host, info.host_once = ctx.host, ctx.host_once
+        info.host, info.host_once = (None, None) if hostwork.memoised(node) else (ctx.host, ctx.host_once)
         value: Any
         if generator:
             value = _generated(ctx)
@@ -2490,6 +2490,7 @@ class Resolver:
                 features["batch_size"] = batched
                 features["batch_size_from"] = "dataset"
         kind = feat.input_kind(api, named)
+        given = self.sequence_batches(named) if kind == "sequence" and not self.exporting else named
         if kind is not None:
             features["input_kind"] = kind
             host = feat.input_host_work(named) if kind in ("generator", "sequence") else None
@@ -2519,7 +2520,6 @@ class Resolver:
                 features["input_drawn_above"] = node.lineno - batch.meta["line"]
         first = args[0][1] if args and not args[0][0] else None
         merge = work_mod.merge_layer(api, features)
-        given = self.sequence_batches(named) if kind == "sequence" and not self.exporting else named
         work = {} if self.exporting else work_mod.site_work(api, given, features, owner, first, merge)
         if not self.exporting:
             work_mod.add_options(work, named, owner)

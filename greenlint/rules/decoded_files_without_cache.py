@@ -75,6 +75,23 @@ ARRAY_FLOW = "`ImageDataGenerator.flow` "
 DECODED_BY = frozenset(name.rsplit(".", 1)[-1] for name in DECODES) - {"open", "load", "read"}
 
 
+#: A case's endless generator that reads and decodes a file per item (line 8), before its fit.
+DECODING_GENERATOR = (
+    "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+    "def batches(paths):\n    while True:\n        for i in range(0, len(paths), 32):\n"
+    "            yield np.array([cv2.imread(p) for p in paths[i:i + 32]]), np.zeros(32)\n"
+)
+#: A case's `keras.utils.Sequence` that reads and decodes a file per item in `__getitem__` (line 11), before its fit.
+DECODING_SEQUENCE = (
+    "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+    "class Faces(tf.keras.utils.Sequence):\n    def __init__(self, paths):\n        self.paths = paths\n"
+    "    def __len__(self):\n        return len(self.paths) // 32\n"
+    "    def __getitem__(self, i):\n"
+    "        x = np.array([cv2.resize(cv2.imread(p), (64, 64)) for p in self.paths[i * 32:(i + 1) * 32]])\n"
+    "        return x, np.zeros(32)\n"
+)
+
+
 class DecodedFilesWithoutCache(Rule):
     """
     ## What it does
@@ -102,6 +119,21 @@ class DecodedFilesWithoutCache(Rule):
     or on a name it is assigned to), wherever it goes then: a cache after an endless `repeat()`
     would never fill, so only the code that builds it can put the cache before it. The finding names the number of epochs or
     the `repeat()` where the code shows it.
+
+    Also a `fit()` (or Keras 2's `fit_generator()`) run for more than one epoch (a literal, a
+    default, or a count the code does not show, as above) on a Python generator or a
+    `keras.utils.Sequence` that reads and decodes a file per item (the analysis's
+    `input_host_work`, of the generator's loops or the `Sequence`'s `__getitem__`, less a `.flow()`
+    of arrays and text preprocessing), where each epoch is a pass over the same data: a `Sequence`
+    given no `steps_per_epoch` (Keras draws all its batches, by index, on each epoch), or a
+    `steps_per_epoch` computed from a length (`int(len(train_keys) / batch_size)`: the code sizes an
+    epoch as one pass over a list). The finding is on the fit, naming the decode; where the decoded
+    set may not fit in memory, a memory-mapped `.npy` file on a local disk keeps it (Energy
+    evidence: its read back costs far less than a decode). Not reported: a
+    `steps_per_epoch` not derived from a length (a count of steps may never come back to a file),
+    a plain generator given none, one epoch, a fit given `**kwargs`, test code; a decode in a
+    function that keeps every result (`functools.cache`, `lru_cache(maxsize=None)`: each file is
+    decoded once), here and in the Python loops below.
 
     Also a Python loop that decodes the files again on every epoch: a `for` that draws the
     batches of a training step (`train_on_batch()`, a `tf.function` training step such as
@@ -227,6 +259,12 @@ class DecodedFilesWithoutCache(Rule):
     MESSAGE = (
         "{what} reads and decodes the files again on {when}: if the decoded set fits in memory ({size}),"
         " `.cache()` after the decoding (before random augmentation and shuffling) decodes each file once"
+    )
+    FIT_MESSAGE = (
+        "`{method}()` draws its batches from Python code that reads and decodes the files again ({host}) on {when},"
+        " {passes}: decode each file once and keep the arrays (in memory if the decoded set fits: its size is not"
+        " known from the code; else in a memory-mapped `.npy` file on a local disk, whose read back costs far less"
+        " than a decode), then draw the batches (and any random augmentation) from them"
     )
     LOOP_MESSAGE = (
         "`{what}()` reads and decodes the files again ({host}) on every pass of the loop at line {outer}: if the"
@@ -357,6 +395,26 @@ class DecodedFilesWithoutCache(Rule):
             "import tensorflow as tf\n\n\ndef batched(dataset, map_fn):\n    return dataset.map(map_fn).batch(64)\n\n\n"
             "ds = batched(tf.data.Dataset.from_tensor_slices(x), lambda a: a / 255)\n"
             "for epoch in range(25):\n    for b in ds:\n        train_step(b)\n"
+        ),
+        Valid(  # a decoding generator whose epochs are a count of steps not tied to the data: not known to come back to a file
+            DECODING_GENERATOR + "m.fit(batches(paths), steps_per_epoch=500, epochs=30)\n"
+        ),
+        Valid(  # the decode kept by an unbounded memo (`lru_cache(maxsize=None)`): each file decoded once
+            "import functools\nimport cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "@functools.lru_cache(maxsize=None)\ndef load(path):\n    return cv2.resize(cv2.imread(path), (64, 64))\n"
+            "def batches(paths):\n    while True:\n        for i in range(0, len(paths), 32):\n"
+            "            yield np.array([load(p) for p in paths[i:i + 32]]), np.zeros(32)\n"
+            "m.fit(batches(paths), steps_per_epoch=len(paths) // 32, epochs=30)\n"
+        ),
+        Valid(  # a decoding `Sequence` over one epoch (Keras' default): each file decoded once
+            DECODING_SEQUENCE + "m.fit(Faces(paths))\n"
+        ),
+        Valid(  # a generator tokenising texts in memory for many epochs: no file decoded (GL409's)
+            "import numpy as np\nimport tensorflow as tf\nfrom tensorflow.keras.preprocessing.sequence import pad_sequences\n"
+            "m = tf.keras.Sequential()\n"
+            "def batches(seqs, y):\n    while True:\n        for i in range(0, len(seqs), 32):\n"
+            "            yield np.array([pad_sequences([s], maxlen=40)[0] for s in seqs[i:i + 32]]), y[i:i + 32]\n"
+            "m.fit(batches(seqs, y), steps_per_epoch=len(seqs) // 32, epochs=20)\n"
         ),
         Valid(  # `steps_per_epoch` over records of unknown cardinality: Keras keeps one iterator across the epochs
             "import tensorflow as tf\n"
@@ -494,6 +552,22 @@ class DecodedFilesWithoutCache(Rule):
             line=2,
             message_contains="on each of 30 epochs",
         ),
+        Invalid(  # a `Sequence` decoding its files in `__getitem__`, drawn whole on each of 30 epochs
+            DECODING_SEQUENCE + "m.fit_generator(Faces(paths), epochs=30)\n",
+            line=13,
+            message_contains="`fit_generator()` draws its batches from Python code that reads and decodes the files again"
+            " (`cv2.imread` (line 11)) on each of 30 epochs, where Keras draws every batch of the `Sequence` on each",
+        ),
+        Invalid(  # a `Sequence` given `steps_per_epoch=None`: Keras' default, all its batches on each epoch
+            DECODING_SEQUENCE + "m.fit(Faces(paths), epochs=30, steps_per_epoch=None)\n",
+            line=13,
+        ),
+        Invalid(  # an endless decoding generator, each epoch sized as a pass over the list; the epochs from a flag
+            DECODING_GENERATOR + "m.fit_generator(batches(paths), steps_per_epoch=int(len(paths) / 32), epochs=args.epochs)\n",
+            line=9,
+            message_contains="on every epoch (`epochs=args.epochs`), where `steps_per_epoch=int(len(paths) / 32)` sizes"
+            " each by the data's length",
+        ),
         Invalid(  # a decoding map repeated for ever: a cache after the repeat would never fill, before it decodes once
             "import tensorflow as tf\n"
             "ds = tf.data.Dataset.list_files('x/*.png', shuffle=False)\n"
@@ -504,6 +578,11 @@ class DecodedFilesWithoutCache(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        for site, epochs, passes in _fit_passes(facts):
+            method = site.api.rsplit(".", 1)[-1]
+            host = site.features["input_host_work"]
+            message = self.FIT_MESSAGE.format(method=method, host=host, when=epochs, passes=passes)
+            yield self.diagnostic(site.callsite.span, facts.path, message)
         for span, sliced, what, host, outer in _loop_passes(facts):
             if not sliced and not facts.functions_named(what) and loader_of(facts.path, what) is not None:
                 continue  # the loader beside the script reports it, at its decode (`_drawn_by_scripts`)
@@ -616,6 +695,47 @@ def _returned_decoding(facts: FileFacts) -> dict[str, int]:
             for name in exits:
                 found.setdefault(name, site.callsite.span.line)
     return found
+
+
+def _fit_passes(facts: FileFacts) -> Iterator[tuple[Site, str, str]]:
+    """Each `fit()` (or `fit_generator()`) given a Python generator or `Sequence` that reads and decodes a
+    file per item (`input_host_work`, less a `.flow()` of arrays and text preprocessing) for more than one
+    epoch, each epoch a pass over the data (`_each_epoch`): with how often ("each of 30 epochs") and why a pass."""
+    for site in facts.sites:
+        host, kind = site.features.get("input_host_work"), site.features.get("input_kind")
+        if host is None or kind not in ("generator", "sequence") or host.startswith(ARRAY_FLOW) or encoding(host):
+            continue
+        if not is_keras_model_method(site.api, ("fit", "fit_generator")) or in_test_code(facts, site):
+            continue
+        call = facts.node(site)
+        if not isinstance(call, ast.Call) or any(k.arg is None for k in call.keywords):
+            continue  # `**kwargs` may carry the epochs and steps
+        by_position = site.api.endswith(".fit_generator")  # Keras 2: (generator, steps_per_epoch, epochs, ...)
+        when = _epochs(site, argument(call, "epochs", 2 if by_position else None))
+        passes = _each_epoch(kind, argument(call, "steps_per_epoch", 1 if by_position else None))
+        if when is not None and passes is not None:
+            yield site, when, passes
+
+
+def _epochs(site: Site, written: ast.expr | None) -> str | None:
+    """How many epochs a fit runs where more than one: "each of 30 epochs", or, not known, "every epoch
+    (`epochs=args.epochs`)"; None for one (Keras' default) or fewer."""
+    epochs = site.features.get("epochs")
+    if isinstance(epochs, int) and not isinstance(epochs, bool):
+        return f"each of {epochs} epochs" if epochs > 1 else None
+    return None if written is None else f"every epoch (`epochs={ast.unparse(written)}`)"
+
+
+def _each_epoch(kind: str, steps: ast.expr | None) -> str | None:
+    """Why each epoch of a fit goes over the same data again: a `Sequence` given no `steps_per_epoch`
+    (Keras draws all its batches, by index, on each epoch), or `steps_per_epoch` derived from a length
+    (`int(len(train_keys) / batch_size)`: the code sizes an epoch as a pass over a list); None otherwise
+    (a count of steps not tied to the data may never come back to a file)."""
+    if steps is None or isinstance(steps, ast.Constant) and steps.value is None:
+        return "where Keras draws every batch of the `Sequence` on each" if kind == "sequence" else None
+    if any(isinstance(n, ast.Call) and last_name(n.func) == "len" for n in ast.walk(steps)):
+        return f"where `steps_per_epoch={ast.unparse(steps)}` sizes each by the data's length"
+    return None
 
 
 def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, str]]:

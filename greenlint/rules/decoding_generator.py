@@ -82,7 +82,8 @@ class DecodingGenerator(Rule):
 
     Not reported: a generator (or a `.flow()`) whose batches come from memory (slices of arrays
     it was given, rescaled at most: nothing is decoded or warped per item), or that decodes one
-    file once, before its loop; an image PIL's `Image.open` opens whose pixels are never used
+    file once, before its loop, or through a function that keeps every result (`functools.cache`,
+    `lru_cache(maxsize=None)`: after the first epoch nothing is decoded); an image PIL's `Image.open` opens whose pixels are never used
     (`Image.open(p).size`: PIL reads the header and decodes on the pixels' first use, a method
     of the image or a call given it); a helper's decode under an `if` on a parameter the
     generator's call sets so that it does not run (`load(line, proc_img=False)` where the

@@ -401,6 +401,34 @@ def test_keras_text_preprocessing_per_item_is_host_work():
         assert calls(code.format(given))["tensorflow.keras.Sequential.fit"].get("input_host_work") == host, given
 
 
+def test_input_host_work_leaves_out_a_decode_an_unbounded_memo_keeps():
+    """A helper decorated `functools.cache` or `lru_cache(maxsize=None)` decodes each file once: no
+    per-item host work; a bounded `lru_cache` (128 results by default) decodes a larger set again."""
+    code = """
+        import functools
+        import cv2
+        import numpy as np
+        {decorator}
+        def load(path):
+            return cv2.imread(path)
+        def batches(paths):
+            while True:
+                yield np.array([load(p) for p in paths[:8]]), np.zeros(8)
+        m = keras.Sequential()
+        m.fit(batches(paths))
+        """
+    found = {
+        "@functools.cache": None,
+        "@functools.lru_cache(maxsize=None)": None,
+        "@functools.lru_cache(None)": None,
+        "@functools.lru_cache()": "`cv2.imread` (line 9)",
+        "@functools.lru_cache(maxsize=1024)": "`cv2.imread` (line 9)",
+    }
+    for decorator, host in found.items():
+        fit = calls(code.format(decorator=decorator))["tensorflow.keras.Sequential.fit"]
+        assert fit.get("input_host_work") == host, decorator
+
+
 def test_input_host_work_names_the_decode_the_fewest_conditions_guard():
     code = """
         import cv2

@@ -442,6 +442,24 @@ def test_a_project_sequence_that_only_slices_what_it_holds_is_sliced_in_its_subc
     assert [fit.features.get("input_sliced") for fit in fits] == [True, True, None]
 
 
+def test_a_project_sequence_that_decodes_in_getitem_carries_its_host_work(tmp_path):
+    """A `Sequence` of another module whose `__getitem__` decodes a file per item in a loop: the fit
+    on it names that decode; one whose `__getitem__` slices arrays it holds names none."""
+    fits = _fits_beside(
+        tmp_path,
+        "import cv2\nimport numpy as np\nfrom tensorflow import keras\n\n\nclass Faces(keras.utils.Sequence):\n"
+        "    def __init__(self, paths):\n        self.paths = paths\n\n"
+        "    def __getitem__(self, i):\n        x = np.zeros((32, 64, 64, 3))\n"
+        "        for j, path in enumerate(self.paths[i * 32:(i + 1) * 32]):\n"
+        "            x[j] = cv2.resize(cv2.imread(path), (64, 64))\n        return x, np.zeros(32)\n\n\n"
+        "class Rows(keras.utils.Sequence):\n    def __init__(self):\n        self.x = np.zeros((64, 8))\n\n"
+        "    def __getitem__(self, i):\n        return self.x[i * 32:(i + 1) * 32], self.x[i * 32:(i + 1) * 32]\n",
+        "from tensorflow import keras\nfrom batches import Faces, Rows\nmodel = keras.Sequential()\n"
+        "model.fit(Faces(paths), epochs=2)\nmodel.fit(Rows(), epochs=2)\n",
+    )
+    assert [fit.features.get("input_host_work") for fit in fits] == ["`cv2.imread` (batches.py line 13)", None]
+
+
 def test_a_project_py_dataset_gives_its_workers_to_the_fit(tmp_path):
     """A Keras 3 `PyDataset` of another module given its workers in its constructor: the fit on it,
     or on a subclass that keeps that constructor, knows them."""
