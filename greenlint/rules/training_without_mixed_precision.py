@@ -27,7 +27,7 @@ from greenlint.rules.large_step import (
 )
 from greenlint.rules.material import SAVING_OPTION, immaterial_saving, saving_clause, saving_j
 from greenlint.rules.site import Site, is_keras_model_method
-from greenlint.rules.syntax import is_training_step, units
+from greenlint.rules.syntax import cell_units, is_training_step, units
 from greenlint.rules.tf_data_defaults import OPTION as TF_VERSION
 from greenlint.rules.tf_target import TargetVersion, cpu_only, target
 
@@ -47,6 +47,8 @@ LEARNING_RATE_SETTERS = ("ReduceLROnPlateau", "LearningRateScheduler", "optimize
 #: policy through `keras.mixed_precision`; any other through `tf.keras.mixed_precision`.
 STANDALONE_KERAS = re.compile(r"^\s*(?:import|from) keras\b", re.MULTILINE)
 TF_KERAS_WORDS = ("tf.keras", "tensorflow.keras", "tensorflow import keras")
+#: A Keras optimizer's gradient clipping, which no `LossScaleOptimizer` before TensorFlow 2.4 wraps.
+CLIPPING = frozenset({"clipnorm", "clipvalue"})
 #: What a file that can train on a TPU builds.
 TPU_WORDS = ("TPUStrategy", "TPUClusterResolver")
 #: The share of a training's energy mixed precision can save: none where the step waits on
@@ -182,6 +184,13 @@ class TrainingWithoutMixedPrecision(Rule):
       must be set before that model is built, by the caller);
     - the model's training step is known to be below 10^9 FLOPs (a one-neuron regression, an
       MNIST MLP), even in a file that builds a large model elsewhere;
+    - the program targets a TensorFlow older than 2.4 and gives a Keras optimizer gradient
+      clipping (`Adam(clipnorm=0.001)`, `clipvalue=`): the `LossScaleOptimizer` that a mixed
+      policy's `compile`, a custom step's loss scaling and the graph rewrite of a Keras optimizer
+      wrap it in raises "does not support wrapping optimizers with a clipnorm" there (the
+      TensorFlow 1.15 to 2.3 sources); the change then means dropping the clipping or upgrading
+      TensorFlow, not a switch. From 2.4 (and Keras 2.6-2.11 and Keras 3) the wrapper applies the
+      inner optimizer's clipping to the unscaled gradients, and the finding stands;
     - the user stated a GPU without tensor cores (`--device`, `device = "…"` in the
       configuration: a GTX 1080 Ti, compute capability 6.1): float16 arithmetic there runs at
       FP32's rate or slower, and TensorFlow itself warns that mixed precision "may run slowly".
@@ -469,6 +478,16 @@ class TrainingWithoutMixedPrecision(Rule):
             "m.fit_generator(gen, steps_per_epoch=300, epochs=5)\n",
             options={"tensorflow-version": "2.2", "multi-backend-rewrite": True},
         ),
+        Valid(  # TensorFlow 2.3: its LossScaleOptimizer raises for an optimizer that clips its gradients
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "m.compile(optimizer=tf.keras.optimizers.Adam(lr=1e-5, clipnorm=0.001), loss='mse')\nm.fit(x, y, epochs=10)\n",
+            options={"material-saving-j": 0.0, "tensorflow-version": "2.3"},
+        ),
+        Valid(  # TensorFlow 1.15: the graph rewrite wraps a Keras optimizer in the same LossScaleOptimizer
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "m.compile(optimizer=tf.keras.optimizers.SGD(0.1, clipvalue=clip), loss='mse')\nm.fit(x, y, epochs=10)\n",
+            options={"material-saving-j": 0.0, "tensorflow-version": "1.15"},
+        ),
         Valid(  # multi-backend Keras 2 on TensorFlow 1.13: no graph rewrite yet
             "from keras.applications import ResNet50\nm = ResNet50(weights=None)\n"
             "m.fit_generator(gen, steps_per_epoch=300, epochs=5)\n",
@@ -583,6 +602,20 @@ class TrainingWithoutMixedPrecision(Rule):
             line=3,
             message_contains='`tf.keras.mixed_precision.set_global_policy("mixed_float16")` before the model is built;',
             options={"material-saving-j": 0.0, "tensorflow-version": "2.4"},
+        ),
+        Invalid(  # TensorFlow 2.4: the LossScaleOptimizer clips the unscaled gradients as its inner optimizer says
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "m.compile(optimizer=tf.keras.optimizers.Adam(lr=1e-5, clipnorm=0.001), loss='mse')\nm.fit(x, y, epochs=10)\n",
+            line=4,
+            message_contains='`tf.keras.mixed_precision.set_global_policy("mixed_float16")`',
+            options={"material-saving-j": 0.0, "tensorflow-version": "2.4"},
+        ),
+        Invalid(  # TensorFlow 2.3 with clipping switched off (None): the experimental policy wraps it
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "m.compile(optimizer=tf.keras.optimizers.Adam(lr=1e-5, clipnorm=None), loss='mse')\nm.fit(x, y, epochs=10)\n",
+            line=4,
+            message_contains='`tf.keras.mixed_precision.experimental.set_policy("mixed_float16")`',
+            options={"material-saving-j": 0.0, "tensorflow-version": "2.3"},
         ),
         Invalid(  # TensorFlow 2.1-2.3: the policy's experimental API
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
@@ -814,6 +847,8 @@ class TrainingWithoutMixedPrecision(Rule):
         port = keras2 and not rewrite and bool(options.get("multi-backend-port", False))
         if (keras2 and not (rewrite or port)) or (not keras2 and tf.older_than(1, 14)) or cpu_only(facts.path):
             return
+        if not (keras2 or graph) and tf.older_than(2, 4) and _clips(facts):
+            return
         device = gpu_spec(facts.device) if facts.device is not None else None
         if device is not None and not device.tensor_cores:
             return
@@ -883,6 +918,20 @@ def _advice(facts: FileFacts, tf: TargetVersion, own_step: str) -> str:
         )
         advice += f", {own_step} scaling its loss with a `LossScaleOptimizer`'s {scaling}, which `mixed_bfloat16` does not need"
     return advice
+
+
+def _clips(facts: FileFacts) -> bool:
+    """The file gives a Keras optimizer gradient clipping (`clipnorm=` or `clipvalue=`, any value
+    but None written): before TensorFlow 2.4, the `LossScaleOptimizer` that a mixed policy's
+    `compile`, a custom step's loss scaling and the graph rewrite of a Keras optimizer wrap it in
+    raises for such an optimizer (1.15 to 2.3; from 2.4 it applies the inner optimizer's clipping
+    to the unscaled gradients)."""
+    return any(
+        keyword.arg in CLIPPING and not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None)
+        for cell, _ in cell_units(facts)
+        for call in facts.nodes(cell, ast.Call)
+        for keyword in call.keywords
+    )
 
 
 def _on_tpu(facts: FileFacts) -> bool:
