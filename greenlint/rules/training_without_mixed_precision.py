@@ -43,8 +43,11 @@ KERAS_STEPS = ("fit", "fit_generator", "train_on_batch")
 #: the option that reports such trainings (the rule's cases, whose fake figures are all material).
 TF_1_15 = {"tensorflow-version": "1.15", "multi-backend-rewrite": True, "material-saving-j": 0.0}
 LEARNING_RATE_SETTERS = ("ReduceLROnPlateau", "LearningRateScheduler", "optimizer.lr")
-#: A file on standalone Keras 2.4+ or 3 (an import of `keras` and no mention of tf.keras) sets the
-#: policy through `keras.mixed_precision`; any other through `tf.keras.mixed_precision`.
+#: A file on standalone Keras (an import of `keras` and no mention of tf.keras) sets the policy
+#: through `keras.mixed_precision` from TensorFlow `KERAS_MIXED_PRECISION` on (Keras 2.6+ and 3); any
+#: other, and Keras 2.4 and 2.5 (on TensorFlow 2.2-2.5: no `keras.mixed_precision`, their layers
+#: are tf.keras's), through `tf.keras.mixed_precision`.
+KERAS_MIXED_PRECISION = (2, 6)
 STANDALONE_KERAS = re.compile(r"^\s*(?:import|from) keras\b", re.MULTILINE)
 TF_KERAS_WORDS = ("tf.keras", "tensorflow.keras", "tensorflow import keras")
 #: A Keras optimizer's gradient clipping, which no `LossScaleOptimizer` before TensorFlow 2.4 wraps.
@@ -203,7 +206,9 @@ class TrainingWithoutMixedPrecision(Rule):
 
     The message names the switch the program's Keras has (greenlint/rules/tf_target.py reads the
     TensorFlow it runs on): `tf.keras.mixed_precision.set_global_policy("mixed_float16")` (or
-    `keras.` for standalone Keras 2.4+ and 3) before the model is built; the policy's
+    `keras.` for standalone Keras 2.6+ and 3, on TensorFlow 2.6 and later; Keras 2.4 and 2.5 have
+    no `keras.mixed_precision`, and their layers, tf.keras's, follow the tf.keras policy) before
+    the model is built; the policy's
     `experimental.set_policy` on TensorFlow 2.1-2.3; on 1.14-2.0, which have no Keras policy, the
     graph rewrite around the optimizer (`tf.train.experimental.enable_mixed_precision_graph_rewrite`,
     loss scaling included). Keras' own steps (`fit`, `fit_generator`, `train_on_batch`) scale the
@@ -617,6 +622,18 @@ class TrainingWithoutMixedPrecision(Rule):
             message_contains='`tf.keras.mixed_precision.experimental.set_policy("mixed_float16")`',
             options={"material-saving-j": 0.0, "tensorflow-version": "2.3"},
         ),
+        Invalid(  # standalone Keras on TensorFlow 2.4: Keras 2.4, which has no `keras.mixed_precision`
+            "import keras\nm = keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            line=3,
+            message_contains='(`tf.keras.mixed_precision.set_global_policy("mixed_float16")` before the model is built;',
+            options={"material-saving-j": 0.0, "tensorflow-version": "2.4"},
+        ),
+        Invalid(  # standalone Keras on TensorFlow 2.6: Keras 2.6 has `keras.mixed_precision`
+            "import keras\nm = keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            line=3,
+            message_contains='(`keras.mixed_precision.set_global_policy("mixed_float16")` before the model is built;',
+            options={"material-saving-j": 0.0, "tensorflow-version": "2.6"},
+        ),
         Invalid(  # TensorFlow 2.1-2.3: the policy's experimental API
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
             line=3,
@@ -906,7 +923,7 @@ def _advice(facts: FileFacts, tf: TargetVersion, own_step: str) -> str:
     standalone = STANDALONE_KERAS.search(facts.text) and not any(
         w in facts.text for w in TF_KERAS_WORDS
     )
-    keras = "keras" if standalone else "tf.keras"
+    keras = "keras" if standalone and not tf.older_than(*KERAS_MIXED_PRECISION) else "tf.keras"
     call = "experimental.set_policy" if tf.older_than(2, 4) else "set_global_policy"
     policy = '"mixed_bfloat16")` on its TPU, `"mixed_float16"` on a GPU,' if _on_tpu(facts) else '"mixed_float16")`'
     advice = f"`{keras}.mixed_precision.{call}({policy} before the model is built"
