@@ -101,7 +101,9 @@ class TrainingWithoutMixedPrecision(Rule):
       a function defined above the call trains what it builds).
 
     A `Session.run` of a TF1 graph's update with such evidence is reported with the advice of
-    TensorFlow's graph rewrite (`enable_mixed_precision_graph_rewrite`, TF 1.14 and later, which
+    TensorFlow's graph rewrite (`tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite`,
+    TF 1.14 and later: one name for TF1 and TF2 programs, kept in 2.x beside 2.4's
+    `tf.compat.v1.mixed_precision` one, as the 1.15, 2.4 and 2.21 sources show; it
     wraps the optimizer and adds loss scaling). Where a file's only training steps are such runs
     with no evidence of their own, or none, the optimizer's update it builds is flagged
     (`optimizer.minimize(loss)`, `apply_gradients`: built to be run once per training step, by
@@ -319,12 +321,13 @@ class TrainingWithoutMixedPrecision(Rule):
     )
     MESSAGE_GRAPH = (
         "TF1 training op built without the mixed-precision graph rewrite (wrap the optimizer in"
-        " `enable_mixed_precision_graph_rewrite`, TF >= 1.14; useful on GPUs with tensor cores)"
+        " `tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite`, TF >= 1.14; useful on GPUs with"
+        " tensor cores)"
     )
     MESSAGE_GRAPH_ON = (
         "TF1 training op built without the mixed-precision graph rewrite (wrap the optimizer in"
-        " `enable_mixed_precision_graph_rewrite`, TF >= 1.14; the stated {device} has tensor cores,"
-        " compute capability {capability})"
+        " `tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite`, TF >= 1.14; the stated {device}"
+        " has tensor cores, compute capability {capability})"
     )
     MESSAGE_KERAS2 = (
         "training on multi-backend Keras 2 ({keras}) without mixed precision: compile with a `tf.train` optimizer"
