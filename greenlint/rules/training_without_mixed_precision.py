@@ -36,6 +36,9 @@ TF1 = "tensorflow.compat.v1."
 #: TF1 optimizers and the calls that build their update op: one training step per run of it.
 TF1_TRAIN = TF1 + "train."
 TF1_UPDATES = frozenset({"minimize", "apply_gradients"})
+#: Gradients taken from the graph itself, not through an optimizer: the rewrite's optimizer scales
+#: the loss in its `compute_gradients` (and `minimize`) alone, so these get float16 gradients unscaled.
+RAW_GRADIENTS = frozenset({"tensorflow.gradients", "tensorflow.compat.v1.gradients"})
 #: Keras' own training steps, which scale a float16 loss by themselves under a mixed policy.
 KERAS_STEPS = ("fit", "fit_generator", "train_on_batch")
 #: What sets a Keras optimizer's `lr` during a training (a callback, or the program itself).
@@ -104,7 +107,10 @@ class TrainingWithoutMixedPrecision(Rule):
     TensorFlow's graph rewrite (`tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite`,
     TF 1.14 and later: one name for TF1 and TF2 programs, kept in 2.x beside 2.4's
     `tf.compat.v1.mixed_precision` one, as the 1.15, 2.4 and 2.21 sources show; it
-    wraps the optimizer and adds loss scaling). Where a file's only training steps are such runs
+    wraps the optimizer and adds loss scaling). The wrapped optimizer scales the loss in its
+    `compute_gradients` (and so `minimize`) alone: where the file takes its gradients with
+    `tf.gradients` and hands them to `apply_gradients`, the advice says to take them through the
+    optimizer, or the float16 gradients go unscaled. Where a file's only training steps are such runs
     with no evidence of their own, or none, the optimizer's update it builds is flagged
     (`optimizer.minimize(loss)`, `apply_gradients`: built to be run once per training step, by
     whichever module runs the session) when the class or function that builds it is the model
@@ -321,13 +327,18 @@ class TrainingWithoutMixedPrecision(Rule):
     )
     MESSAGE_GRAPH = (
         "TF1 training op built without the mixed-precision graph rewrite (wrap the optimizer in"
-        " `tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite`, TF >= 1.14; useful on GPUs with"
-        " tensor cores)"
+        " `tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite`{gradients}, TF >= 1.14; useful"
+        " on GPUs with tensor cores)"
     )
     MESSAGE_GRAPH_ON = (
         "TF1 training op built without the mixed-precision graph rewrite (wrap the optimizer in"
-        " `tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite`, TF >= 1.14; the stated {device}"
-        " has tensor cores, compute capability {capability})"
+        " `tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite`{gradients}, TF >= 1.14; the"
+        " stated {device} has tensor cores, compute capability {capability})"
+    )
+    #: What the graph advice adds where the file takes its gradients with `tf.gradients`.
+    UNSCALED_GRADIENTS = (
+        " and take the gradients with its `compute_gradients`, which scales the loss (`tf.gradients` gets no"
+        " loss scaling)"
     )
     MESSAGE_KERAS2 = (
         "training on multi-backend Keras 2 ({keras}) without mixed precision: compile with a `tf.train` optimizer"
@@ -877,10 +888,13 @@ class TrainingWithoutMixedPrecision(Rule):
         elif port:
             message = self.MESSAGE_PORT.format(keras=flavour.basis)
         elif graph:
+            gradients = self.UNSCALED_GRADIENTS if any(s.api in RAW_GRADIENTS for s in facts.sites) else ""
             message = (
-                self.MESSAGE_GRAPH
+                self.MESSAGE_GRAPH.format(gradients=gradients)
                 if device is None
-                else self.MESSAGE_GRAPH_ON.format(device=device.name, capability=device.compute_capability)
+                else self.MESSAGE_GRAPH_ON.format(
+                    gradients=gradients, device=device.name, capability=device.compute_capability
+                )
             )
         else:
             advice = _advice(facts, tf, _own_step(facts, site))

@@ -92,3 +92,23 @@ def test_an_imported_model_class_overriding_train_step_is_told_to_scale_its_loss
     }
     (found,) = check_in_project(tmp_path, predictor, files, "train.py", "GL602", {"material-saving-j": 0.0})
     assert ("its `train_step` scaling its loss" in found.message) is told
+
+
+#: A TF1 factory named after a large architecture builds its update from gradients it takes itself.
+GRAPH_UPDATE = (
+    "import tensorflow as tf\ndef build_resnet50(images, labels):\n    loss = resnet(images, labels)\n"
+    "    opt = tf.compat.v1.train.MomentumOptimizer(0.1, 0.9)\n    tvars = tf.compat.v1.trainable_variables()\n"
+    "    {grads}\n    return opt.apply_gradients(zip(grads, tvars))\n"
+)
+
+
+@pytest.mark.parametrize("take", ["tf.gradients(loss, tvars)", "tf.compat.v1.gradients(loss, tvars)"])
+def test_graph_gradients_taken_outside_the_optimizer_are_told_to_go_through_it(take, predictor):
+    (message,) = _messages(GRAPH_UPDATE.format(grads=f"grads = {take}"), predictor)
+    assert "and take the gradients with its `compute_gradients`" in message
+
+
+def test_graph_gradients_the_optimizer_takes_need_nothing_more(predictor):
+    code = GRAPH_UPDATE.format(grads="grads = [g for g, _ in opt.compute_gradients(loss, tvars)]")
+    (message,) = _messages(code, predictor)
+    assert "enable_mixed_precision_graph_rewrite`, TF >= 1.14" in message and "compute_gradients`" not in message
