@@ -37,7 +37,7 @@ TF1 = "tensorflow.compat.v1."
 TF1_TRAIN = TF1 + "train."
 TF1_UPDATES = frozenset({"minimize", "apply_gradients"})
 #: Gradients taken from the graph itself, not through an optimizer: the rewrite's optimizer scales
-#: the loss in its `compute_gradients` (and `minimize`) alone, so these get float16 gradients unscaled.
+#: the loss in its `compute_gradients` (and `minimize`) alone, so these go unscaled.
 RAW_GRADIENTS = frozenset({"tensorflow.gradients", "tensorflow.compat.v1.gradients"})
 #: Keras' own training steps, which scale a float16 loss by themselves under a mixed policy.
 KERAS_STEPS = ("fit", "fit_generator", "train_on_batch")
@@ -108,9 +108,9 @@ class TrainingWithoutMixedPrecision(Rule):
     TF 1.14 and later: one name for TF1 and TF2 programs, kept in 2.x beside 2.4's
     `tf.compat.v1.mixed_precision` one, as the 1.15, 2.4 and 2.21 sources show; it
     wraps the optimizer and adds loss scaling). The wrapped optimizer scales the loss in its
-    `compute_gradients` (and so `minimize`) alone: where the file takes its gradients with
-    `tf.gradients` and hands them to `apply_gradients`, the advice says to take them through the
-    optimizer, or the float16 gradients go unscaled. Where a file's only training steps are such runs
+    `compute_gradients` (and so `minimize`) alone: where the file's updates apply gradients it
+    takes with `tf.gradients` (it calls `apply_gradients` and neither `compute_gradients` nor
+    `minimize`), the advice says to take them through the optimizer, or they go unscaled. Where a file's only training steps are such runs
     with no evidence of their own, or none, the optimizer's update it builds is flagged
     (`optimizer.minimize(loss)`, `apply_gradients`: built to be run once per training step, by
     whichever module runs the session) when the class or function that builds it is the model
@@ -888,7 +888,7 @@ class TrainingWithoutMixedPrecision(Rule):
         elif port:
             message = self.MESSAGE_PORT.format(keras=flavour.basis)
         elif graph:
-            gradients = self.UNSCALED_GRADIENTS if any(s.api in RAW_GRADIENTS for s in facts.sites) else ""
+            gradients = self.UNSCALED_GRADIENTS if _raw_gradients(facts) else ""
             message = (
                 self.MESSAGE_GRAPH.format(gradients=gradients)
                 if device is None
@@ -916,6 +916,15 @@ def _trains(site: Site) -> bool:
     a graph (a TF1 update, a step inside a `tf.function`), whose work runs where the graph does."""
     return (is_training_step(site) or _estimator_train(site.api)) and site.work_value("symbolic") is not True \
         and not site.api.startswith(TF1_TRAIN)
+
+
+def _raw_gradients(facts: FileFacts) -> bool:
+    """The file's TF1 updates apply gradients it takes with `tf.gradients`: it calls `tf.gradients`
+    and an optimizer's `apply_gradients`, and no optimizer's `compute_gradients` or `minimize` (a
+    gradient penalty taken with `tf.gradients` inside a loss that `minimize` scales needs nothing)."""
+    names = {s.api.rsplit(".", 1)[-1] for s in facts.sites if s.api.startswith(TF1_TRAIN)}
+    return "apply_gradients" in names and not names & {"compute_gradients", "minimize"} \
+        and any(s.api in RAW_GRADIENTS for s in facts.sites)
 
 
 def _estimator_train(api: str) -> bool:

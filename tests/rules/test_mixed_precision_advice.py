@@ -109,6 +109,17 @@ def test_graph_gradients_taken_outside_the_optimizer_are_told_to_go_through_it(t
 
 
 def test_graph_gradients_the_optimizer_takes_need_nothing_more(predictor):
-    code = GRAPH_UPDATE.format(grads="grads = [g for g, _ in opt.compute_gradients(loss, tvars)]")
+    taken = "grads = [g for g, _ in opt.compute_gradients(loss, tvars)]\n    saliency = tf.gradients(loss, images)"
+    code = GRAPH_UPDATE.format(grads=taken)
+    (message,) = _messages(code, predictor)
+    assert "enable_mixed_precision_graph_rewrite`, TF >= 1.14" in message and "compute_gradients`" not in message
+
+
+def test_a_gradient_penalty_taken_with_tf_gradients_beside_a_minimize_needs_nothing_more(predictor):
+    code = (
+        "import tensorflow as tf\ndef build_resnet50(images, labels):\n    loss = resnet(images, labels)\n"
+        "    penalty = tf.reduce_sum(tf.gradients(loss, images)[0] ** 2)\n"
+        "    return tf.compat.v1.train.AdamOptimizer(1e-4).minimize(loss + penalty)\n"
+    )
     (message,) = _messages(code, predictor)
     assert "enable_mixed_precision_graph_rewrite`, TF >= 1.14" in message and "compute_gradients`" not in message
