@@ -160,7 +160,9 @@ class TrainingWithoutMixedPrecision(Rule):
       `compile(optimizer=tf.train.experimental.enable_mixed_precision_graph_rewrite(
       tf.train.AdamOptimizer(lr)))`, before the session is made), except where the wrapped
       optimizer breaks what the file does: a `TFOptimizer` has no `lr`, which
-      `ReduceLROnPlateau`, `LearningRateScheduler` and a `K.set_value(optimizer.lr, ...)` set;
+      `ReduceLROnPlateau`, `LearningRateScheduler` and a `K.set_value(optimizer.lr, ...)` set,
+      nor the Keras optimizer's gradient clipping (`clipnorm=`, `clipvalue=`), which a `tf.train`
+      optimizer does not take;
       and except where the project pins TensorFlow 2 (there this Keras wraps tf.keras
       optimizers alone, and the rewrite is for `tf.function`s) or one older than 1.14. It is off
       by default: the benchmark's judges labelled three of these trainings false when the rule
@@ -485,6 +487,12 @@ class TrainingWithoutMixedPrecision(Rule):
             "from keras.applications import ResNet50\nfrom keras.callbacks import ReduceLROnPlateau\n"
             "m = ResNet50(weights=None)\n"
             "m.fit_generator(gen, steps_per_epoch=300, epochs=5, callbacks=[ReduceLROnPlateau(patience=3)])\n",
+            options=TF_1_15,
+        ),
+        Valid(  # multi-backend Keras 2 whose optimizer clips its gradients: a `tf.train` optimizer has no clipnorm
+            "from keras.applications import ResNet50\nfrom keras.optimizers import Adam\nm = ResNet50(weights=None)\n"
+            "m.compile(optimizer=Adam(lr=1e-5, clipnorm=0.001), loss='mse')\n"
+            "m.fit_generator(gen, steps_per_epoch=300, epochs=5)\n",
             options=TF_1_15,
         ),
         Valid(  # multi-backend Keras 2 with the rewrite's option off (the default)
@@ -1010,10 +1018,11 @@ def _graph_rewrite_serves(facts: FileFacts, tf: TargetVersion) -> bool:
     TensorFlow is 1.14 or 1.15 (or not pinned), and the file never sets its optimizer's learning
     rate during the training (a `ReduceLROnPlateau` or `LearningRateScheduler` callback,
     `K.set_value(model.optimizer.lr, ...)`), which Keras' wrapper of a `tf.train` optimizer has
-    no `lr` for."""
+    no `lr` for, nor clips its gradients through a Keras optimizer (`clipnorm=`, `clipvalue=`),
+    which a `tf.train` optimizer has no argument for."""
     if tf.older_than(1, 14) or (tf.stated and not tf.older_than(2, 0)):
         return False
-    return not any(word in facts.text for word in LEARNING_RATE_SETTERS)
+    return not any(word in facts.text for word in LEARNING_RATE_SETTERS) and not _clips(facts)
 
 
 def _named_model(facts: FileFacts, site: Site) -> str:
