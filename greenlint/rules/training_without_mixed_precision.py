@@ -106,11 +106,12 @@ class TrainingWithoutMixedPrecision(Rule):
     A `Session.run` of a TF1 graph's update with such evidence is reported with the advice of
     TensorFlow's graph rewrite (`tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite`,
     TF 1.14 and later: one name for TF1 and TF2 programs, kept in 2.x beside 2.4's
-    `tf.compat.v1.mixed_precision` one, as the 1.15, 2.4 and 2.21 sources show; it
-    wraps the optimizer and adds loss scaling). The wrapped optimizer scales the loss in its
+    `tf.compat.v1.mixed_precision` one, as the 1.15, 2.4 and 2.21 sources show; it wraps the
+    optimizer and adds loss scaling). The wrapped optimizer scales the loss in its
     `compute_gradients` (and so `minimize`) alone: where the file's updates apply gradients it
     takes with `tf.gradients` (it calls `apply_gradients` and neither `compute_gradients` nor
-    `minimize`), the advice says to take them through the optimizer, or they go unscaled. Where a file's only training steps are such runs
+    `minimize`), the advice says to take them through the optimizer, or they go unscaled. Where
+    a file's only training steps are such runs
     with no evidence of their own, or none, the optimizer's update it builds is flagged
     (`optimizer.minimize(loss)`, `apply_gradients`: built to be run once per training step, by
     whichever module runs the session) when the class or function that builds it is the model
@@ -218,10 +219,9 @@ class TrainingWithoutMixedPrecision(Rule):
     TensorFlow it runs on): `tf.keras.mixed_precision.set_global_policy("mixed_float16")` (or
     `keras.` for standalone Keras 2.6+ and 3, on TensorFlow 2.6 and later; Keras 2.4 and 2.5 have
     no `keras.mixed_precision`, and their layers, tf.keras's, follow the tf.keras policy) before
-    the model is built; the policy's
-    `experimental.set_policy` on TensorFlow 2.1-2.3; on 1.14-2.0, which have no Keras policy, the
-    graph rewrite around the optimizer (`tf.train.experimental.enable_mixed_precision_graph_rewrite`,
-    loss scaling included). Keras' own steps (`fit`, `fit_generator`, `train_on_batch`) scale the
+    the model is built; the policy's `experimental.set_policy` on TensorFlow 2.1-2.3; on 1.14-2.0,
+    which have no Keras policy, the graph rewrite around the optimizer
+    (`tf.train.experimental.enable_mixed_precision_graph_rewrite`, loss scaling included). Keras' own steps (`fit`, `fit_generator`, `train_on_batch`) scale the
     loss by themselves: under `mixed_float16`, `compile` wraps the optimizer in a
     `LossScaleOptimizer`, and the default `train_step` scales the loss and unscales the gradients.
     Where the program computes its gradients itself, the switch alone is unsafe, and the message
