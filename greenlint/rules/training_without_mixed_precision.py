@@ -21,13 +21,14 @@ from greenlint.rules.large_step import (
     architecture,
     built_backbone,
     has_method,
+    imported_definitions,
     imported_override,
     large_step,
     small_step,
 )
 from greenlint.rules.material import SAVING_OPTION, immaterial_saving, saving_clause, saving_j
 from greenlint.rules.site import Site, is_keras_model_method
-from greenlint.rules.syntax import cell_units, is_training_step, units
+from greenlint.rules.syntax import cell_units, is_training_step, last_name, units
 from greenlint.rules.tf_data_defaults import OPTION as TF_VERSION
 from greenlint.rules.tf_target import TargetVersion, cpu_only, target
 
@@ -39,6 +40,10 @@ TF1_UPDATES = frozenset({"minimize", "apply_gradients"})
 #: Gradients taken from the graph itself, not through an optimizer: the rewrite's optimizer scales
 #: the loss in its `compute_gradients` (and `minimize`) alone, so these go unscaled.
 RAW_GRADIENTS = frozenset({"tensorflow.gradients", "tensorflow.compat.v1.gradients"})
+#: The same calls as a project module the file imports spells them, and the optimizer's methods
+#: that scale the loss.
+RAW_GRADIENT_CALLS = frozenset({"tf.gradients", "tf.compat.v1.gradients", "tensorflow.gradients"})
+GRADIENTS_SCALED = frozenset({"compute_gradients", "minimize"})
 #: Keras' own training steps, which scale a float16 loss by themselves under a mixed policy.
 KERAS_STEPS = ("fit", "fit_generator", "train_on_batch")
 #: What sets a Keras optimizer's `lr` during a training (a callback, or the program itself).
@@ -339,8 +344,7 @@ class TrainingWithoutMixedPrecision(Rule):
     )
     #: What the graph advice adds where the file takes its gradients with `tf.gradients`.
     UNSCALED_GRADIENTS = (
-        " and take the gradients with its `compute_gradients`, which scales the loss (`tf.gradients` gets no"
-        " loss scaling)"
+        " and take the gradients with its `compute_gradients`, not `tf.gradients`, which gets no loss scaling"
     )
     MESSAGE_KERAS2 = (
         "training on multi-backend Keras 2 ({keras}) without mixed precision: compile with a `tf.train` optimizer"
@@ -927,12 +931,25 @@ def _trains(site: Site) -> bool:
 
 
 def _raw_gradients(facts: FileFacts) -> bool:
-    """The file's TF1 updates apply gradients it takes with `tf.gradients`: it calls `tf.gradients`
-    and an optimizer's `apply_gradients`, and no optimizer's `compute_gradients` or `minimize` (a
-    gradient penalty taken with `tf.gradients` inside a loss that `minimize` scales needs nothing)."""
+    """The TF1 updates apply gradients taken with `tf.gradients`: the file calls `tf.gradients` and
+    an optimizer's `apply_gradients`, and no optimizer's `compute_gradients` or `minimize` (a
+    gradient penalty taken with `tf.gradients` inside a loss that `minimize` scales needs nothing);
+    or a function of a project module it imports that it calls does (BERT's
+    `optimization.create_optimizer`, which builds the update its `model_fn` returns)."""
     names = {s.api.rsplit(".", 1)[-1] for s in facts.sites if s.api.startswith(TF1_TRAIN)}
-    return "apply_gradients" in names and not names & {"compute_gradients", "minimize"} \
-        and any(s.api in RAW_GRADIENTS for s in facts.sites)
+    if "apply_gradients" in names and not names & GRADIENTS_SCALED and any(s.api in RAW_GRADIENTS for s in facts.sites):
+        return True
+    return any(_applies_raw_gradients(node) for node in imported_definitions(facts))
+
+
+def _applies_raw_gradients(definition: ast.AST) -> bool:
+    """*definition* (a project function or class) calls `tf.gradients` (or `tf.compat.v1.gradients`)
+    and `apply_gradients`, and no `compute_gradients` or `minimize`: read from its text, as the
+    resolver does not walk a module the file imports."""
+    called = [node.func for node in ast.walk(definition) if isinstance(node, ast.Call)]
+    names = {last_name(func) for func in called}
+    return "apply_gradients" in names and not names & GRADIENTS_SCALED \
+        and any(ast.unparse(func) in RAW_GRADIENT_CALLS for func in called)
 
 
 def _estimator_train(api: str) -> bool:

@@ -123,3 +123,27 @@ def test_a_gradient_penalty_taken_with_tf_gradients_beside_a_minimize_needs_noth
     )
     (message,) = _messages(code, predictor)
     assert "enable_mixed_precision_graph_rewrite`, TF >= 1.14" in message and "compute_gradients`" not in message
+
+
+#: BERT's shape: the `model_fn` returns the update a project module's function builds.
+ESTIMATOR = (
+    "import tensorflow as tf\nimport optimization\ndef model_fn(features, labels, mode):\n"
+    "    loss = resnet50(features, labels)\n    op = optimization.create_optimizer(loss, 1e-4)\n"
+    "    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=op)\n"
+    "est = tf.estimator.Estimator(model_fn=model_fn)\nest.train(input_fn, max_steps=100000)\n"
+)
+OPTIMIZATION = (
+    "import tensorflow as tf\ndef create_optimizer(loss, lr):\n    opt = tf.compat.v1.train.AdamOptimizer(lr)\n"
+    "    tvars = tf.compat.v1.trainable_variables()\n    {grads}\n    return opt.apply_gradients(zip(grads, tvars))\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("grads", "told"),
+    [("grads = tf.gradients(loss, tvars)", True), ("grads = [g for g, _ in opt.compute_gradients(loss, tvars)]", False)],
+)
+def test_an_update_a_project_module_builds_from_tf_gradients(grads, told, tmp_path, predictor):
+    files = {"train.py": ESTIMATOR, "optimization.py": OPTIMIZATION.format(grads=grads)}
+    (finding,) = check_in_project(tmp_path, predictor, files, "train.py", "GL602", {"material-saving-j": 0.0})
+    assert "enable_mixed_precision_graph_rewrite" in finding.message
+    assert ("take the gradients with its `compute_gradients`" in finding.message) is told
