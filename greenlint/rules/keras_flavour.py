@@ -19,8 +19,8 @@ not multi-backend only), and one of these says the Keras is 2.3 or older: the fi
 generator before tf.keras 2.1 merged them into `fit`; standalone Keras 2.4+ users call `fit`, and
 Keras 3 has none of them), the file imports `keras_contrib` (keras-contrib extends multi-backend
 Keras alone, through its `keras.engine` and `keras.backend` internals; its README sends tf.keras
-users to TensorFlow Addons), or the project pins TensorFlow 1.x (which Keras 2.4 and later do not
-run on; greenlint/rules/tf_target.py reads the pin). A project module the file imports directly,
+users to TensorFlow Addons), or the project pins a TensorFlow older than 2.2 (1.x, 2.0, 2.1: Keras
+2.4, the first that is tf.keras, requires 2.2; greenlint/rules/tf_target.py reads the pin). A project module the file imports directly,
 or a module beside it, that calls one of those methods or imports `keras_contrib` says the same
 of the file (a demo script beside the training script it shares the project's Keras with, a
 sample script importing the package whose module trains with `fit_generator`).
@@ -43,6 +43,9 @@ from greenlint.rules.tf_target import TargetVersion, target
 GENERATOR_METHODS = frozenset({"fit_generator", "predict_generator", "evaluate_generator"})
 #: Extensions of multi-backend Keras alone: their import says the Keras is 2.3 or older.
 MULTI_BACKEND_EXTENSIONS = ("keras_contrib",)
+#: The oldest TensorFlow standalone Keras 2.4 (the first that is tf.keras) runs on: its `__init__`
+#: raises "Keras requires TensorFlow 2.2 or higher"; on an older pin the `keras` is 2.3 or older.
+TF_KERAS_FROM = (2, 2)
 #: Modules (and their submodules) whose import means tf.keras; `tf_keras` is Keras 2 for TF 2.16+.
 _TF_KERAS = ("tensorflow.keras", "tensorflow.python.keras", "tf_keras")
 _SPLIT = re.compile(r"\W+")
@@ -137,6 +140,6 @@ def keras_flavour(facts: FileFacts, tf: TargetVersion | None = None) -> Flavour:
             True, "standalone `keras`, and a Keras 2 generator method or `keras_contrib` in a module beside it"
         )
     tf = tf if tf is not None else target(facts.path)
-    if tf.basis.startswith("pinned") and tf.older_than(2, 0):
+    if tf.basis.startswith("pinned") and tf.older_than(*TF_KERAS_FROM):
         return Flavour(True, f"standalone `keras` on {tf.shown()}")
     return Flavour(False, "")

@@ -162,13 +162,20 @@ def imported_override(facts: FileFacts, method: str) -> str:
     """The name of a class that a project module the file imports defines with its own *method*
     (`train_step`) and that the file calls (`Net(...)` after `from model import Net`,
     `model_lib.Net(...)` after `import model as model_lib`); "" where none."""
+    return next((node.name for node in imported_definitions(facts) if has_method(node, method)), "")
+
+
+def imported_definitions(facts: FileFacts) -> Iterator[ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The top-level classes and functions of project modules the file imports that the file calls
+    (`Net` for `Net(...)` after `from model import Net`, `create_optimizer` for
+    `optimization.create_optimizer(...)` after `import optimization`)."""
     for _, node, sources in _imported_calls(facts):
         name = last_name(node.func)
         for file in _callee_files(node.func, sources):
-            body = _module(file, file_stamp(file)).body
-            if any(isinstance(n, ast.ClassDef) and n.name == name and has_method(n, method) for n in body):
-                return name
-    return ""
+            for definition in _module(file, file_stamp(file)).body:
+                if isinstance(definition, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) \
+                        and definition.name == name:
+                    yield definition
 
 
 def _imported_calls(facts: FileFacts) -> Iterator[tuple[int | None, ast.Call, dict[str, tuple[str, ...]]]]:

@@ -21,13 +21,14 @@ from greenlint.rules.large_step import (
     architecture,
     built_backbone,
     has_method,
+    imported_definitions,
     imported_override,
     large_step,
     small_step,
 )
 from greenlint.rules.material import SAVING_OPTION, immaterial_saving, saving_clause, saving_j
 from greenlint.rules.site import Site, is_keras_model_method
-from greenlint.rules.syntax import is_training_step, units
+from greenlint.rules.syntax import cell_units, is_training_step, last_name, units
 from greenlint.rules.tf_data_defaults import OPTION as TF_VERSION
 from greenlint.rules.tf_target import TargetVersion, cpu_only, target
 
@@ -36,6 +37,13 @@ TF1 = "tensorflow.compat.v1."
 #: TF1 optimizers and the calls that build their update op: one training step per run of it.
 TF1_TRAIN = TF1 + "train."
 TF1_UPDATES = frozenset({"minimize", "apply_gradients"})
+#: Gradients taken from the graph itself, not through an optimizer: the rewrite's optimizer scales
+#: the loss in its `compute_gradients` (and `minimize`) alone, so these go unscaled.
+RAW_GRADIENTS = frozenset({"tensorflow.gradients", "tensorflow.compat.v1.gradients"})
+#: The same calls as a project module the file imports spells them, and the optimizer's methods
+#: that scale the loss.
+RAW_GRADIENT_CALLS = frozenset({"tf.gradients", "tf.compat.v1.gradients", "tensorflow.gradients"})
+GRADIENTS_SCALED = frozenset({"compute_gradients", "minimize"})
 #: Keras' own training steps, which scale a float16 loss by themselves under a mixed policy.
 KERAS_STEPS = ("fit", "fit_generator", "train_on_batch")
 #: What sets a Keras optimizer's `lr` during a training (a callback, or the program itself).
@@ -43,10 +51,15 @@ KERAS_STEPS = ("fit", "fit_generator", "train_on_batch")
 #: the option that reports such trainings (the rule's cases, whose fake figures are all material).
 TF_1_15 = {"tensorflow-version": "1.15", "multi-backend-rewrite": True, "material-saving-j": 0.0}
 LEARNING_RATE_SETTERS = ("ReduceLROnPlateau", "LearningRateScheduler", "optimizer.lr")
-#: A file on standalone Keras 2.4+ or 3 (an import of `keras` and no mention of tf.keras) sets the
-#: policy through `keras.mixed_precision`; any other through `tf.keras.mixed_precision`.
+#: A file on standalone Keras (an import of `keras` and no mention of tf.keras) sets the policy
+#: through `keras.mixed_precision` from TensorFlow `KERAS_MIXED_PRECISION` on (Keras 2.6+ and 3); any
+#: other, and Keras 2.4 and 2.5 (on TensorFlow 2.2-2.5: no `keras.mixed_precision`, their layers
+#: are tf.keras's), through `tf.keras.mixed_precision`.
+KERAS_MIXED_PRECISION = (2, 6)
 STANDALONE_KERAS = re.compile(r"^\s*(?:import|from) keras\b", re.MULTILINE)
 TF_KERAS_WORDS = ("tf.keras", "tensorflow.keras", "tensorflow import keras")
+#: A Keras optimizer's gradient clipping, which no `LossScaleOptimizer` before TensorFlow 2.4 wraps.
+CLIPPING = frozenset({"clipnorm", "clipvalue"})
 #: What a file that can train on a TPU builds.
 TPU_WORDS = ("TPUStrategy", "TPUClusterResolver")
 #: The share of a training's energy mixed precision can save: none where the step waits on
@@ -96,8 +109,14 @@ class TrainingWithoutMixedPrecision(Rule):
       a function defined above the call trains what it builds).
 
     A `Session.run` of a TF1 graph's update with such evidence is reported with the advice of
-    TensorFlow's graph rewrite (`enable_mixed_precision_graph_rewrite`, TF 1.14 and later, which
-    wraps the optimizer and adds loss scaling). Where a file's only training steps are such runs
+    TensorFlow's graph rewrite (`tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite`,
+    TF 1.14 and later: one name for TF1 and TF2 programs, kept in 2.x beside 2.4's
+    `tf.compat.v1.mixed_precision` one, as the 1.15, 2.4 and 2.21 sources show; it wraps the
+    optimizer and adds loss scaling). The wrapped optimizer scales the loss in its
+    `compute_gradients` (and so `minimize`) alone: where the file's updates apply gradients it
+    takes with `tf.gradients` (it calls `apply_gradients` and neither `compute_gradients` nor
+    `minimize`), the advice says to take them through the optimizer, or they go unscaled. Where
+    a file's only training steps are such runs
     with no evidence of their own, or none, the optimizer's update it builds is flagged
     (`optimizer.minimize(loss)`, `apply_gradients`: built to be run once per training step, by
     whichever module runs the session) when the class or function that builds it is the model
@@ -147,7 +166,9 @@ class TrainingWithoutMixedPrecision(Rule):
       `compile(optimizer=tf.train.experimental.enable_mixed_precision_graph_rewrite(
       tf.train.AdamOptimizer(lr)))`, before the session is made), except where the wrapped
       optimizer breaks what the file does: a `TFOptimizer` has no `lr`, which
-      `ReduceLROnPlateau`, `LearningRateScheduler` and a `K.set_value(optimizer.lr, ...)` set;
+      `ReduceLROnPlateau`, `LearningRateScheduler` and a `K.set_value(optimizer.lr, ...)` set,
+      nor the Keras optimizer's gradient clipping (`clipnorm=`, `clipvalue=`), which a `tf.train`
+      optimizer does not take;
       and except where the project pins TensorFlow 2 (there this Keras wraps tf.keras
       optimizers alone, and the rewrite is for `tf.function`s) or one older than 1.14. It is off
       by default: the benchmark's judges labelled three of these trainings false when the rule
@@ -182,6 +203,13 @@ class TrainingWithoutMixedPrecision(Rule):
       must be set before that model is built, by the caller);
     - the model's training step is known to be below 10^9 FLOPs (a one-neuron regression, an
       MNIST MLP), even in a file that builds a large model elsewhere;
+    - the program targets a TensorFlow older than 2.4 and gives a Keras optimizer gradient
+      clipping (`Adam(clipnorm=0.001)`, `clipvalue=`): the `LossScaleOptimizer` that a mixed
+      policy's `compile`, a custom step's loss scaling and the graph rewrite of a Keras optimizer
+      wrap it in raises "does not support wrapping optimizers with a clipnorm" there (the
+      TensorFlow 1.15 to 2.3 sources); the change then means dropping the clipping or upgrading
+      TensorFlow, not a switch. From 2.4 (and Keras 2.6-2.11 and Keras 3) the wrapper applies the
+      inner optimizer's clipping to the unscaled gradients, and the finding stands;
     - the user stated a GPU without tensor cores (`--device`, `device = "…"` in the
       configuration: a GTX 1080 Ti, compute capability 6.1): float16 arithmetic there runs at
       FP32's rate or slower, and TensorFlow itself warns that mixed precision "may run slowly".
@@ -194,10 +222,11 @@ class TrainingWithoutMixedPrecision(Rule):
 
     The message names the switch the program's Keras has (greenlint/rules/tf_target.py reads the
     TensorFlow it runs on): `tf.keras.mixed_precision.set_global_policy("mixed_float16")` (or
-    `keras.` for standalone Keras 2.4+ and 3) before the model is built; the policy's
-    `experimental.set_policy` on TensorFlow 2.1-2.3; on 1.14-2.0, which have no Keras policy, the
-    graph rewrite around the optimizer (`tf.train.experimental.enable_mixed_precision_graph_rewrite`,
-    loss scaling included). Keras' own steps (`fit`, `fit_generator`, `train_on_batch`) scale the
+    `keras.` for standalone Keras 2.6+ and 3, on TensorFlow 2.6 and later; Keras 2.4 and 2.5 have
+    no `keras.mixed_precision`, and their layers, tf.keras's, follow the tf.keras policy) before
+    the model is built; the policy's `experimental.set_policy` on TensorFlow 2.1-2.3; on 1.14-2.0,
+    which have no Keras policy, the graph rewrite around the optimizer
+    (`tf.train.experimental.enable_mixed_precision_graph_rewrite`, loss scaling included). Keras' own steps (`fit`, `fit_generator`, `train_on_batch`) scale the
     loss by themselves: under `mixed_float16`, `compile` wraps the optimizer in a
     `LossScaleOptimizer`, and the default `train_step` scales the loss and unscales the gradients.
     Where the program computes its gradients itself, the switch alone is unsafe, and the message
@@ -305,12 +334,17 @@ class TrainingWithoutMixedPrecision(Rule):
     )
     MESSAGE_GRAPH = (
         "TF1 training op built without the mixed-precision graph rewrite (wrap the optimizer in"
-        " `enable_mixed_precision_graph_rewrite`, TF >= 1.14; useful on GPUs with tensor cores)"
+        " `tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite`{gradients}, TF >= 1.14; useful"
+        " on GPUs with tensor cores)"
     )
     MESSAGE_GRAPH_ON = (
         "TF1 training op built without the mixed-precision graph rewrite (wrap the optimizer in"
-        " `enable_mixed_precision_graph_rewrite`, TF >= 1.14; the stated {device} has tensor cores,"
-        " compute capability {capability})"
+        " `tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite`{gradients}, TF >= 1.14; the"
+        " stated {device} has tensor cores, compute capability {capability})"
+    )
+    #: What the graph advice adds where the file takes its gradients with `tf.gradients`.
+    UNSCALED_GRADIENTS = (
+        " and take the gradients with its `compute_gradients`, not `tf.gradients`, which gets no loss scaling"
     )
     MESSAGE_KERAS2 = (
         "training on multi-backend Keras 2 ({keras}) without mixed precision: compile with a `tf.train` optimizer"
@@ -459,6 +493,12 @@ class TrainingWithoutMixedPrecision(Rule):
             "m.fit_generator(gen, steps_per_epoch=300, epochs=5, callbacks=[ReduceLROnPlateau(patience=3)])\n",
             options=TF_1_15,
         ),
+        Valid(  # multi-backend Keras 2 whose optimizer clips its gradients: a `tf.train` optimizer has no clipnorm
+            "from keras.applications import ResNet50\nfrom keras.optimizers import Adam\nm = ResNet50(weights=None)\n"
+            "m.compile(optimizer=Adam(lr=1e-5, clipnorm=0.001), loss='mse')\n"
+            "m.fit_generator(gen, steps_per_epoch=300, epochs=5)\n",
+            options=TF_1_15,
+        ),
         Valid(  # multi-backend Keras 2 with the rewrite's option off (the default)
             "from keras.applications import ResNet50\nm = ResNet50(weights=None)\n"
             "m.fit_generator(gen, steps_per_epoch=300, epochs=5)\n",
@@ -468,6 +508,16 @@ class TrainingWithoutMixedPrecision(Rule):
             "from keras.applications import ResNet50\nm = ResNet50(weights=None)\n"
             "m.fit_generator(gen, steps_per_epoch=300, epochs=5)\n",
             options={"tensorflow-version": "2.2", "multi-backend-rewrite": True},
+        ),
+        Valid(  # TensorFlow 2.3: its LossScaleOptimizer raises for an optimizer that clips its gradients
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "m.compile(optimizer=tf.keras.optimizers.Adam(lr=1e-5, clipnorm=0.001), loss='mse')\nm.fit(x, y, epochs=10)\n",
+            options={"material-saving-j": 0.0, "tensorflow-version": "2.3"},
+        ),
+        Valid(  # TensorFlow 1.15: the graph rewrite wraps a Keras optimizer in the same LossScaleOptimizer
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "m.compile(optimizer=tf.keras.optimizers.SGD(0.1, clipvalue=clip), loss='mse')\nm.fit(x, y, epochs=10)\n",
+            options={"material-saving-j": 0.0, "tensorflow-version": "1.15"},
         ),
         Valid(  # multi-backend Keras 2 on TensorFlow 1.13: no graph rewrite yet
             "from keras.applications import ResNet50\nm = ResNet50(weights=None)\n"
@@ -583,6 +633,32 @@ class TrainingWithoutMixedPrecision(Rule):
             line=3,
             message_contains='`tf.keras.mixed_precision.set_global_policy("mixed_float16")` before the model is built;',
             options={"material-saving-j": 0.0, "tensorflow-version": "2.4"},
+        ),
+        Invalid(  # TensorFlow 2.4: the LossScaleOptimizer clips the unscaled gradients as its inner optimizer says
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "m.compile(optimizer=tf.keras.optimizers.Adam(lr=1e-5, clipnorm=0.001), loss='mse')\nm.fit(x, y, epochs=10)\n",
+            line=4,
+            message_contains='`tf.keras.mixed_precision.set_global_policy("mixed_float16")`',
+            options={"material-saving-j": 0.0, "tensorflow-version": "2.4"},
+        ),
+        Invalid(  # TensorFlow 2.3 with clipping switched off (None): the experimental policy wraps it
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
+            "m.compile(optimizer=tf.keras.optimizers.Adam(lr=1e-5, clipnorm=None), loss='mse')\nm.fit(x, y, epochs=10)\n",
+            line=4,
+            message_contains='`tf.keras.mixed_precision.experimental.set_policy("mixed_float16")`',
+            options={"material-saving-j": 0.0, "tensorflow-version": "2.3"},
+        ),
+        Invalid(  # standalone Keras on TensorFlow 2.4: Keras 2.4, which has no `keras.mixed_precision`
+            "import keras\nm = keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            line=3,
+            message_contains='(`tf.keras.mixed_precision.set_global_policy("mixed_float16")` before the model is built;',
+            options={"material-saving-j": 0.0, "tensorflow-version": "2.4"},
+        ),
+        Invalid(  # standalone Keras on TensorFlow 2.6: Keras 2.6 has `keras.mixed_precision`
+            "import keras\nm = keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
+            line=3,
+            message_contains='(`keras.mixed_precision.set_global_policy("mixed_float16")` before the model is built;',
+            options={"material-saving-j": 0.0, "tensorflow-version": "2.6"},
         ),
         Invalid(  # TensorFlow 2.1-2.3: the policy's experimental API
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
@@ -814,6 +890,8 @@ class TrainingWithoutMixedPrecision(Rule):
         port = keras2 and not rewrite and bool(options.get("multi-backend-port", False))
         if (keras2 and not (rewrite or port)) or (not keras2 and tf.older_than(1, 14)) or cpu_only(facts.path):
             return
+        if not (keras2 or graph) and tf.older_than(2, 4) and _clips(facts):
+            return
         device = gpu_spec(facts.device) if facts.device is not None else None
         if device is not None and not device.tensor_cores:
             return
@@ -822,10 +900,13 @@ class TrainingWithoutMixedPrecision(Rule):
         elif port:
             message = self.MESSAGE_PORT.format(keras=flavour.basis)
         elif graph:
+            gradients = self.UNSCALED_GRADIENTS if _raw_gradients(facts) else ""
             message = (
-                self.MESSAGE_GRAPH
+                self.MESSAGE_GRAPH.format(gradients=gradients)
                 if device is None
-                else self.MESSAGE_GRAPH_ON.format(device=device.name, capability=device.compute_capability)
+                else self.MESSAGE_GRAPH_ON.format(
+                    gradients=gradients, device=device.name, capability=device.compute_capability
+                )
             )
         else:
             advice = _advice(facts, tf, _own_step(facts, site))
@@ -847,6 +928,28 @@ def _trains(site: Site) -> bool:
     a graph (a TF1 update, a step inside a `tf.function`), whose work runs where the graph does."""
     return (is_training_step(site) or _estimator_train(site.api)) and site.work_value("symbolic") is not True \
         and not site.api.startswith(TF1_TRAIN)
+
+
+def _raw_gradients(facts: FileFacts) -> bool:
+    """The TF1 updates apply gradients taken with `tf.gradients`: the file calls `tf.gradients` and
+    an optimizer's `apply_gradients`, and no optimizer's `compute_gradients` or `minimize` (a
+    gradient penalty taken with `tf.gradients` inside a loss that `minimize` scales needs nothing);
+    or a function of a project module it imports that it calls does (BERT's
+    `optimization.create_optimizer`, which builds the update its `model_fn` returns)."""
+    names = {s.api.rsplit(".", 1)[-1] for s in facts.sites if s.api.startswith(TF1_TRAIN)}
+    if "apply_gradients" in names and not names & GRADIENTS_SCALED and any(s.api in RAW_GRADIENTS for s in facts.sites):
+        return True
+    return any(_applies_raw_gradients(node) for node in imported_definitions(facts))
+
+
+def _applies_raw_gradients(definition: ast.AST) -> bool:
+    """*definition* (a project function or class) calls `tf.gradients` (or `tf.compat.v1.gradients`)
+    and `apply_gradients`, and no `compute_gradients` or `minimize`: read from its text, as the
+    resolver does not walk a module the file imports."""
+    called = [node.func for node in ast.walk(definition) if isinstance(node, ast.Call)]
+    names = {last_name(func) for func in called}
+    return "apply_gradients" in names and not names & GRADIENTS_SCALED \
+        and any(ast.unparse(func) in RAW_GRADIENT_CALLS for func in called)
 
 
 def _estimator_train(api: str) -> bool:
@@ -871,7 +974,7 @@ def _advice(facts: FileFacts, tf: TargetVersion, own_step: str) -> str:
     standalone = STANDALONE_KERAS.search(facts.text) and not any(
         w in facts.text for w in TF_KERAS_WORDS
     )
-    keras = "keras" if standalone else "tf.keras"
+    keras = "keras" if standalone and not tf.older_than(*KERAS_MIXED_PRECISION) else "tf.keras"
     call = "experimental.set_policy" if tf.older_than(2, 4) else "set_global_policy"
     policy = '"mixed_bfloat16")` on its TPU, `"mixed_float16"` on a GPU,' if _on_tpu(facts) else '"mixed_float16")`'
     advice = f"`{keras}.mixed_precision.{call}({policy} before the model is built"
@@ -883,6 +986,20 @@ def _advice(facts: FileFacts, tf: TargetVersion, own_step: str) -> str:
         )
         advice += f", {own_step} scaling its loss with a `LossScaleOptimizer`'s {scaling}, which `mixed_bfloat16` does not need"
     return advice
+
+
+def _clips(facts: FileFacts) -> bool:
+    """The file gives a Keras optimizer gradient clipping (`clipnorm=` or `clipvalue=`, any value
+    but None written): before TensorFlow 2.4, the `LossScaleOptimizer` that a mixed policy's
+    `compile`, a custom step's loss scaling and the graph rewrite of a Keras optimizer wrap it in
+    raises for such an optimizer (1.15 to 2.3; from 2.4 it applies the inner optimizer's clipping
+    to the unscaled gradients)."""
+    return any(
+        keyword.arg in CLIPPING and not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None)
+        for cell, _ in cell_units(facts)
+        for call in facts.nodes(cell, ast.Call)
+        for keyword in call.keywords
+    )
 
 
 def _on_tpu(facts: FileFacts) -> bool:
@@ -918,10 +1035,11 @@ def _graph_rewrite_serves(facts: FileFacts, tf: TargetVersion) -> bool:
     TensorFlow is 1.14 or 1.15 (or not pinned), and the file never sets its optimizer's learning
     rate during the training (a `ReduceLROnPlateau` or `LearningRateScheduler` callback,
     `K.set_value(model.optimizer.lr, ...)`), which Keras' wrapper of a `tf.train` optimizer has
-    no `lr` for."""
+    no `lr` for, nor clips its gradients through a Keras optimizer (`clipnorm=`, `clipvalue=`),
+    which a `tf.train` optimizer has no argument for."""
     if tf.older_than(1, 14) or (tf.stated and not tf.older_than(2, 0)):
         return False
-    return not any(word in facts.text for word in LEARNING_RATE_SETTERS)
+    return not any(word in facts.text for word in LEARNING_RATE_SETTERS) and not _clips(facts)
 
 
 def _named_model(facts: FileFacts, site: Site) -> str:

@@ -58,6 +58,16 @@ def test_standalone_keras_fit_is_multi_backend_only_under_a_tensorflow_1_pin(tmp
     assert _findings(tmp_path, predictor, "train.py", script) == []
 
 
+def test_standalone_keras_fit_on_a_tensorflow_before_2_2_is_multi_backend(tmp_path, predictor, monkeypatch):
+    monkeypatch.setattr(tf_target, "_installed", lambda: None)
+    script = "import keras\nm = keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n"
+    (tmp_path / "requirements.txt").write_text("keras\ntensorflow==2.1.0\n")  # Keras 2.4 requires 2.2
+    assert _findings(tmp_path, predictor, "train.py", script, config=GL602) == []
+    (tmp_path / "requirements.txt").write_text("keras\ntensorflow==2.2.0\n")  # Keras 2.4: tf.keras's policy
+    (found,) = _findings(tmp_path, predictor, "train.py", script, config=GL602)
+    assert "`tf.keras.mixed_precision.experimental.set_policy(" in found.message
+
+
 def test_tf_keras_on_tensorflow_before_1_14_has_no_mixed_precision(tmp_path, predictor, monkeypatch):
     monkeypatch.setattr(tf_target, "_installed", lambda: None)
     script = "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n"

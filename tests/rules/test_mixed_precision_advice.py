@@ -92,3 +92,58 @@ def test_an_imported_model_class_overriding_train_step_is_told_to_scale_its_loss
     }
     (found,) = check_in_project(tmp_path, predictor, files, "train.py", "GL602", {"material-saving-j": 0.0})
     assert ("its `train_step` scaling its loss" in found.message) is told
+
+
+#: A TF1 factory named after a large architecture builds its update from gradients it takes itself.
+GRAPH_UPDATE = (
+    "import tensorflow as tf\ndef build_resnet50(images, labels):\n    loss = resnet(images, labels)\n"
+    "    opt = tf.compat.v1.train.MomentumOptimizer(0.1, 0.9)\n    tvars = tf.compat.v1.trainable_variables()\n"
+    "    {grads}\n    return opt.apply_gradients(zip(grads, tvars))\n"
+)
+
+
+@pytest.mark.parametrize("take", ["tf.gradients(loss, tvars)", "tf.compat.v1.gradients(loss, tvars)"])
+def test_graph_gradients_taken_outside_the_optimizer_are_told_to_go_through_it(take, predictor):
+    (message,) = _messages(GRAPH_UPDATE.format(grads=f"grads = {take}"), predictor)
+    assert "and take the gradients with its `compute_gradients`" in message
+
+
+def test_graph_gradients_the_optimizer_takes_need_nothing_more(predictor):
+    taken = "grads = [g for g, _ in opt.compute_gradients(loss, tvars)]\n    saliency = tf.gradients(loss, images)"
+    code = GRAPH_UPDATE.format(grads=taken)
+    (message,) = _messages(code, predictor)
+    assert "enable_mixed_precision_graph_rewrite`, TF >= 1.14" in message and "compute_gradients`" not in message
+
+
+def test_a_gradient_penalty_taken_with_tf_gradients_beside_a_minimize_needs_nothing_more(predictor):
+    code = (
+        "import tensorflow as tf\ndef build_resnet50(images, labels):\n    loss = resnet(images, labels)\n"
+        "    penalty = tf.reduce_sum(tf.gradients(loss, images)[0] ** 2)\n"
+        "    return tf.compat.v1.train.AdamOptimizer(1e-4).minimize(loss + penalty)\n"
+    )
+    (message,) = _messages(code, predictor)
+    assert "enable_mixed_precision_graph_rewrite`, TF >= 1.14" in message and "compute_gradients`" not in message
+
+
+#: BERT's shape: the `model_fn` returns the update a project module's function builds.
+ESTIMATOR = (
+    "import tensorflow as tf\nimport optimization\ndef model_fn(features, labels, mode):\n"
+    "    loss = resnet50(features, labels)\n    op = optimization.create_optimizer(loss, 1e-4)\n"
+    "    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=op)\n"
+    "est = tf.estimator.Estimator(model_fn=model_fn)\nest.train(input_fn, max_steps=100000)\n"
+)
+OPTIMIZATION = (
+    "import tensorflow as tf\ndef create_optimizer(loss, lr):\n    opt = tf.compat.v1.train.AdamOptimizer(lr)\n"
+    "    tvars = tf.compat.v1.trainable_variables()\n    {grads}\n    return opt.apply_gradients(zip(grads, tvars))\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("grads", "told"),
+    [("grads = tf.gradients(loss, tvars)", True), ("grads = [g for g, _ in opt.compute_gradients(loss, tvars)]", False)],
+)
+def test_an_update_a_project_module_builds_from_tf_gradients(grads, told, tmp_path, predictor):
+    files = {"train.py": ESTIMATOR, "optimization.py": OPTIMIZATION.format(grads=grads)}
+    (finding,) = check_in_project(tmp_path, predictor, files, "train.py", "GL602", {"material-saving-j": 0.0})
+    assert "enable_mixed_precision_graph_rewrite" in finding.message
+    assert ("take the gradients with its `compute_gradients`" in finding.message) is told
