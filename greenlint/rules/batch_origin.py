@@ -8,8 +8,11 @@ The analysis tells a `*_on_batch` call's batch (its work's `samples`: the rows o
 targets, followed through the function's parameters as its callers bind them); this module finds
 the integer literal of that value the step's arguments derive from (`flow.derived`): a local
 assignment (`batch_size = 4`), or a parameter of the step's function, set by a call of that
-function in the file (`gan.train(epochs=200, batch_size=1)`, or a name the caller's scope bound to
-the literal) or, where no call passes it, by its default (`def train(self, batch_size=2)`). Only
+function in the file (`gan.train(epochs=200, batch_size=1)`, a name the caller's scope bound to the
+literal, or an option's default: `gan.train(batch_size=args.batch_size)`) or, where no call passes
+it, by its default (`def train(self, batch_size=2)`); or a value the function reads from outside it:
+an attribute its class's `__init__` alone sets (`self.batch_size = 4`), a script's module constant
+bound once (`BATCH = 4`). Only
 where a loop around the step draws its batches by that value (`for x, y in loader.load_batch(batch_size)`,
 `range(n // batch_size)`): there a larger batch means fewer steps per pass; or where a `for` loop
 around it counts its iterations by a `range` the batch does not set (`for epoch in range(epochs)`
@@ -25,7 +28,7 @@ import ast
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span, estimator_method
 from greenlint.rules.base import FileFacts, argument
-from greenlint.rules.defaults import Origin, default_value
+from greenlint.rules.defaults import Origin, default_value, flag_default, init_binding, module_value
 from greenlint.rules.deliberate import in_test
 from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import (
@@ -102,7 +105,7 @@ def step_literals(
     """The literals equal to *size* that set the batch of the step *call*, each with None where a
     loop around it draws its batches by that value, else the outermost loop of the fixed count
     (`_counted`) to divide; [] where none is found."""
-    read = frozenset().union(*(flow.names(a) for a in (*call.args, *(k.value for k in call.keywords))))
+    read = frozenset().union(*(_reads(a) for a in (*call.args, *(k.value for k in call.keywords))))
     function = _function(facts, call, cell)
     body = function.body if function is not None else _module_body(facts, cell)
     pairs = flow.assignments(body)
@@ -123,7 +126,49 @@ def step_literals(
             if reach & read and (drawn or outer is not None):
                 outer = None if drawn else outer
                 found.extend((span, outer) for span in _passed(facts, function, cell, name, size, DEPTH))
+        for key, value in _held(facts, function, cell):
+            if not int_literal(value, size):
+                continue
+            seeds = frozenset().union(
+                *(flow.targets(t) for n in _assigns(body) if key in _reads(n.value) for t in n.targets)
+            )
+            reach = frozenset((key,)) | flow.derived(seeds, body, pairs)
+            drawn, outer = _drawn_by(loops, reach), _counted(loops, reach)
+            if reach & read and (drawn or outer is not None):
+                found.append((facts.span(value, cell), None if drawn else outer))
     return list(dict.fromkeys(found))
+
+
+def _held(facts: FileFacts, function: Function, cell: int | None) -> list[tuple[str, ast.expr]]:
+    """The values *function* reads from outside it, with the key `_reads` gives them: `self.<attr>`
+    where its class assigns that once, in `__init__` (`self.batch_size = 4`), and, in a script (not a
+    notebook: its cells bind in turn), a module-level name bound once and never rebound (`BATCH = 4`)."""
+    local = {*_parameter_names(facts, function, cell), *(n for bound, _, _ in flow.assignments(function.body) for n in bound)}
+    found: dict[str, ast.expr] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            bound = init_binding(facts, node, cell)
+            if bound is not None:
+                found.setdefault(f"self.{node.attr}", bound[2])
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in local and cell is None:
+            value = module_value(facts, node.id)
+            if value is not None:
+                found.setdefault(node.id, value)
+    return list(found.items())
+
+
+def _reads(node: ast.AST) -> frozenset:
+    """The names an expression reads, and each `self.<attr>` it reads as the key "self.<attr>"."""
+    attributes = (
+        f"self.{n.attr}"
+        for n in ast.walk(node)
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"
+    )
+    return flow.names(node) | frozenset(attributes)
+
+
+def _assigns(body: list[ast.stmt]) -> list[ast.Assign]:
+    return [n for statement in body for n in ast.walk(statement) if isinstance(n, ast.Assign)]
 
 
 def parameter_literals(facts: FileFacts, node: ast.AST, cell: int | None, name: str, size: int) -> list[Span]:
@@ -138,7 +183,7 @@ def parameter_literals(facts: FileFacts, node: ast.AST, cell: int | None, name: 
 
 def _drawn_by(loops: list, reach: frozenset) -> bool:
     """A `for` loop around the step iterates over something computed from the batch's names."""
-    return any(isinstance(loop, (ast.For, ast.AsyncFor)) and flow.names(loop.iter) & reach for loop in loops)
+    return any(isinstance(loop, (ast.For, ast.AsyncFor)) and _reads(loop.iter) & reach for loop in loops)
 
 
 def _counted(loops: list, reach: frozenset) -> ast.For | ast.AsyncFor | None:
@@ -153,7 +198,7 @@ def _counted(loops: list, reach: frozenset) -> ast.For | ast.AsyncFor | None:
         and isinstance(loop.iter, ast.Call)
         and isinstance(loop.iter.func, ast.Name)
         and loop.iter.func.id == "range"
-        and not flow.names(loop.iter) & reach
+        and not _reads(loop.iter) & reach
         for loop in loops
     )
     outer = loops[-1] if counted else None
@@ -194,13 +239,15 @@ def _passed(facts: FileFacts, function: Function, where: int | None, name: str, 
         passing = True
         if in_test(facts, call, cell):
             continue  # a test picks its batch on purpose
-        if int_literal(given, size):
-            found.append(facts.span(given, cell))
+        written = _written(facts, given, cell)
+        if int_literal(written, size):
+            found.append(facts.span(written, cell))
         elif isinstance(given, ast.Name) and depth > 1:
             outer = _function(facts, call, cell)
             bound = last_bindings(outer if outer is not None else facts.module(cell), call.lineno).get(given.id)
-            if bound is not None and int_literal(bound.value, size):
-                found.append(facts.span(bound.value, cell))
+            held = _written(facts, bound.value, cell) if bound is not None else None
+            if held is not None and int_literal(held, size):
+                found.append(facts.span(held, cell))
             elif outer is not None and given.id in _parameter_names(facts, outer, cell):
                 found.extend(_passed(facts, outer, cell, given.id, size, depth - 1))
     if not passing:
@@ -208,6 +255,16 @@ def _passed(facts: FileFacts, function: Function, where: int | None, name: str, 
         if default is not None and int_literal(default, size):
             found.append(facts.span(default, where))
     return found
+
+
+def _written(facts: FileFacts, given: ast.expr, cell: int | None) -> ast.expr:
+    """Where the value *given* is written: the default of the script's option or flag it reads
+    (`args.batch_size`: `--batch_size`'s; not in a notebook, whose cells define in turn), else itself."""
+    if cell is None and isinstance(given, ast.Attribute) and isinstance(given.value, ast.Name) and given.value.id != "self":
+        default = flag_default(facts, given.attr)
+        if default is not None:
+            return default
+    return given
 
 
 def _default(function: Function, name: str) -> ast.expr | None:
