@@ -144,17 +144,20 @@ def _held(facts: FileFacts, function: Function, cell: int | None) -> list[tuple[
     where its class assigns that once, in `__init__` (`self.batch_size = 4`), and, in a script (not a
     notebook: its cells bind in turn), a module-level name bound once and never rebound (`BATCH = 4`)."""
     local = {*_parameter_names(facts, function, cell), *(n for bound, _, _ in flow.assignments(function.body) for n in bound)}
-    found: dict[str, ast.expr] = {}
+    read: dict[str, ast.Attribute | ast.Name] = {}
     for node in ast.walk(function):
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
-            bound = init_binding(facts, node, cell)
-            if bound is not None:
-                found.setdefault(f"self.{node.attr}", bound[2])
+            if isinstance(node.value, ast.Name) and node.value.id == "self":
+                read.setdefault(f"self.{node.attr}", node)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in local and cell is None:
-            value = module_value(facts, node.id)
-            if value is not None:
-                found.setdefault(node.id, value)
-    return list(found.items())
+            read.setdefault(node.id, node)
+    found = []
+    for key, node in read.items():
+        bound = init_binding(facts, node, cell) if isinstance(node, ast.Attribute) else None
+        value = bound[2] if bound is not None else module_value(facts, node.id) if isinstance(node, ast.Name) else None
+        if value is not None:
+            found.append((key, value))
+    return found
 
 
 def _reads(node: ast.AST) -> frozenset:
