@@ -450,9 +450,10 @@ class SmallBatchSize(Rule):
     (arrays of that length, a pipeline of that many elements): too little for the batch size to
     matter; nor where one pass of a loop hands the call only that pass's input: an `evaluate()` or
     `predict()` given what the passes differ in (text grown by each prediction), a `fit()` given the
-    state the loop carries from one pass to the next (`model.fit(state, target, batch_size=1)` then
-    `state = next_state`: an agent learning at each step of its environment, on the one sample
-    that step made), where a larger `batch_size` changes nothing.
+    state the loop carries from one pass to the next, made from what a model predicted in the pass
+    (`model.fit(state, target, batch_size=1)`, then `state = next_state` from `env.step` of the
+    predicted action: an agent learning at each step of its environment, on the one sample that step
+    made), where a larger `batch_size` changes nothing.
 
     ## Why is this bad?
     Each batch is one step of Python, graph dispatch and (on a GPU) kernel launches and
@@ -737,6 +738,12 @@ class SmallBatchSize(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # near miss: the next pass's data read afresh (not what a prediction led to), in batches of 1
+            _AGENT.replace("        state = next_state\n", "        state = buffer.next_chunk()\n"),
+            line=9,
+            message_contains="uses batch_size=1",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # near miss: each pass fits on a whole fold, bound afresh before the call, in batches of 1
             _AGENT.replace("    state, done = env.reset(), False\n    while not done:\n", "    for fold in range(30):\n")
             .replace("        next_state, reward, done = env.step(np.argmax(model.predict(state)[0]))\n", "")
@@ -1266,8 +1273,9 @@ def _data(batch: int, minimum: int, saving: Saving | None) -> dict:
 def _per_pass_input(facts: FileFacts, site: Site) -> bool:
     """An `evaluate()`/`predict()` in a loop, given what the loop's passes differ in (`x = encode(text[-40:])`
     then `model.predict(x, batch_size=1)`, text growing by each prediction), or a `fit()` in a loop given
-    the state the loop carries from one pass to the next (`model.fit(state, target, batch_size=1)` then
-    `state = next_state`: an agent learning at each step of its environment): one pass's input, of a size
+    the state the loop carries from one pass to the next, made from a prediction of the pass
+    (`model.fit(state, target, batch_size=1)` then `state = next_state`: an agent learning at each step
+    of its environment, `_carried_state`): one pass's input, of a size
     the code does not show, which a larger `batch_size` does not change (GL201 reports the calls per pass)."""
     if site.api == DATASET_BATCH:
         return False
@@ -1277,22 +1285,46 @@ def _per_pass_input(facts: FileFacts, site: Site) -> bool:
         return False
     given = {node.id for node in ast.walk(call.args[0]) if isinstance(node, ast.Name)}
     if is_keras_model_method(site.api, ("fit",)):
-        return bool(given & _carried_state(loop, call))
+        return bool(given & _carried_state(facts, site, loop, call))
     return bool(given & loop_varying(loop))
 
 
-def _carried_state(loop: ast.For | ast.AsyncFor | ast.While, call: ast.Call) -> frozenset:
-    """The names *loop* binds only after *call* in its body, each time to a value that does not read
-    the name itself (`state = next_state`, not `x = augment(x)`): the input of the next pass, made by
-    this one, as an agent's next state is; the loop's own variable is bound afresh before each pass."""
+#: Model methods whose result is the model's output, what an agent acts on.
+_OUTPUTS = ("predict", "predict_on_batch", "__call__")
+
+
+def _carried_state(facts: FileFacts, site: Site, loop: ast.For | ast.AsyncFor | ast.While, call: ast.Call) -> frozenset:
+    """The names *loop* binds only after *call* in its body, each time from what a model's prediction in
+    that pass led to and not from the name itself (`next_state, reward, done = env.step(np.argmax(
+    model.predict(state)))` then `state = next_state`): the next pass's input, which depends on this
+    pass's prediction, as an agent's next state does, so the passes run one after the other (data
+    read afresh, `x, y = next_chunk()`, is not; the loop's own variable is bound afresh each pass)."""
+    cell = site.callsite.span.cell
+    predicting = {
+        id(node)
+        for other in facts.sites
+        if is_keras_model_method(other.api, _OUTPUTS)
+        for node in [facts.node(other)]
+        if node is not None and any(a is loop for a in facts.ancestors(node, cell))
+    }
+    body = list(own_body(loop))
+    seeds = frozenset().union(
+        *(
+            flow.targets(target)
+            for node in body
+            if isinstance(node, ast.Assign) and any(id(n) in predicting for n in ast.walk(node.value))
+            for target in node.targets
+        )
+    )
+    predicted = flow.derived(seeds, loop.body)
     before = set(flow.targets(loop.target)) if isinstance(loop, (ast.For, ast.AsyncFor)) else set()
     after: set[str] = set()
-    for node in own_body(loop):
+    for node in body:
         if isinstance(node, ast.Assign):
             targets = frozenset().union(*(flow.targets(t) for t in node.targets))
-            if node.lineno > (call.end_lineno or call.lineno):
-                after |= targets - flow.names(node.value)
-                before |= targets & flow.names(node.value)
+            read = flow.names(node.value)
+            if node.lineno > (call.end_lineno or call.lineno) and read & predicted and not targets & read:
+                after |= targets
             else:
                 before |= targets
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
