@@ -901,6 +901,12 @@ class SmallBatchSize(Rule):
             message_contains="batch size 2 set here is the batch of",
             options={"material-saving-j": 0.0},
         ),
+        Invalid(  # the caller passes a name bound to an option: reported at the option's default
+            OPTION_TRAINER.replace("Trainer().train(10, args.batch_size)", "size = args.batch_size\nTrainer().train(10, size)"),
+            line=18,
+            message_contains="batch size 2 set here is the batch of",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # the step's batch set by the caller of its method: reported at the caller's literal
             TRAINER + "Trainer().train(epochs=10, batch_size=2)\n",
             line=16,
