@@ -11,7 +11,7 @@ assignment (`batch_size = 4`), or a parameter of the step's function, set by a c
 function in the file (`gan.train(epochs=200, batch_size=1)`, a name the caller's scope bound to the
 literal, or an option's default: `gan.train(batch_size=args.batch_size)`) or, where no call passes
 it, by its default (`def train(self, batch_size=2)`); or a value the function reads from outside it:
-an attribute its class's `__init__` alone sets (`self.batch_size = 4`), a script's module constant
+an attribute its class's `__init__` alone sets (`self.batch_size = 4`), a module constant
 bound once (`BATCH = 4`). Only
 where a loop around the step draws its batches by that value (`for x, y in loader.load_batch(batch_size)`,
 `range(n // batch_size)`): there a larger batch means fewer steps per pass; or where a `for` loop
@@ -127,7 +127,8 @@ def step_literals(
                 outer = None if drawn else outer
                 found.extend((span, outer) for span in _passed(facts, function, cell, name, size, DEPTH))
         for key, value in _held(facts, function, cell):
-            if not int_literal(value, size):
+            units = _units_holding(facts, value) if int_literal(value, size) else []
+            if not units:
                 continue
             seeds = frozenset().union(
                 *(flow.targets(t) for n in _assigns(body) if key in _reads(n.value) for t in n.targets)
@@ -135,21 +136,21 @@ def step_literals(
             reach = frozenset((key,)) | flow.derived(seeds, body, pairs)
             drawn, outer = _drawn_by(loops, reach), _counted(loops, reach)
             if reach & read and (drawn or outer is not None):
-                found.append((facts.span(value, cell), None if drawn else outer))
+                found.append((facts.span(value, units[0]), None if drawn else outer))
     return list(dict.fromkeys(found))
 
 
 def _held(facts: FileFacts, function: Function, cell: int | None) -> list[tuple[str, ast.expr]]:
     """The values *function* reads from outside it, with the key `_reads` gives them: `self.<attr>`
-    where its class assigns that once, in `__init__` (`self.batch_size = 4`), and, in a script (not a
-    notebook: its cells bind in turn), a module-level name bound once and never rebound (`BATCH = 4`)."""
+    where its class assigns that once, in `__init__` (`self.batch_size = 4`), and a module-level name
+    bound once and never rebound (`BATCH = 4`, in any cell of a notebook)."""
     local = {*_parameter_names(facts, function, cell), *(n for bound, _, _ in flow.assignments(function.body) for n in bound)}
     read: dict[str, ast.Attribute | ast.Name] = {}
     for node in ast.walk(function):
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
             if isinstance(node.value, ast.Name) and node.value.id == "self":
                 read.setdefault(f"self.{node.attr}", node)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in local and cell is None:
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in local:
             read.setdefault(node.id, node)
     found = []
     for key, node in read.items():
@@ -158,6 +159,11 @@ def _held(facts: FileFacts, function: Function, cell: int | None) -> list[tuple[
         if value is not None:
             found.append((key, value))
     return found
+
+
+def _units_holding(facts: FileFacts, literal: ast.expr) -> list[int | None]:
+    """The unit (`FileFacts.cells`: a notebook's cell) that holds *literal*, a constant; [] where none does."""
+    return [cell for cell in facts.cells if any(n is literal for n in facts.nodes(cell, ast.Constant))][:1]
 
 
 def _reads(node: ast.AST) -> frozenset:

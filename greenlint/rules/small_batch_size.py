@@ -4,6 +4,7 @@ generator feeding them, or a one-batch training step."""
 from __future__ import annotations
 
 import ast
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
@@ -382,7 +383,8 @@ class SmallBatchSize(Rule):
     or a parameter of the caller's set so in turn, up to three calls up; the default of a command-line
     option the caller passes, `gan.train(batch_size=args.batch_size)`), or by its default where no
     call passes it; an attribute its class's `__init__` alone sets (`self.batch_size = 4`), or a
-    module constant a script binds once (`BATCH = 4`) (a literal in test code is not reported), when the saving priced below reaches
+    module constant bound once, in a script or any cell of a notebook (`BATCH = 4`) (a literal in
+    test code is not reported), when the saving priced below reaches
     25 % (no size threshold: a step is overhead-bound when its FLOPs are small against its fixed
     costs, at batch 32 as well as at 2). Only where a `for` loop around the step draws its batches
     by that value (`for a, b in loader.load_batch(batch_size)`, `range(0, n, batch_size)`), or,
@@ -892,6 +894,17 @@ class SmallBatchSize(Rule):
             HELD_TRAINER.replace("        self.batch_size = 2\n", "").replace("self.batch_size", "BATCH")
             + "BATCH = 2\nTrainer().train(epochs=10)\n",
             line=16,
+            message_contains="batch size 2 set here is the batch of",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # a notebook's constant, bound once in its first cell: reported there (cell 1, line 1)
+            json.dumps({"cells": [{"cell_type": "code", "source": source} for source in (
+                "BATCH = 2\n",
+                HELD_TRAINER.replace("        self.batch_size = 2\n", "").replace("self.batch_size", "BATCH"),
+                "Trainer().train(epochs=10)\n",
+            )], "nbformat": 4, "nbformat_minor": 5}),
+            filename="gan.ipynb",
+            line=1,
             message_contains="batch size 2 set here is the batch of",
             options={"material-saving-j": 0.0},
         ),
