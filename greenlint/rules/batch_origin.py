@@ -11,7 +11,8 @@ assignment (`batch_size = 4`), or a parameter of the step's function, set by a c
 function in the file (`gan.train(epochs=200, batch_size=1)`, a name the caller's scope bound to the
 literal, or an option's default: `gan.train(batch_size=args.batch_size)`) or, where no call passes
 it, by its default (`def train(self, batch_size=2)`); or a value the function reads from outside it:
-an attribute its class's `__init__` alone sets (`self.batch_size = 4`), a module constant
+an attribute its class's `__init__` alone sets (`self.batch_size = 4`; or from its parameter, which
+the class's constructions set as calls set a function's), a module constant
 bound once (`BATCH = 4`). Only
 where a loop around the step draws its batches by that value (`for x, y in loader.load_batch(batch_size)`,
 `range(n // batch_size)`): there a larger batch means fewer steps per pass; or where a `for` loop
@@ -126,24 +127,34 @@ def step_literals(
             if reach & read and (drawn or outer is not None):
                 outer = None if drawn else outer
                 found.extend((span, outer) for span in _passed(facts, function, cell, name, size, DEPTH))
-        for key, value in _held(facts, function, cell):
-            units = _units_holding(facts, value) if int_literal(value, size) else []
-            if not units:
-                continue
+        for key, value, init in _held(facts, function, cell):
             seeds = frozenset().union(
                 *(flow.targets(t) for n in _assigns(body) if key in _reads(n.value) for t in n.targets)
             )
             reach = frozenset((key,)) | flow.derived(seeds, body, pairs)
             drawn, outer = _drawn_by(loops, reach), _counted(loops, reach)
             if reach & read and (drawn or outer is not None):
-                found.append((facts.span(value, units[0]), None if drawn else outer))
+                outer = None if drawn else outer
+                found.extend((span, outer) for span in _held_literals(facts, value, init, cell, size))
     return list(dict.fromkeys(found))
 
 
-def _held(facts: FileFacts, function: Function, cell: int | None) -> list[tuple[str, ast.expr]]:
+def _held_literals(facts: FileFacts, value: ast.expr, init: Function | None, cell: int | None, size: int) -> list[Span]:
+    """The literals *size* that set a value `_held` found: the value itself, or, for a parameter of
+    the class's `__init__` (`self.batch_size = batch_size`), what the file's constructions pass it,
+    else its default."""
+    if int_literal(value, size):
+        return [facts.span(value, unit) for unit in _units_holding(facts, value)]
+    if init is not None and isinstance(value, ast.Name) and value.id in _parameter_names(facts, init, cell):
+        return _passed(facts, init, cell, value.id, size, DEPTH)
+    return []
+
+
+def _held(facts: FileFacts, function: Function, cell: int | None) -> list[tuple[str, ast.expr, Function | None]]:
     """The values *function* reads from outside it, with the key `_reads` gives them: `self.<attr>`
-    where its class assigns that once, in `__init__` (`self.batch_size = 4`), and a module-level name
-    bound once and never rebound (`BATCH = 4`, in any cell of a notebook)."""
+    where its class assigns that once, in `__init__` (`self.batch_size = 4`, `= batch_size`: with that
+    `__init__`), and a module-level name bound once and never rebound (`BATCH = 4`, in any cell of a
+    notebook)."""
     local = {*_parameter_names(facts, function, cell), *(n for bound, _, _ in flow.assignments(function.body) for n in bound)}
     read: dict[str, ast.Attribute | ast.Name] = {}
     for node in ast.walk(function):
@@ -152,12 +163,16 @@ def _held(facts: FileFacts, function: Function, cell: int | None) -> list[tuple[
                 read.setdefault(f"self.{node.attr}", node)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in local:
             read.setdefault(node.id, node)
-    found = []
+    found: list[tuple[str, ast.expr, Function | None]] = []
     for key, node in read.items():
-        bound = init_binding(facts, node, cell) if isinstance(node, ast.Attribute) else None
-        value = bound[2] if bound is not None else module_value(facts, node.id) if isinstance(node, ast.Name) else None
+        if isinstance(node, ast.Attribute):
+            bound = init_binding(facts, node, cell)
+            if bound is not None:
+                found.append((key, bound[2], bound[1]))
+            continue
+        value = module_value(facts, node.id)
         if value is not None:
-            found.append((key, value))
+            found.append((key, value, None))
     return found
 
 
@@ -223,6 +238,12 @@ def _function(facts: FileFacts, node: ast.AST, cell: int | None) -> Function | N
     return None
 
 
+def _owner(facts: FileFacts, function: Function, cell: int | None) -> ast.ClassDef | None:
+    """The class whose method *function* is (its constructions call `__init__`)."""
+    parent = next(iter(facts.ancestors(function, cell)), None)
+    return parent if isinstance(parent, ast.ClassDef) else None
+
+
 def _module_body(facts: FileFacts, cell: int | None) -> list[ast.stmt]:
     module = facts.module(cell)
     return module.body if module is not None else []
@@ -234,14 +255,17 @@ def _parameter_names(facts: FileFacts, function: Function, cell: int | None) -> 
 
 
 def _passed(facts: FileFacts, function: Function, where: int | None, name: str, size: int, depth: int) -> list[Span]:
-    """The literals *size* the file's calls of *function* pass as *name* (directly, or as a name
-    their scope bound to the literal, or as a parameter of theirs set so in turn), else its
-    default where no call passes the parameter; calls in test code are passed over."""
+    """The literals *size* the file's calls of *function* (for an `__init__`, the constructions of its
+    class) pass as *name* (directly, or as a name their scope bound to the literal, or as a parameter
+    of theirs set so in turn), else its default where no call passes the parameter; calls in test
+    code are passed over."""
     found: list[Span] = []
     passing = False
     method = is_method(facts, function, where)
     positional = positional_parameters(facts, function, where)
-    for cell, call in calls_by_name(facts, function.name, method):
+    owner = _owner(facts, function, where) if function.name == "__init__" else None
+    calls = calls_by_name(facts, owner.name, False) if owner is not None else calls_by_name(facts, function.name, method)
+    for cell, call in calls:
         given = argument(call, name, positional.index(name) if name in positional else None)
         if given is None:
             continue

@@ -173,7 +173,7 @@ def _attribute_default(facts: FileFacts, expr: ast.Attribute, cell: int | None) 
 
 def init_binding(
     facts: FileFacts, expr: ast.Attribute, cell: int | None
-) -> tuple[ast.ClassDef, Function, ast.expr] | None:
+) -> tuple[ast.ClassDef, ast.FunctionDef | ast.AsyncFunctionDef, ast.expr] | None:
     """The class, its `__init__` and the value of `self.<attr>` read in a method (*expr*), where the
     class assigns `self.<attr>` once, in its `__init__`; None otherwise."""
     if not (isinstance(expr.value, ast.Name) and expr.value.id == "self"):

@@ -382,9 +382,10 @@ class SmallBatchSize(Rule):
     call in the file (`gan.train(epochs=200, batch_size=1)`, a name the caller bound to the literal,
     or a parameter of the caller's set so in turn, up to three calls up; the default of a command-line
     option the caller passes, `gan.train(batch_size=args.batch_size)`), or by its default where no
-    call passes it; an attribute its class's `__init__` alone sets (`self.batch_size = 4`), or a
-    module constant bound once, in a script or any cell of a notebook (`BATCH = 4`) (a literal in
-    test code is not reported), when the saving priced below reaches
+    call passes it; an attribute its class's `__init__` alone sets (`self.batch_size = 4`, or
+    `self.batch_size = batch_size`, its parameter, as the file's constructions of the class pass it,
+    else its default), or a module constant bound once, in a script or any cell of a notebook
+    (`BATCH = 4`) (a literal in test code is not reported), when the saving priced below reaches
     25 % (no size threshold: a step is overhead-bound when its FLOPs are small against its fixed
     costs, at batch 32 as well as at 2). Only where a `for` loop around the step draws its batches
     by that value (`for a, b in loader.load_batch(batch_size)`, `range(0, n, batch_size)`), or,
@@ -566,6 +567,13 @@ class SmallBatchSize(Rule):
         Valid(  # the attribute set again by another method: the batch a step runs at is not one literal
             HELD_TRAINER.replace("    def train(", "    def resize(self, n):\n        self.batch_size = n\n\n    def train(")
             + "Trainer().train(epochs=10)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # two trainers built with batches of 2 and 64: the attribute is not one value
+            HELD_TRAINER.replace("def __init__(self):", "def __init__(self, batch_size=32):").replace(
+                "self.batch_size = 2", "self.batch_size = batch_size"
+            )
+            + "Trainer(batch_size=2).train(epochs=10)\nTrainer(batch_size=64).train(epochs=10)\n",
             options={"material-saving-j": 0.0},
         ),
         Valid(  # the module constant rebound by a function: not the one value the steps run at
@@ -894,6 +902,15 @@ class SmallBatchSize(Rule):
             HELD_TRAINER.replace("        self.batch_size = 2\n", "").replace("self.batch_size", "BATCH")
             + "BATCH = 2\nTrainer().train(epochs=10)\n",
             line=16,
+            message_contains="batch size 2 set here is the batch of",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # the attribute `__init__` sets from its parameter, which the construction passes: reported there
+            HELD_TRAINER.replace("def __init__(self):", "def __init__(self, batch_size=32):").replace(
+                "self.batch_size = 2", "self.batch_size = batch_size"
+            )
+            + "Trainer(batch_size=2).train(epochs=10)\n",
+            line=17,
             message_contains="batch size 2 set here is the batch of",
             options={"material-saving-j": 0.0},
         ),
