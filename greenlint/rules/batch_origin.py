@@ -12,9 +12,8 @@ function in the file (`gan.train(epochs=200, batch_size=1)`, a name the caller's
 literal, or an option's default: `gan.train(batch_size=args.batch_size)`) or, where no call passes
 it, by its default (`def train(self, batch_size=2)`); or a value the function reads from outside it:
 an attribute its class's `__init__` alone sets (`self.batch_size = 4`; or from its parameter, which
-the class's constructions set as calls set a function's), a module constant
-bound once (`BATCH = 4`). Only
-where a loop around the step draws its batches by that value (`for x, y in loader.load_batch(batch_size)`,
+the class's constructions set as calls set a function's), a module constant bound once (`BATCH = 4`).
+Only where a loop around the step draws its batches by that value (`for x, y in loader.load_batch(batch_size)`,
 `range(n // batch_size)`): there a larger batch means fewer steps per pass; or where a `for` loop
 around it counts its iterations by a `range` the batch does not set (`for epoch in range(epochs)`
 drawing `idx = np.random.randint(0, n, batch_size)` each time): as written, a larger batch there runs
