@@ -8,9 +8,12 @@ The analysis tells a `*_on_batch` call's batch (its work's `samples`: the rows o
 targets, followed through the function's parameters as its callers bind them); this module finds
 the integer literal of that value the step's arguments derive from (`flow.derived`): a local
 assignment (`batch_size = 4`), or a parameter of the step's function, set by a call of that
-function in the file (`gan.train(epochs=200, batch_size=1)`, or a name the caller's scope bound to
-the literal) or, where no call passes it, by its default (`def train(self, batch_size=2)`). Only
-where a loop around the step draws its batches by that value (`for x, y in loader.load_batch(batch_size)`,
+function in the file (`gan.train(epochs=200, batch_size=1)`, a name the caller's scope bound to the
+literal, or an option's default: `gan.train(batch_size=args.batch_size)`) or, where no call passes
+it, by its default (`def train(self, batch_size=2)`); or a value the function reads from outside it:
+an attribute its class's `__init__` alone sets (`self.batch_size = 4`; or from its parameter, which
+the class's constructions set as calls set a function's), a module constant bound once (`BATCH = 4`).
+Only where a loop around the step draws its batches by that value (`for x, y in loader.load_batch(batch_size)`,
 `range(n // batch_size)`): there a larger batch means fewer steps per pass; or where a `for` loop
 around it counts its iterations by a `range` the batch does not set (`for epoch in range(epochs)`
 drawing `idx = np.random.randint(0, n, batch_size)` each time): as written, a larger batch there runs
@@ -25,7 +28,7 @@ import ast
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span, estimator_method
 from greenlint.rules.base import FileFacts, argument
-from greenlint.rules.defaults import Origin, default_value
+from greenlint.rules.defaults import Origin, default_value, flag_default, init_binding, module_value
 from greenlint.rules.deliberate import in_test
 from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import (
@@ -102,7 +105,7 @@ def step_literals(
     """The literals equal to *size* that set the batch of the step *call*, each with None where a
     loop around it draws its batches by that value, else the outermost loop of the fixed count
     (`_counted`) to divide; [] where none is found."""
-    read = frozenset().union(*(flow.names(a) for a in (*call.args, *(k.value for k in call.keywords))))
+    read = frozenset().union(*(_reads(a) for a in (*call.args, *(k.value for k in call.keywords))))
     function = _function(facts, call, cell)
     body = function.body if function is not None else _module_body(facts, cell)
     pairs = flow.assignments(body)
@@ -123,7 +126,72 @@ def step_literals(
             if reach & read and (drawn or outer is not None):
                 outer = None if drawn else outer
                 found.extend((span, outer) for span in _passed(facts, function, cell, name, size, DEPTH))
+        for key, value, init in _held(facts, function, cell):
+            seeds = frozenset().union(
+                *(flow.targets(t) for n in _assigns(body) if key in _reads(n.value) for t in n.targets)
+            )
+            reach = frozenset((key,)) | flow.derived(seeds, body, pairs)
+            drawn, outer = _drawn_by(loops, reach), _counted(loops, reach)
+            if reach & read and (drawn or outer is not None):
+                outer = None if drawn else outer
+                found.extend((span, outer) for span in _held_literals(facts, value, init, cell, size))
     return list(dict.fromkeys(found))
+
+
+def _held_literals(facts: FileFacts, value: ast.expr, init: Function | None, cell: int | None, size: int) -> list[Span]:
+    """The literals *size* that set a value `_held` found: the value itself, or, for a parameter of
+    the class's `__init__` (`self.batch_size = batch_size`), what the file's constructions pass it,
+    else its default."""
+    if int_literal(value, size):
+        return [facts.span(value, unit) for unit in _units_holding(facts, value)]
+    if init is not None and isinstance(value, ast.Name) and value.id in _parameter_names(facts, init, cell):
+        return _passed(facts, init, cell, value.id, size, DEPTH)
+    return []
+
+
+def _held(facts: FileFacts, function: Function, cell: int | None) -> list[tuple[str, ast.expr, Function | None]]:
+    """The values *function* reads from outside it, with the key `_reads` gives them: `self.<attr>`
+    where its class assigns that once, in `__init__` (`self.batch_size = 4`, `= batch_size`: with that
+    `__init__`), and a module-level name bound once and never rebound (`BATCH = 4`, in any cell of a
+    notebook)."""
+    local = {*_parameter_names(facts, function, cell), *(n for bound, _, _ in flow.assignments(function.body) for n in bound)}
+    read: dict[str, ast.Attribute | ast.Name] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            if isinstance(node.value, ast.Name) and node.value.id == "self":
+                read.setdefault(f"self.{node.attr}", node)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in local:
+            read.setdefault(node.id, node)
+    found: list[tuple[str, ast.expr, Function | None]] = []
+    for key, node in read.items():
+        if isinstance(node, ast.Attribute):
+            bound = init_binding(facts, node, cell)
+            if bound is not None:
+                found.append((key, bound[2], bound[1]))
+            continue
+        value = module_value(facts, node.id)
+        if value is not None:
+            found.append((key, value, None))
+    return found
+
+
+def _units_holding(facts: FileFacts, literal: ast.expr) -> list[int | None]:
+    """The unit (`FileFacts.cells`: a notebook's cell) that holds *literal*, a constant; [] where none does."""
+    return [cell for cell in facts.cells if any(n is literal for n in facts.nodes(cell, ast.Constant))][:1]
+
+
+def _reads(node: ast.AST) -> frozenset:
+    """The names an expression reads, and each `self.<attr>` it reads as the key "self.<attr>"."""
+    attributes = (
+        f"self.{n.attr}"
+        for n in ast.walk(node)
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"
+    )
+    return flow.names(node) | frozenset(attributes)
+
+
+def _assigns(body: list[ast.stmt]) -> list[ast.Assign]:
+    return [n for statement in body for n in ast.walk(statement) if isinstance(n, ast.Assign)]
 
 
 def parameter_literals(facts: FileFacts, node: ast.AST, cell: int | None, name: str, size: int) -> list[Span]:
@@ -138,7 +206,7 @@ def parameter_literals(facts: FileFacts, node: ast.AST, cell: int | None, name: 
 
 def _drawn_by(loops: list, reach: frozenset) -> bool:
     """A `for` loop around the step iterates over something computed from the batch's names."""
-    return any(isinstance(loop, (ast.For, ast.AsyncFor)) and flow.names(loop.iter) & reach for loop in loops)
+    return any(isinstance(loop, (ast.For, ast.AsyncFor)) and _reads(loop.iter) & reach for loop in loops)
 
 
 def _counted(loops: list, reach: frozenset) -> ast.For | ast.AsyncFor | None:
@@ -153,7 +221,7 @@ def _counted(loops: list, reach: frozenset) -> ast.For | ast.AsyncFor | None:
         and isinstance(loop.iter, ast.Call)
         and isinstance(loop.iter.func, ast.Name)
         and loop.iter.func.id == "range"
-        and not flow.names(loop.iter) & reach
+        and not _reads(loop.iter) & reach
         for loop in loops
     )
     outer = loops[-1] if counted else None
@@ -169,6 +237,12 @@ def _function(facts: FileFacts, node: ast.AST, cell: int | None) -> Function | N
     return None
 
 
+def _owner(facts: FileFacts, function: Function, cell: int | None) -> ast.ClassDef | None:
+    """The class whose method *function* is (its constructions call `__init__`)."""
+    parent = next(iter(facts.ancestors(function, cell)), None)
+    return parent if isinstance(parent, ast.ClassDef) else None
+
+
 def _module_body(facts: FileFacts, cell: int | None) -> list[ast.stmt]:
     module = facts.module(cell)
     return module.body if module is not None else []
@@ -180,27 +254,32 @@ def _parameter_names(facts: FileFacts, function: Function, cell: int | None) -> 
 
 
 def _passed(facts: FileFacts, function: Function, where: int | None, name: str, size: int, depth: int) -> list[Span]:
-    """The literals *size* the file's calls of *function* pass as *name* (directly, or as a name
-    their scope bound to the literal, or as a parameter of theirs set so in turn), else its
-    default where no call passes the parameter; calls in test code are passed over."""
+    """The literals *size* the file's calls of *function* (for an `__init__`, the constructions of its
+    class) pass as *name* (directly, or as a name their scope bound to the literal, or as a parameter
+    of theirs set so in turn), else its default where no call passes the parameter; calls in test
+    code are passed over."""
     found: list[Span] = []
     passing = False
     method = is_method(facts, function, where)
     positional = positional_parameters(facts, function, where)
-    for cell, call in calls_by_name(facts, function.name, method):
+    owner = _owner(facts, function, where) if function.name == "__init__" else None
+    calls = calls_by_name(facts, owner.name, False) if owner is not None else calls_by_name(facts, function.name, method)
+    for cell, call in calls:
         given = argument(call, name, positional.index(name) if name in positional else None)
         if given is None:
             continue
         passing = True
         if in_test(facts, call, cell):
             continue  # a test picks its batch on purpose
-        if int_literal(given, size):
-            found.append(facts.span(given, cell))
+        written = _written(facts, given, cell)
+        if int_literal(written, size):
+            found.append(facts.span(written, cell))
         elif isinstance(given, ast.Name) and depth > 1:
             outer = _function(facts, call, cell)
             bound = last_bindings(outer if outer is not None else facts.module(cell), call.lineno).get(given.id)
-            if bound is not None and int_literal(bound.value, size):
-                found.append(facts.span(bound.value, cell))
+            held = _written(facts, bound.value, cell) if bound is not None else None
+            if held is not None and int_literal(held, size):
+                found.append(facts.span(held, cell))
             elif outer is not None and given.id in _parameter_names(facts, outer, cell):
                 found.extend(_passed(facts, outer, cell, given.id, size, depth - 1))
     if not passing:
@@ -208,6 +287,16 @@ def _passed(facts: FileFacts, function: Function, where: int | None, name: str, 
         if default is not None and int_literal(default, size):
             found.append(facts.span(default, where))
     return found
+
+
+def _written(facts: FileFacts, given: ast.expr, cell: int | None) -> ast.expr:
+    """Where the value *given* is written: the default of the script's option or flag it reads
+    (`args.batch_size`: `--batch_size`'s; not in a notebook, whose cells define in turn), else itself."""
+    if cell is None and isinstance(given, ast.Attribute) and isinstance(given.value, ast.Name) and given.value.id != "self":
+        default = flag_default(facts, given.attr)
+        if default is not None:
+            return default
+    return given
 
 
 def _default(function: Function, name: str) -> ast.expr | None:

@@ -157,6 +157,25 @@ def _attribute_default(facts: FileFacts, expr: ast.Attribute, cell: int | None) 
     `__init__`: a literal, or a parameter of `__init__` with a literal default
     (`def __init__(self, epochs=100): self.epochs = epochs`; `Origin.UNCALLED` where the file
     never names the class)."""
+    found = init_binding(facts, expr, cell)
+    if found is None:
+        return None
+    owner, init, value = found
+    if isinstance(value, ast.Constant):
+        return DefaultValue(value.value)
+    if isinstance(value, ast.Name):
+        default = _parameter_default(init, value.id)
+        if default is not None:
+            origin = Origin.UNCALLED if uncalled(facts, owner.name, False) else Origin.DEFAULT
+            return DefaultValue(default, f"the default of parameter `{value.id}` of `{owner.name}`", origin)
+    return None
+
+
+def init_binding(
+    facts: FileFacts, expr: ast.Attribute, cell: int | None
+) -> tuple[ast.ClassDef, ast.FunctionDef | ast.AsyncFunctionDef, ast.expr] | None:
+    """The class, its `__init__` and the value of `self.<attr>` read in a method (*expr*), where the
+    class assigns `self.<attr>` once, in its `__init__`; None otherwise."""
     if not (isinstance(expr.value, ast.Name) and expr.value.id == "self"):
         return None
     owner = next((a for a in facts.ancestors(expr, cell) if isinstance(a, ast.ClassDef)), None)
@@ -174,17 +193,10 @@ def _attribute_default(facts: FileFacts, expr: ast.Attribute, cell: int | None) 
         and isinstance(target.value, ast.Name)
         and target.value.id == "self"
     ]
-    if len(assigned) != 1 or assigned[0][0].name != "__init__" or assigned[0][1] is None:
+    if len(assigned) != 1 or assigned[0][0].name != "__init__":
         return None
-    init, value = assigned[0]
-    if isinstance(value, ast.Constant):
-        return DefaultValue(value.value)
-    if isinstance(value, ast.Name):
-        found = _parameter_default(init, value.id)
-        if found is not None:
-            origin = Origin.UNCALLED if uncalled(facts, owner.name, False) else Origin.DEFAULT
-            return DefaultValue(found, f"the default of parameter `{value.id}` of `{owner.name}`", origin)
-    return None
+    ((init, value),) = assigned
+    return (owner, init, value) if value is not None else None
 
 
 def _parameter_default(func: Function, name: str) -> object | None:
@@ -200,10 +212,14 @@ def _parameter_default(func: Function, name: str) -> object | None:
 
 def _flag_default(facts: FileFacts, attr: str) -> object | None:
     """The literal default of the one argparse option or absl flag of the file named *attr*."""
+    return literal(flag_default(facts, attr))
+
+
+def flag_default(facts: FileFacts, attr: str) -> ast.expr | None:
+    """The expression the default of the one argparse option or absl flag of the file named *attr*
+    is written as: the module constant's value where it names one (`default=BATCH`)."""
     found = options.defaults(node for cell, _ in cell_units(facts) for node in facts.nodes(cell, ast.Call)).get(attr)
-    if isinstance(found, ast.Name):
-        return module_constant(facts, found.id)
-    return literal(found)
+    return module_value(facts, found.id) if isinstance(found, ast.Name) else found
 
 
 def module_constant(facts: FileFacts, name: str) -> object | None:

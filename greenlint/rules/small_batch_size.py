@@ -4,10 +4,12 @@ generator feeding them, or a one-batch training step."""
 from __future__ import annotations
 
 import ast
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
+from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span, estimator_method
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argument
 from greenlint.rules.batch_origin import parameter_literals, step_literals, written_batch
@@ -254,6 +256,23 @@ TRAINER = (
 )
 
 
+#: The same trainer whose step's batch is an attribute its `__init__` sets to 2.
+HELD_TRAINER = (
+    TRAINER.replace("loss='mse')\n", "loss='mse')\n        self.batch_size = 2\n", 1)
+    .replace("def train(self, epochs, batch_size=32)", "def train(self, epochs)")
+    .replace("batch_size)", "self.batch_size)")
+    .replace("(batch_size,", "(self.batch_size,")
+)
+
+
+#: The same trainer whose step's batch is its method's parameter, given a command-line option's default.
+OPTION_TRAINER = (
+    "import argparse\n" + TRAINER + "parser = argparse.ArgumentParser()\n"
+    "parser.add_argument('--batch_size', type=int, default=2)\nargs = parser.parse_args()\n"
+    "Trainer().train(10, args.batch_size)\n"
+)
+
+
 #: A trainer of 64-channel 3x3 convolutions at 64x64 (0.3 GFLOPs a layer pass per sample): a step
 #: of one sample is 3.6 GFLOPs, far from filling a GPU in any of its layer passes.
 CONV_TRAINER = TRAINER.replace(
@@ -313,6 +332,18 @@ _TWO_DATASETS = (
 )
 
 
+#: An agent fitting its model at each step of an episode on the state that step left (one sample a pass).
+_AGENT = (
+    "import numpy as np\nimport tensorflow as tf\n"
+    "model = tf.keras.Sequential([tf.keras.layers.Dense(24, input_shape=(4,)), tf.keras.layers.Dense(2)])\n"
+    "model.compile(optimizer='adam', loss='mse')\nfor episode in range(5000):\n"
+    "    state, done = env.reset(), False\n    while not done:\n"
+    "        next_state, reward, done = env.step(np.argmax(model.predict(state)[0]))\n"
+    "        model.fit(state, reward + model.predict(next_state), batch_size=1, epochs=1, verbose=0)\n"
+    "        state = next_state\n"
+)
+
+
 class SmallBatchSize(Rule):
     """
     ## What it does
@@ -349,8 +380,12 @@ class SmallBatchSize(Rule):
     targets), whatever its size, is reported at the integer literal its arguments derive
     from: an assignment in its function (`batch_size = 4`), or a parameter of its function set by a
     call in the file (`gan.train(epochs=200, batch_size=1)`, a name the caller bound to the literal,
-    or a parameter of the caller's set so in turn, up to three calls up), or by its default where no
-    call passes it (a literal in test code is not reported), when the saving priced below reaches
+    or a parameter of the caller's set so in turn, up to three calls up; the default of a command-line
+    option the caller passes, `gan.train(batch_size=args.batch_size)`), or by its default where no
+    call passes it; an attribute its class's `__init__` alone sets (`self.batch_size = 4`, or
+    `self.batch_size = batch_size`, its parameter, as the file's constructions of the class pass it,
+    else its default), or a module constant bound once, in a script or any cell of a notebook
+    (`BATCH = 4`) (a literal in test code is not reported), when the saving priced below reaches
     25 % (no size threshold: a step is overhead-bound when its FLOPs are small against its fixed
     costs, at batch 32 as well as at 2). Only where a `for` loop around the step draws its batches
     by that value (`for a, b in loader.load_batch(batch_size)`, `range(0, n, batch_size)`), or,
@@ -416,7 +451,12 @@ class SmallBatchSize(Rule):
     `test*` function, a test class, a pytest fixture, a helper only they call), where a few batches of toy data exercise the code and the test may assert the
     step count or the batches' structure; nor where the data is known to hold at most 32 samples
     (arrays of that length, a pipeline of that many elements): too little for the batch size to
-    matter.
+    matter; nor where one pass of a loop hands the call only that pass's input: an `evaluate()` or
+    `predict()` given what the passes differ in (text grown by each prediction), a `fit()` given the
+    state the loop carries from one pass to the next, made from what a model predicted in the pass
+    (`model.fit(state, target, batch_size=1)`, then `state = next_state` from `env.step` of the
+    predicted action: an agent learning at each step of its environment, on the one sample that step
+    made), where a larger `batch_size` changes nothing.
 
     ## Why is this bad?
     Each batch is one step of Python, graph dispatch and (on a GPU) kernel launches and
@@ -520,6 +560,29 @@ class SmallBatchSize(Rule):
         Valid(  # priced: 87 % of one fit of at most 1 kJ is under material-saving-j
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(8,))])\n"
             "model.compile(optimizer='sgd', loss='mse')\nmodel.fit(x, y, batch_size=2, epochs=5)\n"
+        ),
+        Valid(  # an agent's fit on the state the previous pass left: one pass's samples, whatever batch_size says
+            _AGENT, options={"material-saving-j": 0.0}
+        ),
+        Valid(  # the attribute set again by another method: the batch a step runs at is not one literal
+            HELD_TRAINER.replace("    def train(", "    def resize(self, n):\n        self.batch_size = n\n\n    def train(")
+            + "Trainer().train(epochs=10)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # two trainers built with batches of 2 and 64: the attribute is not one value
+            HELD_TRAINER.replace("def __init__(self):", "def __init__(self, batch_size=32):").replace(
+                "self.batch_size = 2", "self.batch_size = batch_size"
+            )
+            + "Trainer(batch_size=2).train(epochs=10)\nTrainer(batch_size=64).train(epochs=10)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # the module constant rebound by a function: not the one value the steps run at
+            HELD_TRAINER.replace("        self.batch_size = 2\n", "").replace("self.batch_size", "BATCH")
+            + "BATCH = 2\n\n\ndef larger():\n    global BATCH\n    BATCH = 64\n\n\nTrainer().train(epochs=10)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # an option without a default: the batch is the user's to give
+            OPTION_TRAINER.replace(", default=2", ", required=True"), options={"material-saving-j": 0.0}
         ),
         Valid(  # a fixed number of inference steps: sequential by nature (an agent acting on each observation)
             TRAINER.replace("range(0, 1000, batch_size)", "range(100)").replace("train_on_batch", "predict_on_batch")
@@ -685,6 +748,21 @@ class SmallBatchSize(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # near miss: the next pass's data read afresh (not what a prediction led to), in batches of 1
+            _AGENT.replace("        state = next_state\n", "        state = buffer.next_chunk()\n"),
+            line=9,
+            message_contains="uses batch_size=1",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # near miss: each pass fits on a whole fold, bound afresh before the call, in batches of 1
+            _AGENT.replace("    state, done = env.reset(), False\n    while not done:\n", "    for fold in range(30):\n")
+            .replace("        next_state, reward, done = env.step(np.argmax(model.predict(state)[0]))\n", "")
+            .replace("        state = next_state\n", "")
+            .replace("        model.fit(", "        state, reward, next_state = folds[fold]\n        model.fit("),
+            line=8,
+            message_contains="uses batch_size=1",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # near miss: the same model without BatchNormalization takes a larger batch unchanged
             "import tensorflow as tf\n"
             "model = tf.keras.Sequential([tf.keras.Input((256, 256, 3)), tf.keras.layers.Conv2D(64, 4, strides=2),\n"
@@ -812,6 +890,51 @@ class SmallBatchSize(Rule):
             + "data = np.zeros((1000, 8))\nTrainer().train(epochs=10, batch_size=32)\n",
             line=17,
             message_contains="at batch 128, with the learning rate scaled, cost",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # the step's batch an attribute `__init__` sets: reported at that literal
+            HELD_TRAINER + "Trainer().train(epochs=10)\n",
+            line=9,
+            message_contains="batch size 2 set here is the batch of",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # the step's batch a module constant, bound once: reported at that literal
+            HELD_TRAINER.replace("        self.batch_size = 2\n", "").replace("self.batch_size", "BATCH")
+            + "BATCH = 2\nTrainer().train(epochs=10)\n",
+            line=16,
+            message_contains="batch size 2 set here is the batch of",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # the attribute `__init__` sets from its parameter, which the construction passes: reported there
+            HELD_TRAINER.replace("def __init__(self):", "def __init__(self, batch_size=32):").replace(
+                "self.batch_size = 2", "self.batch_size = batch_size"
+            )
+            + "Trainer(batch_size=2).train(epochs=10)\n",
+            line=17,
+            message_contains="batch size 2 set here is the batch of",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # a notebook's constant, bound once in its first cell: reported there (cell 1, line 1)
+            json.dumps({"cells": [{"cell_type": "code", "source": source} for source in (
+                "BATCH = 2\n",
+                HELD_TRAINER.replace("        self.batch_size = 2\n", "").replace("self.batch_size", "BATCH"),
+                "Trainer().train(epochs=10)\n",
+            )], "nbformat": 4, "nbformat_minor": 5}),
+            filename="gan.ipynb",
+            line=1,
+            message_contains="batch size 2 set here is the batch of",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # the caller passes an option: reported at the option's default
+            OPTION_TRAINER,
+            line=18,
+            message_contains="batch size 2 set here is the batch of",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # the caller passes a name bound to an option: reported at the option's default
+            OPTION_TRAINER.replace("Trainer().train(10, args.batch_size)", "size = args.batch_size\nTrainer().train(10, size)"),
+            line=18,
+            message_contains="batch size 2 set here is the batch of",
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # the step's batch set by the caller of its method: reported at the caller's literal
@@ -1185,16 +1308,64 @@ def _data(batch: int, minimum: int, saving: Saving | None) -> dict:
 
 def _per_pass_input(facts: FileFacts, site: Site) -> bool:
     """An `evaluate()`/`predict()` in a loop, given what the loop's passes differ in (`x = encode(text[-40:])`
-    then `model.predict(x, batch_size=1)`, text growing by each prediction): one pass's input, of a size
+    then `model.predict(x, batch_size=1)`, text growing by each prediction), or a `fit()` in a loop given
+    the state the loop carries from one pass to the next, made from a prediction of the pass
+    (`model.fit(state, target, batch_size=1)` then `state = next_state`: an agent learning at each step
+    of its environment, `_carried_state`): one pass's input, of a size
     the code does not show, which a larger `batch_size` does not change (GL201 reports the calls per pass)."""
-    if site.api == DATASET_BATCH or is_keras_model_method(site.api, ("fit",)):
+    if site.api == DATASET_BATCH:
         return False
     loop, _ = innermost_loop(facts, site)
     call = facts.node(site)
     if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) or not isinstance(call, ast.Call) or not call.args:
         return False
     given = {node.id for node in ast.walk(call.args[0]) if isinstance(node, ast.Name)}
+    if is_keras_model_method(site.api, ("fit",)):
+        return bool(given & _carried_state(facts, site, loop, call))
     return bool(given & loop_varying(loop))
+
+
+#: Model methods whose result is the model's output, what an agent acts on.
+_OUTPUTS = ("predict", "predict_on_batch", "__call__")
+
+
+def _carried_state(facts: FileFacts, site: Site, loop: ast.For | ast.AsyncFor | ast.While, call: ast.Call) -> frozenset:
+    """The names *loop* binds only after *call* in its body, each time from what a model's prediction in
+    that pass led to and not from the name itself (`next_state, reward, done = env.step(np.argmax(
+    model.predict(state)))` then `state = next_state`): the next pass's input, which depends on this
+    pass's prediction, as an agent's next state does, so the passes run one after the other (data
+    read afresh, `x, y = next_chunk()`, is not; the loop's own variable is bound afresh each pass)."""
+    cell = site.callsite.span.cell
+    predicting = {
+        id(node)
+        for other in facts.sites
+        if is_keras_model_method(other.api, _OUTPUTS)
+        for node in [facts.node(other)]
+        if node is not None and any(a is loop for a in facts.ancestors(node, cell))
+    }
+    body = list(own_body(loop))
+    seeds = frozenset().union(
+        *(
+            flow.targets(target)
+            for node in body
+            if isinstance(node, ast.Assign) and any(id(n) in predicting for n in ast.walk(node.value))
+            for target in node.targets
+        )
+    )
+    predicted = flow.derived(seeds, loop.body)
+    before = set(flow.targets(loop.target)) if isinstance(loop, (ast.For, ast.AsyncFor)) else set()
+    after: set[str] = set()
+    for node in body:
+        if isinstance(node, ast.Assign):
+            targets = frozenset().union(*(flow.targets(t) for t in node.targets))
+            read = flow.names(node.value)
+            if node.lineno > (call.end_lineno or call.lineno) and read & predicted and not targets & read:
+                after |= targets
+            else:
+                before |= targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+            before |= flow.targets(node.target)
+    return frozenset(after - before)
 
 
 def _few_samples(site: Site) -> bool:
