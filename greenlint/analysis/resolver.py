@@ -1919,11 +1919,13 @@ class Resolver:
     def fill_list(self, name: str, method: str, decoded: str | None = None, line: int = 0) -> None:
         """`xs.append(v)` on a list this scope binds (a literal list, or one filled so far): its
         length grows by how often the call runs here (arrays.appended); `extend`/`insert`/`+=`
-        leave it unknown. Where a loop appends what a decode read (*decoded*, at *line*), the list
+        leave it unknown, as any of them does a list display of other values (a `Seq`). Where a loop appends what a decode read (*decoded*, at *line*), the list
         is a batch decoded item by item on the spot (arrays.kept reads it so)."""
         scope = self.scope.target(name)
         value = scope.names.get(name)
         if not (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST):
+            if type(value) is Seq:  # a list display of values (`[TensorBoard()]`): its items no longer all it holds
+                scope.names[name] = None
             return
         if method != "append":
             scope.names[name] = None
@@ -1943,14 +1945,16 @@ class Resolver:
     def fill_attribute(self, target: ast.Attribute) -> None:
         """`self.image_info.append(info)` in a method: a list attribute of a project class filled
         by a method that may run any number of times (`add_image` per image of a dataset) has a
-        length not known here, whatever literal a constructor gave it (`self.image_info = []`)."""
+        length (or, for a list display of values, items) not known here, whatever a constructor gave
+        it (`self.image_info = []`)."""
         if type(target.value) is not ast.Name:
             return
         owner = self.name(target.value.id)
         if type(owner) not in (UserInst, UserClass):
             return
         found, value = owner.info.find_attr(target.attr)
-        if found and (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST):
+        if found and (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST
+                      or type(value) is Seq):
             owner.info.attrs[target.attr] = None
 
     def super_of(self) -> Any:
@@ -2452,6 +2456,9 @@ class Resolver:
             if batched is not None:  # `model.fit(ds)` with `ds = ....batch(32)`: Keras uses the dataset's
                 features["batch_size"] = batched
                 features["batch_size_from"] = "dataset"
+        given = feat.callback_classes(api, named)
+        if given is not None:
+            features["callbacks"] = given
         kind = feat.input_kind(api, named)
         if kind is not None:
             features["input_kind"] = kind
