@@ -65,3 +65,8 @@ def test_a_callback_appended_where_the_walk_cannot_tell_leaves_the_callbacks_unk
         "        if self.mode == 'patient':\n            callbacks.append(tf.keras.callbacks.EarlyStopping())\n",
     )
     assert _gl308(tmp_path, predictor, "model.train(train, val, epochs=30)\n", model) == []
+
+
+def test_a_wrapper_fit_its_caller_gives_no_validation_data_is_not_reported(tmp_path, predictor):
+    assert _gl308(tmp_path, predictor, "model.train(train, None, epochs=30)\n") == []
+    assert _gl308(tmp_path, predictor, "model.train(train, val, epochs=30)\n") != []
