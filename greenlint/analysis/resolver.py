@@ -1919,13 +1919,15 @@ class Resolver:
     def fill_list(self, name: str, method: str, decoded: str | None = None, line: int = 0) -> None:
         """`xs.append(v)` on a list this scope binds (a literal list, or one filled so far): its
         length grows by how often the call runs here (arrays.appended); `extend`/`insert`/`+=`
-        leave it unknown, as any of them does a list display of other values (a `Seq`). Where a loop appends what a decode read (*decoded*, at *line*), the list
+        leave it unknown. A list display of other values (a `Seq`) gets one unknown item more per
+        `append` or `insert` (wherever the walk takes it: its items are then what it holds at least),
+        and an `extend` leaves it unknown. Where a loop appends what a decode read (*decoded*, at *line*), the list
         is a batch decoded item by item on the spot (arrays.kept reads it so)."""
         scope = self.scope.target(name)
         value = scope.names.get(name)
         if not (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST):
-            if type(value) is Seq:  # a list display of values (`[TensorBoard()]`): its items no longer all it holds
-                scope.names[name] = None
+            if type(value) is Seq:  # a list display of values (`[EarlyStopping()]`): what it held, and more
+                scope.names[name] = Seq((*value.items, None)) if method in ("append", "insert") else None
             return
         if method != "append":
             scope.names[name] = None
