@@ -70,6 +70,24 @@ def test_a_callback_list_appended_to_still_holds_what_it_held():
     assert fit.work["epochs"]["bound"] == "upper" and fit.work["epochs"]["least"] == 3  # the EarlyStopping still is
 
 
+def test_a_callback_list_attribute_a_method_appends_to_still_holds_what_it_held():
+    result = analyse_source(HEADER + textwrap.dedent("""
+        class Trainer:
+            def __init__(self):
+                self.model = keras.Sequential()
+                self.callbacks = [keras.callbacks.EarlyStopping(patience=2)]
+
+            def add(self, callback):
+                self.callbacks.append(callback)
+
+            def train(self):
+                self.model.fit(x, y, epochs=100, callbacks=self.callbacks)
+    """), "snippet.py")
+    fit = next(site for site in result.callsites if site.api.endswith(".fit"))
+    assert "callbacks" not in fit.features
+    assert fit.work["epochs"]["bound"] == "upper"
+
+
 def test_graph_mode_marks_every_call_of_a_module_building_a_tf1_graph():
     tf1 = calls("x = tf.placeholder(tf.float32)\ny = tf.square(x)\nwith tf.Session() as sess:\n    sess.run(y)\n")
     assert {api for api, f in tf1.items() if f.get("graph_mode")} == {
