@@ -2459,9 +2459,9 @@ class Resolver:
             if batched is not None:  # `model.fit(ds)` with `ds = ....batch(32)`: Keras uses the dataset's
                 features["batch_size"] = batched
                 features["batch_size_from"] = "dataset"
-        given = feat.callback_classes(api, named)
-        if given is not None:
-            features["callbacks"] = given
+        callbacks = feat.callback_classes(api, named)
+        if callbacks is not None:
+            features["callbacks"] = callbacks
         kind = feat.input_kind(api, named)
         if kind is not None:
             features["input_kind"] = kind

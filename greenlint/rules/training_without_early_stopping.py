@@ -722,10 +722,10 @@ class TrainingWithoutEarlyStopping(Rule):
             if not is_keras_model_method(site.api, ("fit", "fit_generator")):
                 continue
             if site.features.get("receiver") == "wrapper":
-                found = _wrapped_fit(facts, site)
-                if found is None:
+                wrapped = _wrapped_fit(facts, site)
+                if wrapped is None:
                     continue
-                epochs, basis = found
+                epochs, basis = wrapped
                 validated, keeper = True, None
                 if epochs < minimum:
                     continue
@@ -734,9 +734,10 @@ class TrainingWithoutEarlyStopping(Rule):
                 if call is None:
                     continue
                 validated = keyword(call, "validation_data") is not None or keyword(call, "validation_split") is not None
-                epochs, basis = _epochs(facts, site, call)
-                if epochs is None or epochs < minimum or any(k.arg is None for k in call.keywords):
+                counted, basis = _epochs(facts, site, call)
+                if counted is None or counted < minimum or any(k.arg is None for k in call.keywords):
                     continue
+                epochs = counted
                 callbacks = keyword(call, "callbacks")
                 elements = listed(facts, callbacks.value) if callbacks is not None else []
                 if elements is None:
