@@ -1927,7 +1927,7 @@ class Resolver:
         value = scope.names.get(name)
         if not (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST):
             if type(value) is Seq:  # a list display of values (`[EarlyStopping()]`): what it held, and more
-                scope.names[name] = grown(value, method)
+                scope.names[name] = filled_display(value, method)
             return
         if method != "append":
             scope.names[name] = None
@@ -1956,7 +1956,7 @@ class Resolver:
             return
         found, value = owner.info.find_attr(target.attr)
         if found and type(value) is Seq:
-            owner.info.attrs[target.attr] = grown(value, method)
+            owner.info.attrs[target.attr] = filled_display(value, method)
         elif found and (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST):
             owner.info.attrs[target.attr] = None
 
@@ -3469,7 +3469,7 @@ _MATH = {"math.ceil": math.ceil, "math.floor": math.floor, "math.sqrt": math.sqr
 _LIST_FILLERS = frozenset({"append", "extend", "insert"})
 
 
-def grown(value: Seq, method: str) -> Seq | None:
+def filled_display(value: Seq, method: str) -> Seq | None:
     """A list display of values (`[EarlyStopping()]`) after an `append` or `insert` of *method*: what it
     held and an unknown item more (the items are what it holds at least); after an `extend`, unknown."""
     return Seq((*value.items, None)) if method in ("append", "insert") else None
