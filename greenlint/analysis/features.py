@@ -91,7 +91,7 @@ from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and si
     shape_of,
 )
 from greenlint.analysis.untyped import LEGACY_FIT_ARGUMENTS
-from greenlint.analysis.values import SEQUENCE, WORK_KEYS, Const, ExtInst, Inst, Ref, UserInst, items_of
+from greenlint.analysis.values import SEQUENCE, WORK_KEYS, Const, ExtInst, Inst, Ref, Seq, UserInst, items_of
 
 #: `ImageDataGenerator` and the methods that give its iterators (arrays.FLOW_ITERATOR).
 IMAGE_DATA_GENERATOR = "tensorflow.keras.preprocessing.image.ImageDataGenerator"
@@ -378,6 +378,16 @@ def drawn_host_work(named: dict[str, Any], walk: int) -> tuple[str, int] | None:
         if batch is not None and here(batch, walk):
             return batch.meta["host"], batch.meta["line"]
     return None
+
+
+def callback_classes(api: str, named: dict[str, Any]) -> list[str] | None:
+    """The class of each callback a `fit`/`fit_generator` call is given (`callbacks=[TensorBoard(...)]`,
+    or a list a wrapper builds), where the walk knows every one as an instance of a library's class;
+    None where it is given none, or any is unknown (a class of the program's, another call's result)."""
+    value: Any = named.get("callbacks")
+    if api.rpartition(".")[2] not in FITS or type(value) is not Seq or not all(type(item) is Inst and isinstance(item.cls, str) for item in value.items):
+        return None
+    return [item.cls for item in value.items]
 
 
 def input_kind(api: str, named: dict[str, Any]) -> str | None:

@@ -1928,7 +1928,7 @@ class Resolver:
         if filler is not None:  # a decode earlier in the loop's body (one in a loop: per item, per pass), or in the value
             self.fill_list(*filler, self.decoded if len(self.ctx.loops) > 1 else None, node.lineno)
         elif type(func) is ast.Attribute and func.attr in _LIST_FILLERS and type(func.value) is ast.Attribute:
-            self.fill_attribute(func.value)
+            self.fill_attribute(func.value, func.attr)
         self.discarded = discarded
         if callee is None and type(func) is ast.Attribute and func.attr in hostwork.STR_SPLITS and (
             receiver is None or type(receiver) is Const and type(receiver.value) is str
@@ -1956,11 +1956,15 @@ class Resolver:
     def fill_list(self, name: str, method: str, decoded: str | None = None, line: int = 0) -> None:
         """`xs.append(v)` on a list this scope binds (a literal list, or one filled so far): its
         length grows by how often the call runs here (arrays.appended); `extend`/`insert`/`+=`
-        leave it unknown. Where a loop appends what a decode read (*decoded*, at *line*), the list
+        leave it unknown. A list display of other values (a `Seq`) gets one unknown item more per
+        `append` or `insert` (wherever the walk takes it: its items are then what it holds at least),
+        and an `extend` leaves it unknown. Where a loop appends what a decode read (*decoded*, at *line*), the list
         is a batch decoded item by item on the spot (arrays.kept reads it so)."""
         scope = self.scope.target(name)
         value = scope.names.get(name)
         if not (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST):
+            if type(value) is Seq:  # a list display of values (`[EarlyStopping()]`): what it held, and more
+                scope.names[name] = filled_display(value, method)
             return
         if method != "append":
             scope.names[name] = None
@@ -1977,17 +1981,20 @@ class Resolver:
             filled = Inst(arrays.LIST, "append", {**meta, "host": decoded, "line": line, "walk": id(self.ctx)})
         scope.names[name] = filled
 
-    def fill_attribute(self, target: ast.Attribute) -> None:
+    def fill_attribute(self, target: ast.Attribute, method: str) -> None:
         """`self.image_info.append(info)` in a method: a list attribute of a project class filled
         by a method that may run any number of times (`add_image` per image of a dataset) has a
-        length not known here, whatever literal a constructor gave it (`self.image_info = []`)."""
+        length not known here, whatever literal a constructor gave it (`self.image_info = []`); a
+        list display of other values (a `Seq`) gets an unknown item more, as `fill_list` gives it."""
         if type(target.value) is not ast.Name:
             return
         owner = self.name(target.value.id)
         if type(owner) not in (UserInst, UserClass):
             return
         found, value = owner.info.find_attr(target.attr)
-        if found and (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST):
+        if found and type(value) is Seq:
+            owner.info.attrs[target.attr] = filled_display(value, method)
+        elif found and (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST):
             owner.info.attrs[target.attr] = None
 
     def super_of(self) -> Any:
@@ -2489,6 +2496,9 @@ class Resolver:
             if batched is not None:  # `model.fit(ds)` with `ds = ....batch(32)`: Keras uses the dataset's
                 features["batch_size"] = batched
                 features["batch_size_from"] = "dataset"
+        callbacks = feat.callback_classes(api, named)
+        if callbacks is not None:
+            features["callbacks"] = callbacks
         kind = feat.input_kind(api, named)
         given = self.sequence_batches(named) if kind == "sequence" and not self.exporting else named
         if kind is not None:
@@ -3504,6 +3514,12 @@ _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format
 _MATH = {"math.ceil": math.ceil, "math.floor": math.floor, "math.sqrt": math.sqrt}
 #: List methods that add items (`append` is counted, the others leave the length unknown).
 _LIST_FILLERS = frozenset({"append", "extend", "insert"})
+
+
+def filled_display(value: Seq, method: str) -> Seq | None:
+    """A list display of values (`[EarlyStopping()]`) after an `append` or `insert` of *method*: what it
+    held and an unknown item more (the items are what it holds at least); after an `extend`, unknown."""
+    return Seq((*value.items, None)) if method in ("append", "insert") else None
 
 
 def _yields_per_trip(body: list[ast.stmt]) -> bool:

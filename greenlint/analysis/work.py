@@ -1111,7 +1111,7 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
             train = int(train * (1 - split))
             work["validation_samples"] = q(samples["value"] - train, INFERRED, f"validation_split={split}", **upper)
             samples = q(train, INFERRED, f"{samples['value']} less validation_split={split}", **upper)
-        elif "validation_data" in named:
+        elif "validation_data" in named and named["validation_data"] != Const(None):  # None: it validates nothing
             vdata, _ = _data(named["validation_data"])
             work["validation_samples"] = q(vdata.samples if vdata else None, vdata.prov if vdata else UNKNOWN,
                                            vdata.note if vdata else "validation_data's size is not known",

@@ -190,7 +190,13 @@ class TrainingWithoutEarlyStopping(Rule):
     callback is assigned holds that callback, and one assigned two callbacks in two branches
     holds either. Given any other way (another call's result, `**kwargs`), the callbacks are
     unknown and nothing is reported. An `EarlyStopping` covers the fits it is passed to, not
-    the others of its file.
+    the others of its file. A fit a project wrapper makes for a call of the file
+    (`model.train(train, val, epochs=30)`, whose method of another module calls
+    `self.keras_model.fit_generator(...)`: analysis/wrapped.py walks it with this call's
+    arguments) is reported at that call where the walk found its epochs, validation data and the
+    class of every callback it is given (the call site's `callbacks`, docs/calls-json.md), none
+    of which may end training; a wrapper that resumes from an `initial_epoch` the walk cannot
+    read runs at most those epochs, and the message says so.
 
     Only callbacks known not to end training leave the fit uncapped: Keras' `TensorBoard`,
     `ModelCheckpoint`, `CSVLogger`, `ReduceLROnPlateau`, `TerminateOnNaN` (it stops on a NaN,
@@ -715,24 +721,34 @@ class TrainingWithoutEarlyStopping(Rule):
         for site in facts.sites:
             if not is_keras_model_method(site.api, ("fit", "fit_generator")):
                 continue
-            call = facts.node(site)
-            if call is None:
-                continue
-            validated = keyword(call, "validation_data") is not None or keyword(call, "validation_split") is not None
-            epochs, basis = _epochs(facts, site, call)
-            if epochs is None or epochs < minimum or any(k.arg is None for k in call.keywords):
-                continue
-            callbacks = keyword(call, "callbacks")
-            elements = listed(facts, callbacks.value) if callbacks is not None else []
-            if elements is None:
-                continue
-            if elements:
-                apis = apis if apis is not None else {id(facts.node(s)): s.api for s in facts.sites}
-                if _may_stop(facts, elements, apis):
+            if site.features.get("receiver") == "wrapper":
+                wrapped = _wrapped_fit(facts, site)
+                if wrapped is None:
                     continue
-            keeper = None if validated else _keeper(facts, elements)
-            if not validated and keeper is None:
-                continue
+                epochs, basis = wrapped
+                validated, keeper = True, None
+                if epochs < minimum:
+                    continue
+            else:
+                call = facts.node(site)
+                if call is None:
+                    continue
+                validated = keyword(call, "validation_data") is not None or keyword(call, "validation_split") is not None
+                counted, basis = _epochs(facts, site, call)
+                if counted is None or counted < minimum or any(k.arg is None for k in call.keywords):
+                    continue
+                epochs = counted
+                callbacks = keyword(call, "callbacks")
+                elements = listed(facts, callbacks.value) if callbacks is not None else []
+                if elements is None:
+                    continue
+                if elements:
+                    apis = apis if apis is not None else {id(facts.node(s)): s.api for s in facts.sites}
+                    if _may_stop(facts, elements, apis):
+                        continue
+                keeper = None if validated else _keeper(facts, elements)
+                if not validated and keeper is None:
+                    continue
             share = stopped_share(epochs)
             saving = saving_j([site], share)
             if immaterial_saving(saving, options) or in_tests(facts, site):
@@ -791,6 +807,31 @@ def stopped_share(epochs: int) -> tuple[float, float]:
     end; at most all but two (the best epoch, then the one that shows no improvement, at
     `EarlyStopping`'s least patience)."""
     return 0.0, max(epochs - 2, 0) / epochs
+
+
+def _wrapped_fit(facts: FileFacts, site: Site) -> tuple[int, str] | None:
+    """The epochs, and where they come from, of a fit a project wrapper makes for this call
+    (`model.train(train, val, epochs=30)`, analysis/wrapped.py), where the analysis walked it with
+    this call's arguments and found validation data, its epochs and every callback it is given, each
+    one known never to end training; None otherwise (a callback not known, none given: the walk
+    does not say which, a `**kwargs` passed on)."""
+    call = facts.call_at(site)
+    epochs = site.features.get("epochs")
+    given = site.features.get("callbacks")
+    validated = "validation_samples" in site.callsite.work or site.features.get("validation_split")
+    if (
+        call is None
+        or any(k.arg is None for k in call.keywords)
+        or not isinstance(epochs, int)
+        or isinstance(epochs, bool)
+        or not validated
+        or not isinstance(given, list)
+        or any(api not in NOT_STOPPING for api in given)
+    ):
+        return None
+    start = site.callsite.work.get("initial_epoch", {})
+    resumed = "; it resumes from an `initial_epoch` not known here: at most that many" if "value" in start else ""
+    return epochs, f"passed through this call to {site.features.get('via', site.api)}{resumed}"
 
 
 def _epochs(facts: FileFacts, site: Site, call: ast.Call) -> tuple[int | None, str]:

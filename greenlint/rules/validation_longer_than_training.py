@@ -24,6 +24,11 @@ class ValidationLongerThanTraining(Rule):
     `n` validates every `n`-th epoch: the validation steps are divided by it before the
     comparison (a list of epochs, or a frequency greenlint cannot read, is not reported).
     Not reported either: `validation_steps` without `validation_data` (Keras ignores it).
+    A fit a project wrapper makes for a call of the file (`model.train(train, val, epochs=30)`
+    whose method of another module calls `self.keras_model.fit_generator(...)`) is judged on the
+    counts the analysis found walking the wrapper with this call's arguments and the instance's
+    construction (analysis/wrapped.py: a configuration's `STEPS_PER_EPOCH` and
+    `VALIDATION_STEPS`), and reported at that call.
 
     ## Why is this bad?
     Keras runs `validation_steps` batches of the validation data at the end of every epoch
@@ -141,11 +146,14 @@ class ValidationLongerThanTraining(Rule):
         for site in facts.sites:
             if not is_keras_model_method(site.api, ("fit", "fit_generator")):
                 continue
-            data = keyword(facts.node(site), "validation_data")
-            if data is None or isinstance(data.value, ast.Constant) and data.value.value is None:
-                continue
-            training, validation = _count(facts, site, "steps_per_epoch"), _count(facts, site, "validation_steps")
-            every = _frequency(facts, site)
+            if site.features.get("receiver") == "wrapper":
+                training, validation, every = _wrapped_counts(site)
+            else:
+                data = keyword(facts.node(site), "validation_data")
+                if data is None or isinstance(data.value, ast.Constant) and data.value.value is None:
+                    continue
+                training, validation = _count(facts, site, "steps_per_epoch"), _count(facts, site, "validation_steps")
+                every = _frequency(facts, site)
             if training is None or validation is None or every is None or validation[0] < training[0] * every:
                 continue
             per_epoch = validation[0] / every
@@ -160,6 +168,23 @@ class ValidationLongerThanTraining(Rule):
                 share=round(100 * per_epoch / (per_epoch + 3 * training[0])),
             )
             yield self.diagnostic(site.callsite.span, facts.path, message)
+
+
+def _wrapped_counts(site: Site) -> tuple[tuple[int, str] | None, tuple[int, str] | None, int | None]:
+    """The training and validation steps per epoch (each with where it comes from) and the
+    validation frequency of a fit a project wrapper makes for this call, as the analysis found them
+    walking the wrapper with this call's arguments (analysis/wrapped.py); (None, None, None) where
+    it found no validation data."""
+    if "validation_samples" not in site.callsite.work:
+        return None, None, None
+    where = f"passed through this call to {site.features.get('via', site.api)}"
+    found = [site.features.get(name) for name in ("steps_per_epoch", "validation_steps", "validation_freq")]
+    training, validation, every = (n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None for n in found)
+    return (
+        (training, where) if training is not None else None,
+        (validation, where) if validation is not None else None,
+        1 if found[2] is None else every,
+    )
 
 
 def _frequency(facts: FileFacts, site: Site) -> int | None:

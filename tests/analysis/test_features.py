@@ -35,6 +35,59 @@ def test_keras_1s_nb_epoch_is_read_as_epochs():
     assert other["tensorflow.keras.layers.Dense"]["nb_epoch"] == 4
 
 
+def test_a_fits_callbacks_are_listed_by_class_only_while_the_list_is_all_known():
+    fits = [
+        site.features.get("callbacks")
+        for site in analyse_source(HEADER + textwrap.dedent("""
+            m = keras.Sequential()
+            board = keras.callbacks.TensorBoard()
+            m.fit(x, y, callbacks=[board, keras.callbacks.ModelCheckpoint("w.h5")])
+            grown = [board]
+            if flag:
+                grown.append(keras.callbacks.EarlyStopping())
+            m.fit(x, y, callbacks=grown)
+            added = [board]
+            added += more
+            m.fit(x, y, callbacks=added)
+            m.fit(x, y, callbacks=[board, Mine()])
+            m.fit(x, y)
+        """), "snippet.py").callsites
+        if site.api == "tensorflow.keras.Sequential.fit"
+    ]
+    both = ["tensorflow.keras.callbacks.TensorBoard", "tensorflow.keras.callbacks.ModelCheckpoint"]
+    assert fits == [both, None, None, None, None]
+
+
+def test_a_callback_list_appended_to_still_holds_what_it_held():
+    result = analyse_source(HEADER + textwrap.dedent("""
+        m = keras.Sequential()
+        callbacks = [keras.callbacks.EarlyStopping(patience=2)]
+        callbacks.append(keras.callbacks.TensorBoard())
+        m.fit(x, y, epochs=100, callbacks=callbacks)
+    """), "snippet.py")
+    fit = next(site for site in result.callsites if site.api == "tensorflow.keras.Sequential.fit")
+    assert "callbacks" not in fit.features  # the appended one is not read
+    assert fit.work["epochs"]["bound"] == "upper" and fit.work["epochs"]["least"] == 3  # the EarlyStopping still is
+
+
+def test_a_callback_list_attribute_a_method_appends_to_still_holds_what_it_held():
+    result = analyse_source(HEADER + textwrap.dedent("""
+        class Trainer:
+            def __init__(self):
+                self.model = keras.Sequential()
+                self.callbacks = [keras.callbacks.EarlyStopping(patience=2)]
+
+            def add(self, callback):
+                self.callbacks.append(callback)
+
+            def train(self):
+                self.model.fit(x, y, epochs=100, callbacks=self.callbacks)
+    """), "snippet.py")
+    fit = next(site for site in result.callsites if site.api.endswith(".fit"))
+    assert "callbacks" not in fit.features
+    assert fit.work["epochs"]["bound"] == "upper"
+
+
 def test_graph_mode_marks_every_call_of_a_module_building_a_tf1_graph():
     tf1 = calls("x = tf.placeholder(tf.float32)\ny = tf.square(x)\nwith tf.Session() as sess:\n    sess.run(y)\n")
     assert {api for api, f in tf1.items() if f.get("graph_mode")} == {

@@ -35,6 +35,7 @@ def r(api, line, **features):
 
 def test_compact_keeps_workload_facts_and_drops_code():
     feats = {"epochs": 5, "receiver": "model", "vocabulary": list("abcdefghijk"), "shape": [28, 28],
+             "callbacks": ["tensorflow.keras.callbacks.TensorBoard"],
              "init": {"units": 4, "receiver": "x"}, "obj": object(), "name": "x" * 100}
     assert compact(feats) == {"epochs": 5, "shape": [28, 28], "init": {"units": 4}}
 

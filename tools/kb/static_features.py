@@ -58,8 +58,9 @@ from greenlint.kb.static_table import (
     with_provenance,
 )
 
-#: Resolver features that are not facts about the call's workload.
-_DROP = frozenset({"receiver", "receiver_kind"})
+#: Resolver features that are not facts about the call's workload (a fit's `callbacks`: what may stop it
+#: is in its work, the epochs' bound).
+_DROP = frozenset({"receiver", "receiver_kind", "callbacks"})
 #: Longest list kept (shapes); longer literal lists (vocabularies, values) are left out.
 _MAX_LIST = 8
 
