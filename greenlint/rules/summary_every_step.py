@@ -55,7 +55,8 @@ class SummaryEveryStep(Rule):
     written among the fetches, or a name the file binds to what a project function returns
     where that function returns its `merge_all()`: `loss, train_op, summaries = model.train(x)`
     with `model = Model(hp)` of a project module) on every pass of its loop, when that run is a training step (it
-    fetches the optimizer's update) or a run of its own beside the training step's in the same
+    fetches the optimizer's update, in a list, tuple or dict of fetches, or a `tf.group` holding it:
+    `sess.run({"train": train_op, "summary": merged})`) or a run of its own beside the training step's in the same
     loop body (which computes the forward pass the summaries read a second time), and only when
     the merge holds a histogram, image or audio summary: `merge([...])` of such a summary (a name
     bound to one, or the call itself, in its list), or `merge_all()` in a module that builds one
@@ -181,6 +182,13 @@ class SummaryEveryStep(Rule):
             "    if step % 100 == 0:\n        s, _ = sess.run([merged, train_op])\n        writer.add_summary(s, step)\n"
             "    else:\n        sess.run(train_op)\n"
         ),
+        Valid(  # TF1: the same with dicts of fetches: the summaries every 100 steps, the grouped update alone otherwise
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\n"
+            "train_op = tf.group(opt.minimize(loss), update_ops)\ntf.compat.v1.summary.histogram('w', w)\n"
+            "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor step in range(10000):\n"
+            "    if step % 100 == 0:\n        out = sess.run({'train': train_op, 'summary': merged})\n"
+            "    else:\n        sess.run({'train': train_op})\n"
+        ),
         Valid(  # TF1: summaries in a run of their own, every 10 steps (TensorFlow's mnist_with_summaries)
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor i in range(1000):\n"
@@ -285,6 +293,15 @@ class SummaryEveryStep(Rule):
             line=10,
             message_contains="`merged` (`tf.compat.v1.summary.histogram` on line 5 among them) in a second run of the"
             " graph after every training step (2,000 times)",
+        ),
+        Invalid(  # TF1: a dict of fetches, the update grouped with other ops, the summaries fetched on every step
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\n"
+            "train_op = tf.group(opt.minimize(loss), update_ops)\ntf.compat.v1.summary.histogram('w', w)\n"
+            "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor step in range(10000):\n"
+            "    out = sess.run({'train': train_op, 'summary': merged})\n",
+            line=8,
+            message_contains="merged summaries `merged` (`tf.compat.v1.summary.histogram` on line 4 among them) with every"
+            " training step (10,000 times)",
         ),
         Invalid(  # TF1: merged where it is fetched
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
