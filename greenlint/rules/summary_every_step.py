@@ -540,9 +540,13 @@ def _written(facts: FileFacts, fetches: ast.expr | None, call: ast.Call, cell: i
     if not isinstance(fetches, ast.Name) or scope is None:
         return fetches
     name = fetches.id
-    stored = [n for n in scope_body(scope) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)]
+    stored = [
+        n for n in scope_body(scope) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+    ]
     changed = any(
-        isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.value, ast.Name) and n.value.id == name
+        isinstance(n, (ast.Subscript, ast.Attribute))
+        and isinstance(n.value, ast.Name)
+        and n.value.id == name
         and (not isinstance(n.ctx, ast.Load) or isinstance(n, ast.Attribute))
         for n in scope_body(scope)
     )
