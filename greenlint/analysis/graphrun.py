@@ -1,7 +1,8 @@
 """The work of running a TF1 graph: `sess.run(fetches, feed_dict=...)` (docs/calls-json.md `step`).
 
 A session's `run` whose fetches include an optimizer's update (`opt.minimize(loss)`,
-`opt.apply_gradients(...)`: the op the resolver marks with meta "train_op") is one training step of
+`opt.apply_gradients(...)`: the op the resolver marks with meta "train_op"; `tf.group` of ops among
+which is one, `grouped`), in a list, tuple or dict of fetches at any depth, is one training step of
 the graph on the batch fed: `step` "training", `samples` the rows of the fed arrays where the code
 shows them (`feed_dict={x: batch}` with `batch = data[i:i + 64]`). Any other run (a loss fetched
 alone, `loss.eval(feed)`, a policy's forward pass, an enqueue) is one run of the graph: `step`
@@ -18,23 +19,36 @@ from __future__ import annotations
 from typing import Any
 
 from greenlint.analysis.arrays import is_sym
-from greenlint.analysis.values import Inst, Seq
+from greenlint.analysis.values import Inst, Kw, Seq
 from greenlint.analysis.work import INFERRED, UNKNOWN, merge_syms, q, sym_net
 
 #: Optimizer methods whose TF1 result is the update op a training step fetches.
 UPDATE_METHODS = frozenset({"minimize", "apply_gradients"})
 #: The class a TF1 optimizer's update returns.
 OPERATION = "tensorflow.Operation"
+#: The op that runs all the ops it is given (`tf.group(update_ops, train_op)`).
+GROUP = "tensorflow.group"
 #: `keras.backend.function`, and the API of calling what it returns.
 BACKEND_FUNCTION = "tensorflow.keras.backend.function"
 FUNCTION_CALL = f"{BACKEND_FUNCTION}.__call__"
 
 
 def _fetched(value: Any) -> list:
-    """The values fetched: the fetches themselves, or the items of a fetched list or tuple."""
+    """The values fetched: the fetches themselves, or the items of a fetched list, tuple or dict
+    (`sess.run({"train": train_op, "loss": loss})`, the values of its literal keys), at any depth."""
     if type(value) is Seq:
         return [item for inner in value.items for item in _fetched(inner)]
+    if type(value) is Kw:
+        return [item for inner in value.items.values() for item in _fetched(inner)]
     return [value]
+
+
+def grouped(ops: list) -> dict:
+    """The meta of `tf.group(*ops)`: an optimizer's update among *ops* (a list of them included) makes
+    the group the training step's op, computed by that update's graph; {} otherwise."""
+    updates = (v for v in _fetched(Seq(tuple(ops))) if type(v) is Inst and v.meta.get("train_op") is not None)
+    update = next(updates, None)
+    return {k: v for k, v in update.meta.items() if k in ("train_op", "sym")} if update is not None else {}
 
 
 def train_op_line(fetches: Any) -> int | None:

@@ -2353,6 +2353,8 @@ class Resolver:
                 meta["estimator_work"] = model_work
         if api == "tensorflow.keras.Input" and "sym" in meta:
             self.sized_input(meta)
+        if api == graphrun.GROUP:  # `tf.group(update_ops, train_op)`: a training step's op
+            meta.update(graphrun.grouped([v for starred, v in args if not starred]))
         if kind == "function" and returns in _TENSORS and "sym" not in meta:  # an op on symbolic tensors
             found = symops.on_sym(api, named, _node_key(node, self.instance))
             if found is not None:

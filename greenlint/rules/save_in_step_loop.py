@@ -6,13 +6,13 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, last_name
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MIN_SHARE
 from greenlint.rules.periodic import call_points, loop_period, training_steps
 from greenlint.rules.save_price import SaveShare, save_share
 from greenlint.rules.site import Site, method
-from greenlint.rules.syntax import in_unguarded_step_loop, own_loops
+from greenlint.rules.syntax import LOOPS, in_unguarded_step_loop, innermost_loop, own_loops
 
 SAVES = ("save", "save_weights", "export")
 SAVE_FUNCTIONS = ("tensorflow.saved_model.save", "tensorflow.keras.models.save_model")
@@ -43,8 +43,11 @@ class SaveInStepLoop(Rule):
     ## What it does
     Flags `model.save()`, `save_weights()`, `tf.saved_model.save()`, `Checkpoint.save()` and
     `CheckpointManager.save()` called directly in the body of a loop that runs a training step
-    (`apply_gradients`, `minimize` or `train_on_batch` in the same loop), with no `if` around
-    the save inside that loop. The step must repeat on the same optimizer or model: a loop over
+    (`apply_gradients`, `minimize` or `train_on_batch` in the same loop, or a call the analysis
+    found to run one, one step a call: a TF1 `Session.run` fetching the optimizer's update, a
+    `tf.function` of the file whose body trains a model and has no loop of steps), with no `if`
+    around the save inside that loop. The step must repeat on the same optimizer, model or
+    session: a loop over
     settings (dtypes, one new optimizer each) is no training loop; nor is a loop of one trip
     (`ds.take(1)`).
 
@@ -139,6 +142,23 @@ class SaveInStepLoop(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor x, y in ds.take(1):\n"
             "    m.train_on_batch(x, y)\n    m.save('m.keras')\n"
         ),
+        Valid(  # TF1: a loop that evaluates (no update fetched) and saves each pass is no training loop
+            "import tensorflow as tf\nsaver = tf.compat.v1.train.Saver()\nsess = tf.compat.v1.Session()\n"
+            "for step in range(100000):\n    sess.run(accuracy)\n    saver.save(sess, 'ckpt', global_step=step)\n"
+        ),
+        Valid(  # a traced function that only predicts, a checkpoint each pass: no training step
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
+            "ckpt = tf.train.Checkpoint(model=model)\n@tf.function\ndef infer(x):\n    return model(x)\n"
+            "for x in ds:\n    infer(x)\n    ckpt.save('ckpt')\n"
+        ),
+        Valid(  # each call of the traced function runs a loop of steps: one save per `steps_per_loop` steps
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
+            "opt = tf.keras.optimizers.Adam()\nmanager = tf.train.CheckpointManager(tf.train.Checkpoint(model=model), 'd', 5)\n"
+            "@tf.function\ndef train_steps(it):\n    for _ in tf.range(steps_per_loop):\n        x, y = next(it)\n"
+            "        with tf.GradientTape() as tape:\n            loss = tf.reduce_mean(model(x) - y)\n"
+            "        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "it = iter(ds)\nwhile opt.iterations < 10000:\n    train_steps(it)\n    manager.save()\n"
+        ),
         Valid(  # every 1000 steps: the period is long enough
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "saver = tf.compat.v1.train.Saver()\nsess = tf.compat.v1.Session()\n"
@@ -217,6 +237,21 @@ class SaveInStepLoop(Rule):
             "    m.train_on_batch(x, y)\n    tf.saved_model.save(m, 'out')\n",
             line=5,
         ),
+        Invalid(  # TF1: the training step is a run fetching the update (in a dict), the save after each
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "saver = tf.compat.v1.train.Saver()\nsess = tf.compat.v1.Session()\nfor step in range(100000):\n"
+            "    sess.run({'train': train_op, 'loss': loss})\n    saver.save(sess, 'model.ckpt', global_step=step)\n",
+            line=8,
+            message_contains="`save()` runs on every training step",
+        ),
+        Invalid(  # the training step is a traced function that updates the model
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
+            "opt = tf.keras.optimizers.Adam()\nckpt = tf.train.Checkpoint(model=model)\n@tf.function\n"
+            "def train_step(x, y):\n    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(model(x) - y)\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "for x, y in ds:\n    train_step(x, y)\n    ckpt.save('ckpt')\n",
+            line=12,
+        ),
         Invalid(  # every step of ResNet50 on batches of 8: the price is stated
             "import numpy as np\nimport tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
             "m.compile(optimizer='sgd', loss='sparse_categorical_crossentropy')\n"
@@ -278,7 +313,7 @@ class SaveInStepLoop(Rule):
             if not _is_save(site.api):
                 continue
             call = facts.node(site)
-            if site.repeats(same=("receiver",)) and in_unguarded_step_loop(facts, site):
+            if site.repeats(same=("receiver",)) and _every_step(facts, site):
                 loops = own_loops(facts, call, site.callsite.span.cell) if call is not None else []
                 priced = _price(facts, site, loops[0], site.callsite.span.cell, 1) if loops else None
                 if priced is None or priced.share >= MIN_SHARE:
@@ -300,6 +335,30 @@ class SaveInStepLoop(Rule):
                 name = point.func.attr if isinstance(point.func, ast.Attribute) else ast.unparse(point.func)
                 message = self.PERIODIC.format(call=name, period=period, source=source, price=priced.clause())
                 yield self.diagnostic(span, facts.path, message)
+
+
+def _every_step(facts: FileFacts, site: Site) -> bool:
+    """The save runs after every training step of a loop: one calling a step method on the same
+    model (`in_unguarded_step_loop`), or a call the analysis found to train that runs one step a
+    call (`_one_step`) on the same receiver (session)."""
+    if in_unguarded_step_loop(facts, site):
+        return True
+    loop, guarded = innermost_loop(facts, site)
+    cell = site.callsite.span.cell
+    steps = training_steps(facts, loop, cell) if loop is not None and not guarded else []
+    return any(step.repeats(same=("receiver",)) and _one_step(facts, step, cell) for step in steps)
+
+
+def _one_step(facts: FileFacts, step: Site, cell: int | None) -> bool:
+    """A call of *step* runs one training step: a TF1 graph run, or a traced function of the file
+    with no loop in its body (`train_multiple_steps(it)` looping over `tf.range(n)` runs n)."""
+    from greenlint.catalog.kinds import GRAPH_RUNS  # on first need: a warm run loads no catalog
+
+    if step.api in GRAPH_RUNS:
+        return True
+    call = facts.node(step)
+    defined = facts.functions_named(last_name(call.func)) if call is not None else ()
+    return bool(defined) and not any(isinstance(n, LOOPS) for _, f in defined for n in ast.walk(f))
 
 
 def _price(facts: FileFacts, save: Site, loop: ast.AST, cell: int | None, period: int) -> SaveShare | None:

@@ -24,6 +24,8 @@ from greenlint.rules.syntax import (
     own_body,
     own_loops,
     periodic,
+    scope_body,
+    scope_of,
 )
 
 #: Summaries that copy a whole tensor out each time (scalars cost next to nothing).
@@ -55,7 +57,9 @@ class SummaryEveryStep(Rule):
     written among the fetches, or a name the file binds to what a project function returns
     where that function returns its `merge_all()`: `loss, train_op, summaries = model.train(x)`
     with `model = Model(hp)` of a project module) on every pass of its loop, when that run is a training step (it
-    fetches the optimizer's update) or a run of its own beside the training step's in the same
+    fetches the optimizer's update, in a list, tuple or dict of fetches, or a `tf.group` holding it:
+    `sess.run({"train": train_op, "summary": merged})`; the fetches may be a name bound once to such
+    a display and never changed, `fetches = [train_op, merged]`) or a run of its own beside the training step's in the same
     loop body (which computes the forward pass the summaries read a second time), and only when
     the merge holds a histogram, image or audio summary: `merge([...])` of such a summary (a name
     bound to one, or the call itself, in its list), or `merge_all()` in a module that builds one
@@ -181,6 +185,19 @@ class SummaryEveryStep(Rule):
             "    if step % 100 == 0:\n        s, _ = sess.run([merged, train_op])\n        writer.add_summary(s, step)\n"
             "    else:\n        sess.run(train_op)\n"
         ),
+        Valid(  # TF1: the same with dicts of fetches: the summaries every 100 steps, the grouped update alone otherwise
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\n"
+            "train_op = tf.group(opt.minimize(loss), update_ops)\ntf.compat.v1.summary.histogram('w', w)\n"
+            "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor step in range(10000):\n"
+            "    if step % 100 == 0:\n        out = sess.run({'train': train_op, 'summary': merged})\n"
+            "    else:\n        sess.run({'train': train_op})\n"
+        ),
+        Valid(  # TF1: a dict of fetches that gets the summaries only every 100 steps (`fetches["summary"] = ...`)
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "tf.compat.v1.summary.histogram('w', w)\nmerged = tf.compat.v1.summary.merge_all()\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(10000):\n    fetches = {'train': train_op}\n"
+            "    if step % 100 == 0:\n        fetches['summary'] = merged\n    results = sess.run(fetches)\n"
+        ),
         Valid(  # TF1: summaries in a run of their own, every 10 steps (TensorFlow's mnist_with_summaries)
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor i in range(1000):\n"
@@ -286,6 +303,23 @@ class SummaryEveryStep(Rule):
             message_contains="`merged` (`tf.compat.v1.summary.histogram` on line 5 among them) in a second run of the"
             " graph after every training step (2,000 times)",
         ),
+        Invalid(  # TF1: a dict of fetches, the update grouped with other ops, the summaries fetched on every step
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\n"
+            "train_op = tf.group(opt.minimize(loss), update_ops)\ntf.compat.v1.summary.histogram('w', w)\n"
+            "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor step in range(10000):\n"
+            "    out = sess.run({'train': train_op, 'summary': merged})\n",
+            line=8,
+            message_contains="merged summaries `merged` (`tf.compat.v1.summary.histogram` on line 4 among them) with every"
+            " training step (10,000 times)",
+        ),
+        Invalid(  # TF1: the fetches a list bound once before the loop, never changed
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "tf.compat.v1.summary.histogram('w', w)\nmerged = tf.compat.v1.summary.merge_all()\n"
+            "sess = tf.compat.v1.Session()\nfetches = [train_op, merged]\nfor step in range(10000):\n"
+            "    _, s = sess.run(fetches)\n",
+            line=9,
+            message_contains="merged summaries `merged`",
+        ),
         Invalid(  # TF1: merged where it is fetched
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "tf.compat.v1.summary.image('input', images)\nsess = tf.compat.v1.Session()\nfor step in range(500):\n"
@@ -382,7 +416,7 @@ class SummaryEveryStep(Rule):
         fetching: dict[int, tuple[Site, ast.Call, str, str]] = {}  # the runs that fetch a heavy merge, by node
         for site in runs:
             call = facts.node(site)
-            fetches = _fetches(call) if call is not None else None
+            fetches = _written(facts, _fetches(call), call, site.callsite.span.cell) if call is not None else None
             if call is None or fetches is None:
                 continue
             fetched = [(name, names[name]) for name in sorted(_read(fetches) & names.keys())] or [
@@ -496,6 +530,31 @@ def _training(site: Site) -> bool:
 
 def _fetches(call: ast.Call) -> ast.expr | None:
     return argument(call, "fetches", 0)
+
+
+def _written(facts: FileFacts, fetches: ast.expr | None, call: ast.Call, cell: int | None) -> ast.expr | None:
+    """The fetches as written: a name that the run's function (or module) binds once, to a list,
+    tuple or dict display, and never changes (no item set, no method called on it: `fetches =
+    [train_op, merged]`), is read as that display; any other expression as itself."""
+    scope = scope_of(facts, call, cell)
+    if not isinstance(fetches, ast.Name) or scope is None:
+        return fetches
+    name = fetches.id
+    stored = [
+        n for n in scope_body(scope) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+    ]
+    changed = any(
+        isinstance(n, (ast.Subscript, ast.Attribute))
+        and isinstance(n.value, ast.Name)
+        and n.value.id == name
+        and (not isinstance(n.ctx, ast.Load) or isinstance(n, ast.Attribute))
+        for n in scope_body(scope)
+    )
+    binding = facts.parent(stored[0], cell) if len(stored) == 1 and not changed else None
+    if isinstance(binding, ast.Assign) and binding.targets == [stored[0]]:
+        display = binding.value
+        return display if isinstance(display, (ast.List, ast.Tuple, ast.Dict)) else fetches
+    return fetches
 
 
 def _conditional(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:

@@ -51,6 +51,24 @@ def test_a_run_fetching_a_tensor_counts_the_ops_it_is_computed_by_alone():
     assert found[15]["flops_per_sample"]["value"] is None  # the initializer: no placeholder behind it
 
 
+def test_an_update_fetched_in_a_dict_or_grouped_is_a_training_step():
+    code = MLP.replace(
+        "        sess.run(train_op, feed_dict={x: xs, y: ys})\n",
+        "        sess.run({'train': train_op, 'loss': loss}, feed_dict={x: xs, y: ys})\n"
+        "        sess.run(fetches, feed_dict={x: xs, y: ys})\n"
+        "        sess.run(tf.group(update_ops, train_op), feed_dict={x: xs, y: ys})\n"
+        "        sess.run(tf.group([train_op]), feed_dict={x: xs, y: ys})\n"
+        "        sess.run({'loss': loss}, feed_dict={x: xs, y: ys})\n"
+        "        sess.run(tf.group(update_ops), feed_dict={x: xs, y: ys})\n",
+    ).replace("with tf.Session()", "fetches = {'step': [train_op], 'loss': loss}\nwith tf.Session()")
+    found = runs(code)
+    for line in (14, 15, 16, 17):  # a dict display, a name bound to one (a list in it), a group, a group of a list
+        assert found[line]["step"]["value"] == "training", line
+        assert found[line]["flops_per_sample"]["value"] == MLP_FORWARD
+    assert found[18]["step"]["value"] == "inference"  # a dict of the loss alone: no update
+    assert found[19]["step"]["value"] == "inference"  # a group with no update in it
+
+
 def test_an_op_of_unknown_work_on_the_path_leaves_a_lower_bound():
     code = MLP.replace("hidden = tf.nn.relu(tf.matmul(x, w1) + b1)",
                        "hidden = tf.nn.relu(tf.matmul(x, w1) + b1)\nhidden = tf.gather(hidden, [0, 1, 2])")
