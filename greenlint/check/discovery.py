@@ -157,7 +157,8 @@ def _gitignore(directory: Path, unreadable: list[Path], shown: Path | None = Non
     data, error = read_bytes(directory / ".gitignore", MAX_BYTES)
     if error is not None:
         unreadable.append(shown or directory / ".gitignore")
-    lines = (data or b"").decode("utf-8", "replace").splitlines()
+    # git splits at "\n" alone (dropping a "\r" before it): never at a form feed or U+2028 in a pattern
+    lines = [line.removesuffix("\r") for line in (data or b"").decode("utf-8", "replace").split("\n")]
     for number, line in enumerate(lines, 1):
         if not line.startswith("#") and too_many_wildcards(line):
             print(f"greenlint: warning: {shown or directory / '.gitignore'}:{number}: more than {MAX_WILDCARDS} `*` in"

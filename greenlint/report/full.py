@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from greenlint.analysis.sources import text_lines
 from greenlint.report.concise import line as header
 from greenlint.report.escape import visible
 from greenlint.report.location import summary
@@ -26,7 +27,7 @@ def source_lines(sources: Mapping[str, str | Sequence[str]], path: str, cell: in
         text = text[cell - 1]
     elif not isinstance(text, str):
         return None
-    return text.splitlines()
+    return text_lines(text)
 
 
 def _shown(text: str) -> str:
