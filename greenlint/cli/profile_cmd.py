@@ -111,7 +111,7 @@ def run(args) -> int:
 
 def _print_text(profile_file: Path, files: dict) -> None:
     """Each profiled site, one line; what the file says (a repository's own) shown escaped."""
-    from greenlint.report.escape import visible
+    from greenlint.report.escape import leading_path, visible
     from greenlint.units import fmt_j
 
     print(visible(f"{profile_file}"))
@@ -123,5 +123,5 @@ def _print_text(profile_file: Path, files: dict) -> None:
             where = f"{path}:{cell}{s['line']}:{s['column']}"
             figure = fmt_j(s["median_j"]) if s.get("median_j") is not None else (s.get("note") or "not measured")
             kind = "estimated" if s.get("estimated") else "measured"
-            print(visible(f"  {where}  {s['api']}  {figure} per execution ({kind}, {s['executions']} executions, "
+            print(visible(f"  {leading_path(where)}  {s['api']}  {figure} per execution ({kind}, {s['executions']} executions, "
                           f"{s.get('time_s') or 0:.3g} s each, {s.get('counter')}, {s.get('hardware_id')}, {s.get('date')})"))

@@ -6,7 +6,8 @@ invisible direction marks ("Trojan Source") hide or reorder what a reader sees. 
 (`check`'s concise, full, grouped and github, `calls`' table, `diff`'s text and Markdown) prints
 user text through it. `code_span` and `md_text` put such text into Markdown: a code span whose
 fence is longer than any run of backticks in it, plain text with HTML's `<` and `&` escaped.
-`patch_path` names a file in a patch's `---`/`+++` header as git does, quoted where it must be.
+`patch_path` names a file in a patch's `---`/`+++` header as git does, quoted where it must be;
+`leading_path` one that starts a line of text output, which a CI log must not read as a command.
 """
 
 from __future__ import annotations
@@ -47,6 +48,14 @@ def md_text(text: str) -> str:
     and brackets escaped, controls and newlines too."""
     text = visible(text).replace("&", "&amp;").replace("<", "&lt;")
     return re.sub(r"([`\[\]\\])", r"\\\1", text)
+
+
+def leading_path(path: str) -> str:
+    """*path* where it starts a line of text output (after blanks, as in an indented list): a relative
+    path whose first non-blank characters are `::` written `./::…`, the same file. GitHub Actions reads
+    every line of a job's log that starts so as a workflow command (`::error::`, `::add-mask::`,
+    `::stop-commands::`), and a repository names its own files."""
+    return f"./{path}" if path.lstrip().startswith("::") else path
 
 
 _GIT_ESCAPES = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r",
