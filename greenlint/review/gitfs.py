@@ -152,10 +152,12 @@ INDEX = Side("index", "index")
 def commit_side(repo: Path, revision: str) -> Side:
     """The commit *revision* names (a branch, tag, sha, `HEAD~2`...)."""
     try:
-        sha = git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}")
+        sha = git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}").decode().strip()
     except GitError:
-        raise GitError(f"{revision}: not a revision of this repository") from None
-    return Side("commit", revision, sha.decode().strip())
+        sha = ""
+    if not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", sha):  # `^HEAD` verifies as `^<sha>`: a range's end, not a commit
+        raise GitError(f"{revision}: not a revision of this repository")
+    return Side("commit", revision, sha)
 
 
 def default_branch(repo: Path) -> str:
@@ -178,7 +180,7 @@ def default_branch(repo: Path) -> str:
 def default_base(repo: Path) -> Side:
     """The merge-base of HEAD with the default branch, labelled by the branch's name."""
     branch = default_branch(repo)
-    sha = git(repo, "merge-base", branch, "HEAD").decode().strip()
+    sha = git(repo, "merge-base", "--end-of-options", branch, "HEAD").decode().strip()  # a branch may be named `--all`
     return Side("commit", branch.removeprefix("origin/"), sha)
 
 
