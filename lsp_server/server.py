@@ -66,7 +66,8 @@ class GreenlintProtocol(LanguageServerProtocol):
     """pygls' protocol, with every request answered:
 
     - a request whose params do not fit its method (a position at line 2³¹, a missing field) gets
-      InvalidParams (-32602), where pygls would drop it and leave the client waiting forever; one
+      InvalidParams (-32602), where pygls would drop it and leave the client waiting forever (an
+      unknown command too, which pygls answered so but logged as an error, traceback and all); one
       whose method is not a string (`"method": 5`) gets InvalidRequest (-32600), where pygls
       would answer an internal error;
     - a request before `initialize` gets ServerNotInitialized (-32002); notifications before it
@@ -104,9 +105,13 @@ class GreenlintProtocol(LanguageServerProtocol):
                     ValueError(f"a request's method is a string, not {type(data['method']).__name__}")))
             request_type = self.get_message_type(data["method"]) or JsonRPCRequestMessage
             try:
-                return self._converter.structure(data, request_type)
+                message = self._converter.structure(data, request_type)
             except Exception as exc:  # cattrs' validation errors, or anything else a converter meets
                 return _Refused(rid, data["method"], JsonRpcInvalidParams.of(_first_line(exc)))
+            if data["method"] == types.WORKSPACE_EXECUTE_COMMAND and message.params.command not in self.fm.commands:
+                return _Refused(rid, data["method"], JsonRpcInvalidParams.of(  # pygls raised it, logging a traceback
+                    ValueError(f"Command name {message.params.command!r} is not defined")))
+            return message
         if "jsonrpc" in data and "id" in data and "method" not in data and "error" not in data:
             response_type = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
             try:
