@@ -35,6 +35,7 @@ from pathlib import Path, PurePosixPath
 
 from greenlint.analysis.sources import MAX_BYTES, NOTEBOOK_RAW_FACTOR, read_bytes
 from greenlint.check.config import INCLUDE_SUFFIXES
+from greenlint.check.discovery import SNAPSHOT_MARKER
 from greenlint.profile.store import MAX_FILE_BYTES, PROFILE_DIR, PROFILE_FILE
 
 #: Files besides code the analysis reads: project roots (import search) and ignore files (discovery).
@@ -44,6 +45,7 @@ DEFAULT_BRANCHES = ("main", "master", "trunk", "origin/main", "origin/master")
 SNAPSHOTS_KEPT = 8  # snapshots of other revisions kept in the cache (least recently used go)
 _REGULAR = ("100644", "100755")  # blob modes of files
 _LINK = "120000"  # a symbolic link: its blob is the target (written as a link); submodules are left out
+_GITLINK = "160000"  # a submodule's commit
 #: The largest blob read into memory: what the analysis would read of a notebook or a profile file at
 #: most. A larger one (a commit can hold gigabytes of one byte, compressed to kilobytes) is written as
 #: a sparse file of its size, which the analysis names as too large without reading it.
@@ -51,7 +53,7 @@ _MAX_BLOB = max(MAX_BYTES * NOTEBOOK_RAW_FACTOR, MAX_FILE_BYTES)
 #: The file greenlint writes last into each snapshot folder it creates: pruning removes only these.
 #: Its second line is this user's token (`_token`): a repository can commit a folder that looks
 #: like a snapshot, marker and all, under a project's cache-dir, but not with the token.
-MARKER = ".greenlint-snapshot"
+MARKER = SNAPSHOT_MARKER
 _MARKER_TEXT = b"a snapshot of a git revision written by greenlint diff; pruned by it\n"
 _TOKEN_FILE = "snapshot-token"  # in the user cache (greenlint.paths.cache_dir), outside every project
 _SNAPSHOT_NAME = re.compile(r"[0-9a-f]{24}")
@@ -102,7 +104,8 @@ def _run(repo: Path, args: list[str], data: bytes | None = None) -> bytes:
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise GitError(f"cannot run git: {exc}") from exc
     if proc.returncode != 0:
-        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines() or [f"git {' '.join(args)} failed"]
+        shown = [a for i, a in enumerate(args) if a != "-c" and (i == 0 or args[i - 1] != "-c")]  # not SAFE_CONFIG
+        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines() or [f"git {' '.join(shown)} failed"]
         more = [line.strip() for line in itertools.takewhile(lambda line: line[:1].isspace(), lines[1:4])]
         raise GitError(" ".join([lines[0], *more]))  # its first line, and the indented ones that go on with it
     return proc.stdout
@@ -180,8 +183,18 @@ def default_branch(repo: Path) -> str:
 def default_base(repo: Path) -> Side:
     """The merge-base of HEAD with the default branch, labelled by the branch's name."""
     branch = default_branch(repo)
-    sha = git(repo, "merge-base", "--end-of-options", branch, "HEAD").decode().strip()  # a branch may be named `--all`
-    return Side("commit", branch.removeprefix("origin/"), sha)
+    return Side("commit", branch.removeprefix("origin/"), merge_base(repo, branch, "HEAD"))
+
+
+def merge_base(repo: Path, one: str, other: str) -> str:
+    """The best common ancestor of two revisions; GitError saying so where they share none (an
+    orphan branch, an unrelated history), where git says nothing."""
+    try:  # after --end-of-options: a branch may be named `--all`
+        return git(repo, "merge-base", "--end-of-options", one, other).decode().strip()
+    except GitError as exc:
+        if not str(exc).startswith("git merge-base"):  # git said why (a missing object): that
+            raise
+        raise GitError(f"{one} and {other} share no commit (unrelated histories): name the base revision") from None
 
 
 def _relevant(path: str) -> bool:
@@ -205,6 +218,9 @@ def entries(repo: Path, side: Side) -> dict[str, str]:
         path = name.decode("utf-8", "surrogateescape")
         stage_ok = side.kind == "commit" or fields[2] == b"0"  # a merge conflict's other stages: not a file
         mode, sha = fields[0].decode(), fields[2 if side.kind == "commit" else 1].decode()
+        if side.kind == "index" and mode not in (*_REGULAR, _LINK, _GITLINK):  # git reads a cut index without a word
+            raise GitError(f"the index is damaged (an entry {path!r} of mode {mode}): `git status` to see it,"
+                           " `git reset` to rebuild it from HEAD")
         if mode in (*_REGULAR, _LINK) and stage_ok and _relevant(path):
             out[path] = f"link:{sha}" if mode == _LINK else sha
     return out

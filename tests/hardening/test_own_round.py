@@ -140,6 +140,31 @@ def test_a_bare_repository_config_is_an_error_naming_it(case):
     assert code == 2 and "work tree" in err
 
 
+def test_a_cut_index_is_named_not_read_as_files_deleted(case):
+    """An index cut short (a crash, a full disk): git 2.39 lists what it could read and entries of
+    mode 000000 without an error; `--staged` reported the other files deleted (×0) and exit 0."""
+    _, repo, _ = case
+    _write(repo, "b.py", LOOP)
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "two files")
+    index = repo / ".git" / "index"
+    index.write_bytes(index.read_bytes()[:100])
+    code, out, err = _diff(repo, "--staged")
+    assert code == 2 and "the index is damaged" in err and "deleted" not in out
+
+
+@pytest.mark.parametrize("argv", [[], ["main...HEAD"]], ids=["default-base", "three-dot-range"])
+def test_an_orphan_branch_names_the_missing_common_commit(case, argv):
+    """HEAD on an orphan branch shares no commit with main: git's merge-base says nothing (exit 1),
+    and the error was the whole git command line, `-c` settings and all."""
+    _, repo, _ = case
+    _git(repo, "checkout", "-q", "--orphan", "other")
+    _git(repo, "commit", "-qm", "orphan")
+    code, _, err = _diff(repo, *argv)
+    assert code == 2 and "share no commit (unrelated histories): name the base revision" in err, err
+    assert "-c core" not in err
+
+
 # --- tree entries the snapshot cannot hold --------------------------------------------------------
 
 
@@ -198,6 +223,64 @@ def test_findings_are_the_same_beside_a_repository_of_hostile_names(tmp_path, ow
     for name in NAMES:
         _write(tmp_path, name, "x = 1\n")
     assert codes(_main(["check", ".", "--format", "json"])[1]) == plain == [("GL101", 4), ("GL201", 4)]
+
+
+# --- greenlint's own snapshots under a project's cache-dir ---------------------------------------
+
+
+@pytest.mark.parametrize("cache_dir", ["src", "build/greenlint"])
+def test_snapshots_under_a_project_cache_dir_are_not_the_project_s_files(case, cache_dir):
+    """`cache-dir = "src"` (not hidden, not ignored): the snapshots `diff` writes there are copies of
+    other revisions; `check` reported each copy's findings, and the working-tree side of `diff`
+    counted them as added files (a clean tree failing `--max-added-j`)."""
+    _, repo, _ = case
+    _write(repo, "pyproject.toml", f'[tool.greenlint]\ncache-dir = "{cache_dir}"\n')
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "a cache-dir in the project")
+    edit_loop(repo)
+    _git(repo, "commit", "-qam", "edit")
+    assert _diff(repo, "HEAD~2", "HEAD")[0] == 0
+    assert len(list((repo / cache_dir / "snapshots").iterdir())) >= 2
+    code, out, err = _diff(repo, "HEAD", "--format", "json", "--max-added-j", "1")
+    assert code == 0 and json.loads(out)["files"] == [], out + err
+    code, out, _ = _main(["check", str(repo), "--format", "json"])
+    assert {d["filename"] for d in json.loads(out)} == {str(repo / "a.py")}
+
+
+# --- .gitignore files git would not read ---------------------------------------------------------
+
+
+def test_a_gitignore_that_is_a_link_is_not_followed_as_in_git(tmp_path, own_caches):
+    """git (2.32 on) never follows a `.gitignore` link ("unable to access '.gitignore'"): its
+    patterns ignore nothing, and greenlint says so; it read the link's target and ignored a.py."""
+    _write(tmp_path, "patterns", "a.py\n")
+    (tmp_path / ".gitignore").symlink_to("patterns")
+    _write(tmp_path, "a.py", LOOP)
+    code, out, err = _main(["check", str(tmp_path), "--format", "json"])
+    assert code == 1 and codes(out) == [("GL101", 4), ("GL201", 4)]
+    assert ".gitignore: a symbolic link, which git does not follow; it ignores nothing" in err
+
+
+def test_a_committed_gitignore_link_ignores_nothing_in_a_diff(case):
+    root, repo, outside = case
+    _write(repo, "patterns", "a.py\n")
+    (repo / ".gitignore").symlink_to("patterns")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "a .gitignore link")
+    edit_loop(repo)
+    code, out, err = _diff(repo, "HEAD~1", "HEAD", "--format", "json")
+    assert code == 0 and [f["path"] for f in json.loads(out)["files"]] == [], err  # a.py unchanged between them
+    code, out, err = _diff(repo, "HEAD", "--format", "json")
+    assert code == 0 and [f["path"] for f in json.loads(out)["files"]] == ["a.py"], err
+    assert fuzz.check_repo_case(root, repo, outside, ["HEAD"], "gitignore link") is None
+
+
+def test_a_gitignore_warning_shows_its_folder_name_escaped(tmp_path, own_caches):
+    folder = tmp_path / "x\x1b]52;c;aGk=\x07"
+    _write(folder, ".gitignore", "*a*a*a*a*b\n")
+    _write(tmp_path, "a.py", LOOP)
+    code, _, err = _main(["check", str(tmp_path), "--format", "json"])
+    assert code == 1 and "more than" in err and "\x1b" not in err and "\\x1b" in err
 
 
 # --- files: encodings and notebooks ---------------------------------------------------------------
@@ -418,3 +501,25 @@ def test_a_very_long_line_is_shown_cut_around_the_finding(tmp_path, own_caches, 
     assert "…" in shown and len(shown) < 260
     assert caret.index("^") == shown.index("model.predict") and caret.rstrip().endswith("^ GL201")
     assert caret.count("^") == len("model.predict(tf.ones((64, 4096)))")
+
+
+# --- the user cache --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("xdg", ["rel", "./.cache", "greenlint-cache/x"])
+def test_a_relative_xdg_cache_home_is_ignored_as_the_spec_says(tmp_path, monkeypatch, xdg):
+    """Taken, XDG_CACHE_HOME=rel would put the user cache (lint cache, the token marking greenlint's
+    own snapshots) in whatever folder a run starts in: a project, which may commit a token of its own."""
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    _write(project, "a.py", LOOP)
+    monkeypatch.delenv("GREENLINT_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(project)
+    from greenlint.paths import cache_dir
+
+    assert cache_dir() == home / ".cache" / "greenlint"
+    code, out, _ = _main(["check", ".", "--format", "json"])
+    assert code == 1 and codes(out) == [("GL101", 4), ("GL201", 4)]
+    assert sorted(p.name for p in project.iterdir()) == ["a.py"]
