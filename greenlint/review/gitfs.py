@@ -107,6 +107,9 @@ def _run(repo: Path, args: list[str], data: bytes | None = None) -> bytes:
         shown = [a for i, a in enumerate(args) if a != "-c" and (i == 0 or args[i - 1] != "-c")]  # not SAFE_CONFIG
         lines = proc.stderr.decode("utf-8", "replace").strip().splitlines() or [f"git {' '.join(shown)} failed"]
         more = [line.strip() for line in itertools.takewhile(lambda line: line[:1].isspace(), lines[1:4])]
+        if "dubious ownership" in lines[0]:  # git's advice is on lines of its own: said here, never bypassed
+            more.append("(another user owns it, and git refuses it until you trust it:"
+                        " git config --global --add safe.directory <its path>)")
         raise GitError(" ".join([lines[0], *more]))  # its first line, and the indented ones that go on with it
     return proc.stdout
 

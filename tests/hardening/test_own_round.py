@@ -523,3 +523,17 @@ def test_a_relative_xdg_cache_home_is_ignored_as_the_spec_says(tmp_path, monkeyp
     code, out, _ = _main(["check", ".", "--format", "json"])
     assert code == 1 and codes(out) == [("GL101", 4), ("GL201", 4)]
     assert sorted(p.name for p in project.iterdir()) == ["a.py"]
+
+
+def test_a_repository_another_user_owns_is_refused_with_git_s_advice(case):
+    """A checkout another user owns (a CI container mounting a host's clone): git refuses it
+    (`safe.directory`), greenlint never overrides that, and the error says how to trust it."""
+    import os
+
+    _, repo, _ = case
+    if os.geteuid() != 0:
+        pytest.skip("needs root to give the repository to another user")  # by nature of the machine
+    for path in [repo, *repo.rglob("*")]:
+        os.lchown(path, 65534, 65534)
+    code, _, err = _diff(repo, "HEAD")
+    assert code == 2 and "dubious ownership" in err and "safe.directory" in err, err
