@@ -91,11 +91,16 @@ def run(args) -> int:
         try:
             if args.action == "clear":
                 removed = store.clear(profile_file, inside or None)
-                print(f"removed {removed} site profile(s) from {profile_file}")
+                print(visible(f"removed {removed} site profile(s) from {profile_file}"))
                 continue
             data = store.load(profile_file)
         except store.ProfileError as exc:
             print(visible(f"greenlint profile: {exc}"), file=sys.stderr)
+            status = 2
+            continue
+        except OSError as exc:  # a full disk, a read-only folder: written aside, so the file is as it was
+            print(visible(f"greenlint profile: {profile_file}: cannot write it ({exc.strerror or exc}); left as it was"),
+                  file=sys.stderr)
             status = 2
             continue
         wanted = [store.key_for(profile_file, p) for p in inside]

@@ -7,8 +7,12 @@ its cache, no command of its config run)."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
+import socket
+import sys
 
 import pytest
 
@@ -24,8 +28,6 @@ NAMES = ["::error title=pwned::x.py", "  ::add-mask::secret.py", "::stop-command
 
 
 def _diff(repo, *argv):
-    import os
-
     here = os.getcwd()
     os.chdir(repo)
     try:
@@ -348,8 +350,6 @@ def test_cell_sources_with_lone_carriage_returns_keep_their_lines(tmp_path, own_
 
 
 def test_a_socket_named_like_a_module_is_never_opened(tmp_path, own_caches):
-    import socket
-
     folder = tmp_path / "f"
     folder.mkdir()
     with socket.socket(socket.AF_UNIX) as sock:
@@ -528,8 +528,6 @@ def test_a_relative_xdg_cache_home_is_ignored_as_the_spec_says(tmp_path, monkeyp
 def test_a_repository_another_user_owns_is_refused_with_git_s_advice(case):
     """A checkout another user owns (a CI container mounting a host's clone): git refuses it
     (`safe.directory`), greenlint never overrides that, and the error says how to trust it."""
-    import os
-
     _, repo, _ = case
     if os.geteuid() != 0:
         pytest.skip("needs root to give the repository to another user")  # by nature of the machine
@@ -537,3 +535,48 @@ def test_a_repository_another_user_owns_is_refused_with_git_s_advice(case):
         os.lchown(path, 65534, 65534)
     code, _, err = _diff(repo, "HEAD")
     assert code == 2 and "dubious ownership" in err and "safe.directory" in err, err
+
+
+# --- profile files ------------------------------------------------------------------------------------
+
+
+def _profile(folder, files: dict) -> None:
+    site = {"line": 4, "column": 5, "end_line": 4, "end_column": 9, "cell": None, "statement": "0" * 16,
+            "api": "tensorflow.keras.Model.predict", "median_j": 1.0, "executions": 3, "time_s": 0.1,
+            "counter": "rapl", "hardware_id": "h", "date": "2026-01-01"}
+    _write(folder, ".greenlint/profiles.json", json.dumps({"schema_version": 1, "files": {k: [site] * n for k, n in files.items()}}))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="os.fsync patched by descriptor")
+def test_profile_clear_on_a_full_disk_says_so_and_keeps_the_file(tmp_path, own_caches, monkeypatch):
+    _profile(tmp_path, {"a.py": 2})
+    before = (tmp_path / ".greenlint" / "profiles.json").read_bytes()
+    monkeypatch.chdir(tmp_path)
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    code, out, err = _main(["profile", "clear"])
+    assert code == 2 and "cannot write it (No space left on device); left as it was" in err and "Traceback" not in err
+    assert (tmp_path / ".greenlint" / "profiles.json").read_bytes() == before
+    assert os.listdir(tmp_path / ".greenlint") == ["profiles.json"]  # no temporary left
+
+
+def test_profile_clear_of_a_hard_linked_profile_leaves_the_other_name(tmp_path, own_caches, monkeypatch):
+    _profile(tmp_path / "outside", {"a.py": 1})
+    (tmp_path / "p" / ".greenlint").mkdir(parents=True)
+    kept = (tmp_path / "outside" / ".greenlint" / "profiles.json").read_bytes()
+    os.link(tmp_path / "outside" / ".greenlint" / "profiles.json", tmp_path / "p" / ".greenlint" / "profiles.json")
+    monkeypatch.chdir(tmp_path / "p")
+    code, out, _ = _main(["profile", "clear"])
+    assert code == 0 and "removed 1 site profile(s)" in out
+    assert (tmp_path / "outside" / ".greenlint" / "profiles.json").read_bytes() == kept
+
+
+def test_profile_clear_names_its_folder_escaped(tmp_path, own_caches, monkeypatch):
+    folder = tmp_path / "p\x1b]52;c;aGk=\x07"
+    _profile(folder, {"a.py": 1})
+    monkeypatch.chdir(folder)
+    code, out, _ = _main(["profile", "clear"])
+    assert code == 0 and "removed 1 site profile(s)" in out and "\x1b" not in out and "\\x1b" in out
