@@ -580,3 +580,25 @@ def test_profile_clear_names_its_folder_escaped(tmp_path, own_caches, monkeypatc
     monkeypatch.chdir(folder)
     code, out, _ = _main(["profile", "clear"])
     assert code == 0 and "removed 1 site profile(s)" in out and "\x1b" not in out and "\\x1b" in out
+
+
+# --- deeply nested and long chained expressions ---------------------------------------------------
+
+N = 20_000
+CHAINS = {
+    "attribute": "x = tf" + ".a" * N, "call": "x = tf.keras.Sequential()" + "()" * N,
+    "subscript": "x = tf.ones(3)" + "[0]" * N, "method": "ds = tf.data.Dataset.range(3)" + ".map(lambda x: x)" * (N // 8),
+    "comparison": "x = 1" + " < 1" * N, "boolean": "x = a" + " and a" * N,
+    "lambda": "f = " + "lambda: " * 3000 + "tf.ones(3)", "decorator": "@tf.function\n" * N + "def f():\n    return tf.ones(3)",
+    "elif": "if a:\n    pass\n" + "elif a:\n    tf.ones(3)\n" * N, "f-string": "x = " + "f'{" * 150 + "tf.ones(3)" + "}'" * 150,
+    "with": "with " + ", ".join(["tf.device('/cpu:0')"] * N) + ":\n    tf.ones(3)",
+}
+
+
+@pytest.mark.parametrize("kind", list(CHAINS))
+def test_a_long_chain_is_checked_or_named_and_the_run_goes_on(tmp_path, own_caches, kind):
+    """Chains the resolver walks recursively (attributes, calls, decorators, `elif`, `with` items):
+    checked cold, cached and listed without a traceback, the file beside them still checked."""
+    (tmp_path / "f").mkdir()
+    found = _file_check(tmp_path / "f", "a.py", f"import tensorflow as tf\n{CHAINS[kind]}\n".encode())
+    assert all(code != "GL002" or "internal" not in message for _, code, message in found)
