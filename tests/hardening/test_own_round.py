@@ -12,6 +12,7 @@ import json
 import os
 import re
 import socket
+import subprocess
 import sys
 
 import pytest
@@ -80,6 +81,28 @@ def test_a_committed_profile_never_starts_a_line_of_profile_show_with_a_command(
     code, out, err = _main(["profile", "show"])
     assert code == 0 and "  ./::warning::a.py:4:5  " in out, err
     assert not COMMAND.search(out), out
+
+
+@pytest.mark.parametrize("argv", [["check", "--format", "concise"], ["check", "--format", "full"],
+                                  ["check", "--format", "grouped"], ["calls"]])
+def test_a_name_s_raw_c1_byte_is_shown_escaped(tmp_path, own_caches, monkeypatch, argv):
+    """A file name that is not UTF-8 holding the byte 0x9B (CSI to a terminal reading 8-bit
+    controls, as ESC [ is): shown `\\x9b`; it was written back raw. Other bytes keep their name."""
+    _write(tmp_path, os.fsdecode(b"a\x9b31mb\xe9.py"), LOOP)
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = _main([*argv, "."])
+    assert code in (0, 1) and "\udc9b" not in out and "a\\x9b31mb" in out
+    assert os.fsdecode(b"\xe9") in out  # 0xE9 is no control: the name as it is
+
+
+def test_a_committed_name_s_raw_c1_byte_is_shown_escaped_in_a_diff(case):
+    _, repo, _ = case
+    listing = b"".join(b"100644 blob %s\t%s\n" % (_blob(repo, text).encode(), name) for name, text in (
+        (b"a.py", LOOP), (b"a\x9b31mb.py", LOOP.replace("21000", "42000"))))
+    top = subprocess.run(["git", "-C", str(repo), "mktree"], input=listing, capture_output=True, check=True).stdout
+    commit = _git(repo, "commit-tree", top.decode().strip(), "-p", "HEAD", "-m", "odd bytes")
+    code, out, err = _diff(repo, "HEAD", commit)
+    assert code == 0 and "a\\x9b31mb.py" in out and "\udc9b" not in out, err
 
 
 # --- revisions and branch names git would read as options ----------------------------------------
