@@ -456,7 +456,8 @@ def test_requests_for_a_closed_document_get_empty_answers(module_server):
 
 
 @pytest.mark.parametrize("uri", ["untitled:Untitled-1", "http://example.com/a.py", "file://host/share/a.py",
-                                 "file:///C:/a.py", "file:///tmp/%ZZ.py", "file:relative.py"])
+                                 "file:///C:/a.py", "file:///tmp/%ZZ.py", "file:relative.py", "file:///tmp/caf%E9.py",
+                                 "file:///tmp/a%9B31m.py", "file:///tmp/x%2Fy.py", "file:///tmp/a%5C..%5C..%5Cb.py"])
 def test_documents_of_odd_uris_are_analysed(module_server, uri):
     client, _ = module_server
     client.open(uri, LOOP)
