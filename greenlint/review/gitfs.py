@@ -362,8 +362,9 @@ def _marker_head() -> bytes:
 @functools.cache
 def _token(path: Path) -> str:
     """The random token kept in *path* (created once, without replacing one another run made
-    meanwhile); where the user cache cannot hold it, a token of this run only (its snapshots are
-    then neither reused nor pruned by later runs)."""
+    meanwhile); where the user cache cannot hold it, or where git tracks the token (a user cache set
+    inside a repository's work tree, GREENLINT_CACHE_DIR=.cache in CI: the repository can commit
+    one), a token of this run only (its snapshots are then neither reused nor pruned by later runs)."""
     fresh = secrets.token_hex(16)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -381,7 +382,16 @@ def _token(path: Path) -> str:
         return fresh
     data, error = read_bytes(path, 64)
     token = data.decode("ascii", "replace").strip() if data is not None and error is None else ""
-    return token if re.fullmatch(r"[0-9a-f]{32}", token) else fresh
+    return token if re.fullmatch(r"[0-9a-f]{32}", token) and not _tracked(path) else fresh
+
+
+def _tracked(path: Path) -> bool:
+    """Whether a git work tree holding *path* tracks it (in its index: committed or staged)."""
+    try:
+        git(path.parent, "ls-files", "--error-unmatch", "--", path.name)
+    except GitError:  # untracked, or no work tree holds it
+        return False
+    return True
 
 
 #: Write errors of the disk, not of an entry: the snapshot is abandoned, never kept without the file.

@@ -17,6 +17,7 @@ import sys
 
 import pytest
 
+from greenlint.review import gitfs
 from tests.hardening import fuzz
 from tests.hardening.fuzz import _blob, _git, _main, _tree, _write
 from tests.hardening.samples import LOOP, codes, edit_loop
@@ -626,3 +627,29 @@ def test_a_long_chain_is_checked_or_named_and_the_run_goes_on(tmp_path, own_cach
     (tmp_path / "f").mkdir()
     found = _file_check(tmp_path / "f", "a.py", f"import tensorflow as tf\n{CHAINS[kind]}\n".encode())
     assert all(code != "GL002" or "internal" not in message for _, code, message in found)
+
+
+def test_a_token_committed_in_a_user_cache_inside_the_repository_is_not_trusted(case, monkeypatch):
+    """GREENLINT_CACHE_DIR inside the work tree (a CI job caching `.cache`): the repository can
+    commit the token that marks greenlint's snapshots, then folders marked with it, which pruning
+    took for greenlint's own and removed (tracked files of the work tree)."""
+    root, repo, outside = case
+    monkeypatch.setenv("GREENLINT_CACHE_DIR", str(repo / ".cache"))
+    token = "0" * 32
+    _write(repo, ".cache/snapshot-token", token + "\n")
+    forged = []
+    for i in range(12):
+        folder = repo / ".cache" / "snapshots" / f"{i:024x}"
+        _write(folder, gitfs.MARKER, gitfs._MARKER_TEXT.decode() + f"token {token}\n")
+        _write(folder, "keep.py", "x = 1\n")
+        forged.append(folder)
+    _git(repo, "add", "-f", ".")
+    _git(repo, "commit", "-qm", "a user cache with a token")
+    gitfs._token.cache_clear()
+    for i in range(3):
+        _write(repo, "a.py", LOOP.replace("21000", str(30000 + i)))
+        _git(repo, "commit", "-qam", f"step {i}")
+    assert fuzz.check_repo_case(root, repo, outside, ["HEAD~3", "HEAD"], "committed token") is None
+    assert _diff(repo, "HEAD~2", "HEAD~1")[0] == 0
+    assert all((f / "keep.py").exists() for f in forged) and _git(repo, "ls-files", "--deleted") == ""
+    gitfs._token.cache_clear()
