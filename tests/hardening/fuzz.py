@@ -898,6 +898,7 @@ ISSUE_29_ITEMS = [
     ('a UTF-16 or UTF-32 file; a 700 KB source line; `profile clear` on a full disk; LSP: an unknown command (own round)', 'GL002 naming UTF-16/32 (was `binary`); the line cut around the finding (was 2.8 MB of output); the file left as it was, exit 2 (was a traceback); InvalidParams with no traceback logged', 'test_own_round.py'),
     ('pinned as they are (own round): replace refs, a SHA-256 repository, `core.bare`, entries over NAME_MAX, a file and a folder of one name, backslash names, link loops, cookies Python ignores, notebooks of another language or with odd sources, sockets, a relative XDG_CACHE_HOME, a hard-linked profile; LSP: versions out of order or of the wrong kind, closed documents, odd URIs and workspace folders, settings of the wrong kind, an edit inside a surrogate pair', 'read as git and Python read them; named and the run goes on; every request answered', 'test_own_round.py'),
     ('a file name that is not UTF-8 holding a byte 0x80–0x9F, e.g. 0x9B (own round)', 'shown `\\x9b` in every text format, other bytes as they are; before, written back raw: CSI to a terminal reading 8-bit controls', 'test_own_round.py'),
+    ("GREENLINT_CACHE_DIR inside the repository's work tree, the repository committing the snapshot token and folders marked with it (own round)", 'a token git tracks is not trusted: the run uses its own, nothing committed is pruned or reused; before, the forged folders (tracked files) were pruned', 'test_own_round.py'),
 ]
 
 
