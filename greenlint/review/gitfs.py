@@ -14,7 +14,8 @@ runs a command turned off (`SAFE_CONFIG`), a tree entry whose path could leave t
 an absolute path, a folder that is a link in the same commit) is refused by name and the rest
 written, every write goes through folders opened without following links, and pruning removes
 only real folders carrying greenlint's marker, which holds a token kept in the user cache that no
-repository can commit (docs/hardening.md).
+repository can commit (one git tracks, in a user cache set inside a work tree, is not trusted;
+docs/hardening.md).
 """
 
 from __future__ import annotations
