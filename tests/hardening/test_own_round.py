@@ -653,3 +653,27 @@ def test_a_token_committed_in_a_user_cache_inside_the_repository_is_not_trusted(
     assert _diff(repo, "HEAD~2", "HEAD~1")[0] == 0
     assert all((f / "keep.py").exists() for f in forged) and _git(repo, "ls-files", "--deleted") == ""
     gitfs._token.cache_clear()
+
+
+def test_a_pyproject_broken_then_mended_while_the_server_runs(server):
+    """Bad TOML, a key of the wrong type and a cache-dir outside the project, each announced by the
+    watcher: shown naming the file and key, the defaults used meanwhile, the findings kept."""
+    client, ws = server
+    uri = (ws / "a.py").as_uri()
+    client.open(uri, LOOP, version=1)
+    assert _published(client, uri, 1) == [("GL101", 3), ("GL201", 3)]
+    for version, (text, found) in enumerate([
+        ('[tool.greenlint\nselect = ["GL2"]\n', [("GL101", 3), ("GL201", 3)]),
+        ('[tool.greenlint]\nselect = ["GL201"]\n', [("GL201", 3)]),
+        ("[tool.greenlint]\nselect = 5\n", [("GL101", 3), ("GL201", 3)]),
+        ('[tool.greenlint]\ncache-dir = "/"\n', [("GL101", 3), ("GL201", 3)]),
+        ("[tool.greenlint]\n", [("GL101", 3), ("GL201", 3)]),
+    ], start=2):
+        (ws / "pyproject.toml").write_text(text)
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": (ws / "pyproject.toml").as_uri(), "type": 2}]})
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                 "contentChanges": [{"text": LOOP + f"# {version}\n"}]})
+        assert _published(client, uri, version) == found, text
+    shown = [m["params"]["message"] for m in client.seen if m.get("method") == "window/showMessage"]
+    assert any("pyproject.toml: cannot read configuration" in m for m in shown)
+    assert any("key `select`" in m for m in shown) and any("key `cache-dir`" in m for m in shown)
