@@ -677,3 +677,24 @@ def test_a_pyproject_broken_then_mended_while_the_server_runs(server):
     shown = [m["params"]["message"] for m in client.seen if m.get("method") == "window/showMessage"]
     assert any("pyproject.toml: cannot read configuration" in m for m in shown)
     assert any("key `select`" in m for m in shown) and any("key `cache-dir`" in m for m in shown)
+
+
+# --- command-line values -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value, found", [("a:b.py:GL201", [("GL101", 4)]), ("a:b.py:GL201,GL101", []),
+                                          ("*:*.py:GL1", [("GL201", 4)])])
+def test_a_per_file_pattern_holding_a_colon_is_split_at_its_last(tmp_path, own_caches, monkeypatch, value, found):
+    _write(tmp_path, "a:b.py", LOOP)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _main(["check", ".", "--format", "json", "--per-file-ignores", value])
+    assert code == (1 if found else 0) and codes(out) == found, err
+
+
+@pytest.mark.parametrize("path, says", [("-", "-: no such file or directory"), ("/dev/stdin", "not a regular file"),
+                                        ("/proc/self/environ", "binary file")])
+def test_paths_that_are_no_source_file_are_named(tmp_path, own_caches, monkeypatch, path, says):
+    _write(tmp_path, "a.py", LOOP)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _main(["check", path, "a.py"])
+    assert code in (1, 2) and says in out + err and "Traceback" not in err
