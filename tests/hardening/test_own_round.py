@@ -1,9 +1,12 @@
-"""A round of issue 29's kinds written before the kept-apart judge (items 1–12): names a CI log
-reads as workflow commands, revisions and branch names git reads as options, git's replacement and
-hash settings, tree entries the file system refuses, odd files and folders where greenlint expects a
-file, and configuration values of the wrong kind. Each case states what must hold; repository
-cases also go through `fuzz.check_repo_case` (nothing written or removed outside the repository and
-its cache, no command of its config run)."""
+"""A round of issue 29's kinds written before the kept-apart judge (items 1–12; the line-break
+kinds are in test_line_breaks.py): names a CI log reads as workflow commands or a terminal as
+controls, revisions and branch names git reads as options, replace refs, other hash formats, damaged
+indexes and unrelated histories, tree entries the file system refuses, greenlint's own snapshots and
+token inside a project, `.gitignore` links, wide encodings and odd notebooks, very long lines and
+chains, profile files on a full disk, odd command-line values, and the language server under
+unknown commands, odd versions, URIs, folders and settings. Each case states what must hold;
+repository cases also go through `fuzz.check_repo_case` (nothing written or removed outside the
+repository and its cache, no command of its config run)."""
 
 from __future__ import annotations
 
