@@ -85,6 +85,11 @@ _UNSAFE_ENV = ("GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_SSH", "GIT_SSH_COMMAND", "
                "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT")
 
 
+#: Seconds a git call may take: a configuration including a FIFO (`include.path`, in a `.git`
+#: that came with a checkout) keeps git reading it until the call is stopped.
+GIT_TIMEOUT_S = 120
+
+
 class GitError(Exception):
     """git failed or the revision does not exist (exit code 2); the message says which."""
 
@@ -100,12 +105,16 @@ def _run(repo: Path, args: list[str], data: bytes | None = None) -> bytes:
            and not k.startswith("GIT_CONFIG_VALUE_")}
     env.update(GIT_CONFIG_NOSYSTEM="1", GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_NO_REPLACE_OBJECTS="1",
                GIT_ALLOW_PROTOCOL="", GIT_NO_LAZY_FETCH="1")
+    shown = [a for i, a in enumerate(args) if a != "-c" and (i == 0 or args[i - 1] != "-c")]  # not SAFE_CONFIG
     try:
-        proc = subprocess.run(["git", "-C", str(repo), *args], input=data, capture_output=True, timeout=120, env=env)
-    except (OSError, subprocess.TimeoutExpired) as exc:
+        proc = subprocess.run(["git", "-C", str(repo), *args], input=data, capture_output=True, timeout=GIT_TIMEOUT_S,
+                              env=env)
+    except subprocess.TimeoutExpired:
+        raise GitError(f"git {shown[0]} did not finish in {GIT_TIMEOUT_S} s (does the repository's configuration"
+                       " include a FIFO or a device, which git reads until it ends?)") from None
+    except OSError as exc:
         raise GitError(f"cannot run git: {exc}") from exc
     if proc.returncode != 0:
-        shown = [a for i, a in enumerate(args) if a != "-c" and (i == 0 or args[i - 1] != "-c")]  # not SAFE_CONFIG
         lines = proc.stderr.decode("utf-8", "replace").strip().splitlines() or [f"git {' '.join(shown)} failed"]
         more = [line.strip() for line in itertools.takewhile(lambda line: line[:1].isspace(), lines[1:4])]
         if "dubious ownership" in lines[0]:  # git's advice is on lines of its own: said here, never bypassed
@@ -124,8 +133,11 @@ def _filter_overrides(repo: Path) -> list[str]:
     runs nothing): git then applies no clean, smudge or process command."""
     try:
         raw = _run(repo, [*_config_args(SAFE_CONFIG), "config", "-z", "--name-only", "--get-regexp", r"^filter\."])
-    except GitError:  # none configured (git exits 1), or not a repository: nothing to turn off
-        return []
+    except GitError as exc:
+        said = str(exc)
+        if (said.startswith("git config") and said.endswith(" failed")) or "not a git repository" in said:
+            return []  # none set (git exits 1, saying nothing), or no repository
+        raise  # the configuration could not be read (a bad line, a FIFO): never go on with its filters left on
     drivers = {name.rsplit(".", 1)[0] for name in raw.decode("utf-8", "surrogateescape").split("\0") if "." in name}
     odd = sorted(d for d in drivers if "=" in d)
     if odd:  # `-c` cannot name it (its key ends at the first `=`): refuse rather than let it run

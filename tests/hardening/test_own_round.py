@@ -194,6 +194,24 @@ def test_an_orphan_branch_names_the_missing_common_commit(case, argv):
     assert "-c core" not in err
 
 
+def test_a_config_including_a_fifo_is_named_after_one_wait(case, monkeypatch):
+    """A `.git` that came with a checkout, its config including a FIFO: git reads it until stopped.
+    The run ends at the first call stopped, naming it (the filter read used to swallow the timeout
+    and go on without its overrides, then wait again)."""
+    root, repo, outside = case
+    os.mkfifo(repo / ".git" / "never")
+    with open(repo / ".git" / "config", "a", encoding="utf-8") as fh:
+        fh.write("[include]\n\tpath = never\n")
+    monkeypatch.setattr(gitfs, "GIT_TIMEOUT_S", 2)
+    calls = []
+    real = subprocess.run
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: calls.append(a) or real(*a, **k))
+    edit_loop(repo)
+    code, _, err = _diff(repo, "HEAD")
+    assert code == 2 and "git config did not finish in 2 s" in err and "FIFO" in err, err
+    assert len(calls) == 1
+
+
 # --- tree entries the snapshot cannot hold --------------------------------------------------------
 
 
