@@ -899,6 +899,7 @@ ISSUE_29_ITEMS = [
     ('pinned as they are (own round): replace refs, a SHA-256 repository, `core.bare`, entries over NAME_MAX, a file and a folder of one name, backslash names, link loops, cookies Python ignores, notebooks of another language or with odd sources, sockets, a relative XDG_CACHE_HOME, a hard-linked profile; LSP: versions out of order or of the wrong kind, closed documents, odd URIs and workspace folders, settings of the wrong kind, an edit inside a surrogate pair', 'read as git and Python read them; named and the run goes on; every request answered', 'test_own_round.py'),
     ('a file name that is not UTF-8 holding a byte 0x80–0x9F, e.g. 0x9B (own round)', 'shown `\\x9b` in every text format, other bytes as they are; before, written back raw: CSI to a terminal reading 8-bit controls', 'test_own_round.py'),
     ("GREENLINT_CACHE_DIR inside the repository's work tree, the repository committing the snapshot token and folders marked with it (own round)", 'a token git tracks is not trusted: the run uses its own, nothing committed is pruned or reused; before, the forged folders (tracked files) were pruned', 'test_own_round.py'),
+    ('a `.git` that came with a checkout, its config including a FIFO (own round)', 'the first git call stopped at its limit ends the run, naming the command and the likely cause; before, the filter read swallowed the timeout and went on without its overrides, waiting a second time', 'test_own_round.py'),
 ]
 
 
