@@ -719,3 +719,23 @@ def test_paths_that_are_no_source_file_are_named(tmp_path, own_caches, monkeypat
     monkeypatch.chdir(tmp_path)
     code, out, err = _main(["check", path, "a.py"])
     assert code in (1, 2) and says in out + err and "Traceback" not in err
+
+
+def test_a_repository_s_rename_limit_does_not_set_the_work_of_rename_detection(case):
+    """`diff.renameLimit = 0` (no limit) in the repository's config made rename detection
+    quadratic in the files renamed; git's own default (1,000) holds whatever the config says."""
+    _, repo, _ = case
+    for i in range(1001):
+        _write(repo, f"m{i}.py", "".join(f"x{j} = {i * 100 + j}\n" for j in range(20)))
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "many")
+    for i in range(1001):
+        (repo / f"m{i}.py").rename(repo / f"n{i}.py")
+        with open(repo / f"n{i}.py", "a", encoding="utf-8") as fh:
+            fh.write("z = 1\n")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "renamed, each edited")
+    base, head = gitfs.commit_side(repo, "HEAD~1"), gitfs.commit_side(repo, "HEAD")
+    plain = gitfs.renames(repo, base, head)
+    _git(repo, "config", "diff.renameLimit", "0")
+    assert gitfs.renames(repo, base, head) == plain
