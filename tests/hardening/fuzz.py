@@ -900,6 +900,7 @@ ISSUE_29_ITEMS = [
     ('a file name that is not UTF-8 holding a byte 0x80–0x9F, e.g. 0x9B (own round)', 'shown `\\x9b` in every text format, other bytes as they are; before, written back raw: CSI to a terminal reading 8-bit controls', 'test_own_round.py'),
     ("GREENLINT_CACHE_DIR inside the repository's work tree, the repository committing the snapshot token and folders marked with it (own round)", 'a token git tracks is not trusted: the run uses its own, nothing committed is pruned or reused; before, the forged folders (tracked files) were pruned', 'test_own_round.py'),
     ('a `.git` that came with a checkout, its config including a FIFO (own round)', 'the first git call stopped at its limit ends the run, naming the command and the likely cause; before, the filter read swallowed the timeout and went on without its overrides, waiting a second time', 'test_own_round.py'),
+    ("a repository's `diff.renameLimit = 0` with thousands of files renamed (own round)", "rename detection compares at most git's default 1,000 files; before, quadratic in the files renamed (2,000 by 2,000: 5 s)", 'test_own_round.py'),
 ]
 
 
