@@ -124,3 +124,17 @@ def test_an_edit_inserting_lone_carriage_returns_moves_the_lines_below(module_se
     client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
         {"range": {"start": top, "end": top}, "text": "x = 1\ry = 2\r"}]})
     assert {d["range"]["start"]["line"] for d in _diagnostics(client, uri, 2)} == {5}
+
+
+@pytest.mark.parametrize("separator", ["\x0c", "\u2028"], ids=ascii)
+def test_a_fix_below_a_separator_edits_its_own_line(tmp_path, own_caches, monkeypatch, separator):
+    """`--fix` below a comment holding a form feed or U+2028: the call on its own line is fixed and
+    every other byte kept (the separator too)."""
+    source = (f"import tensorflow as tf\n# page{separator}break\n"
+              "ds = tf.data.Dataset.range(n).map(lambda x: x + tf.random.uniform([], 0, 9, tf.int64))\n")
+    _write(tmp_path, "a.py", source)
+    monkeypatch.chdir(tmp_path)
+    _main(["check", "a.py", "--fix", "--unsafe-fixes"])
+    fixed = (tmp_path / "a.py").read_text(encoding="utf-8")
+    assert fixed.startswith(f"import tensorflow as tf\n# page{separator}break\nds = ") and "num_parallel_calls" in fixed
+    compile(fixed, "a.py", "exec")  # the edit landed where the call is: the result parses
