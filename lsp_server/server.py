@@ -36,6 +36,7 @@ from greenlint.lsp_server.analysis import Analyses, Analysis, ConfigLookup, Snap
 from greenlint.lsp_server.documents import View, python_cells
 from greenlint.lsp_server.edits import EditLog, LineMap
 from greenlint.lsp_server.settings import Configurations, EditorSettings
+from greenlint.lsp_server.workspace import SourceWorkspace
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +89,9 @@ class GreenlintProtocol(LanguageServerProtocol):
       and leave the request waiting forever;
     - a client cancelling a request that was already answered (VS Code does so all the time while
       typing) is not logged: nothing is wrong;
-    - a notification's finished handler is not kept (`_handle_notification`).
+    - a notification's finished handler is not kept (`_handle_notification`);
+    - documents keep their lines as the LSP splits them (`workspace.SourceWorkspace`), where pygls
+      split them at form feeds and U+2028 too and applied edits below one a line off.
     """
 
     def __init__(self, *args, **kwargs):
@@ -185,6 +188,13 @@ class GreenlintProtocol(LanguageServerProtocol):
                 lambda _, drop=drop: drop() if loop is None or loop.is_closed() else loop.call_soon_threadsafe(drop)
             )
 
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams):
+        """pygls' initialize, its workspace then making `SourceDocument`s (lines as the LSP splits them)."""
+        result = yield from super().lsp_initialize(params)
+        self.workspace.__class__ = SourceWorkspace  # made inside pygls' handler; it adds no state of its own
+        return result
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):

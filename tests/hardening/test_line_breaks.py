@@ -138,3 +138,22 @@ def test_a_fix_below_a_separator_edits_its_own_line(tmp_path, own_caches, monkey
     fixed = (tmp_path / "a.py").read_text(encoding="utf-8")
     assert fixed.startswith(f"import tensorflow as tf\n# page{separator}break\nds = ") and "num_parallel_calls" in fixed
     compile(fixed, "a.py", "exec")  # the edit landed where the call is: the result parses
+
+
+@pytest.mark.parametrize("separator", ["\x0c", "\u2028", "\x1c"], ids=ascii)
+def test_an_edit_below_a_separator_lands_on_the_line_the_client_names(module_server, separator):
+    """pygls split a document's lines with `splitlines` to apply an incremental change: below a form
+    feed the edit (21000 -> 42000 in `range(...)`) landed in the line above, and the server's text
+    was no longer the editor's."""
+    client, ws = module_server
+    uri = (ws / f"edit{ord(separator)}.py").as_uri()
+    text = _with_comment(separator)
+    client.open(uri, text, version=1)
+    assert {d["code"] for d in _diagnostics(client, uri, 1)} == {"GL101", "GL201"}
+    line = text.split("\n")[3]
+    assert line == "for i in range(21000):"
+    start, end = {"line": 3, "character": line.index("21000")}, {"line": 3, "character": line.index(")")}
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+        {"range": {"start": start, "end": end}, "text": "42000"}]})
+    (gl101,) = [d for d in _diagnostics(client, uri, 2) if d["code"] == "GL101"]
+    assert gl101["range"]["start"]["line"] == 4 and "42,000 runs" in gl101["message"]
