@@ -11,6 +11,7 @@ from lsprotocol import types
 from pygls.workspace import TextDocument, Workspace
 
 from greenlint.analysis.callsite import Span
+from greenlint.analysis.sources import lines_with_endings
 from greenlint.lsp_server.analysis import Analysis
 from greenlint.lsp_server.edits import LineMap, with_span
 from greenlint.lsp_server.positions import contains
@@ -45,7 +46,7 @@ class View:
 
     @cached_property
     def lines(self) -> list[str]:
-        return self.text.splitlines(keepends=True)
+        return lines_with_endings(self.text)
 
     def covers(self, cell: int | None) -> bool:
         """Whether a span in `cell` belongs here (a notebook's file-level findings go to its first cell)."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from lsprotocol import types
 
 from greenlint.analysis.callsite import Span
+from greenlint.analysis.sources import split_lines
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class LineChange:
         if not isinstance(change, types.TextDocumentContentChangePartial):
             return cls(None)
         r = change.range
-        return cls(r.start.line, r.start.character, r.end.line, r.end.character, change.text.count("\n"))
+        return cls(r.start.line, r.start.character, r.end.line, r.end.character, len(split_lines(change.text)) - 1)
 
     def map(self, line: int) -> tuple[int | None, bool]:
         """(where 0-based `line` is after this change or None if it is gone, whether the change touched it)."""

@@ -36,6 +36,7 @@ from greenlint.lsp_server.analysis import Analyses, Analysis, ConfigLookup, Snap
 from greenlint.lsp_server.documents import View, python_cells
 from greenlint.lsp_server.edits import EditLog, LineMap
 from greenlint.lsp_server.settings import Configurations, EditorSettings
+from greenlint.lsp_server.workspace import SourceWorkspace
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,8 @@ class GreenlintProtocol(LanguageServerProtocol):
     """pygls' protocol, with every request answered:
 
     - a request whose params do not fit its method (a position at line 2³¹, a missing field) gets
-      InvalidParams (-32602), where pygls would drop it and leave the client waiting forever; one
+      InvalidParams (-32602), where pygls would drop it and leave the client waiting forever (an
+      unknown command too, which pygls answered so but logged as an error, traceback and all); one
       whose method is not a string (`"method": 5`) gets InvalidRequest (-32600), where pygls
       would answer an internal error;
     - a request before `initialize` gets ServerNotInitialized (-32002); notifications before it
@@ -87,7 +89,9 @@ class GreenlintProtocol(LanguageServerProtocol):
       and leave the request waiting forever;
     - a client cancelling a request that was already answered (VS Code does so all the time while
       typing) is not logged: nothing is wrong;
-    - a notification's finished handler is not kept (`_handle_notification`).
+    - a notification's finished handler is not kept (`_handle_notification`);
+    - documents keep their lines as the LSP splits them (`workspace.SourceWorkspace`), where pygls
+      split them at form feeds and U+2028 too and applied edits below one a line off.
     """
 
     def __init__(self, *args, **kwargs):
@@ -104,9 +108,13 @@ class GreenlintProtocol(LanguageServerProtocol):
                     ValueError(f"a request's method is a string, not {type(data['method']).__name__}")))
             request_type = self.get_message_type(data["method"]) or JsonRPCRequestMessage
             try:
-                return self._converter.structure(data, request_type)
+                message = self._converter.structure(data, request_type)
             except Exception as exc:  # cattrs' validation errors, or anything else a converter meets
                 return _Refused(rid, data["method"], JsonRpcInvalidParams.of(_first_line(exc)))
+            if data["method"] == types.WORKSPACE_EXECUTE_COMMAND and message.params.command not in self.fm.commands:
+                return _Refused(rid, data["method"], JsonRpcInvalidParams.of(  # pygls raised it, logging a traceback
+                    ValueError(f"Command name {message.params.command!r} is not defined")))
+            return message
         if "jsonrpc" in data and "id" in data and "method" not in data and "error" not in data:
             response_type = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
             try:
@@ -180,6 +188,13 @@ class GreenlintProtocol(LanguageServerProtocol):
                 lambda _, drop=drop: drop() if loop is None or loop.is_closed() else loop.call_soon_threadsafe(drop)
             )
 
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams):
+        """pygls' initialize, its workspace then making `SourceDocument`s (lines as the LSP splits them)."""
+        result = yield from super().lsp_initialize(params)
+        self.workspace.__class__ = SourceWorkspace  # made inside pygls' handler; it adds no state of its own
+        return result
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):

@@ -13,6 +13,8 @@ import ast
 import re
 import warnings
 
+from greenlint.analysis.sources import text_lines
+
 #: Code that ends in an assignment's `=` (or a keyword argument's) where the parser stopped: its
 #: right side is left blank. `==`, `<=`, `>=`, `!=` and augmented assignments are not.
 _ENDS_IN_EQUALS = re.compile(r"[\w)\]}]\s*=\s*$")
@@ -24,7 +26,7 @@ _NO_BODY = re.compile(r"expected an indented block after .* on line (\d+)")
 def blank(text: str) -> tuple[int, str] | None:
     """The first blank of *text* (its line number and its line, stripped) when filling its
     blanks makes it parse; None when it parses as it is, or when any error is not a blank."""
-    lines = text.splitlines()
+    lines = text_lines(text)
     first = None
     for _ in range(len(lines) + 1):
         try:

@@ -10,7 +10,7 @@ exercise      a notebook cell is an exercise's blanks, left for the student (GL0
               default: greenlint.analysis.exercises)
 not-utf8      the file is not UTF-8 (and declares no other encoding)
 bad-encoding  the file's PEP 263 coding cookie names an unknown encoding, or the bytes
-              are not valid in the encoding it names
+              are not valid in the encoding it names, or it is UTF-16/32 text (a BOM)
 binary        the file holds NUL bytes
 bad-notebook  the notebook is not valid notebook JSON
 too-large     the file is larger than the size limit
@@ -95,9 +95,29 @@ class Code:
 
 
 def split_lines(text: str) -> list[str]:
-    """The lines of *text* without their endings (`"a\\n"` -> `["a", ""]`); the fix engine's
-    `lines_with_endings` keeps them."""
+    """The lines of *text* without their endings (`"a\\n"` -> `["a", ""]`), split only where
+    Python's tokenizer and the LSP split them (`\\n`, `\\r\\n`, `\\r`): never at a form feed,
+    U+2028 or the other separators `str.splitlines` also splits at, which would shift every later
+    line; `lines_with_endings` keeps the endings."""
     return _LINES.split(text)
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of *text* as Python numbers them: `split_lines` without the empty piece after a
+    last line break (`"a\\n"` -> `["a"]`, as `str.splitlines` gives)."""
+    lines = split_lines(text)
+    return lines[:-1] if lines[-1] == "" else lines
+
+
+def lines_with_endings(text: str) -> list[str]:
+    """The lines of *text* with their endings, split as `split_lines` splits them."""
+    out, start = [], 0
+    for m in _LINES.finditer(text):
+        out.append(text[start : m.end()])
+        start = m.end()
+    if start < len(text) or not out:
+        out.append(text[start:])
+    return out
 
 
 def joined(source: str | tuple[str, ...]) -> str:
@@ -166,6 +186,11 @@ def _limit(limit: int) -> str:
     return f"{limit}-byte"
 
 
+#: Byte-order marks of the wide encodings (UTF-32 first: its little-endian mark starts with UTF-16's).
+_WIDE_BOMS = (("UTF-32", codecs.BOM_UTF32_LE), ("UTF-32", codecs.BOM_UTF32_BE), ("UTF-16", codecs.BOM_UTF16_LE),
+              ("UTF-16", codecs.BOM_UTF16_BE))
+
+
 def decode(path: str, data: bytes) -> tuple[str | None, FileError | None]:
     """The text of a source file, or a FileError for binary or undecodable content.
 
@@ -173,6 +198,10 @@ def decode(path: str, data: bytes) -> tuple[str | None, FileError | None]:
     coding cookie on the first two lines names another encoding. Notebooks are JSON: UTF-8.
     """
     if b"\0" in data:
+        wide = next((name for name, bom in _WIDE_BOMS if data.startswith(bom)), None)
+        if wide:  # Windows PowerShell's `>` writes UTF-16: text, not binary, yet no source Python reads
+            return None, file_error(path, BAD_ENCODING, f"{path}: {wide} text (its byte-order mark); Python reads"
+                                    " source, and Jupyter notebooks, as UTF-8 only: save it as UTF-8; skipped")
         return None, file_error(path, BINARY, f"{path}: binary file (contains NUL bytes); skipped")
     encoding, error = source_encoding(path, data)
     if error is not None:

@@ -10,6 +10,12 @@ from pathlib import Path
 
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.check.config import INCLUDE_SUFFIXES, MAX_WILDCARDS, Config, ConfigError, too_many_wildcards
+from greenlint.report.escape import visible
+
+#: The file `greenlint diff` writes into each snapshot folder it makes (review/gitfs.py): such a
+#: folder below a walked one (under a project's cache-dir) is a copy of another revision's files,
+#: never checked as the project's own.
+SNAPSHOT_MARKER = ".greenlint-snapshot"
 
 
 def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
@@ -123,7 +129,8 @@ def _walk(top: Path, config: Config, exclude) -> Iterator[Path]:
         kept = []
         for d in sorted(dirnames):
             sub = f"{here}/{d}"
-            if not (_excluded(sub, True, base, exclude) or _ignored(sub, True, ignores)):
+            if not (_excluded(sub, True, base, exclude) or _ignored(sub, True, ignores)
+                    or os.path.isfile(os.path.join(dirpath, d, SNAPSHOT_MARKER))):
                 kept.append(d)
                 inherited[sub] = ignores
         dirnames[:] = kept
@@ -151,17 +158,25 @@ def _gitignore(directory: Path, unreadable: list[Path], shown: Path | None = Non
     """The patterns of *directory*'s `.gitignore`. Only a regular file under the sources' size
     limit is read (a FIFO would block, `/dev/zero` or a huge sparse file exhaust memory); another
     one is appended to *unreadable* as *shown* (reading it there gives its GL002) and ignores nothing.
-    A line with more `*` in a path part than can be matched in bounded time is named and skipped."""
+    A symbolic link is never read, as git (2.32 on) never follows one: it ignores nothing, named in a
+    warning as git warns (one to no regular file by its GL002 as above). A line with more `*` in a
+    path part than can be matched in bounded time is named and skipped."""
     import pathspec
 
-    data, error = read_bytes(directory / ".gitignore", MAX_BYTES)
+    path = directory / ".gitignore"
+    if os.path.islink(path) and os.path.isfile(path):
+        print(visible(f"greenlint: warning: {shown or path}: a symbolic link, which git does not follow; it ignores"
+                      " nothing"), file=sys.stderr)
+        return directory.as_posix(), pathspec.GitIgnoreSpec.from_lines([])
+    data, error = read_bytes(path, MAX_BYTES)
     if error is not None:
-        unreadable.append(shown or directory / ".gitignore")
-    lines = (data or b"").decode("utf-8", "replace").splitlines()
+        unreadable.append(shown or path)
+    # git splits at "\n" alone (dropping a "\r" before it): never at a form feed or U+2028 in a pattern
+    lines = [line.removesuffix("\r") for line in (data or b"").decode("utf-8", "replace").split("\n")]
     for number, line in enumerate(lines, 1):
         if not line.startswith("#") and too_many_wildcards(line):
-            print(f"greenlint: warning: {shown or directory / '.gitignore'}:{number}: more than {MAX_WILDCARDS} `*` in"
-                  " one path part, which greenlint cannot match in bounded time; the line ignores nothing", file=sys.stderr)
+            print(visible(f"greenlint: warning: {shown or path}:{number}: more than {MAX_WILDCARDS} `*` in one path"
+                          " part, which greenlint cannot match in bounded time; the line ignores nothing"), file=sys.stderr)
             lines[number - 1] = ""
     try:
         return directory.as_posix(), pathspec.GitIgnoreSpec.from_lines(lines)

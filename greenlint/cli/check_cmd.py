@@ -270,13 +270,13 @@ def _show_fixes(args: argparse.Namespace, fixes, result) -> None:
     """`--show-fixes`: each fix applied (with --fix/--diff) or available, as `path:line:col: CODE title`."""
     if not args.show_fixes:
         return
-    from greenlint.report.escape import visible
+    from greenlint.report.escape import leading_path, visible
 
     if fixes is None:
         rows = [(d, "available") for d in result.diagnostics if d.fix is not None]
     else:
         rows = [(d, "fixed" if not args.diff else "would fix") for f in fixes for d in f.fixed]
     for d, state in rows:
-        where = f"{d.path}:" + (f"cell {d.span.cell}:" if d.span.cell else "") + f"{d.span.line}:{d.span.column}"
+        where = f"{leading_path(d.path)}:" + (f"cell {d.span.cell}:" if d.span.cell else "") + f"{d.span.line}:{d.span.column}"
         safety = "safe" if d.fix.safe else "unsafe"
         print(visible(f"{where}: {d.code} [{state}, {safety}] {d.fix.title}"), file=sys.stderr)

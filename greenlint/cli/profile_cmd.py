@@ -91,11 +91,16 @@ def run(args) -> int:
         try:
             if args.action == "clear":
                 removed = store.clear(profile_file, inside or None)
-                print(f"removed {removed} site profile(s) from {profile_file}")
+                print(visible(f"removed {removed} site profile(s) from {profile_file}"))
                 continue
             data = store.load(profile_file)
         except store.ProfileError as exc:
             print(visible(f"greenlint profile: {exc}"), file=sys.stderr)
+            status = 2
+            continue
+        except OSError as exc:  # a full disk, a read-only folder: written aside, so the file is as it was
+            print(visible(f"greenlint profile: {profile_file}: cannot write it ({exc.strerror or exc}); left as it was"),
+                  file=sys.stderr)
             status = 2
             continue
         wanted = [store.key_for(profile_file, p) for p in inside]
@@ -111,7 +116,7 @@ def run(args) -> int:
 
 def _print_text(profile_file: Path, files: dict) -> None:
     """Each profiled site, one line; what the file says (a repository's own) shown escaped."""
-    from greenlint.report.escape import visible
+    from greenlint.report.escape import leading_path, visible
     from greenlint.units import fmt_j
 
     print(visible(f"{profile_file}"))
@@ -123,5 +128,5 @@ def _print_text(profile_file: Path, files: dict) -> None:
             where = f"{path}:{cell}{s['line']}:{s['column']}"
             figure = fmt_j(s["median_j"]) if s.get("median_j") is not None else (s.get("note") or "not measured")
             kind = "estimated" if s.get("estimated") else "measured"
-            print(visible(f"  {where}  {s['api']}  {figure} per execution ({kind}, {s['executions']} executions, "
+            print(visible(f"  {leading_path(where)}  {s['api']}  {figure} per execution ({kind}, {s['executions']} executions, "
                           f"{s.get('time_s') or 0:.3g} s each, {s.get('counter')}, {s.get('hardware_id')}, {s.get('date')})"))

@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from greenlint.analysis.callsite import Span
+from greenlint.analysis.sources import lines_with_endings
 from greenlint.analysis.trees import first_line
 from greenlint.fix.codemods import Codemod, Target, made
 from greenlint.report.escape import patch_path
@@ -35,18 +36,6 @@ log = logging.getLogger(__name__)
 MAX_PASSES = 10
 #: The line length fixes keep to when the project sets none (black's and ruff's default).
 LINE_LENGTH = 88
-_NEWLINE = re.compile(r"\r\n|\r|\n")
-
-
-def lines_with_endings(text: str) -> list[str]:
-    """Lines with their endings, split where Python's tokenizer splits them."""
-    out, start = [], 0
-    for m in _NEWLINE.finditer(text):
-        out.append(text[start : m.end()])
-        start = m.end()
-    if start < len(text) or not out:
-        out.append(text[start:])
-    return out
 
 
 def _codemod(code: str) -> tuple[Codemod, str, bool] | None:

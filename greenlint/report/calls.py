@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from greenlint.report.escape import visible
+from greenlint.report.escape import leading_path, visible
 
 if TYPE_CHECKING:
     from greenlint.analysis.callsite import CallSite
@@ -145,7 +145,7 @@ def calls_table(callsites_with_predictions: Iterable[tuple]):
         known = p.energy_j is not None
         shown = None if p.energy_j is None else shown_interval(p.energy_j, p.interval_j, p.floor)
         table.add_row(
-            Text(visible(f"{site.path}:{where}")),  # Text: a name is never read as rich markup
+            Text(visible(f"{leading_path(site.path)}:{where}")),  # Text: a name is never read as rich markup
             Text(visible(site.api)),
             _figure(p, 1) if known else "-",
             _runs_cell(runs, loops) if counted else f"{TIMES} ?",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from greenlint.report.escape import visible
+from greenlint.report.escape import leading_path, visible
 from greenlint.report.location import one_line, position, summary
 
 
 def line(d) -> str:
-    return visible(f"{d.path}:{position(d.span)}: {d.code} {one_line(d.message)}")
+    return visible(f"{leading_path(d.path)}:{position(d.span)}: {d.code} {one_line(d.message)}")
 
 
 def render(diagnostics) -> str:

@@ -6,7 +6,8 @@ invisible direction marks ("Trojan Source") hide or reorder what a reader sees. 
 (`check`'s concise, full, grouped and github, `calls`' table, `diff`'s text and Markdown) prints
 user text through it. `code_span` and `md_text` put such text into Markdown: a code span whose
 fence is longer than any run of backticks in it, plain text with HTML's `<` and `&` escaped.
-`patch_path` names a file in a patch's `---`/`+++` header as git does, quoted where it must be.
+`patch_path` names a file in a patch's `---`/`+++` header as git does, quoted where it must be;
+`leading_path` one that starts a line of text output, which a CI log must not read as a command.
 """
 
 from __future__ import annotations
@@ -14,14 +15,18 @@ from __future__ import annotations
 import re
 
 #: C0 controls but tab and newline, DEL, C1 controls, the invisible bidirectional and line
-#: separator characters (U+061C, U+200E/F, U+2028/9, U+202A–E, U+2066–9), and the invisible
-#: characters that make one name look like another (U+200B, U+2060–4, U+FEFF).
+#: separator characters (U+061C, U+200E/F, U+2028/9, U+202A–E, U+2066–9), the invisible
+#: characters that make one name look like another (U+200B, U+2060–4, U+FEFF), and the bytes
+#: 0x80–0x9F of a name that is not UTF-8 (held as U+DC80–U+DC9F by Python's surrogateescape, and
+#: written back raw: a terminal reading 8-bit controls takes a lone 0x9B for CSI, as ESC [).
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e"
-                      "\u2060-\u2064\u2066-\u2069\ufeff]")
+                      "\u2060-\u2064\u2066-\u2069\ufeff\udc80-\udc9f]")
 
 
 def _escaped(match: re.Match) -> str:
     code = ord(match.group())
+    if 0xDC80 <= code <= 0xDC9F:  # the byte itself
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
@@ -47,6 +52,14 @@ def md_text(text: str) -> str:
     and brackets escaped, controls and newlines too."""
     text = visible(text).replace("&", "&amp;").replace("<", "&lt;")
     return re.sub(r"([`\[\]\\])", r"\\\1", text)
+
+
+def leading_path(path: str) -> str:
+    """*path* where it starts a line of text output (after blanks, as in an indented list): a relative
+    path whose first non-blank characters are `::` written `./::…`, the same file. GitHub Actions reads
+    every line of a job's log that starts so as a workflow command (`::error::`, `::add-mask::`,
+    `::stop-commands::`), and a repository names its own files."""
+    return f"./{path}" if path.lstrip().startswith("::") else path
 
 
 _GIT_ESCAPES = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from greenlint.report.escape import visible
+from greenlint.report.escape import leading_path, visible
 from greenlint.report.location import one_line, position, summary
 
 
@@ -15,7 +15,7 @@ def render(diagnostics) -> str:
         positions = [position(d.span) for d in group]
         width = max(map(len, positions))
         code_width = max(len(d.code) for d in group)
-        out.append(visible(f"{path}:"))
+        out.append(visible(f"{leading_path(path)}:"))
         out.extend(visible(f"  {pos:<{width}}  {d.code:<{code_width}}  {one_line(d.message)}") for pos, d in zip(positions, group))
         out.append("")
     out.append(summary(diagnostics))

@@ -6,7 +6,7 @@ import json
 import math
 
 from greenlint import __version__
-from greenlint.report.escape import code_span, md_text, visible
+from greenlint.report.escape import code_span, leading_path, md_text, visible
 from greenlint.report.location import position
 from greenlint.review.budget import Violation
 from greenlint.review.compare import Change, Diff, Figure, FileDiff, ProgramDiff
@@ -78,11 +78,11 @@ def text(diff: Diff, violations: list[Violation]) -> str:
         lines = [f"greenlint diff {_sides(diff)}: joules per program run"]
         for f in diff.changed_files:
             totals = f"{fmt_j(f.before_j)} → {fmt_j(f.after_j)}, {_ratio_text(f.ratio, f.ratio_interval)}"
-            lines.append(f"{f.path}{_was(f)}: {totals}")
+            lines.append(f"{leading_path(f.path)}{_was(f)}: {totals}")
             for c in f.changes:
                 figures = f"{_joules(c.before)} → {_joules(c.after)}"
                 ratio = f", {_ratio_text(c.ratio, c.ratio_interval)}" if c.status == "changed" else ""
-                lines.append(f"  {where(c)}: {c.site.api}: {figures}{ratio}: {why(c)}")
+                lines.append(f"  {leading_path(where(c))}: {c.site.api}: {figures}{ratio}: {why(c)}")
         for p in diff.programs:
             totals = f"{fmt_j(p.before_j)} → {fmt_j(p.after_j)}, {_ratio_text(p.ratio, p.ratio_interval)}"
             lines.append(f"program {p.path}{_imports(p)}: {totals}")

@@ -14,7 +14,8 @@ runs a command turned off (`SAFE_CONFIG`), a tree entry whose path could leave t
 an absolute path, a folder that is a link in the same commit) is refused by name and the rest
 written, every write goes through folders opened without following links, and pruning removes
 only real folders carrying greenlint's marker, which holds a token kept in the user cache that no
-repository can commit (docs/hardening.md).
+repository can commit (one git tracks, in a user cache set inside a work tree, is not trusted;
+docs/hardening.md).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from pathlib import Path, PurePosixPath
 
 from greenlint.analysis.sources import MAX_BYTES, NOTEBOOK_RAW_FACTOR, read_bytes
 from greenlint.check.config import INCLUDE_SUFFIXES
+from greenlint.check.discovery import SNAPSHOT_MARKER
 from greenlint.profile.store import MAX_FILE_BYTES, PROFILE_DIR, PROFILE_FILE
 
 #: Files besides code the analysis reads: project roots (import search) and ignore files (discovery).
@@ -44,6 +46,7 @@ DEFAULT_BRANCHES = ("main", "master", "trunk", "origin/main", "origin/master")
 SNAPSHOTS_KEPT = 8  # snapshots of other revisions kept in the cache (least recently used go)
 _REGULAR = ("100644", "100755")  # blob modes of files
 _LINK = "120000"  # a symbolic link: its blob is the target (written as a link); submodules are left out
+_GITLINK = "160000"  # a submodule's commit
 #: The largest blob read into memory: what the analysis would read of a notebook or a profile file at
 #: most. A larger one (a commit can hold gigabytes of one byte, compressed to kilobytes) is written as
 #: a sparse file of its size, which the analysis names as too large without reading it.
@@ -51,7 +54,7 @@ _MAX_BLOB = max(MAX_BYTES * NOTEBOOK_RAW_FACTOR, MAX_FILE_BYTES)
 #: The file greenlint writes last into each snapshot folder it creates: pruning removes only these.
 #: Its second line is this user's token (`_token`): a repository can commit a folder that looks
 #: like a snapshot, marker and all, under a project's cache-dir, but not with the token.
-MARKER = ".greenlint-snapshot"
+MARKER = SNAPSHOT_MARKER
 _MARKER_TEXT = b"a snapshot of a git revision written by greenlint diff; pruned by it\n"
 _TOKEN_FILE = "snapshot-token"  # in the user cache (greenlint.paths.cache_dir), outside every project
 _SNAPSHOT_NAME = re.compile(r"[0-9a-f]{24}")
@@ -82,6 +85,11 @@ _UNSAFE_ENV = ("GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_SSH", "GIT_SSH_COMMAND", "
                "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT")
 
 
+#: Seconds a git call may take: a configuration including a FIFO (`include.path`, in a `.git`
+#: that came with a checkout) keeps git reading it until the call is stopped.
+GIT_TIMEOUT_S = 120
+
+
 class GitError(Exception):
     """git failed or the revision does not exist (exit code 2); the message says which."""
 
@@ -97,13 +105,21 @@ def _run(repo: Path, args: list[str], data: bytes | None = None) -> bytes:
            and not k.startswith("GIT_CONFIG_VALUE_")}
     env.update(GIT_CONFIG_NOSYSTEM="1", GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_NO_REPLACE_OBJECTS="1",
                GIT_ALLOW_PROTOCOL="", GIT_NO_LAZY_FETCH="1")
+    shown = [a for i, a in enumerate(args) if a != "-c" and (i == 0 or args[i - 1] != "-c")]  # not SAFE_CONFIG
     try:
-        proc = subprocess.run(["git", "-C", str(repo), *args], input=data, capture_output=True, timeout=120, env=env)
-    except (OSError, subprocess.TimeoutExpired) as exc:
+        proc = subprocess.run(["git", "-C", str(repo), *args], input=data, capture_output=True, timeout=GIT_TIMEOUT_S,
+                              env=env)
+    except subprocess.TimeoutExpired:
+        raise GitError(f"git {shown[0]} did not finish in {GIT_TIMEOUT_S} s (does the repository's configuration"
+                       " include a FIFO or a device, which git reads until it ends?)") from None
+    except OSError as exc:
         raise GitError(f"cannot run git: {exc}") from exc
     if proc.returncode != 0:
-        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines() or [f"git {' '.join(args)} failed"]
+        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines() or [f"git {' '.join(shown)} failed"]
         more = [line.strip() for line in itertools.takewhile(lambda line: line[:1].isspace(), lines[1:4])]
+        if "dubious ownership" in lines[0]:  # git's advice is on lines of its own: said here, never bypassed
+            more.append("(another user owns it, and git refuses it until you trust it:"
+                        " git config --global --add safe.directory <its path>)")
         raise GitError(" ".join([lines[0], *more]))  # its first line, and the indented ones that go on with it
     return proc.stdout
 
@@ -117,8 +133,11 @@ def _filter_overrides(repo: Path) -> list[str]:
     runs nothing): git then applies no clean, smudge or process command."""
     try:
         raw = _run(repo, [*_config_args(SAFE_CONFIG), "config", "-z", "--name-only", "--get-regexp", r"^filter\."])
-    except GitError:  # none configured (git exits 1), or not a repository: nothing to turn off
-        return []
+    except GitError as exc:
+        said = str(exc)
+        if (said.startswith("git config") and said.endswith(" failed")) or "not a git repository" in said:
+            return []  # none set (git exits 1, saying nothing), or no repository
+        raise  # the configuration could not be read (a bad line, a FIFO): never go on with its filters left on
     drivers = {name.rsplit(".", 1)[0] for name in raw.decode("utf-8", "surrogateescape").split("\0") if "." in name}
     odd = sorted(d for d in drivers if "=" in d)
     if odd:  # `-c` cannot name it (its key ends at the first `=`): refuse rather than let it run
@@ -152,10 +171,12 @@ INDEX = Side("index", "index")
 def commit_side(repo: Path, revision: str) -> Side:
     """The commit *revision* names (a branch, tag, sha, `HEAD~2`...)."""
     try:
-        sha = git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}")
+        sha = git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}").decode().strip()
     except GitError:
-        raise GitError(f"{revision}: not a revision of this repository") from None
-    return Side("commit", revision, sha.decode().strip())
+        sha = ""
+    if not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", sha):  # `^HEAD` verifies as `^<sha>`: a range's end, not a commit
+        raise GitError(f"{revision}: not a revision of this repository")
+    return Side("commit", revision, sha)
 
 
 def default_branch(repo: Path) -> str:
@@ -178,8 +199,18 @@ def default_branch(repo: Path) -> str:
 def default_base(repo: Path) -> Side:
     """The merge-base of HEAD with the default branch, labelled by the branch's name."""
     branch = default_branch(repo)
-    sha = git(repo, "merge-base", branch, "HEAD").decode().strip()
-    return Side("commit", branch.removeprefix("origin/"), sha)
+    return Side("commit", branch.removeprefix("origin/"), merge_base(repo, branch, "HEAD"))
+
+
+def merge_base(repo: Path, one: str, other: str) -> str:
+    """The best common ancestor of two revisions; GitError saying so where they share none (an
+    orphan branch, an unrelated history), where git says nothing."""
+    try:  # after --end-of-options: a branch may be named `--all`
+        return git(repo, "merge-base", "--end-of-options", one, other).decode().strip()
+    except GitError as exc:
+        if not str(exc).startswith("git merge-base"):  # git said why (a missing object): that
+            raise
+        raise GitError(f"{one} and {other} share no commit (unrelated histories): name the base revision") from None
 
 
 def _relevant(path: str) -> bool:
@@ -203,6 +234,9 @@ def entries(repo: Path, side: Side) -> dict[str, str]:
         path = name.decode("utf-8", "surrogateescape")
         stage_ok = side.kind == "commit" or fields[2] == b"0"  # a merge conflict's other stages: not a file
         mode, sha = fields[0].decode(), fields[2 if side.kind == "commit" else 1].decode()
+        if side.kind == "index" and mode not in (*_REGULAR, _LINK, _GITLINK):  # git reads a cut index without a word
+            raise GitError(f"the index is damaged (an entry {path!r} of mode {mode}): `git status` to see it,"
+                           " `git reset` to rebuild it from HEAD")
         if mode in (*_REGULAR, _LINK) and stage_ok and _relevant(path):
             out[path] = f"link:{sha}" if mode == _LINK else sha
     return out
@@ -341,8 +375,9 @@ def _marker_head() -> bytes:
 @functools.cache
 def _token(path: Path) -> str:
     """The random token kept in *path* (created once, without replacing one another run made
-    meanwhile); where the user cache cannot hold it, a token of this run only (its snapshots are
-    then neither reused nor pruned by later runs)."""
+    meanwhile); where the user cache cannot hold it, or where git tracks the token (a user cache set
+    inside a repository's work tree, GREENLINT_CACHE_DIR=.cache in CI: the repository can commit
+    one), a token of this run only (its snapshots are then neither reused nor pruned by later runs)."""
     fresh = secrets.token_hex(16)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -360,7 +395,16 @@ def _token(path: Path) -> str:
         return fresh
     data, error = read_bytes(path, 64)
     token = data.decode("ascii", "replace").strip() if data is not None and error is None else ""
-    return token if re.fullmatch(r"[0-9a-f]{32}", token) else fresh
+    return token if re.fullmatch(r"[0-9a-f]{32}", token) and not _tracked(path) else fresh
+
+
+def _tracked(path: Path) -> bool:
+    """Whether a git work tree holding *path* tracks it (in its index: committed or staged)."""
+    try:
+        git(path.parent, "ls-files", "--error-unmatch", "--", path.name)
+    except GitError:  # untracked, or no work tree holds it
+        return False
+    return True
 
 
 #: Write errors of the disk, not of an entry: the snapshot is abandoned, never kept without the file.
@@ -504,11 +548,17 @@ def _prune(cache: Path, keep: Path) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
+#: Files git compares pairwise looking for renames: its own default for `git diff`, whatever the
+#: repository's `diff.renameLimit` says (0, no limit, made the detection quadratic in the files
+#: renamed: 2,000 by 2,000 took 5 s, 10,000 by 10,000 would pass the time limit).
+RENAME_LIMIT = 1000
+
+
 def renames(repo: Path, base: Side, head: Side) -> dict[str, str]:
     """`{old path: new path}` of the files git sees renamed between the sides (`-M`)."""
     target = {"commit": [head.commit or ""], "index": ["--cached"], "worktree": []}[head.kind]
-    raw = git(repo, "diff", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", "-M", "--name-status", "-z",
-              base.commit or "HEAD", *target, "--")
+    raw = git(repo, "diff", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", "-M", f"-l{RENAME_LIMIT}",
+              "--name-status", "-z", base.commit or "HEAD", *target, "--")
     fields = raw.decode("utf-8", "surrogateescape").split("\0")
     out, i = {}, 0
     while i < len(fields) and fields[i]:

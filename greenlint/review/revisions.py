@@ -58,7 +58,7 @@ def revision_range(repo: Path, word: str) -> list[gitfs.Side] | None:
         if found:
             base, head = gitfs.commit_side(repo, left or "HEAD"), gitfs.commit_side(repo, right or "HEAD")
             if dots == "...":
-                sha = gitfs.git(repo, "merge-base", base.commit or "", head.commit or "").decode().strip()
+                sha = gitfs.merge_base(repo, base.label, head.label)  # the words commit_side verified
                 base = gitfs.Side("commit", f"merge-base of {base.label} and {head.label}", sha)
             return [base, head]
     return None

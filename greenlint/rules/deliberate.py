@@ -15,6 +15,7 @@ import re
 import tokenize
 
 from greenlint.analysis.callsite import Span
+from greenlint.analysis.sources import text_lines
 from greenlint.rules.base import FileFacts, unit_text
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site
@@ -135,7 +136,7 @@ def comments_beside(facts: FileFacts, site: Site) -> str:
             statement = parent
             break
     first, last = statement.lineno, statement.end_lineno or statement.lineno
-    lines = text.splitlines()
+    lines = text_lines(text)
     above = first - 1
     while above >= 1 and lines[above - 1].lstrip().startswith("#"):
         above -= 1
@@ -197,9 +198,9 @@ def declared_slow(facts: FileFacts) -> list[tuple[int | None, int, int]]:
         if module is None or text is None:
             continue
         if DECLARED_SLOW.search(ast.get_docstring(module) or ""):
-            found.append((cell, 1, len(text.splitlines()) + 1))
+            found.append((cell, 1, len(text_lines(text)) + 1))
             continue
-        said = _comment_lines(text.splitlines(), lowered.splitlines())
+        said = _comment_lines(text_lines(text), text_lines(lowered))
         for scope in facts.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
             if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 continue

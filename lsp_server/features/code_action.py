@@ -15,9 +15,10 @@ from lsprotocol import types
 from pygls.capabilities import get_capability
 from pygls.workspace.position_codec import PositionCodec
 
+from greenlint.analysis.sources import lines_with_endings
 from greenlint.check import noqa
 from greenlint.check.fixes import link_refusal
-from greenlint.fix.engine import fix_text, lines_with_endings, statement_lines
+from greenlint.fix.engine import fix_text, statement_lines
 from greenlint.lsp_server.documents import View
 from greenlint.lsp_server.features.diagnostics import to_lsp
 from greenlint.lsp_server.positions import overlaps, to_range
