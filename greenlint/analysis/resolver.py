@@ -321,6 +321,7 @@ class Resolver:
         self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
         self.inherited_steps: set[ast.Call] = set()  # training steps taped through their function's callers
         self.traced_calls: list[tuple[Found, FuncInfo]] = []  # calls of a tf.function and the function
+        self.own_calls: list[tuple[ast.Call, FuncInfo, int, dict]] = []  # (node, callee, its caller entry, loop features)
         self.drives: list[tuple] = []  # calls of a library driver given functions (driver_call)
         self.instance = 0  # the walk for values only being made (`shadowed`), 0 outside one
         self.instances = 0  # such walks made so far
@@ -383,7 +384,8 @@ class Resolver:
         traced_ids = self.traced_functions()
         self.untaped_eager_steps(traced_ids)
         counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links, traced_ids)
-        found = [(c.node, c.api, c.features, counter.site(c.func, c.local), c.work) for c in self.calls]
+        calls = self.calls + self.uncounted_wrappers(counter)
+        found = [(c.node, c.api, c.features, counter.site(c.func, c.local), c.work) for c in calls]
         # a host-work site that a loop repeats, through the calls of its function, is per-item work of that
         # loop's function, whose own call is the site (`host_site`)
         return [f for f in found if f[2].get("receiver") != hostwork.HOST or f[3].get("loop") == 1]
@@ -2052,6 +2054,8 @@ class Resolver:
                 self.traced_calls.append((self.calls[-1], callee.info))
             outer = self.ctx.func
             if not self.ctx.tapes and not (outer is not None and outer.taped):
+                if not self.exporting and callee.info is not outer:
+                    self.own_calls.append((node, callee.info, len(callee.info.callers), self.loop_features()))
                 value = self.result_of(callee.info, args, keywords, node)
                 self.spent_through(callee.info.runs)
                 host = self.host_through(callee.info, self.host_for(callee.info, args, keywords))
@@ -2941,6 +2945,45 @@ class Resolver:
         if runs is not None and func is not None and func.runs is None:
             func.runs = runs
 
+    def uncounted_wrappers(self, counter: runs_mod.FunctionRuns) -> list[Found]:
+        """The calls of this module's functions that spend their work in a TF call (wrappers.py) made
+        in a loop of unknown length (`self.step(batch)` in a loop over a generator): the function's
+        sites cannot count them, so each is a call site of that API, as another module's call is. A
+        call the function's runs count, or one made once where its caller's runs alone are unknown,
+        is left to the function's own sites (no work listed twice)."""
+        sites: dict[ast.Call, Found] = {}
+        for node, info, entry, features in self.own_calls:
+            if info.runs is None or node in sites or entry >= len(info.callers):
+                continue
+            caller, place, _ = info.callers[entry]
+            if place is None or place.runs.count is not None or _traced(caller) \
+                    or counter.function(info)[0].count is not None:
+                continue
+            api, where, fed = info.runs
+            site = Found(node, api, {**features, "in_tf_function": False}, caller, place, {})
+            sites[node] = self.as_wrapper(site, api, where, fed)
+        return list(sites.values())
+
+    def as_wrapper(self, found: Found, api: str, where: str, fed: bool, followed: tuple | None = None) -> Found:
+        """*found*, a call that spends its work in the TF call *api* at *where*, as a site of that API
+        (wrappers.py): its work the wrapped call's as *followed* (wrapped.py) tells it, else as a call
+        none of whose arguments is known."""
+        features = found.features
+        features["receiver"] = wrappers.WRAPPER
+        features["via"] = where
+        if fed:
+            features["fed"] = True
+        node = found.node
+        name = ast.unparse(node.func) if len(ast.unparse(node.func)) <= 60 else "a project function"
+        if followed is None:
+            found.work.update(wrappers.spent_work(api, features))
+        else:
+            for key, value in followed[0].items():
+                features.setdefault(key, value)
+            found.work.update(followed[1])
+        found.work["wrapper"] = work_mod.q(True, work_mod.INFERRED, wrappers.note(name, where, followed is not None))
+        return found
+
     def wrapper_call(
         self, node: ast.Call, runs: tuple[str, str, bool] | None, bound: tuple | None = None,
         args: list | None = None, keywords: list | None = None,
@@ -2952,21 +2995,11 @@ class Resolver:
         if runs is None or self.exporting:
             return
         api, where, fed = runs
-        features, _ = self.record(node, api, [], [], None)
-        features["receiver"] = wrappers.WRAPPER
-        features["via"] = where
-        if fed:
-            features["fed"] = True
-        name = ast.unparse(node.func) if len(ast.unparse(node.func)) <= 60 else "a project function"
+        self.record(node, api, [], [], None)
         found = self.calls[-1]
+        found.features["receiver"] = wrappers.WRAPPER  # (before the walk below, which reads the sites)
         followed = wrapped.follow(self, bound, api, args or [], keywords or []) if bound is not None and not fed else None
-        if followed is None:
-            found.work.update(wrappers.spent_work(api, features))
-        else:
-            for key, value in followed[0].items():
-                features.setdefault(key, value)
-            found.work.update(followed[1])
-        found.work["wrapper"] = work_mod.q(True, work_mod.INFERRED, wrappers.note(name, where, followed is not None))
+        self.as_wrapper(found, api, where, fed, followed)
 
     def graph_run(self, node: ast.Call, api: str, named: dict, owner: Any, work: dict, features: dict) -> None:
         """A run of a TF1 graph: a session's `run` of its fetches, an operation's `run` or a tensor's
