@@ -2960,7 +2960,7 @@ class Resolver:
                     or counter.function(info)[0].count is not None:
                 continue
             api, where, fed = info.runs
-            site = Found(node, api, {**features, "in_tf_function": False}, caller, place, {})
+            site = Found(node, api, {**features, "in_tf_function": False, "via_here": True}, caller, place, {})
             sites[node] = self.as_wrapper(site, api, where, fed)
         return list(sites.values())
 
