@@ -19,7 +19,7 @@ graph on a batch not known; a model's fit or predict: the model's size unknown).
 from __future__ import annotations
 
 from greenlint.analysis import graphrun
-from greenlint.analysis.work import untyped_work
+from greenlint.analysis.work import UNKNOWN, q, untyped_work
 from greenlint.catalog.kinds import GRAPH_RUNS
 
 #: Kinds of the TF calls a wrapper's call is listed as: a model's training, evaluation or inference.
@@ -51,9 +51,13 @@ def note(name: str, where: str, followed: bool = False) -> str:
 def spent_work(api: str, features: dict) -> dict[str, dict]:
     """The work of a call listed as the TF call *api* in which it spends its work, none of that
     call's arguments known: a graph run on a batch not known (a floor), a model's method on data of
-    a size not known."""
+    a size not known, a training's epochs not known (the wrapped call may pass any: never Keras's
+    default of one)."""
     if api in GRAPH_RUNS:
         return graphrun.run_work(None, None)
     if api == graphrun.FUNCTION_CALL:
         return graphrun.function_work(None, None, {})
-    return untyped_work(api, {}, features)
+    work = untyped_work(api, {}, features)
+    if "epochs" in work:
+        work["epochs"] = q(None, UNKNOWN, "the wrapped call's epochs are not known here")
+    return work
