@@ -2095,6 +2095,8 @@ class Resolver:
             return None if value is MISSING else value
         if kind is ExtFunc:
             self.wrapper_call(node, callee.runs, callee.bound, args, keywords)
+            if callee.runs is None and callee.code is not None:
+                self.given_function_call(node, callee.code, args, keywords)
             template = callee.template
             done = template is not None and template.info.state is Walk.DONE
             called = self.host_for(template.info, args, keywords, template.functions) if template and done else None
@@ -2898,6 +2900,27 @@ class Resolver:
                 if host is not None:
                     return host
         return None
+
+    def given_function_call(self, node: ast.Call, code: tuple, args: list, keywords: list) -> None:
+        """A call of another module's function given what `K.function(...)` returned, which it calls
+        (hostwork.handed_methods of *code*: `saliency_function([x, 0])` in its body, or in a function of
+        its module it hands it to): one run of that graph per call, so a call site of it here (as a
+        wrapper's, wrappers.py), counted by this module's loops; the first such argument where several are."""
+        if self.exporting or not any(type(v) is Inst and v.cls == graphrun.BACKEND_FUNCTION for _, v in (*args, *keywords)):
+            return
+        function, nested = code
+        handed = hostwork.handed_methods(function, nested, memo=self.handed_memo)
+        names, methods = [name for name, _ in handed], dict(handed)
+        given = [(names[i], v) for i, (starred, v) in enumerate(args) if not starred and i < len(names)]
+        given += [(name, v) for name, v in keywords if name in methods]
+        for name, value in given:
+            if type(value) is Inst and value.cls == graphrun.BACKEND_FUNCTION and "__call__" in methods[name]:
+                features, _ = self.record(node, graphrun.FUNCTION_CALL, [], [], None)
+                features["receiver"] = wrappers.WRAPPER
+                features["via"] = f"`{name}` called in {getattr(function, 'name', 'the function')}"
+                found = self.calls[-1]
+                found.work.update(graphrun.function_work(value.meta["line"], None, value.meta["net"]))
+                return
 
     def host_site(self, node: ast.Call, host: str | None) -> Any:
         """A call, outside the caller's loops, of the program's own function that does per-item host
