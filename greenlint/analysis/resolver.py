@@ -2911,13 +2911,16 @@ class Resolver:
         function, nested = code
         handed = hostwork.handed_methods(function, nested, memo=self.handed_memo)
         names, methods = [name for name, _ in handed], dict(handed)
-        given = [(names[i], v) for i, (starred, v) in enumerate(args) if not starred and i < len(names)]
-        given += [(name, v) for name, v in keywords if name in methods]
-        for name, value in given:
+        if any(starred for starred, _ in args):
+            return
+        given: list[tuple[int | str, str, Any]] = [(i, names[i], v) for i, (_, v) in enumerate(args) if i < len(names)]
+        given += [(name, name, v) for name, v in keywords if name in methods]
+        for handed, name, value in given:
             if type(value) is Inst and value.cls == graphrun.BACKEND_FUNCTION and "__call__" in methods[name]:
                 features, _ = self.record(node, graphrun.FUNCTION_CALL, [], [], None)
                 features["receiver"] = wrappers.WRAPPER
                 features["via"] = f"`{name}` called in {getattr(function, 'name', 'the function')}"
+                features["handed"] = handed
                 found = self.calls[-1]
                 found.work.update(graphrun.function_work(value.meta["line"], None, value.meta["net"]))
                 return
