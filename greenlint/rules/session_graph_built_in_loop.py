@@ -6,7 +6,6 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
-from greenlint.analysis.graphrun import FUNCTION_CALL
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, last_name
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.syntax import (
@@ -200,17 +199,20 @@ class SessionGraphBuiltInLoop(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        from greenlint.analysis.graphrun import FUNCTION_CALL  # on first need: a warm run loads no catalog
+
         reported: set[int] = set()  # one finding per build, however many runs fetch it
         for site in facts.sites:
             run = facts.call_at(site) if site.api == FUNCTION_CALL else facts.node(site) if site.api.endswith(RUNS) else None
             if run is None:
                 continue
-            names = _functions_run(site, run) if site.api == FUNCTION_CALL else _fetched_names(run.args[0]) if run.args else []
+            called = site.api == FUNCTION_CALL
+            names = _functions_run(site, run) if called else _fetched_names(run.args[0]) if run.args else []
             cell = site.callsite.span.cell
             scope = enclosing(facts, run, cell)
             for name in names:
                 build = _built_in(facts, scope, name, run)
-                if build is None or id(build) in reported or site.api == FUNCTION_CALL and last_name(build.func) == "function":
+                if build is None or id(build) in reported or called and last_name(build.func) == "function":
                     continue
                 repeat = _repeat(facts, build, scope, cell)
                 if repeat is None:
@@ -218,7 +220,7 @@ class SessionGraphBuiltInLoop(Rule):
                 reported.add(id(build))
                 message = self.MESSAGE.format(
                     build=f"{ast.unparse(build.func)}({'...' if build.args or build.keywords else ''})",
-                    run=_shown(run, site.api == FUNCTION_CALL),
+                    run=_shown(run, called),
                     loop=ast.unparse(repeat.loop).split("\n", 1)[0].rstrip(":"),
                     where=repeat.where,
                 )
