@@ -13,7 +13,10 @@ such a function in another module is a call site of that API (`features.receiver
 `features.via` where the TF call is; `features.fed` where that call is a graph run whose `feed_dict` reads
 what the helper's parameters give it), counted by that module's loops. Its work is what can be told
 at the call: none of the wrapped call's arguments is known there (a graph run: one run of the
-graph on a batch not known; a model's fit or predict: the model's size unknown).
+graph on a batch not known; a model's fit or predict: the model's size unknown). A call of the
+module's own such function is one too where the function's sites cannot count it: made in a loop
+of unknown length (`Resolver.uncounted_wrappers`); and a call of another module's function given
+what `K.function` returned, which it calls, is a run of that graph (`Resolver.given_function_call`).
 """
 
 from __future__ import annotations
