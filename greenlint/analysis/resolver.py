@@ -2915,12 +2915,12 @@ class Resolver:
             return
         given: list[tuple[int | str, str, Any]] = [(i, names[i], v) for i, (_, v) in enumerate(args) if i < len(names)]
         given += [(name, name, v) for name, v in keywords if name in methods]
-        for handed, name, value in given:
+        for position, name, value in given:
             if type(value) is Inst and value.cls == graphrun.BACKEND_FUNCTION and "__call__" in methods[name]:
                 features, _ = self.record(node, graphrun.FUNCTION_CALL, [], [], None)
                 features["receiver"] = wrappers.WRAPPER
                 features["via"] = f"`{name}` called in {getattr(function, 'name', 'the function')}"
-                features["handed"] = handed
+                features["handed"] = position
                 found = self.calls[-1]
                 found.work.update(graphrun.function_work(value.meta["line"], None, value.meta["net"]))
                 return
