@@ -980,9 +980,8 @@ class SessionFeedDictInLoop(Rule):
 def _wrapped_feed(site: Site) -> bool:
     """A helper's call listed as the session run it makes (analysis/wrappers.py), whose run is fed
     what the helper's parameters give it (`features.fed`), run again by a loop that changes one
-    of the call's arguments (`runs.varying`; the helper's receiver alone does not count). A helper of
-    the file itself (`via_here`) is judged at its run, through its callers."""
-    if site.features.get("receiver") != "wrapper" or not site.features.get("fed") or site.features.get("via_here"):
+    of the call's arguments (`runs.varying`; the helper's receiver alone does not count)."""
+    if site.features.get("receiver") != "wrapper" or not site.features.get("fed"):
         return False
     loop = site.loop_runs
     loops = site.callsite.runs.get("varying")
