@@ -255,10 +255,11 @@ def handed_methods(
     function: ast.AST, nested: dict[str, ast.AST], depth: int = 0, memo: dict[int, tuple] | None = None
 ) -> tuple[tuple[str, frozenset[str]], ...]:
     """Per parameter of *function* (self and cls aside), in order, the methods its body calls on it
-    (`tokenizer.tokenize(text)`) and those the functions of its module it hands the parameter to call
-    on theirs (`convert_single_example(example, tokenizer)`; *nested*: the module's functions by name),
-    HANDED_DEPTH deep: an object given to the function has its work done there where its class's
-    methods do host work."""
+    (`tokenizer.tokenize(text)`; `__call__` where it calls the parameter itself, `f([x, 0])`) and those
+    the functions of its module it hands the parameter to call on theirs (`convert_single_example(example,
+    tokenizer)`; *nested*: the module's functions by name), HANDED_DEPTH deep: an object given to the
+    function has its work done there where its class's methods do host work, a function given to it
+    runs there."""
     memo = {} if memo is None else memo
     if id(function) in memo:
         return memo[id(function)]
@@ -274,6 +275,8 @@ def handed_methods(
         func = node.func
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in used:
             used[func.value.id].add(func.attr)
+        elif isinstance(func, ast.Name) and func.id in used:
+            used[func.id].add("__call__")
         callee = nested.get(func.id) if isinstance(func, ast.Name) and depth < HANDED_DEPTH else None
         if callee is None:
             continue

@@ -326,6 +326,7 @@ class Resolver:
         self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
         self.inherited_steps: set[ast.Call] = set()  # training steps taped through their function's callers
         self.traced_calls: list[tuple[Found, FuncInfo]] = []  # calls of a tf.function and the function
+        self.own_calls: list[tuple[ast.Call, FuncInfo, int, dict]] = []  # (node, callee, its caller entry, loop features)
         self.drives: list[tuple] = []  # calls of a library driver given functions (driver_call)
         self.instance = 0  # the walk for values only being made (`shadowed`), 0 outside one
         self.instances = 0  # such walks made so far
@@ -388,7 +389,8 @@ class Resolver:
         traced_ids = self.traced_functions()
         self.untaped_eager_steps(traced_ids)
         counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links, traced_ids)
-        found = [(c.node, c.api, c.features, counter.site(c.func, c.local), c.work) for c in self.calls]
+        calls = self.calls + self.uncounted_wrappers(counter)
+        found = [(c.node, c.api, c.features, counter.site(c.func, c.local), c.work) for c in calls]
         # a host-work site that a loop repeats, through the calls of its function, is per-item work of that
         # loop's function, whose own call is the site (`host_site`)
         return [f for f in found if f[2].get("receiver") != hostwork.HOST or f[3].get("loop") == 1]
@@ -2096,6 +2098,8 @@ class Resolver:
                 self.traced_calls.append((self.calls[-1], callee.info))
             outer = self.ctx.func
             if not self.ctx.tapes and not (outer is not None and outer.taped):
+                if not self.exporting and callee.info is not outer:
+                    self.own_calls.append((node, callee.info, len(callee.info.callers), self.loop_features()))
                 value = self.result_of(callee.info, args, keywords, node)
                 self.spent_through(callee.info.runs)
                 host = self.host_through(callee.info, self.host_for(callee.info, args, keywords))
@@ -2135,6 +2139,8 @@ class Resolver:
             return None if value is MISSING else value
         if kind is ExtFunc:
             self.wrapper_call(node, callee.runs, callee.bound, args, keywords)
+            if callee.runs is None and callee.code is not None:
+                self.given_function_call(node, callee.code, args, keywords)
             template = callee.template
             done = template is not None and template.info.state is Walk.DONE
             called = self.host_for(template.info, args, keywords, template.functions) if template and done else None
@@ -2944,6 +2950,30 @@ class Resolver:
                     return host
         return None
 
+    def given_function_call(self, node: ast.Call, code: tuple, args: list, keywords: list) -> None:
+        """A call of another module's function given what `K.function(...)` returned, which it calls
+        (hostwork.handed_methods of *code*: `saliency_function([x, 0])` in its body, or in a function of
+        its module it hands it to): one run of that graph per call, so a call site of it here (as a
+        wrapper's, wrappers.py), counted by this module's loops; the first such argument where several are."""
+        if self.exporting or not any(type(v) is Inst and v.cls == graphrun.BACKEND_FUNCTION for _, v in (*args, *keywords)):
+            return
+        function, nested = code
+        handed = hostwork.handed_methods(function, nested, memo=self.handed_memo)
+        names, methods = [name for name, _ in handed], dict(handed)
+        if any(starred for starred, _ in args):
+            return
+        given: list[tuple[int | str, str, Any]] = [(i, names[i], v) for i, (_, v) in enumerate(args) if i < len(names)]
+        given += [(name, name, v) for name, v in keywords if name in methods]
+        for position, name, value in given:
+            if type(value) is Inst and value.cls == graphrun.BACKEND_FUNCTION and "__call__" in methods[name]:
+                features, _ = self.record(node, graphrun.FUNCTION_CALL, [], [], None)
+                features["receiver"] = wrappers.WRAPPER
+                features["via"] = f"`{name}` called in {getattr(function, 'name', 'the function')}"
+                features["handed"] = position
+                found = self.calls[-1]
+                found.work.update(graphrun.function_work(value.meta["line"], None, value.meta["net"]))
+                return
+
     def host_site(self, node: ast.Call, host: str | None) -> Any:
         """A call, outside the caller's loops, of the program's own function that does per-item host
         work (*host*, hostwork.py): a call site named by the function, with that work (`work.host`) and
@@ -2990,6 +3020,45 @@ class Resolver:
         if runs is not None and func is not None and func.runs is None:
             func.runs = runs
 
+    def uncounted_wrappers(self, counter: runs_mod.FunctionRuns) -> list[Found]:
+        """The calls of this module's functions that spend their work in a TF call (wrappers.py) made
+        in a loop of unknown length (`self.step(batch)` in a loop over a generator): the function's
+        sites cannot count them, so each is a call site of that API, as another module's call is. A
+        call the function's runs count, or one made once where its caller's runs alone are unknown,
+        is left to the function's own sites (no work listed twice)."""
+        sites: dict[ast.Call, Found] = {}
+        for node, info, entry, features in self.own_calls:
+            if info.runs is None or node in sites or entry >= len(info.callers):
+                continue
+            caller, place, _ = info.callers[entry]
+            if place is None or place.runs.count is not None or _traced(caller) \
+                    or counter.function(info)[0].count is not None:
+                continue
+            api, where, fed = info.runs
+            site = Found(node, api, {**features, "in_tf_function": False, "via_here": True}, caller, place, {})
+            sites[node] = self.as_wrapper(site, api, where, fed)
+        return list(sites.values())
+
+    def as_wrapper(self, found: Found, api: str, where: str, fed: bool, followed: tuple | None = None) -> Found:
+        """*found*, a call that spends its work in the TF call *api* at *where*, as a site of that API
+        (wrappers.py): its work the wrapped call's as *followed* (wrapped.py) tells it, else as a call
+        none of whose arguments is known."""
+        features = found.features
+        features["receiver"] = wrappers.WRAPPER
+        features["via"] = where
+        if fed:
+            features["fed"] = True
+        node = found.node
+        name = ast.unparse(node.func) if len(ast.unparse(node.func)) <= 60 else "a project function"
+        if followed is None:
+            found.work.update(wrappers.spent_work(api, features))
+        else:
+            for key, value in followed[0].items():
+                features.setdefault(key, value)
+            found.work.update(followed[1])
+        found.work["wrapper"] = work_mod.q(True, work_mod.INFERRED, wrappers.note(name, where, followed is not None))
+        return found
+
     def wrapper_call(
         self, node: ast.Call, runs: tuple[str, str, bool] | None, bound: tuple | None = None,
         args: list | None = None, keywords: list | None = None,
@@ -3001,21 +3070,11 @@ class Resolver:
         if runs is None or self.exporting:
             return
         api, where, fed = runs
-        features, _ = self.record(node, api, [], [], None)
-        features["receiver"] = wrappers.WRAPPER
-        features["via"] = where
-        if fed:
-            features["fed"] = True
-        name = ast.unparse(node.func) if len(ast.unparse(node.func)) <= 60 else "a project function"
+        self.record(node, api, [], [], None)
         found = self.calls[-1]
+        found.features["receiver"] = wrappers.WRAPPER  # (before the walk below, which reads the sites)
         followed = wrapped.follow(self, bound, api, args or [], keywords or []) if bound is not None and not fed else None
-        if followed is None:
-            found.work.update(wrappers.spent_work(api, features))
-        else:
-            for key, value in followed[0].items():
-                features.setdefault(key, value)
-            found.work.update(followed[1])
-        found.work["wrapper"] = work_mod.q(True, work_mod.INFERRED, wrappers.note(name, where, followed is not None))
+        self.as_wrapper(found, api, where, fed, followed)
 
     def graph_run(self, node: ast.Call, api: str, named: dict, owner: Any, work: dict, features: dict) -> None:
         """A run of a TF1 graph: a session's `run` of its fetches, an operation's `run` or a tensor's

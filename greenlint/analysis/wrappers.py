@@ -13,13 +13,16 @@ such a function in another module is a call site of that API (`features.receiver
 `features.via` where the TF call is; `features.fed` where that call is a graph run whose `feed_dict` reads
 what the helper's parameters give it), counted by that module's loops. Its work is what can be told
 at the call: none of the wrapped call's arguments is known there (a graph run: one run of the
-graph on a batch not known; a model's fit or predict: the model's size unknown).
+graph on a batch not known; a model's fit or predict: the model's size unknown). A call of the
+module's own such function is one too where the function's sites cannot count it: made in a loop
+of unknown length (`Resolver.uncounted_wrappers`); and a call of another module's function given
+what `K.function` returned, which it calls, is a run of that graph (`Resolver.given_function_call`).
 """
 
 from __future__ import annotations
 
 from greenlint.analysis import graphrun
-from greenlint.analysis.work import untyped_work
+from greenlint.analysis.work import UNKNOWN, q, untyped_work
 from greenlint.catalog.kinds import GRAPH_RUNS
 
 #: Kinds of the TF calls a wrapper's call is listed as: a model's training, evaluation or inference.
@@ -51,9 +54,13 @@ def note(name: str, where: str, followed: bool = False) -> str:
 def spent_work(api: str, features: dict) -> dict[str, dict]:
     """The work of a call listed as the TF call *api* in which it spends its work, none of that
     call's arguments known: a graph run on a batch not known (a floor), a model's method on data of
-    a size not known."""
+    a size not known, a training's epochs not known (the wrapped call may pass any: never Keras's
+    default of one)."""
     if api in GRAPH_RUNS:
         return graphrun.run_work(None, None)
     if api == graphrun.FUNCTION_CALL:
         return graphrun.function_work(None, None, {})
-    return untyped_work(api, {}, features)
+    work = untyped_work(api, {}, features)
+    if "epochs" in work:
+        work["epochs"] = q(None, UNKNOWN, "the wrapped call's epochs are not known here")
+    return work

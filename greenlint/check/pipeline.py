@@ -84,7 +84,7 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     from greenlint.check.file_result import internal_error
     from greenlint.rules.base import FileFacts
     from greenlint.rules.deliberate import wanted
-    from greenlint.rules.site import method
+    from greenlint.rules.site import judged, method
 
     listed = codes.table()
     options = {**codes.option_defaults(), **config.options}
@@ -93,7 +93,7 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
         run |= {c for named in result.suppressions.lines.values() if named for c in named} & listed.keys()
     found = list(result.errors)
     if result.sites or result.tree is not None:  # a parsed file without call sites: the SITELESS rules
-        facts = FileFacts(result.path, tuple(result.sites), result.source, parsed=result.tree, device=config.device,
+        facts = FileFacts(result.path, judged(result.sites), result.source, parsed=result.tree, device=config.device,
                           options=result.options)
         called = frozenset(method(s.api) for s in result.sites) if result.sites else None
         reported: list[Diagnostic] = []

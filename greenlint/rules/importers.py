@@ -25,7 +25,7 @@ from greenlint.analysis.project import project_index
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.predict.prediction import Prediction
 from greenlint.rules.base import FileFacts
-from greenlint.rules.site import Site
+from greenlint.rules.site import Site, judged
 
 #: module path -> (its stamp, its facts): a script importing several loaders is analysed once.
 _facts: dict[str, tuple[tuple | None, FileFacts | None]] = {}
@@ -102,7 +102,7 @@ def _analysed(path: str) -> FileFacts | None:
     if analysis.tree is None or analysis.source_text is None:
         return None  # a notebook, or a file that does not parse
     unknown = Prediction.unknown("read for a module it imports")
-    return FileFacts(path, tuple(Site(c, unknown) for c in analysis.callsites), analysis.source_text, analysis.tree,
+    return FileFacts(path, judged(Site(c, unknown) for c in analysis.callsites), analysis.source_text, analysis.tree,
                      options=analysis.options)
 
 

@@ -55,6 +55,12 @@ class SessionGraphBuiltInLoop(Rule):
     and a fetch bound outside the function (built once, run many times: the intended use). A
     function of another module or of a library is taken to build what it returns.
 
+    The same holds for a run of what `K.function(...)` returned (`f([x, 0])`, or a call of another
+    module's function given it, which calls it: `calculate_cam(face, gradient_function)`), the function
+    bound in the same way by a call (`gradient_function = compile_gradient_function(model, ...)`, which
+    builds the gradient graph it wraps) that a loop repeats. `K.function(...)` itself is not taken as
+    such a build: it wraps ops built before it.
+
     ## Why is this bad?
     TensorFlow 1 adds every op a call builds to the default graph, which the session keeps: a
     sampling or inference graph built inside a loop is copied once per pass, the graph growing
@@ -99,7 +105,7 @@ class SessionGraphBuiltInLoop(Rule):
 
     code = "GL506"
     name = "session-graph-built-in-loop"
-    CALLS = frozenset({"run"})
+    CALLS = frozenset({"run", "__call__"})
     MESSAGE = (
         "`{build}` builds the graph that `{run}` runs, and `{loop}`{where} repeats it: each pass adds another copy"
         " of these ops to the session's graph, which grows without end and optimises each copy again on its first"
@@ -148,12 +154,28 @@ class SessionGraphBuiltInLoop(Rule):
             "    return build_sampler(length)\nsess = tf.compat.v1.Session()\nfor p in prompts:\n"
             "    out = sampler(100)\n    print(sess.run(out))\n"
         ),
+        Valid(  # the gradient function built once, run per face: the intended use
+            "from keras import backend as K\n\ndef gradients(model, index):\n    loss = K.sum(model.output[:, index])\n"
+            "    return K.function([model.input], K.gradients(loss, [model.input]))\n\n"
+            "function = gradients(model, 0)\nfor face in faces:\n    print(function([face]))\n"
+        ),
+        Valid(  # `K.function` itself in the loop wraps ops built before it: no new model ops
+            "from keras import backend as K\nfor face in faces:\n    function = K.function([model.input], [model.output])\n"
+            "    print(function([face]))\n"
+        ),
         Valid(  # built and run once: no loop repeats it
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\ndef generate(sess, prompt):\n"
             "    output = build_sampler(prompt)\n    return sess.run(output)\ngenerate(sess, 'a')\n"
         ),
     )
     INVALID = (
+        Invalid(  # a gradient function of the file built per face, then run: its graph copied per pass
+            "from keras import backend as K\n\ndef gradients(model, index):\n    loss = K.sum(model.output[:, index])\n"
+            "    return K.function([model.input], K.gradients(loss, [model.input]))\n\n"
+            "for face in faces:\n    function = gradients(model, 0)\n    print(function([face]))\n",
+            line=8,
+            message_contains="`gradients(...)` builds the graph that `function(...)` runs",
+        ),
         Invalid(  # a sampling graph built per call, the function called per file through a wrapper
             "import tensorflow as tf\n\ndef generate(sess, length=1023):\n"
             "    output = sample.sample_sequence(length=length)[:, 1:]\n    return sess.run(output)\n\n"
@@ -177,18 +199,20 @@ class SessionGraphBuiltInLoop(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        from greenlint.analysis.graphrun import FUNCTION_CALL  # on first need: a warm run loads no catalog
+
         reported: set[int] = set()  # one finding per build, however many runs fetch it
         for site in facts.sites:
-            if not site.api.endswith(RUNS):
+            run = facts.call_at(site) if site.api == FUNCTION_CALL else facts.node(site) if site.api.endswith(RUNS) else None
+            if run is None:
                 continue
-            run = facts.node(site)
-            if run is None or not run.args:
-                continue
+            called = site.api == FUNCTION_CALL
+            names = _functions_run(site, run) if called else _fetched_names(run.args[0]) if run.args else []
             cell = site.callsite.span.cell
             scope = enclosing(facts, run, cell)
-            for name in _fetched_names(run.args[0]):
+            for name in names:
                 build = _built_in(facts, scope, name, run)
-                if build is None or id(build) in reported:
+                if build is None or id(build) in reported or called and last_name(build.func) == "function":
                     continue
                 repeat = _repeat(facts, build, scope, cell)
                 if repeat is None:
@@ -196,12 +220,32 @@ class SessionGraphBuiltInLoop(Rule):
                 reported.add(id(build))
                 message = self.MESSAGE.format(
                     build=f"{ast.unparse(build.func)}({'...' if build.args or build.keywords else ''})",
-                    run=f"{ast.unparse(run.func)}({ast.unparse(run.args[0])}{', ...' if len(run.args) > 1 or run.keywords else ''})",
+                    run=_shown(run, called),
                     loop=ast.unparse(repeat.loop).split("\n", 1)[0].rstrip(":"),
                     where=repeat.where,
                 )
                 yield self.diagnostic(facts.span(build, cell), facts.path, message)
                 break
+
+
+def _shown(run: ast.Call, called: bool) -> str:
+    """The run as the message shows it: its fetch (a session's), else its arguments elided."""
+    if called:
+        return f"{ast.unparse(run.func)}({'...' if run.args or run.keywords else ''})"
+    return f"{ast.unparse(run.func)}({ast.unparse(run.args[0])}{', ...' if len(run.args) > 1 or run.keywords else ''})"
+
+
+def _functions_run(site: Any, run: ast.Call) -> list[str]:
+    """The name of what `K.function` returned that a call runs: the called name itself (`f([x])`), or
+    the argument that gives it to another module's function which calls it (`features.handed`)."""
+    handed = site.features.get("handed")
+    if site.features.get("receiver") != "wrapper":
+        return [run.func.id] if isinstance(run.func, ast.Name) else []
+    if type(handed) is int and handed < len(run.args):
+        given: ast.expr | None = run.args[handed]
+    else:
+        given = next((k.value for k in run.keywords if k.arg == handed), None)
+    return [given.id] if isinstance(given, ast.Name) else []
 
 
 def _fetched_names(fetch: ast.expr) -> list[str]:

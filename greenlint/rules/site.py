@@ -132,6 +132,13 @@ class Site:
         return None if e is None else e * self.loop_multiplier
 
 
+def judged(sites: Any) -> tuple[Site, ...]:
+    """The sites the rules judge: all but a call of the file's own function listed as the TF call it
+    makes (`features.via_here`, analysis/wrappers.py): that call is a site of the file too, which the
+    rules judge, through its function's callers where they look there, once."""
+    return tuple(site for site in sites if not site.features.get("via_here"))
+
+
 def method(api: str) -> str:
     """`tensorflow.keras.Model.fit` -> `fit`."""
     return api.rsplit(".", 1)[-1]
