@@ -1128,6 +1128,9 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
             epochs["note"] = f"{why} may end training sooner"
             if epochs["value"] is not None:
                 epochs["least"] = min(least, epochs["value"])
+        if work.get("initial_epoch", {}).get("provenance") == UNKNOWN and epochs["value"] is not None:
+            epochs["bound"], epochs["least"] = "upper", 1  # it resumes at an epoch not known: one at least, all at most
+            epochs["note"] = "; ".join(filter(None, (epochs.get("note"), "resumes from an initial_epoch not known here")))
         cap = _wall_cap(named.get("callbacks"))
         if cap is not None:  # the epochs it ends after follow from their time (the predictor's `call_time`)
             work["wall_s"] = cap

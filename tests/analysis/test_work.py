@@ -436,6 +436,15 @@ def test_initial_epoch_is_given_beside_the_epochs_written_and_steps_count_the_ep
     assert value(w, "steps") == 6 * 2 and "initial_epoch" in w["steps"]["note"]  # 6 epochs of ceil(64 / 32)
 
 
+def test_an_unknown_initial_epoch_makes_the_epochs_an_upper_bound_of_at_least_one():
+    """Resuming at an epoch not known here (`initial_epoch=self.epoch`) runs between one epoch and all."""
+    w = work("m = keras.Sequential()\ndef stage(start):\n    m.fit(np.zeros((64, 4)), epochs=10, initial_epoch=start)\n",
+             "tensorflow.keras.Sequential.fit")
+    assert w["initial_epoch"]["provenance"] == "unknown" and w["steps"]["value"] is None
+    assert (value(w, "epochs"), w["epochs"]["bound"], w["epochs"]["least"]) == (10, "upper", 1)
+    assert "initial_epoch not known" in w["epochs"]["note"]
+
+
 def test_layers_in_a_sequential_list_get_their_own_work():
     found = sites("m = keras.Sequential([keras.layers.Dense(8, input_shape=(4,)), keras.layers.Dense(2)])\n")
     dense = [s.work for s in found if s.api == "tensorflow.keras.layers.Dense"]
