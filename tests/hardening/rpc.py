@@ -90,6 +90,19 @@ class RawClient:
     def answer(self, rid, timeout: float = 60.0) -> dict | None:
         return self.wait_for(lambda m: m.get("id") == rid and "method" not in m, timeout)
 
+    def hover(self, uri: str, line: int = 3, character: int = 10) -> dict | None:
+        """The answer to a hover at (*line*, *character*) of *uri*."""
+        rid = self.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                  "position": {"line": line, "character": character}})
+        return self.answer(rid, 120)
+
+    def diagnostics(self, uri: str, version: int) -> list[tuple[str, int]]:
+        """(code, line) of the diagnostics published for *version* of *uri*, sorted; fails where none come."""
+        found = self.find(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+                          and m["params"].get("version") == version, 120)
+        assert found is not None, f"no diagnostics of version {version}"
+        return sorted((d["code"], d["range"]["start"]["line"]) for d in found["params"]["diagnostics"])
+
     def initialize(self, root: Path) -> dict:
         rid = self.request("initialize", {
             "processId": None, "rootUri": root.as_uri(), "capabilities": {

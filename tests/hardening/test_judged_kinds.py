@@ -469,25 +469,13 @@ def test_a_full_disk_while_a_snapshot_is_written_keeps_no_snapshot(case, monkeyp
 # --- the language server ------------------------------------------------------------------------------
 
 
-def _hover(client, uri, line=3, character=10):
-    rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
-    return client.answer(rid, 120)
-
-
-def _diagnostics_of(client, uri, version):
-    found = client.find(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
-                        and m["params"].get("version") == version, 120)
-    assert found is not None, f"no diagnostics of version {version}"
-    return sorted((d["code"], d["range"]["start"]["line"]) for d in found["params"]["diagnostics"])
-
-
 def test_a_second_did_open_of_an_open_document_takes_its_text(server):
     client, ws = server
     uri = (ws / "a.py").as_uri()
     client.open(uri, "x = 1\n", version=1)
     client.open(uri, LOOP, version=2)
-    assert _diagnostics_of(client, uri, 2) == [("GL101", 3), ("GL201", 3)]
-    assert "predict" in _hover(client, uri)["result"]["contents"]["value"]
+    assert client.diagnostics(uri, 2) == [("GL101", 3), ("GL201", 3)]
+    assert "predict" in client.hover(uri)["result"]["contents"]["value"]
 
 
 def test_an_edit_past_the_end_of_the_document_is_applied_at_its_end(server):
@@ -499,8 +487,8 @@ def test_an_edit_past_the_end_of_the_document_is_applied_at_its_end(server):
     far = {"line": 40, "character": 7}
     client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
         {"range": {"start": far, "end": far}, "text": "y = 2\n"}]})
-    assert _diagnostics_of(client, uri, 2) == [("GL101", 3), ("GL201", 3)]
-    assert "predict" in _hover(client, uri)["result"]["contents"]["value"]
+    assert client.diagnostics(uri, 2) == [("GL101", 3), ("GL201", 3)]
+    assert "predict" in client.hover(uri)["result"]["contents"]["value"]
     assert client.proc.poll() is None
 
 
@@ -512,14 +500,14 @@ def test_a_cancelled_hover_is_answered_and_the_session_goes_on(server):
     client.notify("$/cancelRequest", {"id": rid})
     answer = client.answer(rid, 120)
     assert answer is not None and ("result" in answer or answer["error"]["code"] == -32800)
-    assert "predict" in _hover(client, uri)["result"]["contents"]["value"]
+    assert "predict" in client.hover(uri)["result"]["contents"]["value"]
 
 
 def test_a_deleted_cache_announced_by_the_watcher_is_made_again(server):
     client, ws = server
     uri = (ws / "a.py").as_uri()
     client.open(uri, LOOP, version=1)
-    assert _diagnostics_of(client, uri, 1) == [("GL101", 3), ("GL201", 3)]
+    assert client.diagnostics(uri, 1) == [("GL101", 3), ("GL201", 3)]
     cache = ws / "cache"
     import shutil
 
@@ -527,7 +515,7 @@ def test_a_deleted_cache_announced_by_the_watcher_is_made_again(server):
     client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": (cache / "lint.sqlite").as_uri(), "type": 3}]})
     client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
                                              "contentChanges": [{"text": LOOP.replace("4096", "2048")}]})
-    assert _diagnostics_of(client, uri, 2) == [("GL101", 3), ("GL201", 3)]
+    assert client.diagnostics(uri, 2) == [("GL101", 3), ("GL201", 3)]
     shown = [m for m in client.seen if m.get("method") == "window/showMessage" and m["params"]["type"] <= 2]
     assert not shown, shown
 
@@ -544,11 +532,11 @@ def test_two_servers_sharing_one_cache_both_answer(tmp_path):
         uri = (tmp_path / "a.py").as_uri()
         for client in clients:
             client.open(uri, LOOP)
-        assert [_diagnostics_of(c, uri, 1) for c in clients] == [[("GL101", 3), ("GL201", 3)]] * 2
+        assert [c.diagnostics(uri, 1) for c in clients] == [[("GL101", 3), ("GL201", 3)]] * 2
         for version, client in enumerate(clients, start=2):  # each edits, each reads the other's entries
             client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
                                                      "contentChanges": [{"text": LOOP.replace("4096", str(version))}]})
-            assert ("GL201", 3) in _diagnostics_of(client, uri, version)
+            assert ("GL201", 3) in client.diagnostics(uri, version)
     finally:
         assert [c.close() for c in clients] == [0, 0]
 
@@ -558,9 +546,9 @@ def test_a_ten_megabyte_document_is_named_and_holds_back_no_other(server):
     big, small = (ws / "big.py").as_uri(), (ws / "a.py").as_uri()
     client.open(big, LOOP + "x = '" + "a" * (10 * 1024 * 1024) + "'\n")
     client.open(small, LOOP)
-    assert _diagnostics_of(client, small, 1) == [("GL101", 3), ("GL201", 3)]
-    assert "predict" in _hover(client, small)["result"]["contents"]["value"]
-    assert [code for code, _ in _diagnostics_of(client, big, 1)] == ["GL002"]
+    assert client.diagnostics(small, 1) == [("GL101", 3), ("GL201", 3)]
+    assert "predict" in client.hover(small)["result"]["contents"]["value"]
+    assert [code for code, _ in client.diagnostics(big, 1)] == ["GL002"]
 
 
 # --- configuration through links, and an interrupt from outside ----------------------------------------
@@ -620,7 +608,7 @@ def test_an_edit_whose_range_ends_before_it_starts_leaves_the_text(server):
     client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
         {"range": {"start": {"line": 3, "character": 4}, "end": {"line": 1, "character": 0}}, "text": "#"}]})
     client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": LOOP}]})
-    assert _diagnostics_of(client, uri, 3) == [("GL101", 3), ("GL201", 3)]
+    assert client.diagnostics(uri, 3) == [("GL101", 3), ("GL201", 3)]
     assert client.proc.poll() is None
 
 
@@ -628,10 +616,10 @@ def test_a_save_of_a_document_never_opened_is_left_out(server):
     client, ws = server
     uri = (ws / "never.py").as_uri()
     client.notify("textDocument/didSave", {"textDocument": {"uri": uri}, "text": LOOP})
-    assert _hover(client, uri)["result"] is None
+    assert client.hover(uri)["result"] is None
     opened = (ws / "a.py").as_uri()
     client.open(opened, LOOP)
-    assert "predict" in _hover(client, opened)["result"]["contents"]["value"]
+    assert "predict" in client.hover(opened)["result"]["contents"]["value"]
 
 
 def test_a_head_naming_a_branch_that_does_not_exist_is_named(case, monkeypatch):

@@ -406,18 +406,6 @@ def test_a_socket_named_like_a_module_is_never_opened(tmp_path, own_caches):
 # --- the language server ------------------------------------------------------------------------
 
 
-def _hover(client, uri, line=3, character=10):
-    rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
-    return client.answer(rid, 120)
-
-
-def _published(client, uri, version):
-    found = client.find(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
-                        and m["params"].get("version") == version, 120)
-    assert found is not None, f"no diagnostics of version {version}"
-    return sorted((d["code"], d["range"]["start"]["line"]) for d in found["params"]["diagnostics"])
-
-
 def _errors_logged(client) -> list[str]:
     return [m["params"]["message"] for m in client.seen
             if m.get("method") in ("window/logMessage", "window/showMessage") and m["params"]["type"] == 1]
@@ -431,7 +419,7 @@ def test_an_unknown_command_is_refused_without_a_traceback(module_server):
         assert answer["error"]["code"] == -32602 and "is not defined" in answer["error"]["message"]
     uri = (ws / "after-command.py").as_uri()
     client.open(uri, LOOP)
-    assert "predict" in _hover(client, uri)["result"]["contents"]["value"]
+    assert "predict" in client.hover(uri)["result"]["contents"]["value"]
     assert not [m for m in _errors_logged(client) if "Traceback" in m]
 
 
@@ -441,10 +429,10 @@ def test_a_change_of_an_older_version_is_applied_and_published_as_that_version(m
     client, ws = module_server
     uri = (ws / "versions.py").as_uri()
     client.open(uri, "x = 1\n", version=5)
-    assert _published(client, uri, 5) == []
+    assert client.diagnostics(uri, 5) == []
     client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": LOOP}]})
-    assert _published(client, uri, 3) == [("GL101", 3), ("GL201", 3)]
-    assert "predict" in _hover(client, uri)["result"]["contents"]["value"]
+    assert client.diagnostics(uri, 3) == [("GL101", 3), ("GL201", 3)]
+    assert "predict" in client.hover(uri)["result"]["contents"]["value"]
 
 
 @pytest.mark.parametrize("version", [2**70, None], ids=["over-int32", "null"])
@@ -453,18 +441,18 @@ def test_an_open_with_a_version_of_the_wrong_kind_is_left_out(module_server, ver
     uri = (ws / f"odd-version-{type(version).__name__}.py").as_uri()
     client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": version,
                                                             "text": LOOP}})
-    answer = _hover(client, uri)
+    answer = client.hover(uri)
     assert "result" in answer and answer["result"] is None  # not open: nothing to answer on
     good = (ws / "good.py").as_uri()
     client.open(good, LOOP)
-    assert "predict" in _hover(client, good)["result"]["contents"]["value"]
+    assert "predict" in client.hover(good)["result"]["contents"]["value"]
 
 
 def test_requests_for_a_closed_document_get_empty_answers(module_server):
     client, ws = module_server
     uri = (ws / "closed.py").as_uri()
     client.open(uri, LOOP)
-    assert _published(client, uri, 1) == [("GL101", 3), ("GL201", 3)]
+    assert client.diagnostics(uri, 1) == [("GL101", 3), ("GL201", 3)]
     client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     whole = {"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}
     for method, params, empty in [
@@ -483,7 +471,7 @@ def test_requests_for_a_closed_document_get_empty_answers(module_server):
 def test_documents_of_odd_uris_are_analysed(module_server, uri):
     client, _ = module_server
     client.open(uri, LOOP)
-    assert "predict" in _hover(client, uri)["result"]["contents"]["value"]
+    assert "predict" in client.hover(uri)["result"]["contents"]["value"]
 
 
 def test_workspace_folders_of_odd_uris_leave_the_session_working(module_server):
@@ -497,7 +485,7 @@ def test_workspace_folders_of_odd_uris_leave_the_session_working(module_server):
                   {"added": [{"uri": ws.as_uri(), "name": "twice"}], "removed": [{"uri": ws.as_uri(), "name": "twice"}]}]:
         client.notify("workspace/didChangeWorkspaceFolders", {"event": event})
     client.open(file_uri, LOOP)
-    assert _published(client, file_uri, 1) == [("GL101", 3), ("GL201", 3)]
+    assert client.diagnostics(file_uri, 1) == [("GL101", 3), ("GL201", 3)]
     assert not [m for m in _errors_logged(client) if "Traceback" in m]
 
 
@@ -508,7 +496,7 @@ def test_settings_of_the_wrong_kind_are_named_and_the_session_goes_on(module_ser
         client.notify("workspace/didChangeConfiguration", {"settings": settings})
     uri = (ws / "settings.py").as_uri()
     client.open(uri, LOOP)
-    assert "predict" in _hover(client, uri)["result"]["contents"]["value"]
+    assert "predict" in client.hover(uri)["result"]["contents"]["value"]
     shown = " ".join(_errors_logged(client) + [m["params"]["message"] for m in client.seen
                                                 if m.get("method") == "window/showMessage"])
     assert "greenlint.select" in shown and "greenlint.hotspotThresholdJ" in shown
@@ -523,7 +511,7 @@ def test_an_edit_inside_a_surrogate_pair_keeps_the_document_working(module_serve
     at = {"line": 3, "character": 10}
     client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
                                              "contentChanges": [{"range": {"start": at, "end": at}, "text": "X"}]})
-    assert _published(client, uri, 2) == [("GL101", 3), ("GL201", 3)]
+    assert client.diagnostics(uri, 2) == [("GL101", 3), ("GL201", 3)]
     rid = client.request("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": {
         "start": {"line": 50, "character": 0}, "end": {"line": 0, "character": 0}}})
     assert client.answer(rid, 120)["result"] in ([], None)
@@ -682,7 +670,7 @@ def test_a_pyproject_broken_then_mended_while_the_server_runs(server):
     client, ws = server
     uri = (ws / "a.py").as_uri()
     client.open(uri, LOOP, version=1)
-    assert _published(client, uri, 1) == [("GL101", 3), ("GL201", 3)]
+    assert client.diagnostics(uri, 1) == [("GL101", 3), ("GL201", 3)]
     for version, (text, found) in enumerate([
         ('[tool.greenlint\nselect = ["GL2"]\n', [("GL101", 3), ("GL201", 3)]),
         ('[tool.greenlint]\nselect = ["GL201"]\n', [("GL201", 3)]),
@@ -694,7 +682,7 @@ def test_a_pyproject_broken_then_mended_while_the_server_runs(server):
         client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": (ws / "pyproject.toml").as_uri(), "type": 2}]})
         client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
                                                  "contentChanges": [{"text": LOOP + f"# {version}\n"}]})
-        assert _published(client, uri, version) == found, text
+        assert client.diagnostics(uri, version) == found, text
     shown = [m["params"]["message"] for m in client.seen if m.get("method") == "window/showMessage"]
     assert any("pyproject.toml: cannot read configuration" in m for m in shown)
     assert any("key `select`" in m for m in shown) and any("key `cache-dir`" in m for m in shown)

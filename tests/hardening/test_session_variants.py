@@ -381,21 +381,16 @@ def test_select_all_then_ignore_all_finds_nothing_and_says_so(tmp_path, own_cach
 # --- the language server, messages out of order ------------------------------------------------
 
 
-def _hover(client, uri, line=3, character=10):
-    rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
-    return client.answer(rid, 120)
-
-
 def test_edits_and_closes_of_documents_never_opened_then_a_normal_session(server):
     client, ws = server
     never, uri = (ws / "never.py").as_uri(), (ws / "a.py").as_uri()
     client.notify("textDocument/didChange", {"textDocument": {"uri": never, "version": 2}, "contentChanges": [{"text": LOOP}]})
     client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
-    assert _hover(client, never)["result"] is None
+    assert client.hover(never)["result"] is None
     client.open(uri, LOOP)
-    assert "predict" in _hover(client, uri)["result"]["contents"]["value"]
+    assert "predict" in client.hover(uri)["result"]["contents"]["value"]
     client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
-    assert _hover(client, uri)["result"] is None
+    assert client.hover(uri)["result"] is None
 
 
 def test_a_batch_and_a_duplicated_id_leave_the_session_working(server):
@@ -408,8 +403,8 @@ def test_a_batch_and_a_duplicated_id_leave_the_session_working(server):
     client.send_raw(b'{"jsonrpc": "2.0", "id": 700, "method": "textDocument/hover", "params": %s, "id": 701}'
                     % json.dumps(hover).encode())
     answered = client.find(lambda m: m.get("id") == 701, 120)  # the body's last `id` names its one request
-    assert "error" not in answered and answered["result"] == _hover(client, uri, 0, 0)["result"]
-    assert "predict" in _hover(client, uri)["result"]["contents"]["value"]
+    assert "error" not in answered and answered["result"] == client.hover(uri, 0, 0)["result"]
+    assert "predict" in client.hover(uri)["result"]["contents"]["value"]
     assert client.proc.poll() is None
 
 
