@@ -3483,11 +3483,34 @@ class Resolver:
         count, value = self.loop_iter(node)
         if count is not None:
             return count, count, False, value
+        resumed = self.resumed_range(node)
+        if resumed is not None:
+            return None, resumed, True, value
         trips, upper = arrays.iterations(value)
         taken = _taken(node) if trips is None else None
         if taken is not None:
             trips, upper = taken, True
         return None, trips, upper, value
+
+    def resumed_range(self, node: ast.expr) -> int | None:
+        """The trips at most of `range(start, stop)` resuming a count: *stop* known here, *start* a name
+        not known here that the scope also binds to 0 (`start_epoch = 0` where no checkpoint is found,
+        `counter // n` where one is): a fresh run makes *stop* trips, a resumed one fewer."""
+        if not (type(node) is ast.Call and type(node.func) is ast.Name and node.func.id in RANGES
+                and len(node.args) == 2 and not node.keywords and type(node.args[0]) is ast.Name
+                and not self.scope.lookup(node.func.id)[0]):
+            return None
+        start, stop = self.expr(node.args[0]), self.expr(node.args[1])
+        if type(stop) is not Const or type(stop.value) is not int or type(start) is Const:
+            return None
+        scope = self.ctx.func.node if self.ctx.func is not None else self.tree
+        name = node.args[0].id
+        zero = any(type(n) is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name
+                   and n.targets[0].id == name and type(n.value) is ast.Constant and n.value.value == 0
+                   for n in trees.walk(scope)) if scope is not None else False
+        if zero:
+            self.iter_option = stop.option
+        return max(stop.value, 0) if zero else None
 
     def comprehension(self, node, first: tuple) -> None:
         """A comprehension's loops, conditions and element, in its own scope (*first*: the first

@@ -99,6 +99,23 @@ def test_a_counted_while_loop_runs_its_count():
         assert site["count"] is None, code
 
 
+def test_a_loop_resuming_at_a_start_not_known_runs_at_most_its_stop():
+    """`range(start_epoch, epochs)` where `start_epoch` is 0 without a checkpoint and read from one
+    otherwise: at most `epochs` trips; a start never bound to 0 leaves the count unknown."""
+    code = """
+        def train(epochs=20):
+            if could_load():
+                start_epoch = counter() // 100
+            else:
+                start_epoch = 0
+            for epoch in range(start_epoch, epochs):
+                m.predict(x)
+        train()
+        """
+    assert count(runs(code)[8]) == (20, "upper")
+    assert runs(code.replace("start_epoch = 0", "start_epoch = first()"))[8]["count"] is None
+
+
 def test_a_call_under_if_in_a_loop_is_at_most_the_loop_bound():
     found = runs(
         """
