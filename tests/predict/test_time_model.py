@@ -150,6 +150,28 @@ def test_a_tf_function_looping_over_the_data_costs_its_steps_not_one(predictor):
     assert 5 < large.energy_j / small.energy_j < 10.01
 
 
+def test_a_tf_function_looping_over_data_of_unknown_length_is_a_floor(predictor):
+    """A loop of the traced body over data whose length the code does not show (records read from
+    files) runs its step an unknown number of times: the figure is a floor (one step, the least), its
+    high end stated, not a point priced as one exact step; the same loop over a sized dataset stays a point."""
+    model = DATA + ("model = keras.Sequential([keras.Input((64,)), keras.layers.Dense(256), keras.layers.Dense(10)])\n"
+                    "opt = keras.optimizers.Adam()\n")
+    loop = ("@tf.function\ndef epoch(data):\n    for xb in data:\n        with tf.GradientTape() as tape:\n"
+            "            loss = tf.reduce_mean(model(xb, training=True))\n"
+            "        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "epoch(ds)\n")
+    files = model + "import sys\nds = tf.data.TFRecordDataset(sys.argv[1:]).batch(64)\n" + loop
+    site, pred = one(predictor, files, "PolymorphicFunction.__call__")
+    assert site.work["steps"]["bound"] == "lower"
+    assert pred.floor and "lower bound" in pred.evidence.note and "1,000,000 samples" in pred.evidence.note
+    low, high = pred.interval_j
+    assert low <= pred.energy_j and high > 1000 * pred.energy_j
+    sized = model + "ds = tf.data.Dataset.from_tensor_slices(np.zeros((6400, 64), 'float32')).batch(64)\n" + loop
+    site, point = one(predictor, sized, "PolymorphicFunction.__call__")
+    assert site.work["steps"]["value"] == 100 and "bound" not in site.work["steps"]
+    assert not point.floor and point.energy_j > 10 * pred.energy_j
+
+
 def test_tf1_graph_ops_count_their_work_in_session_run(predictor):
     code = """\
 import tensorflow as tf
