@@ -172,6 +172,36 @@ def test_a_tf_function_looping_over_data_of_unknown_length_is_a_floor(predictor)
     assert not point.floor and point.energy_j > 10 * pred.energy_j
 
 
+def test_a_fit_fed_a_mapped_pipeline_pays_each_call_of_the_map_function(predictor):
+    """`Dataset.map(f)` runs f's graph once per element of every pass (once per batch after `batch`):
+    the `fit` iterating the pipeline is charged those calls (`MAP_CALL_S` each), per epoch; a map of
+    no TF op, or no map, adds none."""
+    model = DATA + ("model = keras.Sequential([keras.Input((64,)), keras.layers.Dense(10)])\n"
+                    "model.compile(optimizer='adam', loss='mse')\n"
+                    "x = np.zeros((8192, 64), 'float32')\n")
+
+    def fit(pipeline: str, epochs: int = 4):
+        code = model + ("def noisy(v):\n    return v + tf.random.normal(tf.shape(v))\n"
+                        f"ds = tf.data.Dataset.from_tensor_slices((x, x[:, :10])){pipeline}\n"
+                        f"model.fit(ds, epochs={epochs})\n")
+        return one(predictor, code, ".fit")
+
+    plain_site, plain = fit(".batch(64)")
+    site, mapped = fit(".map(lambda a, b: (noisy(a), b)).batch(64)")
+    assert "map_per_sample" not in plain_site.work and site.work["map_per_sample"]["value"] == 1
+    calls = 4 * 8192
+    assert f"{calls:.3g} calls" in mapped.evidence.note
+    assert mapped.energy_j > plain.energy_j
+    _, twice = fit(".map(lambda a, b: (noisy(a), b)).batch(64)", epochs=8)
+    _, plain_twice = fit(".batch(64)", epochs=8)
+    extra, extra_twice = mapped.energy_j - plain.energy_j, twice.energy_j - plain_twice.energy_j
+    assert extra_twice == pytest.approx(2 * extra, rel=1e-6)  # per element, per epoch: linear
+    batched, _ = fit(".batch(64).map(lambda a, b: (noisy(a), b))")
+    assert batched.work["map_per_step"]["value"] == 1 and "map_per_sample" not in batched.work
+    identity, _ = fit(".map(lambda a, b: (a, b)).batch(64)")
+    assert "map_per_sample" not in identity.work  # no TF op: tf.data runs no graph per element
+
+
 def test_tf1_graph_ops_count_their_work_in_session_run(predictor):
     code = """\
 import tensorflow as tf
