@@ -43,11 +43,11 @@ def fed_maps(named: dict) -> tuple:
 def map_work(mapped: Iterable[tuple[Any, bool, int]], runs_work: Callable[[Any], bool]) -> dict[str, dict]:
     """`map_per_sample` / `map_per_step` of a call fed a pipeline with the mapped functions *mapped*: those
     whose body runs TF work (*runs_work(info)*), by whether each runs per element or per batch; {} where none."""
-    per = {False: [], True: []}
+    per: dict[bool, list[int]] = {False: [], True: []}
     for info, batched, line in mapped:
         if runs_work(info):
             per[batched].append(line)
-    work = {}
+    work: dict[str, dict] = {}
     for batched, key, each in ((False, "map_per_sample", "element"), (True, "map_per_step", "batch")):
         lines = per[batched]
         if lines:

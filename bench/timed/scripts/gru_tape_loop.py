@@ -1,5 +1,5 @@
 """A GRU trained with a custom tf.GradientTape loop under tf.function: 2048 sequences of 30 steps x 16
-features, 64 units, batches of 64, 10 epochs."""
+features, 64 units, batches of 64, 30 epochs."""
 
 import numpy as np
 import tensorflow as tf
@@ -27,6 +27,6 @@ def train_step(xb, yb):
     return loss
 
 
-for epoch in range(10):
+for epoch in range(30):
     for xb, yb in dataset:
         train_step(xb, yb)
