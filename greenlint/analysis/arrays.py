@@ -84,7 +84,9 @@ class Sym:
     applies (id of the call node -> id of the layer's or model's meta; an op of no layer has none),
     and the layers each call dispatches per step (id of the call node -> 1 for a layer or an op, a
     nested model's own count, None where not known); *sized*: where the input's free sides were given
-    their size (builders.stated_size), None where they were not free."""
+    their size (builders.stated_size), None where they were not free; *outputs*: the elements each call
+    writes per sample (id of the call node -> its output's, a nested model's layers' summed; None where
+    not known or a recurrent layer's, whose time steps' state its output does not show)."""
 
     shape: tuple | None
     input_shape: tuple | None
@@ -94,6 +96,7 @@ class Sym:
     owners: dict = field(default_factory=dict)
     layers: dict = field(default_factory=dict)
     sized: str | None = None
+    outputs: dict = field(default_factory=dict)
 
 
 def is_sym(value: Any) -> bool:

@@ -58,6 +58,7 @@ from greenlint.analysis import (
     hydra_config,
     kerasext,
     libraries,
+    mapped,
     ops,
     options,
     progress,
@@ -116,7 +117,7 @@ from greenlint.analysis.values import (
     runs_of,
     union,
 )
-from greenlint.catalog.kinds import GRAPH_RUNS, TF1_GRAPH, TRACED_CALL
+from greenlint.catalog.kinds import GRAPH_RUNS, NO_WORK_KINDS, TF1_GRAPH, TRACED_CALL
 
 TF_ROOTS = libraries.TF_ROOTS
 #: Libraries followed only for the work they imply (array shapes, data-set sizes); no call
@@ -284,6 +285,7 @@ class Found:
     local: Any
     work: dict
     merge: Inst | None = None
+    mapped: tuple = ()  # the functions Dataset.map runs on the pipeline a model method is fed (mapped.py)
 
 
 class Resolver:
@@ -386,6 +388,7 @@ class Resolver:
             return []
         self.order_traces()
         self.count_traced_work()
+        self.count_mapped_work()
         traced_ids = self.traced_functions()
         self.untaped_eager_steps(traced_ids)
         counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links, traced_ids)
@@ -425,6 +428,19 @@ class Resolver:
                 if id(c.func) in inside:  # a helper also called eagerly keeps its eager runs' figure
                     c.work["symbolic"] = dict(symbolic)
 
+    def count_mapped_work(self) -> None:
+        """A model method fed a pipeline whose `map` runs TF work gets the calls of those functions per
+        element and per batch (mapped.py): their work is spent where the pipeline is iterated."""
+        for c in self.calls:
+            if c.mapped:
+                c.work.update(mapped.map_work(c.mapped, self.runs_tf_work))
+
+    def runs_tf_work(self, info: FuncInfo) -> bool:
+        """Whether a call of *info* runs a TF call that does tensor work (its body or a function it calls)."""
+        reached = self.body_functions(info, shared=True)
+        return any(c.func is not None and id(c.func) in reached and self.table.cat.kind(c.api) not in NO_WORK_KINDS
+                   for c in self.calls)
+
     def untaped_eager_steps(self, traced_ids: set[int]) -> None:
         """A model call in a helper taped only where a tf.function traces it (`compute_loss` called in a
         `@tf.function` training step and eagerly to evaluate): its traced calls are counted in the
@@ -460,7 +476,7 @@ class Resolver:
         those called only from these (a `compute_loss(model, x)` helper of a training step);
         *shared*: also those some of whose calls are elsewhere (the same helper, called eagerly to
         evaluate)."""
-        inside = {id(f) for f in self.functions if _nested_in(f, info)}
+        inside = {id(info)} | {id(f) for f in self.functions if _nested_in(f, info)}  # a lambda is not among them
         grown = True
         while grown:
             grown = False
@@ -2063,6 +2079,7 @@ class Resolver:
                     meta["batch_size"] = features["batch_size"]
                 elif callee.name == "unbatch":
                     meta.pop("batch_size", None)
+                mapped.dataset_step(meta, callee.name, named, node.lineno)
                 if "data" in meta:
                     data = arrays.dataset_step(callee.name, meta["data"], named)
                     if data is None:
@@ -2543,7 +2560,8 @@ class Resolver:
             work_mod.add_options(work, named, owner)
             self.training_step(node, api, named, owner, first, work)
             self.graph_run(node, api, named, owner, work, features)
-        self.calls.append(Found(node, api, features, self.ctx.func, local, work, merge))
+        fed = mapped.fed_maps(named) if api.rpartition(".")[2] in work_mod.MODEL_METHODS else ()
+        self.calls.append(Found(node, api, features, self.ctx.func, local, work, merge, fed))
         func = self.ctx.func
         if func is not None and func.runs is None and features.get("receiver") != wrappers.WRAPPER \
                 and wrappers.spends(api, self.table.cat.kind(api)):

@@ -114,6 +114,7 @@ def _elements(shape: tuple | None) -> int | None:
 def _added(syms: list[Sym], shape: tuple | None, flops: int | None, call_key: Hashable) -> Sym:
     merged = merge_syms(syms, shape)
     merged.flops[call_key] = flops
+    merged.outputs[call_key] = _elements(shape)
     merged.layers[call_key] = 1
     return merged
 

@@ -42,7 +42,8 @@ def _batch(work: dict) -> int | None:
 def call_work(steps: list[BodyStep]) -> dict[str, dict]:
     """The work of one call of a tf.function whose body makes the model calls *steps*:
     `steps` steps (`training` when any of them is a training step; as many as the body's loops run
-    the most repeated of them, one where none loops or a loop's length is unknown) on the batch its
+    the most repeated of them, one where none loops; where a loop's length is unknown, that count as a
+    lower bound: the predictor's floor) on the batch its
     model calls show (the largest, where they differ), FLOPs per sample summed over the calls (each
     weighted by its own batch over that batch and its runs over the steps), the parameters of the
     models trained, each once. {} without steps."""
@@ -57,7 +58,10 @@ def call_work(steps: list[BodyStep]) -> dict[str, dict]:
     work: dict[str, dict] = {
         "step": q(kind, INFERRED, f"one {kind} step of what the traced body runs: the model calls at line(s) {lines}"),
     }
-    if per_call > 1:
+    if any(s.trips is None for s in steps):  # a loop of the body runs them a number of times the code does not show
+        work["steps"] = q(per_call, INFERRED, f"at least {per_call}: a loop of the traced body runs its model calls a "
+                                              "number of times not known from the code", bound="lower")
+    elif per_call > 1:
         work["steps"] = q(per_call, INFERRED, f"the loops of the traced body run its model calls {per_call}{TIMES} "
                                               "per call of the function")
     if batch is not None:

@@ -537,7 +537,7 @@ WORK_KEYS = frozenset(
     {"layers", "graph", "sub_layers", "wrapped", "data", "shape", "shape_prov", "shape_note", "sym", "site_work",
      "length", "length_bound", "most_rows", "trainable", "compiled_trainable", "trainable_at_compile",
      "trainable_set_in", "traced_functions", "cut", "call_output", "either", "unread", "estimator_model",
-     "estimator_work"}
+     "estimator_work", "mapped", "batched"}  # the last two: a dataset's mapped functions (mapped.py)
 )
 #: `Inst.meta` keys of a model built here: its network (work.py).
 _NETWORK_KEYS = ("graph", "layers", "sub_layers", "model_name")

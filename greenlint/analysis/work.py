@@ -302,9 +302,7 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
             flops += found.flops
         shape = found.shape
         out = layers.product(shape)
-        inner = item.meta.get("wrapped") if leaf in _WRAPPERS else None
-        recurrent = leaf in layers.RECURRENT or type(inner) is Inst and inner.cls.rpartition(".")[2] in layers.RECURRENT
-        activations = None if activations is None or out is None or recurrent else activations + out
+        activations = None if activations is None or out is None or recurrent(item) else activations + out
     if upper and (unknown or no_flops):  # bounds on a part of the model's FLOPs bound nothing: the free dimension kept
         return sequential_net(items, hint, hint_note, name)
     if unknown:
@@ -317,6 +315,12 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
                partial_flops=bool(unknown or no_flops), output_shape=None if unknown else shape, passes=passes,
                weights=weights, base=stack_base(items, placed, input_shape), most_flops=upper,
                activations=None if unknown or upper else activations)
+
+
+def recurrent(layer: Inst) -> bool:
+    """A recurrent layer (`layers.RECURRENT`), or a wrapper of one (`Bidirectional(LSTM(...))`)."""
+    inner = layer.meta.get("wrapped") if layer.cls.rpartition(".")[2] in _WRAPPERS else None
+    return layer.cls.rpartition(".")[2] in layers.RECURRENT or type(inner) is Inst and inner.cls.rpartition(".")[2] in layers.RECURRENT
 
 
 def _place(layer: Inst, shape: tuple, found: layers.LayerWork) -> None:
@@ -337,9 +341,12 @@ def sym_net(sym: Sym) -> Net:
     if no_flops:
         note = "; ".join(filter(None, [note, "FLOPs of some layers unknown (a dimension not known statically)"]))
     flops = sum(f for f in sym.flops.values() if f is not None)
+    outs = [sym.outputs.get(k) for k in sym.flops]
+    known = not partial and bool(outs) and all(type(o) is int for o in outs)
     return Net(sum(p for p, _ in sym.params.values()), flops, sym.input_shape, note=note, partial=partial,
                partial_flops=partial or no_flops, passes=[(sym.owners.get(k), f) for k, f in sym.flops.items()],
-               weights=[(key, p) for key, (p, _) in sym.params.items()], base=graph_base(sym))
+               weights=[(key, p) for key, (p, _) in sym.params.items()], base=graph_base(sym),
+               activations=sum(outs) if known else None)
 
 
 def _application_name(value: Any) -> str | None:
@@ -529,6 +536,7 @@ def model_on_sym(model: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
                    merged.layers, merged.sized)
     merged.params[id(model.meta)] = (net.params or 0, model.meta)
     merged.flops[call_key] = net.flops
+    merged.outputs[call_key] = net.activations
     merged.owners[call_key] = id(model.meta)
     if net.params is None or net.partial:
         return Sym(merged.shape, merged.input_shape, merged.params, merged.flops, (*merged.unknown, f"{label} (part)"),
@@ -588,16 +596,18 @@ def merge_syms(syms: list[Sym], shape: tuple | None) -> Sym:
     flops: dict = {}
     owners: dict = {}
     counts: dict = {}
+    outputs: dict = {}
     unknown: list = []
     for sym in syms:
         params.update(sym.params)
         flops.update(sym.flops)
+        outputs.update(sym.outputs)
         owners.update(sym.owners)
         counts.update(sym.layers)
         unknown.extend(u for u in sym.unknown if u not in unknown)
     unknown.extend(_overlapping_cuts(params, flops, owners, counts))
     sized = next((sym.sized for sym in syms if sym.sized), None)
-    return Sym(shape, syms[0].input_shape, params, flops, tuple(unknown), owners, counts, sized)
+    return Sym(shape, syms[0].input_shape, params, flops, tuple(unknown), owners, counts, sized, outputs)
 
 
 def _overlapping_cuts(params: dict, flops: dict, owners: dict, counts: dict) -> list[str]:
@@ -646,6 +656,7 @@ def sym_elementwise(left: Any, right: Any, call_key: Hashable) -> Sym | None:
         shape = None
     merged = merge_syms(syms, shape)
     merged.flops[call_key] = None if shape is None or None in shape else math.prod(shape)
+    merged.outputs[call_key] = merged.flops[call_key]  # one output element per FLOP
     merged.layers[call_key] = 1  # an op node of the graph (Keras 2: a TFOpLambda layer)
     return merged
 
@@ -679,6 +690,7 @@ def normalisation_on_sym(syms: list[Sym], init: dict, label: str, call_key: Hash
     merged = merge_syms(syms, found.shape)
     merged.params[id(meta)] = (found.params, meta)  # the meta kept alive: its id stays its own
     merged.flops[call_key] = found.flops
+    merged.outputs[call_key] = layers.product(found.shape)
     merged.owners[call_key] = id(meta)
     merged.layers[call_key] = 1
     return merged
@@ -696,6 +708,7 @@ def layer_on_sym(layer: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     merged = merge_syms(syms, found.shape)
     merged.params[id(layer.meta)] = (found.params, layer.meta)  # the meta kept alive: its id stays its own
     merged.flops[call_key] = found.flops
+    merged.outputs[call_key] = None if recurrent(layer) else layers.product(found.shape)
     merged.owners[call_key] = id(layer.meta)
     merged.layers[call_key] = 1
     # its `output` (`layer_cut`): a layer called once has one; called again, Keras asks which (none here)

@@ -22,7 +22,7 @@ what `K.function` returned, which it calls, is a run of that graph (`Resolver.gi
 from __future__ import annotations
 
 from greenlint.analysis import graphrun
-from greenlint.analysis.work import UNKNOWN, q, untyped_work
+from greenlint.analysis.work import INFERRED, UNKNOWN, q, untyped_work
 from greenlint.catalog.kinds import GRAPH_RUNS
 
 #: Kinds of the TF calls a wrapper's call is listed as: a model's training, evaluation or inference.
@@ -31,6 +31,9 @@ SPENT_KINDS = frozenset({"model-training", "model-evaluation", "model-inference"
 SAVES = frozenset({"save", "save_weights"})
 #: What a wrapper's call site is (`features.receiver`).
 WRAPPER = "wrapper"
+#: Arguments of the wrapped call that its wrapper may pass it: not known at a call of the wrapper whose
+#: walk is not followed, never Keras' defaults (the wrapper's `epochs=epochs` is the caller's value).
+PASSED = ("epochs", "batch_size")
 
 
 def spends(api: str, kind: str) -> bool:
@@ -54,13 +57,13 @@ def note(name: str, where: str, followed: bool = False) -> str:
 def spent_work(api: str, features: dict) -> dict[str, dict]:
     """The work of a call listed as the TF call *api* in which it spends its work, none of that
     call's arguments known: a graph run on a batch not known (a floor), a model's method on data of
-    a size not known, a training's epochs not known (the wrapped call may pass any: never Keras's
-    default of one)."""
+    a size not known, run for epochs and on batches not known (`PASSED`: unknown, not Keras' defaults)."""
     if api in GRAPH_RUNS:
         return graphrun.run_work(None, None)
     if api == graphrun.FUNCTION_CALL:
         return graphrun.function_work(None, None, {})
     work = untyped_work(api, {}, features)
-    if "epochs" in work:
-        work["epochs"] = q(None, UNKNOWN, "the wrapped call's epochs are not known here")
+    for key in PASSED:
+        if (work.get(key) or {}).get("provenance") == INFERRED:  # a default assumed, not read
+            work[key] = q(None, UNKNOWN, f"{key}: what the wrapper passes the call is not known here (not Keras' default)")
     return work

@@ -20,6 +20,7 @@ from greenlint.predict.context import Context
 from greenlint.predict.graphs import in_graph
 from greenlint.predict.held import held_draw
 from greenlint.predict.host_work import HOST, host_work
+from greenlint.predict.least_steps import steps_floor
 from greenlint.predict.lookup_figure import lookup_figure
 from greenlint.predict.negligible import no_work
 from greenlint.predict.own_work import own_work, unsized_work
@@ -39,7 +40,8 @@ class Predictor(Context):
     _plain: Predictor | None = None
 
     def predict(self, api: str, features: dict | None = None) -> Prediction:
-        pred = self._predict(api, features or {})
+        features = features or {}
+        pred = steps_floor(self._predict(api, features), features, lambda most: self._predict(api, most))
         ov = self.overlay
         return on_this_machine(ov, pred) if ov is not None else pred
 

@@ -39,7 +39,7 @@ import math
 #: Work quantities a call site may carry (docs/calls-json.md `work`), flattened into its features.
 WORK_KEYS = ("epochs", "steps_per_epoch", "batch_size", "samples", "validation_samples", "input_shape", "model",
              "params", "flops_per_sample", "flops", "elements", "steps", "backward_flops_per_sample", "trainable_params",
-             "activations_per_sample")
+             "activations_per_sample", "map_per_sample", "map_per_step")
 #: Kinds with a time model, and the groups they are fitted in. Layer calls and ops are not fitted:
 #: the KB measured them only on toy tensors, whose time is all overhead; their FLOPs are costed at
 #: `roofline` from their own work instead.
@@ -85,6 +85,13 @@ HALF_PEAK_FLOPS = 1.0e9
 DISPATCH_S = 5.0e-5
 #: Memory bandwidth an elementwise op reaches: about 90 % of an RTX 3070's 448 GB/s.
 BANDWIDTH_B_PER_S = 4.0e11
+#: Seconds one call of a `Dataset.map` function costs tf.data beyond its ops' own work: the traced function's
+#: graph run once per element (once per batch for a map after `batch`), on the host, on any device. Measured
+#: (`python -m bench.timed.map_call`: CPU time of a pass over 20,000 elements of 16 floats, 2-core Xeon VM
+#: at load ~11, TF 2.21): 23-26 us per element for functions of 1, 2, 9 or 17 elementwise ops (the op count
+#: barely moves it), 1 us for an identity function (no op, not counted: analysis/mapped.py), 1.7 us per
+#: element for one op mapped after batch(64).
+MAP_CALL_S = 2.4e-5
 #: Bytes per second a model's weights are written to or read from a file (`weights_io`): a disk's
 #: sequential bandwidth, between a SATA SSD's 0.5 GB/s and an NVMe drive's 3 GB/s (writes land in the
 #: page cache first, faster still); its interval spans a factor 10**ROOFLINE_HALF either way.
@@ -366,7 +373,18 @@ def time_of(model: dict, n: float, flops: float | None, start: bool = True, epoc
     if roof and traffic(n, features) is not None:
         model = {**model, **roof, "t0": model["t0"] - model["call_s"] + roof["call_s"]}
     setup = start_up(model, features or {}) + model.get("per_epoch", 0.0) * epochs if start else 0.0
-    return setup + model["per_step"] * n + compute_s(model, n, flops, features)
+    return setup + model["per_step"] * n + compute_s(model, n, flops, features) + MAP_CALL_S * map_calls(features, epochs)
+
+
+def map_calls(features: dict | None, epochs: float) -> float:
+    """Calls of the `Dataset.map` functions a call's pipeline runs (analysis/mapped.py: `map_per_sample` per
+    element, `map_per_step` per batch) over its *epochs* passes; 0 where none or its data's size is unknown."""
+    f = features or {}
+    per_sample, per_step, samples = _num(f.get("map_per_sample")), _num(f.get("map_per_step")), _num(f.get("samples"))
+    if samples is None or not (per_sample or per_step):
+        return 0.0
+    steps = _num(f.get("steps_per_epoch")) or math.ceil(samples / (_num(f.get("batch_size")) or 32.0))
+    return epochs * ((per_sample or 0.0) * samples + (per_step or 0.0) * steps)
 
 
 def compute_s(model: dict, n: float, flops: float, features: dict | None) -> float:

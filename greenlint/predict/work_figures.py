@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from greenlint.predict.devices import REFERENCE_DEVICE, DeviceModel, GpuSpec, device_work, layers_known
 from greenlint.predict.work_energy import (
+    MAP_CALL_S,
     ONE_BATCH_METHODS,
     TRAINING_FLOPS,
     call_time,
@@ -18,6 +19,7 @@ from greenlint.predict.work_energy import (
     epochs_of,
     extrapolation_spread,
     flops_unknown,
+    map_calls,
     model_flops,
     model_layers,
     one_batch,
@@ -76,6 +78,7 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
                if shaped else f" → about {t:.3g} s, of which {start_up(model, features):.3g} s start-up"
                + _layers_said(model, features)
                + _epochs_said(model, group, features))
+            + _map_said(group, features)
             + f" → {10**y:.3g} J "
             f"({power['steady_w']:.3g} W steady {TIMES} time, linear in the work past the start-up)")
     t_most = call_time(model, group, most, n_most, flops_most)
@@ -123,6 +126,15 @@ def _frozen_said(group: str, features: dict) -> str:
         return ""
     return (f" ({passes:.3g} forward passes a trained sample, not {TRAINING_FLOPS:g}: the backward pass of the "
             "layers its model's compile trains, the others frozen)")
+
+
+def _map_said(group: str, features: dict) -> str:
+    """The calls of its pipeline's `Dataset.map` functions in words (`map_calls`), "" where none are priced."""
+    calls = map_calls(features, epochs_of(group, features))
+    if not calls:
+        return ""
+    return (f"; its dataset's map: {calls:.3g} calls of its function(s) at {MAP_CALL_S:.2g} s each "
+            f"(= {calls * MAP_CALL_S:.3g} s, in the time; what their ops compute on each element is not counted)")
 
 
 def _epochs_said(model: dict, group: str, features: dict) -> str:

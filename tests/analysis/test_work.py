@@ -109,6 +109,26 @@ def test_a_sequential_lists_its_layers_outputs_per_sample_where_each_is_known():
         assert "activations_per_sample" not in rnn and value(rnn, "flops_per_sample") > 0
 
 
+def test_a_functional_model_lists_its_layers_outputs_like_its_sequential_twin():
+    """A functional model's `activations_per_sample` sums each layer call's and op's output elements, as
+    a Sequential's does (the same network gives the same count; an elementwise `+` writes its output
+    too); absent where a call's output is not known or a call loops over time steps."""
+    layers = "[keras.layers.Conv2D(8, 3), keras.layers.MaxPooling2D(2), keras.layers.Flatten(), keras.layers.Dense(10)]"
+    seq = work(f"m = keras.Sequential([keras.Input((32, 32, 3)), *{layers}])\nm.predict(np.zeros((4, 32, 32, 3)))\n",
+               "tensorflow.keras.Sequential.predict")
+    functional = work("inputs = keras.Input((32, 32, 3))\nh = keras.layers.Conv2D(8, 3)(inputs)\n"
+                      "h = keras.layers.Dense(10)(keras.layers.Flatten()(keras.layers.MaxPooling2D(2)(h)))\n"
+                      "m = keras.Model(inputs, h)\nm.predict(np.zeros((4, 32, 32, 3)))\n", "tensorflow.keras.Model.predict")
+    assert value(functional, "activations_per_sample") == value(seq, "activations_per_sample") == \
+        30 * 30 * 8 + 15 * 15 * 8 + 15 * 15 * 8 + 10
+    residual = work("inputs = keras.Input((16,))\nh = keras.layers.Dense(16)(inputs)\nh = keras.layers.Dense(4)(h + inputs)\n"
+                    "m = keras.Model(inputs, h)\nm.predict(np.zeros((4, 16)))\n", "tensorflow.keras.Model.predict")
+    assert value(residual, "activations_per_sample") == 16 + 16 + 4
+    rnn = work("inputs = keras.Input((5, 3))\nh = keras.layers.Dense(1)(keras.layers.LSTM(8)(inputs))\n"
+               "m = keras.Model(inputs, h)\nm.predict(np.zeros((4, 5, 3)))\n", "tensorflow.keras.Model.predict")
+    assert "activations_per_sample" not in rnn and value(rnn, "flops_per_sample") > 0
+
+
 def test_add_sequence_takes_the_input_shape_from_the_data():
     w = work(
         """

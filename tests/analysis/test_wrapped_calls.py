@@ -223,3 +223,31 @@ def test_a_wrapped_call_on_a_model_not_known_is_matched_as_in_its_own_module(tmp
     assert "walked with this call's arguments" in site.work["wrapper"]["note"]
     assert value(site, "steps") == 5
     assert site.features["receiver"] == "wrapper" and site.features.get("receiver_kind") != "untyped"  # the site's own
+
+
+def test_a_wrapper_not_followed_leaves_the_epochs_and_batch_it_passes_unknown_not_keras_defaults(tmp_path):
+    """Which of two fits a call of the wrapper runs is not known: the epochs and batch size the wrapper
+    passes are unknown, so its figure is a floor that says so (epochs from one up to a stated most), not
+    priced at Keras' default of one epoch as if the caller had passed none."""
+    from greenlint.predict import load_predictor
+    from greenlint.predict.site_predictions import with_work
+
+    model = MODEL + """
+    def tune(self, generator, epochs, quick):
+        if quick:
+            self.keras_model.fit(generator, epochs=1, steps_per_epoch=10)
+        else:
+            self.keras_model.fit(generator, epochs=epochs, steps_per_epoch=10, batch_size=64)
+"""
+    write(tmp_path, {"config.py": CONFIG, "model.py": model, "train.py": """
+        import sys
+        from config import Config
+        from model import Detector
+        Detector(mode="training", config=Config()).tune(None, epochs=4, quick=len(sys.argv) > 1)
+    """})
+    (site,) = [s for s in analyse_file(tmp_path / "train.py").callsites if s.api == "tensorflow.keras.Model.fit"]
+    assert site.features["receiver"] == "wrapper"
+    assert site.work["epochs"]["provenance"] == "unknown" and value(site, "epochs") is None
+    assert site.work["batch_size"]["provenance"] == "unknown"
+    pred = load_predictor(overlay=False).predict(site.api, with_work(site.features, site.work))
+    assert pred.floor and "epochs unknown" in pred.evidence.note and "1,000 epochs" in pred.evidence.note

@@ -150,6 +150,58 @@ def test_a_tf_function_looping_over_the_data_costs_its_steps_not_one(predictor):
     assert 5 < large.energy_j / small.energy_j < 10.01
 
 
+def test_a_tf_function_looping_over_data_of_unknown_length_is_a_floor(predictor):
+    """A loop of the traced body over data whose length the code does not show (records read from
+    files) runs its step an unknown number of times: the figure is a floor (one step, the least), its
+    high end stated, not a point priced as one exact step; the same loop over a sized dataset stays a point."""
+    model = DATA + ("model = keras.Sequential([keras.Input((64,)), keras.layers.Dense(256), keras.layers.Dense(10)])\n"
+                    "opt = keras.optimizers.Adam()\n")
+    loop = ("@tf.function\ndef epoch(data):\n    for xb in data:\n        with tf.GradientTape() as tape:\n"
+            "            loss = tf.reduce_mean(model(xb, training=True))\n"
+            "        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "epoch(ds)\n")
+    files = model + "import sys\nds = tf.data.TFRecordDataset(sys.argv[1:]).batch(64)\n" + loop
+    site, pred = one(predictor, files, "PolymorphicFunction.__call__")
+    assert site.work["steps"]["bound"] == "lower"
+    assert pred.floor and "lower bound" in pred.evidence.note and "1,000,000 samples" in pred.evidence.note
+    low, high = pred.interval_j
+    assert low <= pred.energy_j and high > 1000 * pred.energy_j
+    sized = model + "ds = tf.data.Dataset.from_tensor_slices(np.zeros((6400, 64), 'float32')).batch(64)\n" + loop
+    site, point = one(predictor, sized, "PolymorphicFunction.__call__")
+    assert site.work["steps"]["value"] == 100 and "bound" not in site.work["steps"]
+    assert not point.floor and point.energy_j > 10 * pred.energy_j
+
+
+def test_a_fit_fed_a_mapped_pipeline_pays_each_call_of_the_map_function(predictor):
+    """`Dataset.map(f)` runs f's graph once per element of every pass (once per batch after `batch`):
+    the `fit` iterating the pipeline is charged those calls (`MAP_CALL_S` each), per epoch; a map of
+    no TF op, or no map, adds none."""
+    model = DATA + ("model = keras.Sequential([keras.Input((64,)), keras.layers.Dense(10)])\n"
+                    "model.compile(optimizer='adam', loss='mse')\n"
+                    "x = np.zeros((8192, 64), 'float32')\n")
+
+    def fit(pipeline: str, epochs: int = 4):
+        code = model + ("def noisy(v):\n    return v + tf.random.normal(tf.shape(v))\n"
+                        f"ds = tf.data.Dataset.from_tensor_slices((x, x[:, :10])){pipeline}\n"
+                        f"model.fit(ds, epochs={epochs})\n")
+        return one(predictor, code, ".fit")
+
+    plain_site, plain = fit(".batch(64)")
+    site, mapped = fit(".map(lambda a, b: (noisy(a), b)).batch(64)")
+    assert "map_per_sample" not in plain_site.work and site.work["map_per_sample"]["value"] == 1
+    calls = 4 * 8192
+    assert f"{calls:.3g} calls" in mapped.evidence.note
+    assert mapped.energy_j > plain.energy_j
+    _, twice = fit(".map(lambda a, b: (noisy(a), b)).batch(64)", epochs=8)
+    _, plain_twice = fit(".batch(64)", epochs=8)
+    extra, extra_twice = mapped.energy_j - plain.energy_j, twice.energy_j - plain_twice.energy_j
+    assert extra_twice == pytest.approx(2 * extra, rel=1e-6)  # per element, per epoch: linear
+    batched, _ = fit(".batch(64).map(lambda a, b: (noisy(a), b))")
+    assert batched.work["map_per_step"]["value"] == 1 and "map_per_sample" not in batched.work
+    identity, _ = fit(".map(lambda a, b: (a, b)).batch(64)")
+    assert "map_per_sample" not in identity.work  # no TF op: tf.data runs no graph per element
+
+
 def test_tf1_graph_ops_count_their_work_in_session_run(predictor):
     code = """\
 import tensorflow as tf

@@ -1,0 +1,56 @@
+"""The functions `Dataset.map` runs: their work is spent where the pipeline is iterated.
+
+`ds.map(f)` builds a pipeline; it runs nothing at its line. Each element the pipeline yields (each
+batch, for a `map` after `batch`) calls f's traced graph once, in every pass over the data: a `fit`
+fed that pipeline pays it per sample and per epoch. A dataset value carries the functions mapped on
+it (`MAPPED`: the function, whether it runs per batch, the line of the `map`); the model method fed
+that dataset gets `map_per_sample` and `map_per_step`, the calls of mapped functions that run TF
+work per element and per batch (the predictor prices each call, analysis says how many). What the
+function's ops compute on each element is not counted here: their tensors' shapes are not bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from greenlint.analysis.values import Inst, UserFunc
+from greenlint.analysis.work import INFERRED, q
+
+#: A dataset value's meta key: the functions mapped on it, ((FuncInfo, per batch, line), ...).
+MAPPED = "mapped"
+#: A dataset value's meta key: a `batch` was applied (its size known or not).
+BATCHED = "batched"
+
+
+def dataset_step(meta: dict, name: str, named: dict, line: int) -> None:
+    """Record in a dataset value's (copied) *meta* what its Dataset method *name* adds: a function it maps,
+    or that it batches from here on."""
+    if name in ("batch", "padded_batch"):
+        meta[BATCHED] = True
+    elif name == "unbatch":
+        meta.pop(BATCHED, None)
+    elif name == "map" and type(named.get("map_func")) is UserFunc:
+        meta[MAPPED] = (*meta.get(MAPPED, ()), (named["map_func"].info, bool(meta.get(BATCHED)), line))
+
+
+def fed_maps(named: dict) -> tuple:
+    """The functions mapped on the dataset a model method is fed (`x`, a generator method's `generator`)."""
+    data = named.get("x", named.get("generator"))
+    return data.meta.get(MAPPED, ()) if type(data) is Inst and isinstance(data.meta, dict) else ()
+
+
+def map_work(mapped: Iterable[tuple[Any, bool, int]], runs_work: Callable[[Any], bool]) -> dict[str, dict]:
+    """`map_per_sample` / `map_per_step` of a call fed a pipeline with the mapped functions *mapped*: those
+    whose body runs TF work (*runs_work(info)*), by whether each runs per element or per batch; {} where none."""
+    per: dict[bool, list[int]] = {False: [], True: []}
+    for info, batched, line in mapped:
+        if runs_work(info):
+            per[batched].append(line)
+    work: dict[str, dict] = {}
+    for batched, key, each in ((False, "map_per_sample", "element"), (True, "map_per_step", "batch")):
+        lines = per[batched]
+        if lines:
+            work[key] = q(len(lines), INFERRED, f"the Dataset.map function(s) of line(s) {', '.join(map(str, lines))} "
+                                                 f"run once per {each} of every pass over the data")
+    return work
