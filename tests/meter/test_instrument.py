@@ -94,9 +94,13 @@ def test_bad_inputs_name_the_file(tmp_path):
     with pytest.raises(MeasureError, match="bad.ipynb: malformed notebook"):
         _instrument(script_text(bad), bad)
     binary = tmp_path / "bin.py"
-    binary.write_bytes(b"\xff\xfe\x00")
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
     with pytest.raises(MeasureError, match="bin.py: binary file"):
         script_text(binary)
+    wide = tmp_path / "wide.py"
+    wide.write_bytes("import tensorflow\n".encode("utf-16"))
+    with pytest.raises(MeasureError, match="wide.py: UTF-16 text"):
+        script_text(wide)
 
 
 def test_next_experiment_never_overwrites(tmp_path):
