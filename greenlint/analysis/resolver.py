@@ -3734,41 +3734,30 @@ def _calls_beyond_sizes(expr: ast.expr) -> bool:
                for n in ast.walk(expr))
 
 
-def _skips(body: list[ast.stmt]) -> bool:
-    """Whether a loop body has a `continue` of its own (nested loops' and functions' do not count)."""
+def _loop_own(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of a loop body that are the loop's own: each nested loop, but not its body (its
+    `else` is the enclosing loop's), and no nested function or class's body."""
     stack = list(body)
     while stack:
         stmt = stack.pop()
-        if type(stmt) is ast.Continue:
-            return True
+        yield stmt
         if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
-            stack.extend(stmt.orelse)  # (its `else` runs in the enclosing loop)
-            continue
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
-            stack.extend(getattr(stmt, field, ()))
-    return False
+            stack.extend(stmt.orelse)
+        elif not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                stack.extend(getattr(stmt, field, ()))
+
+
+def _skips(body: list[ast.stmt]) -> bool:
+    """Whether a loop body has a `continue` of its own (nested loops' and functions' do not count)."""
+    return any(type(stmt) is ast.Continue for stmt in _loop_own(body))
 
 
 def _leaves_early(body: list[ast.stmt]) -> bool:
     """Whether a loop body has a `break` of its own, or a `return`/`raise` (nested loops'
     breaks and nested functions do not count)."""
-    stack = list(body)
-    while stack:
-        stmt = stack.pop()
-        kind = type(stmt)
-        if kind in _EXITS:
-            return True
-        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-            continue
-        if kind in (ast.For, ast.AsyncFor, ast.While):
-            stack.extend(_returns(stmt.body))
-            stack.extend(stmt.orelse)
-            continue
-        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
-            stack.extend(getattr(stmt, field, ()))
-    return False
+    return any(type(stmt) in _EXITS or (isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)) and _returns(stmt.body))
+               for stmt in _loop_own(body))
 
 
 def _returns(body: list[ast.stmt]) -> list[ast.stmt]:
