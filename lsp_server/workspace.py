@@ -5,6 +5,8 @@ pygls applies an incremental change by the document's `lines`, which it splits w
 NEL, which the LSP and Python do not. Below such a character every edit landed a line off, and the
 server's text drifted from the editor's without a word. `SourceWorkspace` makes every document
 (a file, a notebook cell) a `SourceDocument`, whose lines are `sources.lines_with_endings`.
+It overrides pygls' private `Workspace._create_text_document`: pyproject.toml keeps pygls below 3,
+and tests/hardening/test_line_breaks.py fails if a release stops calling it.
 """
 
 from __future__ import annotations
