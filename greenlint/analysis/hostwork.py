@@ -119,6 +119,52 @@ def memoised(function: ast.AST) -> bool:
     return False
 
 
+#: Statements that repeat their body (a binding inside one is made again on each pass).
+_REPEATS = (ast.For, ast.AsyncFor, ast.While)
+#: Scopes of their own: a binding inside one is not the enclosing scope's.
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def kept_by_key(node: ast.If, scope: ast.AST | None, in_loop: bool) -> bool:
+    """Whether the `if` *node* looks a key up in a dict kept between passes and fills it on a miss:
+    `if path not in self.cache: self.cache[path] = cv2.imread(path)` (or `if k in d: ... else: d[k] = ...`).
+    A decode in it runs once per key, as in a `memoised` function. The dict is kept where it is an
+    attribute (`self.cache`: it lives as long as its object), or a name the walked *scope* (a function,
+    or the module) does not bind (a global or a closure's), or binds only outside its loops while the
+    lookup is inside one (*in_loop*: `cache = {}` before the epoch loop). A dict bound afresh on each
+    call or pass keeps nothing."""
+    test = node.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.In, ast.NotIn))):
+        return False
+    held = test.comparators[0]
+    if not isinstance(held, (ast.Name, ast.Attribute)):
+        return False
+    text = ast.unparse(held)
+    miss = node.body if isinstance(test.ops[0], ast.NotIn) else node.orelse
+    if not any(
+        isinstance(target, ast.Subscript) and ast.unparse(target.value) == text
+        for statement in miss
+        for found in trees.walk(statement)
+        if isinstance(found, ast.Assign)
+        for target in found.targets
+    ):
+        return False
+    if isinstance(held, ast.Attribute):
+        return True
+    bound = list(_bindings(scope, held.id, False)) if scope is not None else [True]
+    return not bound or in_loop and not any(bound)
+
+
+def _bindings(node: ast.AST, name: str, looped: bool):
+    """For each binding of *name* in *node*'s own scope, whether a loop of that scope encloses it."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, _SCOPES):
+            continue
+        if isinstance(child, ast.Name) and child.id == name and isinstance(child.ctx, ast.Store):
+            yield looped
+        yield from _bindings(child, name, looped or isinstance(child, _REPEATS))
+
+
 def slices_only(function: ast.AST, held: Callable[[str], Any]) -> bool:
     """Whether a `Sequence`'s `__getitem__` only slices arrays it holds (`return self.x[i * n:(i + 1) * n],
     ...`): no loop or comprehension, no call but the index arithmetic of `INDEXING`, and every

@@ -156,7 +156,7 @@ class WalkContext:
     __slots__ = (
         "loops", "trips", "counted", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
         "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists", "branches",
-        "ended", "rebound",
+        "ended", "rebound", "kept",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -183,6 +183,7 @@ class WalkContext:
         self.func = func
         self.ended = False  # a branch taken for a known test returns or raises: the rest is not run
         self.rebound: list[ast.For | ast.While] = []  # the enclosing loops (`fixed` asks which names they bind)
+        self.kept = 0  # enclosing lookups of a dict kept between passes, filled on a miss (`hostwork.kept_by_key`)
 
 
 class SymbolTable:
@@ -784,6 +785,15 @@ class Resolver:
             self.untaken(node.orelse if has else node.body)
             self.block(node.body if has else node.orelse)
             return
+        kept = hostwork.kept_by_key(node, self.ctx.func.node if self.ctx.func is not None else self.tree, bool(self.ctx.loops))
+        self.ctx.kept += kept
+        try:
+            self.branched(node)
+        finally:
+            self.ctx.kept -= kept
+
+    def branched(self, node: ast.If) -> None:
+        """`s_if` of a test whose value is not known: both branches walked as guarded."""
         before = dict(self.scope.names)
         tested = _none_tested(node.test)  # most tests are not `x is None`: no defaults to look at
         unless = frozenset(tested & _none_defaults(self.ctx.func)) if tested else frozenset()
@@ -2818,8 +2828,11 @@ class Resolver:
     def note_host(self, what: str, once: bool = False) -> None:
         """The function being walked reads and decodes a file on the host (hostwork.py): in one of
         its loops, or outside them (*once*). The first outside is kept; in the loops, the one the
-        fewest `if` bodies guard (the decode most items run, not a branch's), the first of those."""
+        fewest `if` bodies guard (the decode most items run, not a branch's), the first of those.
+        A decode that fills a dict kept between passes on a miss is no per-item work."""
         ctx = self.ctx
+        if ctx.kept:
+            return  # filling a dict kept between passes: each file decoded once
         self.decoded = self.decoded or what
         if once:
             ctx.host_once = ctx.host_once or what

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from greenlint.analysis import flow
+from greenlint.analysis import flow, worktables
 from greenlint.analysis.callsite import Span
 from greenlint.analysis.hostwork import DECODES, encoding
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
@@ -64,6 +64,10 @@ DEFINED_TEXT = re.compile(rb"(?:^|\r)\f*(?:async\s+)?def\s+([^\s(]+)\s*\(", re.M
 #: module path -> (its stamp, the names of the module-level functions its text defines where it names a
 #: decoder and a pipeline, else none): `_decoding_defines` memoised.
 _DECODING_DEFINES: dict[str, tuple[tuple | None, frozenset[str]]] = {}
+#: The package TFDS is imported as: `tfds.load()` gives datasets that decode each example as it is read.
+TFDS = "tensorflow_datasets"
+#: How a finding names a `tfds.load()` dataset.
+TFDS_WHAT = "The dataset `tfds.load()` gives (TFDS decodes each example as it reads it)"
 #: Bytes per decoded pixel channel: the directory utilities yield float32 images.
 FLOAT32 = 4
 #: How many helpers a map function is followed through, parameter to parameter (`map_fn=map_fn`).
@@ -100,7 +104,9 @@ class DecodedFilesWithoutCache(Rule):
     `audio_dataset_from_directory()`), or a `Dataset.map()` whose function (a lambda, or a
     function of this file and the functions of this file it calls) decodes or parses file
     contents (`tf.io.decode_jpeg`, `tf.image.decode_png`, `tf.io.decode_image`,
-    `tf.audio.decode_wav`, `tf.io.parse_single_example`, ...), when the pipeline, directly or
+    `tf.audio.decode_wav`, `tf.io.parse_single_example`, ...), or a split `tfds.load()` gives (TFDS
+    parses and decodes each example as it reads it, unless given `decoders=`; named by a literal
+    `split`, alone, in a list, or with `with_info=True`), when the pipeline, directly or
     through the names it is assigned to in the same function, is given to `fit()` with `epochs`
     other than 1 (as the training or the validation data; with `steps_per_epoch`, as "Options"
     says), or iterated by a `for` loop inside
@@ -133,7 +139,9 @@ class DecodedFilesWithoutCache(Rule):
     `steps_per_epoch` not derived from a length (a count of steps may never come back to a file),
     a plain generator given none, one epoch, a fit given `**kwargs`, test code; a decode in a
     function that keeps every result (`functools.cache`, `lru_cache(maxsize=None)`: each file is
-    decoded once), here and in the Python loops below.
+    decoded once) or that fills a dict kept between passes on a miss (`if p not in self.cache:
+    self.cache[p] = cv2.imread(p)`, the dict an attribute, a global, or a name bound before the
+    loops; not one bound afresh on each pass), here and in the Python loops below.
 
     Also a Python loop that decodes the files again on every epoch: a `for` that draws the
     batches of a training step (`train_on_batch()`, a `tf.function` training step such as
@@ -409,6 +417,39 @@ class DecodedFilesWithoutCache(Rule):
         Valid(  # a decoding `Sequence` over one epoch (Keras' default): each file decoded once
             DECODING_SEQUENCE + "m.fit(Faces(paths))\n"
         ),
+        Valid(  # a TFDS dataset cached after its decoding: each example decoded once
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds = tfds.load('mnist', split='train', as_supervised=True).cache().shuffle(1000).batch(128)\n"
+            "model.fit(ds, epochs=10)\n"
+        ),
+        Valid(  # the program's own decoders (`SkipDecoding`): its map decodes, and is what GL408 reads
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds = tfds.load('imagenet2012', split='train', decoders={'image': tfds.decode.SkipDecoding()})\n"
+            "model.fit(ds.batch(128), epochs=10)\n"
+        ),
+        Valid(  # a TFDS dataset trained on for one epoch
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds = tfds.load('mnist', split='train', as_supervised=True)\nmodel.fit(ds.batch(128), epochs=1)\n"
+        ),
+        Valid(  # the decode fills a dict the `Sequence` keeps, on a miss only: each file decoded once
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "class Faces(tf.keras.utils.Sequence):\n    def __init__(self, paths):\n"
+            "        self.paths, self.cache = paths, {}\n"
+            "    def __len__(self):\n        return len(self.paths) // 32\n"
+            "    def __getitem__(self, i):\n        x = []\n        for p in self.paths[i * 32:(i + 1) * 32]:\n"
+            "            if p not in self.cache:\n                self.cache[p] = cv2.imread(p)\n"
+            "            x.append(self.cache[p])\n        return np.array(x), np.zeros(32)\n"
+            "m.fit(Faces(paths), epochs=30)\n"
+        ),
+        Valid(  # a generator's dict, bound before its loops, filled on a miss (`if ... in ...: else:`)
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def batches(paths):\n    cache = {}\n    while True:\n        for i in range(0, len(paths), 32):\n"
+            "            x = []\n            for p in paths[i:i + 32]:\n"
+            "                if p in cache:\n                    x.append(cache[p])\n                else:\n"
+            "                    cache[p] = cv2.imread(p)\n                    x.append(cache[p])\n"
+            "            yield np.array(x), np.zeros(32)\n"
+            "m.fit(batches(paths), steps_per_epoch=len(paths) // 32, epochs=30)\n"
+        ),
         Valid(  # a generator tokenising texts in memory for many epochs: no file decoded (GL409's)
             "import numpy as np\nimport tensorflow as tf\nfrom tensorflow.keras.preprocessing.sequence import pad_sequences\n"
             "m = tf.keras.Sequential()\n"
@@ -558,6 +599,33 @@ class DecodedFilesWithoutCache(Rule):
             message_contains="`fit_generator()` draws its batches from Python code that reads and decodes the files again"
             " (`cv2.imread` (line 11)) on each of 30 epochs, where Keras draws every batch of the `Sequence` on each",
         ),
+        Invalid(  # TFDS decodes each example of the split as it reads it: again on each of 10 epochs
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds = tfds.load('mnist', split='train', as_supervised=True)\n"
+            "ds = ds.map(lambda x, y: (tf.cast(x, tf.float32) / 255.0, y)).shuffle(1000).batch(128)\n"
+            "model.fit(ds, epochs=10)\n",
+            line=3,
+            message_contains="The dataset `tfds.load()` gives (TFDS decodes each example as it reads it) reads and decodes"
+            " the files again on each of 10 epochs: if the decoded set fits in memory (60,000 examples of 28×28×1 in"
+            " `train`)",
+        ),
+        Invalid(  # the dataset of `with_info=True`, iterated on each pass of an epoch loop
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds, info = tfds.load('cifar10', split='train', with_info=True)\n"
+            "for epoch in range(5):\n    for batch in ds.batch(64):\n        train_step(batch)\n",
+            line=3,
+            message_contains="on every pass of the loop at line 4",
+        ),
+        Invalid(  # the generator's dict is bound afresh on each pass over the files: it keeps nothing between them
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def batches(paths):\n    while True:\n        cache = {}\n        for i in range(0, len(paths), 32):\n"
+            "            x = []\n            for p in paths[i:i + 32]:\n"
+            "                if p not in cache:\n                    cache[p] = cv2.imread(p)\n"
+            "                x.append(cache[p])\n            yield np.array(x), np.zeros(32)\n"
+            "m.fit(batches(paths), steps_per_epoch=len(paths) // 32, epochs=30)\n",
+            line=15,
+            message_contains="reads and decodes the files again (`cv2.imread` (line 12))",
+        ),
         Invalid(  # a `Sequence` given `steps_per_epoch=None`: Keras' default, all its batches on each epoch
             DECODING_SEQUENCE + "m.fit(Faces(paths), epochs=30, steps_per_epoch=None)\n",
             line=13,
@@ -597,6 +665,13 @@ class DecodedFilesWithoutCache(Rule):
             if when:
                 message = self.MESSAGE.format(what=what, when=when, size=_size(site))
                 yield self.diagnostic(site.callsite.span, facts.path, message)
+        reported: set[int] = set()  # one finding per `tfds.load()`, whichever of its splits runs again
+        for call, cell, index, size in _tfds_loads(facts):
+            when = None if id(call) in reported else pipeline_passes(facts, call, cell, options, index=index)
+            if when:
+                reported.add(id(call))
+                message = self.MESSAGE.format(what=TFDS_WHAT, when=when, size=size)
+                yield self.diagnostic(facts.span(call, cell), facts.path, message)
         for call, cell, what in _decoding_helpers(facts):
             when = pipeline_passes(facts, chain_top(facts, call, cell), cell, options)
             if when:
@@ -621,6 +696,54 @@ def _decoding_maps(facts: FileFacts) -> Iterator[tuple[Site, ast.Call, int | Non
         else:
             what = f"`{site.api.rsplit('.', 1)[-1]}`"
         yield site, call, cell, what
+
+
+def _tfds_loads(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, int | None, str]]:
+    """The file's `tfds.load()` calls that give datasets TFDS decodes as it reads them (its own
+    decoders, no `decoders=`): each with its cell, the element of the tuple it gives that is the
+    dataset (`with_info=True`: 0; a list of splits: each; else None) and what the table says of the
+    split's size. A call without `split` (a dict of every split) is not followed."""
+    if TFDS not in facts.text:
+        return  # no import of TFDS: the tree is not needed
+    for cell in facts.cells:
+        aliases = {
+            alias.asname or alias.name
+            for node in facts.nodes(cell, ast.Import)
+            for alias in node.names
+            if alias.name == TFDS
+        }
+        for call in facts.calls(cell) if aliases else ():
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and func.attr == "load" and ast.unparse(func.value) in aliases):
+                continue
+            named = {k.arg: k.value for k in call.keywords}
+            if None in named or "decoders" in named or any(isinstance(a, ast.Starred) for a in call.args):
+                continue  # `decoders=`: the program decodes (a map GL408 reads), or arguments not shown
+            split = named.get("split", call.args[1] if len(call.args) > 1 else None)
+            info = named.get("with_info")
+            with_info = isinstance(info, ast.Constant) and info.value is True
+            if info is not None and not isinstance(info, ast.Constant):
+                continue
+            name = named.get("name", call.args[0] if call.args else None)
+            if isinstance(split, (ast.List, ast.Tuple)) and not with_info:
+                for index, one in enumerate(split.elts):
+                    yield call, cell, index, _tfds_size(name, one)
+            elif isinstance(split, ast.Constant) and isinstance(split.value, str):
+                yield call, cell, 0 if with_info else None, _tfds_size(name, split)
+
+
+def _tfds_size(name: ast.expr | None, split: ast.expr) -> str:
+    """What TFDS's table (data/work/tfds.csv) says of a split's size: "60,000 examples of 28×28×1"."""
+    unknown = "its size is not known from the code"
+    if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+        return unknown
+    if not (isinstance(split, ast.Constant) and isinstance(split.value, str)):
+        return unknown
+    found = worktables.tfds_split(name.value.partition(":")[0], split.value)
+    if found is None:
+        return unknown
+    shape = f" of {'×'.join(map(str, found.shape))}" if found.shape else ""
+    return f"{found.samples:,} examples{shape} in `{split.value}`"
 
 
 def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, str]]:

@@ -108,7 +108,8 @@ def loop_at(facts: FileFacts, loop: Loop, cell: int | None) -> str:
 
 
 def pipeline_passes(
-    facts: FileFacts, top: ast.expr, cell: int | None, options: Mapping[str, Any], exits: list[str] | None = None
+    facts: FileFacts, top: ast.expr, cell: int | None, options: Mapping[str, Any], exits: list[str] | None = None,
+    index: int | None = None,
 ) -> str | None:
     """How the pipeline *top* (the whole method chain) is run again and again: "each of 30
     epochs", "every epoch (`epochs=args.epochs`)", "every pass of the loop at line 12"; None
@@ -119,12 +120,13 @@ def pipeline_passes(
     `enumerate`, `zip` or `tqdm` is iterated; a `fit()` runs it again as `epoch_passes.fit_passes`
     says, from its cardinality (followed with it) and the TensorFlow of *options*. With *exits*, a
     function the file never calls is named there instead (its callers are in other modules), and
-    emptied where the pipeline goes elsewhere."""
+    emptied where the pipeline goes elsewhere. With *index*, the pipeline is that element of the tuple *top*
+    gives (`ds, info = tfds.load(..., with_info=True)`: 0)."""
     found: list[str] = []
     # (the file, expression, its cell, the element of the tuple it gives that is the pipeline, where the pipeline is
     # made, its cardinality)
     todo: list[tuple[FileFacts, ast.expr, int | None, int | None, ast.expr, Size]] = [
-        (facts, top, cell, None, top, chain_size(facts, top, cell))
+        (facts, top, cell, index, top, chain_size(facts, top, cell) if index is None else None)
     ]
     seen: set[int] = set()
     while todo:
