@@ -343,7 +343,7 @@ CORPORA: tuple[Corpus, ...] = (
         "GradientTape trainers, compile/fit, tf.data with a file cache), scripts and notebooks",
         "Apache-2.0", "krasserm/super-resolution@179320c5cb005f57cd7e126cd8b3b669c793585a",
         include=("train.py", "data.py", "utils.py", "model/", "example-edsr.ipynb", "example-wdsr.ipynb",
-                 "example-srgan.ipynb", "article.ipynb"),
+                 "example-srgan.ipynb", "article.ipynb", "environment.yml"),  # the pin: TensorFlow 2.3.1
         licence_file="LICENSE",
     ),
     Corpus(
@@ -351,7 +351,7 @@ CORPORA: tuple[Corpus, ...] = (
         "pipeline), detection scripts, tools and a Colab notebook",
         "MIT", "zzh8829/yolov3-tf2@2784050f2fc1ff060f4c8b3ac2db231370569aa8",
         include=("train.py", "detect.py", "detect_video.py", "convert.py", "yolov3_tf2/", "tools/",
-                 "colab_gpu.ipynb"),
+                 "colab_gpu.ipynb", "requirements.txt", "requirements-gpu.txt"),  # the pins: TensorFlow 2.11 / 2.12
         licence_file="LICENSE",
     ),
     Corpus(
