@@ -295,8 +295,9 @@ def _file_cached(facts: FileFacts, node: ast.expr, cell: int | None, depth: int 
         return False  # bound under a branch or a loop: its uses are not followed
     reads = []
     for later in body[body.index(statement) + 1 :]:
-        reads += [n for n in ast.walk(later) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
-        if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(later)):
+        named = [n for n in ast.walk(later) if isinstance(n, ast.Name) and n.id == name]
+        reads += [n for n in named if isinstance(n.ctx, ast.Load)]
+        if any(isinstance(n.ctx, ast.Store) for n in named):
             break
     return bool(reads) and all(_file_cached(facts, r, cell, depth + 1) for r in reads)
 
