@@ -338,6 +338,29 @@ CORPORA: tuple[Corpus, ...] = (
               ("train", "train_lib", "data_provider", "networks", "generator", "discriminator")),
         "tensorflow_gan-2.1.0.dist-info/LICENSE",
     ),
+    Corpus(
+        "super-resolution", "research: single-image super-resolution (EDSR, WDSR, SRGAN; TF2 tf.function "
+        "GradientTape trainers, compile/fit, tf.data with a file cache), scripts and notebooks",
+        "Apache-2.0", "krasserm/super-resolution@179320c5cb005f57cd7e126cd8b3b669c793585a",
+        include=("train.py", "data.py", "utils.py", "model/", "example-edsr.ipynb", "example-wdsr.ipynb",
+                 "example-srgan.ipynb", "article.ipynb", "environment.yml"),  # the pin: TensorFlow 2.3.1
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "yolov3-tf2", "research: YOLOv3 detector (TF2, compile/fit or an eager GradientTape loop, TFRecord "
+        "pipeline), detection scripts, tools and a Colab notebook",
+        "MIT", "zzh8829/yolov3-tf2@2784050f2fc1ff060f4c8b3ac2db231370569aa8",
+        include=("train.py", "detect.py", "detect_video.py", "convert.py", "yolov3_tf2/", "tools/",
+                 "colab_gpu.ipynb", "requirements.txt", "requirements-gpu.txt"),  # the pins: TensorFlow 2.11 / 2.12
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "ugatit", "research: U-GAT-IT image-to-image translation GAN (TF1 graph, tf.contrib.data pipeline, "
+        "session loop with summaries), scripts",
+        "MIT", "taki0112/UGATIT@d508e8f5188e47000d79d8aecada0cc9119e0d56",
+        include=("main.py", "UGATIT.py", "ops.py", "utils.py"),
+        licence_file="LICENSE",
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 

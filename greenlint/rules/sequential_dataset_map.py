@@ -10,7 +10,17 @@ from typing import Any
 from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid, binds
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import is_dataset_method
-from greenlint.rules.syntax import Function, cell_units, definitions, few_elements, last_name, map_function, parameters
+from greenlint.rules.syntax import (
+    Function,
+    calls_of,
+    cell_units,
+    definitions,
+    few_elements,
+    last_name,
+    map_function,
+    parameters,
+    scope_of,
+)
 from greenlint.rules.tf_data_defaults import by_hand
 
 #: A call in a map function that makes it stateful: random draws (`tf.random.uniform`,
@@ -38,6 +48,11 @@ class SequentialDatasetMap(Rule):
     is not reported: there is nothing worth spreading over cores. Nor are a `map` whose result is
     discarded, a projection (`lambda x, y: x`: nothing to compute), and a `map` inside the
     function an `interleave` runs (the interleave already reads and maps several files at once).
+    Nor is a `map` whose dataset goes on, every way it goes, into a file cache (`.cache(path)`, in
+    its chain, through the names it is bound to in its function, or returned to callers in the file
+    that all cache it: `self._decoded(files).cache(path)`): its elements are computed once, while
+    the cache file is written, and read from the file on every later pass and run. An in-memory
+    `.cache()` is filled again by every run, so its first pass is reported.
 
     It applies to code that targets TensorFlow before 2.7, to pipelines whose `tf.data.Options`
     set `experimental_optimization.map_parallelization` (or `apply_default_optimizations`) to
@@ -134,6 +149,17 @@ class SequentialDatasetMap(Rule):
             "ds = tf.data.Dataset.range(100_000).map(aug)\n",
             options={"tensorflow-version": "2.21"},
         ),
+        Valid(  # the decoded images go into a file cache: decoded once, when the file is written
+            "import tensorflow as tf\nclass Images:\n    @staticmethod\n    def _decoded(files):\n"
+            "        ds = tf.data.Dataset.from_tensor_slices(files)\n        ds = ds.map(tf.io.read_file)\n"
+            "        ds = ds.map(tf.io.decode_png)\n        return ds\n"
+            "    def dataset(self, files):\n        return self._decoded(files).cache('images.cache')\n",
+            options=TF_2_6,
+        ),
+        Valid(  # the same in one chain
+            "import tensorflow as tf\nds = tf.data.Dataset.from_tensor_slices(files).map(load).cache(path).repeat()\n",
+            options=TF_2_6,
+        ),
         Valid(  # one element: a test feeding one example through the pipeline
             "import tensorflow as tf\nds = tf.data.Dataset.from_tensors(image).map(preprocess).batch(1)\n",
             options=TF_2_6,
@@ -172,6 +198,17 @@ class SequentialDatasetMap(Rule):
                 ").map(g, num_parallel_calls=t.data.AUTOTUNE)\n"
             ),
         ),
+        Invalid(  # an in-memory cache is filled again by every run: its first pass maps one element at a time
+            "import tensorflow as tf\nds = tf.data.Dataset.from_tensor_slices(files).map(load).cache().repeat()\n",
+            options=TF_2_6,
+        ),
+        Invalid(  # one caller caches the helper's dataset, the other trains on it directly: every epoch maps
+            "import tensorflow as tf\ndef decoded(files):\n    ds = tf.data.Dataset.from_tensor_slices(files)\n"
+            "    return ds.map(load)\n"
+            "train = decoded(train_files).cache('train.cache')\nvalid = decoded(valid_files)\n",
+            line=4,
+            options=TF_2_6,
+        ),
         Invalid(  # random draws: a stateful map function runs one element at a time on any TensorFlow
             "import tensorflow as tf\ndef augment(image):\n    return image + tf.random.normal(tf.shape(image))\n"
             "ds = tf.data.Dataset.from_tensor_slices(images).map(augment)\n",
@@ -199,6 +236,8 @@ class SequentialDatasetMap(Rule):
                 continue
             if _discarded(facts, call, cell) or _projection(call) or _in_interleave(facts, call, cell):
                 continue
+            if _file_cached(facts, call, cell):
+                continue
             stateful = _stateful(facts, call, cell)
             why = (
                 f"its function is stateful (`{stateful}`): tf.data parallelises only stateless maps itself"
@@ -212,6 +251,55 @@ class SequentialDatasetMap(Rule):
 def _discarded(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     """`ds.map(f)` as a statement: the mapped dataset is thrown away."""
     return isinstance(facts.parent(call, cell), ast.Expr)
+
+
+def _chain(facts: FileFacts, node: ast.expr, cell: int | None) -> tuple[ast.expr, bool]:
+    """The method chain *node* starts (`node.batch(8).cache(path)`), and whether a step of it is a
+    file cache: `.cache()` given a file name (not the in-memory `""`)."""
+    cached = False
+    while isinstance(parent := facts.parent(node, cell), ast.Attribute):
+        call = facts.parent(parent, cell)
+        if not (isinstance(call, ast.Call) and call.func is parent):
+            break
+        given = [*call.args, *(k.value for k in call.keywords if k.arg == "filename")]
+        if parent.attr == "cache" and given and not (isinstance(given[0], ast.Constant) and given[0].value == ""):
+            cached = True
+        node = call
+    return node, cached
+
+
+def _file_cached(facts: FileFacts, node: ast.expr, cell: int | None, depth: int = 0) -> bool:
+    """Every way the dataset *node* makes goes on into a file cache (`.cache(path)`): in its
+    chain, through the name it is bound to in its function's (or module's) own statements, or
+    returned to callers that all cache it (`self._images(files).cache(path)`). Its elements are then
+    computed once, when the cache file is written, and read from the file ever after."""
+    top, cached = _chain(facts, node, cell)
+    if cached:
+        return True
+    if depth > 3:
+        return False
+    statement = facts.parent(top, cell)
+    if isinstance(statement, ast.Return):
+        function = scope_of(facts, statement, cell)
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        calls = calls_of(facts, function, cell)
+        return bool(calls) and all(_file_cached(facts, c, unit, depth + 1) for unit, c in calls)
+    if not (
+        isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)
+    ):
+        return False
+    name, scope = statement.targets[0].id, scope_of(facts, statement, cell)
+    body = getattr(scope, "body", [])
+    if statement not in body:
+        return False  # bound under a branch or a loop: its uses are not followed
+    reads = []
+    for later in body[body.index(statement) + 1 :]:
+        named = [n for n in ast.walk(later) if isinstance(n, ast.Name) and n.id == name]
+        reads += [n for n in named if isinstance(n.ctx, ast.Load)]
+        if any(isinstance(n.ctx, ast.Store) for n in named):
+            break
+    return bool(reads) and all(_file_cached(facts, r, cell, depth + 1) for r in reads)
 
 
 def _projection(call: ast.Call) -> bool:
