@@ -49,7 +49,7 @@ def text_references(text: str, name: str) -> tuple[int, int, int, int]:
     at = text.find(name)
     while at != -1:
         end = at + size
-        if not (at and _word_char(text[at - 1])) and not (end < end_of_text and _word_char(text[end])):
+        if _whole_word(text, at, end):
             line = text[text.rfind("\n", 0, at) + 1 : at]
             if not _commented_or_quoted(line):
                 total += 1
@@ -72,16 +72,28 @@ def text_references(text: str, name: str) -> tuple[int, int, int, int]:
 #: Words of the code that may look an object up by a string (builtins, `importlib`, `operator`, `mock`,
 #: `inspect`, an export list, a module's namespace). In a module with none of them, a string equal to a
 #: function's name is data (`if args.command == "train": train(model)`, `load(path, "train")`), no reference.
-_LOOKUPS = re.compile(
-    r"\b(?:getattr|hasattr|setattr|delattr|globals|locals|vars|eval|exec|import_module|__import__|__all__"
-    r"|__dict__|attrgetter|methodcaller|patch|getmembers|modules)\b"
+_LOOKUPS = (
+    "getattr", "hasattr", "setattr", "delattr", "globals", "locals", "vars", "eval", "exec", "import_module",
+    "__import__", "__all__", "__dict__", "attrgetter", "methodcaller", "patch", "getmembers", "modules",
 )
 
 
 def looks_up_strings(text: str) -> bool:
-    """Whether *text* may look an object up by a string (`_LOOKUPS`, searched in the whole text:
-    a word in a comment or a string counts too, which only ever keeps more references)."""
-    return _LOOKUPS.search(text) is not None
+    """Whether *text* may look an object up by a string: one of `_LOOKUPS` as a whole word anywhere
+    in the text (a word in a comment or a string counts too, which only ever keeps more references).
+    Found by literal searches: a regular expression of the words between `\\b`s tried every position
+    of the text, three times as long on the benchmark corpus."""
+    return any(_has_word(text, word) for word in _LOOKUPS)
+
+
+def _has_word(text: str, word: str) -> bool:
+    """Whether *word* occurs in *text* as a whole word (no word character on either side)."""
+    at = text.find(word)
+    while at != -1:
+        if _whole_word(text, at, at + len(word)):
+            return True
+        at = text.find(word, at + 1)
+    return False
 
 
 def _commented_or_quoted(prefix: str) -> bool:
@@ -95,6 +107,11 @@ def _commented_or_quoted(prefix: str) -> bool:
 
 def _word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
+
+
+def _whole_word(text: str, at: int, end: int) -> bool:
+    """Whether `text[at:end]` is a whole word: no word character just before or just after it."""
+    return not (at and _word_char(text[at - 1])) and not (end < len(text) and _word_char(text[end]))
 
 
 @dataclass(slots=True)
@@ -224,7 +241,7 @@ def word_lines(text: str, name: str, called: bool = False) -> list[int]:
             if end == end_of_text or text[end] != "(":
                 at = text.find(name, at + 1)
                 continue
-        if not (at and _word_char(text[at - 1])) and not (end < end_of_text and _word_char(text[end])):
+        if _whole_word(text, at, end):
             line += text.count("\n", counted, at)
             counted = at
             lines.append(line)
