@@ -154,7 +154,7 @@ class WalkContext:
     return values and yields seen in it)."""
 
     __slots__ = (
-        "loops", "trips", "counted", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
+        "loops", "trips", "counted", "exits", "resumes", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
         "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists", "branches",
         "ended", "rebound",
     )
@@ -165,6 +165,7 @@ class WalkContext:
         self.counted: list[str] = []  # the command-line option whose default each of those counts, else ""
         self.lists: dict[str, int] = {}  # a name bound to a literal list here -> how many loops enclosed it then
         self.exits = 0  # enclosing loops that a `break`, `return` or `raise` may leave early
+        self.resumes = 0  # enclosing loops that resume a count at a start not known here (`resumed_range`)
         self.guards = 0  # enclosing `if`/`except`/`case` bodies inside a loop
         self.branches = 0  # enclosing `if`/`except`/`case` bodies, in a loop or not
         self.divisors: list[runs_mod.Period] = []  # of each enclosing `if ... % k == 0`
@@ -311,6 +312,7 @@ class Resolver:
         self.option_defaults: dict[str, ast.expr | None] | None = None  # its command-line options' (`options.defaults`)
         self.options_set: dict[tuple[str, str], bool] | None = None  # the options it sets itself (`options.set_by_program`)
         self.iter_option = ""  # the option whose default the last loop iterable walked counts (`loop_trips`)
+        self.iter_resumed = False  # the last loop iterable walked resumes a count (`resumed_range`)
         self.ctx = WalkContext()
         self.pending: deque[FuncInfo] = deque()
         self.flows: dict[ast.AST, Any] = {}  # loop -> names its iterations change; def -> its parameters' flow
@@ -604,7 +606,7 @@ class Resolver:
     def s_for(self, node: ast.For) -> None:
         count, trips, upper, value = self.loop_trips(node.iter)
         self.pieces_looped(value)
-        counted = self.iter_option
+        counted, resumed = self.iter_option, self.iter_resumed
         before = dict(self.scope.names)
         items = unroll.literal_items(value) if len(self.unrolling) < unroll.MAX_DEPTH else None
         if items is not None and not unroll.unrollable(node, before, work_mod.is_model):
@@ -620,7 +622,7 @@ class Resolver:
             parted = Seq((batch,) * parts) if batch is not None else None  # each part comes of the decoding
             self.assign(target, (arrays.batch_parts(value, parts) or parted) if parts > 1 else None)
         self.layers_set(node)
-        self.loop_body(node, count, trips, upper, counted)
+        self.loop_body(node, count, trips, upper, counted, resumed)
         if items is None:
             for model, _ in unroll.models_added_to(node, before, work_mod.is_model):
                 model.meta["n_layers"] = None  # its trips not walked one by one: the layers they add unknown
@@ -697,12 +699,12 @@ class Resolver:
         return trips, upper, bound.option or ""
 
     def loop_body(self, node: ast.For | ast.While, count: int | None, trips: int | None, upper: bool,
-                  counted: str = "") -> None:
+                  counted: str = "", resumed: bool = False) -> None:
         """*count*: the literal trip count (features); *trips*: what `runs` counts (a data set's
         known length too), at most that many when *upper*; *counted*: the command-line option whose
-        default they are, else ""."""
+        default they are, else ""; *resumed*: at most that many because the loop resumes a count."""
         ctx = self.ctx
-        exits = _leaves_early(node.body) or upper
+        exits = _leaves_early(node.body) or upper and not resumed
         always = any(type(stmt) in _EXITS for stmt in node.body)  # never multiply past a `break`
         ctx.loops.append(count)
         ctx.trips.append(min(trips, 1) if always and trips is not None else 1 if always else trips)
@@ -710,6 +712,7 @@ class Resolver:
         ctx.varying.append(self.loop_varying(node) if ctx.trips[-1] != 1 else None)
         ctx.rebound.append(node)
         ctx.exits += exits
+        ctx.resumes += resumed
         outer, self.decoded = self.decoded, None  # the decodes of this body (`fill_list`), not of the code around it
         self.block(node.body)
         self.decoded = outer
@@ -717,6 +720,7 @@ class Resolver:
             ctx.ended = False  # (a loop may run no trip: what follows it runs)
         ctx.rebound.pop()
         ctx.exits -= exits
+        ctx.resumes -= resumed
         ctx.varying.pop()
         ctx.counted.pop()
         ctx.trips.pop()
@@ -1992,7 +1996,8 @@ class Resolver:
         ctx = self.ctx
         depth = ctx.lists.get(name, 0) if scope is self.scope else 0
         divisors = tuple(p._replace(depth=p.depth - depth) for p in ctx.divisors if p.depth > depth) if depth else tuple(ctx.divisors)
-        runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors, ctx.counted[depth:])
+        runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors, ctx.counted[depth:],
+                              ctx.resumes > 0)
         filled = arrays.appended(value, runs.count, runs.bound == runs_mod.UPPER or runs.share > 1)
         if decoded is not None:
             meta = filled.meta if filled is not None else {}
@@ -3143,7 +3148,8 @@ class Resolver:
         """Where a call sits (runs_mod.Place): its runs here, and the inputs each loop that
         repeats it changes. *params*: the callee's positional parameter names."""
         ctx = self.ctx  # its runs per run of the function (or module) being walked
-        runs = runs_mod.local(ctx.trips, ctx.exits > 0 or ctx.guards > 0, tuple(ctx.divisors), ctx.counted)
+        runs = runs_mod.local(ctx.trips, ctx.exits > 0 or ctx.guards > 0, tuple(ctx.divisors), ctx.counted,
+                              ctx.resumes > 0)
         loops = [names for names in ctx.varying if names is not None]
         func = ctx.func
         keep = node is not None and func is not None and func.kind != "lambda"
@@ -3497,7 +3503,7 @@ class Resolver:
         """Walk a loop's iterable: (literal trip count, the trips `runs` counts, at most those,
         the iterable's value); a data set or array of known length, a list filled by `append`
         and `ds.take(n)` give trips too."""
-        self.iter_option = ""
+        self.iter_option, self.iter_resumed = "", False
         count, value = self.loop_iter(node)
         if count is not None:
             return count, count, False, value
@@ -3527,7 +3533,7 @@ class Resolver:
                    and n.targets[0].id == name and type(n.value) is ast.Constant and n.value.value == 0
                    for n in trees.walk(scope)) if scope is not None else False
         if zero:
-            self.iter_option = stop.option
+            self.iter_option, self.iter_resumed = stop.option, True
         return max(stop.value, 0) if zero else None
 
     def comprehension(self, node, first: tuple) -> None:

@@ -51,6 +51,8 @@ class Local(NamedTuple):
     share: int = 1
     option: str = ""  # a period of the count is this command-line option's default
     counted: str = ""  # a loop's trip count in the count is this command-line option's default
+    guarded: bool = False  # at most *count*: under a condition, or in a loop left early
+    resumed: bool = False  # at most *count*: a loop resumes its count at a start not known here
 
 
 class Period(NamedTuple):
@@ -153,9 +155,11 @@ class Place(NamedTuple):
     branched: bool = False
 
 
-def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted: list[str] | tuple = ()) -> Local:
+def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted: list[str] | tuple = (),
+          resumed: bool = False) -> Local:
     """Runs per run of the function of a place in loops of *trips* (outermost first; *counted*: the
-    command-line option whose default each counts, "" for a count the code fixes); *divisors*:
+    command-line option whose default each counts, "" for a count the code fixes; *resumed*: one of
+    them resumes its count at a start not known here, so runs at most its trips); *divisors*:
     the `Period` of each enclosing `if ... % k == 0`: the loop at its depth (0: the function's own
     runs, as *share*, where no extra runs come with it) runs the place on at most 1 in k of its
     trips (plus its extra runs)."""
@@ -173,7 +177,9 @@ def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted:
                 trip = min(trip, ceil(trip / period.k) + period.extra)
         count *= trip
     option = next((p.option for p in divisors if p.option), "")
-    return Local(count, UPPER if guarded or divisors else EXACT, share, option, next((c for c in counted if c), ""))
+    held = guarded or bool(divisors)
+    return Local(count, UPPER if held or resumed else EXACT, share, option, next((c for c in counted if c), ""),
+                 held, resumed)
 
 
 def times(place: Local, outer: int) -> int:
@@ -345,6 +351,10 @@ def _place_note(place: Local) -> str:
     return note
 
 
+_HELD = "under a condition, or a loop left by break/return"
+_RESUMED = "a loop resumes its count at a start not known here"
+
+
 def _counted_note(place: Local) -> str:
     if place.count is None:
         return "inside a loop of unknown length"
@@ -356,5 +366,6 @@ def _counted_note(place: Local) -> str:
                 f"at most {place.count}{TIMES} in its loops with the default of `--{place.option}` as the period of"
                 " the condition it runs under (a command line may change it)"
             )
-        return f"at most {place.count}{TIMES} in its loops (under a condition, or a loop left by break/return)"
+        why = [cause for cause, holds in ((_HELD, place.guarded or not place.resumed), (_RESUMED, place.resumed)) if holds]
+        return f"at most {place.count}{TIMES} in its loops ({'; '.join(why)})"
     return f"{place.count}{TIMES} in its loops"
