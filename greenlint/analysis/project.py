@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from greenlint.analysis import constructed, installed, trees, wrapped
+from greenlint.analysis.records import Record
 from greenlint.analysis.values import (
     MISSING,
     SEQUENCE,
@@ -713,6 +714,8 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
         return Composed(None if value.items is None else tuple(freeze(item, memo, functions) for item in value.items))
     if kind is Kw:
         return Kw({name: freeze(item, memo, functions) for name, item in value.items.items()})
+    if kind is Record:
+        return Record(value.fields, None if value.values is None else tuple(freeze(v, memo, functions) for v in value.values))
     if kind is UserFunc:
         info = value.info
         if info.state is not Walk.DONE:

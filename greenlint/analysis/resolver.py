@@ -63,6 +63,7 @@ from greenlint.analysis import (
     options,
     progress,
     rebinding,
+    records,
     step_traces,
     symops,
     tfgan,
@@ -1111,6 +1112,8 @@ class Resolver:
             return Ref(path) if path in options.ABSL_PATHS else None
         if root == downloads.PATH_MODULE:  # `pathlib.Path(get_file(...))` (nothing else of theirs)
             return Ref(path) if path == root or path in downloads.SAME_PATH else None
+        if root == records.ROOT:  # `collections.namedtuple` (nothing else of theirs)
+            return Ref(path) if path in (root, records.NAMEDTUPLE) else None
         if root == "math":  # `math.ceil(x)` on a literal (`_MATH`; nothing else of theirs)
             return Ref(path) if path == root or path in _MATH else None
         if root not in TF_ROOTS:
@@ -1814,8 +1817,10 @@ class Resolver:
         kind = type(owner)
         if kind is Foreign:
             return owner
+        if kind is records.Record:
+            return records.field(owner, attr)
         if kind is Ref:
-            if owner.path in _BINDER_MODULES or drivers.imported(owner.path):
+            if owner.path in _BINDER_MODULES or drivers.imported(owner.path) or owner.path == records.ROOT:
                 return self.module_ref(f"{owner.path}.{attr}")
             return Ref(f"{owner.path}.{attr}")
         if kind is Inst:
@@ -2029,6 +2034,8 @@ class Resolver:
         self.opened_used(callee, args, keywords)
         if kind is Ref:
             return self.call_symbol(node, callee.path, args, keywords)
+        if kind is records.Record:
+            return records.construct(callee, args, keywords) if callee.values is None else None
         if kind is Member:
             owner = callee.owner
             if owner.cls == arrays.HOST_BATCH:
@@ -2283,6 +2290,8 @@ class Resolver:
             return self.folded(node, args)
         if path in _MATH:
             return _math_call(path, args)
+        if path == records.NAMEDTUPLE:
+            return records.make_class(args, keywords)
         if path in drivers.PATHS:
             return self.driver_call(node, path, args, keywords)
         if tfgan.is_path(path):
@@ -3615,7 +3624,7 @@ _BINDER_MODULES = frozenset(path.partition(".")[0] for path in _BINDERS)
 _KERAS_ROOTS = TF_ROOTS | kerasext.ROOTS
 #: Roots of `from X import y` whose names the resolver values itself (no project module).
 _FOLLOWED_ROOTS = (DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS | hostwork.ROOTS
-                   | environments.ROOTS | progress.ROOTS | {downloads.PATH_MODULE, "absl"})
+                   | environments.ROOTS | progress.ROOTS | {downloads.PATH_MODULE, "absl", records.ROOT})
 _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
 #: `math` functions folded on a literal number, as `builtin_call` folds `int` and `round`: the sizes a
 #: program derives (`int(math.ceil(float(size) / float(stride)))`, a layer's output side).
