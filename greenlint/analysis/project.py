@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from greenlint.analysis import constructed, installed, trees, wrapped
+from greenlint.analysis import constructed, installed, served, trees, wrapped
 from greenlint.analysis.records import Record
 from greenlint.analysis.values import (
     MISSING,
@@ -127,6 +127,10 @@ def search_roots(directory: str, cwd: str | None = None) -> tuple[str, ...]:
         roots += [project, os.path.join(project, "src")]
     if cwd is not None and os.path.commonpath((cwd, os.path.abspath(directory))) == cwd:
         roots += [cwd, os.path.join(cwd, "src")]
+    if _is_package(directory):
+        # last: a script of a package folder run from there (`python web/server.py`, its folder first on
+        # sys.path), or Python 2's implicit relative import, finds a sibling no other root holds
+        roots.append(directory)
     return tuple(dict.fromkeys(r for r in roots if os.path.isdir(r)))
 
 
@@ -303,10 +307,10 @@ class ProjectIndex:
         self._in_progress: set[str] = set()
         self._stamped: set[str] = set()  # paths stamped since `refresh` was last called
         #: path -> (content sha, import statements, whether each is not indented, whether it names
-        #: TensorFlow or Keras) of the files read in this process.
-        self._read_before: dict[str, tuple[str, list[tuple], list[bool], bool]] = {}
+        #: TensorFlow or Keras, whether it imports a web framework) of the files read in this process.
+        self._read_before: dict[str, tuple[str, list[tuple], list[bool], bool, bool]] = {}
         self._near: dict[str, frozenset[str]] = {}  # path -> its cycle of imports run with the module (`near`)
-        #: folder -> {module: the modules there naming TF or Keras that import it} (`tf_importers`)
+        #: folder -> {module: the modules there naming TF or Keras, or serving requests, that import it} (`importers`)
         self._importers: dict[str, dict[str, list[str]]] = {}
         self._held = False  # `held`: refresh does nothing
         self._held_stamps: dict[str, tuple[int, ...] | None] = {}  # `stamp`'s, while held
@@ -327,7 +331,8 @@ class ProjectIndex:
         matches = list(_import_lines(text)) if text is not None else []
         statements = [match.groups() for match in matches]
         top = [match.group(0)[:1] not in " \t" for match in matches]
-        self._read_before[path] = (sha, statements, top, text is not None and sources.mentions_tf(text))
+        self._read_before[path] = (sha, statements, top, text is not None and sources.mentions_tf(text),
+                                   text is not None and served.imports_server(text))
         return statements, sha, top
 
     def _scan(self, path: str) -> tuple[list[str], str]:
@@ -415,11 +420,12 @@ class ProjectIndex:
         self._scan(path)
         if path not in self._read_before or self._read_before[path][3]:
             return []
-        return self.importers(path)
+        return [module for module in self.importers(path) if self._read_before[module][3]]
 
     def importers(self, path: str) -> list[str]:
-        """The modules beside *path* that name TensorFlow or Keras and import it, sorted, whether
-        *path* names them or not: the scripts a module's functions are called from."""
+        """The modules beside *path* that name TensorFlow or Keras, or serve web requests (served.py),
+        and import it, sorted, whether *path* names them or not: the scripts a module's functions are
+        called from."""
         self._scan(path)
         return self._folder_importers(os.path.dirname(path)).get(path, [])
 
@@ -436,7 +442,8 @@ class ProjectIndex:
         return modules + installed.stamp(path)
 
     def _folder_importers(self, folder: str) -> dict[str, list[str]]:
-        """Each module of *folder* with the modules there naming TF or Keras that import it, sorted:
+        """Each module of *folder* with the modules there naming TF or Keras, or serving web requests, that
+        import it, sorted:
         the folder listed and its modules scanned once between refreshes (its other files ask too)."""
         self._fresh()
         found = self._importers.get(folder)
@@ -451,7 +458,7 @@ class ProjectIndex:
             other = os.path.join(folder, name)
             if name.endswith((".py", ".ipynb")):
                 imported = self.imports(other)
-                if other in self._read_before and self._read_before[other][3]:
+                if other in self._read_before and (self._read_before[other][3] or self._read_before[other][4]):
                     for module in imported:
                         found.setdefault(module, []).append(other)
         return found
@@ -673,6 +680,23 @@ class Imports:
         if module.file in self.near:
             return None
         return self.index.summary(module.file, self.catalog)
+
+    def served(self) -> dict[str, str]:
+        """This module's functions that a route handler of a web server beside it calls, by name: what
+        runs them once per request (served.py)."""
+        found: dict[str, str] = {}
+        for importer in self.index.importers(self.path):
+            text = _read(importer)
+            if text is None or not served.imports_server(text):
+                continue
+            try:
+                tree = ast.parse(text)
+            except (SyntaxError, ValueError):
+                continue
+            name = os.path.basename(importer)
+            for func, handler in served.called(tree, self.path).items():
+                found.setdefault(func, f"the route handler `{handler}` of {name}")
+        return found
 
     def scripts_beside(self) -> constructed.Beside:
         """The scripts beside this module that may call it (`constructed.Beside`; their texts read

@@ -64,6 +64,7 @@ from greenlint.analysis import (
     progress,
     rebinding,
     records,
+    served,
     step_traces,
     symops,
     tfgan,
@@ -394,12 +395,27 @@ class Resolver:
         self.count_mapped_work()
         traced_ids = self.traced_functions()
         self.untaped_eager_steps(traced_ids)
-        counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links, traced_ids)
+        counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links, traced_ids, self.served_functions())
         calls = self.calls + self.uncounted_wrappers(counter)
         found = [(c.node, c.api, c.features, counter.site(c.func, c.local), c.work) for c in calls]
         # a host-work site that a loop repeats, through the calls of its function, is per-item work of that
         # loop's function, whose own call is the site (`host_site`)
         return [f for f in found if f[2].get("receiver") != hostwork.HOST or f[3].get("loop") == 1]
+
+    def served_functions(self) -> dict[int, str]:
+        """The functions a web server runs once per request (served.py), by id: this module's route
+        handlers, and its module-level functions a handler of a server beside it calls -> what runs them."""
+        if self.tree is None:
+            return {}
+        handlers = {id(node) for node in served.handlers(self.tree)}
+        beside = self.imports.served() if self.imports is not None else {}
+        found = {}
+        for info in self.functions:
+            if id(info.node) in handlers:
+                found[id(info)] = f"the route handler `{info.node.name}`"
+            elif info.parent is None and info.cls is None and getattr(info.node, "name", None) in beside:
+                found[id(info)] = beside[info.node.name]
+        return found
 
     def count_traced_work(self) -> None:
         """Each call of a tf.function carries the work of the model calls its body (and the

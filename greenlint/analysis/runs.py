@@ -204,10 +204,12 @@ class FunctionRuns:
     whether the calls seen are all of them, *links(info, place)* which inputs of a call in it
     derive from which of its parameters (asked only where a loop varies them)."""
 
-    def __init__(self, all_calls_seen, links, traced: frozenset[int] | set[int] = frozenset()):
+    def __init__(self, all_calls_seen, links, traced: frozenset[int] | set[int] = frozenset(),
+                 served: dict[int, str] | None = None):
         self.all_calls_seen = all_calls_seen
         self.links = links  # (function, place in it) -> {input: the function's parameters it derives from}
         self.traced = traced  # ids of the functions whose Python runs only while a graph is traced
+        self.served = served or {}  # ids of the functions a web server runs once per request -> what runs them
         self.memo: dict[int, tuple[Local, str | None]] = {}
         self.loops: dict[tuple, Local] = {}
         self.varied: dict[int, frozenset] = {}
@@ -225,6 +227,8 @@ class FunctionRuns:
             return Local(None, UNKNOWN), f"{name} is called recursively"
         if name is None:
             found = Local(None, UNKNOWN), "a lambda runs where it is passed"
+        elif key in self.served:
+            found = Local(None, UNKNOWN), f"{name} runs once per web request ({self.served[key]})"
         elif not info.callers or not self.all_calls_seen(info):
             found = Local(None, UNKNOWN), f"{name} is called or passed where greenlint cannot count"
         elif any(place is not None and place.later for _, place, _ in info.callers):
@@ -258,7 +262,7 @@ class FunctionRuns:
         """Runs loops alone give a user function: the most over its calls seen of the loops
         around each call (times its caller's), and its bound; 1 at top level, for a function
         called from no loop, or one whose calls are not seen; None where such a loop's length
-        is unknown. *unless*: of its runs, only those where these parameters are None count (a
+        is unknown, or where a web server runs it once per request. *unless*: of its runs, only those where these parameters are None count (a
         call under `if model is None:`): its calls giving them a value known not to be None do not."""
         if info is None or id(info) in active:
             return ONCE
@@ -267,6 +271,8 @@ class FunctionRuns:
             found = [combine(place.runs, self.loop(caller, active | {id(info)}, place.unless))
                      for caller, place, bound in info.callers
                      if not place.later and not _given(bound, unless)]  # bound for calls unseen: no loop known
+            if id(info) in self.served:  # each request runs it again: as a loop of unknown length
+                found.append(Local(None, UNKNOWN))
             counts = [runs.count for runs in found]
             most = _loop_max(counts)
             upper = any(runs.bound == UPPER for runs in found) or len(set(counts)) > 1
@@ -289,6 +295,16 @@ class FunctionRuns:
                     found.add(frozenset(p for p, params in links.items() if params & outer))
             self.varied[key] = frozenset(found)
         return self.varied[key]
+
+    def request(self, info: Any, active: frozenset = frozenset()) -> str | None:
+        """What runs a user function once per web request (a route handler, `served`), itself or
+        through the calls of its callers; None where no request does."""
+        if info is None or id(info) in active:
+            return None
+        if id(info) in self.served:
+            return self.served[id(info)]
+        return next((found for caller, _, _ in info.callers
+                     if (found := self.request(caller, active | {id(info)})) is not None), None)
 
     def site(self, func: Any, place: Place) -> dict[str, Any]:
         """The `runs` object of a call site in *func* at *place* (a fresh one each time: sites
@@ -319,6 +335,9 @@ class FunctionRuns:
             loops = set()
         callers = 1 if func is None else len(func.callers) if func.callers and self.all_calls_seen(func) else None
         option = {"loop_option": place.runs.counted} if place.runs.counted and loop is not None and loop > 1 else {}
+        request = self.request(func)
+        if request is not None:
+            option["request"] = request
         return {
             **option,
             "count": runs.count,
