@@ -37,6 +37,7 @@ import functools
 import hashlib
 import os
 import re
+import sys
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -136,9 +137,14 @@ def search_roots(directory: str, cwd: str | None = None) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=65536)
 def find_module(roots: tuple[str, ...], dotted: str) -> ExtModule | None:
-    """The project module *dotted* names under the first root holding it; None if none does."""
+    """The project module *dotted* names under the first root holding it; None if none does. A package
+    folder, a root only as the last resort of its own modules (`search_roots`), never shadows the
+    standard library (`import random` beside a `random.py` of the package)."""
     parts = [p for p in dotted.split(".") if p]
+    stdlib = bool(parts) and parts[0] in sys.stdlib_module_names
     for root in roots:
+        if stdlib and _is_package(root):
+            continue
         found = _module_at(os.path.join(root, *parts)) if parts else _module_at(root)
         if found is not None:
             return found
