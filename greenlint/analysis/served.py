@@ -48,7 +48,8 @@ def handlers(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     return [
         node
         for node in ast.walk(tree)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(_routes(d, apps) for d in node.decorator_list)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and any(_routes(d, apps) for d in node.decorator_list)
     ]
 
 
@@ -56,7 +57,8 @@ def called(tree: ast.Module, path: str) -> dict[str, str]:
     """The functions of the module at *path* that the route handlers of *tree* (an importer's) call,
     by name: what runs them (`the route handler upload`)."""
     module = os.path.splitext(os.path.basename(path))[0]
-    modules, functions = set(), {}  # the names bound to the module; those bound to its functions
+    modules: set[str] = set()  # the names bound to the module
+    functions: dict[str, str] = {}  # the names bound to its functions -> their names there
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             modules.update(a.asname or a.name for a in node.names if a.name.rpartition(".")[2] == module)
