@@ -78,7 +78,7 @@ class ModelLoadInLoop(Rule):
     CALLS = frozenset(map(method, LOADERS))
     MESSAGE = "`{api}` is called inside a loop: the model is read from disk and rebuilt on every iteration"
     REQUEST = (
-        "`{{api}}` is called on every web request ({request}): the model is read from disk and rebuilt per"
+        "`{api}` is called on every web request ({request}): the model is read from disk and rebuilt per"
         " request; load it once, when the server starts"
     )
     FIX_TITLE = "Load the model once, before the loop"
@@ -168,8 +168,8 @@ class ModelLoadInLoop(Rule):
         for site in facts.sites:
             if site.api in LOADERS and site.repeats() and not _loop_writes_weights(facts, site):
                 request = site.callsite.runs.get("request")
-                message = self.MESSAGE if request is None else self.REQUEST.format(request=request)
-                yield self.diagnostic(site.callsite.span, facts.path, message.format(api=site.api))
+                message = (self.MESSAGE if request is None else self.REQUEST).format(api=site.api, request=request)
+                yield self.diagnostic(site.callsite.span, facts.path, message)
 
 
 #: Methods that write a model's weights to disk (`fit` only when given callbacks: `ModelCheckpoint`).
