@@ -37,12 +37,14 @@ import functools
 import hashlib
 import os
 import re
+import sys
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from greenlint.analysis import constructed, installed, trees, wrapped
+from greenlint.analysis import constructed, installed, served, trees, wrapped
+from greenlint.analysis.records import Record
 from greenlint.analysis.values import (
     MISSING,
     SEQUENCE,
@@ -126,14 +128,23 @@ def search_roots(directory: str, cwd: str | None = None) -> tuple[str, ...]:
         roots += [project, os.path.join(project, "src")]
     if cwd is not None and os.path.commonpath((cwd, os.path.abspath(directory))) == cwd:
         roots += [cwd, os.path.join(cwd, "src")]
+    if _is_package(directory):
+        # last: a script of a package folder run from there (`python web/server.py`, its folder first on
+        # sys.path), or Python 2's implicit relative import, finds a sibling no other root holds
+        roots.append(directory)
     return tuple(dict.fromkeys(r for r in roots if os.path.isdir(r)))
 
 
 @functools.lru_cache(maxsize=65536)
 def find_module(roots: tuple[str, ...], dotted: str) -> ExtModule | None:
-    """The project module *dotted* names under the first root holding it; None if none does."""
+    """The project module *dotted* names under the first root holding it; None if none does. A package
+    folder, a root only as the last resort of its own modules (`search_roots`), never shadows the
+    standard library (`import random` beside a `random.py` of the package)."""
     parts = [p for p in dotted.split(".") if p]
+    stdlib = bool(parts) and parts[0] in sys.stdlib_module_names
     for root in roots:
+        if stdlib and _is_package(root):
+            continue
         found = _module_at(os.path.join(root, *parts)) if parts else _module_at(root)
         if found is not None:
             return found
@@ -302,10 +313,10 @@ class ProjectIndex:
         self._in_progress: set[str] = set()
         self._stamped: set[str] = set()  # paths stamped since `refresh` was last called
         #: path -> (content sha, import statements, whether each is not indented, whether it names
-        #: TensorFlow or Keras) of the files read in this process.
-        self._read_before: dict[str, tuple[str, list[tuple], list[bool], bool]] = {}
+        #: TensorFlow or Keras, whether it imports a web framework) of the files read in this process.
+        self._read_before: dict[str, tuple[str, list[tuple], list[bool], bool, bool]] = {}
         self._near: dict[str, frozenset[str]] = {}  # path -> its cycle of imports run with the module (`near`)
-        #: folder -> {module: the modules there naming TF or Keras that import it} (`tf_importers`)
+        #: folder -> {module: the modules there naming TF or Keras, or serving requests, that import it} (`importers`)
         self._importers: dict[str, dict[str, list[str]]] = {}
         self._held = False  # `held`: refresh does nothing
         self._held_stamps: dict[str, tuple[int, ...] | None] = {}  # `stamp`'s, while held
@@ -326,7 +337,8 @@ class ProjectIndex:
         matches = list(_import_lines(text)) if text is not None else []
         statements = [match.groups() for match in matches]
         top = [match.group(0)[:1] not in " \t" for match in matches]
-        self._read_before[path] = (sha, statements, top, text is not None and sources.mentions_tf(text))
+        self._read_before[path] = (sha, statements, top, text is not None and sources.mentions_tf(text),
+                                   text is not None and served.imports_server(text))
         return statements, sha, top
 
     def _scan(self, path: str) -> tuple[list[str], str]:
@@ -414,11 +426,12 @@ class ProjectIndex:
         self._scan(path)
         if path not in self._read_before or self._read_before[path][3]:
             return []
-        return self.importers(path)
+        return [module for module in self.importers(path) if self._read_before[module][3]]
 
     def importers(self, path: str) -> list[str]:
-        """The modules beside *path* that name TensorFlow or Keras and import it, sorted, whether
-        *path* names them or not: the scripts a module's functions are called from."""
+        """The modules beside *path* that name TensorFlow or Keras, or serve web requests (served.py),
+        and import it, sorted, whether *path* names them or not: the scripts a module's functions are
+        called from."""
         self._scan(path)
         return self._folder_importers(os.path.dirname(path)).get(path, [])
 
@@ -435,7 +448,8 @@ class ProjectIndex:
         return modules + installed.stamp(path)
 
     def _folder_importers(self, folder: str) -> dict[str, list[str]]:
-        """Each module of *folder* with the modules there naming TF or Keras that import it, sorted:
+        """Each module of *folder* with the modules there naming TF or Keras, or serving web requests, that
+        import it, sorted:
         the folder listed and its modules scanned once between refreshes (its other files ask too)."""
         self._fresh()
         found = self._importers.get(folder)
@@ -450,7 +464,7 @@ class ProjectIndex:
             other = os.path.join(folder, name)
             if name.endswith((".py", ".ipynb")):
                 imported = self.imports(other)
-                if other in self._read_before and self._read_before[other][3]:
+                if other in self._read_before and (self._read_before[other][3] or self._read_before[other][4]):
                     for module in imported:
                         found.setdefault(module, []).append(other)
         return found
@@ -673,6 +687,23 @@ class Imports:
             return None
         return self.index.summary(module.file, self.catalog)
 
+    def served(self) -> dict[str, str]:
+        """This module's functions that a route handler of a web server beside it calls, by name: what
+        runs them once per request (served.py)."""
+        found: dict[str, str] = {}
+        for importer in self.index.importers(self.path):
+            text = _read(importer)
+            if text is None or not served.imports_server(text):
+                continue
+            try:
+                tree = ast.parse(text)
+            except (SyntaxError, ValueError):
+                continue
+            name = os.path.basename(importer)
+            for func, handler in served.called(tree, self.path).items():
+                found.setdefault(func, f"the route handler `{handler}` of {name}")
+        return found
+
     def scripts_beside(self) -> constructed.Beside:
         """The scripts beside this module that may call it (`constructed.Beside`; their texts read
         once per module analysed)."""
@@ -713,6 +744,8 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
         return Composed(None if value.items is None else tuple(freeze(item, memo, functions) for item in value.items))
     if kind is Kw:
         return Kw({name: freeze(item, memo, functions) for name, item in value.items.items()})
+    if kind is Record:
+        return Record(value.fields, None if value.values is None else tuple(freeze(v, memo, functions) for v in value.values))
     if kind is UserFunc:
         info = value.info
         if info.state is not Walk.DONE:

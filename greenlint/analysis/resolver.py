@@ -63,6 +63,8 @@ from greenlint.analysis import (
     options,
     progress,
     rebinding,
+    records,
+    served,
     step_traces,
     symops,
     tfgan,
@@ -154,7 +156,7 @@ class WalkContext:
     return values and yields seen in it)."""
 
     __slots__ = (
-        "loops", "trips", "counted", "exits", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
+        "loops", "trips", "counted", "exits", "resumes", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
         "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists", "branches",
         "ended", "rebound", "kept",
     )
@@ -165,6 +167,7 @@ class WalkContext:
         self.counted: list[str] = []  # the command-line option whose default each of those counts, else ""
         self.lists: dict[str, int] = {}  # a name bound to a literal list here -> how many loops enclosed it then
         self.exits = 0  # enclosing loops that a `break`, `return` or `raise` may leave early
+        self.resumes = 0  # enclosing loops that resume a count at a start not known here (`resumed_range`)
         self.guards = 0  # enclosing `if`/`except`/`case` bodies inside a loop
         self.branches = 0  # enclosing `if`/`except`/`case` bodies, in a loop or not
         self.divisors: list[runs_mod.Period] = []  # of each enclosing `if ... % k == 0`
@@ -312,6 +315,7 @@ class Resolver:
         self.option_defaults: dict[str, ast.expr | None] | None = None  # its command-line options' (`options.defaults`)
         self.options_set: dict[tuple[str, str], bool] | None = None  # the options it sets itself (`options.set_by_program`)
         self.iter_option = ""  # the option whose default the last loop iterable walked counts (`loop_trips`)
+        self.iter_resumed = False  # the last loop iterable walked resumes a count (`resumed_range`)
         self.ctx = WalkContext()
         self.pending: deque[FuncInfo] = deque()
         self.flows: dict[ast.AST, Any] = {}  # loop -> names its iterations change; def -> its parameters' flow
@@ -392,12 +396,27 @@ class Resolver:
         self.count_mapped_work()
         traced_ids = self.traced_functions()
         self.untaped_eager_steps(traced_ids)
-        counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links, traced_ids)
+        counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links, traced_ids, self.served_functions())
         calls = self.calls + self.uncounted_wrappers(counter)
         found = [(c.node, c.api, c.features, counter.site(c.func, c.local), c.work) for c in calls]
         # a host-work site that a loop repeats, through the calls of its function, is per-item work of that
         # loop's function, whose own call is the site (`host_site`)
         return [f for f in found if f[2].get("receiver") != hostwork.HOST or f[3].get("loop") == 1]
+
+    def served_functions(self) -> dict[int, str]:
+        """The functions a web server runs once per request (served.py), by id: this module's route
+        handlers, and its module-level functions a handler of a server beside it calls -> what runs them."""
+        if self.tree is None:
+            return {}
+        handlers = {id(node) for node in served.handlers(self.tree)}
+        beside = self.imports.served() if self.imports is not None else {}
+        found = {}
+        for info in self.functions:
+            if id(info.node) in handlers:
+                found[id(info)] = f"the route handler `{info.node.name}`"
+            elif info.parent is None and info.cls is None and getattr(info.node, "name", None) in beside:
+                found[id(info)] = beside[info.node.name]
+        return found
 
     def count_traced_work(self) -> None:
         """Each call of a tf.function carries the work of the model calls its body (and the
@@ -605,7 +624,7 @@ class Resolver:
     def s_for(self, node: ast.For) -> None:
         count, trips, upper, value = self.loop_trips(node.iter)
         self.pieces_looped(value)
-        counted = self.iter_option
+        counted, resumed = self.iter_option, self.iter_resumed
         before = dict(self.scope.names)
         items = unroll.literal_items(value) if len(self.unrolling) < unroll.MAX_DEPTH else None
         if items is not None and not unroll.unrollable(node, before, work_mod.is_model):
@@ -621,7 +640,7 @@ class Resolver:
             parted = Seq((batch,) * parts) if batch is not None else None  # each part comes of the decoding
             self.assign(target, (arrays.batch_parts(value, parts) or parted) if parts > 1 else None)
         self.layers_set(node)
-        self.loop_body(node, count, trips, upper, counted)
+        self.loop_body(node, count, trips, upper, counted, resumed)
         if items is None:
             for model, _ in unroll.models_added_to(node, before, work_mod.is_model):
                 model.meta["n_layers"] = None  # its trips not walked one by one: the layers they add unknown
@@ -698,12 +717,12 @@ class Resolver:
         return trips, upper, bound.option or ""
 
     def loop_body(self, node: ast.For | ast.While, count: int | None, trips: int | None, upper: bool,
-                  counted: str = "") -> None:
+                  counted: str = "", resumed: bool = False) -> None:
         """*count*: the literal trip count (features); *trips*: what `runs` counts (a data set's
         known length too), at most that many when *upper*; *counted*: the command-line option whose
-        default they are, else ""."""
+        default they are, else ""; *resumed*: at most that many because the loop resumes a count."""
         ctx = self.ctx
-        exits = _leaves_early(node.body) or upper
+        exits = _leaves_early(node.body) or upper and not resumed
         always = any(type(stmt) in _EXITS for stmt in node.body)  # never multiply past a `break`
         ctx.loops.append(count)
         ctx.trips.append(min(trips, 1) if always and trips is not None else 1 if always else trips)
@@ -711,6 +730,7 @@ class Resolver:
         ctx.varying.append(self.loop_varying(node) if ctx.trips[-1] != 1 else None)
         ctx.rebound.append(node)
         ctx.exits += exits
+        ctx.resumes += resumed
         outer, self.decoded = self.decoded, None  # the decodes of this body (`fill_list`), not of the code around it
         self.block(node.body)
         self.decoded = outer
@@ -718,6 +738,7 @@ class Resolver:
             ctx.ended = False  # (a loop may run no trip: what follows it runs)
         ctx.rebound.pop()
         ctx.exits -= exits
+        ctx.resumes -= resumed
         ctx.varying.pop()
         ctx.counted.pop()
         ctx.trips.pop()
@@ -1117,6 +1138,8 @@ class Resolver:
             return Ref(path) if path in options.ABSL_PATHS else None
         if root == downloads.PATH_MODULE:  # `pathlib.Path(get_file(...))` (nothing else of theirs)
             return Ref(path) if path == root or path in downloads.SAME_PATH else None
+        if root == records.ROOT:  # `collections.namedtuple` (nothing else of theirs)
+            return Ref(path) if path in (root, records.NAMEDTUPLE) else None
         if root == "math":  # `math.ceil(x)` on a literal (`_MATH`; nothing else of theirs)
             return Ref(path) if path == root or path in _MATH else None
         if root not in TF_ROOTS:
@@ -1820,8 +1843,10 @@ class Resolver:
         kind = type(owner)
         if kind is Foreign:
             return owner
+        if kind is records.Record:
+            return records.field(owner, attr)
         if kind is Ref:
-            if owner.path in _BINDER_MODULES or drivers.imported(owner.path):
+            if owner.path in _BINDER_MODULES or drivers.imported(owner.path) or owner.path == records.ROOT:
                 return self.module_ref(f"{owner.path}.{attr}")
             return Ref(f"{owner.path}.{attr}")
         if kind is Inst:
@@ -2002,7 +2027,8 @@ class Resolver:
         ctx = self.ctx
         depth = ctx.lists.get(name, 0) if scope is self.scope else 0
         divisors = tuple(p._replace(depth=p.depth - depth) for p in ctx.divisors if p.depth > depth) if depth else tuple(ctx.divisors)
-        runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors, ctx.counted[depth:])
+        runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors, ctx.counted[depth:],
+                              ctx.resumes > 0)
         filled = arrays.appended(value, runs.count, runs.bound == runs_mod.UPPER or runs.share > 1)
         if decoded is not None:
             meta = filled.meta if filled is not None else {}
@@ -2034,6 +2060,8 @@ class Resolver:
         self.opened_used(callee, args, keywords)
         if kind is Ref:
             return self.call_symbol(node, callee.path, args, keywords)
+        if kind is records.Record:
+            return records.construct(callee, args, keywords) if callee.values is None else None
         if kind is Member:
             owner = callee.owner
             if owner.cls == arrays.HOST_BATCH:
@@ -2288,6 +2316,8 @@ class Resolver:
             return self.folded(node, args)
         if path in _MATH:
             return _math_call(path, args)
+        if path == records.NAMEDTUPLE:
+            return records.make_class(args, keywords)
         if path in drivers.PATHS:
             return self.driver_call(node, path, args, keywords)
         if tfgan.is_path(path):
@@ -3156,7 +3186,8 @@ class Resolver:
         """Where a call sits (runs_mod.Place): its runs here, and the inputs each loop that
         repeats it changes. *params*: the callee's positional parameter names."""
         ctx = self.ctx  # its runs per run of the function (or module) being walked
-        runs = runs_mod.local(ctx.trips, ctx.exits > 0 or ctx.guards > 0, tuple(ctx.divisors), ctx.counted)
+        runs = runs_mod.local(ctx.trips, ctx.exits > 0 or ctx.guards > 0, tuple(ctx.divisors), ctx.counted,
+                              ctx.resumes > 0)
         loops = [names for names in ctx.varying if names is not None]
         func = ctx.func
         keep = node is not None and func is not None and func.kind != "lambda"
@@ -3510,7 +3541,7 @@ class Resolver:
         """Walk a loop's iterable: (literal trip count, the trips `runs` counts, at most those,
         the iterable's value); a data set or array of known length, a list filled by `append`
         and `ds.take(n)` give trips too."""
-        self.iter_option = ""
+        self.iter_option, self.iter_resumed = "", False
         count, value = self.loop_iter(node)
         if count is not None:
             return count, count, False, value
@@ -3540,7 +3571,7 @@ class Resolver:
                    and n.targets[0].id == name and type(n.value) is ast.Constant and n.value.value == 0
                    for n in trees.walk(scope)) if scope is not None else False
         if zero:
-            self.iter_option = stop.option
+            self.iter_option, self.iter_resumed = stop.option, True
         return max(stop.value, 0) if zero else None
 
     def comprehension(self, node, first: tuple) -> None:
@@ -3622,7 +3653,7 @@ _BINDER_MODULES = frozenset(path.partition(".")[0] for path in _BINDERS)
 _KERAS_ROOTS = TF_ROOTS | kerasext.ROOTS
 #: Roots of `from X import y` whose names the resolver values itself (no project module).
 _FOLLOWED_ROOTS = (DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS | hostwork.ROOTS
-                   | environments.ROOTS | progress.ROOTS | {downloads.PATH_MODULE, "absl"})
+                   | environments.ROOTS | progress.ROOTS | {downloads.PATH_MODULE, "absl", records.ROOT})
 _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
 #: `math` functions folded on a literal number, as `builtin_call` folds `int` and `round`: the sizes a
 #: program derives (`int(math.ceil(float(size) / float(stride)))`, a layer's output side).

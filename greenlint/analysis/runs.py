@@ -51,6 +51,8 @@ class Local(NamedTuple):
     share: int = 1
     option: str = ""  # a period of the count is this command-line option's default
     counted: str = ""  # a loop's trip count in the count is this command-line option's default
+    guarded: bool = False  # at most *count*: under a condition, or in a loop left early
+    resumed: bool = False  # at most *count*: a loop resumes its count at a start not known here
 
 
 class Period(NamedTuple):
@@ -153,9 +155,11 @@ class Place(NamedTuple):
     branched: bool = False
 
 
-def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted: list[str] | tuple = ()) -> Local:
+def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted: list[str] | tuple = (),
+          resumed: bool = False) -> Local:
     """Runs per run of the function of a place in loops of *trips* (outermost first; *counted*: the
-    command-line option whose default each counts, "" for a count the code fixes); *divisors*:
+    command-line option whose default each counts, "" for a count the code fixes; *resumed*: one of
+    them resumes its count at a start not known here, so runs at most its trips); *divisors*:
     the `Period` of each enclosing `if ... % k == 0`: the loop at its depth (0: the function's own
     runs, as *share*, where no extra runs come with it) runs the place on at most 1 in k of its
     trips (plus its extra runs)."""
@@ -173,7 +177,9 @@ def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted:
                 trip = min(trip, ceil(trip / period.k) + period.extra)
         count *= trip
     option = next((p.option for p in divisors if p.option), "")
-    return Local(count, UPPER if guarded or divisors else EXACT, share, option, next((c for c in counted if c), ""))
+    held = guarded or bool(divisors)
+    return Local(count, UPPER if held or resumed else EXACT, share, option, next((c for c in counted if c), ""),
+                 held, resumed)
 
 
 def times(place: Local, outer: int) -> int:
@@ -198,10 +204,12 @@ class FunctionRuns:
     whether the calls seen are all of them, *links(info, place)* which inputs of a call in it
     derive from which of its parameters (asked only where a loop varies them)."""
 
-    def __init__(self, all_calls_seen, links, traced: frozenset[int] | set[int] = frozenset()):
+    def __init__(self, all_calls_seen, links, traced: frozenset[int] | set[int] = frozenset(),
+                 served: dict[int, str] | None = None):
         self.all_calls_seen = all_calls_seen
         self.links = links  # (function, place in it) -> {input: the function's parameters it derives from}
         self.traced = traced  # ids of the functions whose Python runs only while a graph is traced
+        self.served = served or {}  # ids of the functions a web server runs once per request -> what runs them
         self.memo: dict[int, tuple[Local, str | None]] = {}
         self.loops: dict[tuple, Local] = {}
         self.varied: dict[int, frozenset] = {}
@@ -219,6 +227,8 @@ class FunctionRuns:
             return Local(None, UNKNOWN), f"{name} is called recursively"
         if name is None:
             found = Local(None, UNKNOWN), "a lambda runs where it is passed"
+        elif key in self.served:
+            found = Local(None, UNKNOWN), f"{name} runs once per web request ({self.served[key]})"
         elif not info.callers or not self.all_calls_seen(info):
             found = Local(None, UNKNOWN), f"{name} is called or passed where greenlint cannot count"
         elif any(place is not None and place.later for _, place, _ in info.callers):
@@ -252,7 +262,7 @@ class FunctionRuns:
         """Runs loops alone give a user function: the most over its calls seen of the loops
         around each call (times its caller's), and its bound; 1 at top level, for a function
         called from no loop, or one whose calls are not seen; None where such a loop's length
-        is unknown. *unless*: of its runs, only those where these parameters are None count (a
+        is unknown, or where a web server runs it once per request. *unless*: of its runs, only those where these parameters are None count (a
         call under `if model is None:`): its calls giving them a value known not to be None do not."""
         if info is None or id(info) in active:
             return ONCE
@@ -261,6 +271,8 @@ class FunctionRuns:
             found = [combine(place.runs, self.loop(caller, active | {id(info)}, place.unless))
                      for caller, place, bound in info.callers
                      if not place.later and not _given(bound, unless)]  # bound for calls unseen: no loop known
+            if id(info) in self.served:  # each request runs it again: as a loop of unknown length
+                found.append(Local(None, UNKNOWN))
             counts = [runs.count for runs in found]
             most = _loop_max(counts)
             upper = any(runs.bound == UPPER for runs in found) or len(set(counts)) > 1
@@ -283,6 +295,16 @@ class FunctionRuns:
                     found.add(frozenset(p for p, params in links.items() if params & outer))
             self.varied[key] = frozenset(found)
         return self.varied[key]
+
+    def request(self, info: Any, active: frozenset = frozenset()) -> str | None:
+        """What runs a user function once per web request (a route handler, `served`), itself or
+        through the calls of its callers; None where no request does."""
+        if info is None or id(info) in active:
+            return None
+        if id(info) in self.served:
+            return self.served[id(info)]
+        return next((found for caller, _, _ in info.callers
+                     if (found := self.request(caller, active | {id(info)})) is not None), None)
 
     def site(self, func: Any, place: Place) -> dict[str, Any]:
         """The `runs` object of a call site in *func* at *place* (a fresh one each time: sites
@@ -313,6 +335,9 @@ class FunctionRuns:
             loops = set()
         callers = 1 if func is None else len(func.callers) if func.callers and self.all_calls_seen(func) else None
         option = {"loop_option": place.runs.counted} if place.runs.counted and loop is not None and loop > 1 else {}
+        request = self.request(func)
+        if request is not None:
+            option["request"] = request
         return {
             **option,
             "count": runs.count,
@@ -345,6 +370,10 @@ def _place_note(place: Local) -> str:
     return note
 
 
+_HELD = "under a condition, or a loop left by break/return"
+_RESUMED = "a loop resumes its count at a start not known here"
+
+
 def _counted_note(place: Local) -> str:
     if place.count is None:
         return "inside a loop of unknown length"
@@ -356,5 +385,6 @@ def _counted_note(place: Local) -> str:
                 f"at most {place.count}{TIMES} in its loops with the default of `--{place.option}` as the period of"
                 " the condition it runs under (a command line may change it)"
             )
-        return f"at most {place.count}{TIMES} in its loops (under a condition, or a loop left by break/return)"
+        why = [cause for cause, holds in ((_HELD, place.guarded or not place.resumed), (_RESUMED, place.resumed)) if holds]
+        return f"at most {place.count}{TIMES} in its loops ({'; '.join(why)})"
     return f"{place.count}{TIMES} in its loops"

@@ -32,7 +32,9 @@ class ModelLoadInLoop(Rule):
     disk (`save_weights`, a model's or a checkpoint's `save`, or a `fit` given callbacks, where a
     `ModelCheckpoint` may save), around the load or around a call of its function in the file (followed by name, up to
     three calls up): the file may hold the weights written since the last load (evaluating
-    the latest checkpoint after each training round).
+    the latest checkpoint after each training round). A web server's route handler (`@app.route`
+    of a Flask, FastAPI, Quart or Sanic application), and a function of another module a handler
+    calls, runs once per request: a load there is reported as repeated on every request.
 
     ## Why is this bad?
     Loading a model reads and deserialises every weight from disk and rebuilds (and, for
@@ -75,6 +77,10 @@ class ModelLoadInLoop(Rule):
     name = "model-load-in-loop"
     CALLS = frozenset(map(method, LOADERS))
     MESSAGE = "`{api}` is called inside a loop: the model is read from disk and rebuilt on every iteration"
+    REQUEST = (
+        "`{api}` is called on every web request ({request}): the model is read from disk and rebuilt per"
+        " request; load it once, when the server starts"
+    )
     FIX_TITLE = "Load the model once, before the loop"
     VALID = (
         Valid(
@@ -93,6 +99,23 @@ class ModelLoadInLoop(Rule):
             "a = restore()\n"
             "b = restore()\n"
         ),
+        Valid(  # loaded once when the server starts, used by each request
+            "import tensorflow as tf\n"
+            "from flask import Flask\n"
+            "app = Flask(__name__)\n"
+            "model = tf.keras.models.load_model('m.keras')\n"
+            "@app.route('/predict', methods=['POST'])\n"
+            "def predict():\n"
+            "    return model(x)\n"
+        ),
+        Valid(  # a decorator of an object that is no web application: no request runs it
+            "import tensorflow as tf\n"
+            "import registry\n"
+            "routes = registry.Router()\n"
+            "@routes.get('/m')\n"
+            "def build():\n"
+            "    return tf.keras.models.load_model('m.keras')\n"
+        ),
         Valid(  # the loop saves between loads: each load reads the newest weights
             "import tensorflow as tf\n"
             "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
@@ -106,6 +129,16 @@ class ModelLoadInLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # a route handler: every request loads the model again
+            "import tensorflow as tf\n"
+            "from flask import Flask\n"
+            "app = Flask(__name__)\n"
+            "@app.route('/predict', methods=['POST'])\n"
+            "def predict():\n"
+            "    model = tf.keras.models.load_model('m.keras')\n"
+            "    return model(x)\n",
+            line=6,
+        ),
         Invalid(  # a loop that trains another model: the file loaded is the same each time
             "import tensorflow as tf\n"
             "def score(x):\n"
@@ -134,7 +167,9 @@ class ModelLoadInLoop(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
             if site.api in LOADERS and site.repeats() and not _loop_writes_weights(facts, site):
-                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(api=site.api))
+                request = site.callsite.runs.get("request")
+                message = (self.MESSAGE if request is None else self.REQUEST).format(api=site.api, request=request)
+                yield self.diagnostic(site.callsite.span, facts.path, message)
 
 
 #: Methods that write a model's weights to disk (`fit` only when given callbacks: `ModelCheckpoint`).

@@ -69,6 +69,63 @@ def test_an_update_fetched_in_a_dict_or_grouped_is_a_training_step():
     assert found[19]["step"]["value"] == "inference"  # a group with no update in it
 
 
+def test_an_update_returned_in_a_namedtuple_is_read_back_by_its_field(tmp_path):
+    """pix2pix's `create_model` returns `Model(..., train=tf.group(...))`, a `collections.namedtuple`,
+    and the loop fetches `model.train`: the field holds the update, also through a module's function;
+    a field the construction did not give, or a record built from a spread of unknown items or with
+    `rename`, stays unknown."""
+    (tmp_path / "nets.py").write_text(textwrap.dedent("""
+        import collections
+        import tensorflow as tf
+
+        Model = collections.namedtuple("Model", "loss, train")
+        Renamed = collections.namedtuple("Renamed", ["loss", "train"], rename=True)
+
+        def create_model(x, y):
+            logits = tf.layers.dense(x, 10)
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+            train = tf.train.AdamOptimizer(0.001).minimize(loss)
+            return Model(loss=loss, train=tf.group(train))
+
+        def create_spread(x, y):
+            loss = tf.reduce_mean(tf.layers.dense(x, 10))
+            return Model(*tf.train.AdamOptimizer(0.001).compute_gradients(loss))
+
+        def create_renamed(x, y):
+            loss = tf.reduce_mean(tf.layers.dense(x, 10))
+            return Renamed(loss, tf.train.AdamOptimizer(0.001).minimize(loss))
+        """).lstrip("\n"))
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        import tensorflow as tf
+        from collections import namedtuple
+        from nets import create_model, create_spread, create_renamed
+
+        Local = namedtuple("Local", "loss train")
+        x = tf.placeholder(tf.float32, [None, 784])
+        y = tf.placeholder(tf.int64, [None])
+        model, spread, renamed = create_model(x, y), create_spread(x, y), create_renamed(x, y)
+        loss = tf.reduce_mean(tf.layers.dense(x, 10))
+        update = tf.train.AdamOptimizer(0.001).minimize(loss)
+        local, partial = Local(loss, update), Local(loss)
+        with tf.Session() as sess:
+            for step in range(1000):
+                sess.run({"train": model.train, "loss": model.loss}, feed_dict={x: xs, y: ys})
+                sess.run(local.train, feed_dict={x: xs})
+                sess.run(spread.train, feed_dict={x: xs})
+                sess.run(renamed.train, feed_dict={x: xs})
+                sess.run(partial.train, feed_dict={x: xs})
+                sess.run(update, feed_dict={x: xs})
+        """).lstrip("\n"))
+    result = analyse_file(tmp_path / "train.py")
+    found = {s.span.line: s.work for s in result.callsites if "step" in s.work}
+    assert found[14]["step"]["value"] == "training"  # through a function of another module
+    assert found[15]["step"]["value"] == "training"  # positional fields, a class of this module
+    assert found[15]["flops_per_sample"] == found[19]["flops_per_sample"]  # the graph of the update itself
+    assert found[15]["flops_per_sample"]["value"] is not None
+    for line in (16, 17, 18):  # spread, renamed, a field not given
+        assert found[line]["step"]["value"] == "inference", line
+
+
 def test_an_op_of_unknown_work_on_the_path_leaves_a_lower_bound():
     code = MLP.replace("hidden = tf.nn.relu(tf.matmul(x, w1) + b1)",
                        "hidden = tf.nn.relu(tf.matmul(x, w1) + b1)\nhidden = tf.gather(hidden, [0, 1, 2])")

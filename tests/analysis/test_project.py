@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from greenlint.analysis.analyse import analyse_file, analyse_source
-from greenlint.analysis.project import ProjectIndex, direct_imports, search_roots
+from greenlint.analysis.project import ProjectIndex, direct_imports, find_module, search_roots
 from greenlint.check.config import Config
 from greenlint.check.pipeline import run_check
 from tests.analysis.expectations import FIXTURES, expected_calls
@@ -41,7 +41,9 @@ def test_search_roots_follow_sys_path_conventions():
     scripts = search_roots(str(SCRIPTS))
     assert scripts == (str(SCRIPTS), str(PROJECT), str(PROJECT / "src"))  # script dir, project, src layout
     inside = search_roots(str(SRC))
-    assert str(SRC) not in inside  # no implicit relative imports in a package
+    # a package folder is a root only last: a script run from it (its folder first on sys.path), or
+    # Python 2's implicit relative import, finds a sibling that no other root holds
+    assert inside[-1] == str(SRC) and inside.count(str(SRC)) == 1
     assert inside[0] == str(PROJECT / "src")  # the directory above the top package
 
 
@@ -644,3 +646,15 @@ def test_what_decides_a_modules_analysis_follows_its_imports_its_tf_importers_an
     assert not changed(tmp_path / "notes.py", "x = 1\n")  # a module that neither imports it nor is imported
     site = tmp_path / ".venv" / "lib" / "python3.11" / "site-packages"
     assert changed(site / "fancy-1.0.dist-info" / "METADATA", "Name: fancy\nVersion: 1.0\n")  # a library installed
+
+
+def test_a_package_folder_finds_its_siblings_last_and_never_shadows_the_standard_library(tmp_path):
+    """`import processor` in a script of a package folder (run from there) finds `processor.py` beside
+    it; `import random` beside the package's own `random.py` is the standard library's."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    for name in ("__init__.py", "processor.py", "random.py"):
+        (package / name).write_text("")
+    roots = search_roots(str(package))
+    assert find_module(roots, "processor").file == str(package / "processor.py")
+    assert find_module(roots, "random") is None

@@ -112,8 +112,13 @@ def test_a_loop_resuming_at_a_start_not_known_runs_at_most_its_stop():
                 m.predict(x)
         train()
         """
-    assert count(runs(code)[8]) == (20, "upper")
+    found = runs(code)[8]
+    assert count(found) == (20, "upper")
+    assert "resumes its count at a start not known here" in found["note"]
+    assert "under a condition" not in found["note"]
     assert runs(code.replace("start_epoch = 0", "start_epoch = first()"))[8]["count"] is None
+    guarded = runs(code.replace("                m.predict(x)", "                if ok:\n                    m.predict(x)"))[9]
+    assert "under a condition" in guarded["note"] and "resumes its count" in guarded["note"]
 
 
 def test_a_call_under_if_in_a_loop_is_at_most_the_loop_bound():
