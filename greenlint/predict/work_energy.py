@@ -8,11 +8,13 @@ backward ones of the layers the model's last `compile` trains where the analysis
 `adapt`, batches and forward FLOPs; a call that runs one batch (`model(x)`, `*_on_batch`, a custom
 training step) is one step on its batch. Per kind,
 
-    time   = t0 + l x layers + e x epochs + a x steps + b x FLOPs
+    time   = t0 + l x layers + e x epochs + (a + c x layers) x steps + b x FLOPs
                                             (t0: the call's start-up, the one fixed term; l: what
                                              tracing its step costs per layer of its model, measured
                                              (`start_up`); e: each epoch's set-up, where a calibration
-                                             fitted it (local_work.py); a: per-step overhead; b: 1 / throughput)
+                                             fitted it (local_work.py); a: per-step overhead; c: its
+                                             share per layer, the layer's kernels launched each step
+                                             (`step_s`); b: 1 / throughput)
     energy = P x time
 
 P is the steady net power of that kind of work on the reference machine: no ramp-up per call, so
@@ -373,7 +375,16 @@ def time_of(model: dict, n: float, flops: float | None, start: bool = True, epoc
     if roof and traffic(n, features) is not None:
         model = {**model, **roof, "t0": model["t0"] - model["call_s"] + roof["call_s"]}
     setup = start_up(model, features or {}) + model.get("per_epoch", 0.0) * epochs if start else 0.0
-    return setup + model["per_step"] * n + compute_s(model, n, flops, features) + MAP_CALL_S * map_calls(features, epochs)
+    return setup + step_s(model, features) * n + compute_s(model, n, flops, features) + MAP_CALL_S * map_calls(features, epochs)
+
+
+def step_s(model: dict, features: dict | None) -> float:
+    """Seconds of one step's fixed cost: `per_step`, plus `per_layer_step` for each layer of its model
+    (`model_layers`; where not known, the fitted calls' median `layers_per_step`, as `flops_per_step` stands
+    in for unknown FLOPs): each layer launches its kernels every step (forward; for training backward and the
+    update too) and leaves the device partly idle, whatever its size."""
+    layers = model_layers(features or {}) or model.get("layers_per_step", 1.0)
+    return model["per_step"] + model.get("per_layer_step", 0.0) * layers
 
 
 def map_calls(features: dict | None, epochs: float) -> float:
