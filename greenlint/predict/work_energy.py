@@ -108,6 +108,8 @@ ROOFLINE_HALF = 0.7
 UPDATE_FLOPS_PER_PARAM = 10.0
 #: Methods that run one batch: `model(x)` and the `*_on_batch` calls (docs/calls-json.md `step`).
 ONE_BATCH_METHODS = frozenset({"__call__", "train_on_batch", "test_on_batch", "predict_on_batch"})
+#: The `step` marks of a call that runs one step of a model (docs/calls-json.md `step`).
+STEP_KINDS = frozenset({"training", "inference"})
 #: Extra log10 half-width per decade of time beyond the longest call a time model was fitted on.
 EXTRAPOLATION_SPREAD = 0.25
 #: A validation pass is a forward pass: about a third of a training step's FLOPs.
@@ -170,15 +172,16 @@ def flops_unknown(api: str, f: dict) -> bool:
 def one_batch(api: str, f: dict) -> dict:
     """The features of a call that runs one batch (`ONE_BATCH_METHODS`, or a forward call marked
     `step: training`/`inference`): one step on its batch of `samples` (else `batch_size`, else
-    Keras' 32), so `derive` prices one step, not `samples / 32` batches; *f* itself otherwise. A
+    Keras' 32 unless the analysis found the batch unknown, `samples_unknown`, and counted no steps), so `derive` prices
+    one step, not `samples / 32` batches; *f* itself otherwise. A
     call marked with a step and `steps` (a tf.function whose body loops over its batches) runs
     that many such steps."""
     step = f.get("step")
-    if api.rpartition(".")[2] not in ONE_BATCH_METHODS and step not in ("training", "inference"):
+    if api.rpartition(".")[2] not in ONE_BATCH_METHODS and step not in STEP_KINDS:
         return f
     batch = _num(f.get("samples")) or _num(f.get("batch_size"))
-    if batch is None and step is None:
-        return f  # a batch of unknown size: not priced as one (no size is assumed for it)
+    if batch is None and (step is None or f.get("samples_unknown") is True and _num(f.get("steps")) is None):
+        return f  # a batch of unknown size (the analysis looked for it, no steps counted): no size is assumed
     batch = batch or 32.0  # a training step of a custom loop on a batch the code does not size: Keras' default
     steps = (_num(f.get("steps")) or 1.0) if step is not None else 1.0
     out = {k: v for k, v in f.items() if k not in ("validation_samples", "validation_split", "steps_per_epoch",
