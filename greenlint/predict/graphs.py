@@ -11,6 +11,7 @@ from dataclasses import replace
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS, NO_WORK_KINDS
 from greenlint.predict.context import Context
 from greenlint.predict.prediction import Basis, Evidence, Prediction, split_energy
+from greenlint.predict.work_energy import STEP_KINDS
 
 
 def symbolic_note(features: dict) -> str:
@@ -55,7 +56,7 @@ def graph_run(ctx: Context, api: str, features: dict,
     machine is calibrated, a step of known FLOPs is priced by its own models (*calibrated*:
     `calibrated.calibrated_graph_run` of these features, its op model's dispatch and cost per FLOP,
     None where no local model covers them). Unknown without a step."""
-    if features.get("step") in ("training", "inference"):
+    if features.get("step") in STEP_KINDS:
         # FLOPs known on a batch the code does not size: one sample's work, the least the code allows
         unsized = features.get("flops_per_sample") is not None and features.get("samples") is None
         sized = {**features, "samples": 1} if unsized else features

@@ -118,11 +118,14 @@ ARCH_FEATURES = ("architecture", "gflops", "model", "base", "head_layers")
 def with_architecture(features: dict) -> dict:
     """*features* with the work's named model (a Keras Application, `model`), else the one it is built
     around (`base`, its other layers `head_layers`: the analysis' work), as its `architecture` where
-    none is named."""
+    none is named; and that architecture's layers (`arch_layers`) as its `n_layers` where the analysis
+    counted none: what any first call of its model (`predict` too, not only `fit`) traces, layer by layer."""
     for key in ("model", "base"):
         if isinstance(features.get(key), str) and "architecture" not in features:
-            return {**features, "architecture": features[key]}
-    return features
+            features = {**features, "architecture": features[key]}
+            break
+    layers = arch_layers(features) if "n_layers" not in features else None
+    return {**features, "n_layers": layers[0]} if layers is not None else features
 
 
 def named_work(features: dict) -> tuple[dict, str] | None:

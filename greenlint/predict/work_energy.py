@@ -8,11 +8,13 @@ backward ones of the layers the model's last `compile` trains where the analysis
 `adapt`, batches and forward FLOPs; a call that runs one batch (`model(x)`, `*_on_batch`, a custom
 training step) is one step on its batch. Per kind,
 
-    time   = t0 + l x layers + e x epochs + a x steps + b x FLOPs
+    time   = t0 + l x layers + e x epochs + (a + c x layers) x steps + b x FLOPs
                                             (t0: the call's start-up, the one fixed term; l: what
                                              tracing its step costs per layer of its model, measured
                                              (`start_up`); e: each epoch's set-up, where a calibration
-                                             fitted it (local_work.py); a: per-step overhead; b: 1 / throughput)
+                                             fitted it (local_work.py); a: per-step overhead; c: its
+                                             share per layer, the layer's kernels launched each step
+                                             (`step_s`); b: 1 / throughput)
     energy = P x time
 
 P is the steady net power of that kind of work on the reference machine: no ramp-up per call, so
@@ -106,6 +108,8 @@ ROOFLINE_HALF = 0.7
 UPDATE_FLOPS_PER_PARAM = 10.0
 #: Methods that run one batch: `model(x)` and the `*_on_batch` calls (docs/calls-json.md `step`).
 ONE_BATCH_METHODS = frozenset({"__call__", "train_on_batch", "test_on_batch", "predict_on_batch"})
+#: The `step` marks of a call that runs one step of a model (docs/calls-json.md `step`).
+STEP_KINDS = frozenset({"training", "inference"})
 #: Extra log10 half-width per decade of time beyond the longest call a time model was fitted on.
 EXTRAPOLATION_SPREAD = 0.25
 #: A validation pass is a forward pass: about a third of a training step's FLOPs.
@@ -168,15 +172,16 @@ def flops_unknown(api: str, f: dict) -> bool:
 def one_batch(api: str, f: dict) -> dict:
     """The features of a call that runs one batch (`ONE_BATCH_METHODS`, or a forward call marked
     `step: training`/`inference`): one step on its batch of `samples` (else `batch_size`, else
-    Keras' 32), so `derive` prices one step, not `samples / 32` batches; *f* itself otherwise. A
+    Keras' 32 unless the analysis found the batch unknown, `samples_unknown`, and counted no steps), so `derive` prices
+    one step, not `samples / 32` batches; *f* itself otherwise. A
     call marked with a step and `steps` (a tf.function whose body loops over its batches) runs
     that many such steps."""
     step = f.get("step")
-    if api.rpartition(".")[2] not in ONE_BATCH_METHODS and step not in ("training", "inference"):
+    if api.rpartition(".")[2] not in ONE_BATCH_METHODS and step not in STEP_KINDS:
         return f
     batch = _num(f.get("samples")) or _num(f.get("batch_size"))
-    if batch is None and step is None:
-        return f  # a batch of unknown size: not priced as one (no size is assumed for it)
+    if batch is None and (step is None or f.get("samples_unknown") is True and _num(f.get("steps")) is None):
+        return f  # a batch of unknown size (the analysis looked for it, no steps counted): no size is assumed
     batch = batch or 32.0  # a training step of a custom loop on a batch the code does not size: Keras' default
     steps = (_num(f.get("steps")) or 1.0) if step is not None else 1.0
     out = {k: v for k, v in f.items() if k not in ("validation_samples", "validation_split", "steps_per_epoch",
@@ -373,7 +378,16 @@ def time_of(model: dict, n: float, flops: float | None, start: bool = True, epoc
     if roof and traffic(n, features) is not None:
         model = {**model, **roof, "t0": model["t0"] - model["call_s"] + roof["call_s"]}
     setup = start_up(model, features or {}) + model.get("per_epoch", 0.0) * epochs if start else 0.0
-    return setup + model["per_step"] * n + compute_s(model, n, flops, features) + MAP_CALL_S * map_calls(features, epochs)
+    return setup + step_s(model, features) * n + compute_s(model, n, flops, features) + MAP_CALL_S * map_calls(features, epochs)
+
+
+def step_s(model: dict, features: dict | None) -> float:
+    """Seconds of one step's fixed cost: `per_step`, plus `per_layer_step` for each layer of its model
+    (`model_layers`; where not known, the fitted calls' median `layers_per_step`, as `flops_per_step` stands
+    in for unknown FLOPs): each layer launches its kernels every step (forward; for training backward and the
+    update too) and leaves the device partly idle, whatever its size."""
+    layers = model_layers(features or {}) or model.get("layers_per_step", 1.0)
+    return model["per_step"] + model.get("per_layer_step", 0.0) * layers
 
 
 def map_calls(features: dict | None, epochs: float) -> float:

@@ -11,6 +11,7 @@ from greenlint.predict.devices import REFERENCE_DEVICE, DeviceModel, GpuSpec, de
 from greenlint.predict.work_energy import (
     MAP_CALL_S,
     ONE_BATCH_METHODS,
+    STEP_KINDS,
     TRAINING_FLOPS,
     call_time,
     derive,
@@ -149,10 +150,11 @@ def _epochs_said(model: dict, group: str, features: dict) -> str:
 
 def unknown_size_floor(work: dict, half: float | None, kind: str | None, api: str, features: dict) -> Span | None:
     """`work_energy.unknown_size_span` (data size, epochs or model FLOPs unknown) of the call's work
-    (`one_batch`) with this API's offset from the work model, None where it does not apply."""
+    (`one_batch`; a one-batch call or a step, `step`, on a batch it does not size: one step of at least one
+    sample) with this API's offset from the work model, None where it does not apply."""
     group = time_group(kind, api, features)
     batch = one_batch(api, features)
-    if batch is features and api.rpartition(".")[2] in ONE_BATCH_METHODS:
+    if batch is features and (api.rpartition(".")[2] in ONE_BATCH_METHODS or features.get("step") in STEP_KINDS):
         batch = {**features, "epochs": 1, "one_step": True}  # one step on a batch of unstated size
     span = unknown_size_span(work, group, batch, half or 0.0, model_flops(api))
     if span is None or half is None:

@@ -141,15 +141,15 @@ class TinyModelOnGpu(Rule):
     Not measurable on this machine: it has no GPU, and the saving is the GPU's draw while it waits
     on the host, which a CPU-only run does not have. Priced by greenlint's device model
     (greenlint/predict/devices.py) on an NVIDIA Tesla T4 against one CPU core, the saving is
-    **+60 % (+42 % to +75 %)**. Both runs do the same host work a step: the KB reference machine's
+    **+59 % (+41 % to +75 %)**. Both runs do the same host work a step: the KB reference machine's
     host drew 10.0 W net while its GPU trained the tutorials' small models (the training power
     model's 53.15 W x `fit`'s CPU and RAM shares). On the GPU the board adds its wait share
     (0.222 of its TDP, that reference board's net draw then) x 70 W = 15.5 W, within a factor 2
     either way (the device model's `DEVICE_HALF`: a device class's constants, not this board's
     measurement): 7.8 to 31 W. On the CPU the step's arithmetic adds at most 10^6 FLOPs at one
-    core's 10^10 FLOP/s, 0.1 ms, to Keras' 3.8 ms of host work a step (the work model's
-    inference `per_step`, the shorter of its two): 2.6 % more. Saving = 1 - 10.0 x 1.026 /
-    (10.0 + GPU draw). A larger board draws more while it waits: +90 % (+81 % to +95 %) on an
+    core's 10^10 FLOP/s, 0.1 ms, to Keras' 2.3 ms of host work a step (the work model's
+    shorter `per_step`, before its share per layer of the model): 4.4 % more. Saving = 1 - 10.0 x
+    1.044 / (10.0 + GPU draw). A larger board draws more while it waits: +89 % (+81 % to +94 %) on an
     A100-SXM4 (400 W).
 
     ## Fix safety

@@ -12,7 +12,7 @@ from greenlint.analysis.analyse import analyse_source
 from greenlint.predict import load_predictor
 from greenlint.predict.prediction import Basis
 from greenlint.predict.site_predictions import with_work
-from greenlint.predict.work_energy import derive, effective_epochs, start_up
+from greenlint.predict.work_energy import derive, effective_epochs, start_up, step_s
 
 
 @pytest.fixture(scope="module")
@@ -333,3 +333,33 @@ class Net(tf.keras.Model):
     site, pred = one(predictor, code, "relu")
     assert site.work["symbolic"]["value"] is True
     assert pred.basis is Basis.SYMBOLIC and "FLOPs per sample" in pred.evidence.note
+
+
+def test_a_step_costs_more_the_more_layers_its_model_dispatches():
+    """`step_s`: the fitted per-step cost plus one share per layer of the model, the fitted calls' median layers
+    where the model's are unknown."""
+    model = {"per_step": 2e-3, "per_layer_step": 1e-3, "layers_per_step": 5.0}
+    assert step_s(model, {"n_layers": 10}) == pytest.approx(12e-3)
+    assert step_s(model, {}) == pytest.approx(7e-3)
+    assert step_s({"per_step": 2e-3}, {"n_layers": 10}) == pytest.approx(2e-3)  # a model fitted without the term
+
+
+def test_a_named_architectures_first_predict_traces_its_layers(predictor):
+    """A `predict` of a Keras Application the analysis names but whose layers it did not count: its first call
+    traces the architecture's layers (training_runs' table), as its `fit` would, not one layer."""
+    f = {"model": "MobileNetV2", "samples": 1, "batch_size": 32, "steps": 1, "flops_per_sample": 6.15e8,
+         "params": 3538984, "traces_step": True}
+    named = predictor.predict("tensorflow.keras.Model.predict", f)
+    unnamed = predictor.predict("tensorflow.keras.Model.predict", {k: v for k, v in f.items() if k != "model"})
+    assert "154 layers traced" in named.evidence.note
+    assert named.energy_j > 3 * unnamed.energy_j  # 154 layers traced at 5 ms each, not one
+
+
+def test_a_graph_run_of_a_step_on_a_batch_of_unknown_size_is_a_floor_from_one_sample(predictor):
+    """A TF1 graph run marked as a step whose feed the analysis looked for and could not size, and whose
+    graph's FLOPs are unknown: at least one sample, at most a stated batch of HIGH_SAMPLES, not Keras' 32."""
+    f = {"graph_mode": True, "step": "inference", "samples_unknown": True, "flops_per_sample_unknown": True}
+    pred = predictor.predict("tensorflow.compat.v1.Session.run", f)
+    assert pred.floor and "a batch of one sample" in pred.evidence.note
+    assert "1,000,000 samples in its one batch" in pred.evidence.note
+    assert pred.interval_j[1] > 1e6 * pred.energy_j

@@ -500,7 +500,8 @@ def _reading(held: Sequence[Held]) -> list[str]:
         f"- Energy is power × time, and time is the work: the runtime variant (the API's median power × "
         f"the measured time) reaches ρ {_f(rt.get('rho'))}, MdALE {_f(rt.get('mdale'))}. The predictor "
         "estimates that time statically: for `fit`, `evaluate`, `predict` (and `adapt`, a pass over its "
-        "data) time = t0 + steps × per-step overhead + FLOPs / throughput, fitted per kind of call on "
+        "data) time = t0 + steps × (per-step overhead + its share per layer of the model × layers) + "
+        "FLOPs / throughput, fitted per kind of call on "
         "the KB's call sites (their time is measured even when their energy was below the resolution), "
         "and energy = a steady net power per kind of call × that time (no ramp-up per call: linear in "
         "the work past the start-up t0); tensor ops and eager layer calls with known FLOPs or sizes from "
@@ -537,7 +538,8 @@ def _reading(held: Sequence[Held]) -> list[str]:
         f"(per-API lookup {_f(ca['below_bound'], True)}).",
         "- The global median baseline is one constant per fold; its ρ only reflects how folds differ.",
         "- Choices made on these same folds, so the figures are somewhat optimistic for new tutorials: "
-        "the time model's form (per-step overhead, FLOPs, the third-of-a-step validation pass, the "
+        "the time model's form (per-step overhead and its share per layer, FLOPs, the third-of-a-step validation "
+        "pass, the "
         "geometric middle of 1 and the bound for early-stopped epochs) and the robust loss were chosen "
         "after looking at these call sites. The constants themselves are fitted in each fold. The data "
         "come from the public datasets' testbeds; another machine's power and throughput differ "

@@ -9,25 +9,34 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from greenlint.predict.hierarchy import Hierarchy
-from greenlint.predict.work_energy import MIN_FIT_SITES, derive, time_group, traced_layers, work_log_energy
+from greenlint.predict.work_energy import (
+    MIN_FIT_SITES,
+    derive,
+    model_layers,
+    time_group,
+    traced_layers,
+    work_log_energy,
+)
 from tools.model.first_call import per_layer_start
 from tools.model.sites import Site
 from tools.model.table_fit import round_sig
 
 
 def fit_time_models(rows: Sequence[tuple[str, dict, float]], per_layer: dict[str, float] | None = None) -> dict:
-    """Per group, `time = t0 + l x layers + a x steps + b x FLOPs` from (group, features, seconds) rows,
+    """Per group, `time = t0 + l x layers + (a + c x layers) x steps + b x FLOPs` from (group, features, seconds) rows,
     with one `b` for every group: the device's seconds per FLOP, whatever the call. `l`, each group's
     start-up per layer of its model (*per_layer*: measured, `first_call.per_layer_start`, not
     fitted; none where not given), is kept as `per_layer_start` (`start_up`), times each row's
     `traced_layers`.
 
-    The start-up t0 and the per-step overhead a are each group's own (a `fit` step runs a backward
+    The start-up t0, the per-step overhead a and its share per layer of the model c (`step_s`: each layer
+    launches its kernels every step; a row whose layers are unknown counts the group's median, kept as
+    `layers_per_step`; no c where the rows' layers do not vary) are each group's own (a `fit` step runs a backward
     pass and an update, an `evaluate` step does not); a FLOP costs what the device's throughput
     makes it in both. So `b` is set where FLOPs outweigh the overheads (a training step of 10^10
     FLOPs), not by a slope between small calls whose time is overhead (a small CNN's step costs
-    more than an MLP's for its kernels, not for its 10^9 FLOPs), and an inference pass of a large
-    model is priced at the throughput its training steps measured.
+    more than an MLP's for its layers' kernels, c, not for its 10^9 FLOPs), and an inference pass of a
+    large model is priced at the throughput its training steps measured.
 
     Robust least squares (soft L1, scipy) on log10 time, with the coefficients kept positive by
     fitting their logarithms: a call timed 10x too long weighs as much as one 10x too short, and
@@ -39,38 +48,47 @@ def fit_time_models(rows: Sequence[tuple[str, dict, float]], per_layer: dict[str
     from scipy.optimize import least_squares
 
     per_layer = per_layer or {}
-    by_group: dict[str, list[tuple[float, float | None, float, float]]] = defaultdict(list)
+    by_group: dict[str, list[tuple[float, float | None, float, float, int | None]]] = defaultdict(list)
     for group, f, t in rows:
         n, flops = derive(group, f)
         if n is not None and t and t > 0:
-            by_group[group].append((n, flops, t, per_layer.get(group, 0.0) * traced_layers(f)))
+            by_group[group].append((n, flops, t, per_layer.get(group, 0.0) * traced_layers(f), model_layers(f)))
     groups = sorted(g for g, pts in by_group.items() if len(pts) >= MIN_FIT_SITES)
     if not groups:
         return {}
     data, start = [], []
     for group in groups:
         pts = by_group[group]
-        per = sorted(fl / n for n, fl, _, _ in pts if fl)
+        per = sorted(fl / n for n, fl, *_ in pts if fl)
         fpp = per[len(per) // 2] if per else 0.0
         n = np.array([p[0] for p in pts])
         fl = np.array([p[1] if p[1] is not None else p[0] * fpp for p in pts])
         log_t = np.log10([p[2] for p in pts])
         traced = np.array([p[3] for p in pts])
-        data.append((fpp, n, fl, log_t, traced))
-        start += [float(np.median(10**log_t[n <= np.median(n)])), float(np.median(10**log_t / n))]
+        known = sorted(p[4] for p in pts if p[4])
+        typical = float(known[len(known) // 2]) if known else 1.0
+        # no term per layer where the rows' layers do not vary: it could not be told from the fixed cost
+        layers = np.array([p[4] or typical for p in pts], dtype=float) * (len(set(known)) > 1)
+        data.append((fpp, n, fl, log_t, traced, layers, typical))
+        step = float(np.median(10**log_t / n))
+        start += [float(np.median(10**log_t[n <= np.median(n)])), step / 2, step / 2 / typical]
 
     def residuals(theta):
         b = 10.0 ** theta[-1]
-        return np.concatenate([np.log10(10.0 ** theta[2 * i] + traced + 10.0 ** theta[2 * i + 1] * n + b * fl) - log_t
-                               for i, (_, n, fl, log_t, traced) in enumerate(data)])
+        return np.concatenate([np.log10(10.0 ** theta[3 * i] + traced + (10.0 ** theta[3 * i + 1]
+                                                                          + 10.0 ** theta[3 * i + 2] * layers) * n
+                                        + b * fl) - log_t
+                               for i, (_, n, fl, log_t, traced, layers, _) in enumerate(data)])
 
     fit = least_squares(residuals, np.log10([*start, 1e-12]), loss="soft_l1", f_scale=0.3)
     b = float(10.0 ** fit.x[-1])
     out = {}
-    for i, (group, (fpp, *_)) in enumerate(zip(groups, data)):
-        t0, a = (float(v) for v in 10.0 ** fit.x[2 * i:2 * i + 2])
+    for i, (group, (fpp, *_, layers, typical)) in enumerate(zip(groups, data)):
+        t0, a, c = (float(v) for v in 10.0 ** fit.x[3 * i:3 * i + 3])
         out[group] = {"t0": round_sig(t0), "per_step": round_sig(a), "per_flop": round_sig(b), "flops_per_step": round_sig(fpp),
                       "n": len(by_group[group]), "t_max": round_sig(max(p[2] for p in by_group[group]))}
+        if layers.any():
+            out[group] |= {"per_layer_step": round_sig(c), "layers_per_step": typical}
         if per_layer.get(group):
             out[group]["per_layer_start"] = round_sig(per_layer[group])
     return out

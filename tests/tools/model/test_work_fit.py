@@ -75,3 +75,19 @@ def test_without_a_measured_start_up_per_layer_none_is_priced():
     time = fit_time_models(_layered(0.3, 0.05, 4e-3))["training"]
     assert "per_layer_start" not in time
     assert time["t0"] > 0.3  # the layers' start-up spread over the fixed one
+
+
+def test_a_steps_cost_per_layer_of_its_model_is_fitted_apart_from_its_fixed_cost_and_its_flops():
+    """Each layer launches its kernels every step: rows whose step time is a + c x layers + b x FLOPs give
+    back c apart from a and b (a deep small model's steps cost more than a shallow one's of the same FLOPs);
+    the rows' median layers are kept as `layers_per_step` (what a step of a model of unknown layers counts)."""
+    rows = []
+    for layers, steps, fps in [(2, 500, 1e4), (4, 2000, 1e6), (8, 800, 3e5), (12, 3000, 1e7),
+                               (3, 1500, 3e8), (16, 1000, 1e5), (6, 4000, 1e8), (10, 600, 2e9)]:
+        f = {"samples": 32.0 * steps, "batch_size": 32.0, "epochs": 1, "flops_per_sample": fps, "n_layers": layers}
+        rows.append(("training", f, 0.3 + (2e-3 + 1e-3 * layers) * steps + 5e-13 * 3 * 32 * steps * fps))
+    time = fit_time_models(rows)["training"]
+    assert math.isclose(time["per_layer_step"], 1e-3, rel_tol=0.15)
+    assert math.isclose(time["per_step"], 2e-3, rel_tol=0.3)
+    assert math.isclose(time["per_flop"], 5e-13, rel_tol=0.15)
+    assert time["layers_per_step"] == 8
