@@ -1,7 +1,7 @@
 """Training loops of a fixed length that measure the model's progress and never stop on it: a
 `for ... in range(N)` whose body trains (directly, in nested loops or in the file's functions it
 calls) and also learns how well the model does (an environment's reward, an evaluation on other
-data, a TF1 graph run on held-out data), with nothing in it that ends the loop early, or only ways out
+data, a TF1 graph run on held-out data, a comparison that keeps the best weights), with nothing in it that ends the loop early, or only ways out
 that the program's defaults switch off (`rules/dead_tests.py`)."""
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ from greenlint.rules.syntax import (
 
 #: Keras methods that score the model on data other than the batch it trains on.
 EVALUATES = ("evaluate", "evaluate_generator", "test_on_batch")
+#: The comparisons that tell a better pass from a worse (`hr > best_hr`).
+ORDERS = (ast.Gt, ast.GtE, ast.Lt, ast.LtE)
 #: Calls that make a new Keras model.
 BUILDS = frozenset({"Sequential", "Model", "load_model", "clone_model"})
 
@@ -91,7 +93,7 @@ def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | No
     if not (
         isinstance(call, ast.Call)
         and isinstance(call.func, ast.Name)
-        and call.func.id == "range"
+        and call.func.id in ("range", "xrange")  # Python 2's lazy range (also `from six.moves import xrange`)
         and 1 <= len(call.args) <= 2
         and not call.keywords
     ):
@@ -162,8 +164,23 @@ def _judge(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
         trains = trains or name in STEP_METHODS or (site is not None and is_training_step(site))
         progress = progress or _measures(facts, node, at, site)
     if trains and progress is None:
-        progress = _held_out_run(facts, loop, cell)
+        progress = _held_out_run(facts, loop, cell) or _best_kept(facts, loop, cell)
     return progress if trains else None
+
+
+def _best_kept(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
+    """A comparison in the loop's own body that guards a save of the model's weights (`if hr > best_hr:
+    ... model.save_weights(...)`): the loop measures the model and keeps its best pass, the
+    bookkeeping of early stopping without the stop; None where there is none."""
+    for node in scope_body(loop):
+        test = node.test if isinstance(node, ast.If) else None
+        if not (isinstance(test, ast.Compare) and all(isinstance(op, ORDERS) for op in test.ops)):
+            continue
+        for inner in (n for statement in node.body for n in ast.walk(statement)):
+            site = facts.site_at(inner, cell) if isinstance(inner, ast.Call) else None
+            if site is not None and is_keras_model_method(site.api, ("save_weights", "save")):
+                return f"`{ast.unparse(test)}`, which keeps the best weights"
+    return None
 
 
 def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
