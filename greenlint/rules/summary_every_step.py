@@ -533,7 +533,8 @@ def _holders(facts: FileFacts, heavy: list[tuple[Site, ast.Call]]) -> dict[str, 
                 )
                 if target is not None and (isinstance(value, (ast.List, ast.Tuple)) or merged):
                     links.append((target, _read(value)))
-            elif isinstance(node.func, ast.Attribute) and node.func.attr == "append" and len(node.args) == 1:
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" \
+                    and len(node.args) == 1:
                 holder = _path(node.func.value)
                 if holder is not None:
                     links.append((holder, _read(node.args[0])))

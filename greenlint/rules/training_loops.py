@@ -173,7 +173,9 @@ def _best_kept(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
     ... model.save_weights(...)`): the loop measures the model and keeps its best pass, the
     bookkeeping of early stopping without the stop; None where there is none."""
     for node in scope_body(loop):
-        test = node.test if isinstance(node, ast.If) else None
+        if not isinstance(node, ast.If):
+            continue
+        test = node.test
         if not (isinstance(test, ast.Compare) and all(isinstance(op, ORDERS) for op in test.ops)):
             continue
         for inner in (n for statement in node.body for n in ast.walk(statement)):
