@@ -29,6 +29,7 @@ from greenlint.rules.syntax import (
     own_body,
     own_loops,
     scope_body,
+    scope_of,
 )
 
 #: Keras methods that score the model on data other than the batch it trains on.
@@ -207,10 +208,56 @@ def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | No
     inside = {id(n) for call, _ in scored for n in ast.walk(call)}
     read = {r for n in _outermost(loop) if id(n) not in inside and (r := _data(n)) is not None}
     varying = loop_varying(loop)
+    made = _made_from(facts, loop, cell)
     for call, data in scored:
-        if not any(d.split(".")[0] in varying or any(_overlap(d, r) for r in read) for d in data):
+        origins = {o for d in data for o in _origins(d, made)}
+        if not any(d.split(".")[0] in varying or any(_overlap(d, r) for r in read) for d in origins):
             return f"`{ast.unparse(call.func)}()` on data the loop does not train on"
     return None
+
+
+def _made_from(facts: FileFacts, loop: ast.For, cell: int | None) -> dict[str, set[str]]:
+    """What the names of the loop's function (or module) are made from, outside the loop: for each name its
+    plain assignments bind (`sample_files = self.data[0:64]`, `sample = [decode(f) for f in sample_files]`), the
+    data their values read; a name also bound otherwise (a tuple target: the split `X_valid, X_train =
+    X_train[:5000], X_train[5000:]`, a loop's target) is made from nothing followed."""
+    scope = scope_of(facts, loop, cell)
+    made: dict[str, set[str]] = {}
+    if scope is None:
+        return made
+    loop_nodes = {id(n) for n in ast.walk(loop)}
+    plain: set[int] = set()
+    for node in scope_body(scope):
+        if isinstance(node, ast.Assign) and id(node) not in loop_nodes and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            plain.add(id(node.targets[0]))
+            made.setdefault(node.targets[0].id, set()).update(_reads(node.value))
+    for node in scope_body(scope):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and id(node) not in plain:
+            made.pop(node.id, None)
+    return made
+
+
+def _reads(value: ast.expr) -> set[str]:
+    """The data an expression reads (`_data` of its names and attribute chains), not the functions it calls."""
+    called = {id(n) for c in ast.walk(value) if isinstance(c, ast.Call) for n in ast.walk(c.func)}
+    inner = {id(n.value) for n in ast.walk(value) if isinstance(n, ast.Attribute)}
+    return {
+        d
+        for n in ast.walk(value)
+        if isinstance(n, (ast.Name, ast.Attribute)) and id(n) not in called | inner and (d := _data(n)) is not None
+    }
+
+
+def _origins(data: str, made: dict[str, set[str]]) -> set[str]:
+    """*data* and what it is made from, followed through `made`, each once."""
+    found, todo = set(), [data]
+    while todo:
+        current = todo.pop()
+        if current not in found:
+            found.add(current)
+            todo.extend(made.get(current, ()))
+    return found
 
 
 def _data(value: ast.expr) -> str | None:

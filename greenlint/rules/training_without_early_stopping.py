@@ -237,7 +237,9 @@ class TrainingWithoutEarlyStopping(Rule):
     a `fit()` given validation data, or a TF1 run of the graph that updates nothing, fed data
     that the loop's passes never change and that nothing else in the loop reads, not its
     training runs nor what their batches are cut from (`accuracy.eval(feed_dict={X: X_valid, y:
-    y_valid})` once an epoch: the model scored on held-out data), or an ordering comparison in its body that
+    y_valid})` once an epoch: the model scored on held-out data; data the function made, outside the loop, by plain
+    assignments from what the loop trains on is not held out: `sample_inputs` decoded from `data[0:64]`, the
+    training files a GAN samples with fixed noise), or an ordering comparison in its body that
     guards a save of the model's weights (`if hr > best_hr: ... model.save_weights(...)`: the loop keeps its
     best pass, whatever helper scored it). Not reported: a loop with a way
     out (its own `break`, not a nested loop's; a `return`, `raise`, `yield` or exit) that may be
@@ -486,6 +488,13 @@ class TrainingWithoutEarlyStopping(Rule):
             "from keras.models import Sequential\nm = Sequential()\n"
             "for epoch in xrange(100):\n    m.fit(x, y, batch_size=256, nb_epoch=1)\n"
             "    if epoch % 10 == 0:\n        m.save_weights('last.h5')\n"
+        ),
+        Valid(  # scored on a sample cut from the training files before the loop (a GAN's fixed sample): not held out
+            "import numpy as np\nimport tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\n"
+            "train_op = opt.minimize(loss)\nsess = tf.compat.v1.Session()\nsample_files = data[0:64]\n"
+            "sample = [decode(f) for f in sample_files]\nsample_inputs = np.array(sample)\nfor epoch in range(25):\n"
+            "    for idx in range(n):\n        batch = np.array([decode(f) for f in data[idx * 64:(idx + 1) * 64]])\n"
+            "        sess.run(train_op, feed_dict={x: batch})\n    print(loss.eval(feed_dict={x: sample_inputs}))\n"
         ),
         Valid(  # a fixed budget of steps with nothing that measures progress: the count is the only budget
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor step in range(10000):\n"
