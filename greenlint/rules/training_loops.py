@@ -207,13 +207,22 @@ def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | No
         return None
     inside = {id(n) for call, _ in scored for n in ast.walk(call)}
     read = {r for n in _outermost(loop) if id(n) not in inside and (r := _data(n)) is not None}
+    keys = _keys(loop)
+    fed = {r for n in _outermost(loop) if id(n) not in inside | keys and (r := _data(n)) is not None}
     varying = loop_varying(loop)
     made = _made_from(facts, loop, cell)
     for call, data in scored:
-        origins = {o for d in data for o in _origins(d, made)}
-        if not any(d.split(".")[0] in varying or any(_overlap(d, r) for r in read) for d in origins):
+        if any(d.split(".")[0] in varying or any(_overlap(d, r) for r in read) for d in data):
+            continue
+        origins = {o for d in data for o in _origins(d, made)} - data
+        if not any(_overlap(o, r) for o in origins for r in fed):
             return f"`{ast.unparse(call.func)}()` on data the loop does not train on"
     return None
+
+
+def _keys(node: ast.AST) -> set[int]:
+    """The nodes of the dict keys under *node*: the placeholders a feed names, which are no data."""
+    return {id(n) for d in ast.walk(node) if isinstance(d, ast.Dict) for k in d.keys if k is not None for n in ast.walk(k)}
 
 
 def _made_from(facts: FileFacts, loop: ast.For, cell: int | None) -> dict[str, set[str]]:
@@ -239,8 +248,9 @@ def _made_from(facts: FileFacts, loop: ast.For, cell: int | None) -> dict[str, s
 
 
 def _reads(value: ast.expr) -> set[str]:
-    """The data an expression reads (`_data` of its names and attribute chains), not the functions it calls."""
-    called = {id(n) for c in ast.walk(value) if isinstance(c, ast.Call) for n in ast.walk(c.func)}
+    """The data an expression reads (`_data` of its names and attribute chains), not the functions it calls nor
+    the placeholders it feeds."""
+    called = {id(n) for c in ast.walk(value) if isinstance(c, ast.Call) for n in ast.walk(c.func)} | _keys(value)
     inner = {id(n.value) for n in ast.walk(value) if isinstance(n, ast.Attribute)}
     return {
         d

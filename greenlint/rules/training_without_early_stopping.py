@@ -696,6 +696,16 @@ class TrainingWithoutEarlyStopping(Rule):
             line=9,
             message_contains="(`accuracy.eval()` on data the loop does not train on)",
         ),
+        Invalid(  # scored on a frozen layer's cache of the validation set, made by a run fed the placeholder the steps feed
+            "import numpy as np\nimport tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\n"
+            "training_op = opt.minimize(loss)\nsess = tf.compat.v1.Session()\n"
+            "h_train = sess.run(hidden, feed_dict={X: X_train})\nh_valid = sess.run(hidden, feed_dict={X: X_valid})\n"
+            "for epoch in range(20):\n    for hb, yb in zip(np.array_split(h_train, 50), np.array_split(y_train, 50)):\n"
+            "        sess.run(training_op, feed_dict={hidden: hb, y: yb})\n"
+            "    print(accuracy.eval(feed_dict={hidden: h_valid, y: y_valid}))\n",
+            line=8,
+            message_contains="(`accuracy.eval()` on data the loop does not train on)",
+        ),
         Invalid(  # the pass count a name bound twice: the value the program reaches the loop with
             "n_epochs = 5\nn_epochs = 40\n"
             + GRAPH.format(batches=SHUFFLED, fed="{X: X_valid, y: y_valid}").replace("range(40)", "range(n_epochs)"),
