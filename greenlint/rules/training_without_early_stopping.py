@@ -239,7 +239,8 @@ class TrainingWithoutEarlyStopping(Rule):
     training runs nor what their batches are cut from (`accuracy.eval(feed_dict={X: X_valid, y:
     y_valid})` once an epoch: the model scored on held-out data; data the function made, outside the loop, by plain
     assignments from what the loop trains on is not held out: `sample_inputs` decoded from `data[0:64]`, the
-    training files a GAN samples with fixed noise), or an ordering comparison in its body that
+    training files a GAN samples with fixed noise; a feed's placeholders are no data, so `h_valid = sess.run(hidden,
+    feed_dict={X: X_valid})` stays held out where the steps feed `hidden`), or an ordering comparison in its body that
     guards a save of the model's weights (`if hr > best_hr: ... model.save_weights(...)`: the loop keeps its
     best pass, whatever helper scored it). Not reported: a loop with a way
     out (its own `break`, not a nested loop's; a `return`, `raise`, `yield` or exit) that may be
