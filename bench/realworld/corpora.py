@@ -361,6 +361,27 @@ CORPORA: tuple[Corpus, ...] = (
         include=("main.py", "UGATIT.py", "ops.py", "utils.py"),
         licence_file="LICENSE",
     ),
+    Corpus(
+        "cnn-text-classification", "research: sentence classification CNN (TF1 graph, session steps fed from "
+        "NumPy batches, summaries and checkpoints in the step loop), scripts",
+        "Apache-2.0", "dennybritz/cnn-text-classification-tf@18762b459e21d9c70e5c242f8d43fc4e6db37a0d",
+        include=("train.py", "eval.py", "text_cnn.py", "data_helpers.py"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "ultrasound-nerve-segmentation", "research: medical U-Net segmentation (Keras 2), arrays fitted from "
+        ".npy files with validation_split, scripts",
+        "MIT", "jocicmarko/ultrasound-nerve-segmentation@df9eb77f0ac3b84ae125b6b177ef2e4429818d66",
+        include=("train.py", "data.py", "submission.py"),
+        licence_file="LICENSE.md",
+    ),
+    Corpus(
+        "neural-collaborative-filtering", "research: neural collaborative filtering recommenders (Keras 1), "
+        "negatives sampled on the host every epoch, a leave-one-out evaluation of one predict per user",
+        "Apache-2.0", "hexiangnan/neural_collaborative_filtering@4aab159e81c44b062c091bdaed0ab54ac632371f",
+        include=("GMF.py", "MLP.py", "NeuMF.py", "evaluate.py", "Dataset.py"),
+        licence_file="LICENSE",
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 

@@ -43,7 +43,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from greenlint.analysis import constructed, installed, served, trees, wrapped
+from greenlint.analysis import constructed, installed, served, trees, untyped, wrapped
 from greenlint.analysis.records import Record
 from greenlint.analysis.values import (
     MISSING,
@@ -619,6 +619,15 @@ class Imports:
         self.scanned = set(index.imports(path) if scanned is None else scanned)
         self.beside: constructed.Beside | None = None  # the scripts that may call it (`scripts_beside`)
         self.flags: dict[str, Const | None] | None = None  # the absl flags defined around it (`flag_default`)
+
+    def in_keras_program(self) -> bool:
+        """Whether this module, naming neither TensorFlow nor Keras, is imported by scripts beside it that
+        do (`ProjectIndex.tf_importers`: an evaluation helper given the model), and neither it nor they
+        import a library with estimators of its own (`untyped.imports_estimator`): the `.fit(` and
+        `.predict(` it calls on what it is given are then Keras's."""
+        importers = self.index.tf_importers(self.path)
+        texts = [_read(module) for module in (self.path, *importers)]
+        return bool(importers) and all(text is not None and not untyped.imports_estimator(text) for text in texts)
 
     def _known(self, module: ExtModule | None) -> ExtModule | None:
         if module is None or module.file in (None, self.path) or module.file in self.scanned:

@@ -373,6 +373,7 @@ class Resolver:
         self.defined = rebinding.functions(tree.body) if self.rebound else {}
         if not self.exporting and self.imports is not None and self.imports.index.importers(self.imports.path):
             self.read_otherwise = set()
+            self.tf_imported = self.imports.in_keras_program()
         self.block(tree.body)
         # entry points first (main(), run(self)): their calls bind the parameters of the rest
         self.pending = deque(sorted(self.pending, key=_required_parameters))

@@ -19,6 +19,7 @@ matched.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 
 #: Keras 1's names of `fit`/`fit_generator` arguments that Keras 2 (and tf.keras before TF 2.1) still
@@ -52,6 +53,9 @@ FORMER_PARAMS = {
     "train_on_batch": frozenset({"reset_metrics"}),
     "test_on_batch": frozenset({"reset_metrics"}),
 }
+#: Libraries with estimators of their own whose `.fit`/`.predict` a helper may be given.
+ESTIMATOR_ROOTS = ("sklearn", "xgboost", "lightgbm", "catboost", "torch", "statsmodels", "prophet")
+_ESTIMATOR_IMPORT = re.compile(rf"^\s*(?:from|import)\s+(?:{'|'.join(ESTIMATOR_ROOTS)})\b", re.MULTILINE)
 SESSION_RUN = "tensorflow.compat.v1.Session.run"
 TENSOR_EVAL = "tensorflow.Tensor.eval"
 NOTE = "receiver not resolved: matched by method name and arguments"
@@ -107,3 +111,8 @@ def names_keras_method(text: str) -> bool:
     """Whether source text calls one of the `KERAS_ONLY` methods (`.predict_on_batch(`): cheap, for
     the pre-check that skips files naming neither TensorFlow nor Keras."""
     return any(f".{name}(" in text for name in KERAS_ONLY)
+
+
+def imports_estimator(text: str) -> bool:
+    """Whether source text imports a library with estimators of its own (`ESTIMATOR_ROOTS`)."""
+    return _ESTIMATOR_IMPORT.search(text) is not None

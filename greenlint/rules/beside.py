@@ -36,15 +36,15 @@ PRECISION_WORDS = (*CHOSEN, *GRAPH_CHOSEN)
 PRECISION_CHOSEN = re.compile("|".join(re.escape(word) for word in PRECISION_WORDS))
 #: A checkpoint loaded by layer name (GL504).
 LOADED_BY_NAME = re.compile(r"\bby_name\s*=\s*True\b")
-#: A Keras 2 generator method called, or an extension of multi-backend Keras imported: what says a
+#: A Keras 2 generator method called, Keras 1's `nb_epoch=` given, or an extension of multi-backend Keras imported: what says a
 #: program on the standalone `keras` runs multi-backend Keras 2.0-2.3 (rules/keras_flavour.py).
-KERAS_2_SIGNS = re.compile(r"\.(?:fit|predict|evaluate)_generator\s*\(|\bkeras_contrib\b")
+KERAS_2_SIGNS = re.compile(r"\.(?:fit|predict|evaluate)_generator\s*\(|\bkeras_contrib\b|\bnb_epoch\s*=")
 #: What rules look for beside a file: each pattern with the words one of which any match of it
 #: holds (most modules hold none: their bytes are searched for them, and never decoded).
 SOUGHT = (
     (PRECISION_CHOSEN, PRECISION_WORDS),
     (LOADED_BY_NAME, ("by_name",)),
-    (KERAS_2_SIGNS, ("_generator", "keras_contrib")),
+    (KERAS_2_SIGNS, ("_generator", "keras_contrib", "nb_epoch")),
 )
 _NEEDLES = tuple(tuple(word.encode() for word in words) for _, words in SOUGHT)
 

@@ -17,7 +17,8 @@ and never `tensorflow.keras` (bert4keras's backend imports either, on an environ
 not multi-backend only), and one of these says the Keras is 2.3 or older: the file calls
 `fit_generator`, `predict_generator` or `evaluate_generator` (the only way to train from a
 generator before tf.keras 2.1 merged them into `fit`; standalone Keras 2.4+ users call `fit`, and
-Keras 3 has none of them), the file imports `keras_contrib` (keras-contrib extends multi-backend
+Keras 3 has none of them), or passes Keras 1's `nb_epoch=` to `fit` (tf.keras's `fit` takes no
+`**kwargs` from TensorFlow 2.2, the oldest standalone Keras 2.4 runs on: it rejects the name), the file imports `keras_contrib` (keras-contrib extends multi-backend
 Keras alone, through its `keras.engine` and `keras.backend` internals; its README sends tf.keras
 users to TensorFlow Addons), or the project pins a TensorFlow older than 2.2 (1.x, 2.0, 2.1: Keras
 2.4, the first that is tf.keras, requires 2.2; greenlint/rules/tf_target.py reads the pin). A project module the file imports directly,
@@ -41,6 +42,10 @@ from greenlint.rules.tf_target import TargetVersion, target
 
 #: Model methods that only multi-backend Keras (and tf.keras before 2.1) used for generator data.
 GENERATOR_METHODS = frozenset({"fit_generator", "predict_generator", "evaluate_generator"})
+#: Keras 1's name of `fit`'s epochs, which multi-backend Keras 2 still reads and tf.keras rejects from
+#: TensorFlow 2.2 (its `fit` takes no `**kwargs`), the oldest standalone Keras 2.4 runs on.
+FORMER_EPOCHS = "nb_epoch"
+FIT_METHODS = frozenset({"fit", "fit_generator"})
 #: Extensions of multi-backend Keras alone: their import says the Keras is 2.3 or older.
 MULTI_BACKEND_EXTENSIONS = ("keras_contrib",)
 #: The oldest TensorFlow standalone Keras 2.4 (the first that is tf.keras) runs on: its `__init__`
@@ -97,15 +102,16 @@ def _extension(text: str) -> str | None:
 
 
 def _generator_methods(facts: FileFacts) -> str | None:
-    """The first Keras 2 generator method the file calls (`fit_generator`), if any."""
+    """The first Keras 2 generator method the file calls (`fit_generator()`), or Keras 1's
+    `nb_epoch=` given to a `fit`, if any."""
     for module in units(facts):
         for node in ast.walk(module):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr in GENERATOR_METHODS
-            ):
-                return node.func.attr
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            if node.func.attr in GENERATOR_METHODS:
+                return f"`{node.func.attr}()`"
+            if node.func.attr in FIT_METHODS and any(k.arg == FORMER_EPOCHS for k in node.keywords):
+                return f"`{node.func.attr}({FORMER_EPOCHS}=...)`"
     return None
 
 
@@ -128,16 +134,16 @@ def keras_flavour(facts: FileFacts, tf: TargetVersion | None = None) -> Flavour:
         return Flavour(False, "")
     method = _generator_methods(facts)
     if method is not None:
-        return Flavour(True, f"standalone `keras` with `{method}()`")
+        return Flavour(True, f"standalone `keras` with {method}")
     if extension := _extension(text):
         return Flavour(True, f"standalone `keras` with `{extension}`")
     if imported_signs:
         return Flavour(
-            True, "standalone `keras`, and a Keras 2 generator method or `keras_contrib` in a module it imports"
+            True, "standalone `keras`, and a Keras 2 generator method, `nb_epoch=` or `keras_contrib` in a module it imports"
         )
     if beside_mentions(facts.path, KERAS_2_SIGNS):
         return Flavour(
-            True, "standalone `keras`, and a Keras 2 generator method or `keras_contrib` in a module beside it"
+            True, "standalone `keras`, and a Keras 2 generator method, `nb_epoch=` or `keras_contrib` in a module beside it"
         )
     tf = tf if tf is not None else target(facts.path)
     if tf.basis.startswith("pinned") and tf.older_than(*TF_KERAS_FROM):

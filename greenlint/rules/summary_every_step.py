@@ -12,6 +12,7 @@ from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import chosen_at
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.keras_rl import agent_fits, fit_argument
+from greenlint.rules.periodic import call_points
 from greenlint.rules.project_merges import heavy_imported, project_merge_names
 from greenlint.rules.site import Site
 from greenlint.rules.syntax import (
@@ -56,13 +57,16 @@ class SummaryEveryStep(Rule):
     bound in the file to `tf.summary.merge_all()` or `tf.summary.merge(...)`, or such a call
     written among the fetches, or a name the file binds to what a project function returns
     where that function returns its `merge_all()`: `loss, train_op, summaries = model.train(x)`
-    with `model = Model(hp)` of a project module) on every pass of its loop, when that run is a training step (it
+    with `model = Model(hp)` of a project module) on every pass of its loop (or of a loop that calls the run's
+    function, with no `if` of its own around the run: a `train_step` nested in the training function, called for each
+    batch), when that run is a training step (it
     fetches the optimizer's update, in a list, tuple or dict of fetches, or a `tf.group` holding it:
     `sess.run({"train": train_op, "summary": merged})`; the fetches may be a name bound once to such
     a display and never changed, `fetches = [train_op, merged]`) or a run of its own beside the training step's in the same
     loop body (which computes the forward pass the summaries read a second time), and only when
     the merge holds a histogram, image or audio summary: `merge([...])` of such a summary (a name
-    bound to one, or the call itself, in its list), or `merge_all()` in a module that builds one
+    bound to one, or the call itself, in its list; a list it was appended to, a merge holding one, as in
+    `merge([loss_sum, merge(grad_hists)])`), or `merge_all()` in a module that builds one
     unconditionally (not under an `if` of its function: histograms behind a flag the user turns
     on), or whose project modules imported directly build one so (read from their text, never
     imported: an attention image made in the project's layers module). A merge of scalars only,
@@ -208,6 +212,18 @@ class SummaryEveryStep(Rule):
             "import tensorflow as tf\nmerged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
             "for batch in test_batches:\n    s, acc = sess.run([merged, accuracy], feed_dict={x: batch})\n"
         ),
+        Valid(  # TF1: the function running the step with the histograms is called every 100 steps only
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "hs = [tf.compat.v1.summary.histogram('w', w)]\nslow = tf.compat.v1.summary.merge(hs)\n"
+            "sess = tf.compat.v1.Session()\n\n\ndef logged_step():\n    return sess.run([train_op, slow])\n\n\n"
+            "for i in range(10000):\n    if i % 100 == 0:\n        logged_step()\n    else:\n        sess.run(train_op)\n"
+        ),
+        Valid(  # TF1: merges of merged scalars only, fetched with every step from the step's function
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "inner = tf.compat.v1.summary.merge([tf.compat.v1.summary.scalar('l', loss)])\n"
+            "fast = tf.compat.v1.summary.merge([inner])\nsess = tf.compat.v1.Session()\n\n\n"
+            "def step():\n    return sess.run([train_op, fast])\n\n\nfor i in range(10000):\n    step()\n"
+        ),
         Valid(  # TF1: a merge of scalars only, fetched with every step: a few bytes beside the step
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "tf.compat.v1.summary.scalar('loss', loss)\nmerged = tf.compat.v1.summary.merge_all()\n"
@@ -291,6 +307,17 @@ class SummaryEveryStep(Rule):
             line=9,
             message_contains="merged summaries `merged` (`tf.compat.v1.summary.histogram` on line 4 among them) with every"
             " training step (10,000 times)",
+        ),
+        Invalid(  # TF1: the step's run in a function the batch loop calls; histograms merged into a list, merged again
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ngvs = opt.compute_gradients(loss)\n"
+            "train_op = opt.apply_gradients(gvs)\nhs = []\nfor g, v in gvs:\n"
+            "    h = tf.compat.v1.summary.histogram(v.name, g)\n    hs.append(h)\n"
+            "grads = tf.compat.v1.summary.merge(hs)\nl = tf.compat.v1.summary.scalar('loss', loss)\n"
+            "train_sum = tf.compat.v1.summary.merge([l, grads])\nsess = tf.compat.v1.Session()\n\n\n"
+            "def train_step(xb):\n    _, s = sess.run([train_op, train_sum], {x: xb})\n    writer.add_summary(s)\n\n\n"
+            "for xb in batches:\n    train_step(xb)\n",
+            line=16,
+            message_contains="merged summaries `train_sum` (`tf.compat.v1.summary.histogram` on line 7 among them)",
         ),
         Invalid(  # TF1: a run of its own for the summaries after every step: the forward pass again
             "import tensorflow as tf\nopt = tf.compat.v1.train.GradientDescentOptimizer(0.1)\n"
@@ -426,7 +453,7 @@ class SummaryEveryStep(Rule):
                 fetching[id(call)] = (site, call, *fetched[0])
         for site, call, name, held in fetching.values():
             cell, times = site.callsite.span.cell, site.loop_times()
-            if not (every_pass(facts, call, cell) or _every_configuration(facts, call, cell, fetching)):
+            if not (_every_step(facts, call, cell) or _every_configuration(facts, call, cell, fetching)):
                 continue
             if id(call) in steps:
                 yield self.diagnostic(
@@ -437,6 +464,12 @@ class SummaryEveryStep(Rule):
             if loop is not None and any(id(n) in steps for n in own_body(loop)):
                 message = self.MERGED_APART.format(name=name, held=held, times=times)
                 yield self.diagnostic(site.callsite.span, facts.path, message)
+
+
+def _every_step(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """The run is on every pass of a loop around it, or of a loop that calls its function with no
+    `if` of its own around the run (`train_step(x, y)` in the loop over batches)."""
+    return any(every_pass(facts, point, point_cell) for point_cell, point in call_points(facts, call, cell))
 
 
 def _every_configuration(facts: FileFacts, call: ast.Call, cell: int | None, fetching: Mapping[int, Any]) -> bool:
@@ -477,11 +510,42 @@ def _holds_heavy(facts: FileFacts, merge: Site, call: ast.Call) -> str | None:
     if given is None:
         return None
     inside = {id(n) for n in ast.walk(given)}
-    named = _read(given)
+    holders = _holders(facts, heavy)
     return next(
-        (_where(s) for s, node in heavy if id(node) in inside or _bound(facts, node, s.callsite.span.cell) in named),
-        None,
+        (_where(s) for s, node in heavy if id(node) in inside),
+        next((_where(holders[name]) for name in sorted(_read(given)) if name in holders), None),
     )
+
+
+def _holders(facts: FileFacts, heavy: list[tuple[Site, ast.Call]]) -> dict[str, Site]:
+    """The names and attributes that hold a heavy summary, each with one it holds: the name the
+    summary is bound to (`h = histogram(...)`), a list it is appended or written to (`hs.append(h)`,
+    `hs = [h, s]`), and a merge of those (`m = merge(hs)`, itself merged again), to a fixed point."""
+    held = {name: s for s, node in heavy if (name := _bound(facts, node, s.callsite.span.cell))}
+    links: list[tuple[str, frozenset[str]]] = []  # (holder, the names it is made of)
+    for cell in facts.cells:
+        for node in facts.nodes(cell, ast.Assign, ast.Call):
+            if isinstance(node, ast.Assign):
+                target = _path(node.targets[0]) if len(node.targets) == 1 else None
+                value = node.value
+                merged = isinstance(value, ast.Call) and (site := facts.site_at(value, cell)) is not None and (
+                    site.api in MERGES
+                )
+                if target is not None and (isinstance(value, (ast.List, ast.Tuple)) or merged):
+                    links.append((target, _read(value)))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" \
+                    and len(node.args) == 1:
+                holder = _path(node.func.value)
+                if holder is not None:
+                    links.append((holder, _read(node.args[0])))
+    grown = True
+    while grown:
+        grown = False
+        for holder, parts in links:
+            source = next((held[n] for n in sorted(parts) if n in held), None)
+            if holder not in held and source is not None:
+                held[holder], grown = source, True
+    return held
 
 
 def _where(site: Site) -> str:

@@ -1,7 +1,7 @@
 """Training loops of a fixed length that measure the model's progress and never stop on it: a
 `for ... in range(N)` whose body trains (directly, in nested loops or in the file's functions it
 calls) and also learns how well the model does (an environment's reward, an evaluation on other
-data, a TF1 graph run on held-out data), with nothing in it that ends the loop early, or only ways out
+data, a TF1 graph run on held-out data, a comparison that keeps the best weights), with nothing in it that ends the loop early, or only ways out
 that the program's defaults switch off (`rules/dead_tests.py`)."""
 
 from __future__ import annotations
@@ -29,10 +29,13 @@ from greenlint.rules.syntax import (
     own_body,
     own_loops,
     scope_body,
+    scope_of,
 )
 
 #: Keras methods that score the model on data other than the batch it trains on.
 EVALUATES = ("evaluate", "evaluate_generator", "test_on_batch")
+#: The comparisons that tell a better pass from a worse (`hr > best_hr`).
+ORDERS = (ast.Gt, ast.GtE, ast.Lt, ast.LtE)
 #: Calls that make a new Keras model.
 BUILDS = frozenset({"Sequential", "Model", "load_model", "clone_model"})
 
@@ -91,7 +94,7 @@ def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | No
     if not (
         isinstance(call, ast.Call)
         and isinstance(call.func, ast.Name)
-        and call.func.id == "range"
+        and call.func.id in ("range", "xrange")  # Python 2's lazy range (also `from six.moves import xrange`)
         and 1 <= len(call.args) <= 2
         and not call.keywords
     ):
@@ -162,8 +165,25 @@ def _judge(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
         trains = trains or name in STEP_METHODS or (site is not None and is_training_step(site))
         progress = progress or _measures(facts, node, at, site)
     if trains and progress is None:
-        progress = _held_out_run(facts, loop, cell)
+        progress = _held_out_run(facts, loop, cell) or _best_kept(facts, loop, cell)
     return progress if trains else None
+
+
+def _best_kept(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
+    """A comparison in the loop's own body that guards a save of the model's weights (`if hr > best_hr:
+    ... model.save_weights(...)`): the loop measures the model and keeps its best pass, the
+    bookkeeping of early stopping without the stop; None where there is none."""
+    for node in scope_body(loop):
+        if not isinstance(node, ast.If):
+            continue
+        test = node.test
+        if not (isinstance(test, ast.Compare) and all(isinstance(op, ORDERS) for op in test.ops)):
+            continue
+        for inner in (n for statement in node.body for n in ast.walk(statement)):
+            site = facts.site_at(inner, cell) if isinstance(inner, ast.Call) else None
+            if site is not None and is_keras_model_method(site.api, ("save_weights", "save")):
+                return f"`{ast.unparse(test)}`, which keeps the best weights"
+    return None
 
 
 def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
@@ -187,11 +207,67 @@ def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | No
         return None
     inside = {id(n) for call, _ in scored for n in ast.walk(call)}
     read = {r for n in _outermost(loop) if id(n) not in inside and (r := _data(n)) is not None}
+    keys = _keys(loop)
+    fed = {r for n in _outermost(loop) if id(n) not in inside | keys and (r := _data(n)) is not None}
     varying = loop_varying(loop)
+    made = _made_from(facts, loop, cell)
     for call, data in scored:
-        if not any(d.split(".")[0] in varying or any(_overlap(d, r) for r in read) for d in data):
+        if any(d.split(".")[0] in varying or any(_overlap(d, r) for r in read) for d in data):
+            continue
+        origins = {o for d in data for o in _origins(d, made)} - data
+        if not any(_overlap(o, r) for o in origins for r in fed):
             return f"`{ast.unparse(call.func)}()` on data the loop does not train on"
     return None
+
+
+def _keys(node: ast.AST) -> set[int]:
+    """The nodes of the dict keys under *node*: the placeholders a feed names, which are no data."""
+    return {id(n) for d in ast.walk(node) if isinstance(d, ast.Dict) for k in d.keys if k is not None for n in ast.walk(k)}
+
+
+def _made_from(facts: FileFacts, loop: ast.For, cell: int | None) -> dict[str, set[str]]:
+    """What the names of the loop's function (or module) are made from, outside the loop: for each name its
+    plain assignments bind (`sample_files = self.data[0:64]`, `sample = [decode(f) for f in sample_files]`), the
+    data their values read; a name also bound otherwise (a tuple target: the split `X_valid, X_train =
+    X_train[:5000], X_train[5000:]`, a loop's target) is made from nothing followed."""
+    scope = scope_of(facts, loop, cell)
+    made: dict[str, set[str]] = {}
+    if scope is None:
+        return made
+    loop_nodes = {id(n) for n in ast.walk(loop)}
+    plain: set[int] = set()
+    for node in scope_body(scope):
+        if isinstance(node, ast.Assign) and id(node) not in loop_nodes and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            plain.add(id(node.targets[0]))
+            made.setdefault(node.targets[0].id, set()).update(_reads(node.value))
+    for node in scope_body(scope):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and id(node) not in plain:
+            made.pop(node.id, None)
+    return made
+
+
+def _reads(value: ast.expr) -> set[str]:
+    """The data an expression reads (`_data` of its names and attribute chains), not the functions it calls nor
+    the placeholders it feeds."""
+    called = {id(n) for c in ast.walk(value) if isinstance(c, ast.Call) for n in ast.walk(c.func)} | _keys(value)
+    inner = {id(n.value) for n in ast.walk(value) if isinstance(n, ast.Attribute)}
+    return {
+        d
+        for n in ast.walk(value)
+        if isinstance(n, (ast.Name, ast.Attribute)) and id(n) not in called | inner and (d := _data(n)) is not None
+    }
+
+
+def _origins(data: str, made: dict[str, set[str]]) -> set[str]:
+    """*data* and what it is made from, followed through `made`, each once."""
+    found, todo = set(), [data]
+    while todo:
+        current = todo.pop()
+        if current not in found:
+            found.add(current)
+            todo.extend(made.get(current, ()))
+    return found
 
 
 def _data(value: ast.expr) -> str | None:

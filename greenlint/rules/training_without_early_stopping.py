@@ -225,7 +225,7 @@ class TrainingWithoutEarlyStopping(Rule):
     known to be wasted. The change worth making there is holding out validation data, a choice
     about the data that no callback stands in for.
 
-    The same holds for a training loop the program writes itself: a `for` over `range(N)`
+    The same holds for a training loop the program writes itself: a `for` over `range(N)` (or Python 2's `xrange(N)`)
     (N at least `min-epochs`: a literal, a module constant, or a default as above; for a loop at
     the top level of a file or a notebook cell, else the count the analysis gives it as the
     program runs in order, a name a notebook binds to 40 before the loop and to 20 after it) whose body
@@ -237,7 +237,12 @@ class TrainingWithoutEarlyStopping(Rule):
     a `fit()` given validation data, or a TF1 run of the graph that updates nothing, fed data
     that the loop's passes never change and that nothing else in the loop reads, not its
     training runs nor what their batches are cut from (`accuracy.eval(feed_dict={X: X_valid, y:
-    y_valid})` once an epoch: the model scored on held-out data). Not reported: a loop with a way
+    y_valid})` once an epoch: the model scored on held-out data; data the function made, outside the loop, by plain
+    assignments from what the loop trains on is not held out: `sample_inputs` decoded from `data[0:64]`, the
+    training files a GAN samples with fixed noise; a feed's placeholders are no data, so `h_valid = sess.run(hidden,
+    feed_dict={X: X_valid})` stays held out where the steps feed `hidden`), or an ordering comparison in its body that
+    guards a save of the model's weights (`if hr > best_hr: ... model.save_weights(...)`: the loop keeps its
+    best pass, whatever helper scored it). Not reported: a loop with a way
     out (its own `break`, not a nested loop's; a `return`, `raise`, `yield` or exit) that may be
     taken: one whose every way out sits under an `if` the program's defaults make false, as GL330
     reads it (`if patience and bad >= patience: break` with `--patience` 0 by default), stops
@@ -480,6 +485,18 @@ class TrainingWithoutEarlyStopping(Rule):
             AGENT.format(count=1000, stop="    check(t)\n")
             + "import sys\ndef check(score):\n    if score >= 475:\n        sys.exit(0)\n"
         ),
+        Valid(  # weights saved every 10 passes: an equality test keeps no best, nothing measures progress
+            "from keras.models import Sequential\nm = Sequential()\n"
+            "for epoch in xrange(100):\n    m.fit(x, y, batch_size=256, nb_epoch=1)\n"
+            "    if epoch % 10 == 0:\n        m.save_weights('last.h5')\n"
+        ),
+        Valid(  # scored on a sample cut from the training files before the loop (a GAN's fixed sample): not held out
+            "import numpy as np\nimport tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\n"
+            "train_op = opt.minimize(loss)\nsess = tf.compat.v1.Session()\nsample_files = data[0:64]\n"
+            "sample = [decode(f) for f in sample_files]\nsample_inputs = np.array(sample)\nfor epoch in range(25):\n"
+            "    for idx in range(n):\n        batch = np.array([decode(f) for f in data[idx * 64:(idx + 1) * 64]])\n"
+            "        sess.run(train_op, feed_dict={x: batch})\n    print(loss.eval(feed_dict={x: sample_inputs}))\n"
+        ),
         Valid(  # a fixed budget of steps with nothing that measures progress: the count is the only budget
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor step in range(10000):\n"
             "    m.train_on_batch(*next_batch())\n"
@@ -680,6 +697,16 @@ class TrainingWithoutEarlyStopping(Rule):
             line=9,
             message_contains="(`accuracy.eval()` on data the loop does not train on)",
         ),
+        Invalid(  # scored on a frozen layer's cache of the validation set, made by a run fed the placeholder the steps feed
+            "import numpy as np\nimport tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\n"
+            "training_op = opt.minimize(loss)\nsess = tf.compat.v1.Session()\n"
+            "h_train = sess.run(hidden, feed_dict={X: X_train})\nh_valid = sess.run(hidden, feed_dict={X: X_valid})\n"
+            "for epoch in range(20):\n    for hb, yb in zip(np.array_split(h_train, 50), np.array_split(y_train, 50)):\n"
+            "        sess.run(training_op, feed_dict={hidden: hb, y: yb})\n"
+            "    print(accuracy.eval(feed_dict={hidden: h_valid, y: y_valid}))\n",
+            line=8,
+            message_contains="(`accuracy.eval()` on data the loop does not train on)",
+        ),
         Invalid(  # the pass count a name bound twice: the value the program reaches the loop with
             "n_epochs = 5\nn_epochs = 40\n"
             + GRAPH.format(batches=SHUFFLED, fed="{X: X_valid, y: y_valid}").replace("range(40)", "range(n_epochs)"),
@@ -692,6 +719,14 @@ class TrainingWithoutEarlyStopping(Rule):
                 fed="{X: mnist.validation.images, y: mnist.validation.labels}",
             ),
             line=9,
+        ),
+        Invalid(  # Python 2's xrange; a helper of another module scores the model, the loop keeps the best weights
+            "from keras.models import Sequential\nfrom evaluate import hit_ratio\nm = Sequential()\nbest = 0\n"
+            "for epoch in xrange(100):\n    m.fit(x, y, batch_size=256, nb_epoch=1)\n    hr = hit_ratio(m, ratings)\n"
+            "    if hr > best:\n        best = hr\n        m.save_weights('best.h5')\n",
+            line=5,
+            message_contains="`for epoch in xrange(100)` runs 100 passes that train the model and measure"
+            " its progress (`hr > best`, which keeps the best weights)",
         ),
         Invalid(  # the epoch loop's early stop waits on a patience that defaults to 0
             "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"

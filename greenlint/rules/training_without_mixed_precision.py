@@ -152,8 +152,8 @@ class TrainingWithoutMixedPrecision(Rule):
     cannot be followed or changes what the code is for:
 
     - the program runs on **multi-backend Keras 2.0-2.3** (the standalone `keras` package of
-      2017-2019, recognised from its imports and from `fit_generator`-style calls or a
-      TensorFlow 1.x pin, or from an import of `keras_contrib`, which extends that Keras alone:
+      2017-2019, recognised from its imports and from `fit_generator`-style calls, Keras 1's
+      `nb_epoch=` given to `fit` (tf.keras rejects it from TensorFlow 2.2) or a TensorFlow 1.x pin, or from an import of `keras_contrib`, which extends that Keras alone:
       see greenlint/rules/keras_flavour.py) and its training cannot take the one switch that
       Keras has. That Keras has no dtype policy, and `enable_mixed_precision_graph_rewrite(opt)`
       raises for its own optimizers; but `compile` wraps a TensorFlow 1 optimizer it is given
@@ -392,6 +392,11 @@ class TrainingWithoutMixedPrecision(Rule):
             "from keras.models import Sequential\nm = Sequential()\n"
             "m.fit_generator(gen, steps_per_epoch=300, epochs=5)\n"
         ),
+        Valid(  # multi-backend Keras 2: Keras 1's nb_epoch, which tf.keras' fit rejects from TF 2.2 (with epochs= it is reported)
+            "from keras.applications import ResNet50\nm = ResNet50(weights=None)\nm.compile('adam', 'mse')\n"
+            "m.fit(x, y, batch_size=32, nb_epoch=20)\n",
+            options={"material-saving-j": 0.0},
+        ),
         Valid(  # every GPU hidden: float16 on the host is slower
             "import os\nimport tensorflow as tf\nos.environ['CUDA_VISIBLE_DEVICES'] = ''\n"
             "m = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
@@ -543,6 +548,12 @@ class TrainingWithoutMixedPrecision(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # standalone keras with epochs=: nothing says it is multi-backend (nb_epoch= would, a case above)
+            "from keras.applications import ResNet50\nm = ResNet50(weights=None)\nm.compile('adam', 'mse')\n"
+            "m.fit(x, y, batch_size=32, epochs=20)\n",
+            line=4,
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # priced: 30 trainings of at most 1 kJ each, two thirds of which mixed precision may save
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nfor fold in range(30):\n"
             "    m.fit(x, y, epochs=10)\n",

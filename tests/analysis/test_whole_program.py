@@ -672,6 +672,49 @@ def test_a_helper_module_importing_no_tf_still_lists_the_methods_only_keras_has(
     assert batch.features["receiver_kind"] == "untyped" and batch.runs["count"] is None
 
 
+NCF_EVALUATE = """
+    import heapq
+    import numpy as np
+
+    _model = None
+
+
+    def evaluate_model(model, ratings, k):
+        global _model
+        _model = model
+        return [eval_one_rating(idx, ratings, k) for idx in range(len(ratings))]
+
+
+    def eval_one_rating(idx, ratings, k):
+        items = ratings[idx]
+        users = np.full(len(items), idx, dtype="int32")
+        predictions = _model.predict([users, np.array(items)], batch_size=100, verbose=0)
+        return heapq.nlargest(k, range(len(items)), key=lambda i: predictions[i])
+    """
+
+
+@pytest.mark.parametrize("estimators", ["", "from sklearn.linear_model import LogisticRegression\n"])
+def test_a_helper_importing_no_tf_that_only_keras_scripts_import_takes_their_predict_for_keras(tmp_path, estimators):
+    # the leave-one-out evaluation of a recommender: the model kept in a module global, one predict per user;
+    # where a script importing the helper also imports a library with estimators of its own, `predict` may be its
+    write(tmp_path, {"evaluate.py": NCF_EVALUATE, "train.py": estimators + """
+        from keras.models import Model
+        from evaluate import evaluate_model
+
+        model = Model(inputs=[u, i], outputs=p)
+        model.compile(optimizer="adam", loss="binary_crossentropy")
+        for epoch in range(100):
+            model.fit([users, items], labels, batch_size=256, epochs=1)
+            evaluate_model(model, ratings, 10)
+        """})
+    found = sites(tmp_path / "evaluate.py")
+    predicts = [site for (line, api), site in found.items() if line == 16]
+    if estimators:
+        assert predicts == []
+    else:
+        assert [s.api for s in predicts] == ["tensorflow.keras.Model.predict"]
+        assert predicts[0].features["receiver_kind"] == "untyped"
+
 TF_UTIL = """
     import tensorflow as tf
 
