@@ -1,5 +1,5 @@
 """A GAN-like custom loop under tf.function: a generator (32-128-256-64) and a discriminator (64-128-1), each
-with its own tf.GradientTape and Adam, on 8192 real samples of 64 features, batches of 64, 25 epochs."""
+with its own tf.GradientTape and Adam, on 8192 real samples of 64 features, batches of 64, 50 epochs."""
 
 import numpy as np
 import tensorflow as tf
@@ -40,6 +40,6 @@ def train_step(batch):
     return g_loss, d_loss
 
 
-for epoch in range(25):
+for epoch in range(50):
     for batch in dataset:
         train_step(batch)

@@ -1,5 +1,5 @@
 """An MLP 32-512-512-10 with validation_split=0.2 and a larger batch: 40000 samples, batches of 512,
-5 epochs (each epoch trains on 32000 and validates on 8000)."""
+16 epochs (each epoch trains on 32000 and validates on 8000)."""
 
 import numpy as np
 import tensorflow as tf
@@ -15,4 +15,4 @@ model = tf.keras.Sequential([
     tf.keras.layers.Dense(10, activation="softmax"),
 ])
 model.compile(optimizer="adam", loss="sparse_categorical_crossentropy", metrics=["accuracy"])
-model.fit(x, y, validation_split=0.2, epochs=5, batch_size=512, verbose=0)
+model.fit(x, y, validation_split=0.2, epochs=16, batch_size=512, verbose=0)
