@@ -7,6 +7,8 @@ it (`MAPPED`: the function, whether it runs per batch, the line of the `map`); t
 that dataset gets `map_per_sample` and `map_per_step`, the calls of mapped functions that run TF
 work per element and per batch (the predictor prices each call, analysis says how many). What the
 function's ops compute on each element is not counted here: their tensors' shapes are not bound.
+A Python `for` loop over such a pipeline runs them as it draws each batch: the call handed that
+batch (a traced training step, a `train_on_batch`) pays them, one batch's worth per call.
 """
 
 from __future__ import annotations
@@ -38,6 +40,20 @@ def fed_maps(named: dict) -> tuple:
     """The functions mapped on the dataset a model method is fed (`x`, a generator method's `generator`)."""
     data = named.get("x", named.get("generator"))
     return data.meta.get(MAPPED, ()) if type(data) is Inst and isinstance(data.meta, dict) else ()
+
+
+def drawn_from(batch: Any, pipeline: Any) -> Any:
+    """A batch a `for` loop binds from *pipeline*, carrying the functions mapped on it (an Inst copied with
+    them): the call it is handed pays one batch's calls of them."""
+    maps = pipeline.meta.get(MAPPED) if type(pipeline) is Inst and isinstance(pipeline.meta, dict) else None
+    if not maps or type(batch) is not Inst:
+        return batch
+    return Inst(batch.cls, batch.how, {**batch.meta, MAPPED: maps})
+
+
+def handed_maps(values: Iterable[Any]) -> tuple:
+    """The functions mapped on the pipeline a loop drew one of *values* from (`drawn_from`)."""
+    return next((v.meta[MAPPED] for v in values if type(v) is Inst and MAPPED in v.meta), ())
 
 
 def map_work(mapped: Iterable[tuple[Any, bool, int]], runs_work: Callable[[Any], bool]) -> dict[str, dict]:

@@ -614,11 +614,14 @@ class Resolver:
         self.ctx.drawn.extend(self.drawn_per_yield(node, value))
         batch = arrays.drawn(value, node.lineno)
         if type(target) is ast.Name:
-            self.assign(target, arrays.element(value) or batch)
+            self.assign(target, mapped.drawn_from(arrays.element(value), value) or batch)
         else:
             parts = len(target.elts) if isinstance(target, (ast.Tuple, ast.List)) else 0
             parted = Seq((batch,) * parts) if batch is not None else None  # each part comes of the decoding
-            self.assign(target, (arrays.batch_parts(value, parts) or parted) if parts > 1 else None)
+            split = arrays.batch_parts(value, parts) if parts > 1 else None
+            if split is not None:  # the first part carries the pipeline's maps (one batch's calls of them)
+                split = Seq((mapped.drawn_from(split.items[0], value), *split.items[1:]))
+            self.assign(target, (split or parted) if parts > 1 else None)
         self.layers_set(node)
         self.loop_body(node, count, trips, upper, counted)
         if items is None:
@@ -2561,6 +2564,8 @@ class Resolver:
             self.training_step(node, api, named, owner, first, work)
             self.graph_run(node, api, named, owner, work, features)
         fed = mapped.fed_maps(named) if api.rpartition(".")[2] in work_mod.MODEL_METHODS else ()
+        if not fed and (api == TRACED_CALL or api.rpartition(".")[2] in work_mod.MODEL_METHODS):
+            fed = mapped.handed_maps(v for _, v in (*args, *keywords))  # a batch a loop drew from a mapped pipeline
         self.calls.append(Found(node, api, features, self.ctx.func, local, work, merge, fed))
         func = self.ctx.func
         if func is not None and func.runs is None and features.get("receiver") != wrappers.WRAPPER \
@@ -3480,10 +3485,12 @@ class Resolver:
         looped = bool(self.ctx.loops)
         outer, self.decoded = self.decoded, None
         with self.inside(Scope("comprehension", self.scope)):
-            self.comprehension(node, first)
+            item = self.comprehension(node, first)
         decoded, self.decoded = self.decoded, outer
         if decoded is not None and looped and type(node) is ast.ListComp:
             return arrays.decoded(decoded, node.lineno, id(self.ctx))  # `[imread(f) for f in batch_files]` in a loop
+        if type(node) is ast.ListComp and len(generators) == 1 and not generators[0].ifs:
+            return arrays.listed(first[1], first[2], item)  # `[np.random.rand(1, 48, 48, 3) for _ in range(220)]`
         return OPAQUE
 
     def drawn_per_yield(self, node: ast.For, value: Any) -> list:
@@ -3530,9 +3537,9 @@ class Resolver:
             self.iter_option = stop.option
         return max(stop.value, 0) if zero else None
 
-    def comprehension(self, node, first: tuple) -> None:
+    def comprehension(self, node, first: tuple) -> Any:
         """A comprehension's loops, conditions and element, in its own scope (*first*: the first
-        loop's `loop_trips`)."""
+        loop's `loop_trips`); the element's value (a dict comprehension's: None)."""
         generators = node.generators
         loops, trips = self.ctx.loops, self.ctx.trips
         depth = len(loops)
@@ -3552,13 +3559,15 @@ class Resolver:
                 self.expr(condition)
         filtered = 1 if upper or any(generator.ifs for generator in generators) else 0
         self.ctx.guards += filtered
+        item = None
         if type(node) is ast.DictComp:
             self.expr(node.key)
             self.expr(node.value)
         else:
-            self.expr(node.elt)
+            item = self.expr(node.elt)
         self.ctx.guards -= filtered
         del loops[depth:], trips[depth:], self.ctx.varying[depth:], self.ctx.counted[depth:]
+        return item
 
     def e_await(self, node: ast.Await) -> Any:
         return self.expr(node.value)
