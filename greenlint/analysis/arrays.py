@@ -969,14 +969,14 @@ def dataset_source(api: str, named: dict, positional: list = ()) -> Data | None:
     if api in FROM_DIRECTORY:
         batch = named.get("batch_size", Const(32))
         size = _int(batch) if type(batch) is Const and batch.value is not None else None
-        shape = None
+        shape = pixels = None
         if api.endswith("image_dataset_from_directory"):
             image = _dims(named.get("image_size", Const((256, 256))))
             mode = named.get("color_mode", Const("rgb"))
             channels = _CHANNELS.get(mode.value) if type(mode) is Const else None
             shape = (*image, channels) if image is not None and len(image) == 2 and channels else None
+            pixels = shape[0] * shape[1] if shape is not None else None  # decoded and resized to image_size, each pass
         note = "files read at run time: the number of samples is not known statically"
-        pixels = image[0] * image[1] if image is not None and shape is not None else None  # decoded and resized to image_size, each pass
         return Data(None, shape, batch=size, prov="inferred", note=note, decoded=pixels)
     leaf = api.rpartition(".")[2]
     if leaf == "from_tensor_slices":

@@ -279,6 +279,9 @@ def test_a_fit_on_an_image_folder_pays_the_decode_of_each_file_it_reads_in_its_f
     assert seconds[0] - seconds[1] == pytest.approx(24 * 32 * 64 * 64 * DECODE_PIXEL_S, rel=0.05)
     _, large = fit(128)
     assert large.energy_j > small.energy_j
+    audio = ("import tensorflow as tf\nds = tf.keras.utils.audio_dataset_from_directory('clips', batch_size=32)\n"
+             "model = tf.keras.Sequential([tf.keras.layers.Dense(2)])\nmodel.fit(ds, epochs=3)\n")
+    assert "decoded_pixels_per_sample" not in one(predictor, audio, ".fit")[0].work  # no image decode priced
 
 
 def test_tf1_graph_ops_count_their_work_in_session_run(predictor):
