@@ -314,6 +314,7 @@ class Resolver:
         self.ctx = WalkContext()
         self.pending: deque[FuncInfo] = deque()
         self.flows: dict[ast.AST, Any] = {}  # loop -> names its iterations change; def -> its parameters' flow
+        self.map_draws: dict[int, ast.Call] = {}  # a loop drawing from a mapped pipeline -> the call paying its draws
         self.loop_bound: dict[ast.AST, frozenset] = {}  # loop -> the names its body binds
         self.chained: dict[ast.Call, ast.Call] = {}  # a call -> the call made on its result
         self.functions: list[FuncInfo] = []  # every def walked or pending, in definition order
@@ -614,13 +615,13 @@ class Resolver:
         self.ctx.drawn.extend(self.drawn_per_yield(node, value))
         batch = arrays.drawn(value, node.lineno)
         if type(target) is ast.Name:
-            self.assign(target, mapped.drawn_from(arrays.element(value), value) or batch)
+            self.assign(target, mapped.drawn_from(arrays.element(value), value, node) or batch)
         else:
             parts = len(target.elts) if isinstance(target, (ast.Tuple, ast.List)) else 0
             parted = Seq((batch,) * parts) if batch is not None else None  # each part comes of the decoding
             split = arrays.batch_parts(value, parts) if parts > 1 else None
             if split is not None:  # the first part carries the pipeline's maps (one batch's calls of them)
-                split = Seq((mapped.drawn_from(split.items[0], value), *split.items[1:]))
+                split = Seq((mapped.drawn_from(split.items[0], value, node), *split.items[1:]))
             self.assign(target, (split or parted) if parts > 1 else None)
         self.layers_set(node)
         self.loop_body(node, count, trips, upper, counted)
@@ -2565,7 +2566,9 @@ class Resolver:
             self.graph_run(node, api, named, owner, work, features)
         fed = mapped.fed_maps(named) if api.rpartition(".")[2] in work_mod.MODEL_METHODS else ()
         if not fed and (api == TRACED_CALL or api.rpartition(".")[2] in work_mod.MODEL_METHODS):
-            fed = mapped.handed_maps(v for _, v in (*args, *keywords))  # a batch a loop drew from a mapped pipeline
+            # a batch the enclosing loop drew from a mapped pipeline: its first call handed it pays the draws
+            fed = mapped.handed_maps([v for _, v in (*args, *keywords)], {id(n) for n in self.ctx.rebound},
+                                     self.map_draws, node)
         self.calls.append(Found(node, api, features, self.ctx.func, local, work, merge, fed))
         func = self.ctx.func
         if func is not None and func.runs is None and features.get("receiver") != wrappers.WRAPPER \

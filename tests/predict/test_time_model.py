@@ -227,6 +227,14 @@ def test_a_python_loop_over_a_mapped_pipeline_charges_each_batch_it_draws_to_the
     assert mapped.energy_j > plain.energy_j
     _, unmapped = step(".map(lambda a, b: (a, b)).batch(64)")
     assert unmapped.energy_j == pytest.approx(plain.energy_j)  # no TF op: tf.data runs no graph per element
+    # each draw is paid once, in the loop that draws it: not by a second call handed the same batch, nor
+    # by a call after the loop on the last batch drawn
+    code = head + ("ds = tf.data.Dataset.from_tensor_slices((x, x[:, :10])).map(noisy).batch(64)\n"
+                   "for xb, yb in ds:\n    step(xb, yb)\n    model.predict_on_batch(xb)\nmodel(xb)\n")
+    sites = {s.api.rpartition(".")[2]: s for s, _ in priced(predictor, code)}
+    assert sites["__call__"].work.get("map_per_sample") is None and "map_per_sample" not in sites["predict_on_batch"].work
+    assert [s.work.get("map_per_sample", {}).get("value") for s, _ in priced(predictor, code)
+            if s.api.endswith("PolymorphicFunction.__call__")] == [1]
 
 
 def test_predict_over_a_list_comprehension_of_single_images_runs_once_per_item_on_one_sample(predictor):
