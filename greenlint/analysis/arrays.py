@@ -74,6 +74,7 @@ class Data:
     batch_note: str | None = None  # where `batch` was read, if not a `.batch(n)`
     most_shape: tuple | None = None  # the per-sample axes' most, where `shape` is unknown (`x[:64, :50]`)
     whole: bool = False  # each element is one tensor of `shape` (`from_tensor_slices(x)`), not a tuple
+    decoded: int | None = None  # pixels each sample decodes from its file per pass (`image_dataset_from_directory`)
 
 
 @dataclass(frozen=True)
@@ -607,12 +608,15 @@ def prepared(value: Any, host: str, line: int) -> Any:
 
 
 def element(value: Any) -> Inst | None:
-    """What `for row in x` binds for an array or tensor of known shape, and `for x in ds` for a
-    batched data set whose elements are single tensors (`from_tensor_slices(x).batch(b)`)."""
+    """What `for row in x` binds for an array or tensor of known shape, `for x in ds` for a batched
+    data set whose elements are single tensors (`from_tensor_slices(x).batch(b)`), and `for a in items`
+    for a list comprehension of arrays of one known shape."""
     if type(value) is Inst and value.cls in (ARRAY, TENSOR):
         shape = shape_of(value)
         if shape:
             return with_shape(value, shape[1:])
+    if type(value) is Inst and value.cls == LIST:  # a list comprehension's items (`listed`)
+        return value.meta.get("item")
     data = value.meta.get("data") if type(value) is Inst and value.cls == DATASET else None
     return _one_batch(data) if data is not None and data.whole else None
 
@@ -628,10 +632,13 @@ def batch_parts(value: Any, count: int) -> Seq | None:
 
 
 def _one_batch(data: Data) -> Inst | None:
-    """A tensor of one batch of *data* (the last batch maybe fewer), where batch and shape are known."""
-    if data.batch is None or data.shape is None:
+    """A tensor of one batch of *data* (the last batch maybe fewer), where its batch is known: of the
+    per-sample shape where that is known, else of those rows alone (a `map` hides the shape, not the batch)."""
+    if data.batch is None:
         return None
     note = f"one batch of the data set ({data.batch} samples, the last maybe fewer)"
+    if data.shape is None:
+        return Inst(TENSOR, "element", {"rows": data.batch, "shape_prov": "inferred", "shape_note": note})
     return Inst(TENSOR, "element", {"shape": (data.batch, *data.shape), "shape_prov": "inferred", "shape_note": note})
 
 
@@ -679,6 +686,18 @@ def iterations(value: Any) -> tuple[int | None, bool]:
     if shape and shape[0] is not None:
         return shape[0], False
     return None, False
+
+
+def listed(trips: int | None, upper: bool, item: Any) -> Any:
+    """`[f(v) for v in it]` with no condition: a list of as many items as the loop's *trips* (exactly,
+    unless *upper*), each an array or tensor of *item*'s shape where that is known (`element` reads it);
+    unknown (OPAQUE) where the trips are not known."""
+    if trips is None:
+        return OPAQUE
+    meta: dict = {"length": trips, "length_bound": "upper" if upper else "exact"}
+    if type(item) is Inst and item.cls in (ARRAY, TENSOR) and shape_of(item):
+        meta["item"] = item
+    return Inst(LIST, "comprehension", meta)
 
 
 def appended(value: Any, count: int | None, upper: bool) -> Inst | None:
@@ -950,14 +969,15 @@ def dataset_source(api: str, named: dict, positional: list = ()) -> Data | None:
     if api in FROM_DIRECTORY:
         batch = named.get("batch_size", Const(32))
         size = _int(batch) if type(batch) is Const and batch.value is not None else None
-        shape = None
+        shape = pixels = None
         if api.endswith("image_dataset_from_directory"):
             image = _dims(named.get("image_size", Const((256, 256))))
             mode = named.get("color_mode", Const("rgb"))
             channels = _CHANNELS.get(mode.value) if type(mode) is Const else None
             shape = (*image, channels) if image is not None and len(image) == 2 and channels else None
+            pixels = shape[0] * shape[1] if shape is not None else None  # decoded and resized to image_size, each pass
         note = "files read at run time: the number of samples is not known statically"
-        return Data(None, shape, batch=size, prov="inferred", note=note)
+        return Data(None, shape, batch=size, prov="inferred", note=note, decoded=pixels)
     leaf = api.rpartition(".")[2]
     if leaf == "from_tensor_slices":
         source = named.get("tensors")
@@ -990,7 +1010,9 @@ def elements(data: Data | None) -> int | None:
 
 def dataset_step(name: str, data: Data, named: dict) -> Data | None:
     """What a Dataset method does to the pipeline's size; None where it becomes unknown."""
-    if name in ("shuffle", "prefetch", "cache", "with_options", "apply", "ignore_errors"):
+    if name == "cache":  # decoded in the first pass only: not counted per pass
+        return replace(data, decoded=None)
+    if name in ("shuffle", "prefetch", "with_options", "apply", "ignore_errors"):
         return data
     if name in ("map", "flat_map"):
         return replace(data, shape=None) if name == "map" else None

@@ -7,10 +7,13 @@ it (`MAPPED`: the function, whether it runs per batch, the line of the `map`); t
 that dataset gets `map_per_sample` and `map_per_step`, the calls of mapped functions that run TF
 work per element and per batch (the predictor prices each call, analysis says how many). What the
 function's ops compute on each element is not counted here: their tensors' shapes are not bound.
+A Python `for` loop over such a pipeline runs them as it draws each batch: the first call in that
+loop handed the batch (a traced training step, a `train_on_batch`) pays them, one batch's worth per call.
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -19,6 +22,8 @@ from greenlint.analysis.work import INFERRED, q
 
 #: A dataset value's meta key: the functions mapped on it, ((FuncInfo, per batch, line), ...).
 MAPPED = "mapped"
+#: A loop's batch's meta key: the `for` loop that drew it from a mapped pipeline, in a tuple (`drawn_from`).
+DRAWN_IN = "drawn_in"
 #: A dataset value's meta key: a `batch` was applied (its size known or not).
 BATCHED = "batched"
 
@@ -37,7 +42,29 @@ def dataset_step(meta: dict, name: str, named: dict, line: int) -> None:
 def fed_maps(named: dict) -> tuple:
     """The functions mapped on the dataset a model method is fed (`x`, a generator method's `generator`)."""
     data = named.get("x", named.get("generator"))
-    return data.meta.get(MAPPED, ()) if type(data) is Inst and isinstance(data.meta, dict) else ()
+    if type(data) is not Inst or not isinstance(data.meta, dict) or DRAWN_IN in data.meta:
+        return ()  # (a batch a loop drew: `handed_maps`)
+    return data.meta.get(MAPPED, ())
+
+
+def drawn_from(batch: Any, pipeline: Any, loop: ast.AST) -> Any:
+    """A batch the `for` *loop* binds from *pipeline*, carrying the functions mapped on it and the loop
+    (an Inst copied with them): a call in that loop handed it pays one batch's calls of them."""
+    maps = pipeline.meta.get(MAPPED) if type(pipeline) is Inst and isinstance(pipeline.meta, dict) else None
+    if not maps or type(batch) is not Inst:
+        return batch
+    return Inst(batch.cls, batch.how, {**batch.meta, MAPPED: maps, DRAWN_IN: (loop,)})
+
+
+def handed_maps(values: list, open_loops: set[int], draws: dict[int, Any], call: Any) -> tuple:
+    """The functions mapped on the pipeline one of *values* was drawn from (`drawn_from`) by a loop among
+    *open_loops* (the loops around the call: a call after the loop draws nothing), where *call* is the
+    first call that loop hands it to (*draws*: loop id -> that call; each draw is paid once)."""
+    for v in values:
+        loop = id(v.meta[DRAWN_IN][0]) if type(v) is Inst and DRAWN_IN in v.meta else None
+        if loop in open_loops and draws.setdefault(loop, call) is call:
+            return v.meta[MAPPED]
+    return ()
 
 
 def map_work(mapped: Iterable[tuple[Any, bool, int]], runs_work: Callable[[Any], bool]) -> dict[str, dict]:

@@ -319,6 +319,7 @@ class Resolver:
         self.ctx = WalkContext()
         self.pending: deque[FuncInfo] = deque()
         self.flows: dict[ast.AST, Any] = {}  # loop -> names its iterations change; def -> its parameters' flow
+        self.map_draws: dict[int, ast.Call] = {}  # a loop drawing from a mapped pipeline -> the call paying its draws
         self.loop_bound: dict[ast.AST, frozenset] = {}  # loop -> the names its body binds
         self.chained: dict[ast.Call, ast.Call] = {}  # a call -> the call made on its result
         self.functions: list[FuncInfo] = []  # every def walked or pending, in definition order
@@ -635,11 +636,14 @@ class Resolver:
         self.ctx.drawn.extend(self.drawn_per_yield(node, value))
         batch = arrays.drawn(value, node.lineno)
         if type(target) is ast.Name:
-            self.assign(target, arrays.element(value) or batch)
+            self.assign(target, mapped.drawn_from(arrays.element(value), value, node) or batch)
         else:
             parts = len(target.elts) if isinstance(target, (ast.Tuple, ast.List)) else 0
             parted = Seq((batch,) * parts) if batch is not None else None  # each part comes of the decoding
-            self.assign(target, (arrays.batch_parts(value, parts) or parted) if parts > 1 else None)
+            split = arrays.batch_parts(value, parts) if parts > 1 else None
+            if split is not None:  # the first part carries the pipeline's maps (one batch's calls of them)
+                split = Seq((mapped.drawn_from(split.items[0], value, node), *split.items[1:]))
+            self.assign(target, (split or parted) if parts > 1 else None)
         self.layers_set(node)
         self.loop_body(node, count, trips, upper, counted, resumed)
         if items is None:
@@ -2602,6 +2606,10 @@ class Resolver:
             self.training_step(node, api, named, owner, first, work)
             self.graph_run(node, api, named, owner, work, features)
         fed = mapped.fed_maps(named) if api.rpartition(".")[2] in work_mod.MODEL_METHODS else ()
+        if not fed and (api == TRACED_CALL or api.rpartition(".")[2] in work_mod.MODEL_METHODS):
+            # a batch the enclosing loop drew from a mapped pipeline: its first call handed it pays the draws
+            fed = mapped.handed_maps([v for _, v in (*args, *keywords)], {id(n) for n in self.ctx.rebound},
+                                     self.map_draws, node)
         self.calls.append(Found(node, api, features, self.ctx.func, local, work, merge, fed))
         func = self.ctx.func
         if func is not None and func.runs is None and features.get("receiver") != wrappers.WRAPPER \
@@ -3525,10 +3533,12 @@ class Resolver:
         looped = bool(self.ctx.loops)
         outer, self.decoded = self.decoded, None
         with self.inside(Scope("comprehension", self.scope)):
-            self.comprehension(node, first)
+            item = self.comprehension(node, first)
         decoded, self.decoded = self.decoded, outer
         if decoded is not None and looped and type(node) is ast.ListComp:
             return arrays.decoded(decoded, node.lineno, id(self.ctx))  # `[imread(f) for f in batch_files]` in a loop
+        if type(node) is ast.ListComp and len(generators) == 1 and not generators[0].ifs:
+            return arrays.listed(first[1], first[2], item)  # `[np.random.rand(1, 48, 48, 3) for _ in range(220)]`
         return OPAQUE
 
     def drawn_per_yield(self, node: ast.For, value: Any) -> list:
@@ -3575,9 +3585,9 @@ class Resolver:
             self.iter_option, self.iter_resumed = stop.option, True
         return max(stop.value, 0) if zero else None
 
-    def comprehension(self, node, first: tuple) -> None:
+    def comprehension(self, node, first: tuple) -> Any:
         """A comprehension's loops, conditions and element, in its own scope (*first*: the first
-        loop's `loop_trips`)."""
+        loop's `loop_trips`); the element's value (a dict comprehension's: None)."""
         generators = node.generators
         loops, trips = self.ctx.loops, self.ctx.trips
         depth = len(loops)
@@ -3597,13 +3607,15 @@ class Resolver:
                 self.expr(condition)
         filtered = 1 if upper or any(generator.ifs for generator in generators) else 0
         self.ctx.guards += filtered
+        item = None
         if type(node) is ast.DictComp:
             self.expr(node.key)
             self.expr(node.value)
         else:
-            self.expr(node.elt)
+            item = self.expr(node.elt)
         self.ctx.guards -= filtered
         del loops[depth:], trips[depth:], self.ctx.varying[depth:], self.ctx.counted[depth:]
+        return item
 
     def e_await(self, node: ast.Await) -> Any:
         return self.expr(node.value)

@@ -972,6 +972,9 @@ def _model_call(method: str, named: dict, features: dict, owner: Inst | None,
         work["symbolic"] = functional_symbolic()
     if method in ("fit", "evaluate", "predict"):
         work.update(_loop_work(method, named, features, data, pipeline))
+        if data is not None and data.decoded:
+            work["decoded_pixels_per_sample"] = q(data.decoded, INFERRED, "each sample's file decoded and resized to "
+                                                  "image_size in every pass (the files' own size is not known)")
     elif data is not None and data.samples is not None:
         work["samples"] = q(data.samples, data.prov, data.note, **_at_most(data.upper))
     elif method in ONE_BATCH or method == "__call__" and "symbolic" not in work:

@@ -30,7 +30,7 @@ import math
 from greenlint.catalog.kinds import TRACED_CALL
 from greenlint.predict.calibration import NOISE_SD, Z80, Measured, Overlay
 from greenlint.predict.prediction import Basis, Evidence, Prediction, split_energy
-from greenlint.predict.work_energy import compute_s, derive, flops_unknown, one_batch, traffic
+from greenlint.predict.work_energy import compute_s, derive, flops_unknown, one_batch, pipeline_s, traffic
 from greenlint.units import TIMES
 
 
@@ -105,7 +105,8 @@ def batch_call_here(overlay: Overlay, api: str, features: dict, group: str) -> P
     overhead = max(m.per_call_j - watts * theirs[0], 0.0)
     layers, their_layers = _layers(features), _layers(m.features)
     ratio = layers / their_layers if layers and their_layers else 1.0
-    compute = watts * mine[0]
+    drawn = pipeline_s(one_batch(api, features), 1.0)  # a batch a loop drew from a mapped pipeline
+    compute = watts * (mine[0] + drawn)
     first = overlay.first_j.get(m.workload)
     share, shared = first_run_share(first - m.per_call_j if first else 0.0, features)
     energy = overhead * ratio + compute + share
@@ -123,7 +124,8 @@ def batch_call_here(overlay: Overlay, api: str, features: dict, group: str) -> P
     roof = (model.get("roofline") or {}) if traffic(1.0, one_batch(api, features)) is not None else {}
     cost = (f" at {roof['per_flop']:.3g} s each and the elements they move at {roof['per_element']:.3g} s each (the "
             "fitted roofline)" if roof else f" at {model['per_flop']:.3g} s each")
-    note += f"; + this call's {mine[1]:.3g} FLOPs{cost} → {compute:.3g} J ({watts:.3g} W)"
+    fed = f" and its batch's input pipeline, {drawn:.3g} s (map calls, file decodes)" if drawn else ""
+    note += f"; + this call's {mine[1]:.3g} FLOPs{cost}{fed} → {compute:.3g} J ({watts:.3g} W)"
     note += f"{shared} → {energy:.3g} J"
     half = 10 ** (Z80 * sd)
     split = split_energy(energy, m.shares or {})

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from greenlint.analysis.hostwork import HOST
 from greenlint.predict.prediction import Basis, Evidence, Prediction
-from greenlint.predict.work_energy import power_for
+from greenlint.predict.work_energy import DECODE_PIXEL_S, power_for
 
 __all__ = ["HOST", "RATES", "floor_terms", "host_watts", "host_work"]
 
@@ -48,7 +48,7 @@ RATES = {
         "for a greedy longest-match sub-word split (WordPiece's algorithm); at most 10^9 tokens, a few GB of text",
     ),
     "decode": HostRate(
-        "pixel", 1.5e-7, 1.5e-7, 1e11, "the files' size",
+        "pixel", DECODE_PIXEL_S, DECODE_PIXEL_S, 1e11, "the files' size",
         "a PNG's decode and resize, 1.5e-07 s a pixel, measured with TensorFlow 2.21 on a shared two-core machine "
         "(analysis/hostwork.py `ENCODES`); at most 10^11 pixels, a million 300 x 300 images",
     ),

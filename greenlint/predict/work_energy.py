@@ -41,7 +41,7 @@ import math
 #: Work quantities a call site may carry (docs/calls-json.md `work`), flattened into its features.
 WORK_KEYS = ("epochs", "steps_per_epoch", "batch_size", "samples", "validation_samples", "input_shape", "model",
              "params", "flops_per_sample", "flops", "elements", "steps", "backward_flops_per_sample", "trainable_params",
-             "activations_per_sample", "map_per_sample", "map_per_step")
+             "activations_per_sample", "map_per_sample", "map_per_step", "decoded_pixels_per_sample")
 #: Kinds with a time model, and the groups they are fitted in. Layer calls and ops are not fitted:
 #: the KB measured them only on toy tensors, whose time is all overhead; their FLOPs are costed at
 #: `roofline` from their own work instead.
@@ -94,6 +94,10 @@ BANDWIDTH_B_PER_S = 4.0e11
 #: barely moves it), 1 us for an identity function (no op, not counted: analysis/mapped.py), 1.7 us per
 #: element for one op mapped after batch(64).
 MAP_CALL_S = 2.4e-5
+#: Host seconds a pixel of an image costs to decode from its file and resize: a PNG's, measured with
+#: TensorFlow 2.21 on a shared two-core machine (analysis/hostwork.py `ENCODES`). A pipeline reading
+#: image files (`decoded_pixels_per_sample`) pays it for every sample of every pass.
+DECODE_PIXEL_S = 1.5e-7
 #: Bytes per second a model's weights are written to or read from a file (`weights_io`): a disk's
 #: sequential bandwidth, between a SATA SSD's 0.5 GB/s and an NVMe drive's 3 GB/s (writes land in the
 #: page cache first, faster still); its interval spans a factor 10**ROOFLINE_HALF either way.
@@ -378,7 +382,7 @@ def time_of(model: dict, n: float, flops: float | None, start: bool = True, epoc
     if roof and traffic(n, features) is not None:
         model = {**model, **roof, "t0": model["t0"] - model["call_s"] + roof["call_s"]}
     setup = start_up(model, features or {}) + model.get("per_epoch", 0.0) * epochs if start else 0.0
-    return setup + step_s(model, features) * n + compute_s(model, n, flops, features) + MAP_CALL_S * map_calls(features, epochs)
+    return setup + step_s(model, features) * n + compute_s(model, n, flops, features) + pipeline_s(features, epochs)
 
 
 def step_s(model: dict, features: dict | None) -> float:
@@ -388,6 +392,20 @@ def step_s(model: dict, features: dict | None) -> float:
     update too) and leaves the device partly idle, whatever its size."""
     layers = model_layers(features or {}) or model.get("layers_per_step", 1.0)
     return model["per_step"] + model.get("per_layer_step", 0.0) * layers
+
+
+def pipeline_s(features: dict | None, epochs: float) -> float:
+    """Host seconds a call's input pipeline spends beyond its steps over *epochs* passes: its `Dataset.map`
+    calls (`map_calls`) and its image files' decode (`decoded_pixels`)."""
+    return MAP_CALL_S * map_calls(features, epochs) + DECODE_PIXEL_S * decoded_pixels(features, epochs)
+
+
+def decoded_pixels(features: dict | None, epochs: float) -> float:
+    """Pixels a call's pipeline decodes from image files (`decoded_pixels_per_sample` per sample) over its
+    *epochs* passes; 0 where none or its data's size is unknown."""
+    f = features or {}
+    per_sample, samples = _num(f.get("decoded_pixels_per_sample")), _num(f.get("samples"))
+    return epochs * per_sample * samples if per_sample and samples else 0.0
 
 
 def map_calls(features: dict | None, epochs: float) -> float:
@@ -527,6 +545,8 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float,
         low["samples"], high["samples"] = batch, max(float(HIGH_SAMPLES), batch)
         unknown.append("data size")
         least.append("one batch per epoch" if group == "training" else "one batch")
+        if _num(f.get("decoded_pixels_per_sample")):
+            least.append("each of its files decoded at image_size (their own size not known)")
     if group == "training" and _num(f.get("epochs")) is None and total_steps(low) is None:
         low["epochs"], high["epochs"] = 1, HIGH_EPOCHS
         unknown.append("epochs")

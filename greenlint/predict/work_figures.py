@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from greenlint.predict.devices import REFERENCE_DEVICE, DeviceModel, GpuSpec, device_work, layers_known
 from greenlint.predict.work_energy import (
+    DECODE_PIXEL_S,
     MAP_CALL_S,
     ONE_BATCH_METHODS,
     STEP_KINDS,
     TRAINING_FLOPS,
     call_time,
+    decoded_pixels,
     derive,
     effective_epochs,
     epochs_ends,
@@ -80,6 +82,7 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
                + _layers_said(model, features)
                + _epochs_said(model, group, features))
             + _map_said(group, features)
+            + _decode_said(group, features)
             + f" → {10**y:.3g} J "
             f"({power['steady_w']:.3g} W steady {TIMES} time, linear in the work past the start-up)")
     t_most = call_time(model, group, most, n_most, flops_most)
@@ -136,6 +139,15 @@ def _map_said(group: str, features: dict) -> str:
         return ""
     return (f"; its dataset's map: {calls:.3g} calls of its function(s) at {MAP_CALL_S:.2g} s each "
             f"(= {calls * MAP_CALL_S:.3g} s, in the time; what their ops compute on each element is not counted)")
+
+
+def _decode_said(group: str, features: dict) -> str:
+    """The pixels its pipeline decodes from image files in words (`decoded_pixels`), "" where none are priced."""
+    pixels = decoded_pixels(features, epochs_of(group, features))
+    if not pixels:
+        return ""
+    return (f"; its files' decode: {pixels:.3g} pixels (each sample's image at image_size, every pass; the files' "
+            f"own size is not known) at {DECODE_PIXEL_S:.2g} s each (= {pixels * DECODE_PIXEL_S:.3g} s, in the time)")
 
 
 def _epochs_said(model: dict, group: str, features: dict) -> str:

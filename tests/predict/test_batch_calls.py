@@ -13,7 +13,7 @@ from greenlint.kb.store import write_kb
 from greenlint.predict import Basis
 from greenlint.predict.loading import find_overlay
 from greenlint.predict.predictor import Predictor
-from greenlint.predict.work_energy import derive
+from greenlint.predict.work_energy import MAP_CALL_S, derive
 from tests.predict.test_local_work import FIT, PER_FLOP, PER_STEP, SMALL, SWEEP, WATTS, seconds, shipped  # noqa: F401
 from tests.predict.test_overlay import measured
 
@@ -118,6 +118,10 @@ def test_a_traced_training_step_is_priced_like_train_on_batch_not_like_a_fit_ste
     # an inference step's stand-in is predict_on_batch, which this calibration did not time: no figure from train_on_batch
     infer = p.predict(TRACED_CALL, {**work, "step": "inference"})
     assert "mlp_train_on_batch_32" not in (infer.evidence.note or "")
+    # a batch a loop drew from a pipeline whose map runs per element: the 64 calls of the map function on this host
+    mapped = p.predict(TRACED_CALL, {**work, "map_per_sample": 1})
+    assert mapped.energy_j == pytest.approx(call.energy_j + WATTS * 64 * MAP_CALL_S, rel=1e-6)
+    assert "input pipeline" in mapped.evidence.note
 
 
 LOOP = """

@@ -202,6 +202,96 @@ def test_a_fit_fed_a_mapped_pipeline_pays_each_call_of_the_map_function(predicto
     assert "map_per_sample" not in identity.work  # no TF op: tf.data runs no graph per element
 
 
+def test_a_python_loop_over_a_mapped_pipeline_charges_each_batch_it_draws_to_the_step_it_hands_it(predictor):
+    """`for xb, yb in ds: train_step(xb, yb)` over `from_tensor_slices(...).map(f).batch(64)`: the loop runs
+    f once per element as it draws each batch, so each call of the step it hands the batch pays 64 calls of
+    f; the map hides the per-sample shape, not the batch, so the step runs on 64 samples. No map, no charge."""
+    head = DATA + ("model = keras.Sequential([keras.Input((64,)), keras.layers.Dense(10)])\n"
+                   "opt = keras.optimizers.Adam()\n"
+                   "x = np.zeros((8192, 64), 'float32')\n"
+                   "def noisy(a, b):\n    return a + tf.random.normal(tf.shape(a)), b\n"
+                   "@tf.function\ndef step(xb, yb):\n    with tf.GradientTape() as tape:\n"
+                   "        loss = tf.reduce_mean(model(xb, training=True))\n"
+                   "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n")
+
+    def step(pipeline: str):
+        code = head + (f"ds = tf.data.Dataset.from_tensor_slices((x, x[:, :10])){pipeline}\n"
+                       "for epoch in range(3):\n    for xb, yb in ds:\n        step(xb, yb)\n")
+        return one(predictor, code, "PolymorphicFunction.__call__")
+
+    plain_site, plain = step(".batch(64)")
+    site, mapped = step(".map(noisy).batch(64)")
+    assert "map_per_sample" not in plain_site.work and site.work["map_per_sample"]["value"] == 1
+    assert site.work["samples"]["value"] == plain_site.work["samples"]["value"] == 64
+    assert site.runs["count"] == 3 * 128 and "64 calls" in mapped.evidence.note
+    assert mapped.energy_j > plain.energy_j
+    _, unmapped = step(".map(lambda a, b: (a, b)).batch(64)")
+    assert unmapped.energy_j == pytest.approx(plain.energy_j)  # no TF op: tf.data runs no graph per element
+    # each draw is paid once, in the loop that draws it: not by a second call handed the same batch, nor
+    # by a call after the loop on the last batch drawn
+    code = head + ("ds = tf.data.Dataset.from_tensor_slices((x, x[:, :10])).map(noisy).batch(64)\n"
+                   "for xb, yb in ds:\n    step(xb, yb)\n    model.predict_on_batch(xb)\nmodel(xb)\n")
+    sites = {s.api.rpartition(".")[2]: s for s, _ in priced(predictor, code)}
+    assert sites["__call__"].work.get("map_per_sample") is None and "map_per_sample" not in sites["predict_on_batch"].work
+    assert [s.work.get("map_per_sample", {}).get("value") for s, _ in priced(predictor, code)
+            if s.api.endswith("PolymorphicFunction.__call__")] == [1]
+
+
+def test_predict_over_a_list_comprehension_of_single_images_runs_once_per_item_on_one_sample(predictor):
+    """`images = [np.random.rand(1, 48, 48, 3) for _ in range(220)]` is a list of 220 arrays of that
+    shape: `for image in images: model.predict(image)` runs 220 times on one sample each. A condition
+    in the comprehension leaves at most that many; an iterable of unknown length leaves them unknown."""
+    head = ("import numpy as np\nimport sys\nfrom tensorflow import keras\n"
+            "model = keras.Sequential([keras.Input((48, 48, 3)), keras.layers.Conv2D(8, 3), keras.layers.Flatten(),"
+            " keras.layers.Dense(5)])\n")
+
+    def site(listing: str):
+        return one(predictor, head + f"images = {listing}\nfor image in images:\n    model.predict(image)\n",
+                   ".predict")
+
+    s, pred = site("[np.random.rand(1, 48, 48, 3) for _ in range(220)]")
+    assert s.runs["count"] == 220 and s.runs["bound"] == "exact"
+    assert s.work["samples"]["value"] == 1 and s.work["steps"]["value"] == 1 and not pred.floor
+    s100, pred100 = site("[np.random.rand(1, 48, 48, 3) for _ in range(100)]")
+    assert s100.runs["count"] == 100 and pred100.energy_j == pytest.approx(pred.energy_j)
+    s8, pred8 = site("[np.random.rand(8, 48, 48, 3) for _ in range(220)]")
+    assert s8.work["samples"]["value"] == 8 and pred8.energy_j > pred.energy_j
+    filtered, _ = site("[np.random.rand(1, 48, 48, 3) for i in range(220) if i % 2]")
+    assert filtered.runs.get("count") != 220
+    unknown, _ = site("[np.random.rand(1, 48, 48, 3) for _ in sys.argv]")
+    assert unknown.runs.get("count") is None
+
+
+def test_a_fit_on_an_image_folder_pays_the_decode_of_each_file_it_reads_in_its_floor(predictor):
+    """`image_dataset_from_directory` decodes and resizes every file in every pass: its `fit` is a floor
+    (the files are not counted) of one batch per epoch, each of those files decoded at image_size
+    (`DECODE_PIXEL_S` a pixel). Four times the pixels, a higher floor; a `.cache()` decodes once, no charge."""
+    from greenlint.predict.work_energy import DECODE_PIXEL_S
+
+    def fit(size: int, cached: str = ""):
+        code = ("import tensorflow as tf\n"
+                f"ds = tf.keras.utils.image_dataset_from_directory('images', image_size=({size}, {size}), batch_size=32){cached}\n"
+                f"model = tf.keras.Sequential([tf.keras.Input(shape=({size}, {size}, 3)), tf.keras.layers.Conv2D(4, 3),"
+                " tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(2)])\n"
+                "model.compile(optimizer='adam', loss='sparse_categorical_crossentropy')\n"
+                "model.fit(ds, epochs=24)\n")
+        return one(predictor, code, ".fit")
+
+    site, small = fit(64)
+    assert site.work["decoded_pixels_per_sample"]["value"] == 64 * 64
+    assert small.floor and "each of its files decoded at image_size" in small.evidence.note
+    cached_site, cached = fit(64, ".cache()")
+    assert "decoded_pixels_per_sample" not in cached_site.work and cached.energy_j < small.energy_j
+    # the decode adds its seconds to the floor's: 24 epochs x one batch of 32 files x 64 x 64 pixels
+    seconds = [float(n.split("about ")[1].split(" s")[0]) for n in (small.evidence.note, cached.evidence.note)]
+    assert seconds[0] - seconds[1] == pytest.approx(24 * 32 * 64 * 64 * DECODE_PIXEL_S, rel=0.05)
+    _, large = fit(128)
+    assert large.energy_j > small.energy_j
+    audio = ("import tensorflow as tf\nds = tf.keras.utils.audio_dataset_from_directory('clips', batch_size=32)\n"
+             "model = tf.keras.Sequential([tf.keras.layers.Dense(2)])\nmodel.fit(ds, epochs=3)\n")
+    assert "decoded_pixels_per_sample" not in one(predictor, audio, ".fit")[0].work  # no image decode priced
+
+
 def test_tf1_graph_ops_count_their_work_in_session_run(predictor):
     code = """\
 import tensorflow as tf
