@@ -242,6 +242,14 @@ def entries(repo: Path, side: Side) -> dict[str, str]:
     return out
 
 
+def outside_sparse_checkout(repo: Path) -> set[str]:
+    """The index's files marked skip-worktree (a sparse checkout) that the working tree lacks: git
+    takes them as they are in the index, unchanged, never as deleted."""
+    raw = git(repo, "ls-files", "-t", "-z")
+    marked = (record[2:].decode("utf-8", "surrogateescape") for record in raw.split(b"\0") if record.startswith(b"S "))
+    return {path for path in marked if _relevant(path) and not os.path.lexists(repo / path)}
+
+
 def unmerged(repo: Path) -> list[str]:
     """The paths of the index in a merge conflict (stages 1-3 and no stage 0), sorted: not files
     of the index, and not deleted either."""
@@ -557,8 +565,9 @@ RENAME_LIMIT = 1000
 def renames(repo: Path, base: Side, head: Side) -> dict[str, str]:
     """`{old path: new path}` of the files git sees renamed between the sides (`-M`)."""
     target = {"commit": [head.commit or ""], "index": ["--cached"], "worktree": []}[head.kind]
+    # `-O/dev/null`: no `diff.orderFile` of the repository's config is read (a FIFO there hung the call)
     raw = git(repo, "diff", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", "-M", f"-l{RENAME_LIMIT}",
-              "--name-status", "-z", base.commit or "HEAD", *target, "--")
+              "-O/dev/null", "--name-status", "-z", base.commit or "HEAD", *target, "--")
     fields = raw.decode("utf-8", "surrogateescape").split("\0")
     out, i = {}, 0
     while i < len(fields) and fields[i]:
