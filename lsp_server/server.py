@@ -428,7 +428,9 @@ def _moved_error(d, moved: LineMap, cell: int | None):
 
 class ClientLog(logging.Handler):
     """Log records as `window/logMessage` notifications (the editor's output channel), sent from the
-    event loop whatever thread logged them (at once, in order, when logged on the loop)."""
+    event loop whatever thread logged them (at once, in order, when logged on the loop). A handler
+    refusing a request's params (a command given the wrong arguments) is the client's fault,
+    answered with that error: one warning line, where pygls logged an error with its traceback."""
 
     LEVELS = {
         logging.ERROR: types.MessageType.Error,
@@ -445,6 +447,11 @@ class ClientLog(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         if record.name.startswith("pygls") and record.levelno < logging.WARNING:
             return  # pygls logs each message it sends: forwarding them would never end
+        refused = record.exc_info[1] if record.exc_info else None
+        if isinstance(refused, (JsonRpcInvalidParams, JsonRpcInvalidRequest)):
+            rid = record.args[0] if isinstance(record.args, tuple) and record.args else "?"  # pygls logs the id first
+            record = logging.makeLogRecord({"name": record.name, "levelno": logging.WARNING, "levelname": "WARNING",
+                                            "msg": "refused request %s: %s", "args": (rid, refused.message)})
         kind = next((t for level, t in self.LEVELS.items() if record.levelno >= level), types.MessageType.Log)
         params = types.LogMessageParams(type=kind, message=self.format(record))
         if self._on_loop():
