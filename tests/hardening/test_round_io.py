@@ -226,3 +226,23 @@ def test_a_per_file_pattern_naming_the_file_by_its_absolute_path_matches_it(tmp_
     _write(tmp_path, "a.py", LOOP)
     _write(tmp_path, "pyproject.toml", f'[tool.greenlint]\nper-file-ignores = {{"{tmp_path / "a.py"}" = ["GL201"]}}\n')
     assert _json(str(tmp_path)) == [("GL101", 4)]
+
+
+@pytest.mark.parametrize("chain", ["x" + "[0]" * 20_000, "f" + "()" * 20_000, "ds" + ".map(g)" * 8_000],
+                         ids=["subscripts", "calls", "methods"])
+@pytest.mark.parametrize("container", ["file", "notebook"])
+def test_code_nested_past_the_parser_says_cannot_parse_once(tmp_path, own_caches, chain, container):
+    """Chains Python's own parser cannot nest: one GL001 "cannot parse: too deeply nested" (it read
+    "cannot parse: cannot parse: …"), the file beside it still checked."""
+    code = f"import tensorflow as tf\ny = {chain}\n"
+    if container == "file":
+        _write(tmp_path, "deep.py", code)
+    else:
+        _write(tmp_path, "deep.ipynb", json.dumps({"cells": [{"cell_type": "code", "source": code}]}))
+    _write(tmp_path, "b.py", LOOP)
+    status, out, _ = _main(["check", str(tmp_path), "--format", "json"])
+    found = json.loads(out)
+    deep = [d for d in found if "deep" in d["filename"]]
+    assert status == 1 and [(d["code"], d["message"]) for d in deep] == [("GL001", "cannot parse: too deeply nested")]
+    assert sorted((d["code"], d["location"]["row"]) for d in found if d["filename"].endswith("b.py")) == [
+        ("GL101", 4), ("GL201", 4)]

@@ -208,3 +208,28 @@ def test_a_client_asking_for_utf8_positions_gets_them_or_utf16_said(tmp_path):
         assert "predict" in _hover_text(client.hover(uri, 3, column + 2))
     finally:
         assert client.close() == 0
+
+
+@pytest.mark.parametrize("name, language", [("notes.md", "markdown"), ("notes.txt", "plaintext"),
+                                            ("data.json", "json"), ("Dockerfile", "dockerfile")])
+def test_a_text_document_of_another_language_is_never_read_as_python(module_server, name, language):
+    """A client that syncs every document (a broad selector, another editor): a Markdown file with
+    a code block was published a GL001 "cannot parse"; only Python (by language or suffix) is read."""
+    client, ws = module_server
+    uri = (ws / name).as_uri()
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": language, "version": 1,
+                                                            "text": "# notes\n```python\n" + LOOP + "```\n"}})
+    answer = client.hover(uri, 4, 12)
+    assert "error" not in answer and answer["result"] is None
+    published = [m for m in client.seen if m.get("method") == "textDocument/publishDiagnostics"
+                 and m["params"]["uri"] == uri and m["params"]["diagnostics"]]
+    assert published == []
+    _still_answers(client, ws, f"language-{language}")
+
+
+@pytest.mark.parametrize("name", ["script", "stubs.pyi", "tool.PY"])
+def test_a_python_document_of_any_file_name_is_analysed(module_server, name):
+    client, ws = module_server
+    uri = (ws / name).as_uri()
+    client.open(uri, LOOP)
+    assert client.diagnostics(uri, 1) == [("GL101", 3), ("GL201", 3)]
