@@ -1,7 +1,8 @@
 """Git revisions as snapshots greenlint can analyse: read from git objects, never checked out.
 
 A *side* of a diff is a commit, the index (what `git commit` would record) or the working tree.
-The working tree is analysed where it is. A commit or the index is written, from git's objects
+The working tree is analysed where it is (a file a sparse checkout leaves out of it is unchanged, as git
+reads it, never deleted). A commit or the index is written, from git's objects
 (`git ls-tree`, `git ls-files -s`, `git cat-file --batch`), into a folder of the cache named by
 its content (`snapshot`): the Python files, notebooks and the files the analysis reads beside
 them (project markers, `.gitignore`), so that the analysis follows the project's imports within
