@@ -233,3 +233,26 @@ def test_a_python_document_of_any_file_name_is_analysed(module_server, name):
     uri = (ws / name).as_uri()
     client.open(uri, LOOP)
     assert client.diagnostics(uri, 1) == [("GL101", 3), ("GL201", 3)]
+
+
+@pytest.mark.parametrize("params", [
+    {"processId": None, "rootUri": None, "workspaceFolders": None, "capabilities": {}, "initializationOptions": [1, 2]},
+    {"processId": 2**40, "rootUri": None, "rootPath": "/nonexistent/x", "initializationOptions": "x",
+     "capabilities": {"workspace": {"configuration": True}}},
+    {"processId": None, "capabilities": {}, "workspaceFolders": [{"uri": "file:///nonexistent", "name": "n"}],
+     "trace": "verbose", "locale": 5},
+], ids=["no-root", "a-missing-root-path", "a-missing-folder"])
+def test_an_initialize_without_a_usable_root_still_serves_documents(tmp_path, params):
+    """A client with no workspace (a single file opened), a root that does not exist, options of
+    the wrong kind: the session starts and analyses what it is given."""
+    client = RawClient(tmp_path, {"GREENLINT_CACHE_DIR": str(tmp_path / "cache")})
+    try:
+        answer = client.answer(client.request("initialize", params), 120)
+        assert "capabilities" in answer["result"]
+        client.notify("initialized", {})
+        uri = (tmp_path / "a.py").as_uri()
+        client.open(uri, LOOP)
+        assert "predict" in _hover_text(client.hover(uri))
+        assert not _logged(client)
+    finally:
+        assert client.close() == 0
