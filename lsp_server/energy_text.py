@@ -62,24 +62,44 @@ def _figure(total: Total, unit: str, nested: bool = False) -> str:
 HINT_MAX = 43
 
 
+def _short(label: str) -> str:
+    """A basis label without the qualifier after its comma, marked as cut: `calibrated here…`."""
+    head, comma, _ = label.partition(",")
+    return f"{head}…" if comma else label
+
+
+def _hint_head(known: Sequence[Site], unit: str) -> str:
+    """`⚡ figure (basis`, the part of a hint that matters, within HINT_MAX with its `)`. Tried in
+    order until one fits: every basis; the costliest call's and how many more; that basis without
+    its qualifier (`calibrated here…`: the tooltip has it whole), with the count of the others, then
+    alone; then the same with the figure in `auto` units (a `J` or `Wh` figure of many digits)."""
+    labels = bases_label(known)
+    top = max(known, key=lambda s: s.total_energy_j or 0.0).prediction.label
+    more = len(set(labels.split(" + "))) - 1
+    bases = [labels, _short(labels)] if not more else [labels, f"{top} + {more} more",
+                                                        f"{_short(top)} + {more} more", f"{_short(top)} +{more}",
+                                                        f"{top.partition(',')[0]}…"]
+    total = total_of(known)
+    for figure_unit in dict.fromkeys((unit, "auto")):
+        for basis in bases:
+            head = f"{BOLT} {_figure(total, figure_unit)} ({basis}"
+            if len(head) + 1 <= HINT_MAX:
+                return head
+    return head
+
+
 def hint_label(sites: Sequence[Site], unit: str = "auto") -> str | None:
     """The inlay hint of the calls ending on one line; None when none has an estimate.
 
-    The figure and the basis first, then the details: `⚡ 12 J (from data)`; in a literal loop
-    `⚡ 5.03 kJ (from data; 8 × 629 J)`; several calls `⚡ 26 J (from data + bounded; 2 calls, 8 × 3.28 J)`;
-    `≤8 ×` when 8 is an upper bound (a guarded call, early stopping); a range when the interval is
-    > 100× wide. Past HINT_MAX characters the factor keeps only its count (`× 8`), then the count of
-    calls goes, then the factor, and several bases read as the costliest call's and how many more:
-    the tooltip has each call's figure and basis."""
+    The figure and the basis first (`_hint_head`), then the details: `⚡ 12 J (from data)`; in a
+    literal loop `⚡ 5.03 kJ (from data; 8 × 629 J)`; several calls `⚡ 26 J (from data + bounded;
+    2 calls, 8 × 3.28 J)`; `≤8 ×` when 8 is an upper bound (a guarded call, early stopping); a range
+    when the interval is > 100× wide. Past HINT_MAX characters the factor keeps only its count
+    (`× 8`), then the count of calls goes, then the factor: the tooltip has each call's figure and basis."""
     known = _known(sites)
     if not known:
         return None
-    figure = _figure(total_of(known), unit)
-    head = f"{BOLT} {figure} ({bases_label(known)}"
-    if len(head) + 1 > HINT_MAX and " + " in head:  # several bases: the costliest call's, and how many more
-        top = max(known, key=lambda s: s.total_energy_j or 0.0).prediction.label
-        more = len(set(bases_label(known).split(" + "))) - 1
-        head = f"{BOLT} {figure} ({top} + {more} more"
+    head = _hint_head(known, unit)
     calls = [] if len(known) == 1 else [f"{len(known)} calls"]
     loops = sorted({s.loop_multiplier for s in known})
     factor, short = [], []

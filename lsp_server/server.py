@@ -296,7 +296,8 @@ class GreenlintServer(LanguageServer):
         return [*notebooks, *(u for u in self.workspace.text_documents if u not in in_notebooks)]
 
     def snapshot(self, uri: str) -> Snapshot | None:
-        """The current version of an open file or notebook; None when it is not open."""
+        """The current version of an open file or notebook; None when it is not open, or is a text
+        document of another language than Python (by its language id and its file's suffix)."""
         notebook = self.workspace.get_notebook_document(notebook_uri=uri)
         if notebook is not None:
             cells = python_cells(self.workspace, notebook)
@@ -307,6 +308,8 @@ class GreenlintServer(LanguageServer):
         if document is None:
             return None
         path = self.path_of(uri, document.filename)
+        if document.language_id not in (None, "python") and path.suffix not in (".py", ".ipynb"):
+            return None  # Markdown, plain text, JSON: no Python to analyse (it read as a syntax error)
         if path.suffix == ".ipynb" and document.language_id == "python":  # a cell sent as a text document
             path = path.with_name(f"{path.name}.py")  # (a client without notebook sync): code, not the notebook's JSON
         return Snapshot(uri, document.version, _text(document.source), path, None, ((uri, document.version),))
@@ -324,8 +327,8 @@ class GreenlintServer(LanguageServer):
         """The views of an open file (one) or notebook (one per Python cell), from its newest analysis
         (waiting only for the first one)."""
         if uri not in self.analyses.latest:
-            if not self.is_open(uri):
-                return []
+            if not self.is_open(uri) or self.snapshot(uri) is None:
+                return []  # not open, or no Python to analyse (no analysis will come)
             if not self.analyses.pending(uri):
                 self.schedule(uri)
             await self.analyses.first(uri)
@@ -428,7 +431,9 @@ def _moved_error(d, moved: LineMap, cell: int | None):
 
 class ClientLog(logging.Handler):
     """Log records as `window/logMessage` notifications (the editor's output channel), sent from the
-    event loop whatever thread logged them (at once, in order, when logged on the loop)."""
+    event loop whatever thread logged them (at once, in order, when logged on the loop). A handler
+    refusing a request's params (a command given the wrong arguments) is the client's fault,
+    answered with that error: one warning line, where pygls logged an error with its traceback."""
 
     LEVELS = {
         logging.ERROR: types.MessageType.Error,
@@ -445,6 +450,11 @@ class ClientLog(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         if record.name.startswith("pygls") and record.levelno < logging.WARNING:
             return  # pygls logs each message it sends: forwarding them would never end
+        refused = record.exc_info[1] if record.exc_info else None
+        if isinstance(refused, (JsonRpcInvalidParams, JsonRpcInvalidRequest)):
+            rid = record.args[0] if isinstance(record.args, tuple) and record.args else "?"  # pygls logs the id first
+            record = logging.makeLogRecord({"name": record.name, "levelno": logging.WARNING, "levelname": "WARNING",
+                                            "msg": "refused request %s: %s", "args": (rid, refused.message)})
         kind = next((t for level, t in self.LEVELS.items() if record.levelno >= level), types.MessageType.Log)
         params = types.LogMessageParams(type=kind, message=self.format(record))
         if self._on_loop():

@@ -191,7 +191,7 @@ def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[
                 trees.append(None)
             except (RecursionError, MemoryError, ValueError) as exc:
                 reason = "too deeply nested" if not isinstance(exc, ValueError) else str(exc)
-                message = f"{where}: cannot parse: {reason}"
+                message = f"{where}: {reason}"  # GL001 says "cannot parse: " before it
                 errors.append(sources.file_error(path, sources.SYNTAX_ERROR, message, cell=unit.cell))
                 trees.append(None)
     return trees, _said_once(errors)

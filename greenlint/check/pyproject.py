@@ -57,6 +57,9 @@ def read_toml(path: Path) -> dict[str, Any]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: cannot read configuration: not valid UTF-8 (byte {exc.start})") from exc
+    if text.startswith("\ufeff"):  # an editor's byte-order mark: invisible, and tomllib names only "line 1"
+        raise ConfigError(f"{path}: cannot read configuration: it starts with a UTF-8 byte-order mark, which TOML"
+                          " does not allow (tomllib, as pip reads it, refuses it too): save it without one")
     deep = _DEEP_KEY.search(text)
     if deep:
         line = text.count("\n", 0, deep.start()) + 1

@@ -22,6 +22,7 @@ resolution rule), `hardware_id`, `date` (ISO 8601), `note`.
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 
@@ -116,7 +117,12 @@ _OPTIONAL_FIELDS = {
     "cell": (int, type(None)), "median_j": (int, float, type(None)), "iqr_j": (list, type(None)),
     "interval_j": (list, type(None)), "time_s": (int, float, type(None)), "hardware_id": (str, type(None)),
     "date": (str, type(None)), "note": (str, type(None)), "estimated": (bool, type(None)),
+    "cpu_j": (int, float, type(None)), "gpu_j": (int, float, type(None)), "ram_j": (int, float, type(None)),
 }
+#: The most joules one execution of a call may have measured (a terajoule, 278 MWh): a larger, an
+#: infinite or a negative figure is no measurement (a hand-edited or committed file), never a figure.
+MAX_MEASURED_J = 1e12
+_MEASURED = ("median_j", "cpu_j", "gpu_j", "ram_j", "iqr_j", "interval_j")
 
 
 def _bad_sites(sites) -> str | None:
@@ -136,6 +142,15 @@ def _bad_sites(sites) -> str | None:
             if site.get(name) is not None and (len(site[name]) != 2 or not all(
                     isinstance(v, (int, float)) and not isinstance(v, bool) for v in site[name])):
                 return f"site {i}: `{name}` is not a pair of numbers"
+            if site.get(name) is not None and site[name][0] > site[name][1]:
+                return f"site {i}: `{name}` ends below its start"
+        for name in ("executions", "time_s", *_MEASURED):
+            values = site.get(name)
+            most = MAX_MEASURED_J if name in _MEASURED else math.inf
+            for value in values if isinstance(values, list) else [values]:
+                if value is not None and not (0 <= value <= most and math.isfinite(value)):
+                    limit = f"from 0 to {most:g}" if math.isfinite(most) else "of at least 0"
+                    return f"site {i}: `{name}` of {value!r}, not a finite number {limit}"
     return None
 
 

@@ -33,6 +33,8 @@ def diff_revisions(repo: Path, base: gitfs.Side, head: gitfs.Side, paths: list[s
         before = analyse(repo, base, paths, config, cache)
         after = analyse(repo, head, paths, config, cache)
         renames = gitfs.renames(repo, base, head)
+    if head.kind == "worktree":  # outside a sparse checkout: unchanged as git reads them, not compared
+        before = before.without(gitfs.outside_sparse_checkout(repo))
     missing = [p for p in paths if p not in before.present | after.present]
     if missing:  # a mistyped path would otherwise read as "nothing changed" and pass every budget
         raise gitfs.GitError(f"{missing[0]}: on neither side ({base.label}, {head.label}): no such file or folder,"

@@ -1,7 +1,8 @@
 """Git revisions as snapshots greenlint can analyse: read from git objects, never checked out.
 
 A *side* of a diff is a commit, the index (what `git commit` would record) or the working tree.
-The working tree is analysed where it is. A commit or the index is written, from git's objects
+The working tree is analysed where it is (a file a sparse checkout leaves out of it is unchanged, as git
+reads it, never deleted). A commit or the index is written, from git's objects
 (`git ls-tree`, `git ls-files -s`, `git cat-file --batch`), into a folder of the cache named by
 its content (`snapshot`): the Python files, notebooks and the files the analysis reads beside
 them (project markers, `.gitignore`), so that the analysis follows the project's imports within
@@ -240,6 +241,14 @@ def entries(repo: Path, side: Side) -> dict[str, str]:
         if mode in (*_REGULAR, _LINK) and stage_ok and _relevant(path):
             out[path] = f"link:{sha}" if mode == _LINK else sha
     return out
+
+
+def outside_sparse_checkout(repo: Path) -> set[str]:
+    """The index's files marked skip-worktree (a sparse checkout) that the working tree lacks: git
+    takes them as they are in the index, unchanged, never as deleted."""
+    raw = git(repo, "ls-files", "-t", "-z")
+    marked = (record[2:].decode("utf-8", "surrogateescape") for record in raw.split(b"\0") if record.startswith(b"S "))
+    return {path for path in marked if _relevant(path) and not os.path.lexists(repo / path)}
 
 
 def unmerged(repo: Path) -> list[str]:
@@ -557,8 +566,9 @@ RENAME_LIMIT = 1000
 def renames(repo: Path, base: Side, head: Side) -> dict[str, str]:
     """`{old path: new path}` of the files git sees renamed between the sides (`-M`)."""
     target = {"commit": [head.commit or ""], "index": ["--cached"], "worktree": []}[head.kind]
+    # `-O/dev/null`: no `diff.orderFile` of the repository's config is read (a FIFO there hung the call)
     raw = git(repo, "diff", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", "-M", f"-l{RENAME_LIMIT}",
-              "--name-status", "-z", base.commit or "HEAD", *target, "--")
+              "-O/dev/null", "--name-status", "-z", base.commit or "HEAD", *target, "--")
     fields = raw.decode("utf-8", "surrogateescape").split("\0")
     out, i = {}, 0
     while i < len(fields) and fields[i]:

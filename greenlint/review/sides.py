@@ -53,6 +53,15 @@ class SideAnalysis:
     scripts: list[str] = field(default_factory=list)  # files a program run starts from
     present: set[str] = field(default_factory=set)  # the paths asked for that this side holds
 
+    def without(self, paths: set[str]) -> SideAnalysis:
+        """This side less the files *paths*: neither compared nor counted."""
+        if not paths:
+            return self
+        return dataclasses.replace(
+            self, sites=[s for s in self.sites if s.path not in paths], files=[f for f in self.files if f not in paths],
+            imports={f: deps for f, deps in self.imports.items() if f not in paths},
+            scripts=[f for f in self.scripts if f not in paths])
+
     def closure(self, script: str) -> tuple[str, ...]:
         """*script*, then every project file one run of it imports (directly or not), sorted."""
         seen, todo = {script}, [script]

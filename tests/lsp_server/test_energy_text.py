@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from greenlint.analysis.callsite import CallSite, Span
-from greenlint.lsp_server.energy_text import bases_label, hint_label, hover_markdown, total_label
+from greenlint.lsp_server.energy_text import HINT_MAX, bases_label, hint_label, hover_markdown, total_label, total_of
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.rules.site import Site
 from greenlint.units import TIMES
@@ -169,3 +171,37 @@ def test_a_hint_shows_its_figure_and_basis_within_vs_codes_length_limit():
         assert len(label) <= HINT_MAX, label
         top = max(sites, key=lambda s: s.total_energy_j).prediction.label
         assert f"({bases_label(sites)}" in label or f"({top} + 1 more" in label, label
+
+
+#: Joules from 40 mJ (a range down to a microjoule) to terajoules: the lengths a figure takes in each unit.
+_MAGNITUDES = (0.0395, 0.5, 999.7, 1.3e3, 7.37e7, 4.2e9, 7.0e12)
+
+
+def _shapes(energy: float):
+    """A point, a range over 100× wide, a floor, and a bound with no lower end, of *energy*."""
+    return [{"interval": (energy / 2, energy * 2)}, {"interval": (energy / 3e4, energy * 40)},
+            {"interval": (energy / 3, energy * 1e5), "floor": True}, {"interval": (0.0, energy)}]
+
+
+@pytest.mark.parametrize("unit", ["auto", "J", "Wh"])
+def test_every_hint_shows_its_figure_and_basis_within_vs_codes_limit(unit):
+    """Issue 29 item 17: VS Code cuts a hint after HINT_MAX characters, and used to cut it in the basis
+    (`⚡ 0.0395 mJ – 1.23 kJ (calibrated here, est…`). For each basis alone and beside another, every
+    figure's length in each unit, and loops: the hint fits whole, starts with the total (in the unit
+    asked for, or `auto` where its digits would not fit) and names the costliest call's basis (up to 10¹² J)."""
+    bases = [b for b in Basis if b not in (Basis.UNKNOWN, Basis.SYMBOLIC)]
+    for energy in _MAGNITUDES:
+        for shape in _shapes(energy):
+            for first in bases:
+                for second in (None, Basis.BOUNDED, Basis.CALIBRATED_ESTIMATED):
+                    for loops in (1, 21000):
+                        sites = [_site(energy, first, loops=loops, **shape)]
+                        if second is not None:
+                            sites.append(_site(energy / 10, second, loops=loops, line=1))
+                        if shape["interval"][1] * loops > 1e12:
+                            continue  # a terawatt-hour's fraction per line: past what a program spends
+                        label = hint_label(sites, unit)
+                        assert len(label) <= HINT_MAX, label
+                        total = total_of(sites)
+                        assert label.startswith((f"⚡ {total.figure(unit)} (", f"⚡ {total.figure('auto')} (")), label
+                        assert first.label.partition(",")[0] in label.split(" (", 1)[1].split(";")[0], label

@@ -11,8 +11,10 @@ from pytest_lsp import LanguageClient
 
 from greenlint.check import Config
 from greenlint.lsp_server.analysis import analyse_text, join_cells
+from greenlint.lsp_server.energy_text import HINT_MAX
 from greenlint.predict import load_predictor
 from greenlint.report.html import calls_html
+from greenlint.units import fmt_j
 from tests.lsp_server.conftest import open_document, wait_for_diagnostics
 from tests.lsp_server.samples import NOTEBOOK, TRAIN
 
@@ -96,3 +98,36 @@ async def test_a_notebook_total_sums_every_cell(client: LanguageClient, workspac
         assert (total.calls, total.joules) == (calls, pytest.approx(joules)), uri
         assert " in this notebook (" in total.label, total.label
     assert calls == 5  # every TF/Keras call of the three code cells, not only the active one's
+
+
+#: TRAIN's ranges beside a floor (data read at run time) in a loop of unknown length (`for path in paths`).
+FLOOR_IN_AN_UNKNOWN_LOOP = TRAIN + "for path in paths:\n    data = np.load(path)\n    model.fit(data, data, epochs=3)\n"
+
+
+async def test_hover_lens_status_bar_report_and_hints_tell_one_story(client: LanguageClient, workspace: Path):
+    """Issue 29 items 13–15 and 17 without the real editor: for a file with floors, ranges and a loop
+    of unknown length, the lens, the status bar and the report's header show one total (a range);
+    the floor's hover starts its figure at the total's own "at least" and says that its count of
+    runs is unknown, as the total's label does; every hint fits VS Code's limit."""
+    path = workspace / "one_story.py"
+    await open_document(client, path, FLOOR_IN_AN_UNKNOWN_LOOP)
+    uri = types.TextDocumentIdentifier(path.as_uri())
+    total = await _total(client, path.as_uri())
+    [lens] = await client.text_document_code_lens_async(types.CodeLensParams(uri))
+    result = analyse_text(FLOOR_IN_AN_UNKNOWN_LOOP, str(path), Config(), load_predictor().predict)
+    report = calls_html((s.callsite, s.prediction) for s in result.sites)
+    assert " – " in total.short and lens.command.title.startswith(f"⚡ {total.short} in this file (")
+    assert f"{total.short} in all for one run of the program" in report
+    unknown = "1 call run an unknown number of times"
+    assert unknown in total.label and unknown in lens.command.title and unknown in report
+    [floor] = [s for s in result.sites if s.prediction.floor]
+    line = floor.callsite.span.line - 1
+    hover = await client.text_document_hover_async(types.HoverParams(uri, types.Position(line, 12)))
+    text = hover.contents.value
+    assert f"**at least {fmt_j(floor.prediction.energy_j)}** per execution" in text
+    assert f"up to {fmt_j(floor.prediction.interval_j[1])} if " in text and "the most stated" not in text
+    assert "an unknown number of runs per program run" in text
+    assert floor.prediction.energy_j <= total.low and floor.prediction.interval_j[1] <= total.high  # its share
+    whole = types.Range(types.Position(0, 0), types.Position(len(FLOOR_IN_AN_UNKNOWN_LOOP.splitlines()), 0))
+    hints = await client.text_document_inlay_hint_async(types.InlayHintParams(uri, whole))
+    assert hints and all(len(h.label) <= HINT_MAX for h in hints), [h.label for h in hints]
