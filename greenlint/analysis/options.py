@@ -33,7 +33,7 @@ class OptionRead(NamedTuple):
 
 
 #: absl / tf.compat.v1.flags definitions: the name is the first argument, the default the second.
-ABSL = frozenset({"DEFINE_integer", "DEFINE_float", "DEFINE_string", "DEFINE_bool", "DEFINE_boolean"})
+ABSL = frozenset({"DEFINE_integer", "DEFINE_float", "DEFINE_string", "DEFINE_enum", "DEFINE_bool", "DEFINE_boolean"})
 
 
 def keyword(call: ast.Call | None, name: str) -> ast.keyword | None:

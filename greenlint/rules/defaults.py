@@ -22,6 +22,7 @@ from greenlint.analysis import options
 from greenlint.rules.base import FileFacts, argument
 from greenlint.rules.framework_calls import called_by_framework
 from greenlint.rules.syntax import (
+    SCOPES,
     Function,
     calls_by_name,
     cell_units,
@@ -310,3 +311,53 @@ def bound_literal(scope: ast.AST, name: str) -> object | None:
         pairs = [(target, value)]
     held = [v for t, v in pairs if isinstance(t, ast.Name) and t.id == name]
     return held[0].value if len(held) == 1 and isinstance(held[0], ast.Constant) else None
+
+
+def other_mode(facts: FileFacts, node: ast.AST | None, cell: int | None) -> bool:
+    """The node is in one branch of an `if`/`elif`/`else` choice on an option while the program's
+    defaults take another branch of the same choice (`if FLAGS.mode == "eager_tf": <loop> else:
+    <fit>` with `--mode` defaulting to "fit"): a mode the program offers beside its default, run
+    only when asked for. An `if` without an alternative (`if FLAGS.do_train:`) chooses no mode."""
+    if node is None:
+        return False
+    child = node
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, SCOPES):
+            return False
+        if isinstance(parent, ast.If) and child is not parent.test:
+            holds = _holds_by_default(facts, parent.test, cell)
+            in_body = any(child is s for s in parent.body)
+            if holds is not None and (holds is False if in_body else holds is True) and parent.orelse:
+                return True
+        child = parent
+    return False
+
+
+def _holds_by_default(facts: FileFacts, test: ast.expr, cell: int | None) -> bool | None:
+    """Whether *test*, a comparison of an option with literals (`==`, `!=`, `in`, `not in`) or the
+    option's truth (`X`, `not X`), holds with the option's default; None for any other test, or an
+    option whose default is not a literal the program runs with (a flag's, a parameter's)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _holds_by_default(facts, test.operand, cell)
+        return None if inner is None else not inner
+    if isinstance(test, (ast.Name, ast.Attribute)):
+        held = default_value(facts, test, cell)
+        return bool(held.value) if held is not None and held.origin is Origin.DEFAULT else None
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    option, compared, op = test.left, test.comparators[0], test.ops[0]
+    if literal(option) is not None and isinstance(op, (ast.Eq, ast.NotEq)):
+        option, compared = compared, option
+    if not isinstance(option, (ast.Name, ast.Attribute)):
+        return None
+    held = default_value(facts, option, cell)
+    if held is None or held.origin is not Origin.DEFAULT:
+        return None
+    if isinstance(op, (ast.Eq, ast.NotEq)) and literal(compared) is not None:
+        return (held.value == literal(compared)) is isinstance(op, ast.Eq)
+    if isinstance(op, (ast.In, ast.NotIn)) and isinstance(compared, (ast.Tuple, ast.List, ast.Set)):
+        values = [literal(e) for e in compared.elts]
+        if any(v is None for v in values):
+            return None
+        return (held.value in values) is isinstance(op, ast.In)
+    return None

@@ -9,6 +9,7 @@ from typing import Any
 from greenlint.analysis import flow
 from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.defaults import other_mode
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import method
@@ -60,7 +61,10 @@ class NumpyInStepLoop(Rule):
     goes on to compute with on the host (actions for an environment, a comparison, an index)
     is needed every step and is not reported. The step must repeat on the same optimizer or
     model: a loop over settings (dtypes, one new optimizer each) is no training loop; nor is a
-    loop of one trip (`ds.take(1)`).
+    loop of one trip (`ds.take(1)`). Nothing is reported in a mode the program offers beside its
+    default: a branch of an `if`/`else` on an option whose default takes the other branch (`if
+    FLAGS.mode == "eager_tf": <an eager loop> else: model.fit(...)`, `--mode` defaulting to
+    "fit"), run only when asked for, often to debug.
 
     Also flags the optimizer's step counter read on the host on every pass of a training loop
     (`optimizer.iterations.numpy()`, `int(optimizer.iterations)`), wherever the value goes (an
@@ -161,6 +165,12 @@ class NumpyInStepLoop(Rule):
     )
     FIX_TITLE = "Keep the values on the device (a metric, a constraint, a Python counter) and read them every N steps"
     VALID = (
+        Valid(  # an eager debugging mode beside the default `fit`: run only when asked for
+            "import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_enum('mode', 'fit', ['fit', 'eager_tf'], 'how')\n"
+            "FLAGS = flags.FLAGS\nopt = tf.keras.optimizers.Adam()\nif FLAGS.mode == 'eager_tf':\n"
+            "    for x in ds:\n        opt.apply_gradients(zip(g, v))\n        losses.append(tf.reduce_sum(x).numpy())\n"
+            "else:\n    model.fit(ds, epochs=10)\n"
+        ),
         Valid(
             "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor step, x in enumerate(ds):\n"
             "    opt.apply_gradients(zip(g, v))\n    if step % 100 == 0:\n        print(tf.reduce_sum(x).numpy())\n"
@@ -229,6 +239,20 @@ class NumpyInStepLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the eager loop is the mode the defaults run
+            "import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_string('mode', 'eager_tf', 'fit or eager_tf')\n"
+            "FLAGS = flags.FLAGS\nopt = tf.keras.optimizers.Adam()\nif FLAGS.mode == 'eager_tf':\n"
+            "    for x in ds:\n        opt.apply_gradients(zip(g, v))\n        losses.append(tf.reduce_sum(x).numpy())\n"
+            "else:\n    model.fit(ds, epochs=10)\n",
+            line=9,
+        ),
+        Invalid(  # an `if` with no alternative chooses no mode: `--do_train` is how the script trains
+            "import argparse\nimport tensorflow as tf\nparser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--do_train', action='store_true')\nargs = parser.parse_args()\n"
+            "opt = tf.keras.optimizers.Adam()\nif args.do_train:\n    for x in ds:\n"
+            "        opt.apply_gradients(zip(g, v))\n        losses.append(tf.reduce_sum(x).numpy())\n",
+            line=10,
+        ),
         Invalid(
             "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in ds:\n"
             "    opt.apply_gradients(zip(g, v))\n    losses.append(tf.reduce_sum(x).numpy())\n",
@@ -284,6 +308,7 @@ class NumpyInStepLoop(Rule):
                 and site.repeats(same=())
                 and in_unguarded_step_loop(facts, site)
                 and _only_recorded(facts, facts.node(site), site.callsite.span.cell)
+                and not other_mode(facts, facts.node(site), site.callsite.span.cell)
             ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
         yield from self._counter_reads(facts)
@@ -324,7 +349,7 @@ def _step_loops(facts: FileFacts) -> Iterator[tuple[Loop, int | None]]:
             continue
         call, cell = facts.node(site), site.callsite.span.cell
         loops = own_loops(facts, call, cell) if call is not None else []
-        if not loops or id(loops[0]) in seen or in_test_code(facts, site):
+        if not loops or id(loops[0]) in seen or in_test_code(facts, site) or other_mode(facts, loops[0], cell):
             continue
         seen.add(id(loops[0]))
         yield loops[0], cell
