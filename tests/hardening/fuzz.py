@@ -266,6 +266,16 @@ def _main(argv: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+def _diff(repo: Path, *argv: str) -> tuple[int, str, str]:
+    """`greenlint diff ARGV` run in process from inside *repo*, as a hook runs it."""
+    here = os.getcwd()
+    os.chdir(repo)
+    try:
+        return _main(["diff", *argv])
+    finally:
+        os.chdir(here)
+
+
 def _judge(case: str, code: int, out: str, err: str) -> str | None:
     if code not in (0, 1, 2):
         return f"{case}: exit code {code}"

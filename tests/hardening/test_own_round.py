@@ -22,7 +22,7 @@ import pytest
 
 from greenlint.review import gitfs
 from tests.hardening import fuzz
-from tests.hardening.fuzz import _blob, _git, _main, _tree, _write
+from tests.hardening.fuzz import _blob, _diff, _git, _main, _tree, _write
 from tests.hardening.samples import LOOP, codes, edit_loop
 
 pytestmark = pytest.mark.timeout(300)
@@ -30,15 +30,6 @@ pytestmark = pytest.mark.timeout(300)
 #: A line GitHub Actions reads as a workflow command: `::name` after optional blanks.
 COMMAND = re.compile(r"^\s*::", re.M)
 NAMES = ["::error title=pwned::x.py", "  ::add-mask::secret.py", "::stop-commands::token.py"]
-
-
-def _diff(repo, *argv):
-    here = os.getcwd()
-    os.chdir(repo)
-    try:
-        return _main(["diff", *argv])
-    finally:
-        os.chdir(here)
 
 
 # --- names a CI log would read as workflow commands ---------------------------------------------

@@ -15,20 +15,11 @@ import pytest
 
 from greenlint.review import gitfs
 from tests.hardening import fuzz
-from tests.hardening.fuzz import _blob, _git, _main, _write
+from tests.hardening.fuzz import _blob, _diff, _git, _write
 from tests.hardening.samples import LOOP, edit_loop
 
 pytestmark = pytest.mark.timeout(300)
 MORE = LOOP.replace("21000", "42000")
-
-
-def _diff(repo, *argv):
-    here = os.getcwd()
-    os.chdir(repo)
-    try:
-        return _main(["diff", *argv])
-    finally:
-        os.chdir(here)
 
 
 def _files(out: str) -> dict[str, str]:
