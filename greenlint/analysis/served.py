@@ -9,6 +9,8 @@ import ast
 import os
 import re
 
+from greenlint.analysis.trees import dotted
+
 #: The web frameworks that route requests to decorated functions, and their application and router classes.
 SERVERS = {
     "flask": frozenset({"Flask", "Blueprint"}),
@@ -41,7 +43,7 @@ def handlers(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     apps = {
         target.id
         for node in tree.body
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and _dotted(node.value.func) in classes
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and ".".join(dotted(node.value.func)) in classes
         for target in node.targets
         if isinstance(target, ast.Name)
     }
@@ -89,11 +91,3 @@ def _routes(decorator: ast.expr, apps: set[str]) -> bool:
         and decorator.func.value.id in apps
     )
 
-
-def _dotted(node: ast.expr) -> str:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        inner = _dotted(node.value)
-        return f"{inner}.{node.attr}" if inner else ""
-    return ""
