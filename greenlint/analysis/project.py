@@ -88,6 +88,29 @@ def _is_package(directory: str) -> bool:
     return os.path.isfile(os.path.join(directory, "__init__.py"))
 
 
+_MAIN_GUARD = re.compile(r"""__name__\s*==\s*['"]__main__['"]""")
+
+
+def _holds_script(directory: str) -> bool:
+    """Whether a module of *directory* runs as the program: a script (`if __name__ == "__main__":`) or a
+    web server's (served.py), started from that folder."""
+    try:
+        names = sorted(entry.name for entry in os.scandir(directory) if entry.name.endswith(".py"))
+    except OSError:
+        return False
+    return any(_runs_as_program(os.path.join(directory, name)) for name in names)
+
+
+def _runs_as_program(path: str) -> bool:
+    from greenlint.analysis import sources
+
+    data, error = sources.read_bytes(Path(path), sources.MAX_BYTES)
+    if error is not None or data is None or not (b"__main__" in data or any(n.encode() in data for n in served.SERVERS)):
+        return False  # the cheap test first: most library modules name neither
+    text = _read(path) or ""
+    return bool(_MAIN_GUARD.search(text) or served.imports_server(text))
+
+
 def working_directory() -> str | None:
     """The process's working directory, None when it no longer exists."""
     try:
@@ -128,9 +151,10 @@ def search_roots(directory: str, cwd: str | None = None) -> tuple[str, ...]:
         roots += [project, os.path.join(project, "src")]
     if cwd is not None and os.path.commonpath((cwd, os.path.abspath(directory))) == cwd:
         roots += [cwd, os.path.join(cwd, "src")]
-    if _is_package(directory):
+    if _is_package(directory) and _holds_script(directory):
         # last: a script of a package folder run from there (`python web/server.py`, its folder first on
-        # sys.path), or Python 2's implicit relative import, finds a sibling no other root holds
+        # sys.path) finds a sibling no other root holds; a folder with no script (a library's) is never
+        # first on sys.path, and its `numpy.py` never answers `import numpy`
         roots.append(directory)
     return tuple(dict.fromkeys(r for r in roots if os.path.isdir(r)))
 

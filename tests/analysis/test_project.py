@@ -41,10 +41,24 @@ def test_search_roots_follow_sys_path_conventions():
     scripts = search_roots(str(SCRIPTS))
     assert scripts == (str(SCRIPTS), str(PROJECT), str(PROJECT / "src"))  # script dir, project, src layout
     inside = search_roots(str(SRC))
-    # a package folder is a root only last: a script run from it (its folder first on sys.path), or
-    # Python 2's implicit relative import, finds a sibling that no other root holds
-    assert inside[-1] == str(SRC) and inside.count(str(SRC)) == 1
+    # a library's package folder (no script in it) is no root: it is never first on sys.path
+    assert str(SRC) not in inside
     assert inside[0] == str(PROJECT / "src")  # the directory above the top package
+
+
+def test_a_package_folder_holding_a_script_is_its_own_last_root(tmp_path):
+    """A script of a package folder run from there (`python web/server.py`) imports its siblings by their
+    bare names; a library's folder beside it, with no script, never answers `import numpy` with its
+    `numpy.py`."""
+    for folder, script in (("web", "import processor\n\nif __name__ == '__main__':\n    serve()\n"),
+                           ("ops", "import numpy as np\n")):
+        (tmp_path / "app" / folder).mkdir(parents=True)
+        (tmp_path / "app" / folder / "__init__.py").write_text("")
+        (tmp_path / "app" / folder / "main.py").write_text(script)
+    (tmp_path / "app" / "__init__.py").write_text("")
+    web, ops = str(tmp_path / "app" / "web"), str(tmp_path / "app" / "ops")
+    assert search_roots(web)[-1] == web and search_roots(web).count(web) == 1
+    assert ops not in search_roots(ops)
 
 
 def test_the_working_directory_is_a_root_for_the_modules_under_it(tmp_path, monkeypatch):
@@ -655,6 +669,7 @@ def test_a_package_folder_finds_its_siblings_last_and_never_shadows_the_standard
     package.mkdir()
     for name in ("__init__.py", "processor.py", "random.py"):
         (package / name).write_text("")
+    (package / "server.py").write_text("import processor\n\nif __name__ == '__main__':\n    serve()\n")
     roots = search_roots(str(package))
     assert find_module(roots, "processor").file == str(package / "processor.py")
     assert find_module(roots, "random") is None
