@@ -31,7 +31,8 @@ def test_try_repo_runs_the_diff_hook_on_the_staged_change(tmp_path):
     user = tmp_path / "user"
     user.mkdir()
     (user / "pyproject.toml").write_text("[tool.greenlint.budget]\nfail-above = 2\n")
-    fit = "import numpy as np\nimport tensorflow as tf\nx = np.zeros((256, 8))\ny = np.zeros((256,))\n" \
+    # 60,000 samples: ten times the epochs is close to ten times the work, far above the budget's ×2
+    fit = "import numpy as np\nimport tensorflow as tf\nx = np.zeros((60000, 8))\ny = np.zeros((60000,))\n" \
           "model = tf.keras.Sequential([tf.keras.layers.Dense(2)])\nmodel.fit(x, y, epochs=3)\n"
     (user / "train.py").write_text(fit)
     _git(user, "init", "-q")
