@@ -7,8 +7,11 @@ The whole cache is one SQLite file, `greenlint.paths.cache_dir() / "check" / "li
 processes share it. Entries are plain JSON values, compressed: the records of
 greenlint.check.records. Reading one only parses JSON and never runs code, so a repository may choose the cache directory; its readers check what they read, and a link committed at the
 cache file's name (or its SQLite companions') is removed, never written through. An entry that cannot be read back, or is not what
-its key says, is a miss; a file that is not such a cache (corrupt, foreign) is reported, then
-replaced by a new empty one, built aside and renamed over it. A file that is not yet this
+its key says, is a miss. A greenlint cache file that SQLite cannot use (its header says it is
+one, its pages are damaged) is reported, then replaced by a new empty one, built aside and
+renamed over it; any other file at the cache's name (another program's database, a user's own
+file where `cache-dir` points into the project) is named and left as it is, and the run goes on
+without the cache: nothing a user has is overwritten. A file that is not yet this
 format's cache is judged and made inside one write transaction, so runs creating the cache at
 once agree on it (one makes it, the others find it made) and none judges it foreign.
 """
@@ -168,6 +171,16 @@ def _warn_unusable(file: Path, problem: Exception) -> None:
     print(f"greenlint: warning: {where}: cannot hold the lint cache ({why}); running without it", file=sys.stderr)
 
 
+def _is_greenlint_cache(file: Path) -> bool:
+    """Whether *file*'s SQLite header names it a greenlint lint cache (`APPLICATION_ID` at byte 68)."""
+    try:
+        with open(file, "rb") as f:
+            head = f.read(72)
+    except OSError:
+        return False
+    return head[:16] == b"SQLite format 3\0" and int.from_bytes(head[68:72], "big") == APPLICATION_ID
+
+
 def _drop_links(file: Path) -> None:
     """Remove a link found at the name of the cache file or of a file SQLite keeps beside it, and
     say so: a repository can commit one in its cache-dir, and SQLite would create or rewrite its
@@ -295,11 +308,15 @@ class Cache:
             if "locked" not in str(exc):  # locked past the timeout: another run's, no fault to name
                 _warn_unusable(self.file, exc)
         except sqlite3.DatabaseError as exc:
-            self._rebuild(exc)
-            try:
-                db = self._open(self.file)
-            except sqlite3.Error:
-                pass
+            if _is_greenlint_cache(self.file):
+                self._rebuild(exc)
+                try:
+                    db = self._open(self.file)
+                except sqlite3.Error:
+                    pass
+            else:
+                print(f"greenlint: warning: {self.file}: not a greenlint lint cache ({exc}); left as it is, running "
+                      "without the lint cache (move the file, or set another cache-dir)", file=sys.stderr)
         _connections[self.file] = db
         return db
 
@@ -334,7 +351,8 @@ class Cache:
         return db
 
     def _rebuild(self, problem: Exception) -> None:
-        """Warn that the cache file is unusable, then put a new one in its place (built aside, renamed)."""
+        """Warn that greenlint's own cache file is unusable, then put a new one in its place (built
+        aside, renamed)."""
         print(f"greenlint: warning: {self.file}: not a usable lint cache ({problem}); starting a new one", file=sys.stderr)
         aside = self.file.with_name(f"{FILE_NAME}.{os.getpid()}.new")
         try:

@@ -201,12 +201,20 @@ def test_values_it_cannot_hold_are_not_cached(tmp_path):
     assert cache.get("k") is None and not cache_entries.keys(tmp_path)
 
 
-@pytest.mark.parametrize("content", [b"not a database at all", b"SQLite format 3\0" + b"\xff" * 200])
-def test_a_corrupt_cache_file_is_named_then_replaced(tmp_path, config, capsys, content):
+def _damage_pages(file: Path) -> None:
+    """Overwrite all of a SQLite file but its 100-byte header: greenlint's own cache, damaged."""
+    data = bytearray(file.read_bytes())
+    data[100:] = b"\xff" * (len(data) - 100)
+    file.write_bytes(bytes(data))
+
+
+def test_greenlint_s_own_damaged_cache_is_named_then_replaced(tmp_path, config, capsys):
     (tmp_path / "a.py").write_text(TRAIN)
     first = run_check([tmp_path / "a.py"], config, FAKE)
     close_all()
-    (tmp_path / "cache" / "lint.sqlite").write_bytes(content)
+    for companion in ("lint.sqlite-wal", "lint.sqlite-shm"):
+        (tmp_path / "cache" / companion).unlink(missing_ok=True)
+    _damage_pages(tmp_path / "cache" / "lint.sqlite")
     again = run_check([tmp_path / "a.py"], config, FAKE)
     err = capsys.readouterr().err
     assert f"{tmp_path / 'cache' / 'lint.sqlite'}: not a usable lint cache" in err
@@ -216,16 +224,34 @@ def test_a_corrupt_cache_file_is_named_then_replaced(tmp_path, config, capsys, c
     assert [p.name for p in (tmp_path / "cache").iterdir()] == ["lint.sqlite"]
 
 
-def test_a_foreign_database_is_named_and_replaced(tmp_path, capsys):
-    foreign = sqlite3.connect(tmp_path / "lint.sqlite")
+def _foreign_database(file: Path) -> None:
+    foreign = sqlite3.connect(file)
     foreign.execute("CREATE TABLE notes (text TEXT)")
+    foreign.execute("INSERT INTO notes VALUES ('mine')")
     foreign.commit()
     foreign.close()
-    cache = Cache(tmp_path, stamp="s")
-    cache.put("k", [1, 2])
-    cache.flush()
-    assert cache.get("k") == [1, 2]
-    assert "not a greenlint lint cache" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("make", [
+    lambda f: f.write_bytes(b"not a database at all"),
+    lambda f: f.write_bytes(b"SQLite format 3\0" + b"\xff" * 200),  # a SQLite header, another program's id
+    _foreign_database,
+], ids=["text", "other-header", "foreign-database"])
+def test_a_file_that_is_not_greenlint_s_cache_is_named_and_left_as_it_is(tmp_path, config, capsys, make):
+    """`cache-dir` may point into a user's project: a file at the cache's name that greenlint did not
+    make is theirs. It is named, never replaced, and every run goes on without the cache."""
+    (tmp_path / "a.py").write_text(TRAIN)
+    (tmp_path / "cache").mkdir()
+    make(tmp_path / "cache" / "lint.sqlite")
+    before = (tmp_path / "cache" / "lint.sqlite").read_bytes()
+    first = run_check([tmp_path / "a.py"], config, FAKE)
+    again = run_check([tmp_path / "a.py"], config, FAKE)
+    close_all()
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'cache' / 'lint.sqlite'}: not a greenlint lint cache" in err and "left as it is" in err
+    assert first.diagnostics and again.diagnostics == first.diagnostics and again.stats.cache_hits == 0
+    assert (tmp_path / "cache" / "lint.sqlite").read_bytes() == before
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == ["lint.sqlite"]
 
 
 def test_an_entry_put_is_read_before_it_is_written(tmp_path):

@@ -929,7 +929,7 @@ ISSUE_ITEMS = [
     ("`.gitignore` lines `!`, `\\`; `exclude = [\"!\"]`", "lines skipped as git does; the exclude pattern is a config error (exit 2)", "test_config.py"),
     ("`tool = \"x\"`, `tool = 5`, non-UTF-8 pyproject.toml", "not greenlint's table / a config error naming the byte", "test_config.py"),
     ("a cache entry of valid JSON and the wrong shape; emptied; cut short; filed under another key; 300 MB; a corrupt or foreign cache file",
-     "a miss: shape and field types checked, the key stored in the entry, a 64 MiB cap; the file named in a warning and replaced (built aside, renamed)", "test_cache.py"),
+     "a miss: shape and field types checked, the key stored in the entry, a 64 MiB cap; a damaged greenlint cache named and replaced (built aside, renamed), a file greenlint did not make named and left as it is (the run goes on without the cache)", "test_cache.py"),
     ("profiles.json of the wrong shape; `profile show/clear`", "named and ignored by check; show exits 2; `profile clear` resets it", "test_profiles.py"),
     ("`kb predict \"\"`, emoji, non-UTF-8 names, 100k unary minus", "exit 2 with the reason", "test_cli.py"),
     ("`epochs=1e308`", "an unknown figure (no `inf MJ`), JSON always valid", "test_cli.py"),
