@@ -101,7 +101,33 @@ def git(repo: Path, *args: str, data: bytes | None = None) -> bytes:
     return _run(repo, [*_config_args(SAFE_CONFIG), *_filter_overrides(repo), *args], data)
 
 
+#: Files of a `.git` folder that git reads whole on the calls greenlint makes, whatever the settings.
+_READ_WHOLE = ("config", "info/attributes", "info/exclude", "HEAD")
+
+
+def _refuse_unreadable_git_files(repo: Path) -> None:
+    """GitError at once, naming the file, where the `.git` folder above *repo* holds one of
+    `_READ_WHOLE` that is not a regular file: git would read a FIFO or a device until the call's
+    time limit (a `.git` that came with a checkout can hold anything)."""
+    for folder in (repo, *repo.parents):
+        dot_git = folder / ".git"
+        if os.path.lexists(dot_git):
+            break
+    else:
+        return
+    for name in _READ_WHOLE:
+        path = dot_git / name
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:  # absent, a dangling link, or .git a file (a worktree's): git says what it finds
+            continue
+        if not stat.S_ISREG(mode):
+            raise GitError(f"{path}: not a regular file (a FIFO or a device, which git would read until it ends);"
+                           " git is not run on this repository")
+
+
 def _run(repo: Path, args: list[str], data: bytes | None = None) -> bytes:
+    _refuse_unreadable_git_files(repo)
     env = {k: v for k, v in os.environ.items() if k not in _UNSAFE_ENV and not k.startswith("GIT_CONFIG_KEY_")
            and not k.startswith("GIT_CONFIG_VALUE_")}
     env.update(GIT_CONFIG_NOSYSTEM="1", GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_NO_REPLACE_OBJECTS="1",

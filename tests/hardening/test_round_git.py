@@ -43,15 +43,18 @@ def test_an_order_file_the_repository_names_is_never_read(case, monkeypatch):
     assert fuzz.check_repo_case(root, repo, outside, ["HEAD"], "diff.orderFile") is None
 
 
-def test_an_attributes_fifo_in_the_git_folder_is_named_after_one_wait(case, monkeypatch):
+@pytest.mark.parametrize("name", ["info/attributes", "info/exclude", "config"])
+def test_a_fifo_in_the_git_folder_is_named_at_once(case, monkeypatch, name):
     """`.git/info/attributes` as a FIFO (git opens it for every diff of the working tree, and no
-    setting turns that off): the run stops at the time limit, naming why, and runs nothing."""
+    setting turns that off), or another file git reads whole: the run stopped only at git's time
+    limit (120 s). It is refused before git runs, naming the file, and runs nothing."""
     root, repo, outside = case
-    os.mkfifo(repo / ".git" / "info" / "attributes")
-    monkeypatch.setattr(gitfs, "GIT_TIMEOUT_S", 2)
     edit_loop(repo)
+    (repo / ".git" / name).unlink(missing_ok=True)
+    os.mkfifo(repo / ".git" / name)
+    monkeypatch.setattr(gitfs, "GIT_TIMEOUT_S", 3600)  # a hang would show as the test's own timeout
     code, _, err = _diff(repo, "HEAD")
-    assert code == 2 and "did not finish in 2 s" in err and "FIFO" in err, err
+    assert code == 2 and f"{repo / '.git' / name}: not a regular file" in err and "Traceback" not in err, err
 
 
 # --- sparse checkouts -----------------------------------------------------------------------------
