@@ -12,6 +12,7 @@ from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus, host_block, host_device, other_device
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import method
+from greenlint.rules.syntax import enclosing
 
 #: The embeddings looked up by index: TF's lookups and Keras' layer.
 EMBEDDINGS = frozenset({
@@ -26,6 +27,8 @@ MODEL_OPS = ("tensorflow.nn.", "tensorflow.compat.v1.nn.", "tensorflow.keras.lay
              "tensorflow.compat.v1.layers.")
 #: A table known to hold fewer elements than this is not reported: its update and its rows cost next to nothing.
 SMALL_TABLE = 100_000
+#: Keras 2's data parallelism, whose template model is built on the host on purpose (its replicas run on the GPUs).
+MULTI_GPU = "multi_gpu_model"
 #: Calls that make a table in a pinned block, and where its shape is written.
 TABLES = ("Variable", "get_variable", "Embedding")
 
@@ -46,16 +49,18 @@ class EmbeddingPinnedToHost(Rule):
     """
     ## What it does
     Flags a `with tf.device("/cpu:0"):` block (any literal naming a CPU) that holds an embedding
-    lookup (`tf.nn.embedding_lookup` and its sparse forms) or a Keras `Embedding` layer, in a file
-    whose model has other layers outside every such block (`tf.nn`, `tf.layers` or Keras layers:
-    placed on the default device, a GPU where there is one). The finding is on the block's
-    `tf.device` call, where the fix goes.
+    lookup (`tf.nn.embedding_lookup` and its sparse forms) or a Keras `Embedding` layer, where the
+    function (or module) holding the block builds other layers of the model outside every such
+    block (`tf.nn`, `tf.layers` or Keras layers: placed on the default device, a GPU where there is
+    one). The finding is on the block's `tf.device` call, where the fix goes.
 
     Not reported: a file that hides every GPU at top level (everything runs on the host); a file
     that places work on another device by name (`tf.device("/gpu:%d" % i)`, one tower per GPU,
-    where variables kept on the host are shared between the towers on purpose); a model built
-    wholly inside the block (nothing crosses between devices: whether the host suits it is
-    another question); a block whose every table is known to hold fewer than 100,000 elements
+    where variables kept on the host are shared between the towers on purpose) or calls Keras 2's
+    `multi_gpu_model` (whose template model is built on the host on purpose); a model built
+    wholly inside the block, or whose other layers are built only in other functions (which the
+    block may call: nothing is known to cross between devices); a block whose every table is known
+    to hold fewer than 100,000 elements
     (`[40, 10]`, `Embedding(40, 10)`: its update and its rows cost next to nothing); test code.
 
     ## Why is this bad?
@@ -134,6 +139,22 @@ class EmbeddingPinnedToHost(Rule):
             "import tensorflow as tf\nwith tf.device('/cpu:0'):\n    images = tf.image.resize(raw, [224, 224])\n"
             "emb = tf.keras.layers.Embedding(20000, 300)(ids)\nx = tf.keras.layers.Dense(10)(emb)\n"
         ),
+        Valid(  # a Keras model built wholly on the host: nothing crosses between devices
+            "import tensorflow as tf\nwith tf.device('/cpu:0'):\n    model = tf.keras.Sequential([\n"
+            "        tf.keras.layers.Embedding(20000, 64), tf.keras.layers.LSTM(32), tf.keras.layers.Dense(1)])\n"
+        ),
+        Valid(  # the other layers only in a function the block calls: they are built on the host too
+            "import tensorflow as tf\ndef head(x):\n    return tf.keras.layers.Dense(2)(tf.keras.layers.LSTM(32)(x))\n"
+            "inputs = tf.keras.Input((100,), dtype='int32')\nwith tf.device('/cpu:0'):\n"
+            "    out = head(tf.keras.layers.Embedding(20000, 300)(inputs))\n"
+        ),
+        Valid(  # Keras 2's data parallelism: the template model kept on the host, its replicas on the GPUs
+            "import tensorflow as tf\nfrom keras.utils import multi_gpu_model\n"
+            "inputs = tf.keras.Input((100,), dtype='int32')\nwith tf.device('/cpu:0'):\n"
+            "    emb = tf.keras.layers.Embedding(20000, 300)(inputs)\n"
+            "model = tf.keras.Model(inputs, tf.keras.layers.Dense(2)(tf.keras.layers.LSTM(32)(emb)))\n"
+            "parallel = multi_gpu_model(model, gpus=4)\n"
+        ),
         Valid(  # test code
             "import tensorflow as tf\ndef test_lookup():\n    with tf.device('/cpu:0'):\n"
             "        rows = tf.nn.embedding_lookup(table, ids)\n    return tf.nn.relu(rows)\n"
@@ -152,7 +173,7 @@ class EmbeddingPinnedToHost(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         pinned = [site for site in facts.sites if site.api in EMBEDDINGS and not in_test_code(facts, site)]
-        if not pinned or hides_gpus(facts):
+        if not pinned or hides_gpus(facts) or MULTI_GPU in facts.text:
             return
         blocks: dict[int, tuple[ast.With | ast.AsyncWith, int | None]] = {}
         for site in pinned:
@@ -160,30 +181,32 @@ class EmbeddingPinnedToHost(Rule):
             block = host_block(facts, node, site.callsite.span.cell) if node is not None else None
             if block is not None:
                 blocks.setdefault(id(block), (block, site.callsite.span.cell))
-        if not blocks or not self._rest_on_device(facts):
+        layers = _layers_on_device(facts) if blocks else None
+        if layers is None:
             return
         for block, cell in blocks.values():
-            if _small_tables(block):
+            if id(enclosing(facts, block, cell)) not in layers or _small_tables(block):
                 continue
             device = next(item.context_expr for item in block.items if host_device(item.context_expr))
             yield self.diagnostic(
                 facts.span(device, cell), facts.path, self.MESSAGE.format(device=ast.unparse(device))
             )
 
-    @staticmethod
-    def _rest_on_device(facts: FileFacts) -> bool:
-        """Whether the model has a layer outside every host block, and nothing is placed on another
-        device by name."""
-        rest = False
-        for site in facts.sites:
-            node = facts.node(site)
-            if node is None:
-                continue
-            if method(site.api) == "device" and other_device(node):
-                return False
-            if site.api not in EMBEDDINGS and site.api.startswith(MODEL_OPS):
-                rest = rest or host_block(facts, node, site.callsite.span.cell) is None
-        return rest
+
+def _layers_on_device(facts: FileFacts) -> set[int] | None:
+    """The ids of the scopes (functions, classes, modules) holding a layer of the model outside every
+    host block; None where the file places something on another device by name."""
+    scopes = set()
+    for site in facts.sites:
+        node = facts.node(site)
+        if node is None:
+            continue
+        if method(site.api) == "device" and other_device(node):
+            return None
+        cell = site.callsite.span.cell
+        if site.api not in EMBEDDINGS and site.api.startswith(MODEL_OPS) and host_block(facts, node, cell) is None:
+            scopes.add(id(enclosing(facts, node, cell)))
+    return scopes
 
 
 def _small_tables(block: ast.With | ast.AsyncWith) -> bool:
