@@ -73,7 +73,10 @@ class EmbeddingPinnedToHost(Rule):
     The pin dates from TensorFlow versions whose GPU had no kernel for some sparse updates; the
     lookup (`ResourceGather`) and the scatter and dense updates Adam and SGD use have GPU kernels,
     and a table of a few hundred megabytes fits any current GPU. Where the table does not fit,
-    keep the pin.
+    keep the pin. The saving is largest under Adam (TensorFlow 1's and Keras' decay both slots over
+    the whole table on every sparse update); where the updates touch the looked-up rows alone (SGD,
+    Adagrad, `LazyAdam`), it is the transfers, small beside a large step (an LSTM language model's),
+    which is one reason the rule is opt-in: the optimizer is often chosen in another file than the model.
 
     ## Example
     ```python
