@@ -1,5 +1,5 @@
 """Where a checked file's training runs, as far as the file itself says: whether it hides every GPU,
-or places a call on the host."""
+places a call on the host, or on some other device."""
 
 from __future__ import annotations
 
@@ -33,17 +33,30 @@ def placed_on_host(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
     """Whether *node* runs inside a `with tf.device("/cpu:0"):` block (any literal naming a CPU
     device, `"CPU"` or `"/job:localhost/device:CPU:0"`): its operations are placed on the host
     whatever GPU the machine has."""
-    return any(
-        isinstance(parent, (ast.With, ast.AsyncWith)) and any(_host_device(item.context_expr) for item in parent.items)
-        for parent in facts.ancestors(node, cell)
-    )
+    return host_block(facts, node, cell) is not None
 
 
-def _host_device(expr: ast.expr) -> bool:
+def host_block(facts: FileFacts, node: ast.AST, cell: int | None) -> ast.With | ast.AsyncWith | None:
+    """The innermost `with` around *node* that holds a `tf.device("/cpu:0")` (as `placed_on_host`
+    reads it), or None."""
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, (ast.With, ast.AsyncWith)) and any(host_device(item.context_expr) for item in parent.items):
+            return parent
+    return None
+
+
+def host_device(expr: ast.expr) -> bool:
+    """`device("/cpu:0")`: a call of `device` given a literal naming a CPU."""
     if not (isinstance(expr, ast.Call) and last_name(expr.func) == "device" and expr.args):
         return False
     name = expr.args[0]
     return isinstance(name, ast.Constant) and isinstance(name.value, str) and "cpu" in name.value.lower()
+
+
+def other_device(call: ast.Call) -> bool:
+    """A `device(...)` call that names something other than the host: a GPU or TPU literal, a name or
+    an expression (`f"/gpu:{i}"`, one tower per device), or None (which clears a placement)."""
+    return last_name(call.func) == "device" and bool(call.args) and not host_device(call)
 
 
 def _no_gpu_visible(call: ast.Call) -> bool:
