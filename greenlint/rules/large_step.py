@@ -24,6 +24,7 @@ from greenlint.analysis.project import file_stamp, resolve_imports
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.predict.work_energy import HALF_PEAK_FLOPS, TRAINING_FLOPS
 from greenlint.rules.base import FileFacts
+from greenlint.rules.defaults import other_mode
 from greenlint.rules.site import Site
 from greenlint.rules.syntax import cell_units, last_name
 
@@ -131,8 +132,10 @@ def built_backbone(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
             )
     for cell, _ in cell_units(facts):
         for node in facts.nodes(cell, ast.Call):  # the file's one walk, shared
-            if not _of_self(node.func) and (word := architecture(last_name(node.func))):
-                why = f"the file builds its model with {last_name(node.func)}(), named after the {word} architecture"
+            name = last_name(node.func)
+            word = "" if _of_self(node.func) else architecture(name) or _defined_camel(facts, name)
+            if word and not other_mode(facts, node, cell):  # not built in a mode beside the default only
+                why = f"the file builds its model with {name}(), named after the {word} architecture"
                 return why, (cell or 0, node.lineno)
     return imported_builder(facts)
 
@@ -146,11 +149,11 @@ def imported_builder(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
         func = node.func
         if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name):
             for file in sources.get(func.value.id, ()) + sources.get("*", ()):
-                if held := large_registry(file, func.value.id):
+                if (held := large_registry(file, func.value.id)) and not other_mode(facts, node, cell):
                     return f"the file builds its model from {func.value.id}[...], which {held}", (cell or 0, node.lineno)
             continue
         for file in _callee_files(func, sources):
-            if built := large_builder(file, last_name(func)):
+            if (built := large_builder(file, last_name(func))) and not other_mode(facts, node, cell):
                 return f"the file builds its model with {ast.unparse(func)}(), whose definition {built}", (
                     cell or 0,
                     node.lineno,
@@ -232,15 +235,19 @@ def large_builder(path: str, name: str) -> str:
     """What the top-level class or function *name* of the module at *path* builds, where it is a
     large architecture: a Keras Application (`applications.ResNet50(...)`) or a factory named
     after one (`resnet.resnet(...)`), called in its body or its methods; "" otherwise."""
-    for node in _module(path, file_stamp(path)).body:
+    body = _module(path, file_stamp(path)).body
+    functions = {node.name for node in body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for node in body:
         if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            if name in functions and (word := camel_architecture(name)):
+                return f"is a function named after the {word} architecture"
             for call in ast.walk(node):
                 if not isinstance(call, ast.Call) or _of_self(call.func):
                     continue
                 called = last_name(call.func)
                 if isinstance(call.func, ast.Attribute) and "applications" in ast.unparse(call.func.value):
                     return f"builds keras.applications.{called}, a large pretrained architecture"
-                if word := architecture(called):
+                if (word := architecture(called)) or (called in functions and (word := camel_architecture(called))):
                     return f"calls {called}(), named after the {word} architecture"
     return ""
 
@@ -328,3 +335,29 @@ def architecture(function: str) -> str:
     if head not in ARCHITECTURES or not all(VARIANT.fullmatch(word) for word in words[1:]):
         return ""
     return head
+
+
+#: A CamelCase name's words, lower-cased and joined: an architecture's, then depths, versions or sizes,
+#: then a noun (`ResNet50`, `YoloV3`, `EfficientNetB3`, `UNetModel`).
+_CAMEL = re.compile(
+    r"(?P<head>" + "|".join(sorted(ARCHITECTURES, key=len, reverse=True)) + r")"
+    + r"(?:" + VARIANT.pattern + r")*(?:" + "|".join(sorted(NOUNS)) + r")?"
+)
+
+
+def _defined_camel(facts: FileFacts, name: str) -> str:
+    """`camel_architecture` of *name* where the file defines a function of that name (not a class)."""
+    word = camel_architecture(name)
+    return word if word and facts.functions_named(name) else ""
+
+
+def camel_architecture(function: str) -> str:
+    """The large architecture a CamelCase *function*'s name names (`YoloV3`, `ResNet50`, `UNet`,
+    `Darknet`: how Keras Applications and much research code name their factories); "" for any other
+    name (`DarknetConv`, `ResNetBlock`: a block of any size) and for snake_case (`architecture`'s).
+    Read only for a name the code defines as a function, never a class's: a class named so may be a
+    layer of any size."""
+    if not function[:1].isupper() or "_" in function:
+        return ""
+    found = _CAMEL.fullmatch(function.lower())
+    return found["head"] if found else ""

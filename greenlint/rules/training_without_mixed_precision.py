@@ -11,6 +11,7 @@ from greenlint.analysis.callsite import estimator_method
 from greenlint.predict.devices import gpu_spec
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
 from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, beside_mentions
+from greenlint.rules.defaults import other_mode
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.devices import hides_gpus, placed_on_host
 from greenlint.rules.diagnostic import Diagnostic
@@ -96,9 +97,13 @@ class TrainingWithoutMixedPrecision(Rule):
     - where the model's FLOPs are unknown, the file builds a Keras Application (a pretrained
       backbone inside a `Sequential`, say) or calls a project factory function named after a
       large public architecture (`build_transformer_model` for BERT, `efficientdet(phi)`,
-      `resnet50()`, `unet()`, `yolo_body()`; not a model an object holds called as `self.vgg(x)`), or calls a
-      class or function of a project module it imports whose own code does either
-      (`model_lib.Model(n)`, whose constructor calls `resnet.resnet(depth=50)`), or builds it from
+      `resnet50()`, `unet()`, `yolo_body()`, or a function the code defines with a CamelCase name,
+      as Keras Applications and much research code name their factories: `def YoloV3(size)`,
+      `def ResNet50()`, but not a class named so, which may be a layer of any size; not a model
+      an object holds called as `self.vgg(x)`), or calls a
+      class or function of a project module it imports whose own code does either, or is such a
+      CamelCase function (`model_lib.Model(n)`, whose constructor calls `resnet.resnet(depth=50)`;
+      `from models import YoloV3`), or builds it from
       a registry of model constructors that a project module it imports fills
       (`model_from_name[name](n_classes)`, `model_from_name["vgg_unet"] = unet.vgg_unet`) where
       more than half of the registry's models are such architectures (by a word of their name,
@@ -107,6 +112,12 @@ class TrainingWithoutMixedPrecision(Rule):
       The finding is then on the first training at or after that call (in a notebook, only a
       later one: its cells run in order; in a script, the first where none follows, as a fit in
       a function defined above the call trains what it builds).
+
+    A training or a build in a mode the program offers beside its default (one branch of an
+    `if`/`else` on a command-line option whose default takes the other: `if FLAGS.mode ==
+    "eager_tf": <custom loop> else: <fit>`, `if FLAGS.tiny: YoloV3Tiny() else: YoloV3()`) is
+    neither reported nor evidence: the program runs the other unless told to, and the advice is
+    the default run's (a custom step's loss scaling is not a `fit`'s).
 
     A `Session.run` of a TF1 graph's update with such evidence is reported with the advice of
     TensorFlow's graph rewrite (`tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite`,
@@ -541,6 +552,17 @@ class TrainingWithoutMixedPrecision(Rule):
             "est = tf.estimator.Estimator(model_fn=model_fn)\nest.train(input_fn, max_steps=100000)\n",
             options={"material-saving-j": 0.0},
         ),
+        Valid(  # a CamelCase class may be a layer or a small model of any size: its name is no evidence
+            "import tensorflow as tf\nclass ResNet50(tf.keras.Model):\n    pass\n"
+            "m = ResNet50()\nm.fit(x, y, epochs=20)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # the large model is built only in a mode beside the default (--big defaults to False)
+            "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--big', action='store_true', default=False)\nargs = p.parse_args()\n"
+            "if args.big:\n    m = resnet50()\nelse:\n    m = tf.keras.models.load_model(path)\nm.fit(x, y, epochs=20)\n",
+            options={"material-saving-j": 0.0},
+        ),
         Valid(  # an Estimator that only evaluates trains nothing
             "import tensorflow as tf\ndef model_fn(features, labels, mode):\n    return resnet50(features, labels)\n"
             "est = tf.estimator.Estimator(model_fn=model_fn)\nest.evaluate(input_fn, steps=100)\n",
@@ -548,6 +570,23 @@ class TrainingWithoutMixedPrecision(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # a factory the file defines, CamelCase as Keras Applications name theirs
+            "import tensorflow as tf\ndef ResNet50(classes):\n    return build(classes)\n"
+            "m = ResNet50(10)\nm.fit(x, y, epochs=20)\n",
+            line=5,
+            options={"material-saving-j": 0.0},
+            message_contains="ResNet50(), named after the resnet architecture",
+        ),
+        Invalid(  # the default mode's fit, not the custom loop of the mode beside it
+            "import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_string('mode', 'fit', 'fit or eager')\n"
+            "FLAGS = flags.FLAGS\nm = tf.keras.applications.ResNet50(weights=None)\nopt = tf.keras.optimizers.SGD()\n"
+            "if FLAGS.mode == 'eager':\n    for x, y in ds:\n"
+            "        with tf.GradientTape() as tape:\n            loss = tf.reduce_mean(m(x, training=True))\n"
+            "        opt.apply_gradients(zip(tape.gradient(loss, m.trainable_variables), m.trainable_variables))\n"
+            "else:\n    m.fit(ds, epochs=20)\n",
+            line=13,
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # standalone keras with epochs=: nothing says it is multi-backend (nb_epoch= would, a case above)
             "from keras.applications import ResNet50\nm = ResNet50(weights=None)\nm.compile('adam', 'mse')\n"
             "m.fit(x, y, batch_size=32, epochs=20)\n",
@@ -875,6 +914,7 @@ class TrainingWithoutMixedPrecision(Rule):
             and not in_test_code(facts, s)
             and not input_bound(facts, s)
             and not _on_host(facts, s)
+            and not other_mode(facts, facts.node(s), s.callsite.span.cell)
         ]
         site, why = next(((s, why) for s in trainings if (why := large_step(s))), (None, ""))
         if site is None and trainings and (backbone := built_backbone(facts)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from greenlint.check import Config, check_source
-from greenlint.rules.large_step import architecture
+from greenlint.rules.large_step import architecture, camel_architecture
 from tests.rules.conftest import check_in_project, notebook
 
 #: Every training material: the fake predictor's fits are 1 kJ at most, under `material-saving-j`.
@@ -39,6 +39,58 @@ GL602 = Config(select=("GL602",), no_cache=True, options=MATERIAL)
 )
 def test_architecture_names(name, word):
     assert architecture(name) == word
+
+
+@pytest.mark.parametrize(
+    ("name", "word"),
+    [
+        ("YoloV3", "yolov3"),
+        ("YOLOv3", "yolov3"),
+        ("YoloV3Tiny", "yolov3"),
+        ("ResNet50", "resnet"),
+        ("Resnet50V2", "resnet"),
+        ("EfficientNetB3", "efficientnet"),
+        ("UNet", "unet"),
+        ("Darknet", "darknet"),
+        ("BertModel", "bert"),
+        ("DarknetConv", ""),  # a block of any size
+        ("ResNetBlock", ""),
+        ("TransformerBlock", ""),
+        ("ResNet50Layer", ""),
+        ("Bertha", ""),  # a word must match whole, not as a prefix
+        ("MobileNetV2", ""),  # not among the large architectures
+        ("resnet50", ""),  # snake_case: architecture()'s
+        ("Yolo_v3", ""),
+        ("", ""),
+    ],
+)
+def test_camel_case_factory_names(name, word):
+    assert camel_architecture(name) == word
+
+
+#: yolov3-tf2's shape: the script builds its model with a CamelCase factory function of a project module.
+YOLO_RUN = (
+    "import tensorflow as tf\nfrom models import {name}\n"
+    "model = {name}(416, classes=80)\nmodel.compile('adam', 'mse')\nmodel.fit(dataset, epochs=100)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("definition", "name", "found"),
+    [
+        ("def YoloV3(size, classes):\n    return build(size, classes)\n", "YoloV3", [5]),
+        # a class named so may be a layer or a model of any size
+        ("import tensorflow as tf\nclass YoloV3(tf.keras.Model):\n    pass\n", "YoloV3", []),
+        # a CamelCase function named otherwise is no evidence
+        ("def DarknetConv(size, classes):\n    return build(size, classes)\n", "DarknetConv", []),
+    ],
+)
+def test_an_imported_camel_case_factory_is_evidence(tmp_path, predictor, definition, name, found):
+    (tmp_path / "models.py").write_text(definition)
+    run = YOLO_RUN.format(name=name)
+    path = tmp_path / "train.py"
+    path.write_text(run)
+    assert [d.span.line for d in check_source(run, str(path), GL602, predictor) if d.code == "GL602"] == found
 
 
 def _findings(text, predictor):
