@@ -63,10 +63,12 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
     for raw in paths:
         refuse_empty(raw)
         path = Path(raw)
-        try:
-            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
-        except (FileNotFoundError, NotADirectoryError):
+        try:  # the name as given: `a.py/` names a folder, which Path("a.py/") would drop
+            is_dir = stat.S_ISDIR(os.stat(raw).st_mode)
+        except FileNotFoundError:
             raise ConfigError(f"{raw}: no such file or directory") from None
+        except NotADirectoryError:
+            raise ConfigError(f"{raw}: not a directory (a file named as a folder)") from None
         except OSError:  # a name longer than NAME_MAX or PATH_MAX, a link loop: reading it names the problem (GL002)
             add(path, str(path))
             continue

@@ -73,6 +73,15 @@ def test_missing_path_is_an_error(tmp_path):
         discover([tmp_path / "nope"], Config(root=tmp_path))
 
 
+@pytest.mark.parametrize("name", ["a.py/", "a.py/b.py"])
+def test_a_file_named_as_a_folder_is_an_error(tmp_path, monkeypatch, name):
+    """`a.py/` names a folder: pathlib drops the slash, and the file was checked without a word."""
+    make(tmp_path, "a.py")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError, match=f"^{name}: not a directory"):
+        discover([name], Config(root=tmp_path))
+
+
 def test_a_file_named_twice_is_found_once_by_its_first_name(tmp_path, monkeypatch):
     make(tmp_path, "a.py", "pkg/m.py")
     monkeypatch.chdir(tmp_path)
