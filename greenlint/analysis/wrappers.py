@@ -4,8 +4,9 @@ Research code hides its heaviest calls behind its own helpers: `checkpoint.save(
 class whose `save` calls `tf.train.CheckpointManager.save`, `train(obs, actions, ...)` on what a
 project's `function(inputs, outputs, updates)` returns, whose `__call__` runs a session. Inside the
 helper's module that TF call is a call site whose runs come from its callers, which are in another
-module: unknown there. So a function (or method) records `runs`, the TF call where a call of it
-spends its work (`SPENT_KINDS`, a TF1 graph run, a checkpoint's save), made in its body or in a
+module: unknown there. So a function (or method) records `runs`, the first TF call where a call of it
+spends its work (`SPENT_KINDS`, a TF1 graph run, a checkpoint's save, a `tf.function` whose body
+differentiates a model's variables: a training step, differentiated.py), made in its body or in a
 function it calls (a method calling `self.forward(x)` where the class of the instance defines
 `forward`, late bound: a base's loop spends its work in its subclass's method); the project summary
 carries it (`ExtFunc.runs`, `ExtClass.runs`), and a call of
@@ -16,7 +17,8 @@ at the call: none of the wrapped call's arguments is known there (a graph run: o
 graph on a batch not known; a model's fit or predict: the model's size unknown). A call of the
 module's own such function is one too where the function's sites cannot count it: made in a loop
 of unknown length (`Resolver.uncounted_wrappers`); and a call of another module's function given
-what `K.function` returned, which it calls, is a run of that graph (`Resolver.given_function_call`).
+what `K.function` returned, which it calls, is a run of that graph, given a Keras model it calls, at
+least one forward pass of it (`Resolver.given_function_call`: `evaluate(model, dataset)`).
 """
 
 from __future__ import annotations
