@@ -129,11 +129,21 @@ def built_backbone(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
                 span.cell or 0,
                 span.line,
             )
-    for cell, _ in cell_units(facts):
+    units = cell_units(facts)
+    functions: set[str] | None = None  # the file's own functions, read for a CamelCase name alone
+    for cell, _ in units:
         for node in facts.nodes(cell, ast.Call):  # the file's one walk, shared
-            if not _of_self(node.func) and (word := architecture(last_name(node.func))):
-                why = f"the file builds its model with {last_name(node.func)}(), named after the {word} architecture"
-                return why, (cell or 0, node.lineno)
+            name = last_name(node.func)
+            if _of_self(node.func) or not (word := factory_architecture(name)):
+                continue
+            if name != name.lower():  # CamelCase: a factory function's, not a class's
+                if functions is None:
+                    functions = {f.name for unit, _ in units for f in facts.nodes(unit, ast.FunctionDef)}
+                    functions |= {f.name for unit, _ in units for f in facts.nodes(unit, ast.AsyncFunctionDef)}
+                if name not in functions:
+                    continue
+            why = f"the file builds its model with {name}(), named after the {word} architecture"
+            return why, (cell or 0, node.lineno)
     return imported_builder(facts)
 
 
@@ -232,15 +242,19 @@ def large_builder(path: str, name: str) -> str:
     """What the top-level class or function *name* of the module at *path* builds, where it is a
     large architecture: a Keras Application (`applications.ResNet50(...)`) or a factory named
     after one (`resnet.resnet(...)`), called in its body or its methods; "" otherwise."""
-    for node in _module(path, file_stamp(path)).body:
+    body = _module(path, file_stamp(path)).body
+    functions = {node.name for node in body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for node in body:
         if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            if name in functions and name != name.lower() and (word := factory_architecture(name)):
+                return f"is a function named after the {word} architecture"
             for call in ast.walk(node):
                 if not isinstance(call, ast.Call) or _of_self(call.func):
                     continue
                 called = last_name(call.func)
                 if isinstance(call.func, ast.Attribute) and "applications" in ast.unparse(call.func.value):
                     return f"builds keras.applications.{called}, a large pretrained architecture"
-                if word := architecture(called):
+                if word := architecture(called) or (factory_architecture(called) if called in functions else ""):
                     return f"calls {called}(), named after the {word} architecture"
     return ""
 
@@ -308,6 +322,20 @@ BUILDERS = frozenset({"build", "create", "make", "get", "construct", "new"})
 NOUNS = frozenset({"model", "net", "network", "backbone", "body", "detector", "classifier", "encoder"})
 #: What may follow the architecture's name: a depth, version or size (`resnet_50`, `bert_base`).
 VARIANT = re.compile(r"(v?\d+[a-z]?|[a-z]\d+|base|large|small|tiny|lite|mini)")
+
+
+#: Where a CamelCase name's words meet (`YoloV3Tiny`: Yolo|V3|Tiny, `UNet`: U|Net).
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def factory_architecture(function: str) -> str:
+    """`architecture` of the name of what is known to be a function, CamelCase too: Keras code often
+    names its factory functions as classes (yolov3-tf2's `YoloV3`, `Darknet`: each builds a model),
+    read as its snake_case words (`yolo_v3_tiny`) or as one word (`ResNet50`: `resnet50`). A CamelCase
+    name alone says nothing: a class of that name is a layer or block of any size."""
+    if function == function.lower():
+        return architecture(function)
+    return architecture(_CAMEL.sub("_", function).lower()) or architecture(function.lower())
 
 
 def architecture(function: str) -> str:
