@@ -2239,7 +2239,7 @@ class Resolver:
         if kind is ExtFunc:
             self.wrapper_call(node, callee.runs, callee.bound, args, keywords)
             if callee.runs is None and callee.code is not None:
-                self.given_function_call(node, callee.code, args, keywords)
+                self.given_function_call(node, callee.code, args, keywords, callee.returns)
             template = callee.template
             done = template is not None and template.info.state is Walk.DONE
             called = self.host_for(template.info, args, keywords, template.functions) if template and done else None
@@ -3059,18 +3059,20 @@ class Resolver:
                     return host
         return None
 
-    def given_function_call(self, node: ast.Call, code: tuple, args: list, keywords: list) -> None:
+    def given_function_call(self, node: ast.Call, code: tuple, args: list, keywords: list, returns: Any = None) -> None:
         """A call of another module's function given a callable it calls (hostwork.handed_methods of
         *code*: `saliency_function([x, 0])` in its body, or in a function of its module it hands it
         to): what `K.function(...)` returned, one run of that graph per call; a Keras model (or what
         the code differentiates as one, differentiated.py: `evaluate(self.checkpoint.model, ds)`), at
-        least one forward pass per call. A call site of it here (as a wrapper's, wrappers.py), counted
-        by this module's loops; the first such argument where several are."""
+        least one forward pass per call, unless the function *returns* a model or a symbolic tensor (it
+        builds a graph calling it: `build_head(backbone)`). A call site of it here (as a wrapper's,
+        wrappers.py), counted by this module's loops; the first such argument where several are."""
         if any(starred for starred, _ in args) or any(name is None for name, _ in keywords):
             return
+        builds = work_mod.is_model(returns) or arrays.is_sym(returns)
         given = [(i, v, arg) for i, ((_, v), arg) in enumerate(zip(args, node.args))]
         given += [(name, v, kw.value) for (name, v), kw in zip(keywords, node.keywords)]
-        callables = [(position, value, self.given_model(value, expr)) for position, value, expr in given]
+        callables = [(position, value, None if builds else self.given_model(value, expr)) for position, value, expr in given]
         callables = [(p, v, m) for p, v, m in callables  # (exporting: whether its function spends its work here)
                      if m is not None or not self.exporting and type(v) is Inst and v.cls == graphrun.BACKEND_FUNCTION]
         if not callables:

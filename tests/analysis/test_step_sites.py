@@ -279,3 +279,23 @@ def test_a_function_of_another_module_given_a_model_it_calls_runs_the_model_wher
     # a known model handed to the helper that calls it; not where the helper only reads its name,
     # nor where what it calls is no model
     assert lines == {5: "tensorflow.keras.Model.__call__"}
+
+
+def test_a_function_building_a_graph_with_the_model_it_is_given_runs_no_forward_pass(tmp_path):
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, "heads.py", """
+        import tensorflow as tf
+
+
+        def build_head(backbone, classes):
+            inputs = tf.keras.Input((32, 32, 3))
+            return tf.keras.Model(inputs, tf.keras.layers.Dense(classes)(backbone(inputs)))
+        """)
+    main = write(tmp_path, "main.py", """
+        import tensorflow as tf
+        import heads
+
+        backbone = tf.keras.Sequential([tf.keras.layers.Flatten()])
+        model = heads.build_head(backbone, 10)
+        """)
+    assert [s for s in analyse_file(main).callsites if s.features.get("receiver") == "wrapper"] == []
