@@ -3188,7 +3188,7 @@ class Resolver:
             features["fed"] = True
         node = found.node
         name = ast.unparse(node.func) if len(ast.unparse(node.func)) <= 60 else "a project function"
-        if followed is None or api == TRACED_CALL:  # (a traced call's work is summed after its walk: none there)
+        if followed is None:
             found.work.update(wrappers.spent_work(api, features))
         else:
             for key, value in followed[0].items():
@@ -3211,7 +3211,9 @@ class Resolver:
         self.record(node, api, [], [], None)
         found = self.calls[-1]
         found.features["receiver"] = wrappers.WRAPPER  # (before the walk below, which reads the sites)
-        followed = wrapped.follow(self, bound, api, args or [], keywords or []) if bound is not None and not fed else None
+        # (a traced call's work is summed after the walk that would follow it: none found there)
+        followed = wrapped.follow(self, bound, api, args or [], keywords or []) \
+            if bound is not None and not fed and api != TRACED_CALL else None
         self.as_wrapper(found, api, where, fed, followed)
 
     def graph_run(self, node: ast.Call, api: str, named: dict, owner: Any, work: dict, features: dict) -> None:
