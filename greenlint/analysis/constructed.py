@@ -363,19 +363,20 @@ class _Script:
 
     @functools.cached_property
     def parsed(self) -> frozenset[str]:
-        """The names bound once, none a parameter, to the command line parsed (`args =
-        parser.parse_args()`, `args, rest = parser.parse_known_args()`)."""
+        """The names bound once, none a parameter (but of a function handing its argument back), to
+        the command line parsed (`args = parser.parse_args()`, `args, rest = parser.parse_known_args()`,
+        `args = parse_args()` of a script function returning it: `_Parsing`)."""
+        parsing = _Parsing(self.tree)
         found = set()
         for node in self.assigns:
             if len(node.targets) != 1 or type(node.value) is not ast.Call:
                 continue
             func, target = node.value.func, node.targets[0]
-            if type(func) is not ast.Attribute or func.attr not in options.PARSERS \
-                    or options.given(options.argument(node.value, "args", 0)) != frozenset():
-                continue
-            if type(target) is ast.Tuple and target.elts and func.attr == "parse_known_args":
+            if type(target) is ast.Tuple and target.elts and type(func) is ast.Attribute \
+                    and func.attr == "parse_known_args":
                 target = target.elts[0]
-            if type(target) is ast.Name and self.stores.get(target.id) == 1 and target.id not in self.parameters:
+            if type(target) is ast.Name and self.stores.get(target.id) == 1 and parsing.parses(node.value) \
+                    and (target.id not in self.parameters or target.id in parsing.handed_back):
                 found.add(target.id)
         return frozenset(found)
 
@@ -389,6 +390,49 @@ class _Script:
         """The options the script sets itself (`options.set_by_program`), read where an argument
         names one with a known default."""
         return options.set_by_program(self.tree)
+
+
+class _Parsing:
+    """Which calls of a script give its command line parsed: a parser's `parse_args()` (of the
+    process's own arguments), a call of a top-level function of the script whose every `return` gives
+    one (`def parse_args(): ...; return parser.parse_args()`), or of one handing its first argument back
+    (`return check_args(parser.parse_args())`, `def check_args(args): ...; return args`) given one."""
+
+    def __init__(self, tree: ast.Module):
+        functions = {node.name: node for node in tree.body if type(node) is ast.FunctionDef}
+        self.back = {name for name, node in functions.items() if _hands_back(node)}
+        self.handed_back = frozenset(functions[name].args.args[0].arg for name in self.back)
+        self.functions: set[str] = set()
+        grown = True
+        while grown:  # (a function returning another's: `return check_args(build().parse_args())`)
+            grown = False
+            for name, node in functions.items():
+                returns = [n.value for n in trees.walk(node) if type(n) is ast.Return]
+                if name not in self.functions and returns and all(v is not None and self.parses(v) for v in returns):
+                    self.functions.add(name)
+                    grown = True
+
+    def parses(self, value: ast.expr) -> bool:
+        """Whether *value* gives the command line parsed."""
+        if type(value) is not ast.Call:
+            return False
+        func = value.func
+        if type(func) is ast.Attribute:
+            return func.attr in options.PARSERS and options.given(options.argument(value, "args", 0)) == frozenset()
+        if type(func) is not ast.Name:
+            return False
+        return func.id in self.functions or func.id in self.back and bool(value.args) and self.parses(value.args[0])
+
+
+def _hands_back(function: ast.FunctionDef) -> bool:
+    """Whether every `return` of *function* gives its first parameter back unchanged (a check of the
+    parsed options: `def check_args(args): ...; return args`), the parameter never bound in it."""
+    if not function.args.args:
+        return False
+    first = function.args.args[0].arg
+    returns = [n for n in trees.walk(function) if type(n) is ast.Return]
+    stored = any(type(n) is ast.Name and n.id == first and type(n.ctx) is not ast.Load for n in trees.walk(function))
+    return bool(returns) and not stored and all(type(r.value) is ast.Name and r.value.id == first for r in returns)
 
 
 def _source(node: ast.expr) -> str:

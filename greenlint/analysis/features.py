@@ -27,7 +27,9 @@ tensor_shape, tensor_elements, dtype, tensor_bytes
                        tensor-creating calls with a literal shape or value (tf.zeros, ones, fill,
                        eye, random.*, constant, convert_to_tensor, Variable, keras.Input)
 receiver               for calls on an object: how its class is known (constructor, factory,
-                       method, with, annotation, subclass); "untyped" (matched by method name and arguments) or
+                       method, with, annotation, subclass); "differentiated" (a value not typed whose
+                       trainable variables the code differentiates: a model, differentiated.py);
+                       "untyped" (matched by method name and arguments) or
                        "wrapper" (another module's function, listed as its TF call: wrappers.py);
                        "driver" (a library driver calling a function given, drivers.py)
 via                    wrapper and driver call sites: the TF call they are listed as, and where it is

@@ -488,10 +488,24 @@ class ProjectIndex:
             other = os.path.join(folder, name)
             if name.endswith((".py", ".ipynb")):
                 imported = self.imports(other)
-                if other in self._read_before and (self._read_before[other][3] or self._read_before[other][4]):
+                if other in self._read_before and (self._read_before[other][3] or self._read_before[other][4]
+                                                   or self._tf_by_star(other, imported)):
                     for module in imported:
                         found.setdefault(module, []).append(other)
         return found
+
+    def _tf_by_star(self, path: str, imported: list[str]) -> bool:
+        """Whether the module at *path*, naming neither TensorFlow nor Keras, has them through a star
+        import (`from utils import *` of a module importing `tensorflow as tf`; `tf.Session()` then):
+        it imports some name with `*` and a project module that names them."""
+        if not any(names.strip() == "*" for _, _, names, _ in self._read_before[path][1] if names):
+            return False
+        for module in imported:
+            self._scan(module)
+            known = self._read_before.get(module)
+            if known is not None and known[3]:
+                return True
+        return False
 
     def top_imports(self, path: str) -> list[str]:
         """The project modules *path* imports in statements not indented: when it is imported."""

@@ -49,6 +49,7 @@ from greenlint.analysis import (
     arrays,
     builders,
     constructed,
+    differentiated,
     downloads,
     drivers,
     environments,
@@ -333,6 +334,7 @@ class Resolver:
         self.files = WrittenFiles()  # files written with a literal name: `np.load` of one gives back its array
         self.step_models: dict[ast.Call, int] = {}  # a model call with a `step` -> id of the model it runs
         self.inherited_steps: set[ast.Call] = set()  # training steps taped through their function's callers
+        self.trained: dict[int, dict[str, Inst]] = {}  # id(function node or class) -> its differentiated models
         self.traced_calls: list[tuple[Found, FuncInfo]] = []  # calls of a tf.function and the function
         self.own_calls: list[tuple[ast.Call, FuncInfo, int, dict]] = []  # (node, callee, its caller entry, loop features)
         self.drives: list[tuple] = []  # calls of a library driver given functions (driver_call)
@@ -1998,6 +2000,9 @@ class Resolver:
             api = untyped.untyped_api(func, node, self.table.params)
             if api is not None:
                 return self.untyped_call(node, api, args, keywords)
+        if not self.exporting and type(func) in (ast.Name, ast.Attribute) and self.untyped_callee(callee) \
+                and (self.ctx.tapes or self.ctx.func is not None and self.ctx.func.taped):
+            callee = self.differentiated_model(func) or callee
         return self.call(node, callee, args, keywords)
 
     def untyped_call(self, node: ast.Call, api: str, args: list, keywords: list) -> None:
@@ -2010,6 +2015,36 @@ class Resolver:
             work_mod.add_options(self.calls[-1].work, named)
             self.graph_run(node, api, named, None, self.calls[-1].work, features)
         return None
+
+    def untyped_callee(self, callee: Any) -> bool:
+        """Whether calling *callee* is no call the walk knows: an unknown value, or a TF object's
+        attribute the catalog lists no method for (`checkpoint.model`, a `tf.train.Checkpoint`'s)."""
+        return callee is None or type(callee) is Member and self.table.method(callee.owner.cls, callee.name) is None
+
+    def differentiated_model(self, func: ast.expr) -> Inst | None:
+        """The model a value the walk cannot type is where the code differentiates its trainable
+        variables (differentiated.py): the function being walked does, or, for an attribute of
+        `self`, a method of its class. One value per expression and function (or class), so that a
+        model called twice in a step is trained once."""
+        here = self.ctx.func
+        text = ast.unparse(func)
+        if here is not None and here.cls is not None and text.startswith("self."):
+            owner: Any = here.cls
+            bodies = [method.node for klass in here.cls.mro() for method in klass.methods.values()]
+        else:
+            owner = here.node if here is not None else self.tree
+            bodies = [owner] if owner is not None else []
+        return self.trained_models(owner, bodies).get(text)
+
+    def trained_models(self, owner: Any, bodies: list[ast.AST]) -> dict[str, Inst]:
+        """The callables whose trainable variables *bodies* differentiate, each as a model (memoised
+        by *owner*, the function's node or the class whose methods they are)."""
+        models = self.trained.get(id(owner))
+        if models is None:
+            models = self.trained[id(owner)] = {
+                text: Inst(untyped.MODEL, "differentiated") for body in bodies for text in differentiated.trained(body)
+            }
+        return models
 
     def fill_list(self, name: str, method: str, decoded: str | None = None, line: int = 0) -> None:
         """`xs.append(v)` on a list this scope binds (a literal list, or one filled so far): its
@@ -2153,9 +2188,13 @@ class Resolver:
             inputs = work_mod.layer_call_inputs(callee, args[0][1] if args and not args[0][0] else None, named)
             return Inst(returns, "method", self.layer_output(callee, inputs, node, self.instance)) if returns else None
         if kind is UserFunc:
-            if callee.info.graph_function and not self.exporting and not _traced(self.ctx.func):
-                self.record(node, TRACED_CALL, args, keywords, None)
-                self.traced_calls.append((self.calls[-1], callee.info))
+            if callee.info.graph_function and not _traced(self.ctx.func):
+                if not self.exporting:
+                    self.record(node, TRACED_CALL, args, keywords, None)
+                    self.traced_calls.append((self.calls[-1], callee.info))
+                if self.trained_models(callee.info.node, [callee.info.node]):  # a training step: where a wrapper spends its work
+                    where = os.path.basename(self.imports.path) if self.imports is not None else "its module"
+                    self.spent_through((TRACED_CALL, f"{callee.info.node.name} at {where} line {node.lineno}", False))
             outer = self.ctx.func
             if not self.ctx.tapes and not (outer is not None and outer.taped):
                 if not self.exporting and callee.info is not outer:
@@ -2200,7 +2239,7 @@ class Resolver:
         if kind is ExtFunc:
             self.wrapper_call(node, callee.runs, callee.bound, args, keywords)
             if callee.runs is None and callee.code is not None:
-                self.given_function_call(node, callee.code, args, keywords)
+                self.given_function_call(node, callee.code, args, keywords, callee.returns)
             template = callee.template
             done = template is not None and template.info.state is Walk.DONE
             called = self.host_for(template.info, args, keywords, template.functions) if template and done else None
@@ -3020,29 +3059,58 @@ class Resolver:
                     return host
         return None
 
-    def given_function_call(self, node: ast.Call, code: tuple, args: list, keywords: list) -> None:
-        """A call of another module's function given what `K.function(...)` returned, which it calls
-        (hostwork.handed_methods of *code*: `saliency_function([x, 0])` in its body, or in a function of
-        its module it hands it to): one run of that graph per call, so a call site of it here (as a
-        wrapper's, wrappers.py), counted by this module's loops; the first such argument where several are."""
-        if self.exporting or not any(type(v) is Inst and v.cls == graphrun.BACKEND_FUNCTION for _, v in (*args, *keywords)):
+    def given_function_call(self, node: ast.Call, code: tuple, args: list, keywords: list, returns: Any = None) -> None:
+        """A call of another module's function given a callable it calls (hostwork.handed_methods of
+        *code*: `saliency_function([x, 0])` in its body, or in a function of its module it hands it
+        to): what `K.function(...)` returned, one run of that graph per call; a Keras model (or what
+        the code differentiates as one, differentiated.py: `evaluate(self.checkpoint.model, ds)`), at
+        least one forward pass per call, unless the function *returns* a model or a symbolic tensor (it
+        builds a graph calling it: `build_head(backbone)`). A call site of it here (as a wrapper's,
+        wrappers.py), counted by this module's loops; the first such argument where several are."""
+        if any(starred for starred, _ in args) or any(name is None for name, _ in keywords):
+            return
+        builds = work_mod.is_model(returns) or arrays.is_sym(returns)
+        given = [(i, v, arg) for i, ((_, v), arg) in enumerate(zip(args, node.args))]
+        given += [(name, v, kw.value) for (name, v), kw in zip(keywords, node.keywords)]
+        callables = [(position, value, None if builds else self.given_model(value, expr)) for position, value, expr in given]
+        callables = [(p, v, m) for p, v, m in callables  # (exporting: whether its function spends its work here)
+                     if m is not None or not self.exporting and type(v) is Inst and v.cls == graphrun.BACKEND_FUNCTION]
+        if not callables:
             return
         function, nested = code
         handed = hostwork.handed_methods(function, nested, memo=self.handed_memo)
         names, methods = [name for name, _ in handed], dict(handed)
-        if any(starred for starred, _ in args):
-            return
-        given: list[tuple[int | str, str, Any]] = [(i, names[i], v) for i, (_, v) in enumerate(args) if i < len(names)]
-        given += [(name, name, v) for name, v in keywords if name in methods]
-        for position, name, value in given:
-            if type(value) is Inst and value.cls == graphrun.BACKEND_FUNCTION and "__call__" in methods[name]:
-                features, _ = self.record(node, graphrun.FUNCTION_CALL, [], [], None)
-                features["receiver"] = wrappers.WRAPPER
-                features["via"] = f"`{name}` called in {getattr(function, 'name', 'the function')}"
-                features["handed"] = position
-                found = self.calls[-1]
-                found.work.update(graphrun.function_work(value.meta["line"], None, value.meta["net"]))
+        for position, value, model in callables:
+            name = names[position] if isinstance(position, int) and position < len(names) else str(position)
+            if "__call__" not in methods.get(name, ()):
+                continue
+            api = graphrun.FUNCTION_CALL if model is None else wrappers.MODEL_CALL
+            where = f"`{name}` called in {getattr(function, 'name', 'the function')}"
+            if self.exporting:
+                self.spent_through((api, where, False))
                 return
+            features, _ = self.record(node, api, [], [], model)
+            features["receiver"] = wrappers.WRAPPER
+            features["via"] = where
+            features["handed"] = position
+            found = self.calls[-1]
+            if model is None:
+                found.work.update(graphrun.function_work(value.meta["line"], None, value.meta["net"]))
+            else:  # (the model's size as its value tells it) and its function spends its work here
+                found.work.update(wrappers.handed_model_work())
+                self.spent_through((api, where, False))
+            return
+
+    def given_model(self, value: Any, expr: ast.expr) -> Inst | None:
+        """The Keras model an argument gives: its value, or an attribute of `self` whose trainable
+        variables a method of its class differentiates (the walk cannot type it)."""
+        if work_mod.is_model(value):
+            return value
+        func = self.ctx.func
+        if not self.untyped_callee(value) or func is None or func.cls is None or type(expr) is not ast.Attribute:
+            return None
+        names = trees.dotted(expr)
+        return self.differentiated_model(expr) if names and names[0] == "self" else None
 
     def host_site(self, node: ast.Call, host: str | None) -> Any:
         """A call, outside the caller's loops, of the program's own function that does per-item host
@@ -3143,7 +3211,9 @@ class Resolver:
         self.record(node, api, [], [], None)
         found = self.calls[-1]
         found.features["receiver"] = wrappers.WRAPPER  # (before the walk below, which reads the sites)
-        followed = wrapped.follow(self, bound, api, args or [], keywords or []) if bound is not None and not fed else None
+        # (a traced call's work is summed after the walk that would follow it: none found there)
+        followed = wrapped.follow(self, bound, api, args or [], keywords or []) \
+            if bound is not None and not fed and api != TRACED_CALL else None
         self.as_wrapper(found, api, where, fed, followed)
 
     def graph_run(self, node: ast.Call, api: str, named: dict, owner: Any, work: dict, features: dict) -> None:

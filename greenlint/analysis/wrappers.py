@@ -4,8 +4,9 @@ Research code hides its heaviest calls behind its own helpers: `checkpoint.save(
 class whose `save` calls `tf.train.CheckpointManager.save`, `train(obs, actions, ...)` on what a
 project's `function(inputs, outputs, updates)` returns, whose `__call__` runs a session. Inside the
 helper's module that TF call is a call site whose runs come from its callers, which are in another
-module: unknown there. So a function (or method) records `runs`, the TF call where a call of it
-spends its work (`SPENT_KINDS`, a TF1 graph run, a checkpoint's save), made in its body or in a
+module: unknown there. So a function (or method) records `runs`, the first TF call where a call of it
+spends its work (`SPENT_KINDS`, a TF1 graph run, a checkpoint's save, a `tf.function` whose body
+differentiates a model's variables: a training step, differentiated.py), made in its body or in a
 function it calls (a method calling `self.forward(x)` where the class of the instance defines
 `forward`, late bound: a base's loop spends its work in its subclass's method); the project summary
 carries it (`ExtFunc.runs`, `ExtClass.runs`), and a call of
@@ -16,14 +17,15 @@ at the call: none of the wrapped call's arguments is known there (a graph run: o
 graph on a batch not known; a model's fit or predict: the model's size unknown). A call of the
 module's own such function is one too where the function's sites cannot count it: made in a loop
 of unknown length (`Resolver.uncounted_wrappers`); and a call of another module's function given
-what `K.function` returned, which it calls, is a run of that graph (`Resolver.given_function_call`).
+what `K.function` returned, which it calls, is a run of that graph, given a Keras model it calls, at
+least one forward pass of it (`Resolver.given_function_call`: `evaluate(model, dataset)`).
 """
 
 from __future__ import annotations
 
 from greenlint.analysis import graphrun
 from greenlint.analysis.work import INFERRED, UNKNOWN, q, untyped_work
-from greenlint.catalog.kinds import GRAPH_RUNS
+from greenlint.catalog.kinds import GRAPH_RUNS, TRACED_CALL
 
 #: Kinds of the TF calls a wrapper's call is listed as: a model's training, evaluation or inference.
 SPENT_KINDS = frozenset({"model-training", "model-evaluation", "model-inference"})
@@ -31,6 +33,8 @@ SPENT_KINDS = frozenset({"model-training", "model-evaluation", "model-inference"
 SAVES = frozenset({"save", "save_weights"})
 #: What a wrapper's call site is (`features.receiver`).
 WRAPPER = "wrapper"
+#: A Keras model's forward call: where a function given a model that it calls spends its work.
+MODEL_CALL = "tensorflow.keras.Model.__call__"
 #: Arguments of the wrapped call that its wrapper may pass it: not known at a call of the wrapper whose
 #: walk is not followed, never Keras' defaults (the wrapper's `epochs=epochs` is the caller's value).
 PASSED = ("epochs", "batch_size")
@@ -54,6 +58,16 @@ def note(name: str, where: str, followed: bool = False) -> str:
     return f"a call of {name}, which spends its work in {where}: listed as that call, its arguments not known here"
 
 
+def handed_model_work() -> dict[str, dict]:
+    """The work of a call of a function given a Keras model that it calls (`evaluate(model, ds)`): at
+    least one forward pass of the model, on batches not known there (a floor)."""
+    return {
+        "step": q("inference", INFERRED, "a forward pass of the model it is given, which it calls: at least one "
+                                         "batch per call"),
+        "samples": q(None, UNKNOWN, "the batches it is called on are not known here"),
+    }
+
+
 def spent_work(api: str, features: dict) -> dict[str, dict]:
     """The work of a call listed as the TF call *api* in which it spends its work, none of that
     call's arguments known: a graph run on a batch not known (a floor), a model's method on data of
@@ -62,6 +76,14 @@ def spent_work(api: str, features: dict) -> dict[str, dict]:
         return graphrun.run_work(None, None)
     if api == graphrun.FUNCTION_CALL:
         return graphrun.function_work(None, None, {})
+    if api == MODEL_CALL:
+        return handed_model_work()
+    if api == TRACED_CALL:  # a tf.function whose body differentiates a model's variables (differentiated.py)
+        return {
+            "step": q("training", INFERRED, "one training step of the tf.function it calls: the least a call does"),
+            "samples": q(None, UNKNOWN, "the batch the tf.function is handed is not known here"),
+            "flops_per_sample": q(None, UNKNOWN, "the models the tf.function trains are not known here"),
+        }
     work = untyped_work(api, {}, features)
     for key in PASSED:
         if (work.get(key) or {}).get("provenance") == INFERRED:  # a default assumed, not read

@@ -317,6 +317,13 @@ NOUNS = frozenset({"model", "net", "network", "backbone", "body", "detector", "c
 VARIANT = re.compile(r"(v?\d+[a-z]?|[a-z]\d+|base|large|small|tiny|lite|mini)")
 
 
+def factory_architecture(function: str) -> str:
+    """The large architecture the name of what is known to be a function names, snake_case
+    (`architecture`) or CamelCase (`camel_architecture`): Keras code often names its factory
+    functions as classes (yolov3-tf2's `YoloV3`, `Darknet`: each builds a model)."""
+    return architecture(function) or camel_architecture(function)
+
+
 def architecture(function: str) -> str:
     """The large architecture a snake_case factory function's name names: the architecture's name
     (with its depth or size: `resnet50`, `bert_base`), optionally after a verb and before a noun

@@ -21,6 +21,7 @@ from greenlint.rules.keras_flavour import keras_flavour
 from greenlint.rules.large_step import (
     architecture,
     built_backbone,
+    factory_architecture,
     has_method,
     imported_definitions,
     imported_override,
@@ -1104,7 +1105,7 @@ def _named_model(facts: FileFacts, site: Site) -> str:
     for parent in facts.ancestors(call, site.callsite.span.cell):
         if isinstance(parent, ast.ClassDef) and (word := architecture(parent.name.lower())):
             return f"the update trains the graph of class {parent.name}, named after the {word} architecture"
-        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and (word := architecture(parent.name)):
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and (word := factory_architecture(parent.name)):
             return f"the update trains the graph {parent.name}() builds, named after the {word} architecture"
     return ""
 

@@ -176,3 +176,80 @@ def test_a_script_is_read_once_per_text(monkeypatch, tmp_path):
         constructed._script(str(tmp_path / f"other{i}.py"), f"import model\nmodel.train({i + 10})\n")
     assert constructed._script(path, second)[0] == {("model", "train"): [([Const(2)], {})]}
     assert parsed.count(first) == 2 and parsed.count(second) == 2  # `_imports`' and `_script`'s
+
+
+TRAINER = """\
+import tensorflow as tf
+
+
+class Trainer(object):
+    def __init__(self, sess, args):
+        self.sess = sess
+        self.epoch = args.epoch
+        self.iteration = args.iteration
+        self.loss = tf.reduce_mean(tf.zeros([4]))
+
+    def train(self):
+        for epoch in range(self.epoch):
+            for idx in range(self.iteration):
+                self.sess.run(self.loss)
+"""
+
+UTILS = """\
+import tensorflow as tf
+
+
+def check_folder(path):
+    return path
+"""
+
+SCRIPT = """\
+from trainer import Trainer
+import argparse
+from utils import *
+
+
+def parse_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--epoch', type=int, default=100)
+    parser.add_argument('--iteration', type=int, default=10000)
+    return {returned}
+
+
+def check_args(args):
+    check_folder(args.epoch)
+    return args
+
+
+def main():
+    args = parse_args()
+    with tf.Session() as sess:
+        gan = Trainer(sess, args)
+        gan.train()
+
+
+if __name__ == '__main__':
+    main()
+"""
+
+
+def trainer_loop(tmp_path, returned: str) -> object:
+    """The trips of the loops around trainer.py's `Session.run`, with main.py (which names TensorFlow
+    only through `from utils import *`) making the trainer from what its `parse_args()` returns."""
+    (tmp_path / ".git").mkdir(exist_ok=True)
+    (tmp_path / "trainer.py").write_text(TRAINER)
+    (tmp_path / "utils.py").write_text(UTILS)
+    (tmp_path / "main.py").write_text(SCRIPT.format(returned=returned))
+    (site,) = [s for s in analyse_file(tmp_path / "trainer.py").callsites if s.api.endswith("Session.run")]
+    return site.runs["loop"]
+
+
+def test_a_script_function_returning_the_parsed_command_line_gives_its_defaults(tmp_path):
+    # through a check of the options that hands them back, in a script naming TF by a star import
+    assert trainer_loop(tmp_path, "check_args(parser.parse_args())") == 100 * 10000
+    assert trainer_loop(tmp_path, "parser.parse_args()") == 100 * 10000
+
+
+def test_a_script_function_returning_other_than_the_parsed_command_line_gives_nothing(tmp_path):
+    assert trainer_loop(tmp_path, "vars(parser.parse_args())") is None
+    assert trainer_loop(tmp_path, "check_args(parser.parse_args(['--epoch', '3']))") is None

@@ -248,3 +248,56 @@ def test_a_project_on_the_cpu_only_wheel_is_not_advised_mixed_precision(tmp_path
     files["requirements.txt"] = "tensorflow==2.12\n"
     found = check_in_project(tmp_path / "gpu", predictor, files, "train.py", "GL602", MATERIAL)
     assert [d.span.line for d in found] == [3]
+
+
+@pytest.mark.parametrize(
+    ("name", "word"),
+    [
+        ("YoloV3", "yolov3"),
+        ("YoloV3Tiny", "yolov3"),
+        ("Darknet", "darknet"),
+        ("ResNet50", "resnet"),
+        ("UNet", "unet"),
+        ("DarknetConv", ""),  # a block of any size
+        ("YoloLoss", ""),
+        ("ConvGenerator", ""),
+        ("build_transformer_model", "transformer"),  # snake_case as `architecture` reads it
+    ],
+)
+def test_factory_function_names_in_camel_case(name, word):
+    from greenlint.rules.large_step import factory_architecture
+
+    assert factory_architecture(name) == word
+
+
+CAMEL_FACTORY = (
+    "import tensorflow as tf\n{definition}\n"
+    "model = YoloV3(416)\nmodel.compile('adam', 'mse')\nmodel.fit(dataset, epochs=50)\n"
+)
+
+
+def test_a_camel_case_factory_function_named_after_an_architecture_is_evidence(predictor):
+    definition = "def YoloV3(size):\n    inputs = tf.keras.Input((size, size, 3))\n    return tf.keras.Model(inputs, f(inputs))\n"
+    [found] = _findings(CAMEL_FACTORY.format(definition=definition), predictor)
+    assert "YoloV3(), named after the yolov3 architecture" in found.message
+
+
+def test_a_camel_case_class_of_that_name_is_no_evidence(predictor):
+    definition = "class YoloV3(tf.keras.Model):\n    def call(self, x):\n        return f(x)\n"
+    assert _findings(CAMEL_FACTORY.format(definition=definition), predictor) == []
+
+
+def test_an_imported_factory_calling_a_camel_case_factory_of_its_module_is_evidence(tmp_path, predictor):
+    (tmp_path / "models.py").write_text(
+        "import tensorflow as tf\n"
+        "def Darknet(name=None):\n    x = inputs = tf.keras.Input([None, None, 3])\n    return tf.keras.Model(inputs, x)\n"
+        "def build(size):\n    inputs = tf.keras.Input([size, size, 3])\n    return tf.keras.Model(inputs, Darknet()(inputs))\n"
+        "class Darknet2(tf.keras.Model):\n    pass\n"
+        "def build_small(size):\n    inputs = tf.keras.Input([size, size, 3])\n    return tf.keras.Model(inputs, Darknet2()(inputs))\n"
+    )
+    run = "import tensorflow as tf\nfrom models import {builder}\nmodel = {builder}(416)\nmodel.fit(dataset, epochs=50)\n"
+    path = tmp_path / "run.py"
+    found = [d for d in check_source(run.format(builder="build"), str(path), GL602, predictor) if d.code == "GL602"]
+    assert len(found) == 1 and "whose definition calls Darknet(), named after the darknet architecture" in found[0].message
+    # a class named so is a layer or block of any size: no evidence
+    assert [d for d in check_source(run.format(builder="build_small"), str(path), GL602, predictor) if d.code == "GL602"] == []
