@@ -41,12 +41,13 @@ def look_up(
     (greenlint.rules.tf_target), unless no rule runs (`NO_RULES`: a diff reads neither). Each stamp
     is looked up once per folder in a run (*folder_stamps*: the files of a folder share them)."""
     absolute = os.path.abspath(path)
+    inputs = project.analysis_inputs(absolute)
     folder = os.path.dirname(absolute)
     if folder not in folder_stamps:
         from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules
 
         folder_stamps[folder] = profile_stamp(absolute)
-    found = project.analysis_inputs(absolute) + folder_stamps[folder]
+    found = inputs + folder_stamps[folder]
     if b"hydra" in content:  # (the parse and the YAML reader only for a file that may name it)
         from greenlint.analysis.hydra_config import stamp as hydra_stamp
 
