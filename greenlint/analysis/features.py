@@ -92,6 +92,7 @@ from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and si
     kept,
     shape_of,
 )
+from greenlint.analysis.mapped import DRAWN_IN
 from greenlint.analysis.untyped import LEGACY_FIT_ARGUMENTS
 from greenlint.analysis.values import SEQUENCE, WORK_KEYS, Const, ExtInst, Inst, Ref, Seq, UserInst, items_of
 
@@ -320,7 +321,8 @@ def receiver_features(owner: Any) -> dict[str, Any]:
     """What is known of the object a method is called on."""
     if type(owner) is not Inst:
         return {}
-    out = {"receiver": owner.how, **{k: v for k, v in owner.meta.items() if k not in WORK_KEYS}}
+    # (the loop that drew a batch is the analysis' own object: no feature)
+    out = {"receiver": owner.how, **{k: v for k, v in owner.meta.items() if k not in WORK_KEYS and k != DRAWN_IN}}
     count = elements(owner.meta.get("data"))
     if count is not None:
         out["pipeline_elements"] = count

@@ -1,8 +1,8 @@
 """The lint cache's keys of one checked file: its path as shown, what besides its content decides
 its analysis (the project modules it imports, its profiles), and the rule settings its diagnostics
-were found under, and a file looked up under them (`look_up`). Light on purpose: a fully cached run
-looks its files up before importing the rest of the check pipeline (greenlint.check.warm), as the
-runner does."""
+were found under with what the rules read beside it, and a file looked up under them (`look_up`).
+Light on purpose: a fully cached run looks its files up before importing the rest of the check
+pipeline (greenlint.check.warm), as the runner does."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from greenlint.rules import beside, codes, tf_target
+from greenlint.rules import codes
 
 if TYPE_CHECKING:
     from greenlint.check.cache import Cache
@@ -27,33 +27,42 @@ def display_path(path: Path, cwd: str) -> str:
 
 def look_up(
     path: Path, shown: str, content: bytes, cache: Cache, project, folder_stamps: dict[str, str], rules: Callable[[str], str]
-) -> tuple[str, tuple[list, tuple[str, ...] | None] | None]:
-    """The lint *cache*'s key of the analysis of the file at *path* (*shown* as `display_path` shows
-    it, *content* its bytes), and the diagnostics stored under that key and its rule settings
-    `rules(shown)` (`stored_diagnostics`; None when not stored). A fully cached run
-    (greenlint.check.warm) and the runner look a file up alike.
+) -> tuple[tuple[str, str], tuple[list, tuple[str, ...] | None] | None]:
+    """The lint *cache*'s keys of the file at *path* (*shown* as `display_path` shows it, *content*
+    its bytes), its analysis' and its diagnostics' under the rule settings `rules(shown)`, and the
+    diagnostics stored under the latter (`stored_diagnostics`; None when not stored). A fully
+    cached run (greenlint.check.warm) and the runner look a file up alike.
 
-    Besides its content, the key holds what decides its analysis (the analysis' index of *project*
-    modules says: `ProjectIndex.analysis_inputs`), then what rules read in the modules beside it
-    (`beside_stamp`), the TensorFlow version its project targets (greenlint.rules.tf_target) and the
-    stamp of the profile file covering it (a new `greenlint measure` changes its figures), these
-    three looked up once per folder in a run (*folder_stamps*: the files of a folder share them),
-    and the Hydra configuration files its analysis reads (analysis.hydra_config)."""
+    Besides its content, the analysis' key holds what decides its analysis (the analysis' index of
+    *project* modules says: `ProjectIndex.analysis_inputs`), the stamp of the profile file covering
+    it (a new `greenlint measure` changes its figures) and the Hydra configuration files its
+    analysis reads (analysis.hydra_config). The diagnostics' key adds to it what rules read in the
+    modules beside it (`beside_stamp`) and the TensorFlow version its project targets
+    (greenlint.rules.tf_target), unless no rule runs (`NO_RULES`: a diff reads neither). Each stamp
+    is looked up once per folder in a run (*folder_stamps*: the files of a folder share them)."""
     absolute = os.path.abspath(path)
     inputs = project.analysis_inputs(absolute)
     folder = os.path.dirname(absolute)
     if folder not in folder_stamps:
-        read_by_rules = beside_stamp(absolute, cache) + tf_target.stamp(absolute)
         from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules
 
-        folder_stamps[folder] = read_by_rules + profile_stamp(absolute)
+        folder_stamps[folder] = profile_stamp(absolute)
     found = inputs + folder_stamps[folder]
     if b"hydra" in content:  # (the parse and the YAML reader only for a file that may name it)
         from greenlint.analysis.hydra_config import stamp as hydra_stamp
 
         found += hydra_stamp(absolute, content)
     key = cache.key(shown, content, found)
-    return key, stored_diagnostics(cache.get(diagnostics_key(key, rules(shown))))
+    settings = rules(shown)
+    if settings != NO_RULES:
+        beside_key = f"{folder}\0rules"  # (a NUL is in no path)
+        if beside_key not in folder_stamps:
+            from greenlint.rules import tf_target  # on first need: a diff runs no rule
+
+            folder_stamps[beside_key] = beside_stamp(absolute, cache) + tf_target.stamp(absolute)
+        settings += folder_stamps[beside_key]
+    found_at = diagnostics_key(key, settings)
+    return (key, found_at), stored_diagnostics(cache.get(found_at))
 
 
 def project_modules():
@@ -70,6 +79,8 @@ def beside_stamp(path: str, cache: Cache | None) -> str:
     """What rules read in the modules beside *path* (greenlint.rules.beside), the answers kept in
     the lint *cache* under those modules' names and stamps: a later run stats them instead of
     reading them (while their stamps are settled)."""
+    from greenlint.rules import beside  # on first need: a diff runs no rule
+
     listed = beside.modules(path)
     if listed is None or cache is None or beside.known(listed):
         return beside.stamp(beside.answers(listed))

@@ -24,13 +24,15 @@ from greenlint.check.file_result import (
     internal_error,
     to_record,
 )
-from greenlint.check.keys import diagnostics_key, display_path, look_up, project_modules
+from greenlint.check.keys import display_path, look_up, project_modules
 from greenlint.check.records import InvalidRecord, diagnostics_record
 from greenlint.rules.diagnostic import Diagnostic
 
 #: Files to analyse per worker below which `-j auto` starts no more processes (forking, sending
 #: results back and each worker summarising the same imported modules cost more than they save).
 FILES_PER_WORKER = 8
+#: A file's keys in the lint cache (`keys.look_up`): its analysis', then its diagnostics'.
+Keys = tuple[str, str]
 
 
 @dataclass(frozen=True)
@@ -114,7 +116,8 @@ def check_files(
     findings (`diagnostics`).
 
     Two entries per file: its analysis (key: path, content, environment) and its diagnostics
-    under the rule settings `rules_id(path)` (the enabled codes and options). When the second
+    under the rule settings `rules_id(path)` (the enabled codes and options; what rules read
+    beside the file, unless `keys.NO_RULES`: `keys.look_up`). When the second
     hits, neither the analysis nor the rules run and the analysis is not even read (the result
     is not `held`). Without *results*, a file's analysis is dropped once its findings are found
     (worker processes send back its findings and source only, not the analysis pickled there and
@@ -127,7 +130,7 @@ def check_files(
     stats = RunStats(files=len(files))
     done: dict[int, FileResult] = {}
     contents: dict[int, bytes] = {}
-    todo: list[tuple[int, str, str | None]] = []
+    todo: list[tuple[int, str, Keys | None]] = []
     cwd = os.getcwd()
     folder_stamps: dict[str, str] = {}
     for i, f in enumerate(files):
@@ -139,20 +142,20 @@ def check_files(
             done[i] = dataclasses.replace(bad, diagnostics=tuple(diagnose(bad)))
             continue
         contents[i] = content
-        key, stored = look_up(f, shown, content, cache, project, folder_stamps, rules_id) if cache else (None, None)
-        if stored is not None:
-            done[i] = FileResult(shown, source=stored[1] or "", diagnostics=tuple(stored[0]), key=key, held=False)
+        keys, stored = look_up(f, shown, content, cache, project, folder_stamps, rules_id) if cache else (None, None)
+        if keys and stored is not None:
+            done[i] = FileResult(shown, source=stored[1] or "", diagnostics=tuple(stored[0]), key=keys[0], held=False)
             stats.cache_hits += 1
             continue
-        hit = _cached_result(cache, key) if cache and key else None
+        hit = _cached_result(cache, keys[0]) if cache and keys else None
         if hit is not None:
             if hit.source == "":  # a text file's source is not cached: its fixes need it
                 hit = dataclasses.replace(hit, source=sources.decode(shown, content)[0] or "")
-            done[i] = _checked(hit, key, cache, diagnose, rules_id)
+            done[i] = _checked(hit, keys, cache, diagnose)
             stats.cache_hits += 1
         else:
-            todo.append((i, shown, key))
-    finish = functools.partial(_finish, cache=cache, diagnose=diagnose, rules_id=rules_id, keep=results)
+            todo.append((i, shown, keys))
+    finish = functools.partial(_finish, cache=cache, diagnose=diagnose, keep=results)
     trees_shared: contextlib.AbstractContextManager = contextlib.nullcontext()
     if todo:  # one parse per module for the files analysed now; nothing to import for a fully cached run
         import greenlint.analysis.trees as trees  # the module itself, not through the package's lazy hook
@@ -162,7 +165,7 @@ def check_files(
         # each file's rules run and its entries are written as soon as it is analysed, on its
         # tree, which is then dropped: serially here, else in the worker that analysed it
         jobs = min(config.jobs, _cpus()) if config.jobs else auto_jobs(len(todo))  # more cannot run at once
-        for (i, _, _), checked in zip(todo, _run([(shown, key) for _, shown, key in todo], jobs, backend, stats, finish)):
+        for (i, _, _), checked in zip(todo, _run([(shown, keys) for _, shown, keys in todo], jobs, backend, stats, finish)):
             done[i] = checked
     stats.analysed = len(todo)
     if cache:
@@ -219,20 +222,21 @@ def _cpus() -> int:
         return os.cpu_count() or 1
 
 
-def _finish(result: FileResult, key: str | None, cache, diagnose, rules_id, keep: bool) -> FileResult:
-    """One analysed file with its diagnostics and its two cache entries written (its analysis held
-    when *keep*)."""
-    if cache and key and result.cacheable:
+def _finish(result: FileResult, keys: Keys | None, cache, diagnose, keep: bool) -> FileResult:
+    """One analysed file with its diagnostics and its two cache entries written under its *keys*
+    (its analysis held when *keep*)."""
+    if cache and keys and result.cacheable:
         # a text file's source is its content, read on every run anyway: not stored twice
-        cache.put(key, to_record(result))
-    return _checked(result, key if result.cacheable else None, cache, diagnose, rules_id, keep)
+        cache.put(keys[0], to_record(result))
+    return _checked(result, keys if result.cacheable else None, cache, diagnose, keep)
 
 
-def _checked(result: FileResult, key, cache, diagnose, rules_id, keep: bool = True) -> FileResult:
+def _checked(result: FileResult, keys: Keys | None, cache, diagnose, keep: bool = True) -> FileResult:
     diagnostics = diagnose(result)
     notebook = result.source if isinstance(result.source, tuple) else None
-    if cache and key:
-        cache.put(diagnostics_key(key, rules_id(result.path)), diagnostics_record(diagnostics, notebook))
+    key = keys[0] if keys else None
+    if cache and keys:
+        cache.put(keys[1], diagnostics_record(diagnostics, notebook))
     if not keep:  # its findings and source alone
         return FileResult(result.path, source=result.source, cacheable=result.cacheable, diagnostics=tuple(diagnostics),
                           key=key, held=False)
@@ -264,37 +268,37 @@ def _cached_result(cache: Cache, key: str) -> FileResult | None:
         return None
 
 
-Finish = Callable[[FileResult, str | None], FileResult]
+Finish = Callable[[FileResult, Keys | None], FileResult]
 #: What a forked worker does with each result (`_finish` with this run's cache and rules),
 #: set in the parent before the workers start.
 _worker_finish: Finish | None = None
 
 
-def _worker_chunk(items: Sequence[tuple[str, str | None]], backend: Backend) -> list[tuple[FileResult, bool]]:
+def _worker_chunk(items: Sequence[tuple[str, Keys | None]], backend: Backend) -> list[tuple[FileResult, bool]]:
     """A worker's chunk: each file analysed and finished (rules, cache entries: true) where the
     parent's `_worker_finish` was inherited, else its result without its tree (rules re-parse)."""
     from greenlint.check.cache import flush_all
 
     finish = _worker_finish
     out: list[tuple[FileResult, bool]] = []
-    for path, key in items:
+    for path, keys in items:
         result = analyse_one(path, backend)
-        out.append((finish(result, key), True) if finish is not None else (result.shippable(), False))
+        out.append((finish(result, keys), True) if finish is not None else (result.shippable(), False))
         gc.collect(0)  # the cycles its analysis left, walked once (`_few_collections`)
     flush_all()  # this chunk's entries (and summaries of imported modules), one transaction
     return out
 
 
 def _run(
-    items: list[tuple[str, str | None]], jobs: int, backend: Backend, stats: RunStats, finish: Finish
+    items: list[tuple[str, Keys | None]], jobs: int, backend: Backend, stats: RunStats, finish: Finish
 ) -> Iterator[FileResult]:
-    """Each (path, cache key)'s outcome by *finish*, in order, as soon as it is ready: serially one
+    """Each (path, cache keys)'s outcome by *finish*, in order, as soon as it is ready: serially one
     at a time, else streamed back from worker processes chunk by chunk."""
     global _worker_finish
     if jobs <= 1 or len(items) < 2:
         stats.workers = 1 if items else 0
-        for path, key in items:
-            checked = finish(analyse_one(path, backend), key)  # its analysis dropped before the collection
+        for path, keys in items:
+            checked = finish(analyse_one(path, backend), keys)  # its analysis dropped before the collection
             gc.collect(0)
             yield checked
         return
@@ -318,8 +322,8 @@ def _run(
                     alone = list(_pooled([[item]], 1, backend, context))[0][1]
                     dead = internal_error(item[0], RuntimeError("the worker process analysing this file died"))
                     outcomes.extend(alone if alone is not None else [(dead, False)])
-            for (_, key), (outcome, finished) in zip(chunk, outcomes):
-                yield outcome if finished else finish(outcome, key)
+            for (_, keys), (outcome, finished) in zip(chunk, outcomes):
+                yield outcome if finished else finish(outcome, keys)
     finally:
         _worker_finish = None
 

@@ -306,6 +306,26 @@ def test_features_are_json_ready():
     assert "units" not in found["tensorflow.keras.layers.Dense"]  # inf is not a usable literal
 
 
+def test_a_batch_drawn_from_a_mapped_pipeline_keeps_its_loop_out_of_its_features():
+    """The loop that drew a batch (mapped.py's `drawn_in`: the `ast.For` itself) is the analysis'
+    own: a feature holding it is no JSON, and `calls` printed its memory address."""
+    import json
+
+    found = calls(
+        """
+        def normalize(images, labels):
+            return images / 255, labels
+
+        ds = tf.data.Dataset.from_tensor_slices((x, y)).map(normalize).batch(32)
+        for image, label in ds.take(1):
+            image = image.numpy()
+        """
+    )
+    features = found["tensorflow.Tensor.numpy"]
+    assert features["rows"] == 32 and "drawn_in" not in features
+    json.dumps(features)
+
+
 def test_arguments_of_the_call_that_walks_a_function_reach_its_body():
     found = calls(
         """

@@ -318,8 +318,8 @@ def test_the_diff_parser_is_built_without_importing_the_review():
 
 def test_a_diff_imports_no_rule_unless_the_configuration_names_codes(repo, tmp_path):
     """A diff runs only what it reports: in a fresh interpreter with a cold lint cache, a diff loads
-    no rule module (the rules' codes are read only to judge codes the configuration names; the lint
-    cache's keys read tf_target and beside, which are no rules)."""
+    no rule module, nor what rules read beside a file for the lint cache's keys (tf_target, beside):
+    the rules' codes are read only to judge codes the configuration names."""
     import os
     import sys
 
@@ -328,8 +328,7 @@ def test_a_diff_imports_no_rule_unless_the_configuration_names_codes(repo, tmp_p
     child = (
         "import sys\nfrom greenlint.cli import main\ncode = main(['diff', 'HEAD'])\n"
         "rules = sorted(m for m in sys.modules if m.startswith('greenlint.rules.') and m not in"
-        " ('greenlint.rules.site', 'greenlint.rules.codes', 'greenlint.rules.diagnostic',"
-        " 'greenlint.rules.tf_target', 'greenlint.rules.beside'))\n"
+        " ('greenlint.rules.site', 'greenlint.rules.codes', 'greenlint.rules.diagnostic'))\n"
         "read = sys.modules['greenlint.rules.codes'].table.cache_info().currsize\n"
         "print('rules:', rules, code, 'codes read' * read, file=sys.stderr)\n"
     )
