@@ -11,7 +11,7 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.base_classes import FUNCTIONS
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.keras_flavour import keras_flavour
-from greenlint.rules.site import is_keras_model_method, method
+from greenlint.rules.site import Site, is_keras_model_method, method
 from greenlint.rules.syntax import (
     FEW_ELEMENTS,
     autograph_loop,
@@ -47,7 +47,10 @@ class BatchOfOneInLoop(Rule):
     that makes the batch of one from its parameter (`def detect(image): ...
     model.predict_on_batch(np.expand_dims(image, 0))`) and that the file calls once per item of
     such a loop, given what the loop's variable reaches (not a loop over a literal `range` of at
-    most 32). `predict()` given a batch of
+    most 32); or a helper of another module that does so, called with the loop's item (the
+    analysis lists such a call as the model call it makes, its input one item:
+    `yolo.predict(image)` once per video frame, `np.expand_dims` in the project's frontend.py).
+    `predict()` given a batch of
     one counts too in a program on multi-backend Keras 2.0-2.3 (rules/keras_flavour.py), where
     GL201 is silent: there `predict` is a thin session run per call, so what the calls cost is
     not a start-up but the device's work on one item at a time, which stacking the items saves
@@ -273,14 +276,17 @@ class BatchOfOneInLoop(Rule):
             runs = site.loop_runs
             if not site.repeats(same=("receiver",)) or (runs is not None and runs <= FEW_ELEMENTS):
                 continue
-            call, cell = facts.node(site), site.callsite.span.cell
+            wrapped = site.features.get("receiver") == "wrapper"
+            call, cell = facts.call_at(site) if wrapped else facts.node(site), site.callsite.span.cell
             if call is None:
                 continue
             loops = own_loops(facts, call, cell)
             if loops:
-                item, through = _one_item(call, loops[0]), ""
+                item, through = (_wrapped_item(site, call) if wrapped else (_one_item(call, loops[0]), ""))
                 if item is None or not _per_item(facts, loops[0], call, item, cell):
                     continue
+            elif wrapped:
+                continue
             else:
                 item, through = _through_helper(facts, call, cell)
                 if item is None:
@@ -295,10 +301,33 @@ class BatchOfOneInLoop(Rule):
                 facts.path,
                 self.MESSAGE.format(
                     method=method(site.api) if method(site.api) != "__call__" else "model(...)",
-                    item=ast.unparse(item),
+                    item=_shown(site, item, wrapped),
                     times=through or site.loop_times(),
                 ),
             )
+
+
+def _wrapped_item(site: Site, call: ast.Call) -> tuple[ast.expr | None, str]:
+    """For a call of a helper of another module that the analysis lists as the model call it makes
+    (analysis/wrappers.py, walked with this call's arguments), where that call's input is one item
+    (its work's `samples` is 1: `np.expand_dims(image, 0)` in the helper): the call's arguments, and
+    where the helper makes the batch; (None, "") otherwise, and for a helper of the file itself
+    (`via_here`: `_through_helper` reports it in the helper)."""
+    if site.features.get("via_here") or site.work_value("samples") != 1 or not (call.args or call.keywords):
+        return None, ""
+    given = ast.Tuple(elts=[*call.args, *(k.value for k in call.keywords)], ctx=ast.Load())
+    via = site.features.get("via")
+    return given, f" (through `{ast.unparse(call.func)}`" + (f", {via})" if via else ")")
+
+
+def _shown(site: Site, item: ast.expr, wrapped: bool) -> str:
+    """The batch of one as the message names it: the expression, or for a wrapper's call what the
+    analysis noted of the helper's input (`np.expand_dims(x, 0)`)."""
+    if not wrapped:
+        return ast.unparse(item)
+    entry = (site.callsite.work or {}).get("samples")
+    note = entry.get("note") if isinstance(entry, dict) else None
+    return note.split(": ")[0] if isinstance(note, str) and note else ast.unparse(item)
 
 
 def _per_item(facts: FileFacts, loop: ast.AST, call: ast.Call, item: ast.expr, cell: int | None) -> bool:
