@@ -124,6 +124,37 @@ def derived(seeds: frozenset, body: list[ast.stmt], pairs: list | None = None) -
     return _closed(set(seeds), pairs)
 
 
+def read_first(body: list[ast.stmt], bound: frozenset = frozenset()) -> frozenset:
+    """The names a loop's body reads before it binds them, its statements taken in order (*bound*:
+    what the loop binds before the body, its variable): the names whose values one pass can hand
+    the next. A name a plain assignment of the body's own level binds before any read of it
+    (`ok, frame = reader.read()` opening each pass) starts afresh every pass; a binding in a
+    nested block (a branch, an inner loop) may not run, so it starts nothing afresh."""
+    fresh: set[str] = set(bound)
+    found: set[str] = set()
+    for statement in body:
+        found |= names(statement) - fresh if type(statement) not in (ast.Assign, ast.AnnAssign) else set()
+        if type(statement) is ast.Assign:
+            found |= names(statement.value) - fresh
+            for target in statement.targets:
+                found |= names(target) - targets(target) - fresh  # `d[k] = v` reads `d`
+            fresh |= frozenset().union(*(targets(t) for t in statement.targets))
+        elif type(statement) is ast.AnnAssign and statement.value is not None:
+            found |= names(statement.value) - fresh
+            fresh |= targets(statement.target)
+    return frozenset(found)
+
+
+def next_pass(seeds: frozenset, body: list[ast.stmt], bound: frozenset = frozenset(),
+              pairs: list | None = None) -> frozenset:
+    """The names of a loop's body that derive from what *seeds* held in the previous pass: the
+    names derived from *seeds* that the body reads before binding them (`read_first`), and every
+    name assigned from those. A name each pass binds afresh before reading it (the frame read at
+    the top of a video loop, later redrawn from the model's boxes) hands nothing on."""
+    pairs = assignments(body) if pairs is None else pairs
+    return derived(derived(seeds, body, pairs) & read_first(body, bound), body, pairs)
+
+
 def varying(target: ast.AST, body: list[ast.stmt]) -> frozenset:
     """The names a loop's iterations differ in: its variable (*target*), every name its body
     binds afresh (`batch = next(it)`, `n += 1`, an inner loop's variable), and every name the

@@ -8,22 +8,31 @@ from typing import Any
 
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
+from greenlint.rules.base_classes import FUNCTIONS
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.site import is_keras_model_method, method
+from greenlint.rules.keras_flavour import keras_flavour
+from greenlint.rules.site import Site, is_keras_model_method, method
 from greenlint.rules.syntax import (
     FEW_ELEMENTS,
     autograph_loop,
     batch_of_one,
+    calls_of,
+    enclosing,
+    last_bindings,
+    last_name,
     loop_varying,
     own_body,
     own_loops,
-    simple_bindings,
+    parameters,
+    positional_parameters,
     times_each_call,
     waits_for_user,
 )
 
 #: Model calls that run the model once on what they are given (`predict` is GL201's).
 RUNS_ONCE = ("predict_on_batch", "__call__")
+#: `predict`, this rule's on multi-backend Keras alone, where GL201 (which prices TF2's start-up) is silent.
+PREDICT = "predict"
 
 
 class BatchOfOneInLoop(Rule):
@@ -31,9 +40,21 @@ class BatchOfOneInLoop(Rule):
     ## What it does
     Flags `predict_on_batch()` on a Keras model, or the model called directly, given a batch
     of one item (`np.expand_dims(image, axis=0)`, `image[None]`, `x[i:i + 1]`,
-    `np.array([image])`, a `reshape` to a leading 1; or a name the loop binds to one) on every
+    `np.array([image])`, a `reshape` to a leading 1; or a name its last assignment before the
+    call binds to one) on every
     iteration of a `for` loop over the items, when the items are independent: nothing the
-    model returned in one iteration reaches the input of the next. Not reported: a decoding or
+    model returned in one iteration reaches the input of the next. The call may be in a function
+    that makes the batch of one from its parameter (`def detect(image): ...
+    model.predict_on_batch(np.expand_dims(image, 0))`) and that the file calls once per item of
+    such a loop, given what the loop's variable reaches (not a loop over a literal `range` of at
+    most 32); or a helper of another module that does so, called with the loop's item (the
+    analysis lists such a call as the model call it makes, its input one item:
+    `yolo.predict(image)` once per video frame, `np.expand_dims` in the project's frontend.py).
+    `predict()` given a batch of
+    one counts too in a program on multi-backend Keras 2.0-2.3 (rules/keras_flavour.py), where
+    GL201 is silent: there `predict` is a thin session run per call, so what the calls cost is
+    not a start-up but the device's work on one item at a time, which stacking the items saves
+    (elsewhere GL201 reports every `predict` a loop repeats). Not reported: a decoding or
     control loop whose next input is made from the last output (a token appended to the
     sequence, an action fed to an environment), a `while` loop (a camera or a stream read as
     it comes, where waiting for a batch adds latency), a call in a traced function, a loop
@@ -41,8 +62,11 @@ class BatchOfOneInLoop(Rule):
     (`cv2.waitKey(0)`, `input()`, `plt.show()`: a person's pace, not the model's, sets its
     time) or reads its items from standard input as they come (`for line in sys.stdin:`), a
     loop that times each call (a clock read before and after it: a latency measurement, whose
-    point is one item per call), and a loop known to run at most 32 times (a plot
-    of nine samples: one batch's worth of items gains nothing worth a finding).
+    point is one item per call), a loop known to run at most 32 times (a plot
+    of nine samples: one batch's worth of items gains nothing worth a finding), and a loop over
+    regions of one image it did not read (`face = gray[y1:y2, x1:x2]` for each face detected in
+    a frame or an uploaded photo: a handful of items, judged not worth acting on where a demo
+    classified each face with a small model).
 
     ## Why is this bad?
     A model run on one item at a time does the work of a batch of one per call: each layer's
@@ -89,7 +113,7 @@ class BatchOfOneInLoop(Rule):
 
     code = "GL206"
     name = "batch-of-one-in-loop"
-    CALLS = frozenset(RUNS_ONCE)
+    CALLS = frozenset((*RUNS_ONCE, PREDICT))
     MESSAGE = (
         "`{method}` runs the model on a batch of one item (`{item}`) on every iteration of the loop{times}: "
         "the items are independent, stack them into batches"
@@ -110,6 +134,32 @@ class BatchOfOneInLoop(Rule):
             "seq = start\nfor i in range(100):\n"
             "    probs = model.predict_on_batch(seq[None])\n"
             "    token = probs[0, -1].argmax()\n    seq = np.append(seq, token)\n"
+        ),
+        Valid(  # the frame drawn on is the next pass's input: nothing reads a new one
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "image = first_frame\nfor i in range(100):\n    boxes = model.predict_on_batch(np.expand_dims(image, 0))\n"
+            "    image = draw(image, boxes)\n"
+        ),
+        Valid(  # a helper making a batch of one, called for nine images of a plot: one batch's worth
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n\n\n"
+            "def detect(image):\n    batch = np.expand_dims(prepare(image), 0)\n    return model.predict_on_batch(batch)\n\n\n"
+            "for i in range(9):\n    show(detect(images[i]))\n"
+        ),
+        Valid(  # the helper called on each frame of a camera, read as it comes
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n\n\n"
+            "def detect(image):\n    batch = np.expand_dims(prepare(image), 0)\n    return model.predict_on_batch(batch)\n\n\n"
+            "while True:\n    ok, frame = camera.read()\n    show(detect(frame))\n"
+        ),
+        Valid(  # the helper called once, in no loop
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n\n\n"
+            "def detect(image):\n    batch = np.expand_dims(prepare(image), 0)\n    return model.predict_on_batch(batch)\n\n\n"
+            "boxes = detect(cv2.imread(path))\n"
+        ),
+        Valid(  # the faces detected in one frame: regions of one image, a handful to batch at most
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "gray = cv2.cvtColor(cv2.imread(path), cv2.COLOR_BGR2GRAY)\nfor (x1, x2, y1, y2) in detect_faces(gray):\n"
+            "    face = gray[y1:y2, x1:x2]\n    face = cv2.resize(face, (64, 64))\n"
+            "    face = np.expand_dims(face, 0)\n    scores.append(model.predict_on_batch(face))\n"
         ),
         Valid(  # a control loop: the action changes the state the model sees next
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('q.keras')\n"
@@ -138,6 +188,15 @@ class BatchOfOneInLoop(Rule):
         Valid(  # nine samples for a plot: at most one batch's worth
             "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
             "for i in range(9):\n    probs = model.predict_on_batch(x_test[i][None])\n"
+        ),
+        Valid(  # `predict` on tf.keras: GL201's, which prices its start-up
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for frame in frames:\n    boxes = model.predict(np.expand_dims(frame, 0))\n"
+        ),
+        Valid(  # multi-backend Keras (trained with `fit_generator`): a batch of 32 latent vectors per call, not one item
+            "import numpy as np\nfrom keras.models import load_model\nmodel = load_model('g.h5')\n"
+            "model.fit_generator(batches, steps_per_epoch=100)\nfor step in range(4000):\n"
+            "    noise = np.random.normal(0, 1, (32, 100))\n    images = model.predict(noise)\n"
         ),
         Valid(  # a traced function: the loop is a graph loop
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
@@ -172,6 +231,34 @@ class BatchOfOneInLoop(Rule):
             line=4,
             message_contains="(100 times)",
         ),
+        Invalid(  # multi-backend Keras (trained with `fit_generator`): `predict` is a session run on one frame per call
+            "import cv2\nimport numpy as np\nfrom keras.models import load_model\nmodel = load_model('yolo.h5')\n"
+            "model.fit_generator(batches, steps_per_epoch=100)\nfor i in range(nb_frames):\n"
+            "    _, image = reader.read()\n    image = cv2.resize(image, (416, 416)) / 255.0\n"
+            "    image = np.expand_dims(image, 0)\n    netout = model.predict([image, dummy])\n",
+            line=10,
+            message_contains="`predict` runs the model on a batch of one item",
+        ),
+        Invalid(  # each pass reads a new frame, then draws the boxes on it: no output reaches a later input
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for i in range(nb_frames):\n    ok, image = reader.read()\n"
+            "    boxes = model.predict_on_batch(np.expand_dims(image, 0))\n    image = draw(image, boxes)\n"
+            "    writer.write(image)\n",
+            line=6,
+        ),
+        Invalid(  # a helper making a batch of one from its parameter, called once per image of an evaluation loop
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n\n\n"
+            "def detect(image):\n    batch = np.expand_dims(prepare(image), 0)\n    return model.predict_on_batch(batch)\n\n\n"
+            "for path in paths:\n    boxes = detect(cv2.imread(path))\n",
+            line=8,
+            message_contains="(through `detect`, called per item of the loop at line 11)",
+        ),
+        Invalid(  # near miss: a region cut from each image of a data set, not from one image
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for i in range(len(images)):\n    face = images[i][y1:y2, x1:x2]\n"
+            "    scores.append(model.predict_on_batch(np.expand_dims(face, 0)))\n",
+            line=6,
+        ),
         Invalid(  # the images are shown only when asked: the evaluation runs at the model's pace
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
             "def detections(paths, visualize=False):\n    for path in paths:\n        image = cv2.imread(path)\n"
@@ -182,43 +269,165 @@ class BatchOfOneInLoop(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        multi_backend = None
         for site in facts.sites:
-            if not is_keras_model_method(site.api, RUNS_ONCE) or site.features.get("in_tf_function"):
+            if not is_keras_model_method(site.api, (*RUNS_ONCE, PREDICT)) or site.features.get("in_tf_function"):
                 continue
             runs = site.loop_runs
             if not site.repeats(same=("receiver",)) or (runs is not None and runs <= FEW_ELEMENTS):
                 continue
-            call, cell = facts.node(site), site.callsite.span.cell
+            wrapped = site.features.get("receiver") == "wrapper"
+            call, cell = facts.call_at(site) if wrapped else facts.node(site), site.callsite.span.cell
             if call is None:
                 continue
             loops = own_loops(facts, call, cell)
-            if not loops or not isinstance(loops[0], (ast.For, ast.AsyncFor)) or autograph_loop(facts, loops[0], cell):
+            if loops:
+                item, through = (_wrapped_item(site, call) if wrapped else (_one_item(call, loops[0]), ""))
+                if item is None or not _per_item(facts, loops[0], call, item, cell):
+                    continue
+            elif wrapped:
                 continue
-            loop = loops[0]
-            item = _one_item(call, loop)
-            if item is None or not flow.names(item) & loop_varying(loop) or _fed_back(call, item, loop):
-                continue
-            if waits_for_user(loop) or times_each_call(loop, call):
-                continue
+            else:
+                item, through = _through_helper(facts, call, cell)
+                if item is None:
+                    continue
+            if method(site.api) == PREDICT:
+                if multi_backend is None:
+                    multi_backend = keras_flavour(facts).multi_backend
+                if not multi_backend:
+                    continue
             yield self.diagnostic(
                 site.callsite.span,
                 facts.path,
                 self.MESSAGE.format(
                     method=method(site.api) if method(site.api) != "__call__" else "model(...)",
-                    item=ast.unparse(item),
-                    times=site.loop_times(),
+                    item=_shown(site, item, wrapped),
+                    times=through or site.loop_times(),
                 ),
             )
 
 
+def _wrapped_item(site: Site, call: ast.Call) -> tuple[ast.expr | None, str]:
+    """For a call of a helper of another module that the analysis lists as the model call it makes
+    (analysis/wrappers.py, walked with this call's arguments), where that call's input is one item
+    (its work's `samples` is 1: `np.expand_dims(image, 0)` in the helper): the call's arguments, and
+    where the helper makes the batch; (None, "") otherwise, and for a helper of the file itself
+    (`via_here`: `_through_helper` reports it in the helper)."""
+    if site.features.get("via_here") or site.work_value("samples") != 1 or not (call.args or call.keywords):
+        return None, ""
+    given = ast.Tuple(elts=[*call.args, *(k.value for k in call.keywords)], ctx=ast.Load())
+    via = site.features.get("via")
+    return given, f" (through `{ast.unparse(call.func)}`" + (f", {via})" if via else ")")
+
+
+def _shown(site: Site, item: ast.expr, wrapped: bool) -> str:
+    """The batch of one as the message names it: the expression, or for a wrapper's call what the
+    analysis noted of the helper's input (`np.expand_dims(x, 0)`)."""
+    if not wrapped:
+        return ast.unparse(item)
+    entry = (site.callsite.work or {}).get("samples")
+    note = entry.get("note") if isinstance(entry, dict) else None
+    return note.split(": ")[0] if isinstance(note, str) and note else ast.unparse(item)
+
+
+def _per_item(facts: FileFacts, loop: ast.AST, call: ast.Call, item: ast.expr, cell: int | None) -> bool:
+    """*call*, given the batch of one *item*, runs once per item of the `for` loop *loop*: the loop's
+    variable reaches the item, no output reaches a later pass's item, and the loop neither waits
+    for a person, times each call, nor is a graph loop."""
+    return (
+        isinstance(loop, (ast.For, ast.AsyncFor))
+        and not autograph_loop(facts, loop, cell)
+        and bool(flow.names(item) & loop_varying(loop))
+        and not _fed_back(call, item, loop)
+        and not _regions_of_one_image(item, loop)
+        and not waits_for_user(loop)
+        and not times_each_call(loop, call)
+    )
+
+
+def _regions_of_one_image(item: ast.expr, loop: ast.For | ast.AsyncFor) -> bool:
+    """The item is cut from one array the loop did not read, by a region its variable sets
+    (`face = gray_image[y1:y2, x1:x2]` for each face detected in one frame): the items are the
+    few regions one image holds, not a data set's, so a batch of them is a handful at most."""
+    bound: dict[str, list[ast.expr]] = {}
+    for node in own_body(loop):
+        if isinstance(node, ast.Assign):
+            for name in frozenset().union(*(flow.targets(t) for t in node.targets)):
+                bound.setdefault(name, []).append(node.value)
+    varying = loop_varying(loop)
+    todo, seen = list(flow.names(item) & varying), set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for value in bound.get(name, ()):
+            if any(
+                isinstance(n, ast.Subscript)
+                and isinstance(n.value, ast.Name)
+                and n.value.id not in varying
+                and isinstance(n.slice, ast.Tuple)
+                and sum(isinstance(e, ast.Slice) for e in n.slice.elts) >= 2
+                and flow.names(n.slice) & varying
+                for n in ast.walk(value)
+            ):
+                return True
+            todo.extend(flow.names(value) & varying)
+    return False
+
+
+def _few_trips(loop: ast.For | ast.AsyncFor) -> bool:
+    """The loop runs over `range(n)` (or `range(a, b)`) of literals, at most `FEW_ELEMENTS` trips."""
+    it = loop.iter
+    if not (isinstance(it, ast.Call) and last_name(it.func) == "range" and 1 <= len(it.args) <= 2):
+        return False
+    bounds = [a.value for a in it.args if isinstance(a, ast.Constant) and type(a.value) is int]
+    return len(bounds) == len(it.args) and bounds[-1] - (bounds[0] if len(bounds) == 2 else 0) <= FEW_ELEMENTS
+
+
+def _through_helper(facts: FileFacts, call: ast.Call, cell: int | None) -> tuple[ast.expr | None, str]:
+    """For a call in no loop of its own function, which makes its batch of one from a parameter
+    (`def detect(self, image): ... self.model.predict(np.expand_dims(image, 0))`): that item and
+    where the file calls the function once per item of a loop (` (through `detect`, called per item
+    of the loop at line 12)`), or (None, "")."""
+    function = enclosing(facts, call, cell, FUNCTIONS)
+    if not isinstance(function, FUNCTIONS):
+        return None, ""
+    item = _one_item(call, function)
+    if item is None:
+        return None, ""
+    positional = positional_parameters(facts, function, cell)
+    reached = [p for p in parameters(function) if flow.derived(frozenset({p}), function.body) & flow.names(item)]
+    for unit_cell, caller in calls_of(facts, function, cell):
+        loops = own_loops(facts, caller, unit_cell)
+        given = [
+            value
+            for name in reached
+            if (value := argument(caller, name, positional.index(name) if name in positional else None)) is not None
+        ]
+        loop = loops[0] if loops else None
+        if (
+            isinstance(loop, (ast.For, ast.AsyncFor))
+            and given
+            and not _few_trips(loop)
+            and _per_item(facts, loop, caller, ast.Tuple(elts=given, ctx=ast.Load()), unit_cell)
+        ):
+            return item, f" (through `{function.name}`, called per item of the loop at line {loop.lineno})"
+    return None, ""
+
+
 def _one_item(call: ast.Call, loop: ast.AST) -> ast.expr | None:
     """The expression making the call's input a batch of one item, written in the call (in a
-    list of inputs too) or bound by the loop's body to the name given; None if there is none."""
+    list of inputs too) or bound to the name given by the loop body's last plain assignment of
+    it before the call (`x = cv2.resize(frame, size)`, then `x = np.expand_dims(x, 0)`); None if
+    there is none."""
     given = argument(call, "x", 0) or argument(call, "inputs")
     inputs = given.elts if isinstance(given, (ast.List, ast.Tuple)) else [given] if given is not None else []
-    bound = simple_bindings(loop)
+    bound = last_bindings(loop, call.lineno)
     for expr in inputs:
-        expr = bound.get(expr.id, expr) if isinstance(expr, ast.Name) else expr
+        if isinstance(expr, ast.Name):
+            assigned = bound.get(expr.id)
+            expr = assigned.value if assigned is not None else expr
         if batch_of_one(expr):
             return expr
     return None
@@ -226,7 +435,8 @@ def _one_item(call: ast.Call, loop: ast.AST) -> ast.expr | None:
 
 def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor) -> bool:
     """What the call returns reaches the item of a later iteration (a decoding or control loop):
-    the names bound from its result, closed over the loop's assignments, meet the item's."""
+    the names bound from its result reach the next pass (`flow.next_pass`: not a frame each pass
+    reads afresh, later drawn on from the result) and meet the item's."""
     results: frozenset = frozenset()
     for node in own_body(loop):
         if isinstance(node, ast.Assign):
@@ -237,4 +447,4 @@ def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor) -> b
             continue
         if any(n is call for n in ast.walk(value)):
             results = results.union(*(flow.targets(t) for t in bound))
-    return bool(flow.derived(results, loop.body) & flow.names(item))
+    return bool(flow.next_pass(results, loop.body, flow.targets(loop.target)) & flow.names(item))

@@ -16,7 +16,8 @@ def carried(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     """The value *call* returns reaches the names its arguments read within the innermost loop
     of its function around it: through assignments (`x = np.concatenate([x, y])`), a list grown
     by it (`seq.append(y)`), or a name bound under a test that reads it (`if index == predicted:
-    word = w`); not through the loop's own variable, bound afresh on each pass."""
+    word = w`) that a later pass reads before binding it again; not through the loop's own variable,
+    nor a name each pass binds afresh before reading it (`flow.next_pass`)."""
     loops = own_loops(facts, call, cell)
     statement = next((a for a in facts.ancestors(call, cell) if isinstance(a, ast.stmt)), None)
     if not loops or statement is None:
@@ -27,7 +28,7 @@ def carried(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     nodes = list(block_nodes(loop.body))
     pairs = [*flow.assignments(loop.body), *_controlled(nodes), *_grown(nodes)]
     seeds = _bound(statement)
-    return bool(read & flow.derived(seeds, loop.body, pairs)) if seeds else False
+    return bool(read & flow.next_pass(seeds, loop.body, fresh, pairs)) if seeds else False
 
 
 def _bound(statement: ast.stmt) -> frozenset:

@@ -264,6 +264,13 @@ class PredictInLoop(Rule):
             line=6,
             message_contains=": each call pays predict()'s fixed overhead",
         ),
+        Invalid(  # near miss: each pass reads a new frame before drawing the result on it: nothing carried over
+            "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\nfor i in range(nb_frames):\n"
+            "    ok, frame = reader.read()\n    boxes = model.predict(frame[None])\n    frame = draw(frame, boxes)\n",
+            line=5,
+            message_contains=": each call pays predict()'s fixed overhead",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # near miss: the standalone `keras` alone does not say which Keras runs it
             "from keras.models import load_model\nmodel = load_model('m.h5')\n"
             "model.fit(x, y, epochs=3)\nfor x in rows:\n    model.predict(x[None])\n",

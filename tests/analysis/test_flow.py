@@ -1,0 +1,53 @@
+"""`flow.read_first` and `flow.next_pass`: what one pass of a loop hands the next."""
+
+from __future__ import annotations
+
+import ast
+
+from greenlint.analysis import flow
+
+
+def _loop(source: str) -> ast.For:
+    return next(n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.For))
+
+
+VIDEO = (
+    "for i in range(n):\n"
+    "    ok, image = reader.read()\n"
+    "    batch = np.expand_dims(prepare(image), 0)\n"
+    "    boxes = model.predict(batch)\n"
+    "    image = draw(image, boxes)\n"
+)
+DECODER = (
+    "for i in range(n):\n"
+    "    batch = seq[None]\n"
+    "    token = model.predict(batch).argmax()\n"
+    "    seq = np.append(seq, token)\n"
+)
+
+
+def test_a_name_bound_at_the_top_of_each_pass_is_not_read_first():
+    loop = _loop(VIDEO)
+    first = flow.read_first(loop.body, flow.targets(loop.target))
+    assert "image" not in first and "batch" not in first and "i" not in first
+    assert {"reader", "model", "np"} <= first
+
+
+def test_a_name_read_before_its_binding_is_read_first():
+    loop = _loop(DECODER)
+    assert "seq" in flow.read_first(loop.body, flow.targets(loop.target))
+
+
+def test_a_binding_under_a_branch_starts_nothing_afresh():
+    loop = _loop("for i in range(n):\n    if i:\n        x = f()\n    y = x + 1\n")
+    assert "x" in flow.read_first(loop.body)
+
+
+def test_the_frame_redrawn_from_the_result_reaches_no_later_pass():
+    loop = _loop(VIDEO)
+    assert "batch" not in flow.next_pass(frozenset({"boxes"}), loop.body, flow.targets(loop.target))
+
+
+def test_the_token_appended_to_the_sequence_reaches_the_next_input():
+    loop = _loop(DECODER)
+    assert "batch" in flow.next_pass(frozenset({"token"}), loop.body, flow.targets(loop.target))
