@@ -25,8 +25,9 @@ _IMPORTS_SERVER = re.compile(rf"^[ \t]*(?:from|import)[ \t]+(?:{'|'.join(SERVERS
 
 
 def imports_server(text: str) -> bool:
-    """Whether a module's text imports a web framework (the cheap test before parsing it)."""
-    return _IMPORTS_SERVER.search(text) is not None
+    """Whether a module's text imports a web framework (the cheap test before parsing it): the
+    framework's name looked for first, the multi-line pattern only where one is named (a few files)."""
+    return any(name in text for name in SERVERS) and _IMPORTS_SERVER.search(text) is not None
 
 
 def handlers(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
@@ -47,6 +48,8 @@ def handlers(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
         for target in node.targets
         if isinstance(target, ast.Name)
     }
+    if not apps:  # no application made: nothing routes (most modules: the tree is not walked)
+        return []
     return [
         node
         for node in ast.walk(tree)
