@@ -297,6 +297,10 @@ def _add(found: set[str], module: ExtModule | None) -> ExtModule | None:
     return module
 
 
+def _file_of(module: ExtModule | None) -> str | None:
+    return None if module is None else module.file
+
+
 def file_stamp(path: str) -> tuple[int, ...] | None:
     """What tells a file changed without reading it: size, mtime and also the inode's change
     time, which every write sets and `touch`/`os.utime` cannot set back (an edit keeping size and
@@ -753,9 +757,34 @@ class Imports:
             except (SyntaxError, ValueError):
                 continue
             name = os.path.basename(importer)
-            for func, handler in served.called(tree, self.path).items():
+            for func, handler in served.called(tree, *self._bound_in(importer, tree)).items():
                 found.setdefault(func, f"the route handler `{handler}` of {name}")
         return found
+
+    def _bound_in(self, importer: str, tree: ast.Module) -> tuple[set[str], dict[str, str]]:
+        """The names the imports of *tree* (the module at *importer*) bind to this module (`import
+        processor as proc`, `from . import processor`), and those they bind to its names, with
+        their names here (`from processor import process as run`), each import looked up as the
+        resolver looks it up (`find_module`)."""
+        roots = import_roots(os.path.dirname(importer))
+        modules: set[str] = set()
+        functions: dict[str, str] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if (alias.asname or "." not in alias.name) and _file_of(find_module(roots, alias.name)) == self.path:
+                        modules.add(alias.asname or alias.name)
+            elif isinstance(node, ast.ImportFrom):
+                bases = (relative_base(importer, node.level),) if node.level else roots
+                source = find_module(bases, node.module or "")
+                if source is None:
+                    continue
+                for alias in node.names:
+                    if source.file == self.path:
+                        functions[alias.asname or alias.name] = alias.name
+                    elif source.directory is not None and _file_of(_submodule(source.directory, alias.name)) == self.path:
+                        modules.add(alias.asname or alias.name)
+        return modules, functions
 
     def scripts_beside(self) -> constructed.Beside:
         """The scripts beside this module that may call it (`constructed.Beside`; their texts read

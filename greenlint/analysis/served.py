@@ -6,7 +6,6 @@ request, an unbounded count, as in a loop of unknown length."""
 from __future__ import annotations
 
 import ast
-import os
 import re
 
 from greenlint.analysis.trees import dotted
@@ -58,20 +57,11 @@ def handlers(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     ]
 
 
-def called(tree: ast.Module, path: str) -> dict[str, str]:
-    """The functions of the module at *path* that the route handlers of *tree* (an importer's) call,
-    by name: what runs them (`the route handler upload`)."""
-    module = os.path.splitext(os.path.basename(path))[0]
-    modules: set[str] = set()  # the names bound to the module
-    functions: dict[str, str] = {}  # the names bound to its functions -> their names there
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            modules.update(a.asname or a.name for a in node.names if a.name.rpartition(".")[2] == module)
-        elif isinstance(node, ast.ImportFrom) and node.module is not None:
-            if node.module.rpartition(".")[2] == module:
-                functions.update({a.asname or a.name: a.name for a in node.names})
-            else:
-                modules.update(a.asname or a.name for a in node.names if a.name == module)
+def called(tree: ast.Module, modules: set[str], functions: dict[str, str]) -> dict[str, str]:
+    """The functions of a module that the route handlers of *tree* (an importer's) call, by name: what
+    runs them (`the route handler upload`). *modules*: the names *tree* binds to that module (`import
+    processor as proc`); *functions*: those it binds to its functions, with their names there (the
+    project index resolves both: `Imports.served`)."""
     found: dict[str, str] = {}
     for handler in handlers(tree):
         for node in ast.walk(handler):
