@@ -41,7 +41,7 @@ import sys
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from greenlint.analysis import constructed, installed, served, trees, untyped, wrapped
 from greenlint.analysis.records import Record
@@ -297,6 +297,10 @@ def _add(found: set[str], module: ExtModule | None) -> ExtModule | None:
     return module
 
 
+def _file_of(module: ExtModule | None) -> str | None:
+    return None if module is None else module.file
+
+
 def file_stamp(path: str) -> tuple[int, ...] | None:
     """What tells a file changed without reading it: size, mtime and also the inode's change
     time, which every write sets and `touch`/`os.utime` cannot set back (an edit keeping size and
@@ -306,6 +310,17 @@ def file_stamp(path: str) -> tuple[int, ...] | None:
     except OSError:
         return None
     return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
+
+
+class _Read(NamedTuple):
+    """What the index keeps of a file's text, read once per content (`ProjectIndex._statements`)."""
+
+    sha: str  #: the content's hash
+    statements: list[tuple]  #: its import statements (`_IMPORT_LINE` groups)
+    top: list[bool]  #: whether each is not indented
+    names_tf: bool  #: whether it names TensorFlow or Keras (`sources.mentions_tf`)
+    serves: bool  #: whether it imports a web framework (`served.imports_server`)
+    not_keras_only: bool  #: unreadable, or it imports a library with estimators of its own (`untyped.imports_estimator`)
 
 
 def _read(path: str) -> str | None:
@@ -336,9 +351,8 @@ class ProjectIndex:
         self._refreshed = time.monotonic()
         self._in_progress: set[str] = set()
         self._stamped: set[str] = set()  # paths stamped since `refresh` was last called
-        #: path -> (content sha, import statements, whether each is not indented, whether it names
-        #: TensorFlow or Keras, whether it imports a web framework) of the files read in this process.
-        self._read_before: dict[str, tuple[str, list[tuple], list[bool], bool, bool]] = {}
+        #: path -> what its text told, of the files read in this process
+        self._read_before: dict[str, _Read] = {}
         self._near: dict[str, frozenset[str]] = {}  # path -> its cycle of imports run with the module (`near`)
         #: folder -> {module: the modules there naming TF or Keras, or serving requests, that import it} (`importers`)
         self._importers: dict[str, dict[str, list[str]]] = {}
@@ -354,15 +368,16 @@ class ProjectIndex:
         text = _read(path)
         sha = hashlib.sha256((text or "").encode("utf-8", "surrogatepass")).hexdigest()
         known = self._read_before.get(path)
-        if known is not None and known[0] == sha:
-            return known[1], sha, known[2]
+        if known is not None and known.sha == sha:
+            return known.statements, sha, known.top
         from greenlint.analysis import sources
 
         matches = list(_import_lines(text)) if text is not None else []
         statements = [match.groups() for match in matches]
         top = [match.group(0)[:1] not in " \t" for match in matches]
-        self._read_before[path] = (sha, statements, top, text is not None and sources.mentions_tf(text),
-                                   text is not None and served.imports_server(text))
+        self._read_before[path] = _Read(
+            sha, statements, top, text is not None and sources.mentions_tf(text),
+            text is not None and served.imports_server(text), text is None or untyped.imports_estimator(text))
         return statements, sha, top
 
     def _scan(self, path: str) -> tuple[list[str], str]:
@@ -441,16 +456,22 @@ class ProjectIndex:
         them: the file not read again."""
         self._scan(path)
         known = self._read_before.get(path)
-        return known[1] if known is not None else []
+        return known.statements if known is not None else []
 
     def tf_importers(self, path: str) -> list[str]:
         """The modules beside *path* (in its folder, a script's `sys.path[0]`) that name TensorFlow
         or Keras and import it, sorted: a loader module of a TF program is analysed with it though
         it names neither itself. [] where *path* names them (analysed for itself) or is no file."""
         self._scan(path)
-        if path not in self._read_before or self._read_before[path][3]:
+        if path not in self._read_before or self._read_before[path].names_tf:
             return []
-        return [module for module in self.importers(path) if self._read_before[module][3]]
+        return [module for module in self.importers(path) if self._read_before[module].names_tf]
+
+    def text_flags(self, path: str) -> _Read | None:
+        """What the scan of the module at *path* read in its text (`_Read`); None for no file."""
+        sha = self._scan(path)[1]
+        known = self._read_before.get(path)
+        return known if known is not None and known.sha == sha else None
 
     def importers(self, path: str) -> list[str]:
         """The modules beside *path* that name TensorFlow or Keras, or serve web requests (served.py),
@@ -488,8 +509,8 @@ class ProjectIndex:
             other = os.path.join(folder, name)
             if name.endswith((".py", ".ipynb")):
                 imported = self.imports(other)
-                if other in self._read_before and (self._read_before[other][3] or self._read_before[other][4]
-                                                   or self._tf_by_star(other, imported)):
+                read = self._read_before.get(other)
+                if read is not None and (read.names_tf or read.serves or self._tf_by_star(other, imported)):
                     for module in imported:
                         found.setdefault(module, []).append(other)
         return found
@@ -498,12 +519,12 @@ class ProjectIndex:
         """Whether the module at *path*, naming neither TensorFlow nor Keras, has them through a star
         import (`from utils import *` of a module importing `tensorflow as tf`; `tf.Session()` then):
         it imports some name with `*` and a project module that names them."""
-        if not any(names.strip() == "*" for _, _, names, _ in self._read_before[path][1] if names):
+        if not any(names.strip() == "*" for _, _, names, _ in self._read_before[path].statements if names):
             return False
         for module in imported:
             self._scan(module)
             known = self._read_before.get(module)
-            if known is not None and known[3]:
+            if known is not None and known.names_tf:
                 return True
         return False
 
@@ -664,8 +685,8 @@ class Imports:
         import a library with estimators of its own (`untyped.imports_estimator`): the `.fit(` and
         `.predict(` it calls on what it is given are then Keras's."""
         importers = self.index.tf_importers(self.path)
-        texts = [_read(module) for module in (self.path, *importers)]
-        return bool(importers) and all(text is not None and not untyped.imports_estimator(text) for text in texts)
+        flags = [self.index.text_flags(module) for module in (self.path, *importers)]
+        return bool(importers) and all(read is not None and not read.not_keras_only for read in flags)
 
     def _known(self, module: ExtModule | None) -> ExtModule | None:
         if module is None or module.file in (None, self.path) or module.file in self.scanned:
@@ -739,6 +760,9 @@ class Imports:
         runs them once per request (served.py)."""
         found: dict[str, str] = {}
         for importer in self.index.importers(self.path):
+            read = self.index.text_flags(importer)
+            if read is None or not read.serves:  # the few that do are read again
+                continue
             text = _read(importer)
             if text is None or not served.imports_server(text):
                 continue
@@ -747,9 +771,34 @@ class Imports:
             except (SyntaxError, ValueError):
                 continue
             name = os.path.basename(importer)
-            for func, handler in served.called(tree, self.path).items():
+            for func, handler in served.called(tree, *self._bound_in(importer, tree)).items():
                 found.setdefault(func, f"the route handler `{handler}` of {name}")
         return found
+
+    def _bound_in(self, importer: str, tree: ast.Module) -> tuple[set[str], dict[str, str]]:
+        """The names the imports of *tree* (the module at *importer*) bind to this module (`import
+        processor as proc`, `from . import processor`), and those they bind to its names, with
+        their names here (`from processor import process as run`), each import looked up as the
+        resolver looks it up (`find_module`)."""
+        roots = import_roots(os.path.dirname(importer))
+        modules: set[str] = set()
+        functions: dict[str, str] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if (alias.asname or "." not in alias.name) and _file_of(find_module(roots, alias.name)) == self.path:
+                        modules.add(alias.asname or alias.name)
+            elif isinstance(node, ast.ImportFrom):
+                bases = (relative_base(importer, node.level),) if node.level else roots
+                source = find_module(bases, node.module or "")
+                if source is None:
+                    continue
+                for alias in node.names:
+                    if source.file == self.path:
+                        functions[alias.asname or alias.name] = alias.name
+                    elif source.directory is not None and _file_of(_submodule(source.directory, alias.name)) == self.path:
+                        modules.add(alias.asname or alias.name)
+        return modules, functions
 
     def scripts_beside(self) -> constructed.Beside:
         """The scripts beside this module that may call it (`constructed.Beside`; their texts read

@@ -6,7 +6,6 @@ request, an unbounded count, as in a loop of unknown length."""
 from __future__ import annotations
 
 import ast
-import os
 import re
 
 from greenlint.analysis.trees import dotted
@@ -25,8 +24,9 @@ _IMPORTS_SERVER = re.compile(rf"^[ \t]*(?:from|import)[ \t]+(?:{'|'.join(SERVERS
 
 
 def imports_server(text: str) -> bool:
-    """Whether a module's text imports a web framework (the cheap test before parsing it)."""
-    return _IMPORTS_SERVER.search(text) is not None
+    """Whether a module's text imports a web framework (the cheap test before parsing it): the
+    framework's name looked for first, the multi-line pattern only where one is named (a few files)."""
+    return any(name in text for name in SERVERS) and _IMPORTS_SERVER.search(text) is not None
 
 
 def handlers(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
@@ -47,6 +47,8 @@ def handlers(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
         for target in node.targets
         if isinstance(target, ast.Name)
     }
+    if not apps:  # no application made: nothing routes (most modules: the tree is not walked)
+        return []
     return [
         node
         for node in ast.walk(tree)
@@ -55,20 +57,11 @@ def handlers(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     ]
 
 
-def called(tree: ast.Module, path: str) -> dict[str, str]:
-    """The functions of the module at *path* that the route handlers of *tree* (an importer's) call,
-    by name: what runs them (`the route handler upload`)."""
-    module = os.path.splitext(os.path.basename(path))[0]
-    modules: set[str] = set()  # the names bound to the module
-    functions: dict[str, str] = {}  # the names bound to its functions -> their names there
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            modules.update(a.asname or a.name for a in node.names if a.name.rpartition(".")[2] == module)
-        elif isinstance(node, ast.ImportFrom) and node.module is not None:
-            if node.module.rpartition(".")[2] == module:
-                functions.update({a.asname or a.name: a.name for a in node.names})
-            else:
-                modules.update(a.asname or a.name for a in node.names if a.name == module)
+def called(tree: ast.Module, modules: set[str], functions: dict[str, str]) -> dict[str, str]:
+    """The functions of a module that the route handlers of *tree* (an importer's) call, by name: what
+    runs them (`the route handler upload`). *modules*: the names *tree* binds to that module (`import
+    processor as proc`); *functions*: those it binds to its functions, with their names there (the
+    project index resolves both: `Imports.served`)."""
     found: dict[str, str] = {}
     for handler in handlers(tree):
         for node in ast.walk(handler):

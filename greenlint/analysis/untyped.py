@@ -114,5 +114,6 @@ def names_keras_method(text: str) -> bool:
 
 
 def imports_estimator(text: str) -> bool:
-    """Whether source text imports a library with estimators of its own (`ESTIMATOR_ROOTS`)."""
-    return _ESTIMATOR_IMPORT.search(text) is not None
+    """Whether source text imports a library with estimators of its own (`ESTIMATOR_ROOTS`): the
+    library's name looked for first, the multi-line pattern only where one is named."""
+    return any(root in text for root in ESTIMATOR_ROOTS) and _ESTIMATOR_IMPORT.search(text) is not None

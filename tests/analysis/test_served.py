@@ -66,3 +66,27 @@ def test_no_request_without_a_web_application_routing_to_the_caller(tmp_path):
         for path in (tmp_path / "web").iterdir():
             path.unlink()
         (tmp_path / "web").rmdir()
+
+
+def test_the_handler_s_module_is_the_one_its_import_finds(tmp_path):
+    """The names a server binds to processor.py are found as the resolver finds its imports: a
+    relative import of the module or an aliased one of its function is processor.py's; the same
+    names imported from another folder's processor.py are not."""
+    relative = SERVER.replace("import processor as proc", "from . import processor as proc")
+    aliased = SERVER.replace("import processor as proc", "from processor import process as run, warm_up").replace(
+        "proc.warm_up()", "warm_up()").replace("proc.process(", "run(")
+    for server in (relative, aliased):
+        found = loads(tmp_path, server)
+        assert found["process"]["request"] == "the route handler `classify` of server.py", server
+        for path in (tmp_path / "web").iterdir():
+            path.unlink()
+        (tmp_path / "web").rmdir()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "__init__.py").write_text("")
+    (other / "processor.py").write_text("def process(image):\n    return image\n")
+    # an importer of processor.py (its warm-up) whose handler calls the other folder's `process`
+    elsewhere = aliased.replace("from processor import process as run, warm_up", "from processor import warm_up\n"
+                                "from other.processor import process as run")
+    found = loads(tmp_path, elsewhere)
+    assert "request" not in found["process"] and found["process"]["loop"] == 1
