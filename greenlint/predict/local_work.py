@@ -256,7 +256,10 @@ def _rooflines(time: dict[str, dict], power: dict[str, dict], fits: dict[str, tu
     the `ELEMENTS_FITTED_BY` group's roofline fitted, in joules (what moving an element costs does not depend on
     the step), a third of it per element of another group's forward pass (`traffic` counts a step's weights and
     layer outputs once; a training step moves them forward and back, its gradients and the optimizer's slots
-    too: 3 passes, as it costs 3 forward passes' FLOPs, `TRAINING_FLOPS`); its own fit where that group has none."""
+    too: 3 passes, as it costs 3 forward passes' FLOPs, `TRAINING_FLOPS`); its own fit where that group has none.
+    Its `unfused_per_element`: the training one's whole, for a forward pass run op by op (an eager `model(x)`):
+    each layer's ops (its matmul or convolution, its bias, its activation) write and read back its outputs one
+    after another, where a traced step fuses them, as many passes as a training step's."""
     shared = None
     if ELEMENTS_FITTED_BY in fits:
         design, moved, flops = fits[ELEMENTS_FITTED_BY]
@@ -268,6 +271,8 @@ def _rooflines(time: dict[str, dict], power: dict[str, dict], fits: dict[str, tu
         else:
             roof = _roofline(design, moved, flops, op_flop,
                              None if element_j is None else element_j / power[group]["steady_w"])
+            if roof is not None and element_j is not None:  # an eager step's unfused ops: a training step's passes
+                roof["unfused_per_element"] = element_j * TRAINING_FLOPS / power[group]["steady_w"]
         if roof is not None:
             time[group]["roofline"] = roof
 

@@ -10,7 +10,7 @@ from greenlint.kb.record import SCHEMA_VERSION
 from greenlint.kb.store import write_kb
 from greenlint.meter.workloads import models
 from greenlint.meter.workloads.models import dense_work
-from greenlint.predict import Basis, load_predictor
+from greenlint.predict import Basis, batch_calls, load_predictor
 from greenlint.predict.loading import find_overlay
 from greenlint.predict.local_work import POOR_FIT_SD, describe, identified, local_work, nonnegative_fit
 from greenlint.predict.predictor import Predictor
@@ -19,12 +19,15 @@ from greenlint.predict.work_energy import (
     UPDATE_FLOPS_PER_PARAM,
     compute_s,
     derive,
+    one_batch,
     time_of,
     traffic,
 )
 from tests.predict.test_overlay import measured
 
 FIT = "tensorflow.keras.Sequential.fit"
+CALL = "tensorflow.keras.Sequential.__call__"
+PREDICT_ON_BATCH = "tensorflow.keras.Sequential.predict_on_batch"
 #: A CPU machine's constants: a call's fixed cost, each epoch's set-up, each step's dispatch, each FLOP,
 #: the first call's tracing, and power (10 W per busy core, two cores).
 CALL_S, PER_EPOCH, PER_STEP, PER_FLOP, TRACE_S, WATTS = 0.03, 0.05, 5e-3, 2e-10, 0.6, 20.0
@@ -304,6 +307,16 @@ def test_a_forward_pass_moves_its_elements_at_a_third_of_the_training_sweeps_cos
     assert fitted(SWEEP, own_element)["per_element"] == pytest.approx(shared, rel=1e-9)  # not its own sweep's
     alone = fitted({}, own_element)
     assert (alone["call_s"], alone["per_step"], alone["per_element"]) == pytest.approx((CALL_S, PER_STEP, own_element), rel=1e-6)
+    # an eager model(x) runs its layers' ops unfused: its elements at the training step's whole cost, a traced
+    # one-batch call (predict_on_batch) at the forward pass's third
+    assert beside["unfused_per_element"] == pytest.approx(3 * shared, rel=1e-9) and "unfused_per_element" not in alone
+    model = {"per_flop": 1e-10, "roofline": beside}
+    work = {"samples": 64, "step": "inference", **WIDE}
+    n, flops = derive("inference", one_batch(CALL, work))
+    moved = traffic(n, one_batch(CALL, work))
+    eager, traced = (batch_calls._compute_s(model, "inference", api, work) for api in (CALL, PREDICT_ON_BATCH))
+    assert eager == pytest.approx((op_flop * flops + 3 * shared * moved, flops), rel=1e-9)
+    assert traced == pytest.approx((op_flop * flops + shared * moved, flops), rel=1e-9)
 
 
 def test_without_the_sweep_calibration_falls_back_to_the_measured_figure(tmp_path, shipped):
