@@ -65,27 +65,31 @@ def np_load(args: list, keywords: list) -> Inst | None:
     return arrays.keyed(items)
 
 
-def from_directory(data: arrays.Data, named: dict) -> arrays.Data | tuple[arrays.Data, arrays.Data]:
-    """A `*_dataset_from_directory` of a downloaded archive's class folders: its documented files,
+def from_directory(data: arrays.Data, named: dict,
+                   written: tuple[int, str] | None = None) -> arrays.Data | tuple[arrays.Data, arrays.Data]:
+    """A `*_dataset_from_directory` of a downloaded archive's class folders, or of a folder the program
+    writes its files into (*written*: how many and what they are, files.WrittenFiles.files_under): those files,
     split as Keras splits them (validation: int(validation_split × files), training: the rest;
     `subset="both"`: the two)."""
     content = downloaded(named.get("directory"))
     files = content.get("") if content else None
-    if files is None:
+    if files is not None:
+        total, prov, source = files.samples, DOCUMENTED, f"files of {named['directory'].meta['url']}: {files.source}"
+    elif written is not None:
+        total, prov, source = written[0], "inferred", written[1]
+    else:
         return data
     fraction, subset = named.get("validation_split"), named.get("subset")
     split = fraction.value if type(fraction) is Const and isinstance(fraction.value, (int, float)) else None
     which = subset.value if type(subset) is Const else None
     if "validation_split" in named and split is None or split and which not in ("training", "validation", "both"):
         return data  # a split of unknown fraction or subset
-    validation = int(split * files.samples) if split else 0
-    url = named["directory"].meta["url"]
+    validation = int(split * total) if split else 0
 
     def part(samples: int, what: str) -> arrays.Data:
-        note = f"{what}{files.samples} files of {url}: {files.source}"
-        return replace(data, samples=samples, prov=DOCUMENTED, note=note)
+        return replace(data, samples=samples, prov=prov, note=f"{what}{total} {source}")
 
-    training = part(files.samples - validation, f"the training {files.samples - validation} of " if split else "")
+    training = part(total - validation, f"the training {total - validation} of " if split else "")
     if not split:
         return training
     held = part(validation, f"the validation {validation} (validation_split={split}) of ")

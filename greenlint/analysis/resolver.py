@@ -82,7 +82,7 @@ from greenlint.analysis import layers as layers_mod
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
 from greenlint.analysis.callsite import estimator_method
-from greenlint.analysis.files import WrittenFiles
+from greenlint.analysis.files import FILE_WRITERS, READ_ENDINGS, WrittenFiles, path_parts
 from greenlint.analysis.references import CodeReferences, looks_up_strings, text_references, word_lines
 from greenlint.analysis.scopes import Scope, merge_names
 from greenlint.analysis.values import (
@@ -2075,6 +2075,31 @@ class Resolver:
             filled = Inst(arrays.LIST, "append", {**meta, "host": decoded, "line": line, "walk": id(self.ctx)})
         scope.names[name] = filled
 
+    def wrote_file(self, node: ast.Call, api: str) -> None:
+        """Note a file write (`files.FILE_WRITERS`) at module level: its path's parts (`files.path_parts`) and
+        how many distinct files it writes, the product of its loops' trip counts where each is known, no
+        branch or early exit skips the write, and each loop's variable is in the path (else the same file
+        is written again); not known otherwise."""
+        keyword = next((k.value for k in node.keywords if k.arg == FILE_WRITERS[api]), None)
+        target = node.args[0] if node.args and type(node.args[0]) is not ast.Starred else keyword
+        parts = path_parts(target, self.literal_text)
+        if target is None or parts is None:
+            return
+        ctx = self.ctx
+        used = {n.id for n in ast.walk(target) if type(n) is ast.Name}
+        loops = [(t, v) for t, v in zip(ctx.trips, ctx.varying) if t != 1]
+        known = ctx.func is None and not ctx.exits and not ctx.guards and all(
+            t is not None and v is not None and used & v for t, v in loops)
+        count = math.prod(t for t, _ in loops if t is not None) if known else None
+        self.files.wrote_into((node.lineno, node.col_offset), parts, count)
+
+    def literal_text(self, expr: ast.AST) -> str | None:
+        """The string *expr* is where it is a literal one or a name bound to one, else None."""
+        value = expr.value if type(expr) is ast.Constant else self.name(expr.id) if type(expr) is ast.Name else None
+        if type(value) is Const:
+            value = value.value
+        return value if isinstance(value, str) else None
+
     def fill_attribute(self, target: ast.Attribute, method: str) -> None:
         """`self.image_info.append(info)` in a method: a list attribute of a project class filled
         by a method that may run any number of times (`add_image` per image of a dataset) has a
@@ -2412,6 +2437,8 @@ class Resolver:
             return arrays.keras_dataset(api)
         if api == downloads.GET_FILE:
             return downloads.fetched(named)
+        if api in FILE_WRITERS:
+            self.wrote_file(node, api)
         if api == SAVED_MODEL_LOAD:
             return Inst(SAVED_MODEL_LOAD, "factory")
         if api == work_mod.MODEL_TO_ESTIMATOR:  # an Estimator that trains and runs that Keras model
@@ -2453,7 +2480,8 @@ class Resolver:
             meta["model_name"] = api.rpartition(".")[2]
         if kind == "class" and api.startswith(work_mod.LAYERS):
             meta["site_work"] = self.calls[-1].work  # filled in once a model places the layer
-        self.work_meta(api, named, features, meta, [v for starred, v in args if not starred])
+        written = self.files.files_under(named.get("directory"), api, _labelled(named)) if api in READ_ENDINGS else None
+        self.work_meta(api, named, features, meta, [v for starred, v in args if not starred], written)
         if kind == "class" and type(named.get("model_fn")) is UserFunc and not self.exporting:
             model_work = self.model_fn_work(named["model_fn"].info)
             if model_work:  # `tf.estimator.Estimator(model_fn=f)`: the model f runs (work.estimator_work)
@@ -2474,8 +2502,10 @@ class Resolver:
         return value
 
     @staticmethod
-    def work_meta(api: str, named: dict, features: dict, meta: dict, positional: list) -> None:
-        """What a TF constructor's value carries for work inference (arrays.py, work.py)."""
+    def work_meta(api: str, named: dict, features: dict, meta: dict, positional: list,
+                  written: tuple[int, str] | None = None) -> None:
+        """What a TF constructor's value carries for work inference (arrays.py, work.py); *written*: the files
+        the program wrote into the folder a `*_dataset_from_directory` reads (files.WrittenFiles.files_under)."""
         if api == "tensorflow.keras.Input":
             shape = arrays.input_shape(named.get("shape"))  # None dimensions allowed (sequences)
             if shape is not None:
@@ -2500,7 +2530,7 @@ class Resolver:
         elif arrays.is_dataset_source(api):
             data = arrays.dataset_source(api, named, positional)
             if data is not None:
-                meta["data"] = downloads.from_directory(data, named) if api in arrays.FROM_DIRECTORY else data
+                meta["data"] = downloads.from_directory(data, named, written) if api in arrays.FROM_DIRECTORY else data
         else:
             shape = ops.result_shape(api, named)
             if shape is not None:
@@ -4234,3 +4264,10 @@ _EXPR = {
     ast.Starred: Resolver.e_starred,
     ast.Slice: Resolver.e_slice,
 }
+
+
+def _labelled(named: dict) -> bool:
+    """A `*_dataset_from_directory` that reads its folder's class folders (`labels="inferred"`, the default),
+    not every file under it (`labels=None`)."""
+    labels = named.get("labels")
+    return labels is None or not (type(labels) is Const and labels.value is None)

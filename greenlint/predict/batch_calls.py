@@ -15,7 +15,11 @@ with P and per_flop this machine's fitted constants for the call's group (the fi
 is the `fit` loop's, which a one-batch call replaces by its own, measured). The overhead grows with
 the layers the call dispatches one by one (`n_layers`, as the analysis counts a Sequential's list or a functional graph's layer calls);
 where the call's layers are not known it is the workload's as measured, and the note says so. The
-compute follows the call's own FLOPs, so x100 the FLOPs is priced as such.
+compute follows the call's own FLOPs, so x100 the FLOPs is priced as such. Where the calibration fitted a roofline, the compute
+is the FLOPs at the op model's cost and the elements the step moves (its weights, its layers' outputs) at a cost
+per element: an eager `model(x)` at the roofline's `unfused_per_element` (its ops, each layer's matmul or
+convolution, bias and activation, write and read back the outputs one after another: a training step's
+passes), `predict_on_batch`'s traced step at a forward pass's.
 
 A `tf.function`'s call whose body runs one step of a model (`TRACED_CALL`, `step: training` or
 `inference`) runs a traced graph once per Python call, as `train_on_batch`/`predict_on_batch` run
@@ -54,12 +58,22 @@ def _layers(features: dict) -> float | None:
 
 def _compute_s(model: dict, group: str, api: str, features: dict) -> tuple[float, float] | None:
     """(seconds the FLOPs of one batch of this work take at the fitted cost per FLOP, or by the fitted
-    roofline where its traffic is known: `compute_s`; its FLOPs)."""
+    roofline where its traffic is known: `compute_s`, an eager call's elements at its `unfused_per_element`;
+    its FLOPs)."""
     batch = one_batch(api, features)
     n, flops = derive(group, batch)
     if n is None or flops is None:
         return None
-    return compute_s(model, n, flops, batch), flops
+    return compute_s(_stepped(model, api), n, flops, batch), flops
+
+
+def _stepped(model: dict, api: str) -> dict:
+    """The time model of a one-batch call of *api*: an eager `model(x)` (`batch_call_here` prices only eager
+    ones) moves its elements at its roofline's `unfused_per_element` (local_work `_rooflines`), its ops one by one."""
+    roof = model.get("roofline") or {}
+    if api.rpartition(".")[2] != "__call__" or "unfused_per_element" not in roof:
+        return model
+    return {**model, "roofline": {**roof, "per_element": roof["unfused_per_element"]}}
 
 
 #: The one-batch method whose calibration workload stands for a traced function's call of each kind of
@@ -121,7 +135,7 @@ def batch_call_here(overlay: Overlay, api: str, features: dict, group: str) -> P
     else:
         note += " (this call's layers unknown: the workload's overhead as measured)"
         sd = math.hypot(sd, math.log10(2.0))  # the overhead follows the layers, which the code does not say here
-    roof = (model.get("roofline") or {}) if traffic(1.0, one_batch(api, features)) is not None else {}
+    roof = (_stepped(model, api).get("roofline") or {}) if traffic(1.0, one_batch(api, features)) is not None else {}
     cost = (f" at {roof['per_flop']:.3g} s each and the elements they move at {roof['per_element']:.3g} s each (the "
             "fitted roofline)" if roof else f" at {model['per_flop']:.3g} s each")
     fed = f" and its batch's input pipeline, {drawn:.3g} s (map calls, file decodes)" if drawn else ""

@@ -36,7 +36,8 @@ per_flop x FLOPs:
 * `sd`: the log10 spread the figures carry: the fit's residuals and the repeats' spread, never
   under the run-to-run noise; beyond the longest call fitted, `extrapolation_spread` widens it;
 * `roofline`: where the op model is fitted and every workload states its layers' outputs, the same
-  fit with the FLOPs at the op model's cost and a cost per element the steps move (`_roofline`); it
+  fit with the FLOPs at the op model's cost and a cost per element the steps move (`_roofline`), the
+  training sweep's for every group (`_rooflines`: the inference sweep cannot tell it from its steps); it
   prices the calls whose traffic the analysis knows (`work_energy.time_of`, `compute_s`).
 
 Tensor ops get the same treatment (`local_ops`): a dispatch cost and a cost per FLOP, fitted on the
@@ -51,12 +52,17 @@ import math
 import statistics
 from collections.abc import Callable, Mapping
 
-from greenlint.predict.work_energy import derive, epochs_of, model_layers, one_batch, traffic
+from greenlint.predict.work_energy import TRAINING_FLOPS, derive, epochs_of, model_layers, one_batch, traffic
 from greenlint.units import TIMES
 
 #: A group's constants, in the fit's column order (`per_epoch` only where the workloads run at two
 #: epoch counts or more: otherwise it is not told apart from `call_s`).
 TERMS = ("call_s", "per_epoch", "per_step", "per_flop")
+#: The group whose sweep tells a step's elements moved from its steps and FLOPs (`fit`s at batch 8 and 32, of a
+#: narrow and a wide MLP: meter/workloads/models.py FIT_SWEEP). Its cost per element, in joules, is this machine's
+#: for every group's roofline: the inference sweep runs one narrow MLP at batch 32 beside a wide one, whose
+#: elements grow with their steps, so its own fit leaves them at no cost whatever they cost.
+ELEMENTS_FITTED_BY = "training"
 #: log10 rms residual (per degree of freedom) above which a local model's fit is called poor: its
 #: own workloads off by more than x1.5 on average, the machine's load or noise rather than its constants.
 POOR_FIT_SD = math.log10(1.5)
@@ -210,6 +216,7 @@ def local_work(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules:
     power: dict[str, dict] = {}
     refused: dict[str, str] = {}
     first_j = first_j or {}
+    fits: dict[str, tuple[list, list, list[float]]] = {}  # each fitted group's design, elements moved and FLOPs
     for group, rs in sorted(rows.items()):
         watts = sum(joules[w] for w, *_ in rs) / sum(s for *_, s in rs)
         # fitted on the joules at the group's power: wall seconds on a shared machine wait on other
@@ -237,15 +244,41 @@ def local_work(timed: Mapping[str, tuple[tuple[str, dict, float], ...]], joules:
             "epochs": sorted({e for _, e, *_ in rs}),
             "sd": _spread_of(fitted["resid_sd"], [w for w, *_ in rs], spread, noise_sd),
         }
-        roof = _roofline(design, moved[group], [f for *_, f, _ in rs], op_flop)
-        if roof is not None:
-            time[group]["roofline"] = roof
+        fits[group] = (design, moved[group], [f for *_, f, _ in rs])
         power[group] = {"steady_w": watts, "n": len(rs)}
+    _rooflines(time, power, fits, op_flop)
     return {"time": time, "power": power, "refused": refused}
 
 
+def _rooflines(time: dict[str, dict], power: dict[str, dict], fits: dict[str, tuple[list, list, list[float]]],
+               op_flop: float | None) -> None:
+    """Give each fitted group its `roofline` (`_roofline`), the elements its steps move at the cost per element
+    the `ELEMENTS_FITTED_BY` group's roofline fitted, in joules (what moving an element costs does not depend on
+    the step), a third of it per element of another group's forward pass (`traffic` counts a step's weights and
+    layer outputs once; a training step moves them forward and back, its gradients and the optimizer's slots
+    too: 3 passes, as it costs 3 forward passes' FLOPs, `TRAINING_FLOPS`); its own fit where that group has none.
+    Its `unfused_per_element`: the training one's whole, for a forward pass run op by op (an eager `model(x)`):
+    each layer's ops (its matmul or convolution, its bias, its activation) write and read back its outputs one
+    after another, where a traced step fuses them, as many passes as a training step's."""
+    shared = None
+    if ELEMENTS_FITTED_BY in fits:
+        design, moved, flops = fits[ELEMENTS_FITTED_BY]
+        shared = _roofline(design, moved, flops, op_flop)
+    element_j = shared["per_element"] * power[ELEMENTS_FITTED_BY]["steady_w"] / TRAINING_FLOPS if shared else None
+    for group, (design, moved, flops) in fits.items():
+        if group == ELEMENTS_FITTED_BY:
+            roof = shared
+        else:
+            roof = _roofline(design, moved, flops, op_flop,
+                             None if element_j is None else element_j / power[group]["steady_w"])
+            if roof is not None and element_j is not None:  # an eager step's unfused ops: a training step's passes
+                roof["unfused_per_element"] = element_j * TRAINING_FLOPS / power[group]["steady_w"]
+        if roof is not None:
+            time[group]["roofline"] = roof
+
+
 def _roofline(design: list[tuple[str, tuple[float, ...], float]], moved: list[float | None], flops: list[float],
-              op_flop: float | None) -> dict | None:
+              op_flop: float | None, per_element: float | None = None) -> dict | None:
     """A group's constants with its FLOPs at the op model's cost per FLOP (*op_flop*: large matmuls and
     convolutions, work of high arithmetic intensity) and a cost per element its steps move (`traffic`:
     weights read, layer outputs written and read back) in place of its one fitted cost per FLOP: the
@@ -253,20 +286,24 @@ def _roofline(design: list[tuple[str, tuple[float, ...], float]], moved: list[fl
     far fewer, so one cost per FLOP fitted on them prices those high. Fitted like the group (`_fit`) on
     the seconds left once the FLOPs are priced, the FLOP column replaced by the elements moved; None
     where the op model was not fitted, a workload does not state its traffic, or its FLOPs alone at that
-    cost take all its time."""
+    cost take all its time. *per_element*: the cost per element given (`_rooflines`), its elements priced
+    at it like its FLOPs and the other constants fitted on what is left, not fitted here."""
     known = [m for m in moved if m is not None]
     if not op_flop or len(known) != len(moved):
         return None
-    left = [(w, (*x[:-1], m), s - op_flop * f) for (w, x, s), m, f in zip(design, known, flops)]
+    given = per_element or 0.0
+    left = [(w, (*x[:-1], m), s - op_flop * f - given * m) for (w, x, s), m, f in zip(design, known, flops)]
+    if per_element is not None:
+        left = [(w, x[:-1], s) for w, x, s in left]
     if any(s <= 0 for *_, s in left):
         return None
-    epochs = len(left[0][1]) == 4  # the group's design has a per-epoch column
-    fitted = _fit(left, ("call_s", "per_epoch", "per_step", "per_element") if epochs else
-                  ("call_s", "per_step", "per_element"))
+    epochs = len(design[0][1]) == 4  # the group's design has a per-epoch column
+    terms = ("call_s", "per_epoch", "per_step") if epochs else ("call_s", "per_step")
+    fitted = _fit(left, terms if per_element is not None else (*terms, "per_element"))
     if isinstance(fitted, str):
         return None
     return {"call_s": fitted["call_s"], "per_epoch": fitted["per_epoch"], "per_step": fitted["per_step"],
-            "per_element": fitted["per_element"], "per_flop": op_flop}
+            "per_element": given if per_element is not None else fitted["per_element"], "per_flop": op_flop}
 
 
 def describe(local: dict | None) -> list[str]:

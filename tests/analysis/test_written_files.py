@@ -5,8 +5,11 @@ unknown."""
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
+from greenlint.analysis.analyse import analyse_source
 from tests.analysis.test_data_sizes import MODEL, fit_work, samples
 
 
@@ -55,3 +58,69 @@ def test_a_dataset_from_arrays_read_back_has_their_samples():
         + "model.fit(ds, epochs=2)\n"
     )
     assert samples(work) == 4096 and work["steps"]["value"] == 2 * 64
+
+
+def _folder_fits(code: str) -> list[dict]:
+    """The `fit` works of *code* (after `import os`, `pathlib`, numpy and TensorFlow)."""
+    result = analyse_source("import os\nimport pathlib\nimport numpy as np\nimport tensorflow as tf\n"
+                            + textwrap.dedent(code), "snippet.py")
+    assert result.errors == []
+    return [s.work for s in result.callsites if s.api == "tensorflow.keras.Sequential.fit"]
+
+
+FOLDER_MODEL = "model = tf.keras.Sequential([tf.keras.layers.Flatten(), tf.keras.layers.Dense(2)])\n"
+PNG = "tf.io.encode_png(np.zeros((8, 8, 3), dtype=np.uint8))"
+
+
+@pytest.mark.parametrize(
+    "writes, reader, files",
+    [
+        (f'for label in ("a", "b"):\n    for i in range(256):\n'
+         f'        tf.io.write_file(os.path.join("images", label, f"{{i}}.png"), {PNG})\n',
+         'tf.keras.utils.image_dataset_from_directory("images", image_size=(8, 8))', 512),
+        (f'root = "data/train"\nfor i in range(30):\n    tf.io.write_file(f"{{root}}/cat/{{i}}.jpg", {PNG})\n'
+         f'for i in range(20):\n    tf.io.write_file(pathlib.Path(root) / "dog" / f"{{i}}.jpg", {PNG})\n',
+         'tf.keras.utils.image_dataset_from_directory("data/train/", image_size=(8, 8))', 50),
+        (f'for i in range(100):\n    tf.io.write_file(os.path.join("images", "a", f"{{i}}.png"), {PNG})\n',
+         'tf.keras.utils.image_dataset_from_directory("images", image_size=(8, 8), validation_split=0.2, '
+         'subset="training", seed=1)', 80),
+        ('for i in range(40):\n    tf.io.write_file(os.path.join("texts", "pos", f"{i}.txt"), "good")\n',
+         'tf.keras.utils.text_dataset_from_directory("texts")', 40),
+    ],
+)
+def test_a_folder_read_back_holds_the_files_the_program_wrote_into_it(writes, reader, files):
+    (fit,) = _folder_fits(writes + f"ds = {reader}\n" + FOLDER_MODEL + "model.fit(ds, epochs=2)\n")
+    assert fit["samples"]["value"] == files and fit["samples"]["provenance"] == "inferred"
+    assert "files the program writes into" in fit["samples"]["note"]
+
+
+@pytest.mark.parametrize(
+    "writes",
+    [
+        f'for label in ("a", "b"):\n    for i in range(n):\n        tf.io.write_file(os.path.join("images", label, f"{{i}}.png"), {PNG})\n',
+        f'for label in ("a", "b"):\n    for i in range(9):\n        tf.io.write_file(os.path.join("images", label, "same.png"), {PNG})\n',
+        f'for i in range(9):\n    if i % 2:\n        tf.io.write_file(os.path.join("images", "a", f"{{i}}.png"), {PNG})\n',
+        f'for i in range(9):\n    tf.io.write_file(os.path.join("images", f"{{i}}.png"), {PNG})\n',  # no class folder
+        f'for i in range(9):\n    tf.io.write_file(os.path.join("other", "a", f"{{i}}.png"), {PNG})\n',
+        f'for i in range(9):\n    tf.io.write_file(os.path.join("images", "a", f"{{i}}.npy"), {PNG})\n',
+        f'for i in range(9):\n    tf.io.write_file(os.path.join(folder, "a", f"{{i}}.png"), {PNG})\n',
+        f'def write(n):\n    for i in range(n):\n        tf.io.write_file(os.path.join("images", "a", f"{{i}}.png"), {PNG})\n'
+        f'write(9)\n',
+    ],
+)
+def test_a_folder_whose_written_files_are_not_counted_stays_unknown(writes):
+    code = "n = int(input())\nfolder = input()\n" + writes
+    (fit,) = _folder_fits(code + 'ds = tf.keras.utils.image_dataset_from_directory("images")\n' + FOLDER_MODEL
+                          + "model.fit(ds, epochs=2)\n")
+    assert fit["samples"]["value"] is None and fit["samples"]["provenance"] == "unknown"
+
+
+def test_a_file_of_the_readers_kind_written_into_a_folder_not_known_leaves_the_count_unknown():
+    code = (f'for i in range(9):\n    tf.io.write_file(os.path.join("images", "a", f"{{i}}.png"), {PNG})\n'
+            f'path = input()\ntf.io.write_file(f"{{path}}/b/extra.png", {PNG})\n')
+    (fit,) = _folder_fits(code + 'ds = tf.keras.utils.image_dataset_from_directory("images")\n' + FOLDER_MODEL
+                          + "model.fit(ds, epochs=2)\n")
+    assert fit["samples"]["value"] is None
+    (fit,) = _folder_fits(code.replace("extra.png", "log.txt") + 'ds = tf.keras.utils.image_dataset_from_directory("images")\n'
+                          + FOLDER_MODEL + "model.fit(ds, epochs=2)\n")
+    assert fit["samples"]["value"] == 9  # a text file is not an image the reader reads

@@ -10,7 +10,7 @@ from greenlint.kb.record import SCHEMA_VERSION
 from greenlint.kb.store import write_kb
 from greenlint.meter.workloads import models
 from greenlint.meter.workloads.models import dense_work
-from greenlint.predict import Basis, load_predictor
+from greenlint.predict import Basis, batch_calls, load_predictor
 from greenlint.predict.loading import find_overlay
 from greenlint.predict.local_work import POOR_FIT_SD, describe, identified, local_work, nonnegative_fit
 from greenlint.predict.predictor import Predictor
@@ -19,12 +19,15 @@ from greenlint.predict.work_energy import (
     UPDATE_FLOPS_PER_PARAM,
     compute_s,
     derive,
+    one_batch,
     time_of,
     traffic,
 )
 from tests.predict.test_overlay import measured
 
 FIT = "tensorflow.keras.Sequential.fit"
+CALL = "tensorflow.keras.Sequential.__call__"
+PREDICT_ON_BATCH = "tensorflow.keras.Sequential.predict_on_batch"
 #: A CPU machine's constants: a call's fixed cost, each epoch's set-up, each step's dispatch, each FLOP,
 #: the first call's tracing, and power (10 W per busy core, two cores).
 CALL_S, PER_EPOCH, PER_STEP, PER_FLOP, TRACE_S, WATTS = 0.03, 0.05, 5e-3, 2e-10, 0.6, 20.0
@@ -269,6 +272,51 @@ def test_with_the_op_models_cost_per_flop_a_group_fits_a_roofline_that_prices_a_
     assert "roofline" not in local_work(timed, joules, first, lambda api, f: "training")["time"]["training"]
     bare = {FIT: tuple((w, {k: v for k, v in f.items() if k != "activations_per_sample"}, s) for w, f, s in timed[FIT])}
     assert "roofline" not in local_work(bare, joules, first, lambda api, f: "training", op_flop=op_flop)["time"]["training"]
+
+
+def test_a_forward_pass_moves_its_elements_at_a_third_of_the_training_sweeps_cost_per_element():
+    """The inference sweep's MLPs move elements in step with their steps, so its own roofline cannot tell
+    what an element costs; the training sweep's (batch 8 and 32, narrow and wide) can. Beside it, the
+    inference roofline prices an element at a third of the training one's joules (a forward pass of a
+    training step's three), converted at its own power, and fits its other constants on what is left;
+    without the training sweep it fits its own."""
+    op_flop, per_element, inference_w, own_element = 2e-11, 3e-8, 10.0, 5e-9
+    shared = per_element * WATTS / 3 / inference_w  # the training sweep's joules per element, a third, as seconds here
+
+    def truth(group: str, work: dict, element: float) -> float:
+        n, flops = derive(group, work)
+        epochs = PER_EPOCH * work["epochs"] if group == "training" else 0.0
+        return CALL_S + epochs + PER_STEP * n + op_flop * flops + element * traffic(n, work)
+
+    passes = {f"mlp_predict_{n}": {"samples": n, "batch_size": 32, "epochs": 1, **SMALL} for n in (32, 1024, 8192)}
+    passes["wide_mlp_predict_4096"] = {"samples": 4096, "batch_size": 32, "epochs": 1, **WIDE}
+    predict = "tensorflow.keras.Sequential.predict"
+
+    def fitted(sweep: dict, element: float) -> dict:
+        timed = {predict: tuple((w, f, truth("inference", f, element)) for w, f in passes.items())}
+        joules = {w: inference_w * s for w, _, s in timed[predict]}
+        if sweep:
+            timed[FIT] = tuple((w, f, truth("training", f, per_element)) for w, f in sweep.items())
+            joules.update({w: WATTS * s for w, _, s in timed[FIT]})
+        first = {w: s for ws in timed.values() for w, _, s in ws}
+        local = local_work(timed, joules, first, lambda api, f: "training" if api == FIT else "inference", op_flop=op_flop)
+        return local["time"]["inference"]["roofline"]
+
+    beside = fitted(SWEEP, shared)
+    assert (beside["call_s"], beside["per_step"], beside["per_element"]) == pytest.approx((CALL_S, PER_STEP, shared), rel=1e-6)
+    assert fitted(SWEEP, own_element)["per_element"] == pytest.approx(shared, rel=1e-9)  # not its own sweep's
+    alone = fitted({}, own_element)
+    assert (alone["call_s"], alone["per_step"], alone["per_element"]) == pytest.approx((CALL_S, PER_STEP, own_element), rel=1e-6)
+    # an eager model(x) runs its layers' ops unfused: its elements at the training step's whole cost, a traced
+    # one-batch call (predict_on_batch) at the forward pass's third
+    assert beside["unfused_per_element"] == pytest.approx(3 * shared, rel=1e-9) and "unfused_per_element" not in alone
+    model = {"per_flop": 1e-10, "roofline": beside}
+    work = {"samples": 64, "step": "inference", **WIDE}
+    n, flops = derive("inference", one_batch(CALL, work))
+    moved = traffic(n, one_batch(CALL, work))
+    eager, traced = (batch_calls._compute_s(model, "inference", api, work) for api in (CALL, PREDICT_ON_BATCH))
+    assert eager == pytest.approx((op_flop * flops + 3 * shared * moved, flops), rel=1e-9)
+    assert traced == pytest.approx((op_flop * flops + shared * moved, flops), rel=1e-9)
 
 
 def test_without_the_sweep_calibration_falls_back_to_the_measured_figure(tmp_path, shipped):
