@@ -3956,10 +3956,13 @@ _DRAWING = frozenset({"randint", "integers", "choice", "permutation", "arange"})
 
 def _sized(info: FuncInfo, given: list) -> bool:
     """Whether a call of *info* given these values may draw rows by a size it is given: an int among
-    them, and a body (read once, kept on *info*) that makes row numbers (`np.random.randint(0, n,
+    them, and a body that draws rows (`draws_rows`)."""
+    return any(type(v) is Const and type(v.value) is int for v in given) and draws_rows(info)
+
+
+def draws_rows(info: FuncInfo) -> bool:
+    """Whether *info*'s body (read once, kept on *info*) makes row numbers (`np.random.randint(0, n,
     batch_size)`) or slices by bounds not literal (`paths[i * batch_size:(i + 1) * batch_size]`)."""
-    if not any(type(v) is Const and type(v.value) is int for v in given):
-        return False
     if info.draws is None:
         info.draws = isinstance(info.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
             type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _DRAWING
