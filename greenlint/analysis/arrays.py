@@ -16,7 +16,9 @@ a KEYED value of every split: `datasets["train"]`), downloaded files (downloads.
 `x[0, :5]`, `reshape`, `astype`, a new first axis on a value of unknown shape (`np.expand_dims(x, 0)`,
 `x[None]`: meta "rows" 1), a literal slice of the first axis of a value of unknown rows (`x[:64]`,
 `x[-500:]`, `x[a:b]`: meta "most_rows", at most that many rows; `most_rows`; literal slices of
-the other axes, `x[:64, :50]`: meta "most_sample", each row's axes at most that long), arithmetic with
+the other axes, `x[:64, :50]`: meta "most_sample", each row's axes at most that long), rows drawn from a
+value of unknown rows by an index of known length or a slice of known width (`x[np.random.randint(0, n,
+bs)]`, `x[perm[i:i + bs]]`, `x[i * bs:(i + 1) * bs]`: meta "rows", `taken`), arithmetic with
 literals, `Dataset.from_tensor_slices`, `batch`, `take`, `skip`, `repeat`, `shuffle`, `map`, `filter`. Anything else leaves the shape unknown.
 """
 
@@ -28,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from greenlint.analysis import worktables
-from greenlint.analysis.values import OPAQUE, Const, Inst, Seq
+from greenlint.analysis.values import OPAQUE, Const, Inst, Seq, items_of
 
 #: Libraries followed only for the shapes and sizes they imply; no call of theirs is reported.
 DATA_ROOTS = frozenset({"numpy", "tensorflow_datasets", "sklearn"})
@@ -132,7 +134,8 @@ def shape_of(value: Any) -> tuple | None:
 
 def rows_of(value: Any) -> int | None:
     """The first dimension (samples) of an array or tensor value: from its shape, else from a new
-    first axis given to a value of unknown shape (`new_first_axis`); None when not known."""
+    first axis given to a value of unknown shape (`new_first_axis`) or the rows an index drew from it
+    (`taken`); None when not known."""
     shape = shape_of(value)
     if shape:
         return shape[0]
@@ -312,10 +315,11 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
         size = named.get("size", positional[at] if len(positional) > at else None)
         shape = _dims(size) if size is not None else None
         first = positional[0] if positional else named.get("a", named.get("low"))
-        if shape is not None and len(shape) == 1 and (path == "numpy.random.randint" or _int(first) is not None and path == "numpy.random.choice"):
-            return _index(shape[0])
-    elif path == "numpy.random.permutation" and positional and _int(positional[0]) is not None:
-        return _index(_int(positional[0]))
+        if shape is not None and len(shape) == 1 and (path == "numpy.random.randint" or path == "numpy.random.choice" and _rows_drawn_from(first)):
+            return _index(shape[0], size)
+    elif path == "numpy.random.permutation" and positional and _rows_drawn_from(positional[0]):
+        length = _int(positional[0])  # `permutation(len(x))` of rows not known: row numbers, how many not known
+        return _index(length, positional[0]) if length is not None else Inst(ARRAY, "constructor", {"index": True})
     elif path in ("numpy.array", "numpy.asarray", "numpy.asanyarray", "numpy.ascontiguousarray"):
         source = positional[0] if positional else named.get("object", named.get("a"))
         if type(source) is Seq:  # a list of arrays of one shape: stacked
@@ -331,6 +335,8 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
         bounds = [_int(v) for v in positional]
         if positional and all(b is not None for b in bounds) and len(bounds) <= 3 and (len(bounds) < 3 or bounds[2]):
             shape = (len(range(*bounds)),)
+        elif len(positional) == 1 and not named and _rows_drawn_from(positional[0]):
+            return Inst(ARRAY, "constructor", {"index": True})  # `np.arange(len(x))`: row numbers, how many not known
     elif path == "numpy.linspace":
         num = _int(named.get("num", positional[2] if len(positional) > 2 else Const(50)))
         shape = (num,) if num is not None else None
@@ -342,10 +348,26 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
     return array(shape)
 
 
-def _index(length: int | None) -> Inst | None:
+def _index(length: int | None, given: Any = None) -> Inst | None:
     """A 1-D array of *length* row numbers (`np.random.randint(0, n, size)`, `permutation(n)`,
-    `choice(n, size)`): indexing an array with it draws that many rows."""
-    return None if length is None or length < 0 else Inst(ARRAY, "constructor", {"shape": (length,), "shape_prov": "literal", "index": True})
+    `choice(n, size)`): indexing an array with it draws that many rows. *given*: the value that set
+    its length, whose command-line option (`Const.option`) it keeps (meta "options")."""
+    if length is None or length < 0:
+        return None
+    option = given.option if type(given) is Const else ""
+    meta = {"shape": (length,), "shape_prov": "literal", "index": True, **({"options": (option,)} if option else {})}
+    return Inst(ARRAY, "constructor", meta)
+
+
+def _rows_drawn_from(population: Any) -> bool:
+    """Whether NumPy draws row numbers from *population* (`choice(n, size)`, `permutation(n)`,
+    `arange(n)`): an int, row numbers, or a value not known (`len(x)`, `x.shape[0]` of data of
+    unknown size); not the values of known data (`choice(x[:, 0], 8)`) nor a literal list."""
+    if population is None or population is OPAQUE:
+        return True
+    if type(population) is Const:
+        return type(population.value) is int
+    return type(population) is Inst and (population.cls == ROWS or bool(population.meta.get("index")))
 
 
 def _joined(path: str, items: Any, axis: Any) -> Inst | None:
@@ -369,7 +391,7 @@ def array_method(name: str, owner: Any, args: list) -> Any:
     if name == "expand_dims" and shape is None and args and _int(args[0]) == 0:
         return new_first_axis("np.expand_dims(x, 0)")
     kept_rows = _kept_rows_shape(name, shape, args)
-    if kept_rows is not None and most_rows(owner) is not None:
+    if kept_rows is not None and (most_rows(owner) is not None or shape is None and rows_of(owner) is not None):
         return _rows_kept(owner, owner.cls, kept_rows or None)
     if shape is None or type(owner) is not Inst:
         return None
@@ -401,9 +423,13 @@ def _rows_kept(value: Any, cls: str = ARRAY, shape: tuple | None = None) -> Inst
     """A value of *cls* of the rows *value* has at most (`most_rows`), of *shape* (first axis None)
     where known; None where nothing bounds its rows."""
     rows = most_rows(value)
-    if rows is None:
+    exact = value.meta.get("rows") if rows is None and type(value) is Inst and shape_of(value) is None else None
+    if rows is None and type(exact) is not int:
         return None
-    meta = {"most_rows": rows, **{k: value.meta[k] for k in ("shape_prov", "shape_note") if k in value.meta}}
+    meta = {"most_rows": rows} if rows is not None else {"rows": exact}  # `X[idx] / 127.5`: the rows drawn
+    meta.update({k: value.meta[k] for k in ("shape_prov", "shape_note", "options") if k in value.meta})
+    if shape and rows is None:
+        shape = (exact, *shape[1:])
     return Inst(cls, "operator", {**meta, "shape": shape} if shape else meta)
 
 
@@ -503,7 +529,7 @@ def subscript(owner: Inst, parts: list) -> Inst:
     if shape is None and parts and parts[0] is NEW_AXIS:
         return new_first_axis("x[None]", owner.cls)
     if shape is None or parts.count(REST) > 1 or len(axes) > len(shape):
-        return sliced(owner, parts, owner.cls) or unknown
+        return taken(owner, parts, owner.cls) or sliced(owner, parts, owner.cls) or unknown
     dims, out, at = list(shape), [], 0
     for i, part in enumerate(parts):
         if part is NEW_AXIS:
@@ -517,8 +543,8 @@ def subscript(owner: Inst, parts: list) -> Inst:
             at += 1
         elif _int(part) is not None and (dims[at] is None or -dims[at] <= part.value < dims[at]):
             at += 1
-        elif type(part) is Inst and part.meta.get("index") and len(shape_of(part) or ()) == 1:
-            out.append(part.meta["shape"][0])  # `x[idx]`: as many rows as idx holds row numbers
+        elif (drawn_rows := row_numbers(part)) is not None:
+            out.append(drawn_rows)  # `x[idx]`: as many rows as idx holds row numbers
             at += 1
         else:
             return unknown
@@ -526,23 +552,71 @@ def subscript(owner: Inst, parts: list) -> Inst:
     bounded = sliced(owner, parts) if out and out[0] is None else None
     if bounded is not None:  # `x[:64]` of rows unknown, each row's shape known
         found.meta.update(most_rows=bounded.meta["most_rows"], shape_prov="inferred", shape_note=bounded.meta["shape_note"])
-    drawn = [p for p in parts if type(p) is Inst and p.meta.get("index")]
+    drawn = [p for p in parts if row_numbers(p) is not None]
     if drawn:
-        found.meta.update(shape_prov="inferred", shape_note=f"{drawn[0].meta['shape'][0]} rows drawn by an index array")
+        found.meta.update(_drawn_meta(drawn[0]))
     if owner.meta.get("index") and len(found.meta.get("shape") or ()) == 1:
         found.meta["index"] = True  # `permutation(n)[:batch]`: still row numbers
     return found
+
+
+def row_numbers(part: Any) -> int | None:
+    """How many row numbers an index part holds: a 1-D index array's (`_index`, `taken`) length;
+    None for anything else (a mask, values drawn from data, an index of unknown length)."""
+    if type(part) is not Inst or not part.meta.get("index") or len(shape_of(part) or (None,)) != 1:
+        return None
+    return rows_of(part)
+
+
+def _drawn_meta(index: Inst) -> dict:
+    """What indexing with *index* (`row_numbers`) says of the rows drawn: how many, and what set them
+    (the default of a command-line option, kept as meta "options", or the code itself)."""
+    rows, options = row_numbers(index), index.meta.get("options", ())
+    how = f"the default of `--{options[0]}`, which the command line can change" if options else "set in the code"
+    meta = {"rows": rows, "shape_prov": "inferred", "shape_note": f"{rows:,} rows drawn by an index array ({how})"}
+    return {**meta, "options": options} if options else meta
+
+
+def rowless(value: Any) -> bool:
+    """Whether *value* may be what a helper returns as arrays or batches of rows not known (`return
+    X[idx]`, `return np.array(hr) / 127.5, np.array(lr) / 127.5` where the size drawn is a parameter):
+    unknown, or such an array, alone or in a tuple of them; not another value (a model, a literal)."""
+    return all(v is None or type(v) is Inst and v.cls in (ARRAY, HOST_BATCH) and rows_of(v) is None
+               and most_rows(v) is None for v in items_of(value))
+
+
+def taken(owner: Any, parts: list, cls: str = ARRAY) -> Inst | None:
+    """`x[idx]`, `x[i:i + k]` of a value of unknown shape (*owner*, None where not known at all): as
+    many rows as the index array holds (`row_numbers`) or the slice spans (the last maybe fewer), the
+    rest of its shape unknown; a slice of row numbers is row numbers still (`perm[i:i + k]`). None for
+    any other index (a mask, literal bounds: `sliced`)."""
+    first = parts[0] if len(parts) == 1 or parts and all(type(p) is Cut for p in parts[1:]) else None
+    if type(first) is Cut and first.span is not None:
+        meta: dict = {"rows": first.span, "shape_prov": "inferred",
+                      "shape_note": f"a slice of {first.span:,} rows (the last maybe fewer)"}
+    elif type(first) is Inst and row_numbers(first) is not None:
+        meta = _drawn_meta(first)
+    else:
+        return None
+    if type(owner) is Inst and owner.meta.get("index") and len(parts) == 1:
+        meta["index"] = True
+    return Inst(cls, "operator", meta)
 
 
 def drawn(value: Any, line: int) -> Inst | None:
     """What `next(gen)` (or `for batch in gen`) at *line* gives from a Python generator, or a Keras
     image iterator, that reads, decodes, tokenises or augments data per item (its `host` meta, hostwork.py): a
     batch known by that work and the line drawing it, prepared on the calling thread, and by its size
-    where the generator shows it (meta "data", the generator's: `Data.batch`); None for other values."""
+    where the generator shows it (meta "data", the generator's: `Data.batch`); from a Python generator
+    that does no such work, an array of the rows its yields show (meta "drawn": each part of a yielded
+    tuple has them); None for other values."""
     if type(value) is Inst and value.cls in (PY_GENERATOR, FLOW_ITERATOR) and "host" in value.meta:
         data = value.meta.get("data")
         meta = {"host": value.meta["host"], "line": line, **({"data": data} if data is not None else {})}
         return Inst(HOST_BATCH, "next", meta)
+    data = value.meta.get("data") if type(value) is Inst and value.cls == PY_GENERATOR else None
+    if data is not None and data.batch is not None:  # `x, y = next(batches(X, y, 32))`: each part of those rows
+        return Inst(ARRAY, "next", {"rows": data.batch, "drawn": True, "shape_prov": "inferred", "shape_note": data.batch_note})
     return None
 
 
@@ -596,8 +670,10 @@ def prepared(value: Any, host: str, line: int) -> Any:
     value of known shape."""
     if type(value) is Seq:
         return Seq(tuple(prepared(item, host, line) for item in value.items))
-    if kept(value) is not None:  # decoded item by item in the function: drawn here, at the call
-        return Inst(HOST_BATCH, "call", {"host": host, "line": line})
+    batch = kept(value)
+    if batch is not None:  # decoded item by item in the function: drawn here, at the call (of its rows, where known)
+        data = batch.meta.get("data")
+        return Inst(HOST_BATCH, "call", {"host": host, "line": line, **({"data": data} if data is not None else {})})
     if value is None or value is OPAQUE:  # (OPAQUE: a list its comprehension decodes, `[imread(p) for p in ps]`)
         return Inst(HOST_BATCH, "call", {"host": host, "line": line})
     rows = value.meta.get("rows") if type(value) is Inst and shape_of(value) is None else None
@@ -682,10 +758,8 @@ def iterations(value: Any) -> tuple[int | None, bool]:
         if data is None or data.forever or data.samples is None:
             return None, False
         return (-(-data.samples // data.batch) if data.batch else data.samples), data.upper
-    shape = shape_of(value)
-    if shape and shape[0] is not None:
-        return shape[0], False
-    return None, False
+    rows = rows_of(value)  # (`for path in paths[i:i + k]`: the k rows of a slice)
+    return (rows, False) if type(rows) is int else (None, False)
 
 
 def listed(trips: int | None, upper: bool, item: Any) -> Any:
@@ -751,7 +825,11 @@ def drawn_data(value: Any) -> Data | None:
 def zipped(values: list) -> Inst | None:
     """`zip(images, masks)` of iterators of one known batch (image and mask flows with one seed): a
     Python iterator drawing one batch of each per step, so batches of that size, where the first
-    decodes files per batch that work too (`host`); None for other values."""
+    decodes files per batch that work too (`host`); `zip(a, b)` of arrays of known rows: as many
+    pairs as the fewest rows (a `LIST` of that length, `iterations`); None for other values."""
+    rows = [r for r in map(rows_of, values) if type(r) is int]
+    if values and len(rows) == len(values):  # `zip(batch_a, batch_b)` of arrays of known rows: the fewest
+        return Inst(LIST, "zip", {"length": min(rows), "length_bound": "exact"})
     drawn = [data for data in map(drawn_data, values) if data is not None]
     if not drawn or len(drawn) != len(values) or len({data.batch for data in drawn}) != 1:
         return None

@@ -886,7 +886,8 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
     if id(info) in memo:
         return memo[id(info)]
     from greenlint.analysis import hostwork  # as arrays above: a warm run never freezes a class
-    from greenlint.analysis.resolver import Resolver
+    from greenlint.analysis.arrays import unsized_generator
+    from greenlint.analysis.resolver import Resolver, draws_rows
 
     ext = memo[id(info)] = ExtClass(info.name, Resolver.tf_base(info))
     bodies: dict[str, ast.AST] = {}  # the methods whose self-calls are found once their runs are known
@@ -920,6 +921,9 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
             if method.state is Walk.DONE and (_builds_graph(method) or name in _BATCHING and ext.tf_base == SEQUENCE
                                               or wrapped.keeps(method)):
                 ext.templates[name] = Template(method, functions)
+            if method.state is Walk.DONE and method.kind == "method" and method.has_parameters \
+                    and (unsized_generator(returns) or method.host is not None) and draws_rows(method):
+                ext.batches[name] = Template(method, functions)  # `loader.load_batch(batch_size)`: its rows per call
             if method.kind == "property":
                 ext.attrs[name] = returns
                 ext.methods.pop(name, None)

@@ -1435,7 +1435,9 @@ class Resolver:
             and any(arrays.shape_of(v) is not None for v in given)
         counted = (value is None or value is OPAQUE) and _formula(info.node) and bool(given) \
             and all(type(v) is Const and _is_number(v.value) for v in given)
-        if not (unsized or unpriced or symbolic or unshaped or built or counted):
+        rowless = not (unsized or unpriced or symbolic or unshaped or built or counted) \
+            and arrays.rowless(value) and _sized(info, given)
+        if not (unsized or unpriced or symbolic or unshaped or built or counted or rowless):
             return None
         ctx = self.walk_with(info, args, keywords, foreign)
         if ctx.generator:
@@ -1454,6 +1456,8 @@ class Resolver:
             return None
         if counted and not (unsized or unpriced or symbolic or unshaped or built):
             return value if type(value) is Const and value is not OPAQUE else None
+        if rowless:  # `load_data(batch_size)`: the rows its body draws for this call's size
+            return None if arrays.rowless(value) else value
         return value
 
     def another(self, info: FuncInfo, value: Any) -> Any:
@@ -1896,7 +1900,8 @@ class Resolver:
             if attr in ext.methods:
                 bound = (owner, attr) if kind is ExtInst and owner.passed is not None and attr in ext.templates else None
                 host, once = ext.hosts.get(attr, (None, None))
-                return ExtFunc(ext.methods[attr], ext.runs.get(attr), host, once, bound=bound)
+                template = ext.batches.get(attr) if kind is ExtInst else None  # its rows for each call's arguments
+                return ExtFunc(ext.methods[attr], ext.runs.get(attr), host, once, template, bound=bound)
             if ext.tf_base is None:
                 return None
             return Member(Inst(ext.tf_base, "subclass"), attr) if kind is ExtInst else Ref(f"{ext.tf_base}.{attr}")
@@ -2231,7 +2236,7 @@ class Resolver:
                 host = self.own_host_work(node, callee.info.host_sited, host, code, args, keywords, value, callee.info)
                 own = self.instantiated(callee.info, args, keywords, value)
                 own = own if own is not None else self.another(callee.info, value)
-                return own if own is not None else self.prepared(value, host, node.lineno)
+                return self.prepared(own if own is not None else value, host, node.lineno)
             # `loss = compute_loss(model, x)` under a tape, or `model.encode(x)` in it: a training step
             callee.info.taped = True
             callee.info.tape_callers.append((outer, bool(self.ctx.tapes)))
@@ -2275,7 +2280,7 @@ class Resolver:
                 return self.prepared(value, host, node.lineno)
             own = self.instantiated(template.info, args, keywords, value, template.functions)
             if own is None or not arrays.unsized_generator(value):
-                return value if own is None else own  # (a model built for these arguments)
+                return value if own is None else self.prepared(own, host, node.lineno)  # (a model built for these arguments)
             # its batches for these arguments; the rest (host work, named in its own file) as its module found it
             data = own.meta["data"]
             note = f"{data.batch_note}, for the arguments this call passes"  # (a notebook's lines are the cells')
@@ -3548,7 +3553,9 @@ class Resolver:
                 return owner.items[index.value]
         if owner is None and parts and parts[0] is arrays.NEW_AXIS:  # `image[None]`: only an array takes a None index
             return arrays.new_first_axis("x[None]")
-        return arrays.sliced(owner, parts) if owner is None else None  # `x[:64]` of data of unknown size
+        if owner is not None:
+            return None
+        return arrays.taken(owner, parts) or arrays.sliced(owner, parts)  # `x[idx]`, `x[:64]` of data of unknown size
 
     def index_part(self, node: ast.expr) -> Any:
         """One part of an index, walked once: an `arrays.Cut` for a slice (`i:i + k` spans k),
@@ -3638,7 +3645,10 @@ class Resolver:
         if decoded is not None and looped and type(node) is ast.ListComp:
             return arrays.decoded(decoded, node.lineno, id(self.ctx))  # `[imread(f) for f in batch_files]` in a loop
         if type(node) is ast.ListComp and len(generators) == 1 and not generators[0].ifs:
-            return arrays.listed(first[1], first[2], item)  # `[np.random.rand(1, 48, 48, 3) for _ in range(220)]`
+            found = arrays.listed(first[1], first[2], item)  # `[np.random.rand(1, 48, 48, 3) for _ in range(220)]`
+            if decoded is not None and type(found) is Inst:  # `[imread(p) for p in paths[i:i + 32]]`: decoded item by item
+                found.meta.update(host=decoded, line=node.lineno, walk=id(self.ctx))
+            return found
         return OPAQUE
 
     def drawn_per_yield(self, node: ast.For, value: Any) -> list:
@@ -4040,6 +4050,27 @@ def _is_number(value: Any) -> bool:
     return type(value) in (int, float)
 
 
+#: NumPy calls whose size argument sets how many rows an index they make draws (arrays.numpy_call).
+_DRAWING = frozenset({"randint", "integers", "choice", "permutation", "arange"})
+
+
+def _sized(info: FuncInfo, given: list) -> bool:
+    """Whether a call of *info* given these values may draw rows by a size it is given: an int among
+    them, and a body that draws rows (`draws_rows`)."""
+    return any(type(v) is Const and type(v.value) is int for v in given) and draws_rows(info)
+
+
+def draws_rows(info: FuncInfo) -> bool:
+    """Whether *info*'s body (read once, kept on *info*) makes row numbers (`np.random.randint(0, n,
+    batch_size)`) or slices by bounds not literal (`paths[i * batch_size:(i + 1) * batch_size]`)."""
+    if info.draws is None:
+        info.draws = isinstance(info.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+            type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _DRAWING
+            or type(node) is ast.Slice and any(b is not None and type(b) is not ast.Constant for b in (node.lower, node.upper))
+            for node in ast.walk(info.node))
+    return info.draws
+
+
 def _formula(node: ast.AST) -> bool:
     """A function whose body is one `return` (after its docstring): an expression of its parameters."""
     body = getattr(node, "body", None)
@@ -4196,8 +4227,8 @@ def _items(value: Any) -> list | None:
 
 
 def _unpack(value: Any, count: int) -> tuple | None:
-    if type(value) is Inst and value.cls == arrays.HOST_BATCH:  # `x, y = next(gen)`: each part comes of that work
-        return (value,) * count
+    if type(value) is Inst and (value.cls == arrays.HOST_BATCH or value.meta.get("drawn")):
+        return (value,) * count  # `x, y = next(gen)`: each part comes of that work, of those rows
     if type(value) is Seq and len(value.items) == count:
         return value.items
     if type(value) is Const and isinstance(value.value, (tuple, list)) and len(value.value) == count:

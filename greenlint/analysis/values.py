@@ -282,6 +282,7 @@ class FuncInfo:
     host: str | None = None  # the per-item host work its body does in a loop, or a function it calls does (hostwork.py)
     host_once: str | None = None  # a file decode outside its loops: per item where a caller loops over it
     host_sited: bool = False  # its body holds a host-work call site, where its host work is counted (`Resolver.host_site`)
+    draws: bool | None = None  # its body draws rows by a size it may be given (resolver._draws_rows; None: not read yet)
 
     @property
     def has_parameters(self) -> bool:
@@ -537,7 +538,8 @@ WORK_KEYS = frozenset(
     {"layers", "graph", "sub_layers", "wrapped", "data", "shape", "shape_prov", "shape_note", "sym", "site_work",
      "length", "length_bound", "most_rows", "trainable", "compiled_trainable", "trainable_at_compile",
      "trainable_set_in", "traced_functions", "cut", "call_output", "either", "unread", "estimator_model",
-     "estimator_work", "mapped", "batched"}  # the last two: a dataset's mapped functions (mapped.py)
+     "estimator_work", "mapped", "batched",  # these two: a dataset's mapped functions (mapped.py)
+     "rows", "index", "drawn"}  # rows of unknown shape, row numbers, a batch drawn (arrays.py)
 )
 #: `Inst.meta` keys of a model built here: its network (work.py).
 _NETWORK_KEYS = ("graph", "layers", "sub_layers", "model_name")
@@ -667,6 +669,9 @@ class ExtClass:
     #: graph ops to the tensor it is given: `batch_norm(name="g_bn0")(h)`) or, for a `keras.utils.Sequence`,
     #: what its batches are (its `__init__` and `__getitem__`, walked for each construction's arguments)
     templates: dict[str, Any] = field(default_factory=dict)
+    #: method name -> its `Template`, where each call's arguments may tell the rows of the batch it gives (a
+    #: data loader's `load_data(batch_size)` or `load_batch(batch_size)` generator, decoding per item)
+    batches: dict[str, Any] = field(default_factory=dict)
 
 
 class ExtInst:

@@ -79,7 +79,6 @@ def test_each_literal_slice_of_the_first_axis_bounds_the_rows(data, rows):
     "data",
     [
         "series[:n]",  # bounds not literal
-        "series[i:i + 32]",
         "series[:, :64]",  # along another axis
         "series[..., :64]",
         "series[7000:]",  # from a row on: the rest, of unknown size
