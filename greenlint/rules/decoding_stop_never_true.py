@@ -86,8 +86,12 @@ class DecodingStopNeverTrue(Rule):
     ```
 
     ## Energy evidence
-    Not measured: the saving is, by construction, the steps after every sequence has ended,
-    which depend on the data's lengths against the maximum.
+    The pair under bench/rules/ decodes 3 batches of 64 sequences with a recurrent greedy
+    decoder (256 units, 4,000 tokens) of at most 100 steps, each sequence ending at 20 to 30
+    tokens: before, the Python loop unrolled to the maximum under `disable_v2_behavior()`, its
+    stop a tensor `==`; after, a `tf.while_loop` that stops once every sequence has produced the
+    pad token. The saving is the share of steps after the longest sequence has ended, which the
+    data's lengths against the maximum set.
 
     ## Fix safety
     No automatic fix: the loop must be rewritten as a graph loop or test a fetched value.

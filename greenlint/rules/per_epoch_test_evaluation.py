@@ -98,8 +98,11 @@ class PerEpochTestEvaluation(Rule):
     ```
 
     ## Energy evidence
-    Not measured: the saving is, by construction, one inference pass over the test set per
-    epoch but one.
+    The pair under bench/rules/ trains a small convolutional network for 4 epochs on 1,024
+    images of 32×32, with a callback that keeps the best weights on 256 validation images:
+    before, it also predicts 256 test images after every epoch; after, once after training, on
+    the best weights. The saving is the test passes but one, against each epoch's training and
+    validation.
 
     ## Fix safety
     No automatic fix: the evaluation has to move after training, on the weights kept.

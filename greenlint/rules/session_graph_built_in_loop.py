@@ -93,8 +93,12 @@ class SessionGraphBuiltInLoop(Rule):
     ```
 
     ## Energy evidence
-    Not measured: the saving is one graph build and its first-run optimisation per pass but
-    one, and the cost grows with the graph already built, which the model's size sets.
+    The pair under bench/rules/ samples 20 tokens greedily, 4 samples at once, after each of 8
+    prompts with a small recurrent model (256 units, 4,000 tokens) in a TensorFlow 1 session:
+    before, the sampler's graph (its 20 steps unrolled) built again for every prompt, the graph
+    growing run after run; after, built once on a placeholder fed each prompt. The saving is the
+    builds and their first-run optimisation but one, against the sampling itself: nearly all of
+    it beside this small model's sampling, less where the sampling is long and the model large.
 
     ## Fix safety
     No automatic fix: what changes between passes must become a placeholder or a variable.

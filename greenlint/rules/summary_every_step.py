@@ -123,8 +123,11 @@ class SummaryEveryStep(Rule):
     ```
 
     ## Energy evidence
-    Not measured yet: the cost grows with the tensors summarised and the step's own cost;
-    bench/rules/not_measurable.json says so.
+    The pair under bench/rules/ trains an MNIST-sized perceptron (784 → 256 → 128 → 10, batches
+    of 64) for 20 steps of a custom loop that writes histograms of its three kernels' gradients:
+    before, on every step; after, every 100 steps (here once, at the first). The saving is the
+    histograms' share of each step: large beside a small model's step, as here, and smaller as
+    the step grows.
 
     ## Fix safety
     No automatic fix: how often to write is the user's choice.

@@ -53,9 +53,10 @@ class ValidationLongerThanTraining(Rule):
     ```
 
     ## Energy evidence
-    Not measured: the saving is, by construction, the share of each epoch spent on the
-    validation steps removed (a forward pass per batch, without the backward one);
-    bench/rules/not_measurable.json says so.
+    The pair under bench/rules/ fits a perceptron (64 → 256 → 256 → 10, batches of 32) for 2
+    epochs of 100 training steps: before, 500 validation steps per epoch, as in the example;
+    after, 50. The saving is the share of each epoch the removed validation steps take (a
+    forward pass per batch, without the backward one).
 
     ## Fix safety
     No automatic fix: how many validation batches the model's selection needs is a choice

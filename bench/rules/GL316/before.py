@@ -1,0 +1,16 @@
+"""GL316 before: fit() whose epochs run more validation steps (500) than training steps (100), as in the rule's example."""
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.default_rng(0)
+x = rng.random((4096, 64), dtype=np.float32)
+y = rng.integers(0, 10, 4096)
+train = tf.data.Dataset.from_tensor_slices((x[:3072], y[:3072])).repeat().batch(32)
+val = tf.data.Dataset.from_tensor_slices((x[3072:], y[3072:])).repeat().batch(32)
+model = tf.keras.Sequential([tf.keras.Input((64,)), tf.keras.layers.Dense(256, activation="relu"),
+                             tf.keras.layers.Dense(256, activation="relu"), tf.keras.layers.Dense(10)])
+model.compile(optimizer="adam", loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+
+
+def run():
+    model.fit(train, epochs=2, steps_per_epoch=100, validation_data=val, validation_steps=500, verbose=0)
