@@ -244,23 +244,36 @@ def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | No
 
 
 def _scored_through(facts: FileFacts, call: ast.Call) -> set[str] | None:
-    """The data a call of a function of the file (`dev_step(x_dev, y_dev)`, one function of that name)
-    has it score the model on: a TF1 run in its body that updates nothing, each value it feeds (in
-    the run, or in the dict last bound to the name it is fed) a parameter of the function that the
-    call gives data for (`x_dev`); None where there is none."""
-    defined = facts.functions_named(call.func.id) if isinstance(call.func, ast.Name) else ()
+    """The data a call of a function of the file (`dev_step(x_dev, y_dev)`, or `self.dev_step(...)`
+    of a method; one function of that name) has it score the model on: a TF1 run in its body that
+    updates nothing, each value it feeds (in the run, or in the dict last bound to the name it is
+    fed) a parameter of the function that the call gives data for (`x_dev`); None where there is none."""
+    func, skip = call.func, 0
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+        name, skip = func.attr, 1
+    elif isinstance(func, ast.Name):
+        name = func.id
+    else:
+        return None
+    defined = facts.functions_named(name)
     if len(defined) != 1:
         return None
     at, function = defined[0]
     names = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    if skip and names[:1] != ["self"]:
+        return None
+    names = names[skip:]
     for node in scope_body(function):
         if not isinstance(node, ast.Call):
             continue
-        site, given = facts.site_at(node, at), feed(node)
+        site = facts.site_at(node, at)
+        if site is None or site.work_value("step") != "inference":
+            continue
+        given = feed(node)
         if isinstance(given, ast.Name):  # `feed_dict = {...}` bound before the run, last
             bound = last_bindings(function, node.lineno).get(given.id)
             given = bound.value if bound is not None else None
-        if site is None or not isinstance(given, ast.Dict) or site.work_value("step") != "inference":
+        if not isinstance(given, ast.Dict):
             continue
         values = [v for v in given.values if not isinstance(v, ast.Constant)]
         if not values or not all(isinstance(v, ast.Name) and v.id in names for v in values):

@@ -133,6 +133,23 @@ GENERATED = (
     "    for step, batch in enumerate(batches):\n        x_batch, y_batch = zip(*batch)\n"
     "        train_step(x_batch, y_batch)\n        if step % 100 == 0:\n            dev_step({dev})\n"
 )
+#: A TF1 graph trained by a class whose epoch loop scores `{dev}` through a method, once an epoch.
+TRAINER = (
+    "import tensorflow as tf\nX = tf.placeholder(tf.float32, (None, 784))\ny = tf.placeholder(tf.int64, (None,))\n"
+    "logits = tf.layers.dense(X, 10)\n"
+    "loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))\n"
+    "train_op = tf.train.AdamOptimizer().minimize(loss)\n"
+    "accuracy = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(logits, 1), y), tf.float32))\n"
+    "class Trainer:\n    def __init__(self):\n        self.sess = tf.Session()\n"
+    "    def train_step(self, x_batch, y_batch):\n"
+    "        self.sess.run(train_op, feed_dict={{X: x_batch, y: y_batch}})\n"
+    "    def dev_step(self, x_batch, y_batch):\n"
+    "        return self.sess.run(accuracy, feed_dict={{X: x_batch, y: y_batch}})\n"
+    "    def train(self, x_train, y_train, x_dev, y_dev):\n        for epoch in range(50):\n"
+    "            for i in range(0, len(x_train), 64):\n"
+    "                self.train_step(x_train[i:i + 64], y_train[i:i + 64])\n"
+    "            print(self.dev_step({dev}))\n"
+)
 #: The generator's epoch loop as most write it.
 EPOCHS = "for epoch in range(num_epochs):"
 
@@ -264,8 +281,8 @@ class TrainingWithoutEarlyStopping(Rule):
     a `fit()` given validation data, or a TF1 run of the graph that updates nothing, fed data
     that the loop's passes never change and that nothing else in the loop reads, not its
     training runs nor what their batches are cut from (`accuracy.eval(feed_dict={X: X_valid, y:
-    y_valid})` once an epoch: the model scored on held-out data, also through a function of the file
-    that the loop hands the data, `dev_step(x_dev, y_dev)` feeding its parameters, where no function
+    y_valid})` once an epoch: the model scored on held-out data, also through a function or method of
+    the file that the loop hands the data, `dev_step(x_dev, y_dev)` feeding its parameters, where no function
     the loop reaches reads that data otherwise; data the loop's generator makes its batches from is
     not held out; data the function made, outside the loop, by plain
     assignments from what the loop trains on is not held out: `sample_inputs` decoded from `data[0:64]`, the
@@ -390,6 +407,7 @@ class TrainingWithoutEarlyStopping(Rule):
     )
     VALID = (
         Valid(GENERATED.format(epochs=EPOCHS, dev="x_train, y_train")),  # the dev step scores training data
+        Valid(TRAINER.format(dev="x_train, y_train")),  # the method scores the data the loop trains on
         Valid(  # the generator's epochs are too few
             GENERATED.format(epochs=EPOCHS, dev="x_dev, y_dev").replace("'num_epochs', 200", "'num_epochs', 10")
         ),
@@ -581,6 +599,11 @@ class TrainingWithoutEarlyStopping(Rule):
             message_contains="runs 200 epochs of `batch_iter()`'s batches (`FLAGS.num_epochs`: the default of"
             " `--num_epochs`) that train the model and measure its progress (`dev_step()` on data the loop does"
             " not train on)",
+        ),
+        Invalid(  # a class's epoch loop scores the dev set through a method it hands the data
+            TRAINER.format(dev="x_dev, y_dev"),
+            line=16,
+            message_contains="runs 50 passes that train the model and measure its progress (`self.dev_step()` on data",
         ),
         Invalid(  # priced: 30 fits of at most 1 kJ each, 98 % of which early stopping may save
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor seed in range(30):\n"
