@@ -60,18 +60,20 @@ def _generator_call(facts: FileFacts, loop: ast.For, cell: int | None) -> ast.Ca
     if not isinstance(over, ast.Name):
         return None
     scope = scope_of(facts, loop, cell)
-    stores = [  # from the unit's one walk, shared: no walk of the scope per loop
+    assigned = [  # from the unit's one walk, shared: no walk of the scope per loop
+        a for a in facts.nodes(cell, ast.Assign)
+        if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)
+        and a.targets[0].id == over.id and isinstance(a.value, ast.Call) and scope_of(facts, a, cell) is scope
+    ]
+    if len(assigned) != 1:
+        return None
+    stores = [
         n for n in facts.nodes(cell, ast.Name)
         if isinstance(n, ast.Name) and n.id == over.id and not isinstance(n.ctx, ast.Load)
         and scope_of(facts, n, cell) is scope
     ]
-    if len(stores) != 1:
-        return None
-    assigned = [
-        a.value for a in facts.nodes(cell, ast.Assign)
-        if isinstance(a, ast.Assign) and len(a.targets) == 1 and a.targets[0] is stores[0]
-    ]
-    return assigned[0] if assigned and isinstance(assigned[0], ast.Call) else None
+    value = assigned[0].value
+    return value if len(stores) == 1 and isinstance(value, ast.Call) else None
 
 
 def _definition(facts: FileFacts, call: ast.Call, cell: int | None) -> Function | None:

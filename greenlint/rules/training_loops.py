@@ -64,8 +64,8 @@ def fixed_training_loops(facts: FileFacts, minimum: int) -> list[TrainingLoop]:
     in source order. A loop nested in another of its function is judged only under a loop
     known to make fewer passes (`for seed in range(3)`): the outer loop holds the stopping
     decision otherwise (the episodes around an episode's steps)."""
-    if not any(is_training_step(s) for s in facts.sites) or "range(" not in facts.text:
-        return []  # the cheap tests first: most files are never indexed
+    if not any(is_training_step(s) for s in facts.sites) or "for " not in facts.text:
+        return []  # the cheap tests first: most files are never indexed (a generator's epochs may be elsewhere)
     found = []
     for cell, _ in cell_units(facts):
         for node in facts.nodes(cell, ast.For):  # the file's one walk, shared

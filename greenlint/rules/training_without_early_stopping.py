@@ -600,6 +600,15 @@ class TrainingWithoutEarlyStopping(Rule):
             " `--num_epochs`) that train the model and measure its progress (`dev_step()` on data the loop does"
             " not train on)",
         ),
+        Invalid(  # Keras: a loop over a generator's 100 epochs (its default), validated every 500 steps
+            "import tensorflow as tf\ndef batches_of(x, y, size, epochs=100):\n    for _ in range(epochs):\n"
+            "        for i in range(0, len(x), size):\n            yield x[i:i + size], y[i:i + size]\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile(optimizer='adam', loss='mse')\n"
+            "for step, (x, y) in enumerate(batches_of(x_train, y_train, 32)):\n    model.train_on_batch(x, y)\n"
+            "    if step % 500 == 0:\n        print(model.evaluate(x_val, y_val))\n",
+            line=8,
+            message_contains="runs 100 epochs of `batches_of()`'s batches (the default of `batches_of`'s `epochs`)",
+        ),
         Invalid(  # a class's epoch loop scores the dev set through a method it hands the data
             TRAINER.format(dev="x_dev, y_dev"),
             line=16,
