@@ -11,10 +11,11 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from greenlint.rules.base import FileFacts, keyword
+from greenlint.rules.base import FileFacts, argument, keyword
 from greenlint.rules.dead_tests import DeadTest, dead_ways
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import in_test
+from greenlint.rules.generator_epochs import generator_epochs
 from greenlint.rules.site import Site, is_keras_model_method, method
 from greenlint.rules.syntax import (
     EXITS,
@@ -23,6 +24,7 @@ from greenlint.rules.syntax import (
     environment_step,
     feed,
     is_training_step,
+    last_bindings,
     last_name,
     leaves,
     loop_varying,
@@ -53,6 +55,8 @@ class TrainingLoop:
     progress: str
     #: The test its only ways out wait on, false with the program's defaults; None: it has no way out.
     dead: DeadTest | None = None
+    #: What it counts: its own passes, or the epochs of the batch generator it runs over.
+    unit: str = "passes"
 
 
 def fixed_training_loops(facts: FileFacts, minimum: int) -> list[TrainingLoop]:
@@ -60,20 +64,20 @@ def fixed_training_loops(facts: FileFacts, minimum: int) -> list[TrainingLoop]:
     in source order. A loop nested in another of its function is judged only under a loop
     known to make fewer passes (`for seed in range(3)`): the outer loop holds the stopping
     decision otherwise (the episodes around an episode's steps)."""
-    if not any(is_training_step(s) for s in facts.sites) or "range(" not in facts.text:
-        return []  # the cheap tests first: most files are never indexed
+    if not any(is_training_step(s) for s in facts.sites) or "for " not in facts.text:
+        return []  # the cheap tests first: most files are never indexed (a generator's epochs may be elsewhere)
     found = []
     for cell, _ in cell_units(facts):
         for node in facts.nodes(cell, ast.For):  # the file's one walk, shared
             if in_test(facts, node, cell):
                 continue
-            passes, basis = _passes(facts, node, cell)
+            passes, basis, unit = _passes(facts, node, cell)
             if passes is None or passes < minimum or _decided_outside(facts, node, cell, minimum):
                 continue
             dead = dead_ways(facts, node, cell)
             judged = _judge(facts, node, cell) if dead is not None else None
             if judged is not None:
-                found.append(TrainingLoop(node, cell, passes, basis, judged, dead[0] if dead else None))
+                found.append(TrainingLoop(node, cell, passes, basis, judged, dead[0] if dead else None, unit))
     return sorted(found, key=lambda t: (t.cell or 0, t.loop.lineno))
 
 
@@ -87,9 +91,10 @@ def _decided_outside(facts: FileFacts, loop: ast.For, cell: int | None, minimum:
     return False
 
 
-def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | None, str]:
+def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | None, str, str]:
     """How many passes `for ... in range(stop)` (or `range(start, stop)`) makes with the
-    program's defaults, and where that comes from; None when not known."""
+    program's defaults, or how many epochs the batch generator it runs over makes
+    (`generator_epochs`), where that comes from and what is counted; None when not known."""
     call = loop.iter
     if not (
         isinstance(call, ast.Call)
@@ -98,7 +103,10 @@ def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | No
         and 1 <= len(call.args) <= 2
         and not call.keywords
     ):
-        return None, ""
+        epochs = generator_epochs(facts, loop, cell)
+        if epochs is None:
+            return None, "", ""
+        return epochs.epochs, epochs.basis, f"epochs of `{epochs.generator}()`'s batches"
     stop, basis = known_value(facts, call.args[-1], cell)
     start = (
         call.args[0].value
@@ -108,8 +116,8 @@ def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | No
         else None
     )
     if not (isinstance(stop, int) and isinstance(start, int)) or isinstance(stop, bool):
-        return _counted(facts, loop, cell)
-    return stop - start, basis
+        return (*_counted(facts, loop, cell), "passes")
+    return stop - start, basis, "passes"
 
 
 def _counted(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | None, str]:
@@ -191,13 +199,21 @@ def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | No
     fed data that the loop's passes never change and that nothing else in the loop reads (not
     the training runs, nor what their batches are cut from): `accuracy.eval(feed_dict={X:
     X_valid, y: y_valid})` beside `sess.run(training_op, feed_dict={X: X_batch, ...})`, the model
-    scored on held-out data every pass; None where there is none."""
+    scored on held-out data every pass; or a call of a function of the file that runs one on the
+    data the call gives it (`dev_step(x_dev, y_dev)`: `_scored_through`), where no function the
+    loop reaches reads that data otherwise. What the loop iterates over is read by the loop
+    (`batches = batch_iter(zip(x_train, y_train), ...)` reads `x_train`). None where there is none."""
     scored: list[tuple[ast.Call, set[str]]] = []
+    called: set[int] = set()  # the scored calls of functions of the file
     for node in scope_body(loop):
         if not isinstance(node, ast.Call):
             continue
         site, given = facts.site_at(node, cell), feed(node)
         if site is None or not isinstance(given, ast.Dict) or site.work_value("step") != "inference":
+            through = _scored_through(facts, node)
+            if through is not None:
+                scored.append((node, through))
+                called.add(id(node))
             continue
         named = [_data(v) for v in given.values if not isinstance(v, ast.Constant)]
         data = {d for d in named if d is not None}
@@ -206,17 +222,66 @@ def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | No
     if not scored:
         return None
     inside = {id(n) for call, _ in scored for n in ast.walk(call)}
-    read = {r for n in _outermost(loop) if id(n) not in inside and (r := _data(n)) is not None}
-    keys = _keys(loop)
-    fed = {r for n in _outermost(loop) if id(n) not in inside | keys and (r := _data(n)) is not None}
-    varying = loop_varying(loop)
+    if called:  # data handed to a function is held out only where no function the loop reaches reads it
+        elsewhere = {
+            n.id for n, _ in _reached(facts, loop, cell)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in inside
+        }
+        scored = [(c, d) for c, d in scored if id(c) not in called or not any(x.split(".")[0] in elsewhere for x in d)]
     made = _made_from(facts, loop, cell)
+    iterated = {o for r in _reads(loop.iter) for o in _origins(r, made)}  # what a generator's batches come from
+    read = {r for n in _outermost(loop) if id(n) not in inside and (r := _data(n)) is not None} | iterated
+    keys = _keys(loop)
+    fed = {r for n in _outermost(loop) if id(n) not in inside | keys and (r := _data(n)) is not None} | iterated
+    varying = loop_varying(loop)
     for call, data in scored:
         if any(d.split(".")[0] in varying or any(_overlap(d, r) for r in read) for d in data):
             continue
         origins = {o for d in data for o in _origins(d, made)} - data
         if not any(_overlap(o, r) for o in origins for r in fed):
             return f"`{ast.unparse(call.func)}()` on data the loop does not train on"
+    return None
+
+
+def _scored_through(facts: FileFacts, call: ast.Call) -> set[str] | None:
+    """The data a call of a function of the file (`dev_step(x_dev, y_dev)`, or `self.dev_step(...)`
+    of a method; one function of that name) has it score the model on: a TF1 run in its body that
+    updates nothing, each value it feeds (in the run, or in the dict last bound to the name it is
+    fed) a parameter of the function that the call gives data for (`x_dev`); None where there is none."""
+    func, skip = call.func, 0
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+        name, skip = func.attr, 1
+    elif isinstance(func, ast.Name):
+        name = func.id
+    else:
+        return None
+    defined = facts.functions_named(name)
+    if len(defined) != 1:
+        return None
+    at, function = defined[0]
+    names = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    if skip and names[:1] != ["self"]:
+        return None
+    names = names[skip:]
+    for node in scope_body(function):
+        if not isinstance(node, ast.Call):
+            continue
+        site = facts.site_at(node, at)
+        if site is None or site.work_value("step") != "inference":
+            continue
+        given = feed(node)
+        if isinstance(given, ast.Name):  # `feed_dict = {...}` bound before the run, last
+            bound = last_bindings(function, node.lineno).get(given.id)
+            given = bound.value if bound is not None else None
+        if not isinstance(given, ast.Dict):
+            continue
+        values = [v for v in given.values if not isinstance(v, ast.Constant)]
+        if not values or not all(isinstance(v, ast.Name) and v.id in names for v in values):
+            continue
+        passed = [argument(call, v.id, names.index(v.id)) for v in values if isinstance(v, ast.Name)]
+        data = [_data(p) for p in passed if p is not None]
+        if len(data) == len(values) and all(d is not None for d in data):
+            return {d for d in data if d is not None}
     return None
 
 

@@ -114,6 +114,45 @@ GRAPH = (
 #: The batches cut from arrays the file holds.
 SHUFFLED = "        for X_batch, y_batch in shuffle_batch(X_train, y_train, 50):\n"
 
+#: A TF1 graph trained over a batch generator's epochs, a dev set scored every 100 steps through a function
+#: (`{epochs}`: the generator's epoch loop, `{dev}`: what the dev step is given).
+GENERATED = (
+    "import tensorflow as tf\ntf.flags.DEFINE_integer('num_epochs', 200, 'epochs')\nFLAGS = tf.flags.FLAGS\n"
+    "def batch_iter(data, batch_size, num_epochs):\n    {epochs}\n"
+    "        for i in range(len(data) // batch_size):\n            yield data[i * batch_size:(i + 1) * batch_size]\n"
+    "X = tf.placeholder(tf.float32, (None, 784))\ny = tf.placeholder(tf.int64, (None,))\n"
+    "logits = tf.layers.dense(X, 10)\n"
+    "loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))\n"
+    "train_op = tf.train.AdamOptimizer().minimize(loss)\n"
+    "accuracy = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(logits, 1), y), tf.float32))\n"
+    "def train(x_train, y_train, x_dev, y_dev):\n    sess = tf.Session()\n"
+    "    def train_step(x_batch, y_batch):\n        sess.run(train_op, feed_dict={{X: x_batch, y: y_batch}})\n"
+    "    def dev_step(x_batch, y_batch):\n        feed_dict = {{X: x_batch, y: y_batch}}\n"
+    "        print(sess.run(accuracy, feed_dict))\n"
+    "    batches = batch_iter(list(zip(x_train, y_train)), 64, FLAGS.num_epochs)\n"
+    "    for step, batch in enumerate(batches):\n        x_batch, y_batch = zip(*batch)\n"
+    "        train_step(x_batch, y_batch)\n        if step % 100 == 0:\n            dev_step({dev})\n"
+)
+#: A TF1 graph trained by a class whose epoch loop scores `{dev}` through a method, once an epoch.
+TRAINER = (
+    "import tensorflow as tf\nX = tf.placeholder(tf.float32, (None, 784))\ny = tf.placeholder(tf.int64, (None,))\n"
+    "logits = tf.layers.dense(X, 10)\n"
+    "loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))\n"
+    "train_op = tf.train.AdamOptimizer().minimize(loss)\n"
+    "accuracy = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(logits, 1), y), tf.float32))\n"
+    "class Trainer:\n    def __init__(self):\n        self.sess = tf.Session()\n"
+    "    def train_step(self, x_batch, y_batch):\n"
+    "        self.sess.run(train_op, feed_dict={{X: x_batch, y: y_batch}})\n"
+    "    def dev_step(self, x_batch, y_batch):\n"
+    "        return self.sess.run(accuracy, feed_dict={{X: x_batch, y: y_batch}})\n"
+    "    def train(self, x_train, y_train, x_dev, y_dev):\n        for epoch in range(50):\n"
+    "            for i in range(0, len(x_train), 64):\n"
+    "                self.train_step(x_train[i:i + 64], y_train[i:i + 64])\n"
+    "            print(self.dev_step({dev}))\n"
+)
+#: The generator's epoch loop as most write it.
+EPOCHS = "for epoch in range(num_epochs):"
+
 #: A keras-rl agent trained on a Gym environment (`{env}`: its id, `{fit}`: the fit's arguments after the env).
 RL_AGENT = (
     "import gym\nfrom keras.models import Sequential\nfrom rl.agents.dqn import DQNAgent\n"
@@ -228,7 +267,12 @@ class TrainingWithoutEarlyStopping(Rule):
     The same holds for a training loop the program writes itself: a `for` over `range(N)` (or Python 2's `xrange(N)`)
     (N at least `min-epochs`: a literal, a module constant, or a default as above; for a loop at
     the top level of a file or a notebook cell, else the count the analysis gives it as the
-    program runs in order, a name a notebook binds to 40 before the loop and to 20 after it) whose body
+    program runs in order, a name a notebook binds to 40 before the loop and to 20 after it), or
+    over a batch generator that makes at least `min-epochs` epochs (`for batch in batches` after
+    `batches = data_helpers.batch_iter(data, 64, FLAGS.num_epochs)`, maybe numbered by
+    `enumerate()`: a generator of the file or of a project module it imports, every `yield` of
+    which sits in one `for epoch in range(num_epochs):` of its body with no way out, the count
+    what the call passes that parameter, else its default, read as above), whose body
     trains (`fit`, `train_on_batch`, `apply_gradients`, `minimize`, a TF1 training run, a
     `tf.function` that trains; in the loop, in loops nested in it, or in a function of the file
     it calls) and measures how well the model does on the way: the reward of an environment's
@@ -237,7 +281,10 @@ class TrainingWithoutEarlyStopping(Rule):
     a `fit()` given validation data, or a TF1 run of the graph that updates nothing, fed data
     that the loop's passes never change and that nothing else in the loop reads, not its
     training runs nor what their batches are cut from (`accuracy.eval(feed_dict={X: X_valid, y:
-    y_valid})` once an epoch: the model scored on held-out data; data the function made, outside the loop, by plain
+    y_valid})` once an epoch: the model scored on held-out data, also through a function or method of
+    the file that the loop hands the data, `dev_step(x_dev, y_dev)` feeding its parameters, where no function
+    the loop reaches reads that data otherwise; data the loop's generator makes its batches from is
+    not held out; data the function made, outside the loop, by plain
     assignments from what the loop trains on is not held out: `sample_inputs` decoded from `data[0:64]`, the
     training files a GAN samples with fixed noise; a feed's placeholders are no data, so `h_valid = sess.run(hidden,
     feed_dict={X: X_valid})` stays held out where the steps feed `hidden`), or an ordering comparison in its body that
@@ -331,11 +378,11 @@ class TrainingWithoutEarlyStopping(Rule):
         " but nothing stops it when the model stops improving"
     )
     LOOP_MESSAGE = (
-        "`{header}` runs {passes} passes{basis} that train the model and measure its progress ({progress}),"
+        "`{header}` runs {passes} {unit}{basis} that train the model and measure its progress ({progress}),"
         " but nothing in it ends the loop once the model stops improving or the task is solved"
     )
     DEAD_LOOP_MESSAGE = (
-        "`{header}` runs {passes} passes{basis} that train the model and measure its progress ({progress}),"
+        "`{header}` runs {passes} {unit}{basis} that train the model and measure its progress ({progress}),"
         " and it stops early only when `{test}`, which is false with the program's defaults (`{name}` = {value!r}:"
         " {where}): run as it is by default, it trains every pass once the model stops improving"
     )
@@ -359,6 +406,20 @@ class TrainingWithoutEarlyStopping(Rule):
         SAVING_OPTION,
     )
     VALID = (
+        Valid(GENERATED.format(epochs=EPOCHS, dev="x_train, y_train")),  # the dev step scores training data
+        Valid(TRAINER.format(dev="x_train, y_train")),  # the method scores the data the loop trains on
+        Valid(  # the generator's epochs are too few
+            GENERATED.format(epochs=EPOCHS, dev="x_dev, y_dev").replace("'num_epochs', 200", "'num_epochs', 10")
+        ),
+        Valid(  # the generator may end its epochs early: how many it makes is not known
+            GENERATED.format(epochs=EPOCHS + "\n        if stop():\n            break", dev="x_dev, y_dev")
+        ),
+        Valid(  # the dev data is also read by the training step: not held out
+            GENERATED.format(epochs=EPOCHS, dev="x_dev, y_dev").replace(
+                "sess.run(train_op, feed_dict={X: x_batch, y: y_batch})",
+                "sess.run(train_op, feed_dict={X: x_batch + x_dev[:1], y: y_batch})",
+            )
+        ),
         Valid(  # the epoch loop's early stop waits on a patience of 5 by default: it may be taken
             "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
             "p.add_argument('--patience', type=int, default=5)\nargs = p.parse_args()\nm = tf.keras.Sequential()\n"
@@ -532,6 +593,27 @@ class TrainingWithoutEarlyStopping(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # a TF1 loop over a batch generator's 200 epochs, a dev set scored through a function
+            GENERATED.format(epochs=EPOCHS, dev="x_dev, y_dev"),
+            line=22,
+            message_contains="runs 200 epochs of `batch_iter()`'s batches (`FLAGS.num_epochs`: the default of"
+            " `--num_epochs`) that train the model and measure its progress (`dev_step()` on data the loop does"
+            " not train on)",
+        ),
+        Invalid(  # Keras: a loop over a generator's 100 epochs (its default), validated every 500 steps
+            "import tensorflow as tf\ndef batches_of(x, y, size, epochs=100):\n    for _ in range(epochs):\n"
+            "        for i in range(0, len(x), size):\n            yield x[i:i + size], y[i:i + size]\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile(optimizer='adam', loss='mse')\n"
+            "for step, (x, y) in enumerate(batches_of(x_train, y_train, 32)):\n    model.train_on_batch(x, y)\n"
+            "    if step % 500 == 0:\n        print(model.evaluate(x_val, y_val))\n",
+            line=8,
+            message_contains="runs 100 epochs of `batches_of()`'s batches (the default of `batches_of`'s `epochs`)",
+        ),
+        Invalid(  # a class's epoch loop scores the dev set through a method it hands the data
+            TRAINER.format(dev="x_dev, y_dev"),
+            line=16,
+            message_contains="runs 50 passes that train the model and measure its progress (`self.dev_step()` on data",
+        ),
         Invalid(  # priced: 30 fits of at most 1 kJ each, 98 % of which early stopping may save
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor seed in range(30):\n"
             "    m.fit(x, y, epochs=100, validation_data=(vx, vy))\n",
@@ -800,7 +882,7 @@ class TrainingWithoutEarlyStopping(Rule):
             loop, head = found.loop, found.loop.iter
             span = facts.span(loop, found.cell, through=head)
             header = ast.unparse(loop).split("\n", 1)[0].rstrip(":")
-            shown = dict(header=header, passes=found.passes, basis=found.basis, progress=found.progress)
+            shown = dict(header=header, passes=found.passes, unit=found.unit, basis=found.basis, progress=found.progress)
             if found.dead is None:
                 message = self.LOOP_MESSAGE.format(**shown)
             else:
