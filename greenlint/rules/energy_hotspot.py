@@ -12,7 +12,16 @@ from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import SAVING_OPTION, in_tests, known_runs, least_saving_j
 from greenlint.rules.site import Site, is_test_assertion
-from greenlint.rules.syntax import LOOPS, Loop, calls_of, enclosing, environment_step, trains
+from greenlint.rules.syntax import (
+    LOOPS,
+    Loop,
+    calls_of,
+    enclosing,
+    environment_step,
+    is_training_step,
+    own_body,
+    trains,
+)
 from greenlint.units import POINT_MAX_RATIO, TIMES, fmt_count, fmt_energy, fmt_j, fmt_range, interval_ratio
 
 _TRAIN = ("fit", "fit_generator", "train", "train_on_batch")
@@ -165,6 +174,18 @@ class EnergyHotspot(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # near miss of the GAN's fakes: a prediction the training step does not take in
+            "import numpy as np\nimport tensorflow as tf\n"
+            "gen = tf.keras.Sequential([tf.keras.Input((100,)), tf.keras.layers.Dense(784)])\n"
+            "disc = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(1)])\n"
+            "disc.compile(optimizer='adam', loss='mse')\n"
+            "for step in range(30000):\n    noise = np.random.normal(0, 1, (32, 100))\n"
+            "    fake = gen.predict(noise)\n    np.save('fake.npy', fake)\n"
+            "    d_loss = disc.train_on_batch(real, np.ones((32, 1)))\n",
+            options={"hotspot-threshold-j": 1e-9, "material-saving-j": 0.0},
+            line=8,
+            message_contains="Sequential.predict",
+        ),
         Invalid(  # a loop whose length the code does not say: its runs are not counted, and the message says so
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
             "model.compile(optimizer='adam', loss='mse')\nfor x, y in chunks:\n    model.fit(x, y, epochs=5)\n",
@@ -242,6 +263,8 @@ class EnergyHotspot(Rule):
             if (site.prediction.floor or known_runs(site) is not None) and not _supported_over(site, least_saving_j(options)):
                 continue  # its least, over counted runs (or a floor's least), is not itself material
             if trained_by_agent(site.features) or _driven_by_environment(facts, site) or in_tests(facts, site):
+                continue
+            if _feeds_training(facts, site):
                 continue
             p = site.prediction
             factor = site.loop_multiplier
@@ -325,6 +348,34 @@ def _in_loop(facts: FileFacts, site: Site) -> tuple[ast.Call | None, Loop | None
     if call is None:
         return None, None
     return call, next((a for a in facts.ancestors(call, site.callsite.span.cell) if isinstance(a, LOOPS)), None)
+
+
+def _feeds_training(facts: FileFacts, site: Site) -> bool:
+    """An inference call whose result a training step of the same loop pass takes in: a GAN's
+    generator making the fakes its discriminator trains on (`fake = g.predict(z)` then
+    `d.train_on_batch(fake, zeros)`), a feature extractor making a perceptual loss's targets. Its
+    passes are part of that step's work: none can be batched, cached or moved out of the loop while
+    the models train, and training less is the training's own finding (GL308), not this call's."""
+    if site.api.rpartition(".")[2] not in _INFER:
+        return False
+    call, loop = _in_loop(facts, site)
+    if call is None or loop is None:
+        return False
+    cell = site.callsite.span.cell
+    assign = next((a for a in facts.ancestors(call, cell) if isinstance(a, (ast.Assign, *LOOPS))), None)
+    if not isinstance(assign, ast.Assign):
+        return False
+    made = flow.derived(frozenset().union(*(flow.targets(t) for t in assign.targets)), loop.body)
+    for node in own_body(loop):
+        if not isinstance(node, ast.Call) or node is call:
+            continue
+        step = facts.site_at(node, cell)
+        if step is not None and is_training_step(step):
+            read = {n.id for arg in [*node.args, *(k.value for k in node.keywords)] for n in ast.walk(arg)
+                    if isinstance(n, ast.Name)}
+            if read & made:
+                return True
+    return False
 
 
 def _trained_between(facts: FileFacts, site: Site) -> bool:
