@@ -17,13 +17,12 @@ import functools
 import os
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 from greenlint.analysis.callsite import UNTYPED_BATCH
 from greenlint.analysis.project import file_stamp, resolve_imports
-from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.predict.work_energy import HALF_PEAK_FLOPS, TRAINING_FLOPS
 from greenlint.rules.base import FileFacts
+from greenlint.rules.callbacks import read_tree
 from greenlint.rules.defaults import other_mode
 from greenlint.rules.site import Site
 from greenlint.rules.syntax import cell_units, last_name
@@ -297,12 +296,10 @@ def _large_entry(path: str, value: ast.expr, sources: dict[str, tuple[str, ...]]
 
 @functools.lru_cache(maxsize=256)
 def _module(path: str, stamp: tuple[int, ...] | None) -> ast.Module:
-    """The parsed module at *path* (as it is at *stamp*); an empty one where it cannot be read."""
-    data, _ = read_bytes(Path(path), MAX_BYTES)
-    try:
-        return ast.parse(data or b"")
-    except (SyntaxError, ValueError):
-        return ast.Module(body=[], type_ignores=[])
+    """The tree of the project module at *path* (as it is at *stamp*), the run's own where the run
+    parsed it (`callbacks.read_tree`); an empty one where it cannot be read or parsed."""
+    read = read_tree(path)
+    return read[1] if read is not None else ast.Module(body=[], type_ignores=[])
 
 
 def _of_self(func: ast.expr) -> bool:
