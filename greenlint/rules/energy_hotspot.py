@@ -64,7 +64,11 @@ class EnergyHotspot(Rule):
     answer to the previous one, so
     the passes can be neither gathered into one call nor moved out of the loop, and their number
     is the algorithm's budget of environment steps (GL308 reports a loop of them that never stops
-    on the reward); a tiny network stepped so is GL603's.
+    on the reward); a tiny network stepped so is GL603's. Nor for an inference call whose result a
+    training step of the same loop pass takes in (a GAN's generator making the fakes its
+    discriminator's `train_on_batch` trains on, a feature extractor making a perceptual loss's
+    targets): those passes are the training step's own work, which none of this rule's levers
+    changes while the models train.
 
     ## Example
     ```python
