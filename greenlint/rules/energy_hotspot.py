@@ -245,6 +245,15 @@ class EnergyHotspot(Rule):
             line=4,
             message_contains="each pass of its loop works on something new",
         ),
+        Invalid(  # a training step per batch of a loader of unknown length: "fewer samples" of a 1-sample batch does not fit
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.Input((64,)), tf.keras.layers.Dense(4096)])\n"
+            "model.compile(optimizer='adam', loss='mse')\n"
+            "for epoch in range(200):\n    for imgs, labels in loader.load_batch(1):\n"
+            "        model.train_on_batch(imgs, labels)\n",
+            options={"hotspot-threshold-j": 1.0, "material-saving-j": 0.0},
+            line=6,
+            message_contains="each pass of its loop works on something new",
+        ),
         Invalid(  # samples drawn every N epochs of a training loop: the model changed since the last, nothing to gather
             "import numpy as np\nimport tensorflow as tf\n"
             "gen = tf.keras.Sequential([tf.keras.layers.Dense(784)])\n"
@@ -272,6 +281,7 @@ class EnergyHotspot(Rule):
                 continue
             p = site.prediction
             factor = site.loop_multiplier
+            repeated = site.loop_runs is None or site.loop_runs > 1  # None: a loop of unknown length
             reason = site.runs_reason()
             at_most = "at most " if site.runs_bound == "upper" else ""
             why = f" {reason}" if reason else ""
@@ -292,9 +302,9 @@ class EnergyHotspot(Rule):
                 drivers=_drivers(site),
                 lever=_lever(
                     site,
-                    per_step=(site.loop_runs or 0) > 1 and _per_step(facts, site),
-                    recurrent=(site.loop_runs or 0) > 1 and _recurrent(facts, site),
-                    trained=(site.loop_runs or 0) > 1 and _trained_between(facts, site),
+                    per_step=repeated and _per_step(facts, site),
+                    recurrent=repeated and _recurrent(facts, site),
+                    trained=repeated and _trained_between(facts, site),
                 ),
             )
             yield self.diagnostic(
