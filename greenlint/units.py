@@ -50,6 +50,11 @@ def fmt_count(value: object) -> str:
     return f"{value:,.0f}" if value >= 1000 else f"{value:g}" if isinstance(value, float) else str(value)
 
 
+def fmt_counted(value: object, noun: str) -> str:
+    """A count with its noun, plural but for one: `1 sample`, `60,000 samples`."""
+    return f"{fmt_count(value)} {noun}{'' if value == 1 else 's'}"
+
+
 def fmt_range(low: float, high: float, unit: str = "auto") -> str:
     """`1.2 J – 40 J`."""
     return f"{fmt_j(low, unit)} – {fmt_j(high, unit)}"

@@ -31,6 +31,7 @@ from typing import Any
 
 from greenlint.analysis import worktables
 from greenlint.analysis.values import OPAQUE, Const, Inst, Seq, items_of
+from greenlint.units import fmt_counted
 
 #: Libraries followed only for the shapes and sizes they imply; no call of theirs is reported.
 DATA_ROOTS = frozenset({"numpy", "tensorflow_datasets", "sklearn"})
@@ -651,7 +652,7 @@ def kept(value: Any, path: str | None = None, method: str | None = None) -> Inst
         meta = {key: value.meta[key] for key in ("host", "line", "walk")}
         if value.meta.get("length_bound") == "exact":  # `images.append(img)` batch_size times: a batch of that many
             rows = value.meta["length"]
-            meta.update(rows=rows, data=Data(None, None, rows, batch_note=f"the {rows} items a loop decodes with {meta['host']}"))
+            meta.update(rows=rows, data=Data(None, None, rows, batch_note=f"the {fmt_counted(rows, 'item')} a loop decodes with {meta['host']}"))
         value = Inst(HOST_BATCH, "list", meta)
     if type(value) is not Inst or value.cls != HOST_BATCH:
         return None
@@ -678,7 +679,7 @@ def prepared(value: Any, host: str, line: int) -> Any:
         return Inst(HOST_BATCH, "call", {"host": host, "line": line})
     rows = value.meta.get("rows") if type(value) is Inst and shape_of(value) is None else None
     if type(rows) is int:
-        data = Data(None, None, rows, batch_note=f"the {rows} items a call decodes with {host}")
+        data = Data(None, None, rows, batch_note=f"the {fmt_counted(rows, 'item')} a call decodes with {host}")
         return Inst(HOST_BATCH, "call", {"host": host, "line": line, "data": data})
     return value
 

@@ -22,7 +22,7 @@ from greenlint.rules.syntax import (
     own_body,
     trains,
 )
-from greenlint.units import POINT_MAX_RATIO, TIMES, fmt_count, fmt_energy, fmt_j, fmt_range, interval_ratio
+from greenlint.units import POINT_MAX_RATIO, TIMES, fmt_count, fmt_counted, fmt_energy, fmt_j, fmt_range, interval_ratio
 
 _TRAIN = ("fit", "fit_generator", "train", "train_on_batch")
 _INFER = ("predict", "evaluate", "predict_on_batch", "__call__", "call")
@@ -441,19 +441,14 @@ def _recurrent(facts: FileFacts, site: Site) -> bool:
     return bool(read & flow.derived(frozenset(carried), loop.body))
 
 
-def _counted(x, noun: str) -> str:
-    """`1 sample`, `60,000 samples`."""
-    return f"{fmt_count(x)} {noun}{'' if x == 1 else 's'}"
-
-
 def _drivers(site: Site) -> str:
     """`: 20 epochs × 60,000 samples × MobileNetV2 (3.5M params)`, from what the work says."""
     parts = []
     epochs, samples = site.work_value("epochs"), site.work_value("samples")
     if epochs is not None:  # an upper bound (early stopping) kept as such
-        parts.append(("at most " if site.work_bound("epochs") == "upper" else "") + _counted(epochs, "epoch"))
+        parts.append(("at most " if site.work_bound("epochs") == "upper" else "") + fmt_counted(epochs, "epoch"))
     if samples is not None:
-        parts.append(_counted(samples, "sample"))
+        parts.append(fmt_counted(samples, "sample"))
     elif site.work_value("steps_per_epoch") is not None:
         parts.append(f"{fmt_count(site.work_value('steps_per_epoch'))} steps per epoch")
     model, params, flops = site.work_value("model"), site.work_value("params"), site.work_value("flops_per_sample")
