@@ -197,6 +197,14 @@ class EnergyHotspot(Rule):
             line=5,
             message_contains="500 J per pass of a loop of unknown length",
         ),
+        Invalid(  # literal loops and one of unknown length: neither nested in the other as the message says it
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
+            "model.compile(optimizer='adam', loss='mse')\nfor epoch in range(3):\n    for x, y in chunks:\n"
+            "        model.fit(x, y, epochs=5)\n",
+            options={"hotspot-threshold-j": 100.0, "material-saving-j": 0.0},
+            line=6,
+            message_contains="1.5 kJ = 500 J × 3 runs of its literal loops, times the passes of a loop of unknown length",
+        ),
         Invalid(  # near miss: a counted loop states its runs
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
             "model.compile(optimizer='adam', loss='mse')\nfor i in range(3):\n    model.fit(x, y, epochs=5)\n",
@@ -288,8 +296,10 @@ class EnergyHotspot(Rule):
             each = fmt_j(p.energy_j)
             times = f" = {each} {TIMES} {at_most}{fmt_count(factor)} runs{why}" if factor != 1 else ""
             if site.runs_bound == "unknown" and site.loop_runs is None:  # its runs are not counted: said so
-                times = (f" = {each} {TIMES} {fmt_count(factor)} runs of its literal loops" if factor != 1 else "")
-                times += " per pass of a loop of unknown length"
+                if factor != 1:  # inside or around the literal loops: the unknown one's passes multiply them
+                    times = f" = {each} {TIMES} {fmt_count(factor)} runs of its literal loops, times the passes of a loop of unknown length"
+                else:
+                    times = " per pass of a loop of unknown length"
             interval = (
                 f"80% interval {fmt_range(*(v * factor for v in p.interval_j))}" if p.interval_j else "no interval"
             )
