@@ -67,7 +67,8 @@ class PrintInTrainingGraph(Rule):
     (bench/rules/not_measurable.json gives the figures). The cost is the copy of the printed
     tensors to the host and a formatted write per step: a scalar's is nothing beside such a
     step, and it grows with the tensors printed and with a terminal or notebook rendering the
-    output, which the pair does not have.
+    output, which the pair does not have. With no saving shown on any device, the rule is
+    opt-in: enable it with `--extend-select GL320`.
 
     ## Fix safety
     No automatic fix: removing the print changes what the program writes.
@@ -84,6 +85,7 @@ class PrintInTrainingGraph(Rule):
         " tensors to the host and writes them out"
     )
     FIX_TITLE = "Drop the print, or print every few hundred steps"
+    DEFAULT_ENABLED = False  # opt-in: its measured pair saves no energy (see Energy evidence)
     VALID = (
         Valid(  # under a debug switch
             "import tensorflow as tf\nm = tf.keras.Sequential()\nDEBUG = False\n"
