@@ -495,6 +495,19 @@ class SessionFeedDictInLoop(Rule):
     while the host makes each batch, which the pipeline overlaps with the step, and a
     process-CPU-time estimate counts the same reads however they overlap.
 
+    The case on a GPU, argued from TensorFlow's documents: `Session.run` returns only once its
+    fetches are computed, and a `feed_dict` is converted and copied in by the same call, so the
+    next batch is read and assembled by the host while the device idles, and the step waits for
+    none of that work when a `tf.data` pipeline (or a queue) prepares the next batch on its own
+    threads during the step. TensorFlow 1's performance guide says so: "in general, `feed_dict`
+    does not provide a scalable solution. Avoid using `feed_dict` for all but trivial examples"
+    (tensorflow/docs, site/en/r1/guide/performance/overview.md). The time saved per step is the
+    shorter of the host's batch making and the device's step (from a few percent of a step that
+    dwarfs its input to half of one that the input matches), at the draw of a device waiting on
+    the host (greenlint's device model, greenlint/predict/devices.py: 0.222 of the board's TDP,
+    15.5 W on a Tesla T4, within a factor 2) plus the host's; never below 0, since the pipeline
+    does the same reads.
+
     ## Fix safety
     No automatic fix: moving to tf.data, or holding fixed data in the graph, changes the
     program's structure.
