@@ -72,6 +72,17 @@ class DatasetWithoutPrefetch(Rule):
     CPU time) counts the same work however it overlaps, so the pair under bench/rules/, kept for a
     GPU, states no saving here.
 
+    The case on a GPU, from TensorFlow's guide "Better performance with the tf.data API" (section
+    "Prefetching"): "Prefetching overlaps the preprocessing and model execution of a training step.
+    While the model is executing training step `s`, the input pipeline is reading the data for step
+    `s+1`." Without it the two take turns, so the time saved per step is the shorter of the
+    pipeline's time per batch and the step's: a few percent of a step that dwarfs its input, half of
+    one that its input matches, at the draw of a device waiting on the host (greenlint's device
+    model, greenlint/predict/devices.py: 0.222 of the board's TDP, 15.5 W on a Tesla T4, within a
+    factor 2) plus the host's; never below 0, since the same batches are made, a few earlier.
+    TensorFlow 2.11 and later inject that prefetch themselves, which is why the rule leaves them
+    out.
+
     ## Fix safety
     Safe: appends `.prefetch(tf.data.AUTOTUNE)` to the whole method chain of the flagged
     `batch()` call. Prefetching changes neither the elements nor their order; it holds a few

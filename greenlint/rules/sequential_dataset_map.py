@@ -95,6 +95,14 @@ class SequentialDatasetMap(Rule):
     pipeline the gain is the one the tf.data guide describes; greenlint has no such measurement
     to state.
 
+    The case on a GPU, from the same guide (section "Parallelizing data transformation"): with
+    `num_parallel_calls` the map runs on several elements at once, so a batch whose map took `t` on
+    one core takes about `t / k` on `k` idle cores. Where the step waits on the map, the time saved
+    per step is that difference, up to the step's wait, at the draw of a device waiting on the host
+    (greenlint's device model, greenlint/predict/devices.py: 0.222 of the board's TDP, 15.5 W on a
+    Tesla T4, within a factor 2) plus the host's; the map's own CPU work is the same either way, so
+    the saving is never below 0 while cores are idle.
+
     ## Fix safety
     Safe: adds `num_parallel_calls=tf.data.AUTOTUNE`. `map` stays deterministic (elements come
     out in the same order) unless the code opts out with `deterministic=False` or
