@@ -18,6 +18,7 @@ evidence") are regenerated from the results by `python -m tools.gendocs`.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import statistics
 import subprocess
@@ -63,7 +64,6 @@ def main(argv=None) -> int:
     sys.path.insert(0, str(REPO))
     from greenlint.hardware import hardware_id
 
-    results = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {"pairs": {}}
     elsewhere = json.loads((HERE / "not_measurable.json").read_text())  # pairs kept for another device
     codes = args.codes or sorted(p.name for p in HERE.iterdir() if (p / "before.py").is_file() and p.name not in elsewhere)
     for code in codes:
@@ -75,7 +75,7 @@ def main(argv=None) -> int:
             rounds.append({side: measure(pair / f"{side}.py", args.repeats) for side in order})
         every = {side: {k: [v for rnd in rounds for v in rnd[side][k]] for k in ("time_s", "energy_j")}
                  for side in ("before", "after")}
-        results["pairs"][code] = {
+        entry = {
             "hardware": hardware_id(),
             "basis": rounds[0]["before"]["basis"],
             "components": rounds[0]["before"]["components"],
@@ -87,11 +87,23 @@ def main(argv=None) -> int:
             "energy_saving": saving([(rnd["before"]["energy_j"], rnd["after"]["energy_j"]) for rnd in rounds]),
             "command": f"python bench/rules/run.py {code} --rounds {args.rounds} --repeats {args.repeats}",
         }
-        e = results["pairs"][code]["energy_saving"]
+        e = entry["energy_saving"]
         print(f"{code}: energy saving {e['median']:+.0%} ({e['low']:+.0%} .. {e['high']:+.0%}) "
               f"in {time.time() - started:.0f} s", flush=True)
-        RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+        record(code, entry)
     return 0
+
+
+def record(code: str, entry: dict) -> None:
+    """Put one pair's entry into RESULTS: read, changed and replaced under a lock, so that runs of
+    other pairs at the same time keep theirs."""
+    from greenlint.atomic import atomic_write_text
+
+    with open(RESULTS.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        results = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {"pairs": {}}
+        results["pairs"][code] = entry
+        atomic_write_text(RESULTS, json.dumps(results, indent=1, sort_keys=True) + "\n")
 
 
 if __name__ == "__main__":
