@@ -29,8 +29,13 @@ from greenlint.rules.syntax import cell_units, last_name
 
 #: Words naming public architectures whose training step is large at their usual input sizes
 #: (10^9 FLOPs per sample and more: transformers at sequence lengths of hundreds, ImageNet CNNs,
-#: detectors and segmentation networks at their image sizes), as a project's factory function spells them (`build_transformer_model`,
-#: `efficientdet(phi)`, `create_resnet50`).
+#: detectors and segmentation networks at their image sizes; image-to-image generators, whose
+#: convolutions run at every pixel: pix2pix's U-Net and CycleGAN's ResNet generator at 256x256,
+#: 18.6 and 56.8 GMACs forward, U-GAT-IT's more; EDSR's and SRGAN's 16 residual blocks of 64
+#: channels, about 4 MFLOPs per low-resolution pixel, some 2 GFLOPs on their smallest 24x24
+#: training crops, ESRGAN's dense blocks far more; not DCGAN, whose MNIST forms are small, nor
+#: WDSR's 32-channel baseline), as a project's factory function spells them
+#: (`build_transformer_model`, `efficientdet(phi)`, `create_resnet50`).
 ARCHITECTURES = frozenset(
     {
         "bert",
@@ -60,6 +65,12 @@ ARCHITECTURES = frozenset(
         "pspnet",
         "deeplab",
         "deeplabv3",
+        "pix2pix",
+        "cyclegan",
+        "ugatit",
+        "edsr",
+        "srgan",
+        "esrgan",
     }
 )
 

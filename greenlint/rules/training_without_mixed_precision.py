@@ -98,7 +98,8 @@ class TrainingWithoutMixedPrecision(Rule):
     - where the model's FLOPs are unknown, the file builds a Keras Application (a pretrained
       backbone inside a `Sequential`, say) or calls a project factory function named after a
       large public architecture (`build_transformer_model` for BERT, `efficientdet(phi)`,
-      `resnet50()`, `unet()`, `yolo_body()`, or a function the code defines with a CamelCase name,
+      `resnet50()`, `unet()`, `yolo_body()`, an image-to-image or super-resolution network such as
+      `edsr(scale)`, whose convolutions run at every pixel, or a function the code defines with a CamelCase name,
       as Keras Applications and much research code name their factories: `def YoloV3(size)`,
       `def ResNet50()`, but not a class named so, which may be a layer of any size; not a model
       an object holds called as `self.vgg(x)`), or calls a
@@ -133,7 +134,7 @@ class TrainingWithoutMixedPrecision(Rule):
     (`optimizer.minimize(loss)`, `apply_gradients`: built to be run once per training step, by
     whichever module runs the session) when the class or function that builds it is the model
     itself, named after a large public architecture (a `class Transformer:` whose `train` method
-    calls `minimize`, `def build_resnet50(...)`: the same names as the project factories above),
+    calls `minimize`, a `class CycleGAN:` or `class UGATIT:` building its generators' updates, `def build_resnet50(...)`: the same names as the project factories above),
     with the same advice.
 
     A training other than `fit()` (a custom step, `train_on_batch`, a TF1 graph's update or its
@@ -481,6 +482,15 @@ class TrainingWithoutMixedPrecision(Rule):
         Valid(  # TF1: a block class named after an architecture is a layer of any size
             "import tensorflow as tf\nclass TransformerBlock:\n    def train(self, loss):\n"
             "        return tf.compat.v1.train.AdamOptimizer(1e-3).minimize(loss)\n"
+        ),
+        Valid(  # TF1: a DCGAN may be an MNIST one of a few MFLOPs per sample: its name is no evidence of a large step
+            "import tensorflow as tf\nclass DCGAN:\n    def build(self, loss):\n"
+            "        return tf.compat.v1.train.AdamOptimizer(2e-4, beta1=0.5).minimize(loss)\n"
+        ),
+        Valid(  # WDSR's 32-channel baseline is under 10^9 FLOPs per sample at its training crops: no evidence
+            "import tensorflow as tf\nfrom model.wdsr import wdsr_b\nm = wdsr_b(scale=4, num_res_blocks=32)\n"
+            "m.compile(optimizer='adam', loss='mae')\nm.fit(train_ds, epochs=300, steps_per_epoch=1000)\n",
+            options={"material-saving-j": 0.0},
         ),
         Valid(  # TF1: the graph rewrite wraps the optimizer
             "import tensorflow as tf\nclass Transformer:\n    def train(self, loss):\n"
@@ -889,6 +899,19 @@ class TrainingWithoutMixedPrecision(Rule):
             line=5,
             message_contains="class Transformer",
             options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # TF1: an image-to-image GAN's class: its generators convolve every pixel of 256x256 images
+            "import tensorflow as tf\nclass CycleGAN:\n    def build(self, g_loss, g_vars):\n"
+            "        return tf.compat.v1.train.AdamOptimizer(2e-4, beta1=0.5).minimize(g_loss, var_list=g_vars)\n",
+            line=4,
+            message_contains="class CycleGAN, named after the cyclegan architecture",
+        ),
+        Invalid(  # a super-resolution network built by a project factory: 16 residual blocks at every pixel
+            "import tensorflow as tf\nfrom model.edsr import edsr\nm = edsr(scale=4, num_res_blocks=16)\n"
+            "m.compile(optimizer='adam', loss='mae')\nm.fit(train_ds, epochs=300, steps_per_epoch=1000)\n",
+            line=5,
+            options={"material-saving-j": 0.0},
+            message_contains="edsr(), named after the edsr architecture",
         ),
         Invalid(  # TF1: a factory function named after one, on a stated GPU with tensor cores
             "import tensorflow as tf\ndef build_resnet50(images, labels):\n    loss = resnet(images, labels)\n"
