@@ -181,7 +181,7 @@ def _figures(site: Site, unit: str) -> list[str]:
         interval = f" (80% interval {fmt_range(*p.interval_j, unit)})" if p.interval_j else ""
         lines = [f"- **{fmt_j(p.energy_j, unit)}** per execution{interval}"]
     count_known = site.callsite.counted
-    why = escape(site.callsite.runs.get("note") or "how often is not known")
+    why = escape(site.callsite.runs.note or "how often is not known")
     if not count_known and n == 1:  # a loop of unknown length (`for batch in data`, `while`)
         lines.append(f"- {TIMES} an unknown number of runs per program run ({why}): the total is not known")
     if n > 1:

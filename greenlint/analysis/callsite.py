@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -54,6 +55,55 @@ def char_offset(line: str, byte_offset: int) -> int:
     return len(line.encode("utf-8", "surrogatepass")[:byte_offset].decode("utf-8", "replace"))
 
 
+class _Unsaid(enum.Enum):
+    UNSAID = "unsaid"
+
+
+#: A `Runs.loop` its record does not say (one made by hand with a count alone): readers fall back
+#: to the literal loops around the call (`features.loop_multiplier`).
+UNSAID = _Unsaid.UNSAID
+#: `Runs`' fields in the order of their JSON object (docs/calls-json.md `runs`), the optional ones first.
+_RUNS_JSON = ("loop_option", "request", "count", "bound", "note", "loop", "loop_bound", "callers", "varies", "varying")
+
+
+@dataclass(frozen=True)
+class Runs:
+    """How often a call site runs in one run of the program, and why (docs/calls-json.md `runs`;
+    made by analysis/runs.py)."""
+
+    count: int | None = None  # loops × `if`/`break` × calls of its function; None: unknown
+    bound: str = "unknown"  # "exact", "upper" or "unknown"
+    note: str | None = None
+    loop: int | None | _Unsaid = UNSAID  # the runs loops alone give; None: a loop of unknown length
+    loop_bound: str | None = None  # `loop`'s bound; None where not said
+    callers: int | None = 1  # calls of its function the file makes; None: not counted
+    varies: bool = False  # every loop that repeats the site changes some of its inputs
+    varying: tuple[tuple[str, ...], ...] = ()  # per repeating loop, the inputs it changes
+    loop_option: str | None = None  # the command-line option whose default is a loop's trip count
+    request: str | None = None  # what runs it once per web request
+
+    def to_json(self) -> dict[str, Any]:
+        """The `runs` object of docs/calls-json.md (its optional keys only where set; a record
+        that does not say its loop, count, bound and note alone)."""
+        out: dict[str, Any] = {}
+        for name in _RUNS_JSON[:5] if self.loop is UNSAID else _RUNS_JSON:
+            value = getattr(self, name)
+            if value is not None or name not in ("loop_option", "request"):
+                out[name] = [list(names) for names in value] if name == "varying" else value
+        return out
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Runs:
+        """The Runs `to_json` wrote; ValueError for a `varying` that is not lists of names."""
+        known = {k: obj[k] for k in _RUNS_JSON if k in obj}
+        if "varying" in known:
+            varying = known["varying"]
+            if not (type(varying) is list and all(type(n) is list for n in varying)):
+                raise ValueError("a call site's runs.varying is lists of names")
+            known["varying"] = tuple(tuple(names) for names in varying)
+        return cls(**known)
+
+
 @dataclass(frozen=True)
 class CallSite:
     path: str
@@ -62,8 +112,8 @@ class CallSite:
     features: dict[str, Any] = field(default_factory=dict)
     #: The work the call implies: quantity -> {"value", "provenance", "note"} (docs/calls-json.md `work`).
     work: dict[str, dict[str, Any]] = field(default_factory=dict)
-    #: How often the site runs per program run: {"count", "bound", "note"} (docs/calls-json.md `runs`).
-    runs: dict[str, Any] = field(default_factory=lambda: {"count": None, "bound": "unknown", "note": None})
+    #: How often the site runs per program run (docs/calls-json.md `runs`).
+    runs: Runs = Runs()
     #: Qualified name of the functions and classes around the call ("" at module level; docs/calls-json.md `scope`).
     scope: str = ""
     #: Positional argument count and keyword names, `2:epochs,validation_data` (docs/calls-json.md `shape`).
@@ -73,6 +123,6 @@ class CallSite:
 
     @property
     def counted(self) -> bool:
-        """The analysis knows how often the site runs (`runs["count"]`); else only the literal loops
+        """The analysis knows how often the site runs (`runs.count`); else only the literal loops
         around it are known."""
-        return isinstance(self.runs.get("count"), int)
+        return isinstance(self.runs.count, int)

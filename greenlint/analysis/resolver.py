@@ -81,7 +81,7 @@ from greenlint.analysis import features as feat
 from greenlint.analysis import layers as layers_mod
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
-from greenlint.analysis.callsite import estimator_method
+from greenlint.analysis.callsite import Runs, estimator_method
 from greenlint.analysis.files import FILE_WRITERS, READ_ENDINGS, WrittenFiles, path_parts
 from greenlint.analysis.references import CodeReferences, looks_up_strings, text_references, word_lines
 from greenlint.analysis.scopes import Scope, merge_names
@@ -368,7 +368,7 @@ class Resolver:
         finally:
             self.scope, self.ctx = outer_scope, outer_ctx
 
-    def run(self, tree: ast.Module) -> list[tuple[ast.Call, str, dict, dict, dict]]:
+    def run(self, tree: ast.Module) -> list[tuple[ast.Call, str, dict, Runs, dict]]:
         """(call node, api, features, runs, work) of every call site found."""
         self.references = CodeReferences(tree)
         self.tree = tree
@@ -405,7 +405,7 @@ class Resolver:
         found = [(c.node, c.api, c.features, counter.site(c.func, c.local), c.work) for c in calls]
         # a host-work site that a loop repeats, through the calls of its function, is per-item work of that
         # loop's function, whose own call is the site (`host_site`)
-        return [f for f in found if f[2].get("receiver") != hostwork.HOST or f[3].get("loop") == 1]
+        return [f for f in found if f[2].get("receiver") != hostwork.HOST or f[3].loop == 1]
 
     def served_functions(self) -> dict[int, str]:
         """The functions a web server runs once per request (served.py), by id: this module's route

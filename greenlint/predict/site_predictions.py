@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from greenlint.analysis.callsite import Runs
 from greenlint.predict.prediction import Prediction
 
 Predict = Callable[[str, dict], Prediction]
@@ -40,8 +41,8 @@ def _memo_key(callsite) -> tuple[str, bytes | str, bytes | str, Any]:
     twice as fast as `repr`; `repr` for values marshal cannot write; and the runs `with_work` reads.
     Never read back."""
     work = getattr(callsite, "work", None)
-    runs = getattr(callsite, "runs", None) or {}
-    count = (runs.get("count"), runs.get("bound"))
+    runs = getattr(callsite, "runs", None)
+    count = (None, None) if runs is None else (runs.count, runs.bound)
     try:
         return callsite.api, marshal.dumps(callsite.features, 2), marshal.dumps(work, 2), count
     except ValueError:
@@ -101,14 +102,14 @@ def work_values(work: dict | None) -> dict:
     return out
 
 
-def with_work(features: dict | None, work: dict | None, runs: dict | None = None) -> dict:
+def with_work(features: dict | None, work: dict | None, runs: Runs | None = None) -> dict:
     """A call's features with its work values folded in (work wins: it is followed through the code),
-    the predictor's input; with *runs* known exactly (docs/calls-json.md `runs`), `runs_count` too:
+    the predictor's input; with *runs* (the analysis' `Runs`) known exactly, `runs_count` too:
     a one-off cost of the call's first run (tracing its function) is shared by that many runs."""
     values = work_values(work)
     out = {**(features or {}), **values} if values else dict(features or {})
-    count = (runs or {}).get("count")
-    if (runs or {}).get("bound") == "exact" and isinstance(count, int) and not isinstance(count, bool) and count > 0:
+    count = None if runs is None else runs.count
+    if runs is not None and runs.bound == "exact" and isinstance(count, int) and not isinstance(count, bool) and count > 0:
         out["runs_count"] = count
     return out
 

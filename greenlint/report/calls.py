@@ -39,7 +39,7 @@ def callsite_json(site, prediction) -> dict:
         "api": site.api,
         "features": site.features,
         "work": site.work,
-        "runs": site.runs,
+        "runs": site.runs.to_json(),
         "scope": site.scope,
         "shape": site.shape,
         **(prediction or Prediction.unknown("no prediction")).to_json(),
@@ -50,7 +50,7 @@ def callsite_from_json(obj: object) -> tuple[CallSite, Prediction]:
     """The call site and Prediction `callsite_json` wrote; ValueError for anything else (a field
     missing or of another type: it is read from untrusted files). The contract's version must be
     this greenlint's."""
-    from greenlint.analysis.callsite import CallSite, Span
+    from greenlint.analysis.callsite import CallSite, Runs, Span
     from greenlint.predict.prediction import Prediction
 
     if type(obj) is not dict or obj.get("schema_version") != CALLS_SCHEMA_VERSION:
@@ -65,7 +65,7 @@ def callsite_from_json(obj: object) -> tuple[CallSite, Prediction]:
     if not type(scope) is type(shape) is str:
         raise ValueError("a call site's scope and shape are strings")
     span = Span(line, column, end_line, end_column, cell)
-    return CallSite(path, span, api, features, work, runs, scope, shape), Prediction.from_json(obj)
+    return CallSite(path, span, api, features, work, Runs.from_json(runs), scope, shape), Prediction.from_json(obj)
 
 
 def calls_json(callsites_with_predictions: Iterable[tuple], calibration: dict | None = None) -> list[dict]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from greenlint.analysis.callsite import UNSAID
 from greenlint.predict.prediction import Basis, Prediction
 from greenlint.review.gitfs import Side
 from greenlint.review.matching import PLACE_FEATURES, Pair
@@ -236,13 +237,13 @@ def _runs_reason(old: SideSite, new: SideSite) -> Reason | None:
     runs_b, runs_a = old.callsite.runs, new.callsite.runs
     if old.callsite.counted != new.callsite.counted:
         b, a = (rb if old.callsite.counted else "unknown"), (ra if new.callsite.counted else "unknown")
-        why = f": {runs_a['note']}" if not new.callsite.counted and runs_a.get("note") else ""
+        why = f": {runs_a.note}" if not new.callsite.counted and runs_a.note else ""
         return Reason("runs", "runs", b if b != "unknown" else None, a if a != "unknown" else None, f"runs {b} → {a}{why}")
     if rb == ra:
         return None
-    loop_b = runs_b.get("loop", old.callsite.features.get("loop_multiplier"))
-    loop_a = runs_a.get("loop", new.callsite.features.get("loop_multiplier"))
-    upper = "≤" if runs_a.get("bound") == "upper" else ""
+    loop_b = old.callsite.features.get("loop_multiplier") if runs_b.loop is UNSAID else runs_b.loop
+    loop_a = new.callsite.features.get("loop_multiplier") if runs_a.loop is UNSAID else runs_a.loop
+    upper = "≤" if runs_a.bound == "upper" else ""
     text = f"runs {rb} → {upper}{ra}"
     if loop_b != loop_a and isinstance(loop_a, int) and loop_a > 1 and loop_b in (1, None, 0):
         text += f": now inside a {loop_a}-trip loop"
@@ -250,8 +251,8 @@ def _runs_reason(old: SideSite, new: SideSite) -> Reason | None:
         text += ": no longer inside a loop"
     elif loop_b != loop_a and isinstance(loop_a, int) and isinstance(loop_b, int):
         text += f": its loop now makes {loop_a} trips"
-    elif runs_b.get("callers") != runs_a.get("callers") and isinstance(runs_a.get("callers"), int):
-        text += f": its function is now called from {runs_a['callers']} places"
+    elif runs_b.callers != runs_a.callers and isinstance(runs_a.callers, int):
+        text += f": its function is now called from {runs_a.callers} places"
     return Reason("runs", "runs", rb, ra, text)
 
 

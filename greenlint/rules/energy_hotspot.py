@@ -337,7 +337,7 @@ def _per_step(facts: FileFacts, site: Site) -> bool:
     """The call does different work on each pass of its loop: the run counts say so (`varies`), or a
     name it reads (arguments, receiver) is bound inside the innermost enclosing loop (the loop's
     variable, or a value computed in its body, such as a batch or the model's output on it)."""
-    if site.callsite.runs.get("varies"):
+    if site.callsite.runs.varies:
         return True
     call, loop = _in_loop(facts, site)
     if call is None or loop is None:
@@ -475,7 +475,7 @@ def _lever(site: Site, per_step: bool = False, recurrent: bool = False, trained:
         return "each pass of its loop works on something new: run fewer passes, or do less in each (smaller inputs or model)"
     if trained and method in _INFER:  # a GAN's samples every N epochs: the generator changed since the last
         return "a training step runs between these calls, so they cannot be gathered into one: run them less often or on fewer samples"
-    every_iteration = site.callsite.runs.get("loop_bound", "exact") == "exact"  # not periodic, no break
+    every_iteration = (site.callsite.runs.loop_bound or "exact") == "exact"  # not periodic, no break
     if loop > 1 and site.repeats() and every_iteration:
         return "run it once, outside the loop, or fewer times"
     cap = site.work_value("wall_s")

@@ -404,7 +404,7 @@ class SummaryEveryStep(Rule):
                 continue
             if around is not None and _over_summarised(around, call):
                 continue
-            if site.callsite.runs.get("loop_bound") == "upper":  # a guard around a call of its function
+            if site.callsite.runs.loop_bound == "upper":  # a guard around a call of its function
                 continue
             kind = site.api.rsplit(".", 1)[-1]
             yield self.diagnostic(

@@ -32,7 +32,7 @@ def test_each_model_given_is_a_training_step_run_once_per_environment_step():
     assert [s.api for s in sites] == ["tensorflow.keras.Model.train_on_batch"] * 2
     assert [s.work["params"]["value"] for s in sites] == [(3 * 16 + 16) + (16 + 1), (4 * 32 + 32) + (32 + 1)]
     assert {s.work["samples"]["value"] for s in sites} == {64}
-    assert {(s.runs["count"], s.runs["bound"]) for s in sites} == {(50000, "upper")}
+    assert {(s.runs.count, s.runs.bound) for s in sites} == {(50000, "upper")}
     assert {s.features["receiver"] for s in sites} == {"driver"}
 
 

@@ -241,7 +241,7 @@ def trainer_loop(tmp_path, returned: str) -> object:
     (tmp_path / "utils.py").write_text(UTILS)
     (tmp_path / "main.py").write_text(SCRIPT.format(returned=returned))
     (site,) = [s for s in analyse_file(tmp_path / "trainer.py").callsites if s.api.endswith("Session.run")]
-    return site.runs["loop"]
+    return site.runs.loop
 
 
 def test_a_script_function_returning_the_parsed_command_line_gives_its_defaults(tmp_path):

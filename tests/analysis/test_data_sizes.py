@@ -161,7 +161,7 @@ def test_a_data_set_of_arrays_given_a_channel_axis_keeps_its_size_for_the_loop_o
         "ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(32)\nfor images, labels in ds:\n"
         "    tf.reduce_sum(images)\n", "s.py")
     site = [s for s in result.callsites if s.api == "tensorflow.reduce_sum"][0]
-    assert site.runs["count"] == 60000 // 32  # 1,875 batches
+    assert site.runs.count == 60000 // 32  # 1,875 batches
     assert site.work["flops"]["value"] == 32 * 28 * 28 * 1
 
 
@@ -181,7 +181,7 @@ def test_arrays_broadcast_and_a_data_set_of_one_array_binds_its_batches(prepare,
         "ds = tf.data.Dataset.from_tensor_slices(x).batch(32)\nfor b in ds:\n    tf.reduce_sum(b)\n", "s.py")
     site = [s for s in result.callsites if s.api == "tensorflow.reduce_sum"][0]
     assert site.work["flops"]["value"] == flops
-    assert site.runs["count"] == (60000 // 32 if flops is not None else None)
+    assert site.runs.count == (60000 // 32 if flops is not None else None)
 
 
 def test_a_slice_with_unknown_bounds_keeps_the_sample_shape_for_the_model():

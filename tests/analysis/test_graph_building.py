@@ -54,7 +54,7 @@ def test_a_helper_called_once_per_stage_adds_each_stages_layers():
     # the helper's call sites are listed once each, run 3 times (its three calls)
     lines = Counter(s.span.line for s in sites if s.api.endswith("Conv2D.__call__"))
     assert lines == {7: 1}
-    assert next(s for s in sites if s.api.endswith("Conv2D.__call__")).runs["count"] == 3
+    assert next(s for s in sites if s.api.endswith("Conv2D.__call__")).runs.count == 3
 
 
 def test_a_loop_over_the_stages_sizes_adds_a_stage_per_trip_and_lists_its_calls_once():
@@ -78,7 +78,7 @@ def test_a_loop_over_the_stages_sizes_adds_a_stage_per_trip_and_lists_its_calls_
         """)
     assert work_of(sites, 12, ".fit")["params"] == expected_params(256)
     conv = [s for s in sites if s.api.endswith("Conv2D.__call__")]
-    assert [s.span.line for s in conv] == [8] and conv[0].runs["count"] == 3
+    assert [s.span.line for s in conv] == [8] and conv[0].runs.count == 3
     assert work_of(sites, 17, ".fit")["params"] == CONV[(3, 64)] + 2 * (3 * 3 * 64 * 64 + 64)
     assert [s.span.line for s in sites if s.api.endswith("Sequential.add")] == [16]
 

@@ -152,7 +152,7 @@ def test_a_loop_over_an_options_default_counts_it_and_says_so():
     )
     runs = {s.api.rpartition(".")[2]: s.runs for s in analyse_source(code, "train.py").callsites
             if s.api.startswith("tensorflow.keras.Sequential.")}
-    assert runs["train_on_batch"]["count"] == 80 and runs["predict"]["count"] == 40
+    assert runs["train_on_batch"].count == 80 and runs["predict"].count == 40
     for method in ("train_on_batch", "predict"):
-        assert "the default of `--steps` as a loop's trip count" in runs[method]["note"]
-    assert runs["evaluate"]["count"] == 3 and "default" not in runs["evaluate"]["note"]
+        assert "the default of `--steps` as a loop's trip count" in runs[method].note
+    assert runs["evaluate"].count == 3 and "default" not in runs["evaluate"].note

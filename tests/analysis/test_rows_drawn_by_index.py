@@ -56,4 +56,4 @@ def test_len_and_shape_of_an_array_of_known_shape():
         model.train_on_batch(X[:50])
     """), "snippet.py")
     runs = [s.runs for s in result.callsites if s.api.endswith("train_on_batch")]
-    assert [r["count"] for r in runs] == [10, 20]
+    assert [r.count for r in runs] == [10, 20]

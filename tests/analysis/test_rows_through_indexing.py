@@ -123,7 +123,7 @@ def test_a_loop_over_two_batches_zipped_runs_once_a_row():
     for row_a, row_b in zip(a, X):
         model.predict_on_batch(row_a[None])
     """), "snippet.py")
-    runs = [s.runs["count"] for s in result.callsites if s.api.endswith(".predict_on_batch")]
+    runs = [s.runs.count for s in result.callsites if s.api.endswith(".predict_on_batch")]
     assert runs == [6, None]
 
 

@@ -101,7 +101,7 @@ def test_a_bounded_len_counts_no_loop():
         model.train_on_batch(x[i:i + 1])
     """), "snippet.py")
     (site,) = [s for s in result.callsites if s.api.endswith("train_on_batch")]
-    assert site.runs["count"] is None  # at most 64 trips, not 64
+    assert site.runs.count is None  # at most 64 trips, not 64
 
 
 def test_a_one_batch_call_on_a_slice_is_at_most_that_batch():

@@ -135,7 +135,7 @@ def test_a_model_of_another_module_overriding_call_runs_its_step_where_a_strateg
     inference = sites[(7, "tensorflow.keras.Model.__call__")]
     assert inference.work["step"]["value"] == "inference" and "tf.function" in inference.work["step"]["note"]
     evaluation = sites[(15, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
-    assert evaluation.work["step"]["value"] == "inference" and evaluation.runs["loop"] == 5
+    assert evaluation.work["step"]["value"] == "inference" and evaluation.runs.loop == 5
 
 
 def test_a_model_called_eagerly_on_unknown_inputs_keeps_no_step(tmp_path):

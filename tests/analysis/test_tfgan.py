@@ -48,7 +48,7 @@ def test_gan_train_is_a_training_step_of_the_generator_and_discriminator_graph()
     flops = site.work["flops_per_sample"]
     assert flops["value"] == GENERATOR + 2 * DISCRIMINATOR  # real and generated data
     assert flops["bound"] == "lower"  # each update recomputes the passes it needs
-    assert (site.runs["count"], site.runs["bound"]) == (1000, "upper")
+    assert (site.runs.count, site.runs.bound) == (1000, "upper")
     assert site.features["via"] == "TF-GAN's gan_train"
     assert "gan_model" in site.work["driver"]["note"]
 
@@ -63,7 +63,7 @@ def test_a_cyclegan_runs_both_generators_each_way_and_both_discriminators():
 @pytest.mark.parametrize("hook", ["tf.estimator.StopAtStepHook(num_steps=steps)", "tf.train.NanTensorHook(loss)"])
 def test_a_step_count_not_stated_leaves_the_runs_unknown(hook):
     site = train_site(hook=hook)
-    assert site.runs["count"] is None
+    assert site.runs.count is None
     assert site.work["step"]["value"] == "training"  # still one step's figure: a floor
 
 

@@ -27,7 +27,7 @@ def priced(predictor, code: str) -> list:
 
 
 def total(predictor, code: str) -> float:
-    return sum(p.energy_j * (s.runs.get("count") or 1) for s, p in priced(predictor, code) if p.energy_j)
+    return sum(p.energy_j * (s.runs.count or 1) for s, p in priced(predictor, code) if p.energy_j)
 
 
 def one(predictor, code: str, api_end: str):
@@ -109,7 +109,7 @@ for _ in range(1000):
     step(tf.ones((64, 64)))
 """
     site, pred = one(predictor, code, "GradientTape")
-    assert site.runs.get("count") == 1000
+    assert site.runs.count == 1000
     assert pred.basis is Basis.SYMBOLIC and pred.energy_j == 0.0 and "traced" in pred.evidence.note
     eager = one(predictor, DATA + "tape = tf.GradientTape()\n", "GradientTape")[1]
     assert eager.basis is Basis.NEGLIGIBLE and eager.energy_j > 0
@@ -223,7 +223,7 @@ def test_a_python_loop_over_a_mapped_pipeline_charges_each_batch_it_draws_to_the
     site, mapped = step(".map(noisy).batch(64)")
     assert "map_per_sample" not in plain_site.work and site.work["map_per_sample"]["value"] == 1
     assert site.work["samples"]["value"] == plain_site.work["samples"]["value"] == 64
-    assert site.runs["count"] == 3 * 128 and "64 calls" in mapped.evidence.note
+    assert site.runs.count == 3 * 128 and "64 calls" in mapped.evidence.note
     assert mapped.energy_j > plain.energy_j
     _, unmapped = step(".map(lambda a, b: (a, b)).batch(64)")
     assert unmapped.energy_j == pytest.approx(plain.energy_j)  # no TF op: tf.data runs no graph per element
@@ -250,16 +250,16 @@ def test_predict_over_a_list_comprehension_of_single_images_runs_once_per_item_o
                    ".predict")
 
     s, pred = site("[np.random.rand(1, 48, 48, 3) for _ in range(220)]")
-    assert s.runs["count"] == 220 and s.runs["bound"] == "exact"
+    assert s.runs.count == 220 and s.runs.bound == "exact"
     assert s.work["samples"]["value"] == 1 and s.work["steps"]["value"] == 1 and not pred.floor
     s100, pred100 = site("[np.random.rand(1, 48, 48, 3) for _ in range(100)]")
-    assert s100.runs["count"] == 100 and pred100.energy_j == pytest.approx(pred.energy_j)
+    assert s100.runs.count == 100 and pred100.energy_j == pytest.approx(pred.energy_j)
     s8, pred8 = site("[np.random.rand(8, 48, 48, 3) for _ in range(220)]")
     assert s8.work["samples"]["value"] == 8 and pred8.energy_j > pred.energy_j
     filtered, _ = site("[np.random.rand(1, 48, 48, 3) for i in range(220) if i % 2]")
-    assert filtered.runs.get("count") != 220
+    assert filtered.runs.count != 220
     unknown, _ = site("[np.random.rand(1, 48, 48, 3) for _ in sys.argv]")
-    assert unknown.runs.get("count") is None
+    assert unknown.runs.count is None
 
 
 def test_a_fit_on_an_image_folder_pays_the_decode_of_each_file_it_reads_in_its_floor(predictor):

@@ -95,7 +95,7 @@ class Physics:
         total = 0.0
         for site in self.sites(code, api_suffix):
             pred = self.predictor.predict(site.api, with_work(site.features, site.work))
-            total += (pred.energy_j or 0.0) * (site.runs.get("count") or 1)
+            total += (pred.energy_j or 0.0) * (site.runs.count or 1)
         return total
 
     def flops(self, code: str) -> float:
