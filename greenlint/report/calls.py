@@ -140,7 +140,7 @@ def calls_table(callsites_with_predictions: Iterable[tuple]):
         span = site.span
         where = f"{span.line}:{span.column}" if span.cell is None else f"cell {span.cell}:{span.line}:{span.column}"
         runs = Site(site, p)
-        loops = runs.loop_multiplier
+        loops = runs.program_runs
         counted = site.counted  # else unknown: no count, no total
         known = p.energy_j is not None
         shown = None if p.energy_j is None else shown_interval(p.energy_j, p.interval_j, p.floor)

@@ -172,7 +172,7 @@ def _inputs(site: SideSite) -> tuple:
 
 
 def _figure(site: SideSite, energy: float | None, interval, label: str) -> Figure:
-    runs, bound = site.loop_multiplier, site.runs_bound
+    runs, bound = site.program_runs, site.runs_bound
     joules = None if energy is None else energy * runs
     scaled = None if interval is None or energy is None else (interval[0] * runs, interval[1] * runs)
     return Figure(joules, scaled, runs, bound, label)
@@ -193,7 +193,7 @@ def compare_pair(old: SideSite, new: SideSite) -> tuple[Figure, Figure, float | 
 
 def _figures(old: SideSite, new: SideSite) -> tuple[Figure, Figure, float | None, bool]:
     pb, pa = old.prediction, new.prediction
-    runs_ratio = new.loop_multiplier / old.loop_multiplier
+    runs_ratio = new.program_runs / old.program_runs
     if _inputs(old) == _inputs(new):  # the same work: the same joules per execution
         p = pb if _profiled(pb) or not _profiled(pa) else pa
         before, after = _figure(old, p.energy_j, p.interval_j, p.label), _figure(new, p.energy_j, p.interval_j, p.label)
@@ -233,7 +233,7 @@ def _value(v: object) -> str:
 
 
 def _runs_reason(old: SideSite, new: SideSite) -> Reason | None:
-    rb, ra = old.loop_multiplier, new.loop_multiplier
+    rb, ra = old.program_runs, new.program_runs
     runs_b, runs_a = old.callsite.runs, new.callsite.runs
     if old.callsite.counted != new.callsite.counted:
         b, a = (rb if old.callsite.counted else "unknown"), (ra if new.callsite.counted else "unknown")

@@ -271,7 +271,7 @@ class EnergyHotspot(Rule):
             if _feeds_training(facts, site):
                 continue
             p = site.prediction
-            factor = site.loop_multiplier
+            factor = site.program_runs
             reason = site.runs_reason()
             at_most = "at most " if site.runs_bound == "upper" else ""
             why = f" {reason}" if reason else ""
@@ -319,7 +319,7 @@ def _supported_over(site: Site, threshold: float) -> bool:
     if p.interval_j is None:
         return site.total_energy_j > threshold
     ratio = interval_ratio(p.interval_j)
-    return ratio is not None and ratio <= POINT_MAX_RATIO and p.interval_j[0] * site.loop_multiplier > threshold
+    return ratio is not None and ratio <= POINT_MAX_RATIO and p.interval_j[0] * site.program_runs > threshold
 
 
 def _driven_by_environment(facts: FileFacts, site: Site) -> bool:

@@ -43,14 +43,20 @@ class Site:
         return self.work_bound(key) == "lower"
 
     @property
-    def loop_multiplier(self) -> int:
+    def program_runs(self) -> int:
         """How often the site runs per program run: `CallSite.runs` (loops, `if`/`break`, calls of
-        its function); where that count is unknown, the literal loops' product alone."""
+        its function); where that count is unknown, `literal_loops`."""
         count = self.callsite.runs.count
         if isinstance(count, int) and count > 0:
             return count
-        value = self.features.get("loop_multiplier", 1)
+        value = self.literal_loops
         return value if isinstance(value, int) and value > 0 else 1
+
+    @property
+    def literal_loops(self) -> Any:
+        """The product of the literal trip counts of the loops around the call in its own function
+        (`features.loop_multiplier`; 1 outside loops): not how often the site runs (`program_runs`)."""
+        return self.features.get("loop_multiplier", 1)
 
     @property
     def untyped(self) -> bool:
@@ -60,8 +66,8 @@ class Site:
 
     @property
     def runs_bound(self) -> str:
-        """ "exact" or "upper" (a guarded call, early stopping's loop: at most `loop_multiplier`),
-        "unknown" when `loop_multiplier` fell back to the literal loops."""
+        """ "exact" or "upper" (a guarded call, early stopping's loop: at most `program_runs`),
+        "unknown" when `program_runs` fell back to the literal loops."""
         return self.callsite.runs.bound if self.callsite.counted else "unknown"
 
     @property
@@ -76,7 +82,7 @@ class Site:
         depth = self.features.get("loop_depth", 0)
         if not (isinstance(depth, int) and depth > 0):
             return 1
-        value = self.features.get("loop_multiplier", 1)
+        value = self.literal_loops
         known = isinstance(value, int) and value > 1 and not self.features.get("loop_unbounded")
         return value if known else None
 
@@ -104,7 +110,7 @@ class Site:
         return any(not names if kept is None else not kept.intersection(names) for names in loops)
 
     def runs_reason(self) -> str:
-        """Why the site runs `loop_multiplier` times, to follow "N runs": "in a loop", "as its
+        """Why the site runs `program_runs` times, to follow "N runs": "in a loop", "as its
         function is called from N places", both, or "" when neither says."""
         loop, callers = self.loop_runs, self.callers
         looped = loop is None or loop > 1
@@ -128,7 +134,7 @@ class Site:
     def total_energy_j(self) -> float | None:
         """Predicted joules per execution (the predictor's contract) times how often it runs."""
         e = self.prediction.energy_j
-        return None if e is None else e * self.loop_multiplier
+        return None if e is None else e * self.program_runs
 
 
 def judged(sites: Any) -> tuple[Site, ...]:

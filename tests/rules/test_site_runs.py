@@ -1,4 +1,4 @@
-"""`Site.loop_multiplier` / `total_energy_j` follow `CallSite.runs`, and GL101 multiplies by them."""
+"""`Site.program_runs` / `total_energy_j` follow `CallSite.runs`, and GL101 multiplies by them."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def test_unknown_runs_fall_back_to_the_literal_loop_factor(predictor):
     site = CallSite("x.py", Span(1, 1, 1, 2), "tensorflow.keras.Model.fit", {"loop_multiplier": 4},
                     runs=Runs(count=None, bound="unknown", note=None))
     p = predictor.predict(site.api, site.features)
-    assert Site(site, p).loop_multiplier == 4 and Site(site, p).runs_bound == "unknown"
+    assert Site(site, p).program_runs == 4 and Site(site, p).runs_bound == "unknown"
     upper = CallSite("x.py", Span(1, 1, 1, 2), "tensorflow.keras.Model.fit", {"loop_multiplier": 201},
                      runs=Runs(count=201, bound="upper", note=None))
     assert Site(upper, p).total_energy_j == 201 * 500.0 and Site(upper, p).runs_bound == "upper"
@@ -100,7 +100,7 @@ def _site(runs: dict, features: dict | None = None) -> Site:
 def test_site_in_loop_needs_a_loop_that_repeats_the_same_work():
     base = {"count": 2, "bound": "exact", "note": None}
     called_twice = _site({**base, "loop": 1, "callers": 2, "varies": False, "varying": []})
-    assert not called_twice.repeats() and called_twice.loop_multiplier == 2 and called_twice.loop_runs == 1
+    assert not called_twice.repeats() and called_twice.program_runs == 2 and called_twice.loop_runs == 1
     looped = _site({**base, "loop": 2, "callers": 1, "varies": False, "varying": [[]]})
     assert looped.repeats() and looped.loop_times() == " (2 times)"
     unknown = _site({"count": None, "bound": "unknown", "note": None, "loop": None, "callers": 1, "varies": False, "varying": [[]]})
