@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     import ast
@@ -53,6 +53,48 @@ def char_offset(line: str, byte_offset: int) -> int:
     if line.isascii():
         return byte_offset
     return len(line.encode("utf-8", "surrogatepass")[:byte_offset].decode("utf-8", "replace"))
+
+
+class Quantity(NamedTuple):
+    """One quantity of the work a call implies (docs/calls-json.md `work`): immutable, and a
+    NamedTuple rather than a frozen dataclass since the analysis makes thousands per file (a
+    frozen dataclass' `__init__` costs four times as much)."""
+
+    value: Any  # None: unknown
+    provenance: str  # "literal", "inferred", "table", "documented" or "unknown"
+    note: str | None = None
+    bound: str | None = None  # "upper" (at most: early stopping, a filtered dataset), "lower" (a known part)
+    least: int | None = None  # the fewest epochs an early stop allows, with `bound` "upper"
+    arguments: dict[str, str] | None = None  # `options`: each parameter given an option's default -> the option
+
+    def to_json(self) -> dict[str, Any]:
+        """The work entry of docs/calls-json.md: value, provenance and note; the others where set."""
+        out = {"value": self.value, "provenance": self.provenance, "note": self.note}
+        for name in _QUANTITY_EXTRAS:
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        return out
+
+
+_QUANTITY_EXTRAS = ("bound", "least", "arguments")
+#: The work a call implies: quantity name (`epochs`, `samples`, `flops_per_sample`, ...) -> Quantity.
+Work = dict[str, Quantity]
+
+
+def work_json(work: Work) -> dict[str, dict[str, Any]]:
+    """A call site's `work` object (docs/calls-json.md)."""
+    return {name: quantity.to_json() for name, quantity in work.items()}
+
+
+def work_from_json(obj: dict[str, Any]) -> Work:
+    """The Work `work_json` wrote; ValueError for an entry that is not a quantity object."""
+    fields = ("value", "provenance", "note", *_QUANTITY_EXTRAS)
+    work = {}
+    for name, entry in obj.items():
+        if type(entry) is not dict or type(entry.get("provenance")) is not str:
+            raise ValueError("a call site's work entries are objects with a provenance")
+        work[name] = Quantity(**{k: entry[k] for k in fields if k in entry})
+    return work
 
 
 class _Unsaid(enum.Enum):
@@ -110,8 +152,8 @@ class CallSite:
     span: Span
     api: str  # canonical name, e.g. "tensorflow.keras.Sequential.fit"
     features: dict[str, Any] = field(default_factory=dict)
-    #: The work the call implies: quantity -> {"value", "provenance", "note"} (docs/calls-json.md `work`).
-    work: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: The work the call implies (docs/calls-json.md `work`).
+    work: Work = field(default_factory=dict)
     #: How often the site runs per program run (docs/calls-json.md `runs`).
     runs: Runs = Runs()
     #: Qualified name of the functions and classes around the call ("" at module level; docs/calls-json.md `scope`).

@@ -167,7 +167,7 @@ def _forecast(p: Prediction) -> Prediction:
 
 def _inputs(site: SideSite) -> tuple:
     features = {k: v for k, v in site.callsite.features.items() if k not in PLACE_FEATURES}
-    work = {k: e.get("value") for k, e in site.callsite.work.items() if isinstance(e, dict)}
+    work = {k: e.value for k, e in site.callsite.work.items()}
     return (site.api, sorted(features.items(), key=str), sorted(work.items(), key=str))
 
 
@@ -257,8 +257,8 @@ def _runs_reason(old: SideSite, new: SideSite) -> Reason | None:
 
 
 def _work_reasons(old: SideSite, new: SideSite) -> list[Reason]:
-    wb = {k: e.get("value") for k, e in old.callsite.work.items() if isinstance(e, dict)}
-    wa = {k: e.get("value") for k, e in new.callsite.work.items() if isinstance(e, dict)}
+    wb = {k: e.value for k, e in old.callsite.work.items()}
+    wa = {k: e.value for k, e in new.callsite.work.items()}
     changed = [k for k in (*WORK_ORDER, *sorted(set(wb) | set(wa))) if k in (wb.keys() | wa.keys()) and wb.get(k) != wa.get(k)]
     changed = list(dict.fromkeys(changed))
     shown = [k for k in changed if not set(DERIVED.get(k, ())) & set(changed)]

@@ -28,15 +28,15 @@ class Site:
 
     def work_value(self, key: str) -> Any:
         """A work quantity of the call (docs/calls-json.md `work`), else its literal argument."""
-        entry = (self.callsite.work or {}).get(key)
-        value = entry.get("value") if isinstance(entry, dict) else None
+        entry = self.callsite.work.get(key)
+        value = None if entry is None else entry.value
         return value if value is not None else self.features.get(key)
 
     def work_bound(self, key: str) -> str | None:
         """A work quantity's bound: "lower" (the known part of a model with unknown layers), "upper"
         (epochs early stopping may cut short), None for a value as it is."""
-        entry = (self.callsite.work or {}).get(key)
-        return entry.get("bound") if isinstance(entry, dict) else None
+        entry = self.callsite.work.get(key)
+        return None if entry is None else entry.bound
 
     def work_lower(self, key: str) -> bool:
         """The work quantity is the known part of a model with unknown layers (a lower bound)."""

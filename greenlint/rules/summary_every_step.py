@@ -592,7 +592,7 @@ def _read(expr: ast.expr) -> frozenset[str]:
 
 def _training(site: Site) -> bool:
     """A session run that fetches an optimizer's update: one training step of the graph."""
-    return (site.callsite.work.get("step") or {}).get("value") == "training"
+    return site.work_value("step") == "training"
 
 
 def _fetches(call: ast.Call) -> ast.expr | None:

@@ -37,7 +37,7 @@ def test_a_step_method_called_in_a_loop_of_unknown_length_is_a_site_of_what_it_r
     call = found[(16, RUN)]  # result = self.step(batch)
     assert call.features["receiver"] == "wrapper" and call.features["via"].endswith("line 12")
     assert call.runs.count is None and call.features["fed"] is True and call.features["via_here"] is True
-    assert "which spends its work in run at" in call.work["wrapper"]["note"]
+    assert "which spends its work in run at" in call.work["wrapper"].note
     assert (12, RUN) in found  # the step's own run stays a site
     assert (19, RUN) not in found  # evaluate calls it once: its own site says as much
 

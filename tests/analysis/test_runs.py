@@ -451,7 +451,7 @@ def test_a_helper_walked_at_its_first_call_is_walked_again_with_its_arguments():
     fits = [s for s in result.callsites if s.api == "tensorflow.keras.Sequential.fit"]
     assert len(fits) == 1  # found once, not once per walk
     assert (fits[0].runs.count, fits[0].runs.bound) == (7, "exact")
-    assert fits[0].work["epochs"]["value"] == 10000 and fits[0].work["epochs"]["bound"] == "upper"
+    assert fits[0].work["epochs"].value == 10000 and fits[0].work["epochs"].bound == "upper"
     stops = [s for s in result.callsites if s.api.endswith("EarlyStopping")]
     assert len(stops) == 1 and stops[0].runs.count == 7
 

@@ -100,7 +100,7 @@ class Physics:
 
     def flops(self, code: str) -> float:
         _, site = self.predict(code)
-        return float(site.work["flops_per_sample"]["value"])
+        return float(site.work["flops_per_sample"].value)
 
 
 def _ratio(phys: Physics, name: str, small: str, large: str, low=8.0, high=12.0) -> Goal:
