@@ -47,7 +47,7 @@ def bases_label(sites: Sequence[Site]) -> str:
 def total_of(sites: Sequence[Site], per_run: bool = False) -> Total:
     """The total of `sites`, each once, times their loops unless `per_run` (a file's: the status
     bar's, the lens's): `greenlint.report.total`, as every view sums."""
-    return file_total((s.prediction.energy_j, s.prediction.interval_j, 1 if per_run else s.loop_multiplier,
+    return file_total((s.prediction.energy_j, s.prediction.interval_j, 1 if per_run else s.program_runs,
                        s.prediction.floor, per_run or s.callsite.counted) for s in sites)
 
 
@@ -101,7 +101,7 @@ def hint_label(sites: Sequence[Site], unit: str = "auto") -> str | None:
         return None
     head = _hint_head(known, unit)
     calls = [] if len(known) == 1 else [f"{len(known)} calls"]
-    loops = sorted({s.loop_multiplier for s in known})
+    loops = sorted({s.program_runs for s in known})
     factor, short = [], []
     if loops != [1]:
         if len(loops) == 1:  # one loop around them all: the factor times one iteration
@@ -123,7 +123,7 @@ def site_line(site: Site, unit: str = "auto") -> str:
     if p.energy_j is None:
         return f"{code(site.api)}: no estimate ({p.label})"
     text = f"{code(site.api)}: {_figure(total_of([site], per_run=True), unit)}"
-    n = site.loop_multiplier
+    n = site.program_runs
     if n > 1:
         text = f"{code(site.api)}: {n} {TIMES} {_figure(total_of([site], per_run=True), unit, nested=True)}"
         text += f" = {_figure(total_of([site]), unit)}"
@@ -155,8 +155,8 @@ def _evidence(p: Prediction) -> str:
 
 def _figures(site: Site, unit: str) -> list[str]:
     """Per execution (the point and its 80 % interval, or the range alone when it is > 100× wide),
-    × how often it runs per program run (`Site.loop_multiplier`: loops, guards, calls of its function)."""
-    p, n = site.prediction, site.loop_multiplier
+    × how often it runs per program run (`Site.program_runs`: loops, guards, calls of its function)."""
+    p, n = site.prediction, site.program_runs
     if p.energy_j is None:
         return ["No energy estimate for this call."]
     wide = p.interval_j is not None and fmt_energy(p.energy_j, p.interval_j) != fmt_j(p.energy_j)
@@ -181,7 +181,7 @@ def _figures(site: Site, unit: str) -> list[str]:
         interval = f" (80% interval {fmt_range(*p.interval_j, unit)})" if p.interval_j else ""
         lines = [f"- **{fmt_j(p.energy_j, unit)}** per execution{interval}"]
     count_known = site.callsite.counted
-    why = escape(site.callsite.runs.get("note") or "how often is not known")
+    why = escape(site.callsite.runs.note or "how often is not known")
     if not count_known and n == 1:  # a loop of unknown length (`for batch in data`, `while`)
         lines.append(f"- {TIMES} an unknown number of runs per program run ({why}): the total is not known")
     if n > 1:
@@ -296,6 +296,6 @@ def hotspots_text(sites: Sequence[Site], top: int, unit: str = "auto") -> str:
     total = sum(s.total_energy_j for s in known)
     parts = []
     for s in known[:top]:
-        figure = fmt_energy(s.prediction.energy_j, s.prediction.interval_j, s.loop_multiplier, unit)
+        figure = fmt_energy(s.prediction.energy_j, s.prediction.interval_j, s.program_runs, unit)
         parts.append(f"line {s.callsite.span.line} `{s.api}` {figure} ({_share(s.total_energy_j / total)}, {s.prediction.label})")
     return f"{_figure(total_of(known), unit)} in {len(known)} calls; most: " + "; ".join(parts)

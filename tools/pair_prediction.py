@@ -23,7 +23,7 @@ MEASURED_FUNCTION = "run"
 
 def _counts(source: str, path: str, predict) -> dict[Span, tuple[int | None, Site]]:
     result = from_analysis(analyse_source(source, path=path), predict)
-    return {s.callsite.span: (s.callsite.runs.get("count"), s) for s in result.sites}
+    return {s.callsite.span: (s.callsite.runs.count, s) for s in result.sites}
 
 
 def run_prediction(program: Path, predict) -> dict:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     import ast
@@ -54,16 +55,107 @@ def char_offset(line: str, byte_offset: int) -> int:
     return len(line.encode("utf-8", "surrogatepass")[:byte_offset].decode("utf-8", "replace"))
 
 
+class Quantity(NamedTuple):
+    """One quantity of the work a call implies (docs/calls-json.md `work`): immutable, and a
+    NamedTuple rather than a frozen dataclass since the analysis makes thousands per file (a
+    frozen dataclass' `__init__` costs four times as much)."""
+
+    value: Any  # None: unknown
+    provenance: str  # "literal", "inferred", "table", "documented" or "unknown"
+    note: str | None = None
+    bound: str | None = None  # "upper" (at most: early stopping, a filtered dataset), "lower" (a known part)
+    least: int | None = None  # the fewest epochs an early stop allows, with `bound` "upper"
+    arguments: dict[str, str] | None = None  # `options`: each parameter given an option's default -> the option
+
+    def to_json(self) -> dict[str, Any]:
+        """The work entry of docs/calls-json.md: value, provenance and note; the others where set."""
+        out = {"value": self.value, "provenance": self.provenance, "note": self.note}
+        for name in _QUANTITY_EXTRAS:
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        return out
+
+
+_QUANTITY_EXTRAS = ("bound", "least", "arguments")
+#: The work a call implies: quantity name (`epochs`, `samples`, `flops_per_sample`, ...) -> Quantity.
+Work = dict[str, Quantity]
+
+
+def work_json(work: Work) -> dict[str, dict[str, Any]]:
+    """A call site's `work` object (docs/calls-json.md)."""
+    return {name: quantity.to_json() for name, quantity in work.items()}
+
+
+def work_from_json(obj: dict[str, Any]) -> Work:
+    """The Work `work_json` wrote; ValueError for an entry that is not a quantity object."""
+    fields = ("value", "provenance", "note", *_QUANTITY_EXTRAS)
+    work = {}
+    for name, entry in obj.items():
+        if type(entry) is not dict or type(entry.get("provenance")) is not str:
+            raise ValueError("a call site's work entries are objects with a provenance")
+        work[name] = Quantity(**{k: entry[k] for k in fields if k in entry})
+    return work
+
+
+class _Unsaid(enum.Enum):
+    UNSAID = "unsaid"
+
+
+#: A `Runs.loop` its record does not say (one made by hand with a count alone): readers fall back
+#: to the literal loops around the call (`features.loop_multiplier`).
+UNSAID = _Unsaid.UNSAID
+#: `Runs`' fields in the order of their JSON object (docs/calls-json.md `runs`), the optional ones first.
+_RUNS_JSON = ("loop_option", "request", "count", "bound", "note", "loop", "loop_bound", "callers", "varies", "varying")
+
+
+@dataclass(frozen=True)
+class Runs:
+    """How often a call site runs in one run of the program, and why (docs/calls-json.md `runs`;
+    made by analysis/runs.py)."""
+
+    count: int | None = None  # loops × `if`/`break` × calls of its function; None: unknown
+    bound: str = "unknown"  # "exact", "upper" or "unknown"
+    note: str | None = None
+    loop: int | None | _Unsaid = UNSAID  # the runs loops alone give; None: a loop of unknown length
+    loop_bound: str | None = None  # `loop`'s bound; None where not said
+    callers: int | None = 1  # calls of its function the file makes; None: not counted
+    varies: bool = False  # every loop that repeats the site changes some of its inputs
+    varying: tuple[tuple[str, ...], ...] = ()  # per repeating loop, the inputs it changes
+    loop_option: str | None = None  # the command-line option whose default is a loop's trip count
+    request: str | None = None  # what runs it once per web request
+
+    def to_json(self) -> dict[str, Any]:
+        """The `runs` object of docs/calls-json.md (its optional keys only where set; a record
+        that does not say its loop, count, bound and note alone)."""
+        out: dict[str, Any] = {}
+        for name in _RUNS_JSON[:5] if self.loop is UNSAID else _RUNS_JSON:
+            value = getattr(self, name)
+            if value is not None or name not in ("loop_option", "request"):
+                out[name] = [list(names) for names in value] if name == "varying" else value
+        return out
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Runs:
+        """The Runs `to_json` wrote; ValueError for a `varying` that is not lists of names."""
+        known = {k: obj[k] for k in _RUNS_JSON if k in obj}
+        if "varying" in known:
+            varying = known["varying"]
+            if not (type(varying) is list and all(type(n) is list for n in varying)):
+                raise ValueError("a call site's runs.varying is lists of names")
+            known["varying"] = tuple(tuple(names) for names in varying)
+        return cls(**known)
+
+
 @dataclass(frozen=True)
 class CallSite:
     path: str
     span: Span
     api: str  # canonical name, e.g. "tensorflow.keras.Sequential.fit"
     features: dict[str, Any] = field(default_factory=dict)
-    #: The work the call implies: quantity -> {"value", "provenance", "note"} (docs/calls-json.md `work`).
-    work: dict[str, dict[str, Any]] = field(default_factory=dict)
-    #: How often the site runs per program run: {"count", "bound", "note"} (docs/calls-json.md `runs`).
-    runs: dict[str, Any] = field(default_factory=lambda: {"count": None, "bound": "unknown", "note": None})
+    #: The work the call implies (docs/calls-json.md `work`).
+    work: Work = field(default_factory=dict)
+    #: How often the site runs per program run (docs/calls-json.md `runs`).
+    runs: Runs = Runs()
     #: Qualified name of the functions and classes around the call ("" at module level; docs/calls-json.md `scope`).
     scope: str = ""
     #: Positional argument count and keyword names, `2:epochs,validation_data` (docs/calls-json.md `shape`).
@@ -73,6 +165,6 @@ class CallSite:
 
     @property
     def counted(self) -> bool:
-        """The analysis knows how often the site runs (`runs["count"]`); else only the literal loops
+        """The analysis knows how often the site runs (`runs.count`); else only the literal loops
         around it are known."""
-        return isinstance(self.runs.get("count"), int)
+        return isinstance(self.runs.count, int)

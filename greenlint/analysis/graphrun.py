@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from greenlint.analysis.arrays import is_sym
+from greenlint.analysis.callsite import Quantity, Work
 from greenlint.analysis.values import Inst, Kw, Seq
 from greenlint.analysis.work import INFERRED, UNKNOWN, merge_syms, q, sym_net
 
@@ -59,7 +60,7 @@ def train_op_line(fetches: Any) -> int | None:
     return None
 
 
-def run_work(fetches: Any, fed_rows: int | None) -> dict[str, dict]:
+def run_work(fetches: Any, fed_rows: int | None) -> Work:
     """The work of a session's `run` of *fetches* (or of a tensor's `eval`: the tensor), fed arrays of
     *fed_rows* rows (None: not known)."""
     line = train_op_line(fetches)
@@ -77,7 +78,7 @@ def run_work(fetches: Any, fed_rows: int | None) -> dict[str, dict]:
     }
 
 
-def forward(fetches: Any) -> dict:
+def forward(fetches: Any) -> Quantity:
     """The forward FLOPs per sample of the graph *fetches* are computed by (the ops of all of them, once)."""
     syms = [v.meta["sym"] for v in _fetched(fetches) if is_sym(v)]
     net = sym_net(merge_syms(syms, None)) if syms else None
@@ -90,7 +91,7 @@ def forward(fetches: Any) -> dict:
     return q(net.flops, INFERRED, note)
 
 
-def function_work(line: int | None, rows: int | None, net: dict[str, dict]) -> dict[str, dict]:
+def function_work(line: int | None, rows: int | None, net: Work) -> Work:
     """The work of calling what `K.function(...)` (at *line*; None: in another function's call) returned,
     on input arrays of *rows* rows (None: not known); *net*: the params and FLOPs per sample of the
     model layers its outputs are reached through, where known (`K.function([model.input],

@@ -17,6 +17,7 @@ import ast
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from greenlint.analysis.callsite import Work
 from greenlint.analysis.values import Inst, UserFunc
 from greenlint.analysis.work import INFERRED, q
 
@@ -67,14 +68,14 @@ def handed_maps(values: list, open_loops: set[int], draws: dict[int, Any], call:
     return ()
 
 
-def map_work(mapped: Iterable[tuple[Any, bool, int]], runs_work: Callable[[Any], bool]) -> dict[str, dict]:
+def map_work(mapped: Iterable[tuple[Any, bool, int]], runs_work: Callable[[Any], bool]) -> Work:
     """`map_per_sample` / `map_per_step` of a call fed a pipeline with the mapped functions *mapped*: those
     whose body runs TF work (*runs_work(info)*), by whether each runs per element or per batch; {} where none."""
     per: dict[bool, list[int]] = {False: [], True: []}
     for info, batched, line in mapped:
         if runs_work(info):
             per[batched].append(line)
-    work: dict[str, dict] = {}
+    work: Work = {}
     for batched, key, each in ((False, "map_per_sample", "element"), (True, "map_per_step", "batch")):
         lines = per[batched]
         if lines:

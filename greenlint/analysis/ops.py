@@ -14,6 +14,7 @@ import math
 from typing import Any
 
 from greenlint.analysis.arrays import shape_of, shape_source
+from greenlint.analysis.callsite import Quantity, Work
 from greenlint.analysis.values import Const
 
 REDUCTIONS = frozenset({
@@ -154,12 +155,12 @@ def _range_shape(named: dict) -> tuple | None:
     return (len(range(start, limit, bounds.get("delta", 1))),)
 
 
-def op_work(api: str, named: dict, features: dict) -> dict[str, dict]:
+def op_work(api: str, named: dict, features: dict) -> Work:
     if "tensor_elements" in features:  # constructors with a literal shape (features.tensor_features)
         elements = features["tensor_elements"]
-        work = {"elements": {"value": elements, "provenance": "literal", "note": None}}
+        work = {"elements": Quantity(elements, "literal")}
         if ".random." in api:
-            work["flops"] = {"value": elements, "provenance": "literal", "note": "one per element drawn"}
+            work["flops"] = Quantity(elements, "literal", "one per element drawn")
         return work
     api, named = as_tf_op(api, named)
     leaf = _leaf(api)
@@ -191,7 +192,7 @@ def op_work(api: str, named: dict, features: dict) -> dict[str, dict]:
     return {}
 
 
-def _conv(named: dict) -> dict[str, dict]:
+def _conv(named: dict) -> Work:
     source = named.get("input")
     found = conv_work(shape_of(source), shape_of(named.get("filters")), named.get("strides", Const(1)),
                       named.get("padding"))
@@ -220,13 +221,13 @@ def conv_work(x: tuple | None, f: tuple | None, strides: Any, padding: Any) -> t
     return out, 2 * math.prod(out) * math.prod(f[:rank]) * f[-2]
 
 
-def _work(elements: int | None, flops: int, source: Any, how: str) -> dict[str, dict]:
+def _work(elements: int | None, flops: int, source: Any, how: str) -> Work:
     prov, note = shape_source(source)
     return {
-        "elements": {"value": elements, "provenance": prov if elements is not None else "unknown", "note": None},
-        "flops": {"value": flops, "provenance": "inferred", "note": f"{how}; {note}" if note else how},
+        "elements": Quantity(elements, prov if elements is not None else "unknown"),
+        "flops": Quantity(flops, "inferred", f"{how}; {note}" if note else how),
     }
 
 
-def _unknown(what: str) -> dict[str, dict]:
-    return {"flops": {"value": None, "provenance": "unknown", "note": f"{what} not known statically"}}
+def _unknown(what: str) -> Work:
+    return {"flops": Quantity(None, "unknown", f"{what} not known statically")}

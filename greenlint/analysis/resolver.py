@@ -81,7 +81,7 @@ from greenlint.analysis import features as feat
 from greenlint.analysis import layers as layers_mod
 from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
-from greenlint.analysis.callsite import estimator_method
+from greenlint.analysis.callsite import Runs, Work, estimator_method
 from greenlint.analysis.files import FILE_WRITERS, READ_ENDINGS, WrittenFiles, path_parts
 from greenlint.analysis.references import CodeReferences, looks_up_strings, text_references, word_lines
 from greenlint.analysis.scopes import Scope, merge_names
@@ -288,7 +288,7 @@ class Found:
     features: dict
     func: FuncInfo | None
     local: Any
-    work: dict
+    work: Work
     merge: Inst | None = None
     mapped: tuple = ()  # the functions Dataset.map runs on the pipeline a model method is fed (mapped.py)
 
@@ -368,7 +368,7 @@ class Resolver:
         finally:
             self.scope, self.ctx = outer_scope, outer_ctx
 
-    def run(self, tree: ast.Module) -> list[tuple[ast.Call, str, dict, dict, dict]]:
+    def run(self, tree: ast.Module) -> list[tuple[ast.Call, str, dict, Runs, dict]]:
         """(call node, api, features, runs, work) of every call site found."""
         self.references = CodeReferences(tree)
         self.tree = tree
@@ -405,7 +405,7 @@ class Resolver:
         found = [(c.node, c.api, c.features, counter.site(c.func, c.local), c.work) for c in calls]
         # a host-work site that a loop repeats, through the calls of its function, is per-item work of that
         # loop's function, whose own call is the site (`host_site`)
-        return [f for f in found if f[2].get("receiver") != hostwork.HOST or f[3].get("loop") == 1]
+        return [f for f in found if f[2].get("receiver") != hostwork.HOST or f[3].loop == 1]
 
     def served_functions(self) -> dict[int, str]:
         """The functions a web server runs once per request (served.py), by id: this module's route
@@ -445,12 +445,12 @@ class Resolver:
             if not work:
                 continue
             for call in calls:
-                call.work.update({key: dict(entry) for key, entry in work.items()})
+                call.work.update(work)
             name = getattr(info.node, "name", "lambda")
             symbolic = traced.counted_at(name, [call.node.lineno for call in calls])
             for c in body:
                 if id(c.func) in inside:  # a helper also called eagerly keeps its eager runs' figure
-                    c.work["symbolic"] = dict(symbolic)
+                    c.work["symbolic"] = symbolic
 
     def count_mapped_work(self) -> None:
         """A model method fed a pipeline whose `map` runs TF work gets the calls of those functions per
@@ -482,7 +482,7 @@ class Resolver:
         a tape), is one through a call *within* accepts: False only for such a step none of whose
         tapes is reached through an accepted call (a model call under a tape of its own body is one)."""
         step = call.work.get("step")
-        if call.node not in self.inherited_steps or step is None or step.get("value") != "training":
+        if call.node not in self.inherited_steps or step is None or step.value != "training":
             return True
         return self.taped_through(call.func, within)
 
@@ -2872,7 +2872,7 @@ class Resolver:
             found.work["driver"] = work_mod.q(True, work_mod.INFERRED, agents.note(name, why))
         return None
 
-    def model_fn_work(self, info: FuncInfo) -> dict:
+    def model_fn_work(self, info: FuncInfo) -> Work:
         """The work of the Keras model an Estimator's `model_fn` runs on its features: the params and
         FLOPs per sample of the one model call its body makes (walked now), where they are known; {}
         where it calls no model, several, or one of unknown work (a TF1 graph built from the features)."""
@@ -2880,7 +2880,7 @@ class Resolver:
         calls = [f for f in self.calls if f.func is info and f.api.endswith(".__call__")
                  and self.table.cat.kind(f.api) == "model-inference"]
         work = calls[0].work if len(calls) == 1 else {}
-        if (work.get("flops_per_sample") or {}).get("value") is None:
+        if "flops_per_sample" not in work or work["flops_per_sample"].value is None:
             return {}
         return {k: work[k] for k in ("params", "flops_per_sample", "input_shape") if k in work}
 
@@ -3251,7 +3251,7 @@ class Resolver:
             if bound is not None and not fed and api != TRACED_CALL else None
         self.as_wrapper(found, api, where, fed, followed)
 
-    def graph_run(self, node: ast.Call, api: str, named: dict, owner: Any, work: dict, features: dict) -> None:
+    def graph_run(self, node: ast.Call, api: str, named: dict, owner: Any, work: Work, features: dict) -> None:
         """A run of a TF1 graph: a session's `run` of its fetches, an operation's `run` or a tensor's
         `eval` (the receiver): one training step of the graph when they hold an optimizer's update,
         else one run of it (graphrun.py); a training step fed a batch decoded on the spot (a
@@ -3263,11 +3263,11 @@ class Resolver:
         feed = _feed(node, api)
         work.update(graphrun.run_work(fetches, self.fed_rows.get(feed) if type(feed) is ast.Dict else None))
         batch = self.fed_host.get(feed) if type(feed) is ast.Dict else None
-        if batch is not None and work.get("step", {}).get("value") == "training":
+        if batch is not None and "step" in work and work["step"].value == "training":
             features["input_host_work"] = batch.meta["host"]  # a training step fed a batch decoded on the spot
             features["input_drawn_above"] = node.lineno - batch.meta["line"]
 
-    def training_step(self, node: ast.Call, api: str, named: dict, owner: Any, first: Any, work: dict) -> None:
+    def training_step(self, node: ast.Call, api: str, named: dict, owner: Any, first: Any, work: Work) -> None:
         """`step` on a model's forward call (work_mod.step_kind); the tape's `gradient` and the
         optimizer's `apply_gradients` after a training step: counted in that step (`symbolic`)."""
         ctx = self.ctx
@@ -3982,7 +3982,7 @@ def _mark_compiled(named: dict) -> None:
                 item.info.keras_step = True
 
 
-def _untaped(work: dict) -> dict:
+def _untaped(work: Work) -> Work:
     """*work* of a model call as an inference step: a call of its helper that opens no tape."""
     return {**work, "step": work_mod.q("inference", work_mod.INFERRED, work_mod.STEP_NOTES["inference"])}
 

@@ -36,6 +36,7 @@ from math import ceil
 from typing import Any, NamedTuple
 
 from greenlint.analysis import flow
+from greenlint.analysis.callsite import Runs
 from greenlint.analysis.values import MISSING, Const, Foreign
 from greenlint.units import TIMES
 
@@ -213,7 +214,7 @@ class FunctionRuns:
         self.memo: dict[int, tuple[Local, str | None]] = {}
         self.loops: dict[tuple, Local] = {}
         self.varied: dict[int, frozenset] = {}
-        self.sites: dict[tuple, dict[str, Any]] = {}  # (function, runs, varying) -> `runs`, where no link is asked
+        self.sites: dict[tuple, Runs] = {}  # (function, runs, varying) -> `runs`, where no link is asked
 
     def function(self, info: Any, active: frozenset = frozenset()) -> tuple[Local, str | None]:
         """(runs, why unknown) of a user function (None: the module's top level)."""
@@ -306,9 +307,9 @@ class FunctionRuns:
         return next((found for caller, _, _ in info.callers
                      if (found := self.request(caller, active | {id(info)})) is not None), None)
 
-    def site(self, func: Any, place: Place) -> dict[str, Any]:
-        """The `runs` object of a call site in *func* at *place* (a fresh one each time: sites
-        in one function at the same kind of place share the work, not the object)."""
+    def site(self, func: Any, place: Place) -> Runs:
+        """The `runs` of a call site in *func* at *place* (sites in one function at the same kind
+        of place share it)."""
         outers = self.varying(func)
         if any(outers):  # the call's own inputs count
             return self._site(func, place, outers)
@@ -316,9 +317,9 @@ class FunctionRuns:
         found = self.sites.get(key)
         if found is None:
             found = self.sites[key] = self._site(func, place, outers)
-        return {**found, "varying": [list(names) for names in found["varying"]]}
+        return found
 
-    def _site(self, func: Any, place: Place, outers: frozenset) -> dict[str, Any]:
+    def _site(self, func: Any, place: Place, outers: frozenset) -> Runs:
         outer, why = self.function(func)
         runs = combine(place.runs, outer)
         notes = []
@@ -334,21 +335,19 @@ class FunctionRuns:
         if loop == 1:
             loops = set()
         callers = 1 if func is None else len(func.callers) if func.callers and self.all_calls_seen(func) else None
-        option = {"loop_option": place.runs.counted} if place.runs.counted and loop is not None and loop > 1 else {}
-        request = self.request(func)
-        if request is not None:
-            option["request"] = request
-        return {
-            **option,
-            "count": runs.count,
-            "bound": runs.bound,
-            "note": "; ".join(notes) or None,
-            "loop": loop,
-            "loop_bound": looped.bound,
-            "callers": callers,
-            "varies": bool(loops) and all(loops),
-            "varying": sorted(sorted(names) for names in loops),
-        }
+        option = place.runs.counted if place.runs.counted and loop is not None and loop > 1 else None
+        return Runs(
+            count=runs.count,
+            bound=runs.bound,
+            note="; ".join(notes) or None,
+            loop=loop,
+            loop_bound=looped.bound,
+            callers=callers,
+            varies=bool(loops) and all(loops),
+            varying=tuple(tuple(names) for names in sorted(sorted(names) for names in loops)),
+            loop_option=option,
+            request=self.request(func),
+        )
 
 
 def _given(bound: dict, names: frozenset) -> bool:

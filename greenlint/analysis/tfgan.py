@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from greenlint.analysis.arrays import is_sym
+from greenlint.analysis.callsite import Quantity, Work
 from greenlint.analysis.runs import UNKNOWN, UPPER, Local
 from greenlint.analysis.values import Inst, Seq
 from greenlint.analysis.work import INFERRED, q
@@ -121,20 +122,20 @@ def note(builder: str, why: str) -> str:
     return f"{VIA} runs training steps of the {builder}'s generator and discriminator, {why}"
 
 
-def step_work(flops: dict, partial: bool, why: str) -> dict[str, dict]:
+def step_work(flops: Quantity, partial: bool, why: str) -> Work:
     """The work of one step `gan_train` runs: a training step of the GAN's graph (*flops*: its forward
     FLOPs per sample, graphrun.forward; *partial*: some of its passes not followed), a lower bound
     (the generator's update and the discriminator's each recompute the passes they need), on a batch
     the input tensors set (not known here)."""
-    if flops["value"] is not None:
+    if flops.value is not None:
         missing = "; some passes of the generator or the discriminator are not among them (their data is not a " \
             "symbolic tensor of known shape)" if partial else ""
-        flops = {**flops, "bound": "lower", "note": flops["note"] + ", once per step: the generator's and the "
-                 "discriminator's updates each run the passes they need" + missing}
+        flops = flops._replace(bound="lower", note=f"{flops.note}, once per step: the generator's and the "
+                        "discriminator's updates each run the passes they need" + missing)
     return {
         "step": q("training", INFERRED, "one training step of the GAN's graph per step gan_train runs"),
         "samples": q(None, UNKNOWN_SIZE, "the batch is the one the model's input tensors give, not known here"),
-        "flops_per_sample": flops if flops["value"] is not None else q(
+        "flops_per_sample": flops if flops.value is not None else q(
             None, UNKNOWN_SIZE, "the data the GAN model was given is not a symbolic tensor of known shape (a placeholder's)"),
         "driver": q(True, INFERRED, why),
     }

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from greenlint.analysis.callsite import Quantity, Work
 from greenlint.analysis.work import INFERRED, UNKNOWN, q
 from greenlint.units import TIMES
 
@@ -24,22 +25,22 @@ class BodyStep:
     (an identity, so that a model called twice under one tape is updated once)."""
 
     line: int
-    work: dict
+    work: Work
     model: int
     trips: int | None = 1  # runs per run of its function (the loops of its body around it); None: unknown
 
 
-def _value(work: dict, key: str) -> Any:
+def _value(work: Work, key: str) -> Any:
     entry = work.get(key)
-    return entry.get("value") if isinstance(entry, dict) else None
+    return None if entry is None else entry.value
 
 
-def _batch(work: dict) -> int | None:
+def _batch(work: Work) -> int | None:
     batch = _value(work, "samples") or _value(work, "batch_size")
     return batch if isinstance(batch, int) and not isinstance(batch, bool) and batch > 0 else None
 
 
-def call_work(steps: list[BodyStep]) -> dict[str, dict]:
+def call_work(steps: list[BodyStep]) -> Work:
     """The work of one call of a tf.function whose body makes the model calls *steps*:
     `steps` steps (`training` when any of them is a training step; as many as the body's loops run
     the most repeated of them, one where none loops; where a loop's length is unknown, that count as a
@@ -55,7 +56,7 @@ def call_work(steps: list[BodyStep]) -> dict[str, dict]:
     batches = [b for b in (_batch(s.work) for s in steps) if b is not None]
     batch = max(batches) if batches else None
     per_call = max(s.trips or 1 for s in steps)
-    work: dict[str, dict] = {
+    work: Work = {
         "step": q(kind, INFERRED, f"one {kind} step of what the traced body runs: the model calls at line(s) {lines}"),
     }
     if any(s.trips is None for s in steps):  # a loop of the body runs them a number of times the code does not show
@@ -79,7 +80,7 @@ def call_work(steps: list[BodyStep]) -> dict[str, dict]:
             continue
         own = _batch(s.work)
         flops += (fps * own / batch if own is not None and batch else fps) * (s.trips or 1) / per_call
-        partial = partial or (s.work.get("flops_per_sample") or {}).get("bound") == "lower"
+        partial = partial or "flops_per_sample" in s.work and s.work["flops_per_sample"].bound == "lower"
     note = f"forward FLOPs per sample of the model calls at line(s) {lines}, summed"
     acts = [_value(s.work, "activations_per_sample") for s in steps]
     if all(isinstance(a, int) and a > 0 for a in acts):
@@ -100,7 +101,7 @@ def call_work(steps: list[BodyStep]) -> dict[str, dict]:
             p = _value(s.work, "params")
             if isinstance(p, int) and p > 0:
                 params += p
-                params_partial = params_partial or (s.work.get("params") or {}).get("bound") == "lower"
+                params_partial = params_partial or "params" in s.work and s.work["params"].bound == "lower"
             else:
                 params_partial = True
         pnote = "parameters of the models run under the tape, each once"
@@ -111,7 +112,7 @@ def call_work(steps: list[BodyStep]) -> dict[str, dict]:
     return work
 
 
-def counted_at(name: str, lines: list[int]) -> dict[str, Any]:
+def counted_at(name: str, lines: list[int]) -> Quantity:
     """`work.symbolic` of a model call inside the traced body of *name*, called at *lines*."""
     where = ", ".join(str(line) for line in sorted(set(lines)))
     return q(True, INFERRED, f"traced into the tf.function {name}: its work is counted where {name} is called "

@@ -1,6 +1,6 @@
 """The work a call site implies, inferred statically: `CallSite.work` (docs/calls-json.md).
 
-Each quantity is `{"value", "provenance", "note"}` with provenance `literal` (written in the
+Each quantity is a `Quantity` (value, provenance, note) with provenance `literal` (written in the
 call), `inferred` (followed through the code, or a Keras default), `table` (data/work/) or
 `unknown` (it matters to this call but could not be known: value null). Sites that get work:
   - `fit`/`evaluate`/`predict`/`__call__`/`*_on_batch` of Keras models: epochs (with
@@ -45,7 +45,7 @@ from greenlint.analysis.arrays import (
     shape_of,
     shape_source,
 )
-from greenlint.analysis.callsite import UNTYPED_BATCH, estimator_method
+from greenlint.analysis.callsite import UNTYPED_BATCH, Quantity, Work, estimator_method
 from greenlint.analysis.ops import op_work
 from greenlint.analysis.values import Const, Inst, Seq, UserInst, is_sequence, items_of, options_of
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
@@ -80,13 +80,13 @@ EARLY_STOPPING = "tensorflow.keras.callbacks.EarlyStopping"
 _WRAPPERS = frozenset({"Bidirectional", "TimeDistributed"})
 
 
-def q(value: Any, provenance: str, note: str | None = None, **extra: Any) -> dict[str, Any]:
+def q(value: Any, provenance: str, note: str | None = None, **extra: Any) -> Quantity:
     if value is None:
         provenance = UNKNOWN
-    return {"value": value, "provenance": provenance, "note": note, **extra}
+    return Quantity(value, provenance, note, **extra)
 
 
-def add_options(work: dict[str, Any], named: dict[str, Any], owner: Any = None) -> None:
+def add_options(work: Work, named: dict[str, Any], owner: Any = None) -> None:
     """Give a call's *work* its `options` entry: the command-line options whose defaults its arguments
     (*named*) or its receiver hold or were built from (`values.options_of`: `fit(batch_size=
     args.batch_size)`, a model of `Dense(FLAGS.width)`), sizes the command line can change; `arguments`
@@ -327,7 +327,7 @@ def _place(layer: Inst, shape: tuple, found: layers.LayerWork) -> None:
     """Give a layer's constructor site its work, the first time a model places the layer with its FLOPs
     known, else the first time at all (on a free side: `input_shape=[None, 1]`, the data's length later)."""
     site = layer.meta.get("site_work")
-    if site is not None and (not site.keys() - {"options"} or found.flops is not None and (site.get("flops_per_sample") or {}).get("value") is None):
+    if site is not None and (not site.keys() - {"options"} or found.flops is not None and (site.get("flops_per_sample") is None or site["flops_per_sample"].value is None)):
         site["input_shape"] = q(list(shape), INFERRED, "per sample, as the model places the layer")
         site["params"] = q(found.params, INFERRED)
         site["flops_per_sample"] = q(found.flops, INFERRED)
@@ -576,7 +576,7 @@ def graph_layers(graph: Sym) -> int | None:
     return None if None in counts else sum(counts)
 
 
-def model_work(model: Inst) -> dict[str, dict]:
+def model_work(model: Inst) -> Work:
     """params, FLOPs per sample and input shape of a model built here (for its constructor)."""
     if model.meta.get("layers") == []:
         return {}
@@ -829,7 +829,7 @@ def merge_layer(api: str, features: dict) -> Inst | None:
     return Inst(f"{module}.{layers.MERGE_FUNCTIONS[leaf]}", "constructor", {"init": init})
 
 
-def site_work(api: str, named: dict, features: dict, owner: Any, first: Any, merge: Inst | None) -> dict[str, dict]:
+def site_work(api: str, named: dict, features: dict, owner: Any, first: Any, merge: Inst | None) -> Work:
     """The `work` object of one call site (empty when no quantity applies); *first* is the
     first positional argument's value, *merge* the call's `merge_layer`."""
     leaf = api.rpartition(".")[2]
@@ -851,7 +851,7 @@ def site_work(api: str, named: dict, features: dict, owner: Any, first: Any, mer
     return op_work(api, named, features)
 
 
-def adapt_work(named: dict, features: dict, first: Any) -> dict[str, dict]:
+def adapt_work(named: dict, features: dict, first: Any) -> Work:
     """The work of a preprocessing layer's `adapt(data, batch_size, steps)`: one pass over its data in
     batches, no model FLOPs: its samples where the data's rows are known, else unknown (never a
     typical data set's size)."""
@@ -860,7 +860,7 @@ def adapt_work(named: dict, features: dict, first: Any) -> dict[str, dict]:
     return _loop_work(ADAPT, {**named, "x": x}, features, data, pipeline)
 
 
-def estimator_work(method: str, named: dict, owner: Any = None) -> dict[str, dict]:
+def estimator_work(method: str, named: dict, owner: Any = None) -> Work:
     """The work of an Estimator's `train`, `evaluate` or `predict` (`tf.estimator.*`,
     `model_to_estimator(...)`): the Keras model's params and FLOPs per sample where the Estimator runs
     one known here (*owner*'s `estimator_model`: `model_to_estimator(keras_model=model)`; its
@@ -890,7 +890,7 @@ def _none(value: Any) -> bool:
     return type(value) is Const and value.value is None
 
 
-def weights_work(model: Inst) -> dict[str, dict]:
+def weights_work(model: Inst) -> Work:
     """The work of a call that writes or reads *model*'s weights (`WEIGHT_FILE_METHODS`, `SAVE_MODEL`):
     its params, where they are known (a lower bound where some layers are not); {} otherwise."""
     net = model_net(model, None, None)
@@ -944,7 +944,7 @@ def _with_targets(inputs: Data | None, y: Any) -> Data | None:
                 note=f"the targets' rows{': ' + targets.note if targets.note else ''}", upper=targets.upper)
 
 
-def _literal_or_default(features: dict, named: dict, key: str, default: Any, why: str) -> dict:
+def _literal_or_default(features: dict, named: dict, key: str, default: Any, why: str) -> Quantity:
     if key in features and type(features[key]) is int:
         return q(features[key], LITERAL)
     if key in named and not (type(named[key]) is Const and named[key].value is None):
@@ -953,9 +953,9 @@ def _literal_or_default(features: dict, named: dict, key: str, default: Any, why
 
 
 def _model_call(method: str, named: dict, features: dict, owner: Inst | None,
-                unbuilt: str = "the model is not built statically here") -> dict[str, dict]:
+                unbuilt: str = "the model is not built statically here") -> Work:
     """*owner* None: a receiver not typed (untyped_work), *unbuilt* the note saying so."""
-    work: dict[str, dict] = {}
+    work: Work = {}
     if method in GENERATOR_METHODS:  # `fit_generator(gen, ...)`: the generator batches itself
         method = GENERATOR_METHODS[method]
         named = {**named, "x": named.get("generator")}
@@ -1053,7 +1053,7 @@ def step_kind(owner: Any, first: Any, named: dict, taped: bool, traced: bool = F
     return "inference" if (x is not None or traced) and not (type(training) is Const and training.value is True) else None
 
 
-def untyped_work(api: str, named: dict, features: dict) -> dict[str, dict]:
+def untyped_work(api: str, named: dict, features: dict) -> Work:
     """The work of a Keras method called on a receiver the walk cannot type (analysis/untyped.py):
     what its arguments show (epochs, batch_size, steps_per_epoch, the data's size), the model's
     size unknown with the note saying why; {} for a session's `run` or a tensor's `eval` (the
@@ -1064,8 +1064,8 @@ def untyped_work(api: str, named: dict, features: dict) -> dict[str, dict]:
     return _model_call(method, named, features, None, untyped.NOTE)
 
 
-def _net_work(net: Net) -> dict[str, dict]:
-    work: dict[str, dict] = {}
+def _net_work(net: Net) -> Work:
+    work: Work = {}
     lower = {"bound": "lower"}
     if net.name:
         work["model"] = q(net.name, TABLE, None)
@@ -1082,7 +1082,7 @@ def _net_work(net: Net) -> dict[str, dict]:
     return work
 
 
-def _trained_work(net: Net, states: dict | None) -> dict[str, dict]:
+def _trained_work(net: Net, states: dict | None) -> Work:
     """`backward_flops_per_sample` and `trainable_params` of a training call whose model's last
     `compile` left some layers out of training (trainable.py); {} where it trains them all or
     what it trains is not known statically (the whole model's backward pass is priced then)."""
@@ -1101,8 +1101,8 @@ def _trained_work(net: Net, states: dict | None) -> dict[str, dict]:
     return work
 
 
-def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipeline: bool) -> dict[str, dict]:
-    work: dict[str, dict] = {}
+def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipeline: bool) -> Work:
+    work: Work = {}
     if pipeline:
         given = named.get("x", named.get("generator"))
         if data is not None and data.batch is not None:
@@ -1118,15 +1118,15 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
         batch = _literal_or_default(features, named, "batch_size", KERAS_BATCH, why)
     samples = q(data.samples if data else None, data.prov if data else UNKNOWN,
                 (data.note if data else None) or (None if data else "the data's size is not known statically"))
-    upper = _at_most(data is not None and data.upper and samples["value"] is not None)
-    samples.update(upper)
-    train = samples["value"]
+    upper = _at_most(data is not None and data.upper and samples.value is not None)
+    samples = samples._replace(**upper)
+    train = samples.value
     if method == "fit":
         split = features.get("validation_split")
         if isinstance(split, (int, float)) and 0 < split < 1 and train is not None and not pipeline:
             train = int(train * (1 - split))
-            work["validation_samples"] = q(samples["value"] - train, INFERRED, f"validation_split={split}", **upper)
-            samples = q(train, INFERRED, f"{samples['value']} less validation_split={split}", **upper)
+            work["validation_samples"] = q(samples.value - train, INFERRED, f"validation_split={split}", **upper)
+            samples = q(train, INFERRED, f"{samples.value} less validation_split={split}", **upper)
         elif "validation_data" in named and named["validation_data"] != Const(None):  # None: it validates nothing
             vdata, _ = _data(named["validation_data"])
             work["validation_samples"] = q(vdata.samples if vdata else None, vdata.prov if vdata else UNKNOWN,
@@ -1140,13 +1140,12 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
             work["initial_epoch"] = q(None, UNKNOWN, "initial_epoch is not a literal")
         least, why = _early_stopping(named.get("callbacks"))
         if least is not None:
-            epochs["bound"] = "upper"
-            epochs["note"] = f"{why} may end training sooner"
-            if epochs["value"] is not None:
-                epochs["least"] = min(least, epochs["value"])
-        if work.get("initial_epoch", {}).get("provenance") == UNKNOWN and epochs["value"] is not None:
-            epochs["bound"], epochs["least"] = "upper", 1  # it resumes at an epoch not known: one at least, all at most
-            epochs["note"] = "; ".join(filter(None, (epochs.get("note"), "resumes from an initial_epoch not known here")))
+            epochs = epochs._replace(bound="upper", note=f"{why} may end training sooner",
+                             least=None if epochs.value is None else min(least, epochs.value))
+        if "initial_epoch" in work and work["initial_epoch"].provenance == UNKNOWN and epochs.value is not None:
+            # it resumes at an epoch not known: one at least, all at most
+            epochs = epochs._replace(bound="upper", least=1,
+                             note="; ".join(filter(None, (epochs.note, "resumes from an initial_epoch not known here"))))
         cap = _wall_cap(named.get("callbacks"))
         if cap is not None:  # the epochs it ends after follow from their time (the predictor's `call_time`)
             work["wall_s"] = cap
@@ -1159,8 +1158,8 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
         steps = q(literal, LITERAL)
     elif data is not None and data.forever:
         steps = q(None, UNKNOWN, "the dataset repeats forever")
-    elif train is not None and batch["value"]:
-        steps = q(math.ceil(train / batch["value"]), INFERRED, f"ceil({train} / {batch['value']})", **upper)
+    elif train is not None and batch.value:
+        steps = q(math.ceil(train / batch.value), INFERRED, f"ceil({train} / {batch.value})", **upper)
     else:
         steps = q(None, UNKNOWN, None)
     work[steps_key] = steps
@@ -1169,10 +1168,10 @@ def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipe
         if type(validation) is int:
             work["validation_steps"] = q(validation, LITERAL)
         epochs = work["epochs"]
-        start = work.get("initial_epoch", {"value": 0})["value"]  # None: not a literal
-        run = max(0, epochs["value"] - start) if epochs["value"] is not None and start is not None else None
-        total = run * steps["value"] if run is not None and steps["value"] is not None else None
-        extra = _at_most(total is not None and "upper" in (epochs.get("bound"), steps.get("bound")))
+        start = work["initial_epoch"].value if "initial_epoch" in work else 0  # None: not a literal
+        run = max(0, epochs.value - start) if epochs.value is not None and start is not None else None
+        total = run * steps.value if run is not None and steps.value is not None else None
+        extra = _at_most(total is not None and "upper" in (epochs.bound, steps.bound))
         how = "(epochs − initial_epoch) × steps_per_epoch" if start else "epochs × steps_per_epoch"
         work["steps"] = q(total, INFERRED, how, **extra)
     return work
@@ -1218,7 +1217,7 @@ def _sets_stop_training(inst: UserInst) -> bool:
     return False
 
 
-def _wall_cap(callbacks: Any) -> dict | None:
+def _wall_cap(callbacks: Any) -> Quantity | None:
     """The wall time a `TimeStopping` callback allows a `fit` (`"bound": "upper"`; unknown where its
     `seconds` is not a literal), None without one: it stops training at the end of the first epoch that
     ends past it, so the fit lasts at most that time and one epoch (Keras' own callbacks cap epochs or
@@ -1236,8 +1235,8 @@ def _wall_cap(callbacks: Any) -> dict | None:
              bound="upper")
 
 
-def _layer_call(layer: Inst, inputs: Any) -> dict[str, dict]:
-    work: dict[str, dict] = {}
+def _layer_call(layer: Inst, inputs: Any) -> Work:
+    work: Work = {}
     syms = syms_of(inputs)
     if syms is not None:
         work["symbolic"] = functional_symbolic()
@@ -1286,13 +1285,13 @@ def sub_layers(info: Any) -> list:
 TRACED_KINDS = frozenset({"tensor-op", "layer-call", "loss-metric", "optimizer"})
 
 
-def functional_symbolic() -> dict[str, Any]:
+def functional_symbolic() -> Quantity:
     """`work.symbolic` of a layer or model called on Keras symbolic tensors (the functional API)."""
     return q(True, INFERRED, "called on Keras symbolic tensors (functional API): builds the model's graph; "
                              "its work is counted where the model runs (fit, predict, a call on data)")
 
 
-def mark_symbolic(api: str, kind: str, features: dict, work: dict[str, dict]) -> dict[str, dict]:
+def mark_symbolic(api: str, kind: str, features: dict, work: Work) -> Work:
     """*work* with `symbolic` added for a call that only builds a graph at its line, decided once the
     resolver has set `graph_mode` and `in_tf_function` (docs/calls-json.md `symbolic`): a TF1 graph op
     outside `Session.run`, an op, layer call, loss or optimizer update inside a `tf.function` body or a

@@ -24,6 +24,7 @@ least one forward pass of it (`Resolver.given_function_call`: `evaluate(model, d
 from __future__ import annotations
 
 from greenlint.analysis import graphrun
+from greenlint.analysis.callsite import Work
 from greenlint.analysis.work import INFERRED, UNKNOWN, q, untyped_work
 from greenlint.catalog.kinds import GRAPH_RUNS, TRACED_CALL
 
@@ -58,7 +59,7 @@ def note(name: str, where: str, followed: bool = False) -> str:
     return f"a call of {name}, which spends its work in {where}: listed as that call, its arguments not known here"
 
 
-def handed_model_work() -> dict[str, dict]:
+def handed_model_work() -> Work:
     """The work of a call of a function given a Keras model that it calls (`evaluate(model, ds)`): at
     least one forward pass of the model, on batches not known there (a floor)."""
     return {
@@ -68,7 +69,7 @@ def handed_model_work() -> dict[str, dict]:
     }
 
 
-def spent_work(api: str, features: dict) -> dict[str, dict]:
+def spent_work(api: str, features: dict) -> Work:
     """The work of a call listed as the TF call *api* in which it spends its work, none of that
     call's arguments known: a graph run on a batch not known (a floor), a model's method on data of
     a size not known, run for epochs and on batches not known (`PASSED`: unknown, not Keras' defaults)."""
@@ -86,6 +87,6 @@ def spent_work(api: str, features: dict) -> dict[str, dict]:
         }
     work = untyped_work(api, {}, features)
     for key in PASSED:
-        if (work.get(key) or {}).get("provenance") == INFERRED:  # a default assumed, not read
+        if key in work and work[key].provenance == INFERRED:  # a default assumed, not read
             work[key] = q(None, UNKNOWN, f"{key}: what the wrapper passes the call is not known here (not Keras' default)")
     return work

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from greenlint.analysis.callsite import Runs, Work
 from greenlint.predict.prediction import Prediction
 
 Predict = Callable[[str, dict], Prediction]
@@ -40,8 +41,9 @@ def _memo_key(callsite) -> tuple[str, bytes | str, bytes | str, Any]:
     twice as fast as `repr`; `repr` for values marshal cannot write; and the runs `with_work` reads.
     Never read back."""
     work = getattr(callsite, "work", None)
-    runs = getattr(callsite, "runs", None) or {}
-    count = (runs.get("count"), runs.get("bound"))
+    runs = getattr(callsite, "runs", None)
+    count = (None, None) if runs is None else (runs.count, runs.bound)
+    work = None if work is None else [(name, *quantity) for name, quantity in work.items()]
     try:
         return callsite.api, marshal.dumps(callsite.features, 2), marshal.dumps(work, 2), count
     except ValueError:
@@ -72,43 +74,43 @@ def _predict(predict: Predict, callsite) -> Prediction:
 OPTIONS = "options"
 
 
-def with_options(prediction: Prediction, work: dict | None) -> Prediction:
+def with_options(prediction: Prediction, work: Work | None) -> Prediction:
     """*prediction* whose basis says which command-line defaults its work assumes (work's `options`)."""
     entry = (work or {}).get(OPTIONS)
-    if not isinstance(entry, dict) or not entry.get("note") or prediction.energy_j is None:
+    if entry is None or not entry.note or prediction.energy_j is None:
         return prediction
-    note = "; ".join(n for n in (prediction.evidence.note, entry["note"]) if n)
+    note = "; ".join(n for n in (prediction.evidence.note, entry.note) if n)
     return replace(prediction, evidence=replace(prediction.evidence, note=note))
 
 
-def work_values(work: dict | None) -> dict:
-    """`{quantity: value}` from a calls-JSON `work` object (entries with a known value), and
+def work_values(work: Work | None) -> dict:
+    """`{quantity: value}` from a call's work (entries with a known value), and
     `{quantity}_unknown: True` for the quantities the call needs but the code does not state
     (provenance `unknown`: the predictor must not assume a size for them)."""
     out = {}
     for key, entry in (work or {}).items():
         if key == OPTIONS:
             continue
-        value = entry.get("value") if isinstance(entry, dict) else entry
+        value = entry.value
         if value is not None:
             out[key] = value
-            if isinstance(entry, dict) and entry.get("bound") in ("upper", "lower"):
-                out[f"{key}_bound"] = entry["bound"]
-            if isinstance(entry, dict) and entry.get("least") is not None:
-                out[f"{key}_least"] = entry["least"]
-        elif isinstance(entry, dict) and entry.get("provenance") == "unknown":
+            if entry.bound in ("upper", "lower"):
+                out[f"{key}_bound"] = entry.bound
+            if entry.least is not None:
+                out[f"{key}_least"] = entry.least
+        elif entry.provenance == "unknown":
             out[f"{key}_unknown"] = True
     return out
 
 
-def with_work(features: dict | None, work: dict | None, runs: dict | None = None) -> dict:
+def with_work(features: dict | None, work: Work | None, runs: Runs | None = None) -> dict:
     """A call's features with its work values folded in (work wins: it is followed through the code),
-    the predictor's input; with *runs* known exactly (docs/calls-json.md `runs`), `runs_count` too:
+    the predictor's input; with *runs* (the analysis' `Runs`) known exactly, `runs_count` too:
     a one-off cost of the call's first run (tracing its function) is shared by that many runs."""
     values = work_values(work)
     out = {**(features or {}), **values} if values else dict(features or {})
-    count = (runs or {}).get("count")
-    if (runs or {}).get("bound") == "exact" and isinstance(count, int) and not isinstance(count, bool) and count > 0:
+    count = None if runs is None else runs.count
+    if runs is not None and runs.bound == "exact" and isinstance(count, int) and not isinstance(count, bool) and count > 0:
         out["runs_count"] = count
     return out
 

@@ -25,6 +25,7 @@ def _key(pair) -> tuple:
 
 def callsite_json(site, prediction) -> dict:
     """One call site and its Prediction (None: unknown) as a contract object."""
+    from greenlint.analysis.callsite import work_json
     from greenlint.predict.prediction import Prediction
 
     span = site.span
@@ -38,8 +39,8 @@ def callsite_json(site, prediction) -> dict:
         "cell": span.cell,
         "api": site.api,
         "features": site.features,
-        "work": site.work,
-        "runs": site.runs,
+        "work": work_json(site.work),
+        "runs": site.runs.to_json(),
         "scope": site.scope,
         "shape": site.shape,
         **(prediction or Prediction.unknown("no prediction")).to_json(),
@@ -50,7 +51,7 @@ def callsite_from_json(obj: object) -> tuple[CallSite, Prediction]:
     """The call site and Prediction `callsite_json` wrote; ValueError for anything else (a field
     missing or of another type: it is read from untrusted files). The contract's version must be
     this greenlint's."""
-    from greenlint.analysis.callsite import CallSite, Span
+    from greenlint.analysis.callsite import CallSite, Runs, Span, work_from_json
     from greenlint.predict.prediction import Prediction
 
     if type(obj) is not dict or obj.get("schema_version") != CALLS_SCHEMA_VERSION:
@@ -65,7 +66,8 @@ def callsite_from_json(obj: object) -> tuple[CallSite, Prediction]:
     if not type(scope) is type(shape) is str:
         raise ValueError("a call site's scope and shape are strings")
     span = Span(line, column, end_line, end_column, cell)
-    return CallSite(path, span, api, features, work, runs, scope, shape), Prediction.from_json(obj)
+    site = CallSite(path, span, api, features, work_from_json(work), Runs.from_json(runs), scope, shape)
+    return site, Prediction.from_json(obj)
 
 
 def calls_json(callsites_with_predictions: Iterable[tuple], calibration: dict | None = None) -> list[dict]:
@@ -140,7 +142,7 @@ def calls_table(callsites_with_predictions: Iterable[tuple]):
         span = site.span
         where = f"{span.line}:{span.column}" if span.cell is None else f"cell {span.cell}:{span.line}:{span.column}"
         runs = Site(site, p)
-        loops = runs.loop_multiplier
+        loops = runs.program_runs
         counted = site.counted  # else unknown: no count, no total
         known = p.energy_j is not None
         shown = None if p.energy_j is None else shown_interval(p.energy_j, p.interval_j, p.floor)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from greenlint.analysis.callsite import UNSAID
 from greenlint.predict.prediction import Basis, Prediction
 from greenlint.review.gitfs import Side
 from greenlint.review.matching import PLACE_FEATURES, Pair
@@ -166,12 +167,12 @@ def _forecast(p: Prediction) -> Prediction:
 
 def _inputs(site: SideSite) -> tuple:
     features = {k: v for k, v in site.callsite.features.items() if k not in PLACE_FEATURES}
-    work = {k: e.get("value") for k, e in site.callsite.work.items() if isinstance(e, dict)}
+    work = {k: e.value for k, e in site.callsite.work.items()}
     return (site.api, sorted(features.items(), key=str), sorted(work.items(), key=str))
 
 
 def _figure(site: SideSite, energy: float | None, interval, label: str) -> Figure:
-    runs, bound = site.loop_multiplier, site.runs_bound
+    runs, bound = site.program_runs, site.runs_bound
     joules = None if energy is None else energy * runs
     scaled = None if interval is None or energy is None else (interval[0] * runs, interval[1] * runs)
     return Figure(joules, scaled, runs, bound, label)
@@ -192,7 +193,7 @@ def compare_pair(old: SideSite, new: SideSite) -> tuple[Figure, Figure, float | 
 
 def _figures(old: SideSite, new: SideSite) -> tuple[Figure, Figure, float | None, bool]:
     pb, pa = old.prediction, new.prediction
-    runs_ratio = new.loop_multiplier / old.loop_multiplier
+    runs_ratio = new.program_runs / old.program_runs
     if _inputs(old) == _inputs(new):  # the same work: the same joules per execution
         p = pb if _profiled(pb) or not _profiled(pa) else pa
         before, after = _figure(old, p.energy_j, p.interval_j, p.label), _figure(new, p.energy_j, p.interval_j, p.label)
@@ -232,17 +233,17 @@ def _value(v: object) -> str:
 
 
 def _runs_reason(old: SideSite, new: SideSite) -> Reason | None:
-    rb, ra = old.loop_multiplier, new.loop_multiplier
+    rb, ra = old.program_runs, new.program_runs
     runs_b, runs_a = old.callsite.runs, new.callsite.runs
     if old.callsite.counted != new.callsite.counted:
         b, a = (rb if old.callsite.counted else "unknown"), (ra if new.callsite.counted else "unknown")
-        why = f": {runs_a['note']}" if not new.callsite.counted and runs_a.get("note") else ""
+        why = f": {runs_a.note}" if not new.callsite.counted and runs_a.note else ""
         return Reason("runs", "runs", b if b != "unknown" else None, a if a != "unknown" else None, f"runs {b} → {a}{why}")
     if rb == ra:
         return None
-    loop_b = runs_b.get("loop", old.callsite.features.get("loop_multiplier"))
-    loop_a = runs_a.get("loop", new.callsite.features.get("loop_multiplier"))
-    upper = "≤" if runs_a.get("bound") == "upper" else ""
+    loop_b = old.callsite.features.get("loop_multiplier") if runs_b.loop is UNSAID else runs_b.loop
+    loop_a = new.callsite.features.get("loop_multiplier") if runs_a.loop is UNSAID else runs_a.loop
+    upper = "≤" if runs_a.bound == "upper" else ""
     text = f"runs {rb} → {upper}{ra}"
     if loop_b != loop_a and isinstance(loop_a, int) and loop_a > 1 and loop_b in (1, None, 0):
         text += f": now inside a {loop_a}-trip loop"
@@ -250,14 +251,14 @@ def _runs_reason(old: SideSite, new: SideSite) -> Reason | None:
         text += ": no longer inside a loop"
     elif loop_b != loop_a and isinstance(loop_a, int) and isinstance(loop_b, int):
         text += f": its loop now makes {loop_a} trips"
-    elif runs_b.get("callers") != runs_a.get("callers") and isinstance(runs_a.get("callers"), int):
-        text += f": its function is now called from {runs_a['callers']} places"
+    elif runs_b.callers != runs_a.callers and isinstance(runs_a.callers, int):
+        text += f": its function is now called from {runs_a.callers} places"
     return Reason("runs", "runs", rb, ra, text)
 
 
 def _work_reasons(old: SideSite, new: SideSite) -> list[Reason]:
-    wb = {k: e.get("value") for k, e in old.callsite.work.items() if isinstance(e, dict)}
-    wa = {k: e.get("value") for k, e in new.callsite.work.items() if isinstance(e, dict)}
+    wb = {k: e.value for k, e in old.callsite.work.items()}
+    wa = {k: e.value for k, e in new.callsite.work.items()}
     changed = [k for k in (*WORK_ORDER, *sorted(set(wb) | set(wa))) if k in (wb.keys() | wa.keys()) and wb.get(k) != wa.get(k)]
     changed = list(dict.fromkeys(changed))
     shown = [k for k in changed if not set(DERIVED.get(k, ())) & set(changed)]

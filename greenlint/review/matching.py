@@ -39,8 +39,8 @@ PLACE_FEATURES = frozenset(
 def fingerprint(site: SideSite) -> str:
     """What a site computes and how often: its features, work values and run count."""
     features = {k: v for k, v in site.callsite.features.items() if k not in PLACE_FEATURES}
-    work = {k: (e.get("value"), e.get("bound")) for k, e in site.callsite.work.items() if isinstance(e, dict)}
-    return json.dumps([site.api, features, work, site.loop_multiplier], sort_keys=True, default=str)
+    work = {k: (e.value, e.bound) for k, e in site.callsite.work.items()}
+    return json.dumps([site.api, features, work, site.program_runs], sort_keys=True, default=str)
 
 
 def match(before: list[SideSite], after: list[SideSite], renames: dict[str, str]) -> list[Pair]:

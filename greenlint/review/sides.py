@@ -30,7 +30,7 @@ MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*['\"]__main__['\"]", re.M)
 
 @dataclass(frozen=True, kw_only=True)
 class SideSite(Site):
-    """A call site of one side as rules read it (its runs per program run: `loop_multiplier`, as
+    """A call site of one side as rules read it (its runs per program run: `program_runs`, as
     GL101 counts them), with its path relative to the repository root."""
 
     path: str

@@ -325,8 +325,8 @@ def _shown(site: Site, item: ast.expr, wrapped: bool) -> str:
     analysis noted of the helper's input (`np.expand_dims(x, 0)`)."""
     if not wrapped:
         return ast.unparse(item)
-    entry = (site.callsite.work or {}).get("samples")
-    note = entry.get("note") if isinstance(entry, dict) else None
+    entry = site.callsite.work.get("samples")
+    note = None if entry is None else entry.note
     return note.split(": ")[0] if isinstance(note, str) and note else ast.unparse(item)
 
 

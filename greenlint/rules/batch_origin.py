@@ -88,7 +88,8 @@ def written_batch(facts: FileFacts, site: Site) -> tuple[int, str] | None:
         return value, f" (`{ast.unparse(given)}`: {where})" if where and given is not None else ""
     if known is None:
         return None
-    option = ((site.callsite.work or {}).get("options") or {}).get("arguments", {}).get("batch_size")
+    options = site.callsite.work.get("options")
+    option = (options.arguments or {}).get("batch_size") if options is not None else None
     if option:  # the analysis followed an option's default here (`main(**{"batch_size": FLAGS.batch_size})`)
         return known, f" (the default of `--{option}`)"
     bound = None

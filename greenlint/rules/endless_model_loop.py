@@ -408,7 +408,7 @@ def _runs_model(site: Site) -> str | None:
     """ "training" for a training step, "model" for another run of a model or graph, else None."""
     if is_training_step(site):
         return "training"
-    if ((site.callsite.work or {}).get("step") or {}).get("value") is not None:
+    if site.work_value("step") is not None:
         return "model"
     from greenlint.catalog.kinds import TRACED_CALL  # on first need: a warm run loads no catalog
 

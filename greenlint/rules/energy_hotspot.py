@@ -288,7 +288,7 @@ class EnergyHotspot(Rule):
             if _feeds_training(facts, site):
                 continue
             p = site.prediction
-            factor = site.loop_multiplier
+            factor = site.program_runs
             repeated = site.loop_runs is None or site.loop_runs > 1  # None: a loop of unknown length
             reason = site.runs_reason()
             at_most = "at most " if site.runs_bound == "upper" else ""
@@ -339,7 +339,7 @@ def _supported_over(site: Site, threshold: float) -> bool:
     if p.interval_j is None:
         return site.total_energy_j > threshold
     ratio = interval_ratio(p.interval_j)
-    return ratio is not None and ratio <= POINT_MAX_RATIO and p.interval_j[0] * site.loop_multiplier > threshold
+    return ratio is not None and ratio <= POINT_MAX_RATIO and p.interval_j[0] * site.program_runs > threshold
 
 
 def _driven_by_environment(facts: FileFacts, site: Site) -> bool:
@@ -357,7 +357,7 @@ def _per_step(facts: FileFacts, site: Site) -> bool:
     """The call does different work on each pass of its loop: the run counts say so (`varies`), or a
     name it reads (arguments, receiver) is bound inside the innermost enclosing loop (the loop's
     variable, or a value computed in its body, such as a batch or the model's output on it)."""
-    if site.callsite.runs.get("varies"):
+    if site.callsite.runs.varies:
         return True
     call, loop = _in_loop(facts, site)
     if call is None or loop is None:
@@ -490,7 +490,7 @@ def _lever(site: Site, per_step: bool = False, recurrent: bool = False, trained:
         return "each pass of its loop works on something new: run fewer passes, or do less in each (smaller inputs or model)"
     if trained and method in _INFER:  # a GAN's samples every N epochs: the generator changed since the last
         return "a training step runs between these calls, so they cannot be gathered into one: run them less often or on fewer samples"
-    every_iteration = site.callsite.runs.get("loop_bound", "exact") == "exact"  # not periodic, no break
+    every_iteration = (site.callsite.runs.loop_bound or "exact") == "exact"  # not periodic, no break
     if loop > 1 and site.repeats() and every_iteration:
         return "run it once, outside the loop, or fewer times"
     cap = site.work_value("wall_s")

@@ -92,8 +92,8 @@ def _assumed_batch(site: Site) -> bool:
     """The batch is Keras' default taken for an input the analysis does not know: 32 holds for
     arrays, but a dataset or a generator batches itself (a `.batch(flags.batch_size)` of 1024),
     so the batch is unknown."""
-    batch = (site.callsite.work or {}).get("batch_size")
-    return isinstance(batch, dict) and batch.get("note") == UNTYPED_BATCH
+    batch = site.callsite.work.get("batch_size")
+    return batch is not None and batch.note == UNTYPED_BATCH
 
 
 def small_step(site: Site) -> bool:

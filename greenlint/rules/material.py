@@ -62,7 +62,7 @@ WHOLE = (1.0, 1.0)
 def known_runs(site: Site) -> int | None:
     """How often the site runs per program run where the analysis counted it (exactly, or at
     most: `runs.count` with its bound), else None."""
-    count = site.callsite.runs.get("count")
+    count = site.callsite.runs.count
     if site.runs_bound in ("exact", "upper") and isinstance(count, int) and not isinstance(count, bool) and count > 0:
         return count
     return None

@@ -167,7 +167,7 @@ class ModelLoadInLoop(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
             if site.api in LOADERS and site.repeats() and not _loop_writes_weights(facts, site):
-                request = site.callsite.runs.get("request")
+                request = site.callsite.runs.request
                 message = (self.MESSAGE if request is None else self.REQUEST).format(api=site.api, request=request)
                 yield self.diagnostic(site.callsite.span, facts.path, message)
 

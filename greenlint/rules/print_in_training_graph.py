@@ -188,7 +188,7 @@ class PrintInTrainingGraph(Rule):
             cell = site.callsite.span.cell
             if (
                 site.features.get("in_tf_function")
-                and site.callsite.runs.get("count") != 1  # a step the program runs once prints once
+                and site.callsite.runs.count != 1  # a step the program runs once prints once
                 and _updates(function)
                 and _traced_always(facts, function, cell)
             ):

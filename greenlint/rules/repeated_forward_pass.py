@@ -24,7 +24,7 @@ RUNS = frozenset(
 
 def _training(site: Site) -> bool:
     """A run that fetches an optimizer's update: one training step of the graph (the analysis's `step`)."""
-    return (site.callsite.work.get("step") or {}).get("value") == "training"
+    return site.work_value("step") == "training"
 
 
 def _same_batch(given: ast.expr, fed: ast.expr, loop: Loop) -> bool:

@@ -1018,5 +1018,5 @@ def _wrapped_feed(site: Site) -> bool:
     if site.features.get("receiver") != "wrapper" or not site.features.get("fed"):
         return False
     loop = site.loop_runs
-    loops = site.callsite.runs.get("varying")
-    return (loop is None or loop > 1) and isinstance(loops, list) and any(set(names) - {"receiver"} for names in loops)
+    loops = site.callsite.runs.varying
+    return (loop is None or loop > 1) and any(set(names) - {"receiver"} for names in loops)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from greenlint.analysis.callsite import CallSite
+from greenlint.analysis.callsite import UNSAID, CallSite
 from greenlint.predict.prediction import Prediction
 from greenlint.units import fmt_count
 
@@ -28,29 +28,35 @@ class Site:
 
     def work_value(self, key: str) -> Any:
         """A work quantity of the call (docs/calls-json.md `work`), else its literal argument."""
-        entry = (self.callsite.work or {}).get(key)
-        value = entry.get("value") if isinstance(entry, dict) else None
+        entry = self.callsite.work.get(key)
+        value = None if entry is None else entry.value
         return value if value is not None else self.features.get(key)
 
     def work_bound(self, key: str) -> str | None:
         """A work quantity's bound: "lower" (the known part of a model with unknown layers), "upper"
         (epochs early stopping may cut short), None for a value as it is."""
-        entry = (self.callsite.work or {}).get(key)
-        return entry.get("bound") if isinstance(entry, dict) else None
+        entry = self.callsite.work.get(key)
+        return None if entry is None else entry.bound
 
     def work_lower(self, key: str) -> bool:
         """The work quantity is the known part of a model with unknown layers (a lower bound)."""
         return self.work_bound(key) == "lower"
 
     @property
-    def loop_multiplier(self) -> int:
+    def program_runs(self) -> int:
         """How often the site runs per program run: `CallSite.runs` (loops, `if`/`break`, calls of
-        its function); where that count is unknown, the literal loops' product alone."""
-        count = self.callsite.runs.get("count")
+        its function); where that count is unknown, `literal_loops`."""
+        count = self.callsite.runs.count
         if isinstance(count, int) and count > 0:
             return count
-        value = self.features.get("loop_multiplier", 1)
+        value = self.literal_loops
         return value if isinstance(value, int) and value > 0 else 1
+
+    @property
+    def literal_loops(self) -> Any:
+        """The product of the literal trip counts of the loops around the call in its own function
+        (`features.loop_multiplier`; 1 outside loops): not how often the site runs (`program_runs`)."""
+        return self.features.get("loop_multiplier", 1)
 
     @property
     def untyped(self) -> bool:
@@ -60,31 +66,30 @@ class Site:
 
     @property
     def runs_bound(self) -> str:
-        """ "exact" or "upper" (a guarded call, early stopping's loop: at most `loop_multiplier`),
-        "unknown" when `loop_multiplier` fell back to the literal loops."""
-        return self.callsite.runs.get("bound", "unknown") if self.callsite.counted else "unknown"
+        """ "exact" or "upper" (a guarded call, early stopping's loop: at most `program_runs`),
+        "unknown" when `program_runs` fell back to the literal loops."""
+        return self.callsite.runs.bound if self.callsite.counted else "unknown"
 
     @property
     def loop_runs(self) -> int | None:
-        """How often loops alone run the site (`CallSite.runs["loop"]`: its enclosing loops and
+        """How often loops alone run the site (`CallSite.runs.loop`: its enclosing loops and
         those around the calls of its function); 1 outside loops, None for a loop of unknown
-        length. Where the calls JSON has no `loop`, the literal loops of its own function (None
+        length. Where its runs do not say their `loop`, the literal loops of its own function (None
         when they multiply to 1: a loop, its length not said)."""
-        runs = self.callsite.runs
-        if "loop" in runs:
-            loop = runs["loop"]
+        loop = self.callsite.runs.loop
+        if loop is not UNSAID:
             return loop if isinstance(loop, int) or loop is None else 1
         depth = self.features.get("loop_depth", 0)
         if not (isinstance(depth, int) and depth > 0):
             return 1
-        value = self.features.get("loop_multiplier", 1)
+        value = self.literal_loops
         known = isinstance(value, int) and value > 1 and not self.features.get("loop_unbounded")
         return value if known else None
 
     @property
     def callers(self) -> int | None:
-        """How many calls of its function run the site (`CallSite.runs["callers"]`; None: unknown)."""
-        callers = self.callsite.runs.get("callers", 1)
+        """How many calls of its function run the site (`CallSite.runs.callers`; None: unknown)."""
+        callers = self.callsite.runs.callers
         return callers if isinstance(callers, int) else None
 
     def repeats(self, same: tuple[str, ...] | None = None) -> bool:
@@ -94,18 +99,18 @@ class Site:
         `for dtype in dtypes: tf.constant(x, dtype=dtype)` makes a different tensor each time),
         or those in *same* ("receiver", parameter names) while the others may differ
         (`model.predict(batch)` over batches repeats predict on one model).
-        `CallSite.runs["varying"]` says, per loop, which inputs its variable reaches."""
+        `CallSite.runs.varying` says, per loop, which inputs its variable reaches."""
         loop = self.loop_runs
         if loop is not None and loop <= 1:
             return False
-        loops = self.callsite.runs.get("varying")
-        if not isinstance(loops, list) or not loops:
+        loops = self.callsite.runs.varying
+        if not loops:
             return True
         kept = None if same is None else set(same)
         return any(not names if kept is None else not kept.intersection(names) for names in loops)
 
     def runs_reason(self) -> str:
-        """Why the site runs `loop_multiplier` times, to follow "N runs": "in a loop", "as its
+        """Why the site runs `program_runs` times, to follow "N runs": "in a loop", "as its
         function is called from N places", both, or "" when neither says."""
         loop, callers = self.loop_runs, self.callers
         looped = loop is None or loop > 1
@@ -120,8 +125,8 @@ class Site:
         loop = self.loop_runs
         if loop is None or loop <= 1:
             return ""
-        upper = self.callsite.runs.get("loop_bound", self.runs_bound) == "upper"
-        option = self.callsite.runs.get("loop_option")
+        upper = (self.callsite.runs.loop_bound or self.runs_bound) == "upper"
+        option = self.callsite.runs.loop_option
         where = f": the default of `--{option}`" if option else ""
         return f" ({'at most ' if upper else ''}{fmt_count(loop)} times{where})"
 
@@ -129,7 +134,7 @@ class Site:
     def total_energy_j(self) -> float | None:
         """Predicted joules per execution (the predictor's contract) times how often it runs."""
         e = self.prediction.energy_j
-        return None if e is None else e * self.loop_multiplier
+        return None if e is None else e * self.program_runs
 
 
 def judged(sites: Any) -> tuple[Site, ...]:

@@ -195,8 +195,8 @@ def _reaches_unseen_model(facts: FileFacts, site: Site) -> bool:
         return False
     name = statement.targets[0].id
     for other in facts.sites:
-        flops = other.callsite.work.get("flops_per_sample") or {}
-        seen = "n_layers" in other.features or flops.get("value") is not None
+        flops = other.callsite.work.get("flops_per_sample")
+        seen = "n_layers" in other.features or flops is not None and flops.value is not None
         if seen or not is_keras_model_method(other.api, MODEL_METHODS):
             continue
         call = facts.node(other)
@@ -1409,8 +1409,8 @@ def _carried_state(facts: FileFacts, site: Site, loop: ast.For | ast.AsyncFor | 
 def _few_samples(site: Site) -> bool:
     """The data is known to hold at most `FEW_ELEMENTS` samples: the arrays a `fit` is given (its
     work's `samples`), or the pipeline a `batch` splits."""
-    samples = site.callsite.work.get("samples") if isinstance(site.callsite.work, dict) else None
-    count = samples.get("value") if isinstance(samples, dict) and samples.get("provenance") != "unknown" else None
+    samples = site.callsite.work.get("samples")
+    count = samples.value if samples is not None and samples.provenance != "unknown" else None
     if count is None:
         count = site.features.get("pipeline_elements")
     return isinstance(count, int) and not isinstance(count, bool) and 0 < count <= FEW_ELEMENTS
@@ -1432,13 +1432,13 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[list
     otherwise (the saving is priced by the caller)."""
     if not is_keras_model_method(site.api, GENERATOR_METHODS) or isinstance(site.features.get("batch_size"), int):
         return None
-    entry = (site.callsite.work or {}).get("batch_size")
-    if not (isinstance(entry, dict) and entry.get("provenance") == "inferred"):
+    entry = site.callsite.work.get("batch_size")
+    if not (entry is not None and entry.provenance == "inferred"):
         return None
-    size = entry.get("value")
+    size = entry.value
     if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size < minimum):
         return None
-    note = str(entry.get("note") or "")
+    note = str(entry.note or "")
     if not note.startswith((*_GENERATOR_NOTES, "`flow")):
         return None
     call, cell = facts.node(site), site.callsite.span.cell
@@ -1483,7 +1483,8 @@ _GENERATOR_NOTES = ("the generator yields batches of", "the generator yields one
 
 def _feeder(site: Site) -> str:
     """What the message calls the object feeding the site its batches."""
-    note = str(((site.callsite.work or {}).get("batch_size") or {}).get("note") or "")
+    batch = site.callsite.work.get("batch_size")
+    note = str(batch.note or "") if batch is not None else ""
     return "`Sequence`" if note.startswith(_SEQUENCE_NOTE) else "generator"
 #: The `ImageDataGenerator` methods making a flow whose `batch_size` is its batch.
 _FLOWS = frozenset({"flow", "flow_from_directory", "flow_from_dataframe"})
@@ -1523,12 +1524,12 @@ def _step_literals(
     is returned: below *minimum* priced against Keras' default, at or above it against
     `batch_price.SCALE` times itself (the saving, priced by the caller, decides). None for other
     sites."""
-    work = site.callsite.work or {}
-    custom = site.api.endswith(".__call__") and (work.get("step") or {}).get("value") == "training"
+    work = site.callsite.work
+    custom = site.api.endswith(".__call__") and site.work_value("step") == "training"
     if not (custom or is_keras_model_method(site.api, ONE_BATCH)):
         return None
     entry = work.get("samples")
-    size = entry.get("value") if isinstance(entry, dict) and entry.get("provenance") != "unknown" else None
+    size = entry.value if entry is not None and entry.provenance != "unknown" else None
     if not (isinstance(size, int) and not isinstance(size, bool) and 0 < size):
         return None
     call = facts.node(site)

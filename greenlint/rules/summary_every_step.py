@@ -404,7 +404,7 @@ class SummaryEveryStep(Rule):
                 continue
             if around is not None and _over_summarised(around, call):
                 continue
-            if site.callsite.runs.get("loop_bound") == "upper":  # a guard around a call of its function
+            if site.callsite.runs.loop_bound == "upper":  # a guard around a call of its function
                 continue
             kind = site.api.rsplit(".", 1)[-1]
             yield self.diagnostic(
@@ -592,7 +592,7 @@ def _read(expr: ast.expr) -> frozenset[str]:
 
 def _training(site: Site) -> bool:
     """A session run that fetches an optimizer's update: one training step of the graph."""
-    return (site.callsite.work.get("step") or {}).get("value") == "training"
+    return site.work_value("step") == "training"
 
 
 def _fetches(call: ast.Call) -> ast.expr | None:

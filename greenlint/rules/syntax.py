@@ -30,7 +30,7 @@ def is_training_step(site: Site) -> bool:
     return (
         method(api) in STEP_METHODS
         or is_keras_model_method(api, ("fit", "fit_generator"))
-        or ((site.callsite.work or {}).get("step") or {}).get("value") == "training"
+        or site.work_value("step") == "training"
     )
 
 

@@ -946,8 +946,8 @@ def _wrapped_fit(facts: FileFacts, site: Site) -> tuple[int, str] | None:
         or any(api not in NOT_STOPPING for api in given)
     ):
         return None
-    start = site.callsite.work.get("initial_epoch", {})
-    resumed = "; it resumes from an `initial_epoch` not known here: at most that many" if "value" in start else ""
+    resumed = ("; it resumes from an `initial_epoch` not known here: at most that many"
+               if "initial_epoch" in site.callsite.work else "")
     return epochs, f"passed through this call to {site.features.get('via', site.api)}{resumed}"
 
 

@@ -30,16 +30,16 @@ def agent_sites(agent: str, given: str, steps: str = "nb_steps=50000") -> list:
 def test_each_model_given_is_a_training_step_run_once_per_environment_step():
     sites = agent_sites("DDPGAgent", "nb_actions=1, actor=actor, critic=critic, memory=memory, batch_size=64")
     assert [s.api for s in sites] == ["tensorflow.keras.Model.train_on_batch"] * 2
-    assert [s.work["params"]["value"] for s in sites] == [(3 * 16 + 16) + (16 + 1), (4 * 32 + 32) + (32 + 1)]
-    assert {s.work["samples"]["value"] for s in sites} == {64}
-    assert {(s.runs["count"], s.runs["bound"]) for s in sites} == {(50000, "upper")}
+    assert [s.work["params"].value for s in sites] == [(3 * 16 + 16) + (16 + 1), (4 * 32 + 32) + (32 + 1)]
+    assert {s.work["samples"].value for s in sites} == {64}
+    assert {(s.runs.count, s.runs.bound) for s in sites} == {(50000, "upper")}
     assert {s.features["receiver"] for s in sites} == {"driver"}
 
 
 def test_a_model_by_position_and_the_default_batch():
     (site,) = agent_sites("DQNAgent", "model, nb_actions=2, memory=memory", steps="50000")
-    assert site.work["params"]["value"] == (4 * 16 + 16) + (16 * 2 + 2)
-    assert site.work["samples"]["value"] == 32
+    assert site.work["params"].value == (4 * 16 + 16) + (16 * 2 + 2)
+    assert site.work["samples"].value == 32
 
 
 @pytest.mark.parametrize(

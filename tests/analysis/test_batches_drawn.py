@@ -60,11 +60,11 @@ def site(tmp_path, batch: str):
 def test_a_batch_drawn_from_a_generator_of_unknown_batch_says_which_fact_is_missing(tmp_path):
     found = site(tmp_path, "batch_size")
     samples = found.work["samples"]
-    assert samples["value"] is None and samples["provenance"] == "unknown"
-    assert "Python generator" in samples["note"] and "cv2.imread" in samples["note"]
-    assert "subclassed model" in found.work["flops_per_sample"]["note"]  # its models are given to it
+    assert samples.value is None and samples.provenance == "unknown"
+    assert "Python generator" in samples.note and "cv2.imread" in samples.note
+    assert "subclassed model" in found.work["flops_per_sample"].note  # its models are given to it
 
 
 def test_a_batch_drawn_from_a_generator_whose_yields_show_their_size_has_that_size(tmp_path):
     found = site(tmp_path, "8")
-    assert found.work["samples"]["value"] == 8
+    assert found.work["samples"].value == 8

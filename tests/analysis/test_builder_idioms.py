@@ -49,7 +49,7 @@ def analyse(code: str, path: str = "model.py"):
 
 def work_of(sites, line: int, api_end: str) -> dict:
     site = next(s for s in sites if s.span.line == line and s.api.endswith(api_end))
-    return {k: (v.get("value"), v.get("bound"), v.get("note")) for k, v in site.work.items()}
+    return {k: (v.value, v.bound, v.note) for k, v in site.work.items()}
 
 
 def line_of(code: str, text: str) -> int:

@@ -55,5 +55,5 @@ def test_losses_and_metrics_given_to_compile_build_the_training_graph(tmp_path):
     ]:
         site = found[(line, api)]
         assert site.features["in_keras_step"] is True
-        assert site.work["symbolic"]["value"] is True
+        assert site.work["symbolic"].value is True
     assert "symbolic" not in found[(10, "tensorflow.reduce_max")].work  # run eagerly at module level

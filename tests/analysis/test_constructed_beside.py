@@ -49,7 +49,7 @@ def run_flops(tmp_path, calls: str, main: str = MAIN) -> object:
     (tmp_path / "main.py").write_text(main.format(calls=textwrap.indent(calls, " " * 8).strip()))
     result = analyse_file(tmp_path / "model.py")
     (site,) = [s for s in result.callsites if s.api.endswith("Session.run")]
-    return site.work["flops_per_sample"]["value"]
+    return site.work["flops_per_sample"].value
 
 
 def test_a_class_built_in_the_script_beside_it_binds_that_calls_arguments(tmp_path):
@@ -241,7 +241,7 @@ def trainer_loop(tmp_path, returned: str) -> object:
     (tmp_path / "utils.py").write_text(UTILS)
     (tmp_path / "main.py").write_text(SCRIPT.format(returned=returned))
     (site,) = [s for s in analyse_file(tmp_path / "trainer.py").callsites if s.api.endswith("Session.run")]
-    return site.runs["loop"]
+    return site.runs.loop
 
 
 def test_a_script_function_returning_the_parsed_command_line_gives_its_defaults(tmp_path):

@@ -36,9 +36,9 @@ def test_np_load_of_a_downloaded_npz_has_its_documented_arrays():
             x, y = data['x_train'], data['y_train']
         model.fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(64), epochs=2)
     """, "fit")
-    assert fit["samples"]["value"] == 60000 and fit["samples"]["provenance"] == "documented"
-    assert "keras.io/api/datasets/mnist" in fit["samples"]["note"] and MNIST_NPZ in fit["samples"]["note"]
-    assert fit["steps"]["value"] == 2 * 938  # ceil(60000 / 64) a epoch
+    assert fit["samples"].value == 60000 and fit["samples"].provenance == "documented"
+    assert "keras.io/api/datasets/mnist" in fit["samples"].note and MNIST_NPZ in fit["samples"].note
+    assert fit["steps"].value == 2 * 938  # ceil(60000 / 64) a epoch
 
 
 def test_a_downloaded_archive_read_from_its_directory_is_split_as_keras_splits_it():
@@ -54,10 +54,10 @@ def test_a_downloaded_archive_read_from_its_directory_is_split_as_keras_splits_i
         tar = tf.keras.utils.get_file('flower_photos.tar', origin='{FLOWERS}', extract=True)
         model.fit(tf.keras.utils.image_dataset_from_directory(pathlib.Path(tar).with_suffix('')))
     """, "fit")
-    assert [(w["samples"]["value"], w.get("validation_samples", {}).get("value")) for w in fits] == [
+    assert [(w["samples"].value, getattr(w.get("validation_samples"), "value", None)) for w in fits] == [
         (2936, 734), (2936, 734), (3670, None), (3670, None)]  # the tutorial's "Using 2936 files for training"
-    assert fits[0]["samples"]["provenance"] == "documented" and "tf_flowers" in fits[0]["samples"]["note"]
-    assert fits[1]["steps_per_epoch"]["value"] == 46  # ceil(2936 / 64)
+    assert fits[0]["samples"].provenance == "documented" and "tf_flowers" in fits[0]["samples"].note
+    assert fits[1]["steps_per_epoch"].value == 46  # ceil(2936 / 64)
 
 
 def test_an_unknown_url_or_an_unknown_split_stays_unknown():
@@ -70,8 +70,8 @@ def test_an_unknown_url_or_an_unknown_split_stays_unknown():
         model.fit(tf.keras.utils.image_dataset_from_directory(pathlib.Path(dirs) / "roses"))
         model.fit(tf.keras.utils.image_dataset_from_directory(pathlib.Path(dirs).with_suffix('.d')))
     """, "fit")
-    assert [w["samples"]["value"] for w in fits] == [None, None, None, None]
-    assert {w["samples"]["provenance"] for w in fits} == {"unknown"}
+    assert [w["samples"].value for w in fits] == [None, None, None, None]
+    assert {w["samples"].provenance for w in fits} == {"unknown"}
 
 
 def test_tfds_load_without_split_is_indexed_by_split_name():
@@ -84,11 +84,11 @@ def test_tfds_load_without_split_is_indexed_by_split_name():
     """, "fit") + works("""
         model.evaluate(tfds.load('mnist')['test'].batch(100))
     """, "evaluate")
-    assert fit["samples"]["value"] == 60000 and fit["samples"]["provenance"] == "table"
-    assert fit["steps"]["value"] == 5 * 938
-    assert evaluate["samples"]["value"] == 10000 and evaluate["steps"]["value"] == 100
+    assert fit["samples"].value == 60000 and fit["samples"].provenance == "table"
+    assert fit["steps"].value == 5 * 938
+    assert evaluate["samples"].value == 10000 and evaluate["steps"].value == 100
     (predict,) = works("""
         datasets = tfds.load('mnist')
         model.predict(datasets['no_such_split'].batch(8))
         """, "predict")
-    assert predict["samples"]["value"] is None
+    assert predict["samples"].value is None

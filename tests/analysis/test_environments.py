@@ -35,8 +35,8 @@ def predict_work(module: str = "gym", args: str = "'CartPole-v1'", actions: str 
 )
 def test_known_environment_sizes_the_network(module, args, actions, params):
     work = predict_work(module, args, actions)
-    assert work["params"]["value"] == params
-    assert work["flops_per_sample"]["value"] > 0
+    assert work["params"].value == params
+    assert work["flops_per_sample"].value > 0
 
 
 @pytest.mark.parametrize(
@@ -50,5 +50,5 @@ def test_known_environment_sizes_the_network(module, args, actions, params):
 )
 def test_other_environments_leave_the_network_unknown(args):
     work = predict_work(args=args)
-    assert work["params"]["value"] is None
-    assert work["flops_per_sample"]["provenance"] == "unknown"
+    assert work["params"].value is None
+    assert work["flops_per_sample"].provenance == "unknown"

@@ -67,7 +67,7 @@ def test_a_callback_list_appended_to_still_holds_what_it_held():
     """), "snippet.py")
     fit = next(site for site in result.callsites if site.api == "tensorflow.keras.Sequential.fit")
     assert "callbacks" not in fit.features  # the appended one is not read
-    assert fit.work["epochs"]["bound"] == "upper" and fit.work["epochs"]["least"] == 3  # the EarlyStopping still is
+    assert fit.work["epochs"].bound == "upper" and fit.work["epochs"].least == 3  # the EarlyStopping still is
 
 
 def test_a_callback_list_attribute_a_method_appends_to_still_holds_what_it_held():
@@ -85,7 +85,7 @@ def test_a_callback_list_attribute_a_method_appends_to_still_holds_what_it_held(
     """), "snippet.py")
     fit = next(site for site in result.callsites if site.api.endswith(".fit"))
     assert "callbacks" not in fit.features
-    assert fit.work["epochs"]["bound"] == "upper"
+    assert fit.work["epochs"].bound == "upper"
 
 
 def test_graph_mode_marks_every_call_of_a_module_building_a_tf1_graph():

@@ -81,7 +81,7 @@ def test_a_call_through_an_if_else_between_two_closures_is_one_call_site_counted
     at_call = [s for s in found if s.span.line == 8]
     assert [s.api for s in at_call] == [RUN]  # one site, not one per branch
     assert at_call[0].features["receiver"] == "wrapper" and "util.py line 10" in at_call[0].features["via"]
-    assert at_call[0].runs["count"] == 1000
+    assert at_call[0].runs.count == 1000
 
 
 def test_a_path_binding_what_cannot_be_typed_leaves_the_call_unknown(tmp_path):
@@ -120,4 +120,4 @@ def test_calling_an_instance_whose_call_runs_a_wrapper_is_a_call_site_where_call
     found = _sites(tmp_path, {"util.py": UTIL.replace("BRANCH", "build_act(obs)"), "agent.py": agent}, "agent.py")
     at_call = [s for s in found if s.span.line == 16]
     assert [s.api for s in at_call] == [RUN]
-    assert at_call[0].features["receiver"] == "wrapper" and at_call[0].runs["count"] == 1000
+    assert at_call[0].features["receiver"] == "wrapper" and at_call[0].runs.count == 1000

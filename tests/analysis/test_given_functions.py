@@ -43,6 +43,6 @@ def test_a_helper_calling_the_backend_function_it_is_given_is_a_run_of_it_per_ca
         """})
     found = sites(tmp_path / "demo.py")
     run = found[(8, CALL)]  # through `weighted`, the function `guided` hands it to
-    assert run.runs["count"] == 20 and run.features["receiver"] == "wrapper"
+    assert run.runs.count == 20 and run.features["receiver"] == "wrapper"
     assert run.features["via"] == "`saliency_function` called in guided" and run.features["handed"] == 1
     assert not any(line == 9 for line, _ in found)  # `kept` only keeps it: no run

@@ -39,16 +39,16 @@ MLP_FORWARD = 2 * 784 * 256 + 256 + 256 + 2 * 256 * 10 + 10 + 1
 def test_a_training_step_is_priced_from_the_forward_pass_of_the_loss_graph():
     found = runs(MLP)
     train = found[13]
-    assert train["step"]["value"] == "training"
-    assert train["flops_per_sample"]["value"] == MLP_FORWARD and "bound" not in train["flops_per_sample"]
-    assert "from its placeholders" in train["flops_per_sample"]["note"]
+    assert train["step"].value == "training"
+    assert train["flops_per_sample"].value == MLP_FORWARD and train["flops_per_sample"].bound is None
+    assert "from its placeholders" in train["flops_per_sample"].note
 
 
 def test_a_run_fetching_a_tensor_counts_the_ops_it_is_computed_by_alone():
     found = runs(MLP)
-    assert found[14]["step"]["value"] == "inference"
-    assert found[14]["flops_per_sample"]["value"] == 2 * 784 * 256 + 256 + 256 + 2 * 256 * 10
-    assert found[15]["flops_per_sample"]["value"] is None  # the initializer: no placeholder behind it
+    assert found[14]["step"].value == "inference"
+    assert found[14]["flops_per_sample"].value == 2 * 784 * 256 + 256 + 256 + 2 * 256 * 10
+    assert found[15]["flops_per_sample"].value is None  # the initializer: no placeholder behind it
 
 
 def test_an_update_fetched_in_a_dict_or_grouped_is_a_training_step():
@@ -63,10 +63,10 @@ def test_an_update_fetched_in_a_dict_or_grouped_is_a_training_step():
     ).replace("with tf.Session()", "fetches = {'step': [train_op], 'loss': loss}\nwith tf.Session()")
     found = runs(code)
     for line in (14, 15, 16, 17):  # a dict display, a name bound to one (a list in it), a group, a group of a list
-        assert found[line]["step"]["value"] == "training", line
-        assert found[line]["flops_per_sample"]["value"] == MLP_FORWARD
-    assert found[18]["step"]["value"] == "inference"  # a dict of the loss alone: no update
-    assert found[19]["step"]["value"] == "inference"  # a group with no update in it
+        assert found[line]["step"].value == "training", line
+        assert found[line]["flops_per_sample"].value == MLP_FORWARD
+    assert found[18]["step"].value == "inference"  # a dict of the loss alone: no update
+    assert found[19]["step"].value == "inference"  # a group with no update in it
 
 
 def test_an_update_returned_in_a_namedtuple_is_read_back_by_its_field(tmp_path):
@@ -118,29 +118,29 @@ def test_an_update_returned_in_a_namedtuple_is_read_back_by_its_field(tmp_path):
         """).lstrip("\n"))
     result = analyse_file(tmp_path / "train.py")
     found = {s.span.line: s.work for s in result.callsites if "step" in s.work}
-    assert found[14]["step"]["value"] == "training"  # through a function of another module
-    assert found[15]["step"]["value"] == "training"  # positional fields, a class of this module
+    assert found[14]["step"].value == "training"  # through a function of another module
+    assert found[15]["step"].value == "training"  # positional fields, a class of this module
     assert found[15]["flops_per_sample"] == found[19]["flops_per_sample"]  # the graph of the update itself
-    assert found[15]["flops_per_sample"]["value"] is not None
+    assert found[15]["flops_per_sample"].value is not None
     for line in (16, 17, 18):  # spread, renamed, a field not given
-        assert found[line]["step"]["value"] == "inference", line
+        assert found[line]["step"].value == "inference", line
 
 
 def test_an_op_of_unknown_work_on_the_path_leaves_a_lower_bound():
     code = MLP.replace("hidden = tf.nn.relu(tf.matmul(x, w1) + b1)",
                        "hidden = tf.nn.relu(tf.matmul(x, w1) + b1)\nhidden = tf.gather(hidden, [0, 1, 2])")
     train = runs(code)[14]["flops_per_sample"]
-    assert train["bound"] == "lower" and "gather" in train["note"]
-    assert train["value"] == 2 * 784 * 256 + 256 + 256  # the ops after the gather: their shapes unknown
+    assert train.bound == "lower" and "gather" in train.note
+    assert train.value == 2 * 784 * 256 + 256 + 256  # the ops after the gather: their shapes unknown
 
 
 def test_an_unknown_dimension_leaves_the_flops_unknown_not_guessed():
     code = MLP.replace("[None, 784]", "[None, n_features]").replace("[784, 256]", "[n_features, 256]")
     train = runs(code)[13]["flops_per_sample"]
-    assert train["value"] is None and train["provenance"] == "unknown"
+    assert train.value is None and train.provenance == "unknown"
     code = MLP.replace("[784, 256]", "[n_features, 256]")  # the first product unknown, and so every shape after it
     train = runs(code)[13]["flops_per_sample"]
-    assert train["value"] is None and "no op of known work" in train["note"]
+    assert train.value is None and "no op of known work" in train.note
 
 
 def test_convolutions_reshapes_and_transposed_convolutions_of_literal_filters():
@@ -162,7 +162,7 @@ def test_convolutions_reshapes_and_transposed_convolutions_of_literal_filters():
     conv = 16 * 16 * 16 * 2 * 5 * 5 * 3  # per output position: 2·k·c_in, 16 channels
     transposed = 16 * 16 * 2 * 5 * 5 * 16 * 3  # per input position: 2·k·c_in·c_out
     elementwise = 3 * 32 * 32 * 3  # the difference, its square, the mean's reads
-    assert found[13]["flops_per_sample"]["value"] == conv + transposed + elementwise
+    assert found[13]["flops_per_sample"].value == conv + transposed + elementwise
 
 
 def test_keras_layers_applied_to_a_placeholder_join_its_graph():
@@ -176,7 +176,7 @@ def test_keras_layers_applied_to_a_placeholder_join_its_graph():
         with tf.Session() as s:
             s.run(opt, feed_dict={x: data})
         """)
-    assert found[8]["flops_per_sample"]["value"] == 2 * 20 * 5 + 5
+    assert found[8]["flops_per_sample"].value == 2 * 20 * 5 + 5
 
 
 def test_layer_helpers_of_another_module_add_their_ops_at_each_call(tmp_path):
@@ -213,7 +213,7 @@ def test_layer_helpers_of_another_module_add_their_ops_at_each_call(tmp_path):
     train = next(s for s in result.callsites if s.span.line == 12)
     first = 16 * 16 * 64 * 2 * 25 * 3
     second = 8 * 8 * 128 * 2 * 25 * 64
-    assert train.work["flops_per_sample"]["value"] == first + second + 2 * 8 * 8 * 128 + 1
+    assert train.work["flops_per_sample"].value == first + second + 2 * 8 * 8 * 128 + 1
 
 
 def test_tensors_joined_along_a_sample_axis_keep_their_graphs():
@@ -228,7 +228,7 @@ def test_tensors_joined_along_a_sample_axis_keep_their_graphs():
         sess = tf.Session()
         sess.run(tf.train.AdamOptimizer().minimize(loss), {a: xa, b: xb})
         """)
-    assert found[9]["flops_per_sample"]["value"] == 2 * 12 * 12 + 12  # the dense on the 12 joined features
+    assert found[9]["flops_per_sample"].value == 2 * 12 * 12 + 12  # the dense on the 12 joined features
 
 
 def test_summaries_fetched_with_the_step_and_an_accuracy_keep_the_graph_known():
@@ -237,7 +237,7 @@ def test_summaries_fetched_with_the_step_and_an_accuracy_keep_the_graph_known():
                                            "accuracy = tf.reduce_mean(tf.cast(correct, tf.float32))\ntrain_op = ")
                  .replace("sess.run(train_op, ", "sess.run([train_op, summaries, accuracy], "))
     train = found[16]["flops_per_sample"]
-    assert train["value"] == MLP_FORWARD + 1 + 10 + 1 + 1 and "bound" not in train  # summary, top k, cast, mean
+    assert train.value == MLP_FORWARD + 1 + 10 + 1 + 1 and train.bound is None  # summary, top k, cast, mean
 
 
 def test_one_predicate_tells_a_symbolic_tensor_and_no_module_writes_it_again():
@@ -367,7 +367,7 @@ def test_a_dcgan_generator_is_sized_through_its_helpers_and_the_sizes_it_compute
     first = 4 * 4 * 256 * 2 * 25 * 64  # each 4x4 position of the concat's 256 channels spreads to 5x5x64
     second = 8 * 8 * 64 * 2 * 25 * 3  # each 8x8 position of 64 channels to 5x5x3 (32x32x3: `size_after`)
     normalised, mean = 8 * 8 * 64, 32 * 32 * 3
-    assert train.work["flops_per_sample"]["value"] == first + second + normalised + mean
+    assert train.work["flops_per_sample"].value == first + second + normalised + mean
 
 
 def test_tensorflow_0_fallbacks_take_the_branch_the_catalogs_tensorflow_runs():
@@ -389,6 +389,6 @@ def test_tensorflow_0_fallbacks_take_the_branch_the_catalogs_tensorflow_runs():
         with tf.Session() as s:
             s.run(op, feed_dict={x: data})
         """
-    assert runs(code)[14]["flops_per_sample"]["value"] == 2 * 200 * 10 + 10  # the dense layer on the 200 joined
+    assert runs(code)[14]["flops_per_sample"].value == 2 * 200 * 10 + 10  # the dense layer on the 200 joined
     merged = code.replace('hasattr(tf, "concat_v2")', "flag")
-    assert runs(merged)[14]["flops_per_sample"]["value"] is None  # either branch may run: unknown
+    assert runs(merged)[14]["flops_per_sample"].value is None  # either branch may run: unknown

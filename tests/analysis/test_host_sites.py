@@ -42,9 +42,9 @@ def test_a_helper_modules_tokenising_loop_called_from_a_script_is_a_host_site(tm
     hosts = _hosts(sites)
     assert list(hosts) == [("encode_all", 5)]  # `count` loops over the texts but works on none of them
     site = hosts["encode_all", 5]
-    assert site.work["host"]["value"] == "text"
-    assert "`split` (tokens.py line 20)" in site.work["host"]["note"]
-    assert site.work["host_items"] == {
+    assert site.work["host"].value == "text"
+    assert "`split` (tokens.py line 20)" in site.work["host"].note
+    assert site.work["host_items"].to_json() == {
         "value": None, "provenance": "unknown",
         "note": "the text's size is unknown: how many tokens it holds is not known statically",
     }

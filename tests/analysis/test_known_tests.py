@@ -36,7 +36,7 @@ def sites(code: str):
 
 def value(sites_, line: int, api_end: str, key: str):
     site = next(s for s in sites_ if s.span.line == line and s.api.endswith(api_end))
-    return site.work.get(key, {}).get("value")
+    return getattr(site.work.get(key), "value", None)
 
 
 def test_a_module_constant_takes_its_branch_and_keeps_the_others_sites():
@@ -68,8 +68,8 @@ def test_an_options_default_takes_its_branch_and_names_the_option():
         model.fit(np.zeros((64, 32)), np.zeros((64, units)), epochs=2)
         """)
     fit = next(s for s in found if s.span.line == 15 and s.api.endswith("fit"))
-    assert fit.work["params"]["value"] == 32 * 8 + 8
-    assert fit.work["options"]["value"] == ["small"]  # the figure follows `--small`'s default, and says so
+    assert fit.work["params"].value == 32 * 8 + 8
+    assert fit.work["options"].value == ["small"]  # the figure follows `--small`'s default, and says so
 
 
 def test_a_comparison_with_an_options_default_names_the_option():
@@ -89,8 +89,8 @@ def test_a_comparison_with_an_options_default_names_the_option():
         model.fit(np.zeros((64, 32)), np.zeros((64, units)), epochs=2)
         """)
     fit = next(s for s in found if s.span.line == 14 and s.api.endswith("fit"))
-    assert fit.work["params"]["value"] == 32 * 64 + 64
-    assert fit.work["options"]["value"] == ["size"]
+    assert fit.work["params"].value == 32 * 64 + 64
+    assert fit.work["options"].value == ["size"]
 
 
 def test_a_literal_every_caller_gives_takes_its_branch():
@@ -203,8 +203,8 @@ def test_a_conditional_expression_on_an_options_default_names_the_option():
         model.fit(np.zeros((64, 32)), np.zeros((64, units)), epochs=2)
         """)
     fit = next(s for s in found if s.span.line == 12 and s.api.endswith("fit"))
-    assert fit.work["params"]["value"] == 32 * 8 + 8
-    assert fit.work["options"]["value"] == ["small"]
+    assert fit.work["params"].value == 32 * 8 + 8
+    assert fit.work["options"].value == ["small"]
 
 
 def test_a_conditional_expression_on_a_name_its_loop_rebinds_is_not_known_for_every_trip():

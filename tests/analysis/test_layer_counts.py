@@ -161,8 +161,8 @@ def test_each_trip_of_a_literal_loop_keeps_its_own_flops():
         "snippet.py",
     )
     [model] = [s for s in result.callsites if s.api == "tensorflow.keras.Model"]
-    assert model.work["flops_per_sample"]["value"] == 2 * (8 * 16 + 16 * 32 + 32 * 64)
-    assert model.work["params"]["value"] == (8 + 1) * 16 + (16 + 1) * 32 + (32 + 1) * 64
+    assert model.work["flops_per_sample"].value == 2 * (8 * 16 + 16 * 32 + 32 * 64)
+    assert model.work["params"].value == (8 + 1) * 16 + (16 + 1) * 32 + (32 + 1) * 64
 
 
 def test_a_model_rewired_after_it_is_built_has_no_count():

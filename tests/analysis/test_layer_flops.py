@@ -110,15 +110,15 @@ def test_a_transformer_block_has_its_flops_per_sample():
     adds = 2 * 32 * 64  # the two residual additions
     dense = 2 * 32 * 64 * 128 + 32 * 128 + 2 * 32 * 128 * 64 + 2 * 64 + 1  # activations: 1 per output
     pooling = 32 * 64
-    assert fit["flops_per_sample"]["value"] == mha + norms + adds + dense + pooling
-    assert fit["flops_per_sample"].get("bound") is None and fit["flops_per_sample"]["note"] is None
-    assert fit["params"]["value"] == 33537  # Keras's model.count_params()
+    assert fit["flops_per_sample"].value == mha + norms + adds + dense + pooling
+    assert fit["flops_per_sample"].bound is None and fit["flops_per_sample"].note is None
+    assert fit["params"].value == 33537  # Keras's model.count_params()
 
 
 def test_the_attention_call_site_shows_each_input():
     call = work_of(TRANSFORMER_BLOCK, "tensorflow.keras.layers.MultiHeadAttention.__call__")
-    assert call["input_shape"]["value"] == [[32, 64], [32, 64]]
-    assert call["flops_per_sample"]["value"] == 1_323_008
+    assert call["input_shape"].value == [[32, 64], [32, 64]]
+    assert call["flops_per_sample"].value == 1_323_008
 
 
 def test_keyword_query_value_and_a_list_for_attention():
@@ -132,8 +132,8 @@ def test_keyword_query_value_and_a_list_for_attention():
     model = work_of(code, "tensorflow.keras.Model")
     mha = apply("MultiHeadAttention", {"num_heads": 2, "key_dim": 4}, [(5, 8), (7, 8)])
     dot = apply("Attention", {}, [(5, 8), (7, 8)])
-    assert model["flops_per_sample"]["value"] == mha.flops + dot.flops
-    assert model["params"]["value"] == mha.params
+    assert model["flops_per_sample"].value == mha.flops + dot.flops
+    assert model["params"].value == mha.params
 
 
 def test_adding_a_symbolic_tensor_of_another_shape_loses_the_shape():
@@ -143,7 +143,7 @@ def test_adding_a_symbolic_tensor_of_another_shape_loses_the_shape():
     model = tf.keras.Model(a, tf.keras.layers.Dense(1)(a + b))
     """
     model = work_of(code, "tensorflow.keras.Model")
-    assert model["flops_per_sample"]["bound"] == "lower" and "Dense" in model["flops_per_sample"]["note"]
+    assert model["flops_per_sample"].bound == "lower" and "Dense" in model["flops_per_sample"].note
 
 
 @pytest.mark.slow
@@ -213,11 +213,11 @@ def test_functional_merge_helpers_and_keras_1_model_keywords_keep_the_graph():
     classes = classes.replace("tf.keras.layers.concatenate([merged, summed])", "tf.keras.layers.Concatenate()([merged, summed])")
     classes = classes.replace("Model(input=inputs, output=out)", "Model(inputs, out)")
     found, expected = work_of(helpers, "tensorflow.keras.Model"), work_of(classes, "tensorflow.keras.Model")
-    assert found["flops_per_sample"] == expected["flops_per_sample"] and "bound" not in found["flops_per_sample"]
+    assert found["flops_per_sample"] == expected["flops_per_sample"] and found["flops_per_sample"].bound is None
     conv = 2 * 9 * 8 * 16 * 16 + 2 * 24 * 16 * 16  # the two convolutions (8 -> 24 channels joined)
-    assert found["flops_per_sample"]["value"] >= conv
+    assert found["flops_per_sample"].value >= conv
     merge = work_of(helpers, "tensorflow.keras.layers.concatenate")
-    assert merge["symbolic"]["value"] is True and merge["flops_per_sample"]["value"] == 0
+    assert merge["symbolic"].value is True and merge["flops_per_sample"].value == 0
 
 
 def test_a_matrix_product_of_symbolic_tensors_is_not_elementwise():
@@ -227,7 +227,7 @@ def test_a_matrix_product_of_symbolic_tensors_is_not_elementwise():
     """
     model = work_of(code, "tensorflow.keras.Model")
     # 2·m·k·n for each sample's (4, 4) @ (4, 4), not 16 elementwise FLOPs; then the Dense on (4, 4)
-    assert model["flops_per_sample"]["value"] == 2 * 4 * 4 * 4 + 2 * 4 * 2 * 4
+    assert model["flops_per_sample"].value == 2 * 4 * 4 * 4 + 2 * 4 * 2 * 4
 
 
 def test_eager_calls_of_layers_of_several_inputs():
@@ -239,9 +239,9 @@ def test_eager_calls_of_layers_of_several_inputs():
     """
     mha = work_of(code, "tensorflow.keras.layers.MultiHeadAttention.__call__")
     found = apply("MultiHeadAttention", {"num_heads": 4, "key_dim": 16}, [(32, 64), (10, 64)])
-    assert mha["input_shape"]["value"] == [[8, 32, 64], [8, 10, 64]]
-    assert mha["flops"]["value"] == 8 * found.flops
-    assert work_of(code, "tensorflow.keras.layers.Add.__call__")["flops"]["value"] == 8 * 32 * 64
+    assert mha["input_shape"].value == [[8, 32, 64], [8, 10, 64]]
+    assert mha["flops"].value == 8 * found.flops
+    assert work_of(code, "tensorflow.keras.layers.Add.__call__")["flops"].value == 8 * 32 * 64
 
 
 def test_a_model_whose_outputs_are_reassigned_is_no_longer_the_whole_network():
@@ -258,11 +258,11 @@ def test_a_model_whose_outputs_are_reassigned_is_no_longer_the_whole_network():
     other = vgg.predict(np.zeros((4, 224, 224, 3)))
     """
     before, after, other = [s.work for s in sites(code) if s.api == "tensorflow.keras.Model.predict"]
-    assert before["params"]["value"] == 143_667_240
-    assert after["params"]["value"] == (3 * 64 + 64 * 64 + 64 * 128 + 128 * 128 + 128 * 256 + 2 * 256 * 256) * 9 + 1152  # (and biases)
-    assert after["flops_per_sample"]["value"] < before["flops_per_sample"]["value"] / 2
-    assert "params" not in other or other["params"]["value"] is None
-    assert other["flops_per_sample"]["value"] is None
+    assert before["params"].value == 143_667_240
+    assert after["params"].value == (3 * 64 + 64 * 64 + 64 * 128 + 128 * 128 + 128 * 256 + 2 * 256 * 256) * 9 + 1152  # (and biases)
+    assert after["flops_per_sample"].value < before["flops_per_sample"].value / 2
+    assert "params" not in other or other["params"].value is None
+    assert other["flops_per_sample"].value is None
 
 
 def test_a_normalisation_layer_of_another_library_keeps_its_input_shape():
@@ -283,12 +283,12 @@ def test_a_normalisation_layer_of_another_library_keeps_its_input_shape():
     """
     work = work_of(code, "tensorflow.keras.Model.train_on_batch")
     first, norm, last = 2 * 64 * 64 * 48 * 64, 5 * 64 * 64 * 64, 2 * 64 * 64 * (4 * 4 * 64) * 1
-    assert work["flops_per_sample"]["value"] == first + norm + last
-    assert "bound" not in work["flops_per_sample"]
-    assert work["params"]["value"] == (48 * 64 + 64) + 2 + (16 * 64 + 1)  # axis None: one scale, one offset
+    assert work["flops_per_sample"].value == first + norm + last
+    assert work["flops_per_sample"].bound is None
+    assert work["params"].value == (48 * 64 + 64) + 2 + (16 * 64 + 1)  # axis None: one scale, one offset
     per_channel = work_of(code.replace("InstanceNormalization()", "InstanceNormalization(axis=-1)"),
                           "tensorflow.keras.Model.train_on_batch")
-    assert per_channel["params"]["value"] == (48 * 64 + 64) + 2 * 64 + (16 * 64 + 1)
+    assert per_channel["params"].value == (48 * 64 + 64) + 2 * 64 + (16 * 64 + 1)
 
 
 def test_a_layer_of_another_library_leaves_the_known_layers_as_a_lower_bound():
@@ -312,9 +312,9 @@ def test_a_layer_of_another_library_leaves_the_known_layers_as_a_lower_bound():
         ("SubPixelUpscaling(scale_factor=2)(d)", "SubPixelUpscaling"),
     ]:
         flops = work_of(code.replace("LAYER", layer), "tensorflow.keras.Model.train_on_batch")["flops_per_sample"]
-        assert flops["value"] == 2 * 64 * 64 * (4 * 4 * 3) * 64, layer  # the first convolution alone
-        assert flops["bound"] == "lower"
-        assert label in flops["note"] and "Conv2D" in flops["note"]
+        assert flops.value == 2 * 64 * 64 * (4 * 4 * 3) * 64, layer  # the first convolution alone
+        assert flops.bound == "lower"
+        assert label in flops.note and "Conv2D" in flops.note
 
 
 def test_a_project_layer_on_an_unknown_base_leaves_the_known_layers_as_a_lower_bound():
@@ -336,8 +336,8 @@ def test_a_project_layer_on_an_unknown_base_leaves_the_known_layers_as_a_lower_b
     critic.train_on_batch([np.zeros((32, 8)), np.zeros((32, 4))], np.zeros((32, 1)))
     """
     flops = work_of(code, "tensorflow.keras.Model.train_on_batch")["flops_per_sample"]
-    assert flops["value"] == 2 * 4 * 8  # the Dense on the noise alone
-    assert flops["bound"] == "lower" and "RandomWeightedAverage" in flops["note"]
+    assert flops.value == 2 * 4 * 8  # the Dense on the noise alone
+    assert flops.bound == "lower" and "RandomWeightedAverage" in flops.note
 
 
 def test_layers_on_free_image_sides_have_their_parameters_and_shape_but_no_flops():
@@ -390,9 +390,9 @@ def test_a_layer_built_differently_on_two_paths_has_only_what_both_share():
     z = same(inp)
     """
     conv, dense, _flatten, same = [s.work for s in sites(code) if s.api.endswith("__call__")]
-    assert conv["params"]["value"] == 27 * 64 + 64 and conv["flops_per_sample"]["value"] is None
-    assert dense["params"]["value"] is None and dense["flops_per_sample"]["value"] is None
-    assert same["flops_per_sample"]["value"] == 2 * 27 * 8 * 62 * 62
+    assert conv["params"].value == 27 * 64 + 64 and conv["flops_per_sample"].value is None
+    assert dense["params"].value is None and dense["flops_per_sample"].value is None
+    assert same["flops_per_sample"].value == 2 * 27 * 8 * 62 * 62
 
 
 def test_layers_named_or_initialised_differently_on_two_paths_keep_their_work():
@@ -406,7 +406,7 @@ def test_layers_named_or_initialised_differently_on_two_paths_keep_their_work():
     y = dense(inp)
     """
     (call,) = [s.work for s in sites(code) if s.api.endswith("__call__")]
-    assert call["params"]["value"] == 16 * 10 + 10 and call["flops_per_sample"]["value"] == 2 * 16 * 10
+    assert call["params"].value == 16 * 10 + 10 and call["flops_per_sample"].value == 2 * 16 * 10
 
 
 @pytest.mark.parametrize("given", [0, 1])
@@ -425,7 +425,7 @@ def test_an_option_not_known_on_one_path_is_not_known_after_the_paths(given):
     x = conv(inp)
     """
     (conv,) = [s.work for s in sites(code) if s.api.endswith("__call__")]
-    assert conv["params"]["value"] == 27 * 8 + 8 and conv["flops_per_sample"]["value"] is None
+    assert conv["params"].value == 27 * 8 + 8 and conv["flops_per_sample"].value is None
 
 
 @pytest.mark.parametrize("given", [0, 1])
@@ -443,7 +443,7 @@ def test_a_layer_given_no_option_on_one_path_shares_only_its_defaults_it_keeps(g
     x = tf.keras.layers.Conv2D(8, 3)(pool(inp))
     """
     _pool, conv = [s.work for s in sites(code) if s.api.endswith("__call__")]
-    assert conv["flops_per_sample"]["value"] is None
+    assert conv["flops_per_sample"].value is None
 
 
 def test_a_layer_placed_on_a_free_side_takes_its_flops_from_the_data_placing_it_later():
@@ -457,7 +457,7 @@ def test_a_layer_placed_on_a_free_side_takes_its_flops_from_the_data_placing_it_
     model.fit(x, x, epochs=1)
     """
     conv, dilated = [s.work for s in sites(code) if s.api == "tensorflow.keras.layers.Conv1D"]
-    assert conv["flops_per_sample"]["value"] == 2 * 4 * 1 * 20 * 24  # 50 steps, stride 2: 24 positions
+    assert conv["flops_per_sample"].value == 2 * 4 * 1 * 20 * 24  # 50 steps, stride 2: 24 positions
     # its dilation not known: as any dilation's, padded to the input's 24 positions
-    assert dilated["params"]["value"] == 2 * 20 * 20 + 20
-    assert dilated["flops_per_sample"]["value"] == 2 * 2 * 20 * 20 * 24
+    assert dilated["params"].value == 2 * 20 * 20 + 20
+    assert dilated["flops_per_sample"].value == 2 * 2 * 20 * 20 * 24

@@ -35,10 +35,10 @@ def test_an_argparse_default_is_the_batch_size_and_the_work_says_so():
         m.fit(x, y, batch_size=args.batch_size, epochs=2)
         """
     )
-    assert work["batch_size"]["value"] == 8
-    assert work["steps"]["value"] == 2 * 125
-    assert work["options"]["value"] == ["batch_size"]
-    assert "the default of `--batch_size`" in work["options"]["note"]
+    assert work["batch_size"].value == 8
+    assert work["steps"].value == 2 * 125
+    assert work["options"].value == ["batch_size"]
+    assert "the default of `--batch_size`" in work["options"].note
 
 
 def test_flag_defaults_size_the_model_through_arithmetic():
@@ -53,8 +53,8 @@ def test_flag_defaults_size_the_model_through_arithmetic():
             m.fit(x, y, batch_size=50, epochs=1)
             """
         )
-        assert work["params"]["value"] == (10 * 128 + 128) + (128 + 1), imported
-        assert work["options"]["value"] == ["width"]
+        assert work["params"].value == (10 * 128 + 128) + (128 + 1), imported
+        assert work["options"].value == ["width"]
 
 
 def test_a_command_line_parsed_in_a_helper_gives_its_defaults():
@@ -73,7 +73,7 @@ def test_a_command_line_parsed_in_a_helper_gives_its_defaults():
         main()
         """
     )
-    assert work["batch_size"]["value"] == 10
+    assert work["batch_size"].value == 10
 
 
 def test_an_option_the_program_sets_is_not_its_default():
@@ -93,11 +93,11 @@ def test_an_option_the_program_sets_is_not_its_default():
     for case, (parse, after) in cases.items():
         code = textwrap.indent(f"{parse}\n{after}", " " * 8).strip()
         work = fit_work(overridden.replace("{parse}\n        {after}", code))
-        assert work["batch_size"]["value"] != 8, case
+        assert work["batch_size"].value != 8, case
         assert "options" not in work, case
     # a literal command line naming another option leaves this one at its default
     work = fit_work(overridden.format(parse='args = parser.parse_args(["--epochs", "3"])', after=""))
-    assert work["batch_size"]["value"] == 8
+    assert work["batch_size"].value == 8
 
 
 def test_a_default_set_only_where_it_is_none_holds_unless_it_is_none():
@@ -111,14 +111,14 @@ def test_a_default_set_only_where_it_is_none_holds_unless_it_is_none():
         m = keras.Sequential([keras.layers.Dense(FLAGS.width), keras.layers.Dense(1)])
         m.fit(x, y, batch_size=50, epochs=1)
         """
-    assert fit_work(code.format(default=16))["params"]["value"] == (10 * 16 + 16) + (16 + 1)
+    assert fit_work(code.format(default=16))["params"].value == (10 * 16 + 16) + (16 + 1)
     # a default of None that means "as --height": the default run takes --height's default
     fallen = fit_work(code.format(default=None))
-    assert fallen["params"]["value"] == (10 * 32 + 32) + (32 + 1) and "height" in str(fallen["options"])
+    assert fallen["params"].value == (10 * 32 + 32) + (32 + 1) and "height" in str(fallen["options"])
     unknown = fit_work(code.format(default=None).replace("FLAGS.width = FLAGS.height", "FLAGS.width = size(x)"))
-    assert unknown["params"].get("bound") == "lower" and "options" not in unknown
+    assert unknown["params"].bound == "lower" and "options" not in unknown
     both = code.format(default=None).replace("FLAGS.width = FLAGS.height", "FLAGS.width = FLAGS.height\n        FLAGS.height = 8")
-    assert fit_work(both)["params"].get("bound") == "lower"  # the program sets --height too
+    assert fit_work(both)["params"].bound == "lower"  # the program sets --height too
 
 
 def test_an_attribute_no_option_defines_stays_unknown():
@@ -131,9 +131,9 @@ def test_an_attribute_no_option_defines_stays_unknown():
         m.fit(x, y, batch_size=args.batch_size, epochs=args.epochs)
         """
     )
-    assert work["epochs"]["value"] == 3
-    assert work["batch_size"]["value"] is None
-    assert work["options"]["value"] == ["epochs"]
+    assert work["epochs"].value == 3
+    assert work["batch_size"].value is None
+    assert work["options"].value == ["epochs"]
 
 
 def test_a_loop_over_an_options_default_counts_it_and_says_so():
@@ -152,7 +152,7 @@ def test_a_loop_over_an_options_default_counts_it_and_says_so():
     )
     runs = {s.api.rpartition(".")[2]: s.runs for s in analyse_source(code, "train.py").callsites
             if s.api.startswith("tensorflow.keras.Sequential.")}
-    assert runs["train_on_batch"]["count"] == 80 and runs["predict"]["count"] == 40
+    assert runs["train_on_batch"].count == 80 and runs["predict"].count == 40
     for method in ("train_on_batch", "predict"):
-        assert "the default of `--steps` as a loop's trip count" in runs[method]["note"]
-    assert runs["evaluate"]["count"] == 3 and "default" not in runs["evaluate"]["note"]
+        assert "the default of `--steps` as a loop's trip count" in runs[method].note
+    assert runs["evaluate"].count == 3 and "default" not in runs["evaluate"].note

@@ -75,7 +75,7 @@ def loops(tmp_path, main: str, body: str, extra: str = "", also: dict[str, str] 
     for site in result.callsites:
         if site.api.endswith("Session.run"):
             name = "method" if "self.sess" in result.source_text.splitlines()[site.span.line - 1] else "function"
-            found[name] = (site.runs.get("loop"), site.runs.get("loop_option"))
+            found[name] = (site.runs.loop, site.runs.loop_option)
     return found
 
 
@@ -149,7 +149,7 @@ def test_a_constructor_keeps_the_options_object_for_its_methods(tmp_path):
         "import argparse\nimport tensorflow as tf\nfrom trainer import Trainer\n\nparser = argparse.ArgumentParser()\n"
         "parser.add_argument('--epochs', type=int, default=7)\nargs = parser.parse_args()\nTrainer(args).run(None, None)\n")
     (site,) = [s for s in analyse_file(tmp_path / "trainer.py").callsites if s.api.endswith("train_on_batch")]
-    assert (site.runs["loop"], site.runs["loop_option"]) == (7, "epochs")
+    assert (site.runs.loop, site.runs.loop_option) == (7, "epochs")
 
 
 def test_a_loop_whose_count_is_the_handed_default_says_whose_default_it_is(tmp_path):

@@ -36,8 +36,8 @@ def test_a_step_method_called_in_a_loop_of_unknown_length_is_a_site_of_what_it_r
     found = sites(tmp_path / "model.py")
     call = found[(16, RUN)]  # result = self.step(batch)
     assert call.features["receiver"] == "wrapper" and call.features["via"].endswith("line 12")
-    assert call.runs["count"] is None and call.features["fed"] is True and call.features["via_here"] is True
-    assert "which spends its work in run at" in call.work["wrapper"]["note"]
+    assert call.runs.count is None and call.features["fed"] is True and call.features["via_here"] is True
+    assert "which spends its work in run at" in call.work["wrapper"].note
     assert (12, RUN) in found  # the step's own run stays a site
     assert (19, RUN) not in found  # evaluate calls it once: its own site says as much
 
@@ -60,5 +60,5 @@ def test_a_helper_whose_runs_are_counted_stays_its_own_site(tmp_path):
         main(tf.compat.v1.Session(), tf.constant(1.0), [])
         """})
     found = sites(tmp_path / "script.py")
-    assert found[(5, RUN)].runs["count"] == 11
+    assert found[(5, RUN)].runs.count == 11
     assert not any(line in (10, 11) for line, _ in found)

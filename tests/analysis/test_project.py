@@ -550,19 +550,19 @@ def test_a_generator_of_another_module_yields_the_batch_its_call_passes(tmp_path
     fit it feeds, with where it was read."""
     _project(tmp_path, {"main.py": FIT_FROM.format(batch=2)})
     batch = _fit_batch(tmp_path / "main.py")
-    assert batch["value"] == 2
-    assert batch["provenance"] == "inferred"
-    assert "flow_from_directory(batch_size=2)" in batch["note"]
-    assert batch["note"].endswith("for the arguments this call passes")
+    assert batch.value == 2
+    assert batch.provenance == "inferred"
+    assert "flow_from_directory(batch_size=2)" in batch.note
+    assert batch.note.endswith("for the arguments this call passes")
 
 
 def test_each_call_of_another_modules_generator_gets_its_own_batch(tmp_path):
     """Two scripts pass 2 and 16: each fit has its own call's batch, whichever is analysed first (the
     summary of the generator's module is shared and stays as its own walk left it)."""
     _project(tmp_path, {"small.py": FIT_FROM.format(batch=2), "large.py": FIT_FROM.format(batch=16)})
-    assert _fit_batch(tmp_path / "small.py")["value"] == 2
-    assert _fit_batch(tmp_path / "large.py")["value"] == 16
-    assert _fit_batch(tmp_path / "small.py")["value"] == 2
+    assert _fit_batch(tmp_path / "small.py").value == 2
+    assert _fit_batch(tmp_path / "large.py").value == 16
+    assert _fit_batch(tmp_path / "small.py").value == 2
 
 
 @pytest.mark.parametrize("batch", ["args.batch_size", "size", "*sizes"])
@@ -570,8 +570,8 @@ def test_a_batch_not_known_at_the_call_stays_unknown(tmp_path, batch):
     """A batch size the call does not state is unknown: never Keras' default of the flow it reaches."""
     _project(tmp_path, {"main.py": FIT_FROM.format(batch=batch)})
     found = _fit_batch(tmp_path / "main.py")
-    assert found["value"] is None
-    assert found["provenance"] == "unknown"
+    assert found.value is None
+    assert found.provenance == "unknown"
 
 
 def test_a_generator_called_with_different_batches_in_its_own_module_gives_each_call_its_own(tmp_path):
@@ -587,7 +587,7 @@ def test_a_generator_called_with_different_batches_in_its_own_module_gives_each_
         data=ZIPPED_FLOWS.replace("from tensorflow", "from tensorflow import keras\nfrom tensorflow") + fits,
     )
     sites = [s for s in analyse_file(tmp_path / "data.py").callsites if s.api.endswith(".fit")]
-    assert [s.work["batch_size"]["value"] for s in sites] == [2, 8]
+    assert [s.work["batch_size"].value for s in sites] == [2, 8]
 
 
 def test_a_generator_yielding_each_sample_of_a_drawn_batch_yields_no_batch_of_its_size(tmp_path):
@@ -596,7 +596,7 @@ def test_a_generator_yielding_each_sample_of_a_drawn_batch_yields_no_batch_of_it
         "        yield img / 255, mask / 255\n", "        for pair in zip(img, mask):\n            yield pair\n"
     )
     _project(tmp_path, {"main.py": FIT_FROM.format(batch=2)}, data=per_sample)
-    assert _fit_batch(tmp_path / "main.py")["value"] is None
+    assert _fit_batch(tmp_path / "main.py").value is None
 
 
 #: A package re-exporting from modules outside its import cycle, in a namespace folder (`lib`, no

@@ -21,7 +21,7 @@ BIG = "tf.keras.applications.ResNet50()"
 
 def _receivers(text: str, path: str = "prog.py") -> dict[tuple[int | None, int], tuple[str, object]]:
     """(cell, line) -> (the model's class, its table name) of each fit/predict site."""
-    return {(s.span.cell, s.span.line): (s.api.rpartition(".")[0], (s.work.get("model") or {}).get("value"))
+    return {(s.span.cell, s.span.line): (s.api.rpartition(".")[0], getattr(s.work.get("model"), "value", None))
             for s in analyse_source(text, path).callsites if s.api.rpartition(".")[2] in ("fit", "predict")}
 
 

@@ -97,7 +97,7 @@ def learn(env, network):
 def test_a_function_whose_every_call_is_seen_binds_its_parameters_whatever_prose_names_it(tmp_path):
     # learn needs more arguments than helper, so helper comes first in the queue: it waits for learn
     site = sites(tmp_path, HELPER)[(7, "tensorflow.keras.Sequential.predict")]
-    assert site.work["params"]["value"] == 50
+    assert site.work["params"].value == 50
     assert "receiver_kind" not in site.features
 
 

@@ -35,8 +35,8 @@ def test_rows_drawn_by_row_numbers_through_a_parameter():
 
     train(100, batch_size=32)
     """)
-    assert [s["value"] for s in found] == [32, 32, 32]
-    assert all(s["provenance"] == "inferred" and "drawn by an index array" in s["note"] for s in found)
+    assert [s.value for s in found] == [32, 32, 32]
+    assert all(s.provenance == "inferred" and "drawn by an index array" in s.note for s in found)
 
 
 def test_a_mask_or_values_drawn_are_not_row_numbers():
@@ -45,7 +45,7 @@ def test_a_mask_or_values_drawn_are_not_row_numbers():
     model.train_on_batch(X[np.random.choice(X[:, 0, 0], 8)])
     model.train_on_batch(X[np.random.normal(0, 1, 8)])
     """)
-    assert [s["value"] for s in found] == [None, None, None]
+    assert [s.value for s in found] == [None, None, None]
 
 
 def test_len_and_shape_of_an_array_of_known_shape():
@@ -56,4 +56,4 @@ def test_len_and_shape_of_an_array_of_known_shape():
         model.train_on_batch(X[:50])
     """), "snippet.py")
     runs = [s.runs for s in result.callsites if s.api.endswith("train_on_batch")]
-    assert [r["count"] for r in runs] == [10, 20]
+    assert [r.count for r in runs] == [10, 20]

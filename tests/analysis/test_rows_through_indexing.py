@@ -49,7 +49,7 @@ def test_rows_of_data_of_unknown_size_follow_an_index_of_known_length(batch):
     for step in range(100):
         model.train_on_batch({batch})
     """)
-    assert found["value"] == 64 and found["provenance"] == "inferred"
+    assert found.value == 64 and found.provenance == "inferred"
 
 
 @pytest.mark.parametrize(
@@ -68,7 +68,7 @@ def test_rows_stay_unknown_where_the_index_does_not_say_them(batch):
     for step in range(100):
         model.train_on_batch({batch})
     """)
-    assert found["value"] is None and found["provenance"] == "unknown"
+    assert found.value is None and found.provenance == "unknown"
 
 
 def test_the_note_says_whether_the_rows_are_set_in_the_code_or_an_option_default():
@@ -81,9 +81,9 @@ def test_the_note_says_whether_the_rows_are_set_in_the_code_or_an_option_default
         model.train_on_batch(X[np.random.randint(0, len(X), 16)])
     """), "snippet.py")
     fed, fixed = [s.work for s in result.callsites if s.api.endswith(".train_on_batch")]
-    assert fed["samples"]["value"] == 32 and "the default of `--batch_size`" in fed["samples"]["note"]
-    assert fed["options"]["value"] == ["batch_size"]
-    assert fixed["samples"]["value"] == 16 and "set in the code" in fixed["samples"]["note"]
+    assert fed["samples"].value == 32 and "the default of `--batch_size`" in fed["samples"].note
+    assert fed["options"].value == ["batch_size"]
+    assert fixed["samples"].value == 16 and "set in the code" in fixed["samples"].note
     assert "options" not in fixed
 
 
@@ -99,7 +99,7 @@ def test_a_helper_drawing_a_batch_gives_each_call_the_rows_of_its_size():
         sx, sy = get_batch(X, y, 8)
         model.train_on_batch(sx, sy)
     """)
-    assert [s["value"] for s in found] == [32, 8]
+    assert [s.value for s in found] == [32, 8]
 
 
 def test_a_helper_given_no_size_draws_rows_unknown():
@@ -111,7 +111,7 @@ def test_a_helper_given_no_size_draws_rows_unknown():
         for step in range(100):
             model.train_on_batch(get_batch(X, size))
     """)
-    assert [s["value"] for s in found] == [None]
+    assert [s.value for s in found] == [None]
 
 
 def test_a_loop_over_two_batches_zipped_runs_once_a_row():
@@ -123,7 +123,7 @@ def test_a_loop_over_two_batches_zipped_runs_once_a_row():
     for row_a, row_b in zip(a, X):
         model.predict_on_batch(row_a[None])
     """), "snippet.py")
-    runs = [s.runs["count"] for s in result.callsites if s.api.endswith(".predict_on_batch")]
+    runs = [s.runs.count for s in result.callsites if s.api.endswith(".predict_on_batch")]
     assert runs == [6, None]
 
 
@@ -189,8 +189,8 @@ def test_a_data_loader_of_another_module_gives_each_call_its_rows(tmp_path):
     result = analyse_file(tmp_path / "gan.py")
     assert result.errors == []
     found = [s.work["samples"] for s in result.callsites if s.api.endswith(".predict")]
-    assert [s["value"] for s in found] == [4, 4, 3]
-    assert "imageio.imread" in found[0]["note"]  # still a batch decoded item by item between the steps
+    assert [s.value for s in found] == [4, 4, 3]
+    assert "imageio.imread" in found[0].note  # still a batch decoded item by item between the steps
 
 
 def test_a_data_loader_called_with_sizes_not_known_draws_rows_unknown(tmp_path):
@@ -200,7 +200,7 @@ def test_a_data_loader_called_with_sizes_not_known_draws_rows_unknown(tmp_path):
     (tmp_path / "gan.py").write_text(gan.lstrip("\n"), encoding="utf-8")
     result = analyse_file(tmp_path / "gan.py")
     found = [s.work["samples"] for s in result.callsites if s.api.endswith(".predict")]
-    assert [s["value"] for s in found] == [None, None, None]
+    assert [s.value for s in found] == [None, None, None]
 
 
 def test_a_batch_drawn_from_a_generator_of_the_project_has_the_rows_its_yields_show():
@@ -217,7 +217,7 @@ def test_a_batch_drawn_from_a_generator_of_the_project_has_the_rows_its_yields_s
     for bx, by in batches(X, y, 16):
         model.train_on_batch(bx, by)
     """)
-    assert [s["value"] for s in found] == [32, 16]
+    assert [s.value for s in found] == [32, 16]
 
 
 def test_rows_drawn_on_two_paths_that_disagree_are_unknown():
@@ -229,4 +229,4 @@ def test_rows_drawn_on_two_paths_that_disagree_are_unknown():
             batch = X[np.random.randint(0, len(X), 64)]
         model.train_on_batch(batch)
     """)
-    assert [s["value"] for s in found] == [None]
+    assert [s.value for s in found] == [None]

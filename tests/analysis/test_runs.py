@@ -14,7 +14,7 @@ def runs(code: str) -> dict[int, dict]:
     result = analyse_source(HEADER + textwrap.dedent(code), "snippet.py")
     assert result.errors == []
     skip = HEADER.count("\n")
-    return {s.span.line - skip: s.runs for s in result.callsites if s.api.startswith("tensorflow.keras.Sequential.")}
+    return {s.span.line - skip: s.runs.to_json() for s in result.callsites if s.api.startswith("tensorflow.keras.Sequential.")}
 
 
 def count(r: dict) -> tuple:
@@ -296,7 +296,7 @@ def test_loop_variable_reaching_arguments_or_receiver_varies():
         ),
         "loops.py",
     )
-    by_line = {(s.span.line, s.api.rsplit(".", 1)[-1]): s.runs for s in result.callsites}
+    by_line = {(s.span.line, s.api.rsplit(".", 1)[-1]): s.runs.to_json() for s in result.callsites}
     assert by_line[(6, "constant")]["varies"] and by_line[(6, "constant")]["varying"] == [["dtype"]]
     assert by_line[(8, "function")]["varies"]
     assert by_line[(10, "predict")]["varying"] == [["receiver"]]
@@ -324,7 +324,7 @@ def test_a_loop_variable_reaches_through_a_helper_s_parameters():
         ),
         "helper.py",
     )
-    by_line = {s.span.line: s.runs for s in result.callsites if s.api == "tensorflow.constant"}
+    by_line = {s.span.line: s.runs.to_json() for s in result.callsites if s.api == "tensorflow.constant"}
     assert by_line[5]["varies"] and by_line[5]["loop"] == 2
     assert not by_line[7]["varies"] and by_line[7]["loop"] == 2
 
@@ -431,7 +431,7 @@ def test_comprehension_filter_is_an_upper_bound():
 def test_features_keep_the_literal_loop_factor_alone():
     result = analyse_source(HEADER + "for i in range(1000):\n    m.evaluate(x)\n    break\n", "s.py")
     site = next(s for s in result.callsites if s.api.endswith(".evaluate"))
-    assert site.features["loop_multiplier"] == 1000 and site.runs["count"] == 1
+    assert site.features["loop_multiplier"] == 1000 and site.runs.count == 1
 
 
 def test_a_helper_walked_at_its_first_call_is_walked_again_with_its_arguments():
@@ -450,10 +450,10 @@ def test_a_helper_walked_at_its_first_call_is_walked_again_with_its_arguments():
     result = analyse_source(HEADER + textwrap.dedent(code), "snippet.py")
     fits = [s for s in result.callsites if s.api == "tensorflow.keras.Sequential.fit"]
     assert len(fits) == 1  # found once, not once per walk
-    assert count(fits[0].runs) == (7, "exact")
-    assert fits[0].work["epochs"]["value"] == 10000 and fits[0].work["epochs"]["bound"] == "upper"
+    assert (fits[0].runs.count, fits[0].runs.bound) == (7, "exact")
+    assert fits[0].work["epochs"].value == 10000 and fits[0].work["epochs"].bound == "upper"
     stops = [s for s in result.callsites if s.api.endswith("EarlyStopping")]
-    assert len(stops) == 1 and stops[0].runs["count"] == 7
+    assert len(stops) == 1 and stops[0].runs.count == 7
 
 
 def test_loops_over_data_sets_of_known_length():
@@ -483,7 +483,7 @@ def test_a_dataset_loop_leaves_the_literal_loop_feature_alone():
     )
     site = next(s for s in result.callsites if s.api.endswith(".evaluate"))
     assert site.features["loop_multiplier"] == 1 and site.features["loop_unbounded"] is True
-    assert site.runs["count"] == 30
+    assert site.runs.count == 30
 
 
 def test_a_sweep_that_recompiles_the_model_varies_but_training_steps_do_not():
@@ -502,7 +502,7 @@ def test_a_sweep_that_recompiles_the_model_varies_but_training_steps_do_not():
         ),
         "sweep.py",
     )
-    by_line = {s.span.line: s.runs for s in result.callsites if s.api.rsplit(".", 1)[-1] in ("fit", "evaluate")}
+    by_line = {s.span.line: s.runs.to_json() for s in result.callsites if s.api.rsplit(".", 1)[-1] in ("fit", "evaluate")}
     assert by_line[6]["varies"] and by_line[6]["varying"] == [["receiver"]]  # each trial, another optimizer
     assert not by_line[9]["varies"]  # the same model, trained step after step
 
@@ -526,7 +526,7 @@ def test_a_model_built_from_a_helper_s_varying_layer_varies():
         ),
         "helper.py",
     )
-    [fit] = [s.runs for s in result.callsites if s.api.endswith(".fit")]
+    [fit] = [s.runs.to_json() for s in result.callsites if s.api.endswith(".fit")]
     assert fit["loop"] == 3 and fit["callers"] == 2
     assert not fit["varies"]  # the second loop fits the same kind of model three times
     assert ["receiver"] in fit["varying"] and [] in fit["varying"]
@@ -572,7 +572,7 @@ def test_names_a_loop_binds_afresh_differ_between_iterations():
         ),
         "fresh.py",
     )
-    by_api = {s.api.rsplit(".", 1)[-1]: s.runs for s in result.callsites}
+    by_api = {s.api.rsplit(".", 1)[-1]: s.runs.to_json() for s in result.callsites}
     assert by_api["constant"]["varies"]  # a call's result may differ every time
     assert not by_api["zeros"]["varies"] and by_api["zeros"]["loop"] == 100  # the same literal every time
     assert by_api["reduce_mean"]["varies"]  # an inner loop's variable
@@ -606,7 +606,7 @@ def test_a_dict_filled_from_the_loop_s_work_varies():
         ),
         "feeds.py",
     )
-    by_line = {s.span.line: s.runs for s in result.callsites if s.api.endswith(".run")}
+    by_line = {s.span.line: s.runs.to_json() for s in result.callsites if s.api.endswith(".run")}
     assert by_line[7]["varies"]  # each pass fills the dict with another batch
     assert not by_line[10]["varies"]  # the same data, filled in again
 
@@ -697,7 +697,7 @@ def loops(code: str) -> dict[int, int | None]:
     """line -> `runs.loop` of the call site on it (one a line)."""
     result = analyse_source(code, "snippet.py")
     assert result.errors == []
-    return {s.span.line: s.runs["loop"] for s in result.callsites}
+    return {s.span.line: s.runs.loop for s in result.callsites}
 
 
 def test_a_load_under_if_model_is_none_is_in_no_loop_that_passes_a_model():

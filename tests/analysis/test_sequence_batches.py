@@ -40,9 +40,9 @@ def test_the_batch_a_sequence_returns_is_the_fits_batch():
                  "gen = Batches(rows, 4)\nmodel.fit_generator(gen, epochs=3)\n"):
         [fit] = _fits(SEQUENCE + call)
         batch = fit.work["batch_size"]
-        assert (batch["value"], batch["provenance"]) == (4, "inferred")
-        assert batch["note"].startswith("the Sequence's __getitem__ returns batches of 4")
-        assert fit.work["samples"]["value"] is None  # its __len__ is not read
+        assert (batch.value, batch.provenance) == (4, "inferred")
+        assert batch.note.startswith("the Sequence's __getitem__ returns batches of 4")
+        assert fit.work["samples"].value is None  # its __len__ is not read
 
 
 def test_a_training_and_a_validation_sequence_of_one_batch_give_it():
@@ -50,7 +50,7 @@ def test_a_training_and_a_validation_sequence_of_one_batch_give_it():
     walked again for what they pass (resolver.returned_as_constructed)."""
     [fit] = _fits(SEQUENCE + "size = 4\ntrain = Batches(rows, size)\nval = Batches(rows, size)\n"
                   "model.fit(train, validation_data=val, epochs=3)\n")
-    assert fit.work["batch_size"]["value"] == 4
+    assert fit.work["batch_size"].value == 4
 
 
 def test_constructions_that_differ_leave_the_sequences_batch_unknown():
@@ -60,16 +60,16 @@ def test_constructions_that_differ_leave_the_sequences_batch_unknown():
     [fit] = _fits(SEQUENCE + "train = Batches(rows, 4)\nval = Batches(rows, 64)\n"
                   "model.fit(train, validation_data=val, epochs=3)\n")
     batch = fit.work["batch_size"]
-    assert batch["value"] is None and batch["note"] == "the Sequence's batch size is not known statically"
+    assert batch.value is None and batch.note == "the Sequence's batch size is not known statically"
     fits = _fits(SEQUENCE + "model.fit(Batches(rows, 4), epochs=3)\nmodel.fit(Batches(rows, 64), epochs=3)\n")
-    assert [fit.work["batch_size"]["value"] for fit in fits] == [4, None]
+    assert [fit.work["batch_size"].value for fit in fits] == [4, None]
 
 
 def test_a_fits_batch_size_is_not_the_batch_of_a_sequence_it_is_given():
     """`fit(seq, batch_size=32)`: Keras takes the Sequence's batches, whatever fit is told."""
     fits = _fits(SEQUENCE.replace("np.zeros(self.batch_size)", "np.zeros(len(part))")
                  + "model.fit(Batches(rows, 4), batch_size=32, epochs=3)\n")
-    assert fits[0].work["batch_size"]["value"] is None
+    assert fits[0].work["batch_size"].value is None
 
 
 def _other_module_fits(tmp_path, calls: str) -> list:
@@ -88,18 +88,18 @@ def test_a_sequence_of_another_module_batches_as_its_construction_here_asks(tmp_
     fits = _other_module_fits(tmp_path, "model.fit(Batches(rows, batch_size=2), epochs=3)\n"
                               "common = {'batch_size': 16}\nmodel.fit(Batches(rows, **common), epochs=3)\n"
                               "model.fit(Batches(rows), epochs=3)\n")
-    assert [fit.work["batch_size"]["value"] for fit in fits] == [2, 16, 1]
+    assert [fit.work["batch_size"].value for fit in fits] == [2, 16, 1]
     assert all(fit.features.get("input_kind") == "sequence" for fit in fits)
 
 
 def test_a_sequence_of_another_module_given_an_unknown_batch_has_none(tmp_path):
     [fit] = _other_module_fits(tmp_path, "model.fit(Batches(rows, batch_size=size()), epochs=3)\n")
-    assert fit.work["batch_size"]["value"] is None
+    assert fit.work["batch_size"].value is None
 
 
 def _batch(call: str):
     [fit] = _fits(SEQUENCE + call)
-    return fit.work["batch_size"]["value"]
+    return fit.work["batch_size"].value
 
 
 def test_a_dict_the_code_shows_is_spread_into_the_constructions_keywords():

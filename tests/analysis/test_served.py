@@ -7,6 +7,7 @@ import os
 import textwrap
 
 from greenlint.analysis.analyse import analyse_file
+from greenlint.analysis.callsite import Runs
 from greenlint.analysis.project import import_roots
 
 PROCESSOR = """
@@ -33,7 +34,7 @@ def classify():
 """
 
 
-def loads(tmp_path, server: str) -> dict[str, dict]:
+def loads(tmp_path, server: str) -> dict[str, Runs]:
     """The runs of processor.py's two loads (in `process` and `warm_up`), with *server* beside it in
     a package folder (a script run from there, its folder first on sys.path)."""
     web = tmp_path / "web"
@@ -48,10 +49,10 @@ def loads(tmp_path, server: str) -> dict[str, dict]:
 
 def test_a_function_a_route_handler_beside_calls_runs_per_request(tmp_path):
     found = loads(tmp_path, SERVER)
-    assert found["process"]["loop"] is None and found["process"]["count"] is None
-    assert found["process"]["request"] == "the route handler `classify` of server.py"
-    assert "once per web request" in found["process"]["note"]
-    assert found["warm_up"]["loop"] == 1 and "request" not in found["warm_up"]  # called once, at import
+    assert found["process"].loop is None and found["process"].count is None
+    assert found["process"].request == "the route handler `classify` of server.py"
+    assert "once per web request" in found["process"].note
+    assert found["warm_up"].loop == 1 and found["warm_up"].request is None  # called once, at import
     assert import_roots(os.fspath(tmp_path / "web"))[-1] == os.fspath(tmp_path / "web")
 
 
@@ -62,7 +63,7 @@ def test_no_request_without_a_web_application_routing_to_the_caller(tmp_path):
     plain = SERVER.replace('@app.route("/classify", methods=["POST"])\n', "")
     for server in (other, plain):
         found = loads(tmp_path, server)
-        assert found["process"]["loop"] == 1 and "request" not in found["process"], server
+        assert found["process"].loop == 1 and found["process"].request is None, server
         for path in (tmp_path / "web").iterdir():
             path.unlink()
         (tmp_path / "web").rmdir()
@@ -77,7 +78,7 @@ def test_the_handler_s_module_is_the_one_its_import_finds(tmp_path):
         "proc.warm_up()", "warm_up()").replace("proc.process(", "run(")
     for server in (relative, aliased):
         found = loads(tmp_path, server)
-        assert found["process"]["request"] == "the route handler `classify` of server.py", server
+        assert found["process"].request == "the route handler `classify` of server.py", server
         for path in (tmp_path / "web").iterdir():
             path.unlink()
         (tmp_path / "web").rmdir()
@@ -89,4 +90,4 @@ def test_the_handler_s_module_is_the_one_its_import_finds(tmp_path):
     elsewhere = aliased.replace("from processor import process as run, warm_up", "from processor import warm_up\n"
                                 "from other.processor import process as run")
     found = loads(tmp_path, elsewhere)
-    assert "request" not in found["process"] and found["process"]["loop"] == 1
+    assert found["process"].request is None and found["process"].loop == 1

@@ -29,7 +29,7 @@ def works(body: str, method: str = "fit") -> list[dict]:
 
 
 def bounded(entry: dict) -> tuple:
-    return entry["value"], entry.get("bound")
+    return entry.value, entry.bound
 
 
 def test_a_demo_fit_on_a_literal_slice_trains_on_at_most_that_many_samples():
@@ -39,7 +39,7 @@ def test_a_demo_fit_on_a_literal_slice_trains_on_at_most_that_many_samples():
     """)
     assert bounded(w["samples"]) == (64, "upper")
     assert bounded(w["steps_per_epoch"]) == (2, "upper") and bounded(w["steps"]) == (2, "upper")
-    assert w["samples"]["provenance"] == "inferred" and "at most 64 rows" in w["samples"]["note"]
+    assert w["samples"].provenance == "inferred" and "at most 64 rows" in w["samples"].note
 
 
 def test_the_usual_splits_by_literal_slices_through_tuple_assignment():
@@ -71,8 +71,8 @@ def test_the_usual_splits_by_literal_slices_through_tuple_assignment():
 )
 def test_each_literal_slice_of_the_first_axis_bounds_the_rows(data, rows):
     (w,) = works(f"model.fit({data}, epochs=1)\n")
-    assert w["samples"]["value"] == rows
-    assert w["samples"].get("bound") == (None if data.startswith("np.zeros") else "upper")
+    assert w["samples"].value == rows
+    assert w["samples"].bound == (None if data.startswith("np.zeros") else "upper")
 
 
 @pytest.mark.parametrize(
@@ -91,7 +91,7 @@ def test_each_literal_slice_of_the_first_axis_bounds_the_rows(data, rows):
 )
 def test_near_misses_bound_nothing(data):
     (w,) = works(f"model.fit({data}, epochs=1)\n")
-    assert w["samples"]["value"] is None and w["samples"]["provenance"] == "unknown"
+    assert w["samples"].value is None and w["samples"].provenance == "unknown"
 
 
 def test_a_bounded_len_counts_no_loop():
@@ -101,7 +101,7 @@ def test_a_bounded_len_counts_no_loop():
         model.train_on_batch(x[i:i + 1])
     """), "snippet.py")
     (site,) = [s for s in result.callsites if s.api.endswith("train_on_batch")]
-    assert site.runs["count"] is None  # at most 64 trips, not 64
+    assert site.runs.count is None  # at most 64 trips, not 64
 
 
 def test_a_one_batch_call_on_a_slice_is_at_most_that_batch():
@@ -131,7 +131,7 @@ def rnn_fit(body: str) -> dict:
 def test_a_free_time_axis_keeps_the_recurrent_layers_parameters_known():
     """`input_shape=[None, 1]`: sequences of any length; the weights do not depend on it, the FLOPs do."""
     w = rnn_fit("model.fit(x, y, epochs=20)\n")
-    assert w["params"]["value"] == 20 * (1 + 20) + 20 + 20 * (20 + 20) + 20 + 21
+    assert w["params"].value == 20 * (1 + 20) + 20 + 20 * (20 + 20) + 20 + 21
     assert bounded(w["flops_per_sample"]) == (2 * 20, "lower")  # the Dense head's alone
 
 
@@ -140,7 +140,7 @@ def test_a_free_time_axis_is_bounded_by_the_datas_literal_slice():
     w = rnn_fit("model.fit(series[:7000, :50], series[:7000, -1], epochs=20)\n")
     per_step = 2 * 20 * (1 + 20) + 2 * 20 * (20 + 20)
     assert bounded(w["flops_per_sample"]) == (50 * per_step + 2 * 20, "upper")
-    assert "at most (50, 1) per sample" in w["flops_per_sample"]["note"]
+    assert "at most (50, 1) per sample" in w["flops_per_sample"].note
 
 
 def test_a_free_axis_takes_the_datas_known_shape_first():

@@ -127,15 +127,15 @@ def test_a_model_of_another_module_overriding_call_runs_its_step_where_a_strateg
         """)
     sites = {(s.span.line, s.api): s for s in analyse_file(main).callsites}
     forward = sites[(26, "tensorflow.keras.Model.__call__")]
-    assert forward.work["step"]["value"] == "training" and forward.work["symbolic"]["value"] is True
+    assert forward.work["step"].value == "training" and forward.work["symbolic"].value is True
     train = sites[(37, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
-    assert train.work["step"]["value"] == "training" and "line(s) 26" in train.work["step"]["note"]
+    assert train.work["step"].value == "training" and "line(s) 26" in train.work["step"].note
     # evaluate's own `single_step` is another function: each is run by its own tf.function, and the
     # model called there on the tensors it is given is one inference step of it
     inference = sites[(7, "tensorflow.keras.Model.__call__")]
-    assert inference.work["step"]["value"] == "inference" and "tf.function" in inference.work["step"]["note"]
+    assert inference.work["step"].value == "inference" and "tf.function" in inference.work["step"].note
     evaluation = sites[(15, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
-    assert evaluation.work["step"]["value"] == "inference" and evaluation.runs["loop"] == 5
+    assert evaluation.work["step"].value == "inference" and evaluation.runs.loop == 5
 
 
 def test_a_model_called_eagerly_on_unknown_inputs_keeps_no_step(tmp_path):
@@ -183,11 +183,11 @@ def test_a_callable_whose_trainable_variables_a_tape_differentiates_is_a_model_t
     found = {(s.span.line, s.api): s for s in analyse_file(path).callsites}
     # the model kept in a Checkpoint, called under the tape whose gradient takes its trainable variables
     forward = found[(18, "tensorflow.keras.Model.__call__")]
-    assert forward.work["step"]["value"] == "training" and forward.work["symbolic"]["value"] is True
+    assert forward.work["step"].value == "training" and forward.work["symbolic"].value is True
     # the tf.function's call is that training step: a floor, the batch and the model unknown
     step = found[(12, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
-    assert step.work["step"]["value"] == "training" and "line(s) 18" in step.work["step"]["note"]
-    assert step.work["samples"]["value"] is None
+    assert step.work["step"].value == "training" and "line(s) 18" in step.work["step"].note
+    assert step.work["samples"].value is None
     # a callable under the same tape whose variables are not differentiated stays unknown: no site
     assert not any(line == 19 for line, _ in found)
 
@@ -225,7 +225,7 @@ def test_a_wrapper_is_named_by_its_training_step_not_the_checkpoint_saved_in_its
     train = wrappers[6]
     assert train.api == "tensorflow.types.experimental.PolymorphicFunction.__call__"
     assert "train_step at train.py line 12" in train.features["via"]
-    assert train.work["step"]["value"] == "training" and train.work["samples"]["value"] is None
+    assert train.work["step"].value == "training" and train.work["samples"].value is None
     # a tf.function that trains nothing does not name its caller: the save in the loop still does
     assert wrappers[7].api == "tensorflow.train.CheckpointManager.save"
 
@@ -262,8 +262,8 @@ def test_a_function_of_another_module_given_a_model_it_calls_runs_the_model_wher
     # the model kept in the Checkpoint (its variables differentiated by train_step) handed to a helper
     # that calls it: at least one forward pass per call, a site here
     handed = found[(27, "tensorflow.keras.Model.__call__")]
-    assert handed.features["receiver"] == "wrapper" and handed.work["step"]["value"] == "inference"
-    assert handed.work["samples"]["value"] is None
+    assert handed.features["receiver"] == "wrapper" and handed.work["step"].value == "inference"
+    assert handed.work["samples"].value is None
     # and the method is where its callers spend that work: a call in a loop of unknown length is a site
     assert found[(31, "tensorflow.keras.Model.__call__")].features["receiver"] == "wrapper"
     main = write(tmp_path, "main.py", """

@@ -44,39 +44,39 @@ def train_site(builder: str = GAN, hook: str = "tf.estimator.StopAtStepHook(num_
 def test_gan_train_is_a_training_step_of_the_generator_and_discriminator_graph():
     site = train_site()
     assert site.api == "tensorflow.compat.v1.Session.run"
-    assert site.work["step"]["value"] == "training"
+    assert site.work["step"].value == "training"
     flops = site.work["flops_per_sample"]
-    assert flops["value"] == GENERATOR + 2 * DISCRIMINATOR  # real and generated data
-    assert flops["bound"] == "lower"  # each update recomputes the passes it needs
-    assert (site.runs["count"], site.runs["bound"]) == (1000, "upper")
+    assert flops.value == GENERATOR + 2 * DISCRIMINATOR  # real and generated data
+    assert flops.bound == "lower"  # each update recomputes the passes it needs
+    assert (site.runs.count, site.runs.bound) == (1000, "upper")
     assert site.features["via"] == "TF-GAN's gan_train"
-    assert "gan_model" in site.work["driver"]["note"]
+    assert "gan_model" in site.work["driver"].note
 
 
 def test_a_cyclegan_runs_both_generators_each_way_and_both_discriminators():
     site = train_site(CYCLE)
     # per direction: the generator, the generator again on its output (the cycle), the discriminator
     # on the other domain's data and on the generated
-    assert site.work["flops_per_sample"]["value"] == 2 * (2 * GENERATOR + 2 * DISCRIMINATOR)
+    assert site.work["flops_per_sample"].value == 2 * (2 * GENERATOR + 2 * DISCRIMINATOR)
 
 
 @pytest.mark.parametrize("hook", ["tf.estimator.StopAtStepHook(num_steps=steps)", "tf.train.NanTensorHook(loss)"])
 def test_a_step_count_not_stated_leaves_the_runs_unknown(hook):
     site = train_site(hook=hook)
-    assert site.runs["count"] is None
-    assert site.work["step"]["value"] == "training"  # still one step's figure: a floor
+    assert site.runs.count is None
+    assert site.work["step"].value == "training"  # still one step's figure: a floor
 
 
 def test_data_of_unknown_shape_leaves_the_flops_unknown_not_guessed():
     site = train_site("gan_model(generator, discriminator, next_batch(), next_batch())")
-    assert site.work["flops_per_sample"]["value"] is None
-    assert site.work["flops_per_sample"]["provenance"] == "unknown"
+    assert site.work["flops_per_sample"].value is None
+    assert site.work["flops_per_sample"].provenance == "unknown"
 
 
 def test_real_data_of_unknown_shape_leaves_a_lower_bound():
     site = train_site("gan_model(generator, discriminator, next_batch(), noise)")
     flops = site.work["flops_per_sample"]
-    assert (flops["value"], flops["bound"]) == (GENERATOR + DISCRIMINATOR, "lower")
+    assert (flops.value, flops.bound) == (GENERATOR + DISCRIMINATOR, "lower")
 
 
 def test_a_project_that_is_tf_gan_keeps_its_own_modules(tmp_path):
@@ -94,7 +94,7 @@ def test_a_project_that_is_tf_gan_keeps_its_own_modules(tmp_path):
     )
     result = analyse_file(script)
     (site,) = [s for s in result.callsites if s.span.line == 6]
-    assert site.work["flops_per_sample"]["value"] == GENERATOR + 2 * DISCRIMINATOR
+    assert site.work["flops_per_sample"].value == GENERATOR + 2 * DISCRIMINATOR
 
 
 def test_other_names_of_the_package_give_no_site():

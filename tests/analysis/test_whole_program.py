@@ -23,7 +23,7 @@ def sites(path) -> dict[tuple[int, str], object]:
 
 
 def value(site, key):
-    return site.work[key]["value"]
+    return site.work[key].value
 
 
 GAN_MODEL = """
@@ -65,7 +65,7 @@ def test_a_tf1_gan_whose_session_comes_from_another_module_still_lists_its_sessi
     found = sites(tmp_path / "model.py")
     run = found[(20, "tensorflow.compat.v1.Session.run")]
     assert run.features["receiver_kind"] == "untyped"  # the session is main.py's: matched by its name
-    assert run.runs["count"] is None  # train() is called in main.py only
+    assert run.runs.count is None  # train() is called in main.py only
     assert (21, "tensorflow.Tensor.eval") in found  # the loss is an attribute set in another method
 
 
@@ -93,7 +93,7 @@ def test_the_same_gan_in_one_file_types_the_session_set_in_init_and_counts_its_r
     write(tmp_path, {"gan.py": GAN_MODEL + "\n\nwith tf.Session() as sess:\n    GAN(sess).train(epochs=25)\n"})
     run = sites(tmp_path / "gan.py")[(20, "tensorflow.compat.v1.Session.run")]
     assert "receiver_kind" not in run.features  # typed from `self.sess = sess`, bound by the constructor's call
-    assert run.runs["count"] == 25 * 100
+    assert run.runs.count == 25 * 100
 
 
 def test_a_segmentation_library_binds_its_train_function_to_models_from_a_table(tmp_path):
@@ -142,15 +142,15 @@ def test_a_segmentation_library_binds_its_train_function_to_models_from_a_table(
     fit = found[(7, "tensorflow.keras.Model.fit")]
     assert "receiver_kind" not in fit.features  # the model types.MethodType binds
     assert value(fit, "params") == 3 * 3 * 3 * 4 + 4 and value(fit, "batch_size") == 8
-    assert fit.work["epochs"]["provenance"] == "unknown"  # the bound method's callers are elsewhere
-    assert fit.runs["count"] is None
+    assert fit.work["epochs"].provenance == "unknown"  # the bound method's callers are elsewhere
+    assert fit.runs.count is None
     predict = found[(11, "tensorflow.keras.Model.predict")]
     assert "receiver_kind" not in predict.features and value(predict, "params") == 3 * 4 + 4  # functools.partial
-    assert predict.runs["count"] is None and "bound" in predict.runs["note"]
-    assert predict.runs["loop"] == 1  # called where greenlint cannot see: no loop known (not an unknown one)
+    assert predict.runs.count is None and "bound" in predict.runs.note
+    assert predict.runs.loop == 1  # called where greenlint cannot see: no loop known (not an unknown one)
     used = sites(tmp_path / "run.py")[(7, "tensorflow.keras.Model.predict")]
     assert "receiver_kind" not in used.features  # a model from the other module's table of constructors
-    assert value(used, "samples") == 1 and used.runs["count"] is None
+    assert value(used, "samples") == 1 and used.runs.count is None
 
 
 def test_an_untyped_model_parameter_is_listed_with_the_work_its_arguments_show(tmp_path):
@@ -164,7 +164,7 @@ def test_an_untyped_model_parameter_is_listed_with_the_work_its_arguments_show(t
     [fit] = [s for s in sites(tmp_path / "lib.py").values() if s.api == "tensorflow.keras.Model.fit"]
     assert fit.features["receiver_kind"] == "untyped"
     assert value(fit, "epochs") == 20 and value(fit, "initial_epoch") == 5 and value(fit, "steps") == 15 * 100
-    assert fit.work["flops_per_sample"]["note"] == "receiver not resolved: matched by method name and arguments"
+    assert fit.work["flops_per_sample"].note == "receiver not resolved: matched by method name and arguments"
 
 
 def test_an_untyped_call_is_listed_only_when_its_arguments_fit_the_keras_signature(tmp_path):
@@ -222,7 +222,7 @@ def test_models_of_two_classes_passed_to_one_function_give_their_common_base(tmp
         score(keras.Model(), [1])
         """})
     predict = sites(tmp_path / "two.py")[(5, "tensorflow.keras.Model.predict")]
-    assert "receiver_kind" not in predict.features and predict.runs["count"] == 2
+    assert "receiver_kind" not in predict.features and predict.runs.count == 2
 
 
 def test_a_detector_trained_from_a_generator_resuming_at_epoch_50(tmp_path):
@@ -251,13 +251,13 @@ def test_a_detector_trained_from_a_generator_resuming_at_epoch_50(tmp_path):
     fit = found[(16, "tensorflow.keras.Model.fit_generator")]
     assert value(fit, "epochs") == 100 and value(fit, "initial_epoch") == 50
     assert value(fit, "steps_per_epoch") == 62 and value(fit, "steps") == 50 * 62 and value(fit, "validation_steps") == 6
-    assert value(fit, "batch_size") == 16 and "generator" in fit.work["batch_size"]["note"]
-    assert fit.work["samples"]["provenance"] == "unknown"  # how many batches a generator yields is not known
+    assert value(fit, "batch_size") == 16 and "generator" in fit.work["batch_size"].note
+    assert fit.work["samples"].provenance == "unknown"  # how many batches a generator yields is not known
     params = 3 * 3 * 3 * 8 + 8 + 8 * 10 + 10
     assert value(fit, "params") == params
     on_batch = found[(19, "tensorflow.keras.Model.train_on_batch")]
     assert value(on_batch, "samples") == 16 and value(on_batch, "params") == params
-    assert value(on_batch, "flops_per_sample") == value(fit, "flops_per_sample") and on_batch.runs["count"] == 10
+    assert value(on_batch, "flops_per_sample") == value(fit, "flops_per_sample") and on_batch.runs.count == 10
 
 
 def test_a_custom_gradient_tape_loop_is_one_training_step_per_batch(tmp_path):
@@ -288,9 +288,9 @@ def test_a_custom_gradient_tape_loop_is_one_training_step_per_batch(tmp_path):
     step = found[(13, "tensorflow.keras.Sequential.__call__")]
     assert value(step, "step") == "training" and value(step, "params") == 8 * 4 + 4
     assert value(step, "samples") == 64  # one batch of the data set the loop reads
-    assert step.runs["count"] == 3 * 10
+    assert step.runs.count == 3 * 10
     for key in ((14, "tensorflow.GradientTape.gradient"), (15, "tensorflow.keras.optimizers.Adam.apply_gradients")):
-        assert found[key].work["symbolic"]["note"] == "counted in the training step at line 13"
+        assert found[key].work["symbolic"].note == "counted in the training step at line 13"
     eager = found[(21, "tensorflow.keras.Sequential.__call__")]
     assert value(eager, "step") == "inference" and value(eager, "samples") == 5
 
@@ -310,7 +310,7 @@ def test_models_of_libraries_built_on_keras_are_keras_models(tmp_path):
     found = sites(tmp_path / "cv.py")
     fit = found[(7, "tensorflow.keras.Model.fit")]
     assert fit.features["receiver"] == "library" and value(fit, "samples") == 60000 and value(fit, "steps") == 7500 * 10
-    assert fit.work["flops_per_sample"]["provenance"] == "unknown"  # the library's model is not built here
+    assert fit.work["flops_per_sample"].provenance == "unknown"  # the library's model is not built here
     assert not any(line == 9 for line, _ in found)  # a tokenizer is not a model
 
 
@@ -343,7 +343,7 @@ def test_the_call_of_a_tf_function_carries_the_work_its_body_runs(tmp_path):
         """})
     found = sites(tmp_path / "gan.py")
     call = found[(23, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
-    assert call.runs["count"] == 40
+    assert call.runs.count == 40
     assert value(call, "step") == "training" and value(call, "samples") == 50
     g, d = 16 * 32 * 2, 32 * 1 * 2  # forward FLOPs per sample (a multiply-add is 2)
     assert value(call, "flops_per_sample") == g + 2 * d  # G once, D twice
@@ -351,7 +351,7 @@ def test_the_call_of_a_tf_function_carries_the_work_its_body_runs(tmp_path):
     for line, col in ((12, "G"), (13, "D")):
         model = [s for (ln, api), s in found.items() if ln == line and api.endswith("Sequential.__call__")]
         assert model and all(value(s, "symbolic") is True for s in model), col
-        assert all("counted where train_d is called (line 23)" in s.work["symbolic"]["note"] for s in model)
+        assert all("counted where train_d is called (line 23)" in s.work["symbolic"].note for s in model)
     wrapped = found[(24, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
     assert value(wrapped, "step") == "inference" and value(wrapped, "samples") == 10
     assert value(wrapped, "flops_per_sample") == g and "params" not in wrapped.work
@@ -382,7 +382,7 @@ def test_a_tf_function_looping_over_its_batches_runs_that_many_steps_per_call(tm
         """})
     found = sites(tmp_path / "epoch.py")
     call = found[(20, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
-    assert call.runs["count"] == 3
+    assert call.runs.count == 3
     assert value(call, "step") == "training" and value(call, "samples") == 50
     assert value(call, "steps") == 1000 // 50  # the loop over the data set's batches, in the graph
     # the forward pass after the loop runs once per call: 1/20 of a step's FLOPs more
@@ -435,7 +435,7 @@ def test_a_function_named_in_a_help_string_and_a_comment_still_binds_its_paramet
         """})
     found = sites(tmp_path / "train.py")
     saved = found[(9, "tensorflow.compat.v1.train.Saver.save")]  # typed: every reference to save() is a call
-    assert saved.runs["count"] == 10
+    assert saved.runs.count == 10
 
 
 def test_a_tf_function_method_whose_loss_helper_runs_the_model_under_the_tape(tmp_path):
@@ -469,12 +469,12 @@ def test_a_tf_function_method_whose_loss_helper_runs_the_model_under_the_tape(tm
         """})
     found = sites(tmp_path / "trainer.py")
     call = found[(23, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
-    assert call.runs["count"] == 100 and value(call, "step") == "training" and value(call, "samples") == 16
+    assert call.runs.count == 100 and value(call, "step") == "training" and value(call, "samples") == 16
     assert value(call, "flops_per_sample") == 2 * 8 * 4 and value(call, "params") == 8 * 4 + 4
     forward = found[(6, "tensorflow.keras.Sequential.__call__")]
     assert value(forward, "step") == "training" and value(forward, "symbolic") is True  # counted at line 23
     for key in ((18, "tensorflow.GradientTape.gradient"), (19, "tensorflow.keras.optimizers.Adam.apply_gradients")):
-        assert found[key].work["symbolic"]["note"] == "counted in the training step at line 6"
+        assert found[key].work["symbolic"].note == "counted in the training step at line 6"
 
 
 def test_a_helper_called_from_a_traced_step_and_eagerly_counts_its_eager_runs_and_its_traced_work(tmp_path):
@@ -519,14 +519,14 @@ def test_a_helper_called_from_a_traced_step_and_eagerly_counts_its_eager_runs_an
         """})
     found = sites(tmp_path / "vae.py")
     step = found[(35, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
-    assert step.runs["count"] == 3 * 20  # each prepared array keeps its own rows: 640 / 32 batches
+    assert step.runs.count == 3 * 20  # each prepared array keeps its own rows: 640 / 32 batches
     # the model call two helpers down from the tape is its training step
     assert value(step, "step") == "training" and value(step, "flops_per_sample") == 2 * 8 * 4
     forward = found[(12, "tensorflow.keras.Sequential.__call__")]
-    assert forward.runs["count"] == 3 * 2  # the eager calls only: traced ones run in train_step's graph
+    assert forward.runs.count == 3 * 2  # the eager calls only: traced ones run in train_step's graph
     assert "symbolic" not in forward.work
-    assert "traced into a graph" in found[(21, "tensorflow.reduce_mean")].runs["note"]
-    assert found[(21, "tensorflow.reduce_mean")].runs["count"] == 3 * 2
+    assert "traced into a graph" in found[(21, "tensorflow.reduce_mean")].runs.note
+    assert found[(21, "tensorflow.reduce_mean")].runs.count == 3 * 2
 
 
 VAE_STEPS = """
@@ -575,8 +575,8 @@ def test_a_helper_taped_only_in_a_traced_step_runs_eagerly_and_in_other_graphs_a
     generate = found[(31, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
     assert value(generate, "step") == "inference"
     forward = found[(9, "tensorflow.keras.Sequential.__call__")]
-    assert forward.runs["count"] == 3 and "symbolic" not in forward.work  # the eager calls of compute_loss
-    assert value(forward, "step") == "inference" and "traced into a tf.function" in forward.work["step"]["note"]
+    assert forward.runs.count == 3 and "symbolic" not in forward.work  # the eager calls of compute_loss
+    assert value(forward, "step") == "inference" and "traced into a tf.function" in forward.work["step"].note
 
 
 def test_a_helper_also_taped_eagerly_keeps_its_training_step(tmp_path):
@@ -589,10 +589,10 @@ def test_a_session_run_fetching_the_optimizer_update_is_one_training_step_on_the
     write(tmp_path, {"gan.py": GAN_MODEL + "\n\nwith tf.Session() as sess:\n    GAN(sess).train(epochs=25)\n"})
     found = sites(tmp_path / "gan.py")
     train = found[(20, "tensorflow.compat.v1.Session.run")]
-    assert value(train, "step") == "training" and "built at line 14" in train.work["step"]["note"]
+    assert value(train, "step") == "training" and "built at line 14" in train.work["step"].note
     assert value(train, "samples") == 64  # the rows of z, fed to the placeholder
     forward = 2 * 100 * 784 + 784  # the loss's graph from z: the dense layer, then the mean of its outputs
-    assert value(train, "flops_per_sample") == forward and "bound" not in train.work["flops_per_sample"]
+    assert value(train, "flops_per_sample") == forward and train.work["flops_per_sample"].bound is None
     evaluated = found[(21, "tensorflow.Tensor.eval")]  # a loss evaluated: no update fetched, one run of the graph
     assert value(evaluated, "step") == "inference" and value(evaluated, "samples") == 64  # eval(feed_dict) fed z
     assert value(evaluated, "flops_per_sample") == forward
@@ -613,11 +613,11 @@ def test_every_session_run_is_one_run_of_the_graph_on_the_batch_fed(tmp_path):
         """})
     found = sites(tmp_path / "policy.py")
     act = found[(9, "tensorflow.compat.v1.Session.run")]
-    assert value(act, "step") == "inference" and value(act, "samples") == 8 and act.runs["count"] == 1000
-    assert "no optimizer update" in act.work["step"]["note"]
+    assert value(act, "step") == "inference" and value(act, "samples") == 8 and act.runs.count == 1000
+    assert "no optimizer update" in act.work["step"].note
     assert value(found[(10, "tensorflow.compat.v1.Session.run")], "samples") == 1  # feed_dict given by position
     init = found[(7, "tensorflow.compat.v1.Session.run")]
-    assert value(init, "step") == "inference" and init.work["samples"]["provenance"] == "unknown"
+    assert value(init, "step") == "inference" and init.work["samples"].provenance == "unknown"
 
 
 def test_a_distributed_step_run_by_a_strategy_from_a_tf_function_is_counted_at_its_call(tmp_path):
@@ -647,10 +647,10 @@ def test_a_distributed_step_run_by_a_strategy_from_a_tf_function_is_counted_at_i
         """})
     found = sites(tmp_path / "dist.py")
     call = found[(22, "tensorflow.types.experimental.PolymorphicFunction.__call__")]
-    assert call.runs["count"] == 50 and value(call, "step") == "training"
+    assert call.runs.count == 50 and value(call, "step") == "training"
     assert value(call, "samples") == 16 and value(call, "params") == 8 * 4 + 4  # x passed through args=(x,)
     forward = found[(12, "tensorflow.keras.Sequential.__call__")]
-    assert value(forward, "symbolic") is True and forward.runs["count"] == 50
+    assert value(forward, "symbolic") is True and forward.runs.count == 50
     assert found[(12, "tensorflow.reduce_mean")].features["in_tf_function"]  # traced: run from the tf.function
 
 
@@ -669,7 +669,7 @@ def test_a_helper_module_importing_no_tf_still_lists_the_methods_only_keras_has(
     found = sites(tmp_path / "evaluate.py")
     assert list(found) == [(7, "tensorflow.keras.Model.predict_on_batch")]
     batch = found[(7, "tensorflow.keras.Model.predict_on_batch")]
-    assert batch.features["receiver_kind"] == "untyped" and batch.runs["count"] is None
+    assert batch.features["receiver_kind"] == "untyped" and batch.runs.count is None
 
 
 NCF_EVALUATE = """
@@ -797,10 +797,10 @@ def test_a_call_of_another_modules_wrapper_is_a_call_site_of_the_tf_call_it_spen
     for line in (11, 12):  # act and train: what tf_util.function returns runs a session
         run = found[(line, "tensorflow.compat.v1.Session.run")]
         assert run.features["receiver"] == "wrapper" and "tf_util.py line 15" in run.features["via"]
-        assert run.runs["count"] == 1000 and value(run, "step") == "inference"
-        assert "spends its work in run at tf_util.py line 15" in run.work["wrapper"]["note"]
+        assert run.runs.count == 1000 and value(run, "step") == "inference"
+        assert "spends its work in run at tf_util.py line 15" in run.work["wrapper"].note
     saved = found[(13, "tensorflow.train.CheckpointManager.save")]
-    assert saved.runs["count"] == 1000 and saved.features["via"] == "save at tf_util.py line 31"
+    assert saved.runs.count == 1000 and saved.features["via"] == "save at tf_util.py line 31"
     assert not any(line == 14 for line, _ in found)  # numpy: no wrapper
     assert not any(line in (8, 9) for line, _ in found if _.endswith("Session.run"))  # building is no run
 
@@ -855,7 +855,7 @@ def test_a_registry_filled_key_by_key_in_another_module_gives_a_keras_model_for_
         assert "receiver_kind" not in fit.features  # typed: every constructor builds a Keras model
         assert value(fit, "epochs") == 3 and value(fit, "batch_size") == 8
         flops = fit.work["flops_per_sample"]  # the two models differ: the smaller's (build_fcn's), a floor
-        assert (flops["value"], flops.get("bound")) == (2 * 3 * 4 * 64 * 64, "lower")
+        assert (flops.value, flops.bound) == (2 * 3 * 4 * 64 * 64, "lower")
 
 
 @pytest.mark.parametrize("second, typed", [("build_unet", True), ("4", False)])
@@ -932,7 +932,7 @@ def test_a_model_parameter_defaulting_to_none_takes_the_model_the_function_loads
     found = sites(tmp_path / "pkg" / "predict.py")
     predict = found[(15, "tensorflow.keras.Model.predict")]
     assert "receiver_kind" not in predict.features
-    assert predict.runs["count"] is None  # once per file of a folder, and from other modules
+    assert predict.runs.count is None  # once per file of a folder, and from other modules
     evaluate = found[(27, "tensorflow.keras.Model.evaluate")]
     assert "receiver_kind" not in evaluate.features and value(evaluate, "samples") == 10
     assert (33, "tensorflow.keras.Model.evaluate") not in found  # `is not None`: the model is the caller's
@@ -962,10 +962,10 @@ def test_calling_what_k_function_returns_is_one_run_of_its_graph(tmp_path):
         """})
     found = sites(tmp_path / "style.py")
     call = found[(13, "tensorflow.keras.backend.function.__call__")]
-    assert value(call, "step") == "inference" and "line 8" in call.work["step"]["note"]
-    assert call.work["flops_per_sample"]["provenance"] == "unknown"
+    assert value(call, "step") == "inference" and "line 8" in call.work["step"].note
+    assert call.work["flops_per_sample"].provenance == "unknown"
     looped = found[(18, "tensorflow.keras.backend.function.__call__")]
-    assert value(looped, "samples") == 4 and looped.runs["count"] == 10
+    assert value(looped, "samples") == 4 and looped.runs.count == 10
     assert value(found[(19, "tensorflow.keras.backend.function.__call__")], "samples") == 2
 
 
@@ -1076,7 +1076,7 @@ def predict_multiple(model, inp_dir):
     found = sites(tmp_path / "pkg" / "predict.py")
     predict = found[(11, "tensorflow.keras.Model.predict")]
     assert "receiver_kind" not in predict.features  # typed, in a module importing neither TF nor Keras
-    assert predict.runs["callers"] == 1  # per file of a folder
+    assert predict.runs.callers == 1  # per file of a folder
 
 
 def test_a_table_whose_known_constructors_build_no_model_types_nothing(tmp_path):
@@ -1147,18 +1147,18 @@ def test_a_function_given_to_a_scipy_optimizer_is_priced_per_evaluation_at_the_d
     api = "tensorflow.keras.backend.function.__call__"
     lbfgs = found[(29, api)]
     assert lbfgs.features["receiver"] == "driver" and lbfgs.features["via"].endswith("line 13")
-    assert lbfgs.runs["count"] == 10 * 20 and lbfgs.runs["bound"] == "upper"  # maxfun=20 in 10 iterations
-    assert "maxfun=20" in lbfgs.work["driver"]["note"] and value(lbfgs, "step") == "inference"
+    assert lbfgs.runs.count == 10 * 20 and lbfgs.runs.bound == "upper"  # maxfun=20 in 10 iterations
+    assert "maxfun=20" in lbfgs.work["driver"].note and value(lbfgs, "step") == "inference"
     assert lbfgs.features["in_tf_function"] is False  # decided with the other sites' (Resolver.run)
     minimize = found[(30, api)]
-    assert minimize.runs["count"] == 5 and "maxiter=5" in minimize.work["driver"]["note"]  # options
+    assert minimize.runs.count == 5 and "maxiter=5" in minimize.work["driver"].note  # options
     unstated = found[(31, api)]
-    assert unstated.runs["count"] is None  # how often it is called is not stated: at least once
+    assert unstated.runs.count is None  # how often it is called is not stated: at least once
     assert not any(line == 32 for line, _ in found)  # a NumPy objective spends nothing in TF
-    assert found[(33, api)].runs["count"] == 3  # `import scipy`: scipy.optimize.fmin_cg
+    assert found[(33, api)].runs.count == 3  # `import scipy`: scipy.optimize.fmin_cg
     assert not any(line == 34 for line, _ in found)  # SciPy's other names stay foreign
     inner = found[(13, api)]
-    assert inner.runs["count"] is None  # passed to the drivers: its own count stays unknown
+    assert inner.runs.count is None  # passed to the drivers: its own count stays unknown
 
 
 def test_calling_what_a_project_helper_wrapping_k_function_returns_is_a_call_site_where_called(tmp_path):
@@ -1187,7 +1187,7 @@ def test_calling_what_a_project_helper_wrapping_k_function_returns_is_a_call_sit
     })
     call = sites(tmp_path / "agent.py")[(8, "tensorflow.keras.backend.function.__call__")]
     assert call.features["receiver"] == "wrapper" and call.features["via"] == "__call__ at util.py line 8"
-    assert call.runs["count"] == 1000 and value(call, "step") == "inference"
+    assert call.runs.count == 1000 and value(call, "step") == "inference"
 
 
 UNET_MODEL = """
@@ -1251,4 +1251,4 @@ def test_a_helper_building_layers_takes_the_branch_each_call_asks_for(tmp_path):
     predict = next(s for (_, api), s in sites(tmp_path / "gan.py").items() if api.endswith(".predict"))
     convs = 2 * 16 * 3 * 8 * 32 * 32 + 2 * 16 * 8 * 16 * 16 * 16  # 4x4 kernels: 64 -> 32 -> 16 pixels
     assert convs <= value(predict, "flops_per_sample") < 1.1 * convs
-    assert "bound" not in predict.work["flops_per_sample"]
+    assert predict.work["flops_per_sample"].bound is None

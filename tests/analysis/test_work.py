@@ -26,7 +26,7 @@ def work(code: str, api: str, index: int = -1) -> dict:
 
 
 def value(w: dict, key: str):
-    return w[key]["value"]
+    return w[key].value
 
 
 MNIST_MLP = """
@@ -74,7 +74,7 @@ def test_the_same_tensor_gives_conv2d_far_more_flops_than_dense():
     conv = next(s.work for s in found if s.api.endswith("Conv2D.__call__"))
     assert value(conv, "flops") == 1000 * 2 * 30 * 30 * 64 * 27  # ~3.1 GFLOP
     assert value(conv, "flops") > 30 * value(dense, "flops")
-    assert conv["input_shape"] == {"value": [1000, 32, 32, 3], "provenance": "literal", "note": None}
+    assert conv["input_shape"].to_json() == {"value": [1000, 32, 32, 3], "provenance": "literal", "note": None}
 
 
 # -- models ----------------------------------------------------------------------------------
@@ -83,7 +83,7 @@ def test_sequential_list_params_and_flops():
     assert value(w, "params") == 784 * 128 + 128 + 128 * 10 + 10  # 101,770 as Keras reports
     assert value(w, "flops_per_sample") == 2 * (784 * 128 + 128 * 10) + 128 + 128  # + the relu, the dropout
     assert value(w, "input_shape") == [28, 28]
-    assert "bound" not in w["params"]
+    assert w["params"].bound is None
 
 
 def test_a_sequential_lists_its_layers_outputs_per_sample_where_each_is_known():
@@ -142,7 +142,7 @@ def test_add_sequence_takes_the_input_shape_from_the_data():
     )
     assert value(w, "params") == 10000 * 16 + 4 * (32 * 48 + 32) + 33
     assert value(w, "input_shape") == [100]
-    assert "from the data" in w["params"]["note"]
+    assert "from the data" in w["params"].note
 
 
 def test_functional_chain_from_input():
@@ -179,13 +179,13 @@ def test_subclassed_model_layers_from_init():
         "tensorflow.keras.Model.fit",
     )
     assert value(w, "params") == 20 * 64 + 64 + 64 * 10 + 10
-    assert "order __init__ creates them" in w["params"]["note"]
+    assert "order __init__ creates them" in w["params"].note
 
 
 def test_keras_application_by_name_keeps_its_identity():
     w = work("m = keras.applications.ResNet50()\nm.predict(np.zeros((4, 224, 224, 3)))\n", "tensorflow.keras.Model.predict")
-    assert w["model"]["value"] == "ResNet50"
-    assert w["params"] == {"value": 25636712, "provenance": "table", "note": w["params"]["note"]}
+    assert w["model"].value == "ResNet50"
+    assert w["params"].to_json() == {"value": 25636712, "provenance": "table", "note": w["params"].note}
     assert 7e9 < value(w, "flops_per_sample") < 9e9
     small = work("m = keras.applications.MobileNetV2()\nm.predict(x)\n", "tensorflow.keras.Model.predict")
     assert value(small, "flops_per_sample") < value(w, "flops_per_sample") / 5
@@ -208,7 +208,7 @@ def test_keras_application_base_inside_a_sequential_keeps_its_flops():
              "tensorflow.keras.Sequential.predict")
     # the head after a base of untabled output shape is unknown: the base's FLOPs are a lower bound
     assert value(w, "flops_per_sample") == value(alone, "flops_per_sample") > 5e9
-    assert w["flops_per_sample"]["bound"] == "lower"
+    assert w["flops_per_sample"].bound == "lower"
 
 
 def test_unknown_layer_makes_params_a_lower_bound():
@@ -221,7 +221,7 @@ def test_unknown_layer_makes_params_a_lower_bound():
         """,
         "tensorflow.keras.Sequential.predict",
     )
-    assert w["params"]["bound"] == "lower" and value(w, "params") == 40
+    assert w["params"].bound == "lower" and value(w, "params") == 40
 
 
 def test_a_sequential_model_used_as_a_layer_passes_its_output_shape_on():
@@ -236,15 +236,15 @@ def test_a_sequential_model_used_as_a_layer_passes_its_output_shape_on():
         """,
         "tensorflow.keras.Sequential.predict",
     )
-    assert value(w, "params") == 448 + 90 * 90 * 16 * 5 + 5 and "bound" not in w["params"]
+    assert value(w, "params") == 448 + 90 * 90 * 16 * 5 + 5 and w["params"].bound is None
     conv = 2 * 180 * 180 * 16 * 27  # a multiply-add counts 2
     assert value(w, "flops_per_sample") >= conv
 
 
 def test_a_model_that_is_not_built_here_is_unknown():
     w = work("m = keras.models.load_model('m.keras')\nm.fit(x, y)\n", "tensorflow.keras.Model.fit")
-    assert w["flops_per_sample"] == {"value": None, "provenance": "unknown", "note": w["flops_per_sample"]["note"]}
-    assert w["samples"]["provenance"] == "unknown"
+    assert w["flops_per_sample"].to_json() == {"value": None, "provenance": "unknown", "note": w["flops_per_sample"].note}
+    assert w["samples"].provenance == "unknown"
 
 
 # -- data ------------------------------------------------------------------------------------
@@ -255,17 +255,17 @@ def test_keras_dataset_sizes_validation_split_and_early_stopping():
         "tensorflow.keras.Sequential.fit",
     )
     assert value(w, "samples") == 54000 and value(w, "validation_samples") == 6000
-    assert w["epochs"] == {"value": 5, "provenance": "literal", "note": w["epochs"]["note"], "bound": "upper",
+    assert w["epochs"].to_json() == {"value": 5, "provenance": "literal", "note": w["epochs"].note, "bound": "upper",
                            "least": 2}  # Keras' default patience 0 still runs a second epoch
-    assert w["batch_size"]["value"] == 32 and w["batch_size"]["provenance"] == "inferred"  # Keras default
-    assert value(w, "steps_per_epoch") == 1688 and w["steps"]["bound"] == "upper"
+    assert w["batch_size"].value == 32 and w["batch_size"].provenance == "inferred"  # Keras default
+    assert value(w, "steps_per_epoch") == 1688 and w["steps"].bound == "upper"
 
 
 def test_batch_size_8_vs_512_changes_the_steps():
     small = work(MNIST_MLP + "model.evaluate(x_test, y_test, batch_size=8)\n", "tensorflow.keras.Sequential.evaluate")
     large = work(MNIST_MLP + "model.evaluate(x_test, y_test, batch_size=512)\n", "tensorflow.keras.Sequential.evaluate")
     assert value(small, "samples") == value(large, "samples") == 10000
-    assert small["samples"]["provenance"] == "table"
+    assert small["samples"].provenance == "table"
     assert (value(small, "steps"), value(large, "steps")) == (1250, 20)
 
 
@@ -275,7 +275,7 @@ def test_slicing_and_literal_arrays():
     w = work("m = keras.Sequential()\nm.fit(np.random.rand(300, 8), y, epochs=4, steps_per_epoch=7)\n",
              "tensorflow.keras.Sequential.fit")
     assert (value(w, "samples"), value(w, "steps_per_epoch"), value(w, "steps")) == (300, 7, 28)
-    assert w["steps_per_epoch"]["provenance"] == "literal"
+    assert w["steps_per_epoch"].provenance == "literal"
 
 
 def test_dataset_pipeline_batch_take_repeat():
@@ -296,7 +296,7 @@ def test_dataset_pipeline_batch_take_repeat():
     assert (value(taken, "samples"), value(taken, "steps_per_epoch")) == (320, 5)
     forever = work("m = keras.Sequential()\nds = tf.data.Dataset.from_tensor_slices(np.zeros((1000, 4))).batch(64)\n"
                    "m.fit(ds.repeat(), epochs=2)\n", "tensorflow.keras.Sequential.fit")
-    assert forever["steps_per_epoch"]["provenance"] == "unknown"
+    assert forever["steps_per_epoch"].provenance == "unknown"
 
 
 def test_tfds_split_percentages():
@@ -305,14 +305,14 @@ def test_tfds_split_percentages():
         "train = tfds.load('cifar10', split='train[:80%]', as_supervised=True)\nm.fit(train.batch(32))\n",
         "tensorflow.keras.Sequential.fit",
     )
-    assert w["samples"] == {"value": 40000, "provenance": "table", "note": w["samples"]["note"]}
+    assert w["samples"].to_json() == {"value": 40000, "provenance": "table", "note": w["samples"].note}
     assert value(w, "steps_per_epoch") == 1250
 
 
 def test_data_from_a_file_is_unknown_not_guessed():
     w = work("m = keras.Sequential()\nx = np.load('x.npy')\nm.fit(x, y)\n", "tensorflow.keras.Sequential.fit")
-    assert w["samples"]["value"] is None and w["samples"]["provenance"] == "unknown"
-    assert w["steps_per_epoch"]["value"] is None
+    assert w["samples"].value is None and w["samples"].provenance == "unknown"
+    assert w["steps_per_epoch"].value is None
 
 
 # -- tensor ops ------------------------------------------------------------------------------
@@ -331,7 +331,7 @@ def test_matmul_reductions_and_random():
 
 def test_op_on_unknown_shapes_is_unknown():
     found = {s.api: s.work for s in sites("import sys\na = load()\ntf.matmul(a, a)\n")}
-    assert found["tensorflow.matmul"]["flops"]["provenance"] == "unknown"
+    assert found["tensorflow.matmul"]["flops"].provenance == "unknown"
 
 
 def test_features_are_unchanged_by_numpy_tracking():
@@ -361,9 +361,9 @@ def test_different_models_passed_to_one_helper_give_the_smallers_figures_as_lowe
         "tensorflow.keras.Sequential.fit",
     )
     # not a's figure shown as b's: the smaller model's, a floor for either call
-    assert (w["flops_per_sample"]["value"], w["flops_per_sample"].get("bound")) == (2 * 4 * 16, "lower")
-    assert (w["params"]["value"], w["params"].get("bound")) == (4 * 16 + 16, "lower")
-    assert "one of two models" in w["flops_per_sample"]["note"]
+    assert (w["flops_per_sample"].value, w["flops_per_sample"].bound) == (2 * 4 * 16, "lower")
+    assert (w["params"].value, w["params"].bound) == (4 * 16 + 16, "lower")
+    assert "one of two models" in w["flops_per_sample"].note
     same = work(
         """
         def train(model):
@@ -374,7 +374,7 @@ def test_different_models_passed_to_one_helper_give_the_smallers_figures_as_lowe
         """,
         "tensorflow.keras.Sequential.fit",
     )
-    assert same["params"]["value"] == 4 * 16 + 16
+    assert same["params"].value == 4 * 16 + 16
 
 
 def test_text_models_with_unknown_sequence_length_know_their_params():
@@ -383,8 +383,8 @@ def test_text_models_with_unknown_sequence_length_know_their_params():
         " keras.layers.GlobalAveragePooling1D(), keras.layers.Dense(1)])\nm.fit(ds, epochs=3)\n",
         "tensorflow.keras.Sequential.fit",
     )
-    assert seq["params"]["value"] == 16017 and "bound" not in seq["params"]
-    assert seq["flops_per_sample"]["bound"] == "lower"  # the pooling's FLOPs depend on the length
+    assert seq["params"].value == 16017 and seq["params"].bound is None
+    assert seq["flops_per_sample"].bound == "lower"  # the pooling's FLOPs depend on the length
     func = work(
         """
         inputs = keras.Input(shape=(None,), dtype="int64")
@@ -397,8 +397,8 @@ def test_text_models_with_unknown_sequence_length_know_their_params():
         "tensorflow.keras.Model.predict",
     )
     # every layer counted once, though the inline layers are gone once called
-    assert func["params"]["value"] == 5000 * 64 + 2 * 4 * (64 * 128 + 64) + 129
-    assert func["input_shape"]["value"] == [None]
+    assert func["params"].value == 5000 * 64 + 2 * 4 * (64 * 128 + 64) + 129
+    assert func["input_shape"].value == [None]
 
 
 def test_work_facts_stay_out_of_the_features():
@@ -413,7 +413,7 @@ def test_work_facts_stay_out_of_the_features():
         json.dumps(site.features)  # the predictor's input stays plain JSON
         assert not {"layers", "data", "sym", "graph", "shape_prov"} & site.features.keys(), site.api
     fit = next(s for s in found if s.api.endswith(".fit"))
-    assert fit.features["n_layers"] == 1 and fit.work["params"]["value"] == 15
+    assert fit.features["n_layers"] == 1 and fit.work["params"].value == 15
 
 
 def test_image_dataset_from_directory_gives_batch_and_shape_not_samples():
@@ -425,7 +425,7 @@ def test_image_dataset_from_directory_gives_batch_and_shape_not_samples():
         """,
         "tensorflow.keras.Sequential.fit",
     )
-    assert value(w, "batch_size") == 16 and w["samples"]["provenance"] == "unknown"
+    assert value(w, "batch_size") == 16 and w["samples"].provenance == "unknown"
     assert value(w, "input_shape") == [180, 180, 3]  # the model's input from the data's images
     assert value(w, "params") == 3 * 3 * 3 * 8 + 8 + 178 * 178 * 8 * 5 + 5
 
@@ -445,24 +445,24 @@ def test_rows_of_an_array_and_new_axes():
     found = [s for s in sites("x = np.zeros((8, 4))\ntf.reduce_sum(x[..., None])\ntf.reduce_sum(x[0, 1])\n"
                               "tf.reduce_sum(x[mask])\n") if s.api == "tensorflow.reduce_sum"]
     assert value(found[0].work, "flops") == 32 and value(found[1].work, "flops") == 1  # x[0, 1]: one element
-    assert found[2].work["flops"]["value"] is None  # a mask selects an unknown number of rows
+    assert found[2].work["flops"].value is None  # a mask selects an unknown number of rows
 
 
 def test_initial_epoch_is_given_beside_the_epochs_written_and_steps_count_the_epochs_left():
     w = work("m = keras.Sequential()\nm.fit(np.zeros((64, 4)), epochs=10, initial_epoch=4)\n",
              "tensorflow.keras.Sequential.fit")
-    assert value(w, "epochs") == 10 and w["epochs"]["provenance"] == "literal"  # as written (the predictor subtracts)
-    assert value(w, "initial_epoch") == 4 and w["initial_epoch"]["provenance"] == "literal"
-    assert value(w, "steps") == 6 * 2 and "initial_epoch" in w["steps"]["note"]  # 6 epochs of ceil(64 / 32)
+    assert value(w, "epochs") == 10 and w["epochs"].provenance == "literal"  # as written (the predictor subtracts)
+    assert value(w, "initial_epoch") == 4 and w["initial_epoch"].provenance == "literal"
+    assert value(w, "steps") == 6 * 2 and "initial_epoch" in w["steps"].note  # 6 epochs of ceil(64 / 32)
 
 
 def test_an_unknown_initial_epoch_makes_the_epochs_an_upper_bound_of_at_least_one():
     """Resuming at an epoch not known here (`initial_epoch=self.epoch`) runs between one epoch and all."""
     w = work("m = keras.Sequential()\ndef stage(start):\n    m.fit(np.zeros((64, 4)), epochs=10, initial_epoch=start)\n",
              "tensorflow.keras.Sequential.fit")
-    assert w["initial_epoch"]["provenance"] == "unknown" and w["steps"]["value"] is None
-    assert (value(w, "epochs"), w["epochs"]["bound"], w["epochs"]["least"]) == (10, "upper", 1)
-    assert "initial_epoch not known" in w["epochs"]["note"]
+    assert w["initial_epoch"].provenance == "unknown" and w["steps"].value is None
+    assert (value(w, "epochs"), w["epochs"].bound, w["epochs"].least) == (10, "upper", 1)
+    assert "initial_epoch not known" in w["epochs"].note
 
 
 def test_layers_in_a_sequential_list_get_their_own_work():
@@ -480,7 +480,7 @@ def test_a_model_built_here_shows_its_size_at_its_constructor():
     models = [s.work for s in found if s.api == "tensorflow.keras.Sequential"]
     assert value(models[0], "params") == 40 + 18 and models[1] == {}
     resnet = next(s.work for s in found if s.api == "tensorflow.keras.applications.ResNet50")
-    assert value(resnet, "params") == 25636712 and resnet["model"]["value"] == "ResNet50"
+    assert value(resnet, "params") == 25636712 and resnet["model"].value == "ResNet50"
 
 
 def test_conv1d_conv3d_and_pooling_shapes():
@@ -512,7 +512,7 @@ def test_a_fit_fed_by_an_image_flow_batches_as_the_flow_does(fit, batch, note):
     never the default `fit` gives arrays; unknown where not a literal."""
     w = work(FLOWS + fit + "\n", "tensorflow.keras.Sequential.fit")
     assert value(w, "batch_size") == batch
-    assert w["batch_size"]["note"] == note
+    assert w["batch_size"].note == note
 
 
 def test_a_generator_drawing_flow_batches_per_yield_yields_batches_of_their_size():
@@ -533,7 +533,7 @@ def test_a_generator_drawing_flow_batches_per_yield_yields_batches_of_their_size
         """)
     batched, per_sample = [s.work for s in sites(code) if s.api == "tensorflow.keras.Sequential.fit"]
     assert value(batched, "batch_size") == 6
-    assert "drawn from `flow_from_directory(batch_size=6)`" in batched["batch_size"]["note"]
+    assert "drawn from `flow_from_directory(batch_size=6)`" in batched["batch_size"].note
     assert value(per_sample, "batch_size") is None  # a loop of its own yields each sample
 
 
@@ -624,8 +624,8 @@ def test_an_estimators_train_without_known_steps_has_an_unknown_data_size(call, 
     code = f"est = tf.estimator.LinearClassifier(feature_columns=[])\n{call}\n"
     w = work(code, "tensorflow.estimator.LinearClassifier.train")
     if unknown:
-        assert w["samples"]["provenance"] == w["epochs"]["provenance"] == "unknown"
-        assert w["samples"]["value"] is None and unknown in w["samples"]["note"]
+        assert w["samples"].provenance == w["epochs"].provenance == "unknown"
+        assert w["samples"].value is None and unknown in w["samples"].note
     else:
         assert "samples" not in w and "epochs" not in w
 
@@ -641,7 +641,7 @@ def test_an_estimators_evaluation_or_prediction_of_unknown_length_has_an_unknown
     w = work(f"est = tf.estimator.LinearClassifier(feature_columns=[])\n{call}\n",
              f"tensorflow.estimator.LinearClassifier.{method}")
     if unknown:
-        assert w["samples"]["provenance"] == "unknown" and unknown in w["samples"]["note"] and "epochs" not in w
+        assert w["samples"].provenance == "unknown" and unknown in w["samples"].note and "epochs" not in w
     else:
         assert "samples" not in w
 
@@ -680,13 +680,13 @@ def test_an_estimator_whose_model_is_not_followed_stays_unknown(body):
                                               "tf.keras.layers.Dense(3)])"))
     code += "est = tf.estimator.Estimator(model_fn=model_fn)\nest.train(input_fn)\n"
     w = work(code, "tensorflow.estimator.Estimator.train")
-    assert "flops_per_sample" not in w and w["samples"]["value"] is None
+    assert "flops_per_sample" not in w and w["samples"].value is None
 
 
 def test_a_model_called_on_a_batch_of_unknown_size_says_its_samples_are_unknown():
     model = "m = keras.Sequential([keras.Input((4,)), keras.layers.Dense(2)])\n"
     unsized = work(f"{model}def f(x):\n    return m(x)\n", "tensorflow.keras.Sequential.__call__")
-    assert unsized["samples"]["provenance"] == "unknown" and value(unsized, "flops_per_sample") == 16
+    assert unsized["samples"].provenance == "unknown" and value(unsized, "flops_per_sample") == 16
     sized = work(f"{model}m(np.zeros((8, 4)))\n", "tensorflow.keras.Sequential.__call__")
     assert value(sized, "samples") == 8
     symbolic = work(f"{model}y = m(keras.Input((4,)))\n", "tensorflow.keras.Sequential.__call__")
@@ -697,8 +697,9 @@ def test_a_time_stopping_callback_gives_the_fit_its_wall_time_cap():
     fit = "tensorflow.keras.Sequential.fit"
     capped = work("import tensorflow_addons as tfa\n" + MNIST_MLP
                   + "model.fit(x_train, y_train, epochs=100, callbacks=[tfa.callbacks.TimeStopping(seconds=5)])\n", fit)
-    assert capped["wall_s"] == {**capped["wall_s"], "value": 5, "provenance": "literal", "bound": "upper"}
-    assert capped["epochs"]["value"] == 100 and "bound" not in capped["epochs"]  # the cap is in time, not epochs
+    wall = capped["wall_s"]
+    assert (wall.value, wall.provenance, wall.bound) == (5, "literal", "upper")
+    assert capped["epochs"].value == 100 and capped["epochs"].bound is None  # the cap is in time, not epochs
     imported = work("from tensorflow_addons.callbacks import TimeStopping\n" + MNIST_MLP
                     + "stop = TimeStopping(120, verbose=1)\nmodel.fit(x_train, y_train, epochs=100, callbacks=[stop])\n", fit)
     assert value(imported, "wall_s") == 120
@@ -707,7 +708,7 @@ def test_a_time_stopping_callback_gives_the_fit_its_wall_time_cap():
     assert value(default, "wall_s") == 86400  # a day
     unknown = work("import tensorflow_addons as tfa\n" + MNIST_MLP
                    + "model.fit(x_train, y_train, callbacks=[tfa.callbacks.TimeStopping(seconds=limit)])\n", fit)
-    assert unknown["wall_s"]["provenance"] == "unknown"
+    assert unknown["wall_s"].provenance == "unknown"
     for near_miss in (  # no cap: another callback, another library's TimeStopping, a cap only built
         "model.fit(x_train, y_train, epochs=100, callbacks=[keras.callbacks.EarlyStopping()])\n",
         "import mylib\n" + "model.fit(x_train, y_train, epochs=100, callbacks=[mylib.TimeStopping(seconds=5)])\n",
@@ -741,7 +742,7 @@ def cut(code: str) -> dict:
 ])
 def test_a_model_cut_at_a_layer_of_a_model_built_here_carries_what_feeds_that_layer(code, params):
     w = cut(code)
-    assert value(w, "params") == params and "bound" not in w["params"]
+    assert value(w, "params") == params and w["params"].bound is None
     whole = work(CUT_MODELS + "cut = keras.Model(net.input, net.output)\n", "tensorflow.keras.Model")
     assert value(w, "flops_per_sample") < value(whole, "flops_per_sample")
 
@@ -767,7 +768,7 @@ VGG_CUT_FLOPS = 2 * 9 * (224 ** 2 * (3 * 64 + 64 * 64) + 112 ** 2 * (64 * 128 + 
                                   "vgg.layers[-17].output"])
 def test_a_cut_of_a_tabled_keras_application_carries_the_network_up_to_that_layer(code):
     w = work(f"vgg = keras.applications.VGG19()\ncut = keras.Model(vgg.input, {code})\n", "tensorflow.keras.Model")
-    assert value(w, "params") == VGG_CUT_PARAMS and "bound" not in w["params"]
+    assert value(w, "params") == VGG_CUT_PARAMS and w["params"].bound is None
     assert VGG_CUT_FLOPS <= value(w, "flops_per_sample") < 1.01 * VGG_CUT_FLOPS  # (the profiler adds biases, ReLUs, pools)
 
 
@@ -793,7 +794,7 @@ def test_a_model_whose_outputs_are_set_to_a_cut_of_its_own_network_is_that_cut()
     elsewhere = work("vgg = keras.applications.VGG19()\nother = keras.applications.VGG16(input_shape=(64, 64, 3), "
                      "include_top=False)\nvgg.outputs = [other.layers[9].output]\n"
                      "img = keras.Input((224, 224, 3))\nm = keras.Model(img, vgg(img))\n", "tensorflow.keras.Model")
-    assert "params" not in elsewhere or "bound" in elsewhere["params"]  # another input: its size unknown
+    assert "params" not in elsewhere or elsewhere["params"].bound is not None  # another input: its size unknown
 
 
 def test_a_cut_of_a_branching_graph_by_index_is_unknown_by_name_known():
@@ -828,14 +829,14 @@ def test_a_callback_of_the_file_that_sets_stop_training_bounds_the_epochs_from_o
              "            self.model.stop_training = True\n")
     w = work(MNIST_MLP + limit + "model.fit(x_train, y_train, epochs=100, callbacks=[LimitTime()])\n",
              "tensorflow.keras.Sequential.fit")
-    assert w["epochs"]["bound"] == "upper" and w["epochs"]["least"] == 1 and w["steps"]["bound"] == "upper"
-    assert "LimitTime, which sets stop_training, may end training sooner" == w["epochs"]["note"]
+    assert w["epochs"].bound == "upper" and w["epochs"].least == 1 and w["steps"].bound == "upper"
+    assert "LimitTime, which sets stop_training, may end training sooner" == w["epochs"].note
     keeps = limit.replace("= True", "= False")
     w = work(MNIST_MLP + keeps + "model.fit(x_train, y_train, epochs=100, callbacks=[LimitTime()])\n",
              "tensorflow.keras.Sequential.fit")
-    assert "bound" not in w["epochs"] and "bound" not in w["steps"]
+    assert w["epochs"].bound is None and w["steps"].bound is None
     both = limit + "model.fit(x_train, y_train, epochs=100, callbacks=[keras.callbacks.EarlyStopping(patience=3), LimitTime()])\n"
-    assert work(MNIST_MLP + both, "tensorflow.keras.Sequential.fit")["epochs"]["least"] == 1
+    assert work(MNIST_MLP + both, "tensorflow.keras.Sequential.fit")["epochs"].least == 1
 
 
 def test_an_application_called_on_a_symbolic_tensor_is_sized_at_that_tensor():
@@ -854,7 +855,7 @@ def test_cuts_of_one_application_at_several_layers_count_the_deepest_as_a_lower_
     w = work("vgg = keras.applications.VGG19()\n"
              "cut = keras.Model(vgg.input, [vgg.get_layer('block1_conv1').output, vgg.layers[9].output])\n",
              "tensorflow.keras.Model")
-    assert value(w, "params") == VGG_CUT_PARAMS and w["params"]["bound"] == "lower"
+    assert value(w, "params") == VGG_CUT_PARAMS and w["params"].bound == "lower"
     assert VGG_CUT_FLOPS <= value(w, "flops_per_sample") < 1.01 * VGG_CUT_FLOPS
 
 
@@ -867,5 +868,5 @@ def test_a_preprocessing_layers_adapt_is_one_pass_over_its_data(data, samples, b
     w = work(f"norm = tf.keras.layers.Normalization()\nnorm.adapt({data})\n",
              "tensorflow.keras.layers.Normalization.adapt")
     assert value(w, "samples") == samples and value(w, "batch_size") == batch
-    assert (w["samples"]["provenance"] == "unknown") == (samples is None)
+    assert (w["samples"].provenance == "unknown") == (samples is None)
     assert "flops_per_sample" not in w  # a pass over data: no model's FLOPs

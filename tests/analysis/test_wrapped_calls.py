@@ -46,7 +46,7 @@ def fits(path) -> list:
 
 
 def value(site, key):
-    return site.work.get(key, {}).get("value")
+    return getattr(site.work.get(key), "value", None)
 
 
 def test_each_call_of_a_wrapper_method_gets_its_own_epochs_and_its_config_subclass_steps(tmp_path):
@@ -73,7 +73,7 @@ def test_each_call_of_a_wrapper_method_gets_its_own_epochs_and_its_config_subcla
     assert value(first, "steps_per_epoch") == value(second, "steps_per_epoch") == 25  # the subclass's override
     assert (value(first, "steps"), value(second, "steps")) == (75, 175)
     assert first.features.get("validation_steps") == 50  # inherited from the project's Config
-    assert "walked with this call's arguments" in first.work["wrapper"]["note"]
+    assert "walked with this call's arguments" in first.work["wrapper"].note
 
 
 def test_the_wrapped_call_in_its_own_module_keeps_its_parameters_unknown(tmp_path):
@@ -154,9 +154,9 @@ def test_a_method_spending_its_work_in_two_calls_of_the_api_is_listed_as_before(
     (site,) = fits(tmp_path / "train.py")
     assert site.features["receiver"] == "wrapper"
     # which of the two runs is not known: neither is taken (the site as before this walk, `wrappers.spent_work`)
-    assert "its arguments not known here" in site.work["wrapper"]["note"]
+    assert "its arguments not known here" in site.work["wrapper"].note
     assert value(site, "epochs") is None and value(site, "steps_per_epoch") is None  # not Keras's default 1
-    assert site.work["epochs"]["provenance"] == "unknown" and "not known here" in site.work["epochs"]["note"]
+    assert site.work["epochs"].provenance == "unknown" and "not known here" in site.work["epochs"].note
 
 
 def test_what_a_base_constructor_computes_from_an_attribute_a_subclass_overrides_is_unknown(tmp_path):
@@ -220,7 +220,7 @@ def test_a_wrapped_call_on_a_model_not_known_is_matched_as_in_its_own_module(tmp
     """})
     result = analyse_file(tmp_path / "run.py")
     (site,) = [s for s in result.callsites if s.api == "tensorflow.keras.Model.predict"]
-    assert "walked with this call's arguments" in site.work["wrapper"]["note"]
+    assert "walked with this call's arguments" in site.work["wrapper"].note
     assert value(site, "steps") == 5
     assert site.features["receiver"] == "wrapper" and site.features.get("receiver_kind") != "untyped"  # the site's own
 
@@ -247,7 +247,7 @@ def test_a_wrapper_not_followed_leaves_the_epochs_and_batch_it_passes_unknown_no
     """})
     (site,) = [s for s in analyse_file(tmp_path / "train.py").callsites if s.api == "tensorflow.keras.Model.fit"]
     assert site.features["receiver"] == "wrapper"
-    assert site.work["epochs"]["provenance"] == "unknown" and value(site, "epochs") is None
-    assert site.work["batch_size"]["provenance"] == "unknown"
+    assert site.work["epochs"].provenance == "unknown" and value(site, "epochs") is None
+    assert site.work["batch_size"].provenance == "unknown"
     pred = load_predictor(overlay=False).predict(site.api, with_work(site.features, site.work))
     assert pred.floor and "epochs unknown" in pred.evidence.note and "1,000 epochs" in pred.evidence.note

@@ -154,7 +154,7 @@ def test_a_list_a_method_fills_has_a_length_not_known_whatever_the_constructor_g
             model.detect([image_id])
         """})
     site = sites(tmp_path / "evaluate.py")[(11, "tensorflow.keras.Model.predict")]
-    assert site.runs["count"] is None  # not 0: the loop runs once per image added
+    assert site.runs.count is None  # not 0: the loop runs once per image added
 
 
 def test_a_list_no_method_fills_keeps_its_literal(tmp_path):
@@ -174,4 +174,4 @@ def test_a_list_no_method_fills_keeps_its_literal(tmp_path):
         Runner().run(tf.keras.models.load_model("m.keras"))
         """})
     site = sites(tmp_path / "run.py")[(10, "tensorflow.keras.Model.predict")]
-    assert site.runs["count"] == 3
+    assert site.runs.count == 3

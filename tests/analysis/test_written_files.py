@@ -29,9 +29,9 @@ def _fit(code: str) -> dict:
 )
 def test_an_array_read_back_from_a_file_the_program_wrote_has_the_size_written(write, read, rows):
     work = _fit(f"{write}\n{read}\ny = x[:, 0]\n")
-    assert samples(work) == rows and work["samples"]["provenance"] == "inferred"
-    assert "written by np.save" in work["samples"]["note"] and f"{rows:,}" in work["samples"]["note"]
-    assert work["steps"]["value"] == 3 * -(-rows // 32)
+    assert samples(work) == rows and work["samples"].provenance == "inferred"
+    assert "written by np.save" in work["samples"].note and f"{rows:,}" in work["samples"].note
+    assert work["steps"].value == 3 * -(-rows // 32)
 
 
 @pytest.mark.parametrize(
@@ -47,7 +47,7 @@ def test_an_array_read_back_from_a_file_the_program_wrote_has_the_size_written(w
 )
 def test_a_read_the_code_does_not_size_stays_unknown(code):
     work = _fit(f"name = input()\ndata = get()\n{code}\ny = x[:, 0]\n")
-    assert samples(work) is None and work["samples"]["provenance"] == "unknown"
+    assert samples(work) is None and work["samples"].provenance == "unknown"
 
 
 def test_a_dataset_from_arrays_read_back_has_their_samples():
@@ -57,7 +57,7 @@ def test_a_dataset_from_arrays_read_back_has_their_samples():
         + MODEL
         + "model.fit(ds, epochs=2)\n"
     )
-    assert samples(work) == 4096 and work["steps"]["value"] == 2 * 64
+    assert samples(work) == 4096 and work["steps"].value == 2 * 64
 
 
 def _folder_fits(code: str) -> list[dict]:
@@ -90,8 +90,8 @@ PNG = "tf.io.encode_png(np.zeros((8, 8, 3), dtype=np.uint8))"
 )
 def test_a_folder_read_back_holds_the_files_the_program_wrote_into_it(writes, reader, files):
     (fit,) = _folder_fits(writes + f"ds = {reader}\n" + FOLDER_MODEL + "model.fit(ds, epochs=2)\n")
-    assert fit["samples"]["value"] == files and fit["samples"]["provenance"] == "inferred"
-    assert "files the program writes into" in fit["samples"]["note"]
+    assert fit["samples"].value == files and fit["samples"].provenance == "inferred"
+    assert "files the program writes into" in fit["samples"].note
 
 
 @pytest.mark.parametrize(
@@ -112,7 +112,7 @@ def test_a_folder_whose_written_files_are_not_counted_stays_unknown(writes):
     code = "n = int(input())\nfolder = input()\n" + writes
     (fit,) = _folder_fits(code + 'ds = tf.keras.utils.image_dataset_from_directory("images")\n' + FOLDER_MODEL
                           + "model.fit(ds, epochs=2)\n")
-    assert fit["samples"]["value"] is None and fit["samples"]["provenance"] == "unknown"
+    assert fit["samples"].value is None and fit["samples"].provenance == "unknown"
 
 
 def test_a_file_of_the_readers_kind_written_into_a_folder_not_known_leaves_the_count_unknown():
@@ -120,7 +120,7 @@ def test_a_file_of_the_readers_kind_written_into_a_folder_not_known_leaves_the_c
             f'path = input()\ntf.io.write_file(f"{{path}}/b/extra.png", {PNG})\n')
     (fit,) = _folder_fits(code + 'ds = tf.keras.utils.image_dataset_from_directory("images")\n' + FOLDER_MODEL
                           + "model.fit(ds, epochs=2)\n")
-    assert fit["samples"]["value"] is None
+    assert fit["samples"].value is None
     (fit,) = _folder_fits(code.replace("extra.png", "log.txt") + 'ds = tf.keras.utils.image_dataset_from_directory("images")\n'
                           + FOLDER_MODEL + "model.fit(ds, epochs=2)\n")
-    assert fit["samples"]["value"] == 9  # a text file is not an image the reader reads
+    assert fit["samples"].value == 9  # a text file is not an image the reader reads

@@ -41,8 +41,8 @@ def _totals(path: Path) -> list[tuple[int, str, float]]:
 def _intervals(path: Path) -> tuple[float, float]:
     """The sums of the call sites' 80 % interval ends, times their loops."""
     sites = _sites(path)
-    low = sum(s.prediction.interval_j[0] * s.loop_multiplier for s in sites)
-    high = sum(s.prediction.interval_j[1] * s.loop_multiplier for s in sites)
+    low = sum(s.prediction.interval_j[0] * s.program_runs for s in sites)
+    high = sum(s.prediction.interval_j[1] * s.program_runs for s in sites)
     return low, high
 
 
@@ -78,7 +78,7 @@ async def test_lens_and_hotspots(client: LanguageClient, document: Path):
     assert message.type == types.MessageType.Info
     top = next(s for s in _sites(document) if s.callsite.span.line == line and s.api == api)
     p = top.prediction
-    top_figure = fmt_energy(p.energy_j, p.interval_j, top.loop_multiplier)
+    top_figure = fmt_energy(p.energy_j, p.interval_j, top.program_runs)
     first = f"line {line} `{api}` {top_figure} ({joules / total:.0%}, {p.label})"  # the top one is no <1% share
     assert message.message.startswith(f"greenlint: lens.py: {fmt_energy(total, (low, high))} in 6 calls; most: {first}")
     assert message.message.count("; line ") == 4  # the top five

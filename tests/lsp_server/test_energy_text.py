@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from greenlint.analysis.callsite import CallSite, Span
+from greenlint.analysis.callsite import CallSite, Runs, Span
 from greenlint.lsp_server.energy_text import HINT_MAX, bases_label, hint_label, hover_markdown, total_label, total_of
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.rules.site import Site
@@ -16,7 +16,7 @@ from greenlint.units import TIMES
 def _site(energy: float, basis: Basis = Basis.FROM_DATA, loops: int = 1, interval=None, line: int = 1, **kw) -> Site:
     interval = interval or (energy / 2, energy * 2)
     features = {"loop_multiplier": loops} if loops > 1 else {}
-    runs = {"count": loops, "bound": "exact", "note": None}  # counted, as the analysis counts straight-line code
+    runs = Runs(count=loops, bound="exact", note=None)  # counted, as the analysis counts straight-line code
     callsite = CallSite("a.py", Span(line, 1, line, 10), "tensorflow.keras.Model.fit", features, runs=runs)
     return Site(callsite, Prediction(energy, interval, None, None, None, basis, Evidence(records=3), **kw))
 
@@ -30,7 +30,7 @@ def test_one_call_its_loop_and_its_basis_label():
 
 def test_an_upper_bound_on_the_runs_is_marked():
     site = _site(12.0, loops=8)
-    guarded = Site(replace(site.callsite, runs={"count": 8, "bound": "upper", "note": "under an if"}), site.prediction)
+    guarded = Site(replace(site.callsite, runs=Runs(count=8, bound="upper", note="under an if")), site.prediction)
     assert hint_label([guarded]) == "⚡ 96 J (from data; ≤8 × 12 J)"
 
 
@@ -135,18 +135,18 @@ def test_hover_shows_names_and_notes_as_written_not_as_markdown():
 
 def test_a_call_in_a_loop_of_unknown_length_says_its_run_count_is_unknown():
     site = _site(12.0)
-    runs = {"count": None, "bound": "unknown", "note": "inside a loop of unknown length", "loop": None}
+    runs = Runs(count=None, bound="unknown", note="inside a loop of unknown length", loop=None)
     text = hover_markdown(Site(replace(site.callsite, runs=runs), site.prediction), [])
     assert "- **12 J** per execution" in text
     assert f"- {TIMES} an unknown number of runs per program run (inside a loop of unknown length): the total is not known" in text
-    counted = {"count": 4, "bound": "exact", "note": None, "loop": 4}
+    counted = Runs(count=4, bound="exact", note=None, loop=4)
     assert "unknown number" not in hover_markdown(Site(replace(site.callsite, runs=counted), site.prediction), [])
 
 
 def test_a_total_says_which_calls_it_counted_by_their_literal_loops_alone():
     """Issue 29 (13, 15): a call in a loop of unknown length adds its literal loops' runs to the file's
     total, and the total says so, as its hover says the count is unknown."""
-    unknown = {"count": None, "bound": "unknown", "note": "inside a loop of unknown length"}
+    unknown = Runs(count=None, bound="unknown", note="inside a loop of unknown length")
     site = _site(5.0, line=2)
     sites = [_site(10.0), Site(replace(site.callsite, runs=unknown), site.prediction)]
     assert total_label(sites, "this file") == (

@@ -155,7 +155,7 @@ def test_the_predictor_is_told_a_sites_runs_where_the_analysis_knows_them_exactl
         return Prediction.unknown("stub")
 
     sites = [s for s in analysis.callsites if s.api.endswith("train_on_batch")]
-    assert [s.runs["bound"] for s in sites] == ["exact", "unknown"]
+    assert [s.runs.bound for s in sites] == ["exact", "unknown"]
     assert with_work(sites[0].features, sites[0].work, sites[0].runs)["runs_count"] == 4 * 128
     assert "runs_count" not in with_work(sites[1].features, sites[1].work, sites[1].runs)
     from_analysis(analysis, predict)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from greenlint.analysis.callsite import CallSite, Span
+from greenlint.analysis.callsite import CallSite, Quantity, Span
 from greenlint.predict.site_predictions import _memo_key
 
 FIT = "tensorflow.keras.Model.fit"
@@ -22,7 +22,8 @@ def test_values_equal_in_python_but_not_in_type_differ():
     keys = {_memo_key(site({"epochs": v})) for v in (1, 1.0, True, "1", (1,), [1])}
     assert len(keys) == 6
     assert _memo_key(site({"epochs": 1})) != _memo_key(site({"epochs": 1}, api="tensorflow.keras.Model.predict"))
-    assert _memo_key(site({}, {"steps": {"value": 5}})) != _memo_key(site({}, {"steps": {"value": 6}}))
+    assert _memo_key(site({}, {"steps": Quantity(5, "literal")})) != _memo_key(site({}, {"steps": Quantity(6, "literal")}))
+    assert _memo_key(site({}, {"steps": Quantity(5, "literal")})) != _memo_key(site({}, {"steps": Quantity(5, "literal", bound="upper")}))
 
 
 def test_values_marshal_cannot_write_fall_back_to_repr():

@@ -3,13 +3,12 @@ and the options are no size the predictor reads."""
 
 from __future__ import annotations
 
-from greenlint.analysis.callsite import CallSite, Span
+from greenlint.analysis.callsite import CallSite, Quantity, Span
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.predict.site_predictions import predict_sites
 
 FIT = "tensorflow.keras.Model.fit"
-OPTIONS = {"value": ["batch_size"], "provenance": "inferred",
-           "note": "with the default of `--batch_size`: the command line can change it"}
+OPTIONS = Quantity(["batch_size"], "inferred", "with the default of `--batch_size`: the command line can change it")
 
 
 def test_the_basis_names_the_defaults_the_work_assumes_and_the_predictor_never_sees_them():
@@ -19,8 +18,8 @@ def test_the_basis_names_the_defaults_the_work_assumes_and_the_predictor_never_s
         seen.append(features)
         return Prediction(2.0, (1.0, 3.0), 1.0, 1.0, 0.0, Basis.FROM_DATA, Evidence(note="power x time"))
 
-    work = {"batch_size": {"value": 8, "provenance": "literal", "note": None}, "options": OPTIONS}
-    plain = {"batch_size": {"value": 8, "provenance": "literal", "note": None}}
+    work = {"batch_size": Quantity(8, "literal"), "options": OPTIONS}
+    plain = {"batch_size": Quantity(8, "literal")}
     with_defaults, fixed = predict_sites(predict, [CallSite("a.py", Span(1, 1, 1, 1), FIT, {}, work),
                                                    CallSite("a.py", Span(2, 1, 2, 1), FIT, {}, plain)])
     assert with_defaults.evidence.note == "power x time; with the default of `--batch_size`: the command line can change it"

@@ -27,7 +27,7 @@ def priced(predictor, code: str) -> list:
 
 
 def total(predictor, code: str) -> float:
-    return sum(p.energy_j * (s.runs.get("count") or 1) for s, p in priced(predictor, code) if p.energy_j)
+    return sum(p.energy_j * (s.runs.count or 1) for s, p in priced(predictor, code) if p.energy_j)
 
 
 def one(predictor, code: str, api_end: str):
@@ -73,7 +73,7 @@ def test_functional_layer_calls_are_symbolic_and_cost_nothing_at_their_line(pred
     calls = [(s, p) for s, p in priced(predictor, FUNCTIONAL) if s.api.endswith(".__call__")]
     assert len(calls) == 5
     for site, pred in calls:
-        assert site.work["symbolic"]["value"] is True
+        assert site.work["symbolic"].value is True
         assert pred.energy_j == 0.0 and pred.basis is Basis.SYMBOLIC
         assert "counted" in pred.evidence.note and "fit" in pred.evidence.note
 
@@ -92,7 +92,7 @@ def step(a):
 step(tf.ones((64, 64)))
 """
     site, pred = one(predictor, code, "matmul")
-    assert site.work["symbolic"]["value"] is True
+    assert site.work["symbolic"].value is True
     assert pred.energy_j == 0.0 and "tf.function" in pred.evidence.note
 
 
@@ -109,7 +109,7 @@ for _ in range(1000):
     step(tf.ones((64, 64)))
 """
     site, pred = one(predictor, code, "GradientTape")
-    assert site.runs.get("count") == 1000
+    assert site.runs.count == 1000
     assert pred.basis is Basis.SYMBOLIC and pred.energy_j == 0.0 and "traced" in pred.evidence.note
     eager = one(predictor, DATA + "tape = tf.GradientTape()\n", "GradientTape")[1]
     assert eager.basis is Basis.NEGLIGIBLE and eager.energy_j > 0
@@ -122,7 +122,7 @@ def test_a_tf_function_running_a_model_forward_is_priced_as_that_forward_pass(pr
     x = "x = np.zeros((64, 64), 'float32')\n"
     traced = model + "@tf.function\ndef infer(a):\n    return model(a, training=False)\n" + x + "infer(x)\n"
     site, pred = one(predictor, traced, "PolymorphicFunction.__call__")
-    assert site.work["step"]["value"] == "inference"
+    assert site.work["step"].value == "inference"
     eager = one(predictor, model + x + "out = model(x)\n", "__call__")[1]
     assert pred.energy_j == pytest.approx(eager.energy_j, rel=0.5)
     low, high = pred.interval_j
@@ -143,7 +143,7 @@ def test_a_tf_function_looping_over_the_data_costs_its_steps_not_one(predictor):
         return model + data + loop.replace("    with", "        with", 1) + "epoch(ds)\n"
 
     site, small = one(predictor, epoch(100), "PolymorphicFunction.__call__")
-    assert site.work["steps"]["value"] == 100
+    assert site.work["steps"].value == 100
     large = one(predictor, epoch(1000), "PolymorphicFunction.__call__")[1]
     assert "1000 training steps on batches of 64" in large.evidence.note
     # ten times the steps: past the call's start-up, close to ten times the energy
@@ -162,13 +162,13 @@ def test_a_tf_function_looping_over_data_of_unknown_length_is_a_floor(predictor)
             "epoch(ds)\n")
     files = model + "import sys\nds = tf.data.TFRecordDataset(sys.argv[1:]).batch(64)\n" + loop
     site, pred = one(predictor, files, "PolymorphicFunction.__call__")
-    assert site.work["steps"]["bound"] == "lower"
+    assert site.work["steps"].bound == "lower"
     assert pred.floor and "lower bound" in pred.evidence.note and "1,000,000 samples" in pred.evidence.note
     low, high = pred.interval_j
     assert low <= pred.energy_j and high > 1000 * pred.energy_j
     sized = model + "ds = tf.data.Dataset.from_tensor_slices(np.zeros((6400, 64), 'float32')).batch(64)\n" + loop
     site, point = one(predictor, sized, "PolymorphicFunction.__call__")
-    assert site.work["steps"]["value"] == 100 and "bound" not in site.work["steps"]
+    assert site.work["steps"].value == 100 and site.work["steps"].bound is None
     assert not point.floor and point.energy_j > 10 * pred.energy_j
 
 
@@ -188,7 +188,7 @@ def test_a_fit_fed_a_mapped_pipeline_pays_each_call_of_the_map_function(predicto
 
     plain_site, plain = fit(".batch(64)")
     site, mapped = fit(".map(lambda a, b: (noisy(a), b)).batch(64)")
-    assert "map_per_sample" not in plain_site.work and site.work["map_per_sample"]["value"] == 1
+    assert "map_per_sample" not in plain_site.work and site.work["map_per_sample"].value == 1
     calls = 4 * 8192
     assert f"{calls:.3g} calls" in mapped.evidence.note
     assert mapped.energy_j > plain.energy_j
@@ -197,7 +197,7 @@ def test_a_fit_fed_a_mapped_pipeline_pays_each_call_of_the_map_function(predicto
     extra, extra_twice = mapped.energy_j - plain.energy_j, twice.energy_j - plain_twice.energy_j
     assert extra_twice == pytest.approx(2 * extra, rel=1e-6)  # per element, per epoch: linear
     batched, _ = fit(".batch(64).map(lambda a, b: (noisy(a), b))")
-    assert batched.work["map_per_step"]["value"] == 1 and "map_per_sample" not in batched.work
+    assert batched.work["map_per_step"].value == 1 and "map_per_sample" not in batched.work
     identity, _ = fit(".map(lambda a, b: (a, b)).batch(64)")
     assert "map_per_sample" not in identity.work  # no TF op: tf.data runs no graph per element
 
@@ -221,9 +221,9 @@ def test_a_python_loop_over_a_mapped_pipeline_charges_each_batch_it_draws_to_the
 
     plain_site, plain = step(".batch(64)")
     site, mapped = step(".map(noisy).batch(64)")
-    assert "map_per_sample" not in plain_site.work and site.work["map_per_sample"]["value"] == 1
-    assert site.work["samples"]["value"] == plain_site.work["samples"]["value"] == 64
-    assert site.runs["count"] == 3 * 128 and "64 calls" in mapped.evidence.note
+    assert "map_per_sample" not in plain_site.work and site.work["map_per_sample"].value == 1
+    assert site.work["samples"].value == plain_site.work["samples"].value == 64
+    assert site.runs.count == 3 * 128 and "64 calls" in mapped.evidence.note
     assert mapped.energy_j > plain.energy_j
     _, unmapped = step(".map(lambda a, b: (a, b)).batch(64)")
     assert unmapped.energy_j == pytest.approx(plain.energy_j)  # no TF op: tf.data runs no graph per element
@@ -233,7 +233,7 @@ def test_a_python_loop_over_a_mapped_pipeline_charges_each_batch_it_draws_to_the
                    "for xb, yb in ds:\n    step(xb, yb)\n    model.predict_on_batch(xb)\nmodel(xb)\n")
     sites = {s.api.rpartition(".")[2]: s for s, _ in priced(predictor, code)}
     assert sites["__call__"].work.get("map_per_sample") is None and "map_per_sample" not in sites["predict_on_batch"].work
-    assert [s.work.get("map_per_sample", {}).get("value") for s, _ in priced(predictor, code)
+    assert [getattr(s.work.get("map_per_sample"), "value", None) for s, _ in priced(predictor, code)
             if s.api.endswith("PolymorphicFunction.__call__")] == [1]
 
 
@@ -250,16 +250,16 @@ def test_predict_over_a_list_comprehension_of_single_images_runs_once_per_item_o
                    ".predict")
 
     s, pred = site("[np.random.rand(1, 48, 48, 3) for _ in range(220)]")
-    assert s.runs["count"] == 220 and s.runs["bound"] == "exact"
-    assert s.work["samples"]["value"] == 1 and s.work["steps"]["value"] == 1 and not pred.floor
+    assert s.runs.count == 220 and s.runs.bound == "exact"
+    assert s.work["samples"].value == 1 and s.work["steps"].value == 1 and not pred.floor
     s100, pred100 = site("[np.random.rand(1, 48, 48, 3) for _ in range(100)]")
-    assert s100.runs["count"] == 100 and pred100.energy_j == pytest.approx(pred.energy_j)
+    assert s100.runs.count == 100 and pred100.energy_j == pytest.approx(pred.energy_j)
     s8, pred8 = site("[np.random.rand(8, 48, 48, 3) for _ in range(220)]")
-    assert s8.work["samples"]["value"] == 8 and pred8.energy_j > pred.energy_j
+    assert s8.work["samples"].value == 8 and pred8.energy_j > pred.energy_j
     filtered, _ = site("[np.random.rand(1, 48, 48, 3) for i in range(220) if i % 2]")
-    assert filtered.runs.get("count") != 220
+    assert filtered.runs.count != 220
     unknown, _ = site("[np.random.rand(1, 48, 48, 3) for _ in sys.argv]")
-    assert unknown.runs.get("count") is None
+    assert unknown.runs.count is None
 
 
 def test_a_fit_on_an_image_folder_pays_the_decode_of_each_file_it_reads_in_its_floor(predictor):
@@ -278,7 +278,7 @@ def test_a_fit_on_an_image_folder_pays_the_decode_of_each_file_it_reads_in_its_f
         return one(predictor, code, ".fit")
 
     site, small = fit(64)
-    assert site.work["decoded_pixels_per_sample"]["value"] == 64 * 64
+    assert site.work["decoded_pixels_per_sample"].value == 64 * 64
     assert small.floor and "each of its files decoded at image_size" in small.evidence.note
     cached_site, cached = fit(64, ".cache()")
     assert "decoded_pixels_per_sample" not in cached_site.work and cached.energy_j < small.energy_j
@@ -402,11 +402,11 @@ e = tf.matmul(tf.ones((512, 512)), tf.ones((512, 512)))
 """
     found = {s.api.rpartition(".")[2] + ("_tf" if s.api.startswith("tensorflow.matmul") else ""): (s, p)
              for s, p in priced(predictor, code)}
-    assert found["matmul"][0].work["flops"]["value"] == 2 * 512**3
+    assert found["matmul"][0].work["flops"].value == 2 * 512**3
     assert found["matmul"][1].energy_j == pytest.approx(found["matmul_tf"][1].energy_j)
-    assert found["sum"][0].work["flops"]["value"] == 512 * 512
-    assert found["add"][0].work["flops"]["value"] == 512 * 512
-    assert found["normal"][0].work["elements"]["value"] == 512 * 512 and found["normal"][1].energy_j < 1
+    assert found["sum"][0].work["flops"].value == 512 * 512
+    assert found["add"][0].work["flops"].value == 512 * 512
+    assert found["normal"][0].work["elements"].value == 512 * 512 and found["normal"][1].energy_j < 1
 
 
 def test_ops_inside_a_keras_models_call_are_counted_where_the_model_runs(predictor):
@@ -421,7 +421,7 @@ class Net(tf.keras.Model):
         return tf.nn.relu(self.d(x))
 """
     site, pred = one(predictor, code, "relu")
-    assert site.work["symbolic"]["value"] is True
+    assert site.work["symbolic"].value is True
     assert pred.basis is Basis.SYMBOLIC and "FLOPs per sample" in pred.evidence.note
 
 

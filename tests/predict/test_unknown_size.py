@@ -45,7 +45,7 @@ data = np.loadtxt("data.csv", delimiter=",")
 
 def test_a_fit_on_a_csv_of_unknown_size_costs_at_least_one_step_per_epoch(shipped):
     s, p = predicted(shipped, LOADTXT.format(epochs=1000))
-    assert s.work["samples"]["provenance"] == "unknown"
+    assert s.work["samples"].provenance == "unknown"
     assert "data size unknown" in p.evidence.note and "stated, not inferred" in p.evidence.note
     assert "assumes up to 1,000,000 samples per epoch (stated" in p.evidence.note
     assert " J)" not in p.evidence.note  # the floor's joules are the figure's alone, not a second one beside it
@@ -89,7 +89,7 @@ def test_inference_on_data_of_unknown_size_is_at_least_one_batch(shipped, method
 
 def test_epochs_that_are_not_a_literal_span_one_to_the_stated_most(shipped):
     s, p = predicted(shipped, "x = np.zeros((1000, 3))\n" + MODEL + "model.fit(x, x[:, 0], epochs=args.epochs)\n")
-    assert s.work["epochs"]["provenance"] == "unknown"
+    assert s.work["epochs"].provenance == "unknown"
     assert "epochs unknown" in p.evidence.note and "data size" not in p.evidence.note
     once = shipped.predict(s.api, {**with_work(s.features, s.work), "epochs": 1})
     assert p.energy_j == pytest.approx(once.energy_j, rel=1e-3)
@@ -122,7 +122,7 @@ def test_early_stopping_on_data_of_unknown_size_reaches_down_to_its_patience(shi
     stopped = "cb = keras.callbacks.EarlyStopping(patience=3)\n" + LOADTXT.replace(
         "verbose=0)", "verbose=0, validation_split=0.2, callbacks=[cb])")
     s, p = predicted(shipped, stopped.format(epochs=1000))
-    assert s.work["epochs"]["bound"] == "upper" and s.work["epochs"]["least"] == 4
+    assert s.work["epochs"].bound == "upper" and s.work["epochs"].least == 4
     assert "data size unknown" in p.evidence.note and "early stopping" in p.evidence.note
     features = {k: v for k, v in with_work(s.features, s.work).items() if k not in ("epochs_bound", "epochs_least")}
     least = shipped.predict(s.api, {**features, "epochs": 4})
@@ -137,7 +137,7 @@ def test_a_resumed_fit_under_early_stopping_counts_the_epochs_it_runs(shipped):
     stopped = "cb = keras.callbacks.EarlyStopping(patience=10)\n" + LOADTXT.replace(
         "verbose=0)", "verbose=0, initial_epoch=50, validation_split=0.2, callbacks=[cb])")
     s, p = predicted(shipped, stopped.format(epochs=100))
-    assert s.work["epochs"]["bound"] == "upper" and s.work["initial_epoch"]["value"] == 50
+    assert s.work["epochs"].bound == "upper" and s.work["initial_epoch"].value == 50
     assert p.floor and "11 epochs (early stopping)" in p.evidence.note
     features = {k: v for k, v in with_work(s.features, s.work).items() if k not in ("epochs_bound", "epochs_least")}
     least = shipped.predict(s.api, {**features, "epochs": 61})
@@ -158,7 +158,7 @@ def train(gen):
         model.train_on_batch(x, y)
 """
     s, p = predicted(shipped, code, "train_on_batch")
-    assert s.work["samples"]["value"] is None
+    assert s.work["samples"].value is None
     note = p.evidence.note
     assert "batch size unknown" in note and "a batch of one sample" in note
     assert "in its one batch" in note and "epochs" not in note
@@ -186,7 +186,7 @@ def test_steps_of_a_generator_of_unknown_batch_are_one_sample_each_at_least(ship
     """30 steps of a generator whose batch the code does not show: at least one sample per step, never
     Keras' default of 32 per step (a default of `fit(x, y)` on arrays, not of a generator's batches)."""
     s, p = predicted(shipped, GENERATOR_STEPS.format(method=method, per_epoch=per_epoch), method)
-    assert s.work["batch_size"]["provenance"] == "unknown"
+    assert s.work["batch_size"].provenance == "unknown"
     assert p.floor and "batch size unknown" in p.evidence.note and "one sample per step" in p.evidence.note
     features = with_work(s.features, s.work)
     for key in [k for k in features if k.startswith("batch_size")]:

@@ -46,13 +46,13 @@ def _joules_per_byte(predictor) -> float:
                                       ('keras.models.save_model(model, "m.keras")', ".save_model")])
 def test_the_analysis_gives_a_weights_call_the_models_params(call, end):
     site = _site(_model(64, call), end)
-    assert site.work["params"]["value"] == 64 * 64 + 64 + 64 * 10 + 10
+    assert site.work["params"].value == 64 * 64 + 64 + 64 * 10 + 10
 
 
 def test_a_larger_models_weights_cost_their_bytes_more(predictor):
     def priced(width: int):
         site = _site(_model(width, 'keras.models.save_model(model, "m.keras")'), ".save_model")
-        return site.work["params"]["value"], predictor.predict(site.api, with_work(site.features, site.work))
+        return site.work["params"].value, predictor.predict(site.api, with_work(site.features, site.work))
 
     (small_params, small), (large_params, large) = priced(16), priced(8192)
     extra = (large_params - small_params) * ELEMENT_BYTES * _joules_per_byte(predictor)
@@ -63,7 +63,7 @@ def test_a_larger_models_weights_cost_their_bytes_more(predictor):
 
 def test_the_weights_never_let_a_never_measured_api_borrow_a_groups_figure(predictor):
     site = _site(_model(64, 'model.save_weights("w.h5")'), ".save_weights")
-    assert site.api not in predictor.model["apis"] and site.work["params"]["value"] > 0
+    assert site.api not in predictor.model["apis"] and site.work["params"].value > 0
     pred = predictor.predict(site.api, with_work(site.features, site.work))
     assert pred.energy_j is None and pred.basis is Basis.UNKNOWN  # not its class's `fit`-laden median
 

@@ -69,7 +69,7 @@ def _fits(shipped, body: str, arch: str = "MobileNetV2") -> list[tuple[dict, obj
     out = []
     for s in sites:
         if s.api.rpartition(".")[2] == "fit":
-            values = {k: v.get("value") for k, v in s.work.items()}
+            values = {k: v.value for k, v in s.work.items()}
             out.append((values, shipped.predict(s.api, with_work(s.features, s.work, s.runs))))
     return out
 
@@ -135,7 +135,7 @@ def test_a_base_run_at_another_size_than_the_models_input_carries_no_base():
     body = FUNCTIONAL.replace("base(inputs, training=False)", "base(keras.layers.AveragePooling2D(2)(inputs))")
     sites = analyse_source(textwrap.dedent(PREAMBLE + body.format(arch="MobileNetV2")), "train.py").callsites
     fit, = (s for s in sites if s.api.endswith(".fit"))
-    assert fit.work["flops_per_sample"]["value"] is not None and "base" not in fit.work
+    assert fit.work["flops_per_sample"].value is not None and "base" not in fit.work
 
 
 def test_a_sequential_base_after_a_shape_keeping_layer_is_carried_with_it_in_the_head(shipped):

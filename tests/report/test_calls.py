@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from greenlint.analysis.callsite import CallSite, Span
+from greenlint.analysis.callsite import CallSite, Runs, Span
 from greenlint.check.runner import Backend
 from greenlint.cli import build_parser
 from greenlint.cli.calls_cmd import collect, write
@@ -78,7 +78,7 @@ def test_a_floor_reads_from_its_figure_as_the_editor_and_the_report_read_it():
     from dataclasses import replace
 
     floor = replace(MEASURED, energy_j=190.0, interval_j=(126.0, 3.64e7), floor=True)
-    looped = CallSite("b.py", Span(3, 5, 3, 30), FIT.api, FIT.features, runs={"count": 8, "bound": "exact"})
+    looped = CallSite("b.py", Span(3, 5, 3, 30), FIT.api, FIT.features, runs=Runs(count=8, bound="exact"))
     text = _table([(looped, floor)])
     assert "190 J – 36.4 MJ" in text and "1.52 kJ – 291 MJ" in text  # energy, then × 8
     assert "1.01 kJ" not in text  # 8 × the interval's low end, below 8 × the floor
@@ -91,7 +91,7 @@ def test_a_floors_interval_in_the_energy_report_starts_at_its_figure():
     from greenlint.report.html import rows
 
     floor = replace(MEASURED, energy_j=190.0, interval_j=(126.0, 3.64e7), floor=True)
-    looped = CallSite("b.py", Span(3, 5, 3, 30), FIT.api, FIT.features, runs={"count": 8, "bound": "exact"})
+    looped = CallSite("b.py", Span(3, 5, 3, 30), FIT.api, FIT.features, runs=Runs(count=8, bound="exact"))
     (row,) = rows([(looped, floor)])
     assert row.interval_j == (190.0 * 8, 3.64e7 * 8)
 
@@ -114,7 +114,7 @@ def test_a_symbolic_call_reads_0_j_at_its_line_not_a_range():
 
 def test_table_shows_loops_ranges_and_stale_profiles():
     in_loop = CallSite("c.py", Span(4, 5, 4, 30), "tensorflow.keras.Sequential.fit", {"loop_multiplier": 8},
-                       runs={"count": 8, "bound": "exact", "note": None})
+                       runs=Runs(count=8, bound="exact", note=None))
     # an inner loop of unknown length inside a 3-trip loop: the count is unknown, not the outer 3
     unknown = CallSite("c.py", Span(7, 9, 7, 30), "tensorflow.keras.Sequential.fit",
                        {"loop_multiplier": 3, "loop_unbounded": True})

@@ -6,7 +6,7 @@ import io
 from html import escape
 from html.parser import HTMLParser
 
-from greenlint.analysis.callsite import CallSite, Span
+from greenlint.analysis.callsite import CallSite, Quantity, Runs, Span
 from greenlint.cli.calls_cmd import collect, write
 from greenlint.predict import load_predictor
 from greenlint.predict.prediction import Basis, Evidence, Prediction
@@ -16,10 +16,10 @@ from greenlint.units import fmt_energy, fmt_j
 from tests.report.test_calls import FAKE, _args, project  # noqa: F401 (fixture)
 
 FIT = CallSite("src/train.py", Span(14, 5, 14, 40), "tensorflow.keras.Sequential.fit", {"loop_multiplier": 4},
-               work={"epochs": {"value": 20, "provenance": "literal", "note": None},
-                     "samples": {"value": None, "provenance": "unknown", "note": None}})
+               work={"epochs": Quantity(20, "literal"),
+                     "samples": Quantity(None, "unknown")})
 EVAL = CallSite("src/train.py", Span(20, 1, 20, 30), "tensorflow.keras.Model.evaluate", {},
-                runs={"count": 3, "bound": "upper", "note": "under if in a loop of 3"})
+                runs=Runs(count=3, bound="upper", note="under if in a loop of 3"))
 ODD = CallSite('we<ird>&"name.py', Span(2, 1, 2, 9), "tensorflow.ones</td><script>alert(1)</script>", {})
 CELL = CallSite("nb.ipynb", Span(3, 1, 3, 9, cell=2), "tensorflow.constant", {})
 

@@ -53,7 +53,7 @@ def _checkout_figures(root: Path, commit: str, path: str, api: str, tmp: Path) -
     out = []
     for cs, p in result.callsites_with_predictions:
         if cs.api == api:
-            runs = cs.runs.get("count") or 1
+            runs = cs.runs.count or 1
             out.append(p.energy_j * runs)
     return out
 

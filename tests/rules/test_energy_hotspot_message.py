@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from greenlint.analysis.callsite import CallSite, Span
+from greenlint.analysis.callsite import CallSite, Quantity, Span
 from greenlint.predict.prediction import Basis, Prediction
 from greenlint.rules.base import FileFacts
 from greenlint.rules.energy_hotspot import EnergyHotspot
@@ -22,10 +22,10 @@ def _message(api, features=None, work=None, interval=(250.0, 1000.0)):
 
 
 def test_names_the_work_and_a_lever():
-    work = {"epochs": {"value": 20, "provenance": "literal", "note": None},
-            "samples": {"value": 60000, "provenance": "table", "note": None},
-            "model": {"value": "MobileNetV2", "provenance": "inferred", "note": None},
-            "params": {"value": 3_500_000, "provenance": "table", "note": None}}
+    work = {"epochs": Quantity(20, "literal"),
+            "samples": Quantity(60000, "table"),
+            "model": Quantity("MobileNetV2", "inferred"),
+            "params": Quantity(3_500_000, "table")}
     msg = _message("tensorflow.keras.Model.fit", {"epochs": 20}, work)
     assert "20 epochs × 60,000 samples × MobileNetV2 (3.5M params)" in msg
     assert "(80% interval 250 J – 1 kJ, from data)" in msg
@@ -33,10 +33,10 @@ def test_names_the_work_and_a_lever():
 
 
 def test_early_stopping_bound():
-    work = {"epochs": {"value": 100, "provenance": "literal", "note": None, "bound": "upper"}}
+    work = {"epochs": Quantity(100, "literal", bound="upper")}
     message = _message("tensorflow.keras.Model.fit", {}, work)
     assert "early stopping already bounds" in message and ": at most 100 epochs;" in message
-    exact = {"epochs": {"value": 100, "provenance": "literal", "note": None}}
+    exact = {"epochs": Quantity(100, "literal")}
     assert ": 100 epochs;" in _message("tensorflow.keras.Model.fit", {}, exact)
 
 
@@ -50,9 +50,9 @@ def test_only_what_the_interval_supports_is_a_hotspot():
 
 def test_a_model_with_unknown_layers_gives_its_known_part_as_a_lower_bound():
     def lower(value):
-        return {"value": value, "provenance": "inferred", "note": None, "bound": "lower"}
+        return Quantity(value, "inferred", bound="lower")
 
-    epochs = {"value": 10, "provenance": "literal", "note": None}
+    epochs = Quantity(10, "literal")
     some = _message("tensorflow.keras.Model.fit", {}, {"epochs": epochs, "params": lower(62006)})
     assert "10 epochs × at least 62,006 params" in some
     none = _message("tensorflow.keras.Model.fit", {}, {"epochs": epochs, "params": lower(0),

@@ -151,22 +151,22 @@ def test_a_site_that_only_builds_a_graph_says_nothing_of_the_work_it_runs():
 
 
 def _counted_site(runs: int):
-    from greenlint.analysis.callsite import CallSite, Span
+    from greenlint.analysis.callsite import CallSite, Runs, Span
     from greenlint.predict.prediction import Basis, Evidence, Prediction
     from greenlint.rules.site import Site
 
     callsite = CallSite(
-        "train.py", Span(1, 0, 1, 10), "tensorflow.compat.v1.Session.run", runs={"count": runs, "bound": "exact"}
+        "train.py", Span(1, 0, 1, 10), "tensorflow.compat.v1.Session.run", runs=Runs(count=runs, bound="exact")
     )
     return Site(callsite, Prediction(1.0, (0.5, 2.0), 1.0, 0.0, 0.0, Basis.FROM_DATA, Evidence()))
 
 
 def _site(interval, runs: int | None, floor: bool = False, basis=None, api: str = "tensorflow.keras.Model.fit"):
-    from greenlint.analysis.callsite import CallSite, Span
+    from greenlint.analysis.callsite import CallSite, Runs, Span
     from greenlint.predict.prediction import Basis, Prediction
     from greenlint.rules.site import Site
 
-    counted = {"count": runs, "bound": "exact" if runs else "unknown", "note": None}
+    counted = Runs(count=runs, bound="exact" if runs else "unknown", note=None)
     callsite = CallSite("t.py", Span(1, 1, 1, 10), api, runs=counted)
     energy = None if interval is None else interval[1] / 2
     return Site(callsite, Prediction(energy, interval, None, None, None, basis or Basis.FROM_DATA, floor=floor))

@@ -1,8 +1,8 @@
-"""`Site.loop_multiplier` / `total_energy_j` follow `CallSite.runs`, and GL101 multiplies by them."""
+"""`Site.program_runs` / `total_energy_j` follow `CallSite.runs`, and GL101 multiplies by them."""
 
 from __future__ import annotations
 
-from greenlint.analysis.callsite import CallSite, Span
+from greenlint.analysis.callsite import CallSite, Runs, Span
 from greenlint.check import Config, check_source
 from greenlint.rules.site import Site
 
@@ -43,11 +43,11 @@ def test_a_threshold_between_one_and_seven_fits_separates_them(predictor):
 
 def test_unknown_runs_fall_back_to_the_literal_loop_factor(predictor):
     site = CallSite("x.py", Span(1, 1, 1, 2), "tensorflow.keras.Model.fit", {"loop_multiplier": 4},
-                    runs={"count": None, "bound": "unknown", "note": None})
+                    runs=Runs(count=None, bound="unknown", note=None))
     p = predictor.predict(site.api, site.features)
-    assert Site(site, p).loop_multiplier == 4 and Site(site, p).runs_bound == "unknown"
+    assert Site(site, p).program_runs == 4 and Site(site, p).runs_bound == "unknown"
     upper = CallSite("x.py", Span(1, 1, 1, 2), "tensorflow.keras.Model.fit", {"loop_multiplier": 201},
-                     runs={"count": 201, "bound": "upper", "note": None})
+                     runs=Runs(count=201, bound="upper", note=None))
     assert Site(upper, p).total_energy_j == 201 * 500.0 and Site(upper, p).runs_bound == "upper"
 
 
@@ -90,16 +90,17 @@ def test_gl101_says_a_function_called_from_two_places_is_not_a_loop(predictor):
 
 
 def _site(runs: dict, features: dict | None = None) -> Site:
+    """A site whose runs are the calls JSON's *runs*."""
     from greenlint.predict.prediction import Basis, Prediction
 
-    cs = CallSite("x.py", Span(1, 1, 1, 2), "tensorflow.constant", features or {}, runs=runs)
+    cs = CallSite("x.py", Span(1, 1, 1, 2), "tensorflow.constant", features or {}, runs=Runs.from_json(runs))
     return Site(cs, Prediction(1.0, None, None, None, None, Basis.FROM_DATA))
 
 
 def test_site_in_loop_needs_a_loop_that_repeats_the_same_work():
     base = {"count": 2, "bound": "exact", "note": None}
     called_twice = _site({**base, "loop": 1, "callers": 2, "varies": False, "varying": []})
-    assert not called_twice.repeats() and called_twice.loop_multiplier == 2 and called_twice.loop_runs == 1
+    assert not called_twice.repeats() and called_twice.program_runs == 2 and called_twice.loop_runs == 1
     looped = _site({**base, "loop": 2, "callers": 1, "varies": False, "varying": [[]]})
     assert looped.repeats() and looped.loop_times() == " (2 times)"
     unknown = _site({"count": None, "bound": "unknown", "note": None, "loop": None, "callers": 1, "varies": False, "varying": [[]]})

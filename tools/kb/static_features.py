@@ -111,7 +111,7 @@ def resolve_source(text: str, path: str) -> list[Resolved]:
 
 
 def _runs(callsite) -> int | None:
-    count = (getattr(callsite, "runs", None) or {}).get("count")
+    count = callsite.runs.count
     if isinstance(count, int) and count >= 0:
         return count
     lm = callsite.features.get("loop_multiplier")

@@ -95,12 +95,12 @@ class Physics:
         total = 0.0
         for site in self.sites(code, api_suffix):
             pred = self.predictor.predict(site.api, with_work(site.features, site.work))
-            total += (pred.energy_j or 0.0) * (site.runs.get("count") or 1)
+            total += (pred.energy_j or 0.0) * (site.runs.count or 1)
         return total
 
     def flops(self, code: str) -> float:
         _, site = self.predict(code)
-        return float(site.work["flops_per_sample"]["value"])
+        return float(site.work["flops_per_sample"].value)
 
 
 def _ratio(phys: Physics, name: str, small: str, large: str, low=8.0, high=12.0) -> Goal:

@@ -48,7 +48,7 @@ def test_early_stopping_runs_at_least_patience_plus_one_epochs(phys):
     code = _fit_program(epochs=10, callbacks="cb = keras.callbacks.EarlyStopping(patience=3)\n").replace(
         "batch_size=32", "batch_size=32, callbacks=[cb]")
     stopped, site = phys.predict(code)
-    assert site.work["epochs"]["least"] == 4
+    assert site.work["epochs"].least == 4
     one_epoch, _ = phys.predict(_fit_program(epochs=1))
     four, _ = phys.predict(_fit_program(epochs=4))
     ten, _ = phys.predict(_fit_program(epochs=10))
