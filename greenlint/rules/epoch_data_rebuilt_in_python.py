@@ -50,7 +50,8 @@ class EpochDataRebuiltInPython(Rule):
 
     Not reported: a function given something the loop itself binds (its variable, an epoch counter,
     a name assigned in its body: a curriculum or data that changes with the pass), or the model being
-    trained (data generated from the model's own play, as an agent's experience); data built by NumPy
+    trained (data generated from the model's own play, as an agent's experience), or a method of an object
+    the pass uses otherwise (`memory.sample(64)` after `memory.add(step)`: a replay memory that grows); data built by NumPy
     calls on whole arrays, by slices and index arithmetic, or by random draws alone (gathering rows
     already in memory, microseconds per item); one whole file read again on each pass (`np.load`) with
     no loop per item; a `fit()` called once, or by a `while` loop, or in a loop known to run once; test
@@ -134,6 +135,17 @@ class EpochDataRebuiltInPython(Rule):
             "    return np.array(states), np.array(targets)\n"
             "def run(model, env):\n    for game in range(1000):\n"
             "        x, y = play(model, env)\n        model.fit(x, y, epochs=1)\n"
+        ),
+        Valid(  # a replay memory the pass fills: `sample()` draws from what earlier passes stored
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.Sequential()\n"
+            "class Memory:\n    def __init__(self):\n        self.items = []\n"
+            "    def add(self, item):\n        self.items.append(item)\n"
+            "    def sample(self, size):\n        xs, ys = [], []\n"
+            "        for item in self.items[-size:]:\n            xs.append(np.asarray(item[0], np.float32))\n"
+            "            ys.append(float(item[1]))\n        return np.array(xs), np.array(ys)\n"
+            "memory = Memory()\n"
+            "for episode in range(500):\n    memory.add(play())\n"
+            "    x, y = memory.sample(64)\n    model.fit(x, y, epochs=1)\n"
         ),
         Valid(  # rows gathered at random positions: index arithmetic and draws, microseconds per item
             "import random\nimport numpy as np\nimport tensorflow as tf\n"
@@ -231,5 +243,16 @@ def _maker(fed: list[ast.expr], loop: ast.For, receiver: str | None) -> ast.Call
         models = {".".join(dotted(a) or []) for a in given}
         if names & stored or (receiver is not None and receiver in models | names):
             continue
+        owner = dotted(node.value.func)[:-1] if isinstance(node.value.func, ast.Attribute) else None
+        if owner and _used_elsewhere(loop, node.value, owner[0]):
+            continue  # `memory.sample(32)` after `memory.append(...)`: an object the pass changes
         return node.value
     return None
+
+
+def _used_elsewhere(loop: ast.For, maker: ast.Call, name: str) -> bool:
+    """Whether the loop reads *name* anywhere but in *maker*'s own call (`memory.append(step)`)."""
+    inside = {id(n) for n in ast.walk(maker.func)}
+    return any(
+        isinstance(n, ast.Name) and n.id == name and id(n) not in inside for n in own_nodes(loop)
+    )
