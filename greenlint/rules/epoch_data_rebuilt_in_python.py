@@ -50,13 +50,14 @@ class EpochDataRebuiltInPython(Rule):
 
     Not reported: a function given something the loop itself binds (its variable, an epoch counter,
     a name assigned in its body: a curriculum or data that changes with the pass), or the model being
-    trained (data generated from the model's own play, as an agent's experience), or a method of an object
-    the pass uses otherwise (`memory.sample(64)` after `memory.add(step)`: a replay memory that grows); data built by NumPy
-    calls on whole arrays, by slices and index arithmetic, or by random draws alone (gathering rows
-    already in memory, microseconds per item); one whole file read again on each pass (`np.load`) with
-    no loop per item; a `fit()` called once, or by a `while` loop, or in a loop known to run once; test
-    code. A per-item loop that reads and decodes files (`cv2.imread` per path) is reported: each pass
-    decodes them all again, and the arrays it makes do not change between passes.
+    trained (data generated from the model's own play, as an agent's experience), or a method of an
+    object the pass uses otherwise (`memory.sample(64)` after `memory.add(step)`: a replay memory that
+    grows); data built by NumPy calls on whole arrays, by slices and index arithmetic, or by random
+    draws alone (gathering rows already in memory, microseconds per item); one whole file read again
+    on each pass (`np.load`) with no loop per item; a `fit()` called once, or by a `while` loop, or in
+    a loop known to run once; test code. A per-item loop that reads and decodes files (`cv2.imread`
+    per path) is reported: each pass decodes them all again, and the arrays it makes do not change
+    between passes.
 
     Off by default (opt-in) until the real-world benchmark has judged its findings, as every new rule.
 
