@@ -101,9 +101,9 @@ class DecodedFilesWithoutCache(Rule):
     ## What it does
     Flags a `tf.data` pipeline that reads and decodes files and is run for many epochs with no
     `.cache()`: `tf.keras.utils.image_dataset_from_directory()` (or
-    `audio_dataset_from_directory()`), or a `Dataset.map()` whose function (a lambda, or a
-    function of this file and the functions of this file it calls) decodes or parses file
-    contents (`tf.io.decode_jpeg`, `tf.image.decode_png`, `tf.io.decode_image`,
+    `audio_dataset_from_directory()`), or a `Dataset.map()` whose function (a decoder itself, given
+    by reference as in `ds.map(tf.io.decode_png)`, a lambda, or a function of this file and the
+    functions of this file it calls) decodes or parses file contents (`tf.io.decode_jpeg`, `tf.image.decode_png`, `tf.io.decode_image`,
     `tf.audio.decode_wav`, `tf.io.parse_single_example`, ...), or a split `tfds.load()` gives (TFDS
     parses and decodes each example as it reads it, unless given `decoders=`; named by a literal
     `split`, alone, in a list, or with `with_info=True`), when the pipeline, directly or
@@ -291,6 +291,17 @@ class DecodedFilesWithoutCache(Rule):
     )
     FIX_TITLE = "Decode each file once and keep the decoded elements (`.cache()` after a `tf.data` decoding map)"
     VALID = (
+        Valid(  # the decoder given by reference, its output cached: decoded once
+            "import tensorflow as tf\n"
+            "images = tf.data.Dataset.list_files('horses/*.jpg').map(tf.io.read_file)\n"
+            "images = images.map(tf.io.decode_png).cache().repeat().batch(8)\n"
+            "model.fit(images, steps_per_epoch=100, epochs=50)\n"
+        ),
+        Valid(  # a function given by reference that decodes nothing
+            "import tensorflow as tf\n"
+            "lengths = tf.data.Dataset.list_files('texts/*.txt').map(tf.io.read_file).map(tf.strings.length)\n"
+            "model.fit(lengths.batch(8), epochs=50)\n"
+        ),
         Valid(  # cached: the files are decoded once
             "import tensorflow as tf\n"
             "train = tf.keras.utils.image_dataset_from_directory('flowers', image_size=(180, 180))\n"
@@ -475,6 +486,15 @@ class DecodedFilesWithoutCache(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the decoder itself given to map, by reference, then repeated for a fit of 100 steps an epoch
+            "import tensorflow as tf\n"
+            "images = tf.data.Dataset.list_files('horses/*.jpg').map(tf.io.read_file, num_parallel_calls=4)\n"
+            "images = images.map(tf.image.decode_image, num_parallel_calls=4)\n"
+            "patches = images.map(lambda x: tf.image.resize(x, (64, 64))).repeat().batch(8)\n"
+            "model.fit(patches, steps_per_epoch=100, epochs=50)\n",
+            line=3,
+            message_contains="`map(tf.image.decode_image)` reads and decodes the files again on every pass of `repeat()`",
+        ),
         Invalid(
             "import tensorflow as tf\n"
             "train = tf.keras.utils.image_dataset_from_directory('flowers', image_size=(180, 180))\n"
@@ -690,12 +710,19 @@ def _decoding_maps(facts: FileFacts) -> Iterator[tuple[Site, ast.Call, int | Non
             continue
         if is_dataset_method(site.api, "map"):
             func = map_function(call)
-            if func is None or not _decodes(facts, func, cell):
+            if func is None or not (_decoder_given(site) or _decodes(facts, func, cell)):
                 continue
             what = f"`map({ast.unparse(func) if not isinstance(func, ast.Lambda) else 'lambda'})`"
         else:
             what = f"`{site.api.rsplit('.', 1)[-1]}`"
         yield site, call, cell, what
+
+
+def _decoder_given(site: Site) -> bool:
+    """The map is given a decoder itself, by reference (`ds.map(tf.image.decode_jpeg)`): the function the
+    resolver names as its `map_func`."""
+    given = site.features.get("map_func")
+    return isinstance(given, str) and DECODER.match(given) is not None
 
 
 def _tfds_loads(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, int | None, str]]:

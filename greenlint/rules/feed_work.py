@@ -1,4 +1,5 @@
-"""The host work that makes, on every step, the values a session run is fed (GL503).
+"""The host work that makes, on every step, the values a session run is fed (GL503), or the arrays
+a `fit()` of an epoch loop trains on (GL414).
 
 Copying a fed array into the runtime costs its bytes at memory bandwidth and a few microseconds
 per tensor: well under a millisecond for a batch of a few megabytes, a few per cent of a step at
@@ -46,6 +47,8 @@ LOADERS = frozenset({"np", "numpy", "pickle", "joblib", "librosa", "json", "torc
 INDEXING = hostwork.INDEXING | {"float", "abs", "round", "enumerate", "zip"}
 #: Nodes that repeat their body per item.
 PER_ITEM = hostwork.PER_ITEM
+#: How `host_work` begins its words for a Python loop that works per item (not a file read).
+PER_ITEM_WORK = "a Python loop over its items"
 #: Calls that fill a container item by item.
 FILLS = frozenset({"append", "extend", "appendleft"})
 #: Random draws of `random` and `np.random` and the positional arguments each takes before a size: with
@@ -271,4 +274,4 @@ def _root(expr: ast.expr) -> str | None:
 
 def _per_item(node: ast.AST, where: str | None) -> str:
     line = f"in {where}, line {node.lineno}" if where else f"line {node.lineno}"  # type: ignore[attr-defined]
-    return f"a Python loop over its items ({line})"
+    return f"{PER_ITEM_WORK} ({line})"
