@@ -369,4 +369,4 @@ def _price(facts: FileFacts, save: Site, loop: ast.AST, cell: int | None, period
     runs = next((s.loop_runs for s in steps if s.loop_runs is not None), None)
     if not steps or runs is not None and runs // period < FEW_SAVES:
         return None
-    return save_share(save, steps, period, facts.device)
+    return save_share(save.work_value("params"), steps, period, facts.device)

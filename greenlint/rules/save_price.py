@@ -1,4 +1,4 @@
-"""What a periodic save costs beside the training steps between two saves (GL311's price).
+"""What a periodic save costs beside the training steps between two saves (GL311's and GL310's price).
 
 A save opens and lays out a file (`SAVE_S`), then writes every weight: `params` x 4 bytes (float32),
 more where it also writes the optimizer's slots, at a disk's bandwidth (`DISK_B_PER_S`,
@@ -61,15 +61,20 @@ def _count(value: object) -> float | None:
     return float(value)
 
 
-def step_seconds(step: Site, told: str | None) -> float | None:
+def step_seconds(step: Site, told: str | None, per_batch: bool = False) -> float | None:
     """The most seconds one run of the training step *step* takes on the told GPU (else the
-    reference one), every constant at its slow end; None where its FLOPs or batch are not known."""
+    reference one), every constant at its slow end; None where its FLOPs or batch are not known.
+    *per_batch*: one of the steps a `fit()` runs, on its `batch_size` (its `samples` are all its
+    data), not the whole call."""
     found = named_work(with_architecture(with_work(step.features, step.callsite.work)))
     priced, gpu = reference(), device(told)
     if found is None or priced is None or gpu is None or step.work_lower("flops_per_sample"):
         return None
     features = found[0]
-    batch = _count(features.get("samples")) or _count(features.get("batch_size"))
+    if per_batch:
+        batch = _count(features.get("batch_size"))
+    else:
+        batch = _count(features.get("samples")) or _count(features.get("batch_size"))
     work, constants = priced
     ref = (work.get("time") or {}).get("training")
     if batch is None or _count(features.get("flops_per_sample")) is None or ref is None:
@@ -89,22 +94,25 @@ def step_seconds(step: Site, told: str | None) -> float | None:
     return host + max(dispatch, busy)
 
 
-def steps_seconds(steps: list[Site], told: str | None) -> float | None:
+def steps_seconds(steps: list[Site], told: str | None, per_batch: bool = False) -> float | None:
     """The most seconds one pass of a loop running the training steps *steps* takes on the told
     GPU (`step_seconds` of each); None where there is none or one is not priced."""
-    each = [step_seconds(step, told) for step in steps]
+    each = [step_seconds(step, told, per_batch) for step in steps]
     if not each or any(s is None for s in each):
         return None
     return sum(s for s in each if s is not None)
 
 
-def save_share(save: Site, steps: list[Site], period: int, told: str | None) -> SaveShare | None:
-    """The least share of the time that a save every *period* passes of a loop running the
-    training steps *steps* takes, beside those steps (module docstring); None where the save's
-    weights or any step's work are not known."""
-    params = _count(save.work_value("params"))
+def save_share(
+    saved: object, steps: list[Site], period: int, told: str | None, per_batch: bool = False
+) -> SaveShare | None:
+    """The least share of the time that a save of *saved* weights (the parameter count the
+    analysis gives) every *period* passes of a loop running the training steps *steps* (with
+    *per_batch*: every *period* of the steps of a `fit()`) takes, beside those steps (module
+    docstring); None where the weights or any step's work are not known."""
+    params = _count(saved)
     gpu = device(told)
-    one = steps_seconds(steps, told)
+    one = steps_seconds(steps, told, per_batch)
     if params is None or gpu is None or one is None:
         return None
     steps_s = period * one
