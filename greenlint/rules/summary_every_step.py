@@ -286,6 +286,9 @@ class SummaryEveryStep(Rule):
         Valid(  # TF1: the step with the histograms every 5 steps, the period an option's default kept in `__init__`
             CRITIC.format(every=5)
         ),
+        Valid(  # TF1: a list attribute of scalars extended into the merge, fetched on every step (period 1)
+            CRITIC.format(every=1).replace("summary.histogram(var.name, var)", "summary.scalar(var.name, var[0])")
+        ),
         Valid(  # keras-rl: rendering only when asked, and the trained agent's test episodes
             "import keras\nfrom rl.agents.dqn import DQNAgent\ndqn = DQNAgent(model=keras.Sequential(), nb_actions=2, memory=memory)\n"
             "if args.render:\n    dqn.fit(env, nb_steps=50000, visualize=True)\nelse:\n"
