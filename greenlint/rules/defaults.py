@@ -155,9 +155,10 @@ def known_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[obj
 
 def _attribute_default(facts: FileFacts, expr: ast.Attribute, cell: int | None) -> DefaultValue | None:
     """`self.epochs` read in a method, where the class assigns `self.epochs` once, in its
-    `__init__`: a literal, or a parameter of `__init__` with a literal default
+    `__init__`: a literal, a parameter of `__init__` with a literal default
     (`def __init__(self, epochs=100): self.epochs = epochs`; `Origin.UNCALLED` where the file
-    never names the class)."""
+    never names the class), or an option's attribute with a default known as `args.epochs` is
+    (`self.epochs = args.epochs`, the options made in this file or in a script beside)."""
     found = init_binding(facts, expr, cell)
     if found is None:
         return None
@@ -169,6 +170,8 @@ def _attribute_default(facts: FileFacts, expr: ast.Attribute, cell: int | None) 
         if default is not None:
             origin = Origin.UNCALLED if uncalled(facts, owner.name, False) else Origin.DEFAULT
             return DefaultValue(default, f"the default of parameter `{value.id}` of `{owner.name}`", origin)
+    if isinstance(value, ast.Attribute) and not (isinstance(value.value, ast.Name) and value.value.id == "self"):
+        return default_value(facts, value, cell, 0)  # `self.n_critic = args.n_critic`: the option's default
     return None
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from greenlint.analysis.runs import remainder
+from greenlint.analysis.runs import period, remainder
 from greenlint.rules.base import FileFacts
 from greenlint.rules.defaults import known_value
 from greenlint.rules.site import Site, method
@@ -78,6 +78,31 @@ def loop_period(facts: FileFacts, point: ast.Call, cell: int | None) -> tuple[in
                     if isinstance(value, int) and not isinstance(value, bool) and loops:
                         return value, source, loops[0]
                     return None
+        child = parent
+    return None
+
+
+def always_due(facts: FileFacts, point: ast.AST, cell: int | None) -> str | None:
+    """Why *point* runs on every pass of the loop around it although under `if`s that take a
+    remainder: each such `if` (its body, no other condition in its test) divides by a name or
+    attribute that is 1 with the program's defaults (`if (counter - 1) % self.n_critic == 0:`,
+    `--n_critic` 1), and nothing else between them gates it; that divisor and where its value
+    comes from, for a message. None otherwise."""
+    child, why = point, None
+    for parent in facts.ancestors(point, cell):
+        if isinstance(parent, LOOPS):
+            return why
+        if isinstance(parent, (*SCOPES, ast.IfExp, ast.ExceptHandler)):
+            return None
+        if isinstance(parent, ast.If):
+            found = None if isinstance(parent.test, ast.BoolOp) else period(parent.test)
+            divisor = found[0] if found is not None else None
+            if child not in parent.body or not isinstance(divisor, ast.expr):
+                return None
+            value, source = known_value(facts, divisor, cell)
+            if value != 1 or isinstance(value, bool):
+                return None
+            why = f"`{ast.unparse(parent.test)}` holds on every pass{source}"
         child = parent
     return None
 

@@ -12,7 +12,7 @@ from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import chosen_at
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.keras_rl import agent_fits, fit_argument
-from greenlint.rules.periodic import call_points
+from greenlint.rules.periodic import always_due, call_points
 from greenlint.rules.project_merges import heavy_imported, project_merge_names
 from greenlint.rules.site import Site
 from greenlint.rules.syntax import (
@@ -38,6 +38,22 @@ HEAVY_OPS = HEAVY | {name.replace("tensorflow.", "tensorflow.compat.v1.", 1) for
 RUNS = frozenset({"tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run"})
 #: The writer the TF2 cases make, without which a summary writes nothing.
 WRITER = "writer = tf.summary.create_file_writer('logs')\n"
+
+#: A GAN whose generator step, every `n_critic` steps (an option's default, `{every}`), fetches a merge
+#: holding the histograms of some variables, appended to an attribute and extended into the merge's list.
+CRITIC = (
+    "import argparse\nimport tensorflow as tf\nparser = argparse.ArgumentParser()\n"
+    "parser.add_argument('--n_critic', type=int, default={every})\n\n\nclass GAN:\n"
+    "    def __init__(self, sess, args):\n        self.sess, self.n_critic = sess, args.n_critic\n"
+    "        self.hists = []\n        for var in tf.compat.v1.trainable_variables():\n"
+    "            self.hists.append(tf.compat.v1.summary.histogram(var.name, var))\n"
+    "        g_list = [tf.compat.v1.summary.scalar('g', self.g_loss)]\n        g_list.extend(self.hists)\n"
+    "        self.g_sum = tf.compat.v1.summary.merge(g_list)\n"
+    "        self.g_optim = tf.compat.v1.train.AdamOptimizer().minimize(self.g_loss)\n\n"
+    "    def train(self):\n        for idx in range(1000):\n            if idx % self.n_critic == 0:\n"
+    "                _, s = self.sess.run([self.g_optim, self.g_sum])\n\n\n"
+    "GAN(tf.compat.v1.Session(), parser.parse_args()).train()\n"
+)
 
 
 class SummaryEveryStep(Rule):
@@ -76,12 +92,17 @@ class SummaryEveryStep(Rule):
     (`tf.summary.image` of modules.py:89), which may be another module than the run's. Not
     reported either: a run under an `if` in the loop
     (`if step % 100 == 0:` is the usual cure), except the `else` of an `if` that takes a
-    remainder, which runs on all the other steps, and a branch of an `if` the loop never changes
+    remainder, which runs on all the other steps, the body of one whose period is 1 with the
+    program's defaults (`if (counter - 1) % self.n_critic == 0:` with `--n_critic` 1, kept as
+    `self.n_critic = args.n_critic`: a GAN's generator updated on every step unless told
+    otherwise), and a branch of an `if` the loop never changes
     (`if config.dataset == 'mnist':`, a test with no call and no name the loop binds) whose other
     branch fetches the heavy summaries too: whichever branch the program takes, every step fetches
     them (an `else` that runs the step without them is a flag that turns them off); a loop of one
     trip. The merges and the summaries they hold may be kept in attributes (`self.d_sum =
-    tf.summary.merge([self.z_sum, ...])`, fetched as `self.d_sum`).
+    tf.summary.merge([self.z_sum, ...])`, fetched as `self.d_sum`), a list attribute the
+    summaries are appended to included, and a list extended by one that holds them
+    (`self.rho_hists.append(tf.summary.histogram(...))`, then `g_list.extend(self.rho_hists)`).
 
     Also flags keras-rl's `agent.fit(env, nb_steps, ..., visualize=True)` (the `rl` package of
     keras-rl and keras-rl2, on an agent the file builds from a class it imports from there:
@@ -262,6 +283,12 @@ class SummaryEveryStep(Rule):
             "    if config.dataset == 'mnist':\n        s, _ = sess.run([merged, train_op])\n"
             "    else:\n        sess.run(train_op)\n"
         ),
+        Valid(  # TF1: the step with the histograms every 5 steps, the period an option's default kept in `__init__`
+            CRITIC.format(every=5)
+        ),
+        Valid(  # TF1: a list attribute of scalars extended into the merge, fetched on every step (period 1)
+            CRITIC.format(every=1).replace("summary.histogram(var.name, var)", "summary.scalar(var.name, var[0])")
+        ),
         Valid(  # keras-rl: rendering only when asked, and the trained agent's test episodes
             "import keras\nfrom rl.agents.dqn import DQNAgent\ndqn = DQNAgent(model=keras.Sequential(), nb_actions=2, memory=memory)\n"
             "if args.render:\n    dqn.fit(env, nb_steps=50000, visualize=True)\nelse:\n"
@@ -372,6 +399,13 @@ class SummaryEveryStep(Rule):
             line=21,
             message_contains="merged summaries `self.d_sum` (`tf.summary.histogram` on line 12 among them)",
         ),
+        Invalid(  # TF1: histograms appended to an attribute, that list extended into the merged one; the period is 1
+            CRITIC.format(every=1),
+            line=21,
+            message_contains="`self.g_sum` (`tf.compat.v1.summary.histogram` on line 12 among them) with every training"
+            " step (at most 1,000 times), since `idx % self.n_critic == 0` holds on every pass (`self.n_critic`: the default of"
+            " `--n_critic`)",
+        ),
         Invalid(  # the else of a periodic trace: every other step still fetches the summaries
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "h = tf.compat.v1.summary.histogram('w', w)\nl = tf.compat.v1.summary.scalar('loss', loss)\n"
@@ -456,8 +490,10 @@ class SummaryEveryStep(Rule):
                 fetching[id(call)] = (site, call, *fetched[0])
         for site, call, name, held in fetching.values():
             cell, times = site.callsite.span.cell, site.loop_times()
-            if not (_every_step(facts, call, cell) or _every_configuration(facts, call, cell, fetching)):
+            due = _every_step(facts, call, cell)
+            if due is None and not _every_configuration(facts, call, cell, fetching):
                 continue
+            times += due or ""
             if id(call) in steps:
                 yield self.diagnostic(
                     site.callsite.span, facts.path, self.MERGED.format(name=name, held=held, times=times)
@@ -469,10 +505,16 @@ class SummaryEveryStep(Rule):
                 yield self.diagnostic(site.callsite.span, facts.path, message)
 
 
-def _every_step(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
-    """The run is on every pass of a loop around it, or of a loop that calls its function with no
-    `if` of its own around the run (`train_step(x, y)` in the loop over batches)."""
-    return any(every_pass(facts, point, point_cell) for point_cell, point in call_points(facts, call, cell))
+def _every_step(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
+    """Whether the run is on every pass of a loop around it, or of a loop that calls its function with
+    no `if` of its own around the run (`train_step(x, y)` in the loop over batches): "", or, where an
+    `if` taking a remainder by a period that is 1 with the program's defaults is around it, the
+    message's clause saying so (`always_due`); None where it is not."""
+    points = call_points(facts, call, cell)
+    if any(every_pass(facts, point, point_cell) for point_cell, point in points):
+        return ""
+    due = next((why for point_cell, point in points if (why := always_due(facts, point, point_cell))), None)
+    return None if due is None else f", since {due}"
 
 
 def _every_configuration(facts: FileFacts, call: ast.Call, cell: int | None, fetching: Mapping[int, Any]) -> bool:
@@ -536,8 +578,8 @@ def _holders(facts: FileFacts, heavy: list[tuple[Site, ast.Call]]) -> dict[str, 
                 )
                 if target is not None and (isinstance(value, (ast.List, ast.Tuple)) or merged):
                     links.append((target, _read(value)))
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" \
-                    and len(node.args) == 1:
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("append", "extend") and len(node.args) == 1:
                 holder = _path(node.func.value)
                 if holder is not None:
                     links.append((holder, _read(node.args[0])))
@@ -569,9 +611,9 @@ def _bound(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
             isinstance(parent, ast.Call)
             and isinstance(parent.func, ast.Attribute)
             and parent.func.attr == "append"
-            and isinstance(parent.func.value, ast.Name)
+            and _path(parent.func.value) is not None
         ):
-            return parent.func.value.id
+            return _path(parent.func.value)
         if isinstance(parent, (ast.stmt, *SCOPES)):
             return None
     return None

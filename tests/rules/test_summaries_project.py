@@ -65,3 +65,31 @@ def test_a_merge_all_in_the_file_holds_the_images_a_project_module_builds(tmp_pa
 )
 def test_no_finding_where_the_fetched_merge_is_not_heavy_every_step(tmp_path, predictor, train, model, layers):
     assert _gl318(tmp_path, predictor, train, model, layers) == []
+
+
+#: A GAN whose generator step runs every `n_critic` steps, kept in `__init__` from the options object
+#: the script beside hands in; the step fetches a merge holding histograms of some variables.
+CRITIC = (
+    "import tensorflow as tf\n\n\nclass GAN:\n    def __init__(self, sess, args):\n"
+    "        self.sess = sess\n        self.n_critic = args.n_critic\n        self.hists = []\n"
+    "        for var in tf.compat.v1.trainable_variables():\n"
+    "            self.hists.append(tf.compat.v1.summary.histogram(var.name, var))\n"
+    "        g_list = [tf.compat.v1.summary.scalar('g', self.g_loss)]\n        g_list.extend(self.hists)\n"
+    "        self.g_sum = tf.compat.v1.summary.merge(g_list)\n"
+    "        self.g_optim = tf.compat.v1.train.AdamOptimizer().minimize(self.g_loss)\n\n"
+    "    def train(self):\n        for idx in range(1000):\n            if (idx - 1) % self.n_critic == 0:\n"
+    "                _, s = self.sess.run([self.g_optim, self.g_sum])\n"
+)
+MAIN = (
+    "import argparse\nimport tensorflow as tf\nfrom gan import GAN\nparser = argparse.ArgumentParser()\n"
+    "parser.add_argument('--n_critic', type=int, default={every})\nargs = parser.parse_args()\n"
+    "GAN(tf.compat.v1.Session(), args).train()\n"
+)
+
+
+@pytest.mark.parametrize(("every", "lines"), [(1, [19]), (5, [])], ids=["period-1", "period-5"])
+def test_a_step_gated_by_a_period_an_option_beside_leaves_at_1_runs_every_step(tmp_path, predictor, every, lines):
+    files = {"main.py": MAIN.format(every=every), "gan.py": CRITIC}
+    found = check_in_project(tmp_path, predictor, files, "gan.py", "GL318")
+    assert [d.span.line for d in found] == lines
+    assert all("`(idx - 1) % self.n_critic == 0` holds on every pass" in d.message for d in found)
