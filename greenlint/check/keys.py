@@ -30,8 +30,9 @@ def look_up(
 ) -> tuple[tuple[str, str], tuple[list, tuple[str, ...] | None] | None]:
     """The lint *cache*'s keys of the file at *path* (*shown* as `display_path` shows it, *content*
     its bytes), its analysis' and its diagnostics' under the rule settings `rules(shown)`, and the
-    diagnostics stored under the latter (`stored_diagnostics`; None when not stored). A fully
-    cached run (greenlint.check.warm) and the runner look a file up alike.
+    diagnostics stored under the latter, as the runner stored them (greenlint.check.records;
+    None when absent or not such a record). A fully cached run (greenlint.check.warm) and the
+    runner look a file up alike.
 
     Besides its content, the analysis' key holds what decides its analysis (the analysis' index of
     *project* modules says: `ProjectIndex.analysis_inputs`), the stamp of the profile file covering
@@ -61,8 +62,16 @@ def look_up(
 
             folder_stamps[beside_key] = beside_stamp(absolute, cache) + tf_target.stamp(absolute)
         settings += folder_stamps[beside_key]
-    found_at = diagnostics_key(key, settings)
-    return (key, found_at), stored_diagnostics(cache.get(found_at))
+    found_at = hashlib.sha256(f"{key}:{settings}".encode()).hexdigest()  # the analysis' key under those settings
+    stored = cache.get(found_at)
+    if stored is not None:
+        from greenlint.check.records import InvalidRecord, read_diagnostics
+
+        try:
+            return (key, found_at), read_diagnostics(stored)
+        except InvalidRecord:
+            pass
+    return (key, found_at), None
 
 
 def project_modules():
@@ -108,21 +117,3 @@ NO_RULES = "file errors only"
 def rules_id(enabled: frozenset[str], settings: str) -> str:
     """The rule settings of one file: its enabled codes and the run's `rule_settings`."""
     return f"{sorted(enabled)}{settings}"
-
-
-def diagnostics_key(key: str, rules: str) -> str:
-    """The key of a file's diagnostics: its analysis' *key* under the rule settings *rules*."""
-    return hashlib.sha256(f"{key}:{rules}".encode()).hexdigest()
-
-
-def stored_diagnostics(stored) -> tuple[list, tuple[str, ...] | None] | None:
-    """(diagnostics, notebook cells or None) of a cache entry the runner stored for a file's
-    diagnostics (greenlint.check.records), or None for anything else (absent, invalid)."""
-    if stored is None:
-        return None
-    from greenlint.check.records import InvalidRecord, read_diagnostics
-
-    try:
-        return read_diagnostics(stored)
-    except InvalidRecord:
-        return None

@@ -11,7 +11,7 @@ from greenlint.rules.callbacks import constructors, listed
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.networks import network
 from greenlint.rules.site import method
-from greenlint.rules.syntax import bound_name, enclosing, last_name, units
+from greenlint.rules.syntax import bound_name, enclosing, last_name
 
 #: Joining tensors along an axis.
 JOINS = frozenset(
@@ -264,9 +264,9 @@ def _vector(facts: FileFacts, fed: ast.expr, cell: int | None) -> bool:
 
 def _updated(facts: FileFacts, name: str) -> bool:
     """The file changes the variable *name* holds: `name.assign(...)`, `K.set_value(name, ...)`."""
-    for tree in units(facts):
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call) or last_name(node.func) not in UPDATES:
+    for cell in facts.cells:
+        for node in facts.nodes(cell, ast.Call):
+            if last_name(node.func) not in UPDATES:
                 continue
             owner = node.func.value if isinstance(node.func, ast.Attribute) else None
             first = node.args[0] if node.args else None

@@ -18,7 +18,7 @@ from greenlint.rules.material import (
     repeated_cost,
 )
 from greenlint.rules.site import Site, method
-from greenlint.rules.syntax import innermost_loop, is_training_step, last_name, own_body, units
+from greenlint.rules.syntax import innermost_loop, is_training_step, last_name, own_body
 
 
 def _is_step_call(api: str) -> bool:
@@ -345,8 +345,8 @@ def _compiled_functions(facts: FileFacts) -> frozenset:
     """Names of the file's functions compiled with `tf.function`: decorated, or a name bound
     to `tf.function(f)`."""
     found = set()
-    for module in units(facts):
-        for node in ast.walk(module):
+    for cell in facts.cells:
+        for node in facts.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
                 last_name(d.func if isinstance(d, ast.Call) else d) == "function" for d in node.decorator_list
             ):

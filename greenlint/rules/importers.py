@@ -52,11 +52,12 @@ def importer_facts(path: str, text: str) -> list[FileFacts]:
     if not os.path.isfile(absolute) or index.imports(absolute):
         return []
     drawn = set(re.findall(r"\bdef\s+(\w+)\s*\(", text))  # as written: no tree index built
-    if not drawn:
-        return []
+    importers = index.tf_importers(absolute) if drawn else []
+    if not importers:
+        return []  # most loaders have none: no pattern built for them
     names = b"|".join(re.escape(name.encode()) for name in sorted(drawn))
     header = re.compile(rb"\bfor\b[^:]*?\b(?:" + names + rb")\s*\(")
-    scripts = [module for module in index.tf_importers(absolute) if text_matches(module, header)]
+    scripts = [module for module in importers if text_matches(module, header)]
     return [found for found in map(module_facts, scripts) if found is not None]
 
 

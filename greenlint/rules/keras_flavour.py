@@ -37,7 +37,6 @@ from typing import NamedTuple
 from greenlint.analysis.project import direct_imports, import_statements
 from greenlint.rules.base import FileFacts
 from greenlint.rules.beside import KERAS_2_SIGNS, beside_mentions
-from greenlint.rules.syntax import units
 from greenlint.rules.tf_target import TargetVersion, target
 
 #: Model methods that only multi-backend Keras (and tf.keras before 2.1) used for generator data.
@@ -104,9 +103,9 @@ def _extension(text: str) -> str | None:
 def _generator_methods(facts: FileFacts) -> str | None:
     """The first Keras 2 generator method the file calls (`fit_generator()`), or Keras 1's
     `nb_epoch=` given to a `fit`, if any."""
-    for module in units(facts):
-        for node in ast.walk(module):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+    for cell in facts.cells:
+        for node in facts.nodes(cell, ast.Call):
+            if not isinstance(node.func, ast.Attribute):
                 continue
             if node.func.attr in GENERATOR_METHODS:
                 return f"`{node.func.attr}()`"

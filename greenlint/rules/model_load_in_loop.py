@@ -196,11 +196,7 @@ def _loop_writes_weights(facts: FileFacts, site) -> bool:
         if loops or func is None or depth >= 3 or func.name in seen or module is None:
             continue
         seen.add(func.name)
-        todo += [
-            (call, depth + 1)
-            for call in ast.walk(module)
-            if isinstance(call, ast.Call) and last_name(call.func) == func.name
-        ]
+        todo += [(call, depth + 1) for call in facts.nodes(cell, ast.Call) if last_name(call.func) == func.name]
     return False
 
 

@@ -143,15 +143,14 @@ def _one(call: ast.Call) -> bool:
 
 def _grouped(facts: FileFacts) -> bool:
     """The file groups or sorts elements by length somewhere."""
-    for module in units(facts):
-        for node in ast.walk(module):
-            if isinstance(node, ast.Call):
-                name = last_name(node.func)
-                if name in GROUPING:
-                    return True
-                length_key = keyword(node, "key")
-                if name in ("sorted", "sort") and length_key is not None and last_name(length_key.value) == "len":
-                    return True
+    for cell in facts.cells:
+        for node in facts.nodes(cell, ast.Call):
+            name = last_name(node.func)
+            if name in GROUPING:
+                return True
+            length_key = keyword(node, "key")
+            if name in ("sorted", "sort") and length_key is not None and last_name(length_key.value) == "len":
+                return True
     return False
 
 

@@ -10,7 +10,7 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site, is_keras_model_method, method
-from greenlint.rules.syntax import SCOPES, STEP_METHODS, last_name, units
+from greenlint.rules.syntax import SCOPES, STEP_METHODS, last_name
 
 PRINTS = frozenset({"tensorflow.print", "tensorflow.Print", "tensorflow.compat.v1.Print"})
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -272,5 +272,5 @@ def _given_to_compile(facts: FileFacts) -> set[str]:
         for value in (*call.args, *(k.value for k in call.keywords if k.arg in ("loss", "metrics"))):
             called = {id(n.func) for n in ast.walk(value) if isinstance(n, ast.Call)}
             names.update(n.id for n in ast.walk(value) if isinstance(n, ast.Name) and id(n) not in called)
-    defined = {n.name for tree in units(facts) for n in ast.walk(tree) if isinstance(n, FUNCTIONS)}
+    defined = {n.name for cell in facts.cells for n in facts.nodes(cell, *FUNCTIONS) if isinstance(n, FUNCTIONS)}
     return names & defined

@@ -165,9 +165,8 @@ def _in_memory(facts: FileFacts, node: ast.Call | None, site) -> bool:
     if function is None:
         return False
     if isinstance(function, ast.Name):
-        module = facts.module(site.callsite.span.cell)
-        functions = (ast.FunctionDef, ast.AsyncFunctionDef)
-        defs = [d for d in ast.walk(module) if isinstance(d, functions) and d.name == function.id] if module else []
+        cell = site.callsite.span.cell
+        defs = [d for unit, d in facts.functions_named(function.id) if unit == cell]
         function = defs[0] if len(defs) == 1 else None
     if not isinstance(function, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
         return False

@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Option
-from greenlint.rules.syntax import units
 from greenlint.rules.tf_target import target
 
 #: The first release whose tf.data applies each optimisation by default.
@@ -52,8 +51,8 @@ def _turned_off(facts: FileFacts, optimisation: str) -> bool:
     names = {optimisation, "apply_default_optimizations"}
     if not any(name in facts.text for name in names):
         return False
-    for module in units(facts):
-        for node in ast.walk(module):
+    for cell in facts.cells:
+        for node in facts.nodes(cell, ast.Assign, ast.keyword):
             if isinstance(node, ast.Assign) and _false(node.value):
                 if any(isinstance(t, ast.Attribute) and t.attr in names for t in node.targets):
                     return True

@@ -30,7 +30,7 @@ from greenlint.rules.large_step import (
 )
 from greenlint.rules.material import SAVING_OPTION, immaterial_saving, saving_clause, saving_j
 from greenlint.rules.site import Site, is_keras_model_method
-from greenlint.rules.syntax import cell_units, is_training_step, last_name, units
+from greenlint.rules.syntax import cell_units, is_training_step, last_name
 from greenlint.rules.tf_data_defaults import OPTION as TF_VERSION
 from greenlint.rules.tf_target import TargetVersion, cpu_only, target
 
@@ -1094,7 +1094,7 @@ def _own_step(facts: FileFacts, site: Site) -> str:
     loss scale, gradients 2^15 times too small at first); "" otherwise."""
     if not is_keras_model_method(site.api, KERAS_STEPS):
         return "its step"
-    overrides = any(has_method(node, "train_step") for module in units(facts) for node in ast.walk(module))
+    overrides = any(has_method(node, "train_step") for cell in facts.cells for node in facts.nodes(cell, ast.ClassDef))
     return "its `train_step`" if overrides or imported_override(facts, "train_step") else ""
 
 
