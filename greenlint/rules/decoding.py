@@ -404,6 +404,9 @@ def runs_network(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
         return is_keras_model_method(site.api, FORWARD_METHODS) or site.api.endswith("Session.run")
     func = call.func
     if isinstance(func, ast.Name):
+        functions = definitions(facts, func, cell)
+        if functions and all(_builds_fresh_layers(facts, function, cell) for function in functions):
+            return False  # a builder of a model's block (Inception's `conv2d_bn`): new layers each call, none run again
         return network(facts, func, cell, FORWARD_OPS)
     if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"):
         return False  # a method of another object: which class's is not known
@@ -416,6 +419,16 @@ def runs_network(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
         )
     made = _attribute_constructors(facts, func.attr)
     return bool(made) and all(makes_network(facts, m, cell, FORWARD_OPS) for m in made)
+
+
+def _builds_fresh_layers(facts: FileFacts, function: ast.AST, cell: int | None) -> bool:
+    """Every network the function makes is a Keras layer it builds and applies in place
+    (`Conv2D(64, 3)(x)`): each call adds new layers, with new weights, to a model being built, as a
+    functional model's block builder does; it runs no network made before it."""
+    calls = [n for n in ast.walk(function) if isinstance(n, ast.Call)]
+    applied = {id(n.func) for n in calls if isinstance(n.func, ast.Call)}
+    makers = [n for n in calls if makes_network(facts, n, cell, FORWARD_OPS)]
+    return bool(makers) and all(isinstance(n.func, ast.Call) or id(n) in applied for n in makers)
 
 
 def _attribute_constructors(facts: FileFacts, attr: str) -> list[ast.Call]:

@@ -191,6 +191,12 @@ class WholePrefixDecoding(Rule):
             "for i in range(10):\n    x = tf.pad(ys, [[0, 0], [0, 10 - ys.shape[1]]])\n"
             "    p = model.predict([src, x])[:, i:i + 1]\n    ys = tf.concat([ys, tf.argmax(p, -1)], axis=1)\n"
         ),
+        Valid(  # a functional model built block by block (Inception): each call adds new layers, none runs again
+            "from tensorflow.keras import layers\n\n\ndef conv_bn(x, filters):\n"
+            "    x = layers.Conv2D(filters, 3, use_bias=False)(x)\n    return layers.BatchNormalization()(x)\n\n\n"
+            "x = layers.Input((299, 299, 3))\nfor i in range(4):\n    branch = conv_bn(x, 64)\n"
+            "    x = layers.concatenate([x, branch], axis=3)\n"
+        ),
         Valid(  # predictions collected, not fed back
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\npreds = np.zeros((0, 10))\n"
             "for batch in batches:\n    preds = np.concatenate([preds, model.predict(batch, verbose=0)], axis=0)\n"
@@ -209,6 +215,13 @@ class WholePrefixDecoding(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # near miss of the block builder: the function applies a layer made once, the same each pass
+            "import tensorflow as tf\nfrom tensorflow.keras import layers\nhead = layers.Dense(64)\n\n\n"
+            "def step(seq):\n    return head(seq)\n\n\n"
+            "seq = start\nfor _ in range(500):\n    out = step(seq)\n    seq = tf.concat([seq, out[:, -1:]], axis=1)\n",
+            options={"material-saving-j": 0.0},
+            line=12,
+        ),
         Invalid(  # a TF1 graph decoder built once per position on the growing prefix
             TF1_DECODER + "    def eval(self, xs, memory):\n"
             "        decoder_inputs = tf.ones((tf.shape(xs)[0], 1), tf.int32)\n        ys = (decoder_inputs, xs)\n"
