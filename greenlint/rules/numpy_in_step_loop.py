@@ -12,13 +12,13 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.defaults import other_mode
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.periodic import every_step
 from greenlint.rules.site import method
 from greenlint.rules.syntax import (
     LOOPS,
     SCOPES,
     STEP_METHODS,
     Loop,
-    in_unguarded_step_loop,
     is_step_loop,
     last_name,
     own_body,
@@ -50,12 +50,23 @@ WEIGHT_ATTRIBUTES = frozenset(
     }
 )
 
+#: A traced training step of the file, one step a call (the cases' loops call it).
+TRACED_STEP = (
+    "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nopt = tf.keras.optimizers.Adam()\n\n\n"
+    "@tf.function\ndef train_step(x, y):\n    with tf.GradientTape() as tape:\n"
+    "        loss = tf.reduce_mean(tf.square(model(x, training=True) - y))\n"
+    "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+    "    return loss\n\n\n"
+)
+
 
 class NumpyInStepLoop(Rule):
     """
     ## What it does
     Flags `Tensor.numpy()` called directly in the body of a loop that runs a training step
-    (`apply_gradients`, `minimize` or `train_on_batch` in the same loop), with no `if` around
+    (`apply_gradients`, `minimize` or `train_on_batch` in the same loop, or a call the analysis
+    found to run one training step a call: a `tf.function` of the file whose traced body trains
+    a model and has no loop of its own, `loss = train_step(x, y)`), with no `if` around
     it inside that loop, when the value is only recorded: printed, formatted, logged or
     appended to a list (directly, or through the name it is assigned to). A value the loop
     goes on to compute with on the host (actions for an environment, a comparison, an index)
@@ -233,6 +244,20 @@ class NumpyInStepLoop(Rule):
             "for meta in range(1000):\n    old = model.get_weights()\n    for x in task_batches():\n"
             "        opt.apply_gradients(zip(g, model.trainable_variables))\n    model.set_weights(interpolate(old, model.get_weights()))\n"
         ),
+        Valid(  # the loss a traced step returns, printed every 100 steps only
+            TRACED_STEP + "for step, (x, y) in enumerate(dataset):\n    loss = train_step(x, y)\n"
+            "    if step % 100 == 0:\n        print(loss.numpy())\n"
+        ),
+        Valid(  # the loss decides on the host whether training goes on: needed every step
+            TRACED_STEP + "for x, y in dataset:\n    loss = train_step(x, y)\n    if loss.numpy() < 0.01:\n        break\n"
+        ),
+        Valid(  # a traced function running 100 steps a call: one read per 100 steps
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nopt = tf.keras.optimizers.Adam()\n\n\n"
+            "@tf.function\ndef train_steps(it):\n    for _ in tf.range(100):\n        x, y = next(it)\n"
+            "        with tf.GradientTape() as tape:\n            loss = tf.reduce_mean(tf.square(model(x, training=True) - y))\n"
+            "        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "    return loss\n\n\nfor epoch in range(100):\n    loss = train_steps(it)\n    print(loss.numpy())\n"
+        ),
         Valid(  # a test checks the weights after each step
             "import tensorflow as tf\n\n\ndef test_weights_change():\n    model = tf.keras.Sequential()\n"
             "    for i in range(3):\n        model.train_on_batch(x, y)\n        assert model.get_weights() != before\n"
@@ -257,6 +282,11 @@ class NumpyInStepLoop(Rule):
             "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in ds:\n"
             "    opt.apply_gradients(zip(g, v))\n    losses.append(tf.reduce_sum(x).numpy())\n",
             line=5,
+        ),
+        Invalid(  # the loss a traced step returns, printed after every step: the host waits for each step
+            TRACED_STEP + "for x, y in dataset:\n    loss = train_step(x, y)\n    print(loss.numpy())\n",
+            line=16,
+            message_contains="`.numpy()` on every training step",
         ),
         Invalid(  # recorded through a name: formatted into a progress line
             "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor it in range(500):\n"
@@ -306,7 +336,7 @@ class NumpyInStepLoop(Rule):
             if (
                 site.api == NUMPY
                 and site.repeats(same=())
-                and in_unguarded_step_loop(facts, site)
+                and every_step(facts, site)
                 and _only_recorded(facts, facts.node(site), site.callsite.span.cell)
                 and not other_mode(facts, facts.node(site), site.callsite.span.cell)
             ):
