@@ -107,16 +107,16 @@ def training_steps(facts: FileFacts, loop: ast.AST, cell: int | None) -> list[Si
 def every_step(facts: FileFacts, site: Site) -> bool:
     """The call runs after every training step of a loop: one calling a step method on the same
     model (`in_unguarded_step_loop`), or a call the analysis found to train that runs one step a
-    call (`_one_step`) on the same receiver (session)."""
+    call (`one_step`) on the same receiver (session)."""
     if in_unguarded_step_loop(facts, site):
         return True
     loop, guarded = innermost_loop(facts, site)
     cell = site.callsite.span.cell
     steps = training_steps(facts, loop, cell) if loop is not None and not guarded else []
-    return any(step.repeats(same=("receiver",)) and _one_step(facts, step, cell) for step in steps)
+    return any(step.repeats(same=("receiver",)) and one_step(facts, step, cell) for step in steps)
 
 
-def _one_step(facts: FileFacts, step: Site, cell: int | None) -> bool:
+def one_step(facts: FileFacts, step: Site, cell: int | None) -> bool:
     """A call of *step* runs one training step: a TF1 graph run, or a traced function of the file
     with no loop in its body (`train_multiple_steps(it)` looping over `tf.range(n)` runs n)."""
     from greenlint.catalog.kinds import GRAPH_RUNS  # on first need: a warm run loads no catalog
