@@ -12,13 +12,13 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.defaults import other_mode
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.periodic import every_step, one_step, training_steps
 from greenlint.rules.site import method
 from greenlint.rules.syntax import (
     LOOPS,
     SCOPES,
     STEP_METHODS,
     Loop,
-    in_unguarded_step_loop,
     is_step_loop,
     last_name,
     own_body,
@@ -50,12 +50,23 @@ WEIGHT_ATTRIBUTES = frozenset(
     }
 )
 
+#: A traced training step of the file, one step a call (the cases' loops call it).
+TRACED_STEP = (
+    "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nopt = tf.keras.optimizers.Adam()\n\n\n"
+    "@tf.function\ndef train_step(x, y):\n    with tf.GradientTape() as tape:\n"
+    "        loss = tf.reduce_mean(tf.square(model(x, training=True) - y))\n"
+    "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+    "    return loss\n\n\n"
+)
+
 
 class NumpyInStepLoop(Rule):
     """
     ## What it does
     Flags `Tensor.numpy()` called directly in the body of a loop that runs a training step
-    (`apply_gradients`, `minimize` or `train_on_batch` in the same loop), with no `if` around
+    (`apply_gradients`, `minimize` or `train_on_batch` in the same loop, or a call the analysis
+    found to run one training step a call: a `tf.function` of the file whose traced body trains
+    a model and has no loop of its own, `loss = train_step(x, y)`), with no `if` around
     it inside that loop, when the value is only recorded: printed, formatted, logged or
     appended to a list (directly, or through the name it is assigned to). A value the loop
     goes on to compute with on the host (actions for an environment, a comparison, an index)
@@ -65,6 +76,13 @@ class NumpyInStepLoop(Rule):
     default: a branch of an `if`/`else` on an option whose default takes the other branch (`if
     FLAGS.mode == "eager_tf": <an eager loop> else: model.fit(...)`, `--mode` defaulting to
     "fit"), run only when asked for, often to debug.
+
+    Also flags what a traced training step returns (`loss = train_step(x, y)`, one step a call
+    as above) copied to the host on every pass only to be recorded: `float(loss)` or `int(loss)`
+    recorded as above, or the tensor itself printed, formatted or logged (`print(loss)`,
+    `f"{loss:.3f}"`), each of which reads its value. Appending the tensor to a list, or adding it
+    to a metric, keeps it on the device and is not reported; nor is a value the host computes
+    with (`if float(loss) < 0.01: break`).
 
     Also flags the optimizer's step counter read on the host on every pass of a training loop
     (`optimizer.iterations.numpy()`, `int(optimizer.iterations)`), wherever the value goes (an
@@ -170,6 +188,10 @@ class NumpyInStepLoop(Rule):
     #: WEIGHT_ATTRIBUTES (`trainable_weights` holds `weights`)
     MENTIONS = ("numpy", "iterations", "weights", "variables", "kernel", "bias")
     MESSAGE = "`.numpy()` on every training step makes the host wait for the device each step"
+    RESULT_MESSAGE = (
+        "`{read}` copies what the training step returned to the host on every step, waiting for the step to finish:"
+        " keep it on the device (a metric's `update_state`) and read it every N steps"
+    )
     COUNTER_MESSAGE = (
         "`{read}` reads the step counter from the device on every training step, waiting for the step to finish:"
         " count the steps in Python instead"
@@ -248,6 +270,27 @@ class NumpyInStepLoop(Rule):
             "for meta in range(1000):\n    old = model.get_weights()\n    for x in task_batches():\n"
             "        opt.apply_gradients(zip(g, model.trainable_variables))\n    model.set_weights(interpolate(old, model.get_weights()))\n"
         ),
+        Valid(  # the loss a traced step returns, printed every 100 steps only
+            TRACED_STEP + "for step, (x, y) in enumerate(dataset):\n    loss = train_step(x, y)\n"
+            "    if step % 100 == 0:\n        print(loss.numpy())\n"
+        ),
+        Valid(  # the loss decides on the host whether training goes on: needed every step
+            TRACED_STEP + "for x, y in dataset:\n    loss = train_step(x, y)\n    if loss.numpy() < 0.01:\n        break\n"
+        ),
+        Valid(  # the step's loss kept as a tensor (a list of tensors, a metric): nothing read on the host
+            TRACED_STEP + "mean = tf.keras.metrics.Mean()\nfor x, y in dataset:\n    loss = train_step(x, y)\n"
+            "    losses.append(loss)\n    mean.update_state(loss)\n"
+        ),
+        Valid(  # the converted loss decides on the host whether training goes on
+            TRACED_STEP + "for x, y in dataset:\n    loss = train_step(x, y)\n    if float(loss) < 0.01:\n        break\n"
+        ),
+        Valid(  # a traced function running 100 steps a call: one read per 100 steps
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nopt = tf.keras.optimizers.Adam()\n\n\n"
+            "@tf.function\ndef train_steps(it):\n    for _ in tf.range(100):\n        x, y = next(it)\n"
+            "        with tf.GradientTape() as tape:\n            loss = tf.reduce_mean(tf.square(model(x, training=True) - y))\n"
+            "        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "    return loss\n\n\nfor epoch in range(100):\n    loss = train_steps(it)\n    print(loss.numpy())\n"
+        ),
         Valid(  # a test checks the weights after each step
             "import tensorflow as tf\n\n\ndef test_weights_change():\n    model = tf.keras.Sequential()\n"
             "    for i in range(3):\n        model.train_on_batch(x, y)\n        assert model.get_weights() != before\n"
@@ -272,6 +315,21 @@ class NumpyInStepLoop(Rule):
             "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor x in ds:\n"
             "    opt.apply_gradients(zip(g, v))\n    losses.append(tf.reduce_sum(x).numpy())\n",
             line=5,
+        ),
+        Invalid(  # the loss a traced step returns, printed after every step: the host waits for each step
+            TRACED_STEP + "for x, y in dataset:\n    loss = train_step(x, y)\n    print(loss.numpy())\n",
+            line=16,
+            message_contains="`.numpy()` on every training step",
+        ),
+        Invalid(  # the step's loss converted to a Python float after every step, to keep a history
+            TRACED_STEP + "history = []\nfor x, y in dataset:\n    loss = train_step(x, y)\n    history.append(float(loss))\n",
+            line=17,
+            message_contains="`float(loss)` copies what the training step returned to the host on every step",
+        ),
+        Invalid(  # the tensor itself formatted into a progress line after every step
+            TRACED_STEP + "for i, (x, y) in enumerate(dataset):\n    loss = train_step(x, y)\n    print(f'{i}: {loss:.4f}')\n",
+            line=16,
+            message_contains="`loss` copies what the training step returned",
         ),
         Invalid(  # recorded through a name: formatted into a progress line
             "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nfor it in range(500):\n"
@@ -321,12 +379,33 @@ class NumpyInStepLoop(Rule):
             if (
                 site.api == NUMPY
                 and site.repeats(same=())
-                and in_unguarded_step_loop(facts, site)
+                and every_step(facts, site)
                 and _only_recorded(facts, facts.node(site), site.callsite.span.cell)
                 and not other_mode(facts, facts.node(site), site.callsite.span.cell)
             ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
         yield from self._counter_reads(facts)
+        yield from self._result_reads(facts)
+
+    def _result_reads(self, facts: FileFacts) -> Iterator[Diagnostic]:
+        """What a traced training step returned, copied to the host on every pass of its loop only
+        to be recorded (`float(loss)` appended, the tensor printed)."""
+        for loop, cell in _step_loops(facts):
+            for step in training_steps(facts, loop, cell):
+                call = facts.node(step)
+                parent = facts.parent(call, cell) if call is not None else None
+                if (
+                    call is None
+                    or not isinstance(parent, ast.Assign)
+                    or not facts.functions_named(last_name(call.func))
+                    or not one_step(facts, step, cell)
+                ):
+                    continue  # a function of the file running one step a call (its result a tensor), bound to names
+                names = frozenset().union(*(flow.targets(t) for t in parent.targets))
+                for read in _host_reads(facts, loop, names, cell):
+                    yield self.diagnostic(
+                        facts.span(read, cell), facts.path, self.RESULT_MESSAGE.format(read=ast.unparse(read))
+                    )
 
     def _counter_reads(self, facts: FileFacts) -> Iterator[Diagnostic]:
         """`optimizer.iterations` read on the host on every pass of a training loop, and weights
@@ -464,6 +543,30 @@ RECORDERS = frozenset(
 )
 #: Conversions a recorded value passes through (`float(loss.numpy())`).
 CONVERSIONS = frozenset({"float", "int", "str", "round", "repr"})
+
+
+#: Recorders that read a tensor's value to show it (a list's `append` keeps the tensor where it is).
+SHOWN = RECORDERS - {"append", "extend"}
+
+
+def _host_reads(facts: FileFacts, loop: Loop, names: frozenset, cell: int | None) -> Iterator[ast.expr]:
+    """The reads of *names* (tensors) in the loop's own body, on every pass, that copy the value to
+    the host only to record it: `float(loss)` / `int(loss)` only recorded, or the tensor itself given
+    to a recorder that shows it (`print(loss)`, an f-string, `.format(loss)`, a logger)."""
+    for node in own_body(loop):
+        if not (isinstance(node, ast.Name) and node.id in names and isinstance(node.ctx, ast.Load)):
+            continue
+        parent = facts.parent(node, cell)
+        if isinstance(parent, ast.Call) and last_name(parent.func) in ("float", "int") and parent.args == [node]:
+            read: ast.expr | None = parent if _only_recorded(facts, parent, cell) else None
+        elif isinstance(parent, ast.FormattedValue) or (
+            isinstance(parent, ast.Call) and node in parent.args and last_name(parent.func) in SHOWN
+        ):
+            read = node
+        else:
+            read = None
+        if read is not None and _every_pass(facts, read, cell):
+            yield read
 
 
 def _recorder(node: ast.AST) -> bool:

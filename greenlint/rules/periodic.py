@@ -1,16 +1,26 @@
 """Work a training loop runs every few steps (GL311's saves, GL321's figures): where a loop runs a
 call, made there or in a function of the file it calls; the period of the `if ... % N` that gates
-it, N known with the program's defaults; and the training steps the loop's own body runs."""
+it, N known with the program's defaults; the training steps the loop's own body runs; and whether
+a call runs after every one of them (GL311's saves, GL203's host reads)."""
 
 from __future__ import annotations
 
 import ast
 
 from greenlint.analysis.runs import period, remainder
-from greenlint.rules.base import FileFacts
+from greenlint.rules.base import FileFacts, last_name
 from greenlint.rules.defaults import known_value
 from greenlint.rules.site import Site, method
-from greenlint.rules.syntax import LOOPS, SCOPES, STEP_METHODS, calls_of, own_body, own_loops
+from greenlint.rules.syntax import (
+    LOOPS,
+    SCOPES,
+    STEP_METHODS,
+    calls_of,
+    in_unguarded_step_loop,
+    innermost_loop,
+    own_body,
+    own_loops,
+)
 
 
 def call_points(
@@ -117,6 +127,30 @@ def training_steps(facts: FileFacts, loop: ast.AST, cell: int | None) -> list[Si
         if site is not None and _is_step(site):
             found.append(site)
     return found
+
+
+def every_step(facts: FileFacts, site: Site) -> bool:
+    """The call runs after every training step of a loop: one calling a step method on the same
+    model (`in_unguarded_step_loop`), or a call the analysis found to train that runs one step a
+    call (`one_step`) on the same receiver (session)."""
+    if in_unguarded_step_loop(facts, site):
+        return True
+    loop, guarded = innermost_loop(facts, site)
+    cell = site.callsite.span.cell
+    steps = training_steps(facts, loop, cell) if loop is not None and not guarded else []
+    return any(step.repeats(same=("receiver",)) and one_step(facts, step, cell) for step in steps)
+
+
+def one_step(facts: FileFacts, step: Site, cell: int | None) -> bool:
+    """A call of *step* runs one training step: a TF1 graph run, or a traced function of the file
+    with no loop in its body (`train_multiple_steps(it)` looping over `tf.range(n)` runs n)."""
+    from greenlint.catalog.kinds import GRAPH_RUNS  # on first need: a warm run loads no catalog
+
+    if step.api in GRAPH_RUNS:
+        return True
+    call = facts.node(step)
+    defined = facts.functions_named(last_name(call.func)) if call is not None else ()
+    return bool(defined) and not any(isinstance(n, LOOPS) for _, f in defined for n in ast.walk(f))
 
 
 def _is_step(site: Site) -> bool:

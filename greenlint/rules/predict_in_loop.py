@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis import flow
 from greenlint.predict.prediction import Basis
 from greenlint.predict.work_energy import energy_at, power_for
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
@@ -70,7 +71,10 @@ class PredictInLoop(Rule):
     session the function it built on the first call: its per-call overhead is a few
     milliseconds of slicing and `Session.run`, not the start-up of TF2's `predict` the message
     prices (blind-judged false on three such programs' demo and sample loops); a loop that
-    times each call (a clock read before and after it: a latency measurement).
+    times each call (a clock read before and after it) and throws its result away (a statement
+    of its own, or bound to a name the loop never reads): a benchmark of `predict` itself. Where the loop times each call and uses what it returns (a video demo
+    showing its frame rate beside the boxes it draws), one item per call is the loop's point,
+    so the message proposes the direct call alone, which keeps it and drops the start-up.
 
     ## Why is this bad?
     `predict()` is built for large inputs: every call builds or looks up a prediction
@@ -124,12 +128,21 @@ class PredictInLoop(Rule):
         " each pays predict()'s fixed overhead{price}, which calling the model directly (`model(x, training=False)`)"
         " avoids"
     )
+    TIMED = (
+        "`{api}` is called inside a loop{times} that times each call: each pays predict()'s fixed overhead{price},"
+        " which calling the model directly (`model(x, training=False)`) avoids, one item per call as before"
+    )
     FIX_TITLE = "Batch the inputs into one predict() call, or call the model directly on small inputs"
     EVIDENCE_APIS = ("tensorflow.keras.Sequential.predict", "tensorflow.keras.Model.predict")
     VALID = (
         Valid(  # a latency measurement: each call timed on its own
             "import time\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
             "for x in rows:\n    t = time.perf_counter()\n    model.predict(x[None])\n    took.append(time.perf_counter() - t)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # a benchmark of predict itself: each call timed, its result bound to a name the loop never reads
+            "import time\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for x in rows:\n    t = time.perf_counter()\n    preds = model.predict(x[None])\n    took.append(time.perf_counter() - t)\n",
             options={"material-saving-j": 0.0},
         ),
         Valid(  # multi-backend Keras 2 (standalone `keras`, trained with `fit_generator`): a session run per call
@@ -271,6 +284,14 @@ class PredictInLoop(Rule):
             message_contains=": each call pays predict()'s fixed overhead",
             options={"material-saving-j": 0.0},
         ),
+        Invalid(  # a video demo timing each frame's call to show its rate, and drawing what the call returned
+            "import time\nimport cv2\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "capture = cv2.VideoCapture(path)\nwhile True:\n    ok, frame = capture.read()\n"
+            "    batch = tf.expand_dims(frame, 0)\n    t1 = time.time()\n    boxes = model.predict(batch)\n"
+            "    t2 = time.time()\n    frame = draw(frame, boxes, t2 - t1)\n    cv2.imshow('out', frame)\n",
+            line=10,
+            message_contains="that times each call: each pays predict()'s fixed overhead",
+        ),
         Invalid(  # near miss: the standalone `keras` alone does not say which Keras runs it
             "from keras.models import load_model\nmodel = load_model('m.h5')\n"
             "model.fit(x, y, epochs=3)\nfor x in rows:\n    model.predict(x[None])\n",
@@ -326,7 +347,8 @@ class PredictInLoop(Rule):
                 continue
             if multi_backend is None:
                 multi_backend = keras_flavour(facts).multi_backend
-            if multi_backend or _timed(facts, site):
+            timed = None if multi_backend else _timed(facts, site)
+            if multi_backend or timed is not None and _discarded(facts, site, timed):  # a benchmark of predict itself
                 continue
             price = start_up()
             if price is not None and _minor_start_up(facts, site, price, options):
@@ -342,20 +364,33 @@ class PredictInLoop(Rule):
             yield self.diagnostic(
                 site.callsite.span,
                 facts.path,
-                (self.CARRIED if serial else self.MESSAGE).format(
+                (self.CARRIED if serial else self.MESSAGE if timed is None else self.TIMED).format(
                     api=site.api, times=times, price="" if price is None else _price(site, price)
                 ),
                 energy_j=site.total_energy_j,
             )
 
 
-def _timed(facts: FileFacts, site: Site) -> bool:
-    """The innermost loop around the call times each call (`syntax.times_each_call`)."""
+def _timed(facts: FileFacts, site: Site) -> ast.AST | None:
+    """The innermost loop around the call, where it times each call (`syntax.times_each_call`)."""
     call = facts.node(site)
     if call is None:
-        return False
+        return None
     loops = own_loops(facts, call, site.callsite.span.cell)
-    return bool(loops) and times_each_call(loops[0], call)
+    return loops[0] if loops and times_each_call(loops[0], call) else None
+
+
+def _discarded(facts: FileFacts, site: Site, loop: ast.AST) -> bool:
+    """The call's result is thrown away: the call is a statement of its own, or its value is bound
+    to names that the *loop* never reads (`_`, or `preds` left unread)."""
+    call = facts.node(site)
+    parent = facts.parent(call, site.callsite.span.cell) if call is not None else None
+    if isinstance(parent, ast.Expr):
+        return True
+    if not isinstance(parent, ast.Assign):
+        return False
+    bound = frozenset().union(*(flow.targets(t) for t in parent.targets))
+    return not any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in bound for n in ast.walk(loop))
 
 
 def start_up() -> tuple[float, float] | None:

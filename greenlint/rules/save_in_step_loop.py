@@ -6,13 +6,13 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, last_name
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MIN_SHARE
-from greenlint.rules.periodic import call_points, loop_period, training_steps
+from greenlint.rules.periodic import call_points, every_step, loop_period, training_steps
 from greenlint.rules.save_price import SaveShare, save_share
 from greenlint.rules.site import Site, method
-from greenlint.rules.syntax import LOOPS, in_unguarded_step_loop, innermost_loop, own_loops
+from greenlint.rules.syntax import own_loops
 
 SAVES = ("save", "save_weights", "export")
 SAVE_FUNCTIONS = ("tensorflow.saved_model.save", "tensorflow.keras.models.save_model")
@@ -313,7 +313,7 @@ class SaveInStepLoop(Rule):
             if not _is_save(site.api):
                 continue
             call = facts.node(site)
-            if site.repeats(same=("receiver",)) and _every_step(facts, site):
+            if site.repeats(same=("receiver",)) and every_step(facts, site):
                 loops = own_loops(facts, call, site.callsite.span.cell) if call is not None else []
                 priced = _price(facts, site, loops[0], site.callsite.span.cell, 1) if loops else None
                 if priced is None or priced.share >= MIN_SHARE:
@@ -335,30 +335,6 @@ class SaveInStepLoop(Rule):
                 name = point.func.attr if isinstance(point.func, ast.Attribute) else ast.unparse(point.func)
                 message = self.PERIODIC.format(call=name, period=period, source=source, price=priced.clause())
                 yield self.diagnostic(span, facts.path, message)
-
-
-def _every_step(facts: FileFacts, site: Site) -> bool:
-    """The save runs after every training step of a loop: one calling a step method on the same
-    model (`in_unguarded_step_loop`), or a call the analysis found to train that runs one step a
-    call (`_one_step`) on the same receiver (session)."""
-    if in_unguarded_step_loop(facts, site):
-        return True
-    loop, guarded = innermost_loop(facts, site)
-    cell = site.callsite.span.cell
-    steps = training_steps(facts, loop, cell) if loop is not None and not guarded else []
-    return any(step.repeats(same=("receiver",)) and _one_step(facts, step, cell) for step in steps)
-
-
-def _one_step(facts: FileFacts, step: Site, cell: int | None) -> bool:
-    """A call of *step* runs one training step: a TF1 graph run, or a traced function of the file
-    with no loop in its body (`train_multiple_steps(it)` looping over `tf.range(n)` runs n)."""
-    from greenlint.catalog.kinds import GRAPH_RUNS  # on first need: a warm run loads no catalog
-
-    if step.api in GRAPH_RUNS:
-        return True
-    call = facts.node(step)
-    defined = facts.functions_named(last_name(call.func)) if call is not None else ()
-    return bool(defined) and not any(isinstance(n, LOOPS) for _, f in defined for n in ast.walk(f))
 
 
 def _price(facts: FileFacts, save: Site, loop: ast.AST, cell: int | None, period: int) -> SaveShare | None:
