@@ -400,14 +400,15 @@ class _Parsing:
 
     def __init__(self, tree: ast.Module):
         functions = {node.name: node for node in tree.body if type(node) is ast.FunctionDef}
-        self.back = {name for name, node in functions.items() if _hands_back(node)}
+        walked = {name: trees.walk(node) for name, node in functions.items()}  # each function walked once
+        self.back = {name for name, node in functions.items() if _hands_back(node, walked[name])}
         self.handed_back = frozenset(functions[name].args.args[0].arg for name in self.back)
         self.functions: set[str] = set()
+        returned = {name: [n.value for n in nodes if type(n) is ast.Return] for name, nodes in walked.items()}
         grown = True
         while grown:  # (a function returning another's: `return check_args(build().parse_args())`)
             grown = False
-            for name, node in functions.items():
-                returns = [n.value for n in trees.walk(node) if type(n) is ast.Return]
+            for name, returns in returned.items():
                 if name not in self.functions and returns and all(v is not None and self.parses(v) for v in returns):
                     self.functions.add(name)
                     grown = True
@@ -424,14 +425,15 @@ class _Parsing:
         return func.id in self.functions or func.id in self.back and bool(value.args) and self.parses(value.args[0])
 
 
-def _hands_back(function: ast.FunctionDef) -> bool:
-    """Whether every `return` of *function* gives its first parameter back unchanged (a check of the
-    parsed options: `def check_args(args): ...; return args`), the parameter never bound in it."""
+def _hands_back(function: ast.FunctionDef, nodes: list[ast.AST]) -> bool:
+    """Whether every `return` of *function* (*nodes*: its `trees.walk`) gives its first parameter back
+    unchanged (a check of the parsed options: `def check_args(args): ...; return args`), the
+    parameter never bound in it."""
     if not function.args.args:
         return False
     first = function.args.args[0].arg
-    returns = [n for n in trees.walk(function) if type(n) is ast.Return]
-    stored = any(type(n) is ast.Name and n.id == first and type(n.ctx) is not ast.Load for n in trees.walk(function))
+    returns = [n for n in nodes if type(n) is ast.Return]
+    stored = any(type(n) is ast.Name and n.id == first and type(n.ctx) is not ast.Load for n in nodes)
     return bool(returns) and not stored and all(type(r.value) is ast.Name and r.value.id == first for r in returns)
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import ast
 
+from greenlint.analysis import trees
+
 #: The attributes of a `tf.Module` (a Keras layer or model) that list the variables a step updates.
 TRAINABLE = frozenset({"trainable_variables", "trainable_weights"})
 
@@ -22,6 +24,6 @@ def trained(body: ast.AST) -> frozenset[str]:
     """The expressions (as `ast.unparse` writes them) whose trainable variables *body* reads:
     `self.checkpoint.model` for `self.checkpoint.model.trainable_variables`."""
     return frozenset(
-        ast.unparse(node.value) for node in ast.walk(body)
+        ast.unparse(node.value) for node in trees.walk(body)
         if type(node) is ast.Attribute and node.attr in TRAINABLE and type(node.ctx) is ast.Load
     )

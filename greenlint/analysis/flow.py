@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import ast
 
+from greenlint.analysis import trees
+
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 RECEIVER = "receiver"
 RESULT = "result"
@@ -32,7 +34,7 @@ def names(node: ast.AST | None) -> frozenset:
             continue
         if kind is lambda_type:
             continue
-        for field in item._fields:
+        for field in trees.child_fields(kind):  # (names, constants, contexts and operators hold no name)
             value = getattr(item, field, None)
             if isinstance(value, list):
                 stack.extend(v for v in value if isinstance(v, ast_type))
@@ -43,9 +45,11 @@ def names(node: ast.AST | None) -> frozenset:
 
 def targets(node: ast.AST) -> frozenset:
     """The names an assignment target binds (`a`, `a, (b, c)`, `*rest`); not attributes or items."""
-    if type(node) not in (ast.Name, ast.Tuple, ast.List, ast.Starred):
+    if type(node) is ast.Name:  # most targets
+        return frozenset((node.id,))
+    if type(node) not in (ast.Tuple, ast.List, ast.Starred):
         return frozenset()
-    return frozenset(n.id for n in ast.walk(node) if type(n) is ast.Name)
+    return frozenset(n.id for n in trees.walk(node) if type(n) is ast.Name)
 
 
 def _filled(target: ast.AST) -> str | None:
@@ -110,9 +114,13 @@ def _sets_state(method: str) -> bool:
     return method in SETTERS or method.startswith("set_")
 
 
+#: The expressions whose value may differ from one run to the next (`_calls`).
+_CALLING = (ast.Call, ast.Await, ast.Yield, ast.YieldFrom)
+
+
 def _calls(node: ast.AST) -> bool:
     """Whether an expression calls something (its value may differ from one run to the next)."""
-    return any(type(n) in (ast.Call, ast.Await, ast.Yield, ast.YieldFrom) for n in ast.walk(node))
+    return type(node) in _CALLING or any(type(n) in _CALLING for n in trees.walk(node))
 
 
 def derived(seeds: frozenset, body: list[ast.stmt], pairs: list | None = None) -> frozenset:

@@ -710,7 +710,7 @@ class Resolver:
         steps = [stmt.value.value for stmt in node.body if type(stmt) is ast.AugAssign and type(stmt.op) is ast.Add
                  and type(stmt.target) is ast.Name and stmt.target.id == name and type(stmt.value) is ast.Constant
                  and type(stmt.value.value) is int and stmt.value.value > 0]
-        stores = sum(type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Store for n in ast.walk(node))
+        stores = sum(type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Store for n in trees.walk(node))
         if len(steps) != 1 or stores != 1 or _skips(node.body):
             return None, False, ""
         start, bound = self.scope.lookup(name)[1], self.expr(test.comparators[0])
