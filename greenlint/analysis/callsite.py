@@ -121,7 +121,7 @@ class Runs:
     callers: int | None = 1  # calls of its function the file makes; None: not counted
     varies: bool = False  # every loop that repeats the site changes some of its inputs
     varying: tuple[tuple[str, ...], ...] = ()  # per repeating loop, the inputs it changes
-    loop_option: str | None = None  # the command-line option whose default is a loop's trip count
+    loop_option: str | None = None  # the command-line options whose defaults are loops' trip counts (comma-separated)
     request: str | None = None  # what runs it once per web request
 
     def to_json(self) -> dict[str, Any]:

@@ -51,7 +51,7 @@ class Local(NamedTuple):
     bound: str
     share: int = 1
     option: str = ""  # a period of the count is this command-line option's default
-    counted: str = ""  # a loop's trip count in the count is this command-line option's default
+    counted: str = ""  # loops' trip counts in the count are these command-line options' defaults (comma-separated)
     guarded: bool = False  # at most *count*: under a condition, or in a loop left early
     resumed: bool = False  # at most *count*: a loop resumes its count at a start not known here
 
@@ -179,7 +179,7 @@ def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted:
         count *= trip
     option = next((p.option for p in divisors if p.option), "")
     held = guarded or bool(divisors)
-    return Local(count, UPPER if held or resumed else EXACT, share, option, next((c for c in counted if c), ""),
+    return Local(count, UPPER if held or resumed else EXACT, share, option, ", ".join(c for c in counted if c),
                  held, resumed)
 
 
@@ -350,6 +350,15 @@ class FunctionRuns:
         )
 
 
+def option_defaults(options: str) -> str:
+    """"the default of `--epoch`", "the defaults of `--epoch` and `--iteration`": *options* as
+    `Local.counted` and `Runs.loop_option` hold them (comma-separated)."""
+    names = [f"`--{o}`" for o in options.split(", ")]
+    if len(names) == 1:
+        return f"the default of {names[0]}"
+    return f"the defaults of {', '.join(names[:-1])} and {names[-1]}"
+
+
 def _given(bound: dict, names: frozenset) -> bool:
     """Whether a call's arguments (*bound*: parameter -> value) give one of *names* a value known
     not to be None (a model, an instance, a literal other than None)."""
@@ -365,7 +374,9 @@ def _given(bound: dict, names: frozenset) -> bool:
 def _place_note(place: Local) -> str:
     note = _counted_note(place)
     if place.counted and place.count is not None:
-        note += f", with the default of `--{place.counted}` as a loop's trip count (a command line may change it)"
+        several = ", " in place.counted
+        note += (f", with {option_defaults(place.counted)} as {'loops' if several else 'a loop'}'s trip "
+                 f"count{'s' if several else ''} (a command line may change {'them' if several else 'it'})")
     return note
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from greenlint.analysis.callsite import UNSAID, CallSite
+from greenlint.analysis.runs import option_defaults
 from greenlint.predict.prediction import Prediction
 from greenlint.units import fmt_count
 
@@ -127,7 +128,7 @@ class Site:
             return ""
         upper = (self.callsite.runs.loop_bound or self.runs_bound) == "upper"
         option = self.callsite.runs.loop_option
-        where = f": the default of `--{option}`" if option else ""
+        where = f": {option_defaults(option)}" if option else ""
         return f" ({'at most ' if upper else ''}{fmt_count(loop)} times{where})"
 
     @property

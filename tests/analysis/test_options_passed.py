@@ -159,3 +159,17 @@ def test_a_loop_whose_count_is_the_handed_default_says_whose_default_it_is(tmp_p
     facts = analysed_facts(tmp_path / "model.py")
     (loop,) = [n for n in facts.nodes(None, ast.For) if "config.epochs" in ast.unparse(n.iter)]
     assert loop_at(facts, loop, None) == f"{loop.lineno} (12 passes: `config.epochs`, the default of `--epochs`)"
+
+
+def test_nested_loops_counted_by_two_options_name_both(tmp_path):
+    """`for epoch in range(args.epoch): for idx in range(args.iteration):` runs the step epoch ×
+    iteration times: the count names both defaults, not the outer loop's alone."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "main.py").write_text(
+        "import argparse\nimport tensorflow as tf\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--epoch', type=int, default=3)\nparser.add_argument('--iteration', type=int, default=5)\n"
+        "args = parser.parse_args()\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(4)])\n"
+        "for epoch in range(args.epoch):\n    for idx in range(args.iteration):\n        model.train_on_batch(x, y)\n")
+    (site,) = [s for s in analyse_file(tmp_path / "main.py").callsites if s.api.endswith("train_on_batch")]
+    assert (site.runs.loop, site.runs.loop_option) == (15, "epoch, iteration")
+    assert "the defaults of `--epoch` and `--iteration`" in site.runs.note
