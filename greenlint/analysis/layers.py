@@ -499,10 +499,10 @@ def _merge(name: str, init: dict, shapes: list[Shape]) -> LayerWork | None:
         return None
     first = shapes[0]
     if name == "Concatenate":
-        axis = init.get("axis", -1)
-        if type(axis) is not int or any(len(s) != len(first) for s in shapes):
+        axis = init.get("axis", -1)  # counts the batch axis (0), which a per-sample shape has not
+        if type(axis) is not int or not 1 <= abs(axis) <= len(first) or any(len(s) != len(first) for s in shapes):
             return None
-        axis = axis % len(first)
+        axis = axis - 1 if axis > 0 else axis % len(first)
         rest = [s[:axis] + s[axis + 1:] for s in shapes]
         if any(s[axis] is None for s in shapes) or any(None in r for r in rest) and any(r != rest[0] for r in rest):
             return None

@@ -355,6 +355,10 @@ def test_layers_on_free_image_sides_have_their_parameters_and_shape_but_no_flops
     assert apply("Add", {}, [free, free]) == (free, 0, None)
     assert apply("Add", {}, [free, (None, None, 8)]) is None  # channels that differ: not one shape
     assert apply("Concatenate", {"axis": 1}, [free, free]) is None  # along a free side: unknown
+    # Keras counts the batch axis: `axis=3` of 4-D tensors joins the channels (U-Net's skip connections)
+    assert apply("Concatenate", {"axis": 3}, [(16, 16, 8), (16, 16, 8)]).shape == (16, 16, 16)
+    assert apply("Concatenate", {"axis": 1}, [(4, 16, 8), (6, 16, 8)]).shape == (10, 16, 8)
+    assert apply("Concatenate", {"axis": 0}, [(16, 16, 8), (16, 16, 8)]) is None  # the batch axis: not per sample
 
 
 def test_options_not_known_leave_the_sides_free_where_they_move_the_sides_alone():
