@@ -1321,11 +1321,16 @@ class Resolver:
     def made_beside(self, value: Any) -> Any:
         """An argument a script beside passes (`passed_beside`), a call's result (`constructed.Made`)
         made an instance where it is a Keras model, a TF1 session or a `tf.data` dataset: the API its
-        callee resolves to, then each chained method's; of unknown size. Unknown for anything else."""
+        callee resolves to, or what a function of the project it imports returns (`build_model(...)`),
+        then each chained method's; of unknown size. Unknown for anything else."""
         if type(value) is not constructed.Made:
             return value
         sym = self.table.symbol(value.path)
         cls = sym[2] if sym is not None else None
+        if sym is None and self.imports is not None:
+            function = self.imports.imported_beside(value.path)
+            returned = function.returns if type(function) is ExtFunc else None
+            cls = returned.cls if type(returned) is Inst else None
         for method in value.methods:
             api = self.table.method(cls, method) if cls is not None else None
             cls = self.table.returns(api) if api is not None else None

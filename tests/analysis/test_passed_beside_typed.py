@@ -88,3 +88,29 @@ def test_a_script_not_beside_the_module_types_nothing(tmp_path):
     loaded = "from tensorflow import keras\nfrom helpers import score_all\n\nscore_all(keras.models.load_model('m'), [1])\n"
     assert PREDICT in apis(tmp_path / "beside", loaded)
     assert PREDICT not in apis(tmp_path / "apart", loaded, folder="scripts")
+
+
+MODELS = """\
+import numpy as np
+from tensorflow import keras
+
+
+def build_model(width):
+    return keras.Sequential([keras.layers.Dense(width)])
+
+
+def build_data(n):
+    return np.zeros(n)
+"""
+
+
+def test_a_function_of_the_project_returning_a_model_types_it(tmp_path):
+    (tmp_path / "models.py").write_text(MODELS)
+    built = "import tensorflow as tf\nfrom models import build_model\nfrom helpers import score_all\n\nscore_all(build_model(8), [1])\n"
+    assert "tensorflow.keras.Sequential.predict" in apis(tmp_path, built)
+
+
+def test_a_function_of_the_project_returning_other_than_a_model_types_nothing(tmp_path):
+    (tmp_path / "models.py").write_text(MODELS)
+    other = "import tensorflow as tf\nfrom models import build_data\nfrom helpers import score_all\n\nscore_all(build_data(8), [1])\n"
+    assert not any(api.endswith(".predict") for api in apis(tmp_path, other))
