@@ -6,6 +6,8 @@ is that instance, of unknown size, and the calls on it are call sites; unknown o
 from __future__ import annotations
 
 from greenlint.analysis.analyse import analyse_file
+from greenlint.check import Config, check_source
+from tests.check.fakes import Predictor
 
 HELPERS = """\
 import numpy as np
@@ -114,3 +116,19 @@ def test_a_function_of_the_project_returning_other_than_a_model_types_nothing(tm
     (tmp_path / "models.py").write_text(MODELS)
     other = "import tensorflow as tf\nfrom models import build_data\nfrom helpers import score_all\n\nscore_all(build_data(8), [1])\n"
     assert not any(api.endswith(".predict") for api in apis(tmp_path, other))
+
+
+def gl201(tmp_path, script: str) -> list[int]:
+    """The lines of helpers.py that GL201 reports, with run0.py *script* beside it."""
+    apis(tmp_path, script)
+    path = tmp_path / "helpers.py"
+    config = Config(select=("GL201",), no_cache=True)
+    return [d.span.line for d in check_source(path.read_text(), str(path), config, Predictor()) if d.code == "GL201"]
+
+
+def test_gl201_reports_the_predict_loop_of_a_model_passed_from_beside(tmp_path):
+    # the images of an unknown number (a literal list of one would make the loop a single call)
+    loaded = "import sys\nfrom tensorflow import keras\nfrom helpers import score_all\n\nscore_all(keras.models.load_model('m'), sys.argv)\n"
+    given = "import sys\nimport tensorflow as tf\nfrom helpers import score_all\n\ndef main(model):\n    score_all(model, sys.argv)\n"
+    assert gl201(tmp_path / "loaded", loaded) == [7]
+    assert gl201(tmp_path / "given", given) == []
