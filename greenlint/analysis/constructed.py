@@ -6,7 +6,9 @@ key covers with the project modules they import), read from their syntax alone, 
 imported. An argument is known where it is a literal, a module constant of the script bound once
 to a literal, the default of one of the script's command-line options that it does not set itself
 (`options.py`: its `Const.option` says so), or the script's options object itself (`FLAGS`, `args =
-parser.parse_args()`: an `Options` of those defaults); unknown otherwise. The absl flags such
+parser.parse_args()`: an `Options` of those defaults), or a call of what the script imports (`Made`:
+`load_model(path)`, a name bound once to one), which the module's resolver types where it makes a
+Keras model, a TF1 session or a `tf.data` dataset; unknown otherwise. The absl flags such
 modules define are read the same way (`flag_defaults`): absl's `FLAGS` is one for the process."""
 
 from __future__ import annotations
