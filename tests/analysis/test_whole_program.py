@@ -64,7 +64,7 @@ def test_a_tf1_gan_whose_session_comes_from_another_module_still_lists_its_sessi
     })
     found = sites(tmp_path / "model.py")
     run = found[(20, "tensorflow.compat.v1.Session.run")]
-    assert run.features["receiver_kind"] == "untyped"  # the session is main.py's: matched by its name
+    assert run.features["receiver"] == "constructor"  # the session main.py makes and passes (constructed.Made)
     assert run.runs.count is None  # train() is called in main.py only
     assert (21, "tensorflow.Tensor.eval") in found  # the loss is an attribute set in another method
 
@@ -713,7 +713,7 @@ def test_a_helper_importing_no_tf_that_only_keras_scripts_import_takes_their_pre
         assert predicts == []
     else:
         assert [s.api for s in predicts] == ["tensorflow.keras.Model.predict"]
-        assert predicts[0].features["receiver_kind"] == "untyped"
+        assert predicts[0].features["receiver"] == "constructor"  # the model train.py builds and passes
 
 TF_UTIL = """
     import tensorflow as tf
