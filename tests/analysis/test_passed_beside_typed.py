@@ -58,6 +58,11 @@ def test_a_model_every_script_beside_passes_types_the_parameter(tmp_path):
     assert PREDICT in apis(tmp_path, loaded, made)
 
 
+def test_a_keras_application_passed_by_keyword_types_it(tmp_path):
+    script = "import tensorflow as tf\nfrom helpers import score_all\n\nscore_all(images=[1], model=tf.keras.applications.ResNet50())\n"
+    assert PREDICT in apis(tmp_path, script)
+
+
 def test_a_session_and_a_chained_dataset_are_typed(tmp_path):
     script = """\
 import tensorflow as tf
