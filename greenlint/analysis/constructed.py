@@ -6,7 +6,9 @@ key covers with the project modules they import), read from their syntax alone, 
 imported. An argument is known where it is a literal, a module constant of the script bound once
 to a literal, the default of one of the script's command-line options that it does not set itself
 (`options.py`: its `Const.option` says so), or the script's options object itself (`FLAGS`, `args =
-parser.parse_args()`: an `Options` of those defaults); unknown otherwise. The absl flags such
+parser.parse_args()`: an `Options` of those defaults), or a call of what the script imports (`Made`:
+`load_model(path)`, a name bound once to one), which the module's resolver types where it makes a
+Keras model, a TF1 session or a `tf.data` dataset; unknown otherwise. The absl flags such
 modules define are read the same way (`flag_defaults`): absl's `FLAGS` is one for the process."""
 
 from __future__ import annotations
@@ -17,13 +19,27 @@ import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from greenlint.analysis import options, trees
 from greenlint.analysis.values import Const, Options
 
+
+class Made(NamedTuple):
+    """An argument made by a call of what the script imports (`load_model(path)`,
+    `tf.compat.v1.Session()`, `tf.data.Dataset.from_tensor_slices(x).batch(32)`), or a name the
+    script binds once to one (`model = keras.models.load_model(...)`, `with tf.Session() as sess`):
+    the callee's dotted path through the script's imports and the methods chained on its result.
+    The resolver of the module called says what it is (`Resolver.made_beside`); nothing of its size."""
+
+    path: str
+    methods: tuple[str, ...] = ()
+
+
+#: An argument's value, where known.
+Value = Const | Options | Made | None
 #: One call's arguments: the positional values in order and the keyword values by name (None: unknown).
-Arguments = tuple[list[Const | Options | None], dict[str, Const | Options | None]]
+Arguments = tuple[list[Value], dict[str, Value]]
 
 
 class Beside:
@@ -272,6 +288,7 @@ class _Script:
         self.bare: set[str] = set()  # names read otherwise than as `name.attr`
         self.parameters: set[str] = set()
         self.assigns: list[ast.Assign] = []  # in the walk's order (`instances`, `parsed`)
+        self.withs: list[ast.withitem] = []  # `with tf.compat.v1.Session() as sess` (`made`)
         node: Any  # told apart by exact type: a parsed tree's nodes are of ast's own classes
         for node in trees.walk(tree):
             kind = type(node)
@@ -288,6 +305,8 @@ class _Script:
                 self.parameters.add(node.arg)
             elif kind is ast.Assign:
                 self.assigns.append(node)
+            elif kind is ast.withitem:
+                self.withs.append(node)
         self.constants = {
             target.id: node.value
             for node in tree.body
@@ -323,8 +342,12 @@ class _Script:
             as_holder[name] += count
         return frozenset(n for n, count in self.loads.items() if count > as_holder[n])
 
-    def value(self, node: ast.expr) -> Const | Options | None:
+    def value(self, node: ast.expr) -> Value:
         """The argument *node*'s value, where known."""
+        if type(node) is ast.Name and node.id in self.calls_bound and node.id not in self.holders:
+            node = self.calls_bound[node.id]
+        if type(node) is ast.Call:
+            return self.made(node)
         holder = _source(node) if isinstance(node, (ast.Name, ast.Attribute)) else ""
         if isinstance(node, ast.Name) and node.id in self.holders or \
                 isinstance(node, ast.Attribute) and holder.endswith(options.FLAGS):
@@ -354,6 +377,41 @@ class _Script:
         if isinstance(default, ast.Name):
             default = self.constants.get(default.id)
         return _literal(default) if default is not None else None
+
+    def made(self, call: ast.Call) -> Made | None:
+        """*call* as a `Made`: its innermost callee a dotted name whose first the script imports
+        at its top level, then only methods called on the results."""
+        methods: list[str] = []
+        func = call.func
+        while type(func) is ast.Attribute and type(func.value) is ast.Call:
+            methods.append(func.attr)
+            func = func.value.func
+        names = trees.dotted(func)
+        if not names or names[0] not in self.imported:
+            return None
+        return Made(".".join([self.imported[names[0]], *names[1:]]), tuple(reversed(methods)))
+
+    @functools.cached_property
+    def imported(self) -> dict[str, str]:
+        """The names the script's top-level absolute imports bind, each to its dotted path
+        (`import tensorflow as tf`, `from tensorflow.keras.models import load_model`)."""
+        found: dict[str, str] = {}
+        for node in self.tree.body:
+            if type(node) is ast.Import:
+                found.update((a.asname, a.name) if a.asname else (a.name.partition(".")[0],) * 2 for a in node.names)
+            elif type(node) is ast.ImportFrom and not node.level and node.module:
+                found.update((a.asname or a.name, f"{node.module}.{a.name}") for a in node.names if a.name != "*")
+        return {name: path for name, path in found.items() if self.stores.get(name, 0) == 0}
+
+    @functools.cached_property
+    def calls_bound(self) -> dict[str, ast.Call]:
+        """The names the script binds once (none a parameter), to a call: `model = load_model(p)`,
+        `with tf.compat.v1.Session() as sess`."""
+        bound = [(node.targets[0], node.value) for node in self.assigns if len(node.targets) == 1]
+        bound += [(item.optional_vars, item.context_expr) for item in self.withs if item.optional_vars is not None]
+        return {target.id: value for target, value in bound
+                if type(target) is ast.Name and type(value) is ast.Call
+                and self.stores.get(target.id) == 1 and target.id not in self.parameters}
 
     @functools.cached_property
     def holders(self) -> frozenset[str]:

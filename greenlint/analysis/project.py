@@ -815,6 +815,17 @@ class Imports:
         return self.scripts_beside().calls(
             name, lambda script: [_read(module) for module in self.index.imports(script) if module != self.path])
 
+    def imported_beside(self, dotted: str) -> Any:
+        """`module.name` of a project module as the scripts beside import it (`from models import
+        build_model`: `constructed.Made`), from its summary; None where the project has no such module,
+        or it is in an import cycle with this one. The cache key covers it: a script's digest covers
+        the modules it imports."""
+        module, _, name = dotted.rpartition(".")
+        found = find_module(self.roots, module) if module else None
+        if found is None or found.file is None or found.file == self.path or found.file in self.cycle:
+            return None
+        return self.index.summary(found.file, self.catalog).get(name)
+
     def flag_default(self, flag: str) -> Const | None:
         """The default of absl flag *flag* as the project modules this one imports and the scripts
         beside that import it define it (`constructed.flag_defaults`; the cache key covers them all)."""

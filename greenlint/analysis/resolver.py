@@ -132,6 +132,8 @@ KERAS_TENSOR = arrays.KERAS_TENSOR
 #: `tf.distribute` strategies: their `run(fn, args=...)` calls fn on each replica.
 DISTRIBUTE = "tensorflow.distribute."
 DATASET = feat.DATASET
+#: TF1's session class (`made_beside`): what its graph runs through.
+_SESSION = untyped.SESSION_RUN.rpartition(".")[0]
 #: What `tf.saved_model.load` returns (a restored trackable object) and the prefix of the calls on it.
 SAVED_MODEL_LOAD = "tensorflow.saved_model.load"
 #: APIs that trace a function argument into a graph, as tf.function does.
@@ -1311,8 +1313,34 @@ class Resolver:
         calls = self.imports.calls_beside(name)
         if not calls or method and not init and self.method_named(info):  # (the walk only where a script calls it)
             return {}
-        bound = [self.bind_arguments(info, [(False, v) for v in args], list(keywords.items())) for args, keywords in calls]
+        made = self.made_beside
+        bound = [self.bind_arguments(info, [(False, made(v)) for v in args], [(k, made(v)) for k, v in keywords.items()])
+                 for args, keywords in calls]
         return {name: value for name, value in bound[0].items() if all(b.get(name) == value for b in bound[1:])}
+
+    def made_beside(self, value: Any) -> Any:
+        """An argument a script beside passes (`passed_beside`), a call's result (`constructed.Made`)
+        made an instance where it is a Keras model, a TF1 session or a `tf.data` dataset: the API its
+        callee resolves to, or what a function of the project it imports returns (`build_model(...)`),
+        then each chained method's; of unknown size. Unknown for anything else."""
+        if type(value) is not constructed.Made:
+            return value
+        sym = self.table.symbol(value.path)
+        cls = sym[2] if sym is not None else None
+        if sym is None and self.imports is not None:
+            function = self.imports.imported_beside(value.path)
+            returned = function.returns if type(function) is ExtFunc else None
+            cls = returned.cls if type(returned) is Inst else None
+        for method in value.methods:
+            api = self.table.method(cls, method) if cls is not None else None
+            cls = self.table.returns(api) if api is not None else None
+        if cls is None:
+            return None
+        found = self.table.cat.symbol(cls)
+        kinds = (found.name, *found.bases) if found is not None else ()
+        if work_mod.is_model(Inst(cls, "factory")) or _SESSION in kinds or DATASET in kinds:
+            return Inst(cls, "constructor" if sym is not None and sym[1] == "class" and not value.methods else "factory")
+        return None
 
     def method_named(self, info: FuncInfo) -> bool:
         """Whether this module names a method besides its definition (`constructed.names_method`),

@@ -64,7 +64,7 @@ def test_a_tf1_gan_whose_session_comes_from_another_module_still_lists_its_sessi
     })
     found = sites(tmp_path / "model.py")
     run = found[(20, "tensorflow.compat.v1.Session.run")]
-    assert run.features["receiver_kind"] == "untyped"  # the session is main.py's: matched by its name
+    assert run.features["receiver"] == "constructor"  # the session main.py makes and passes (constructed.Made)
     assert run.runs.count is None  # train() is called in main.py only
     assert (21, "tensorflow.Tensor.eval") in found  # the loss is an attribute set in another method
 
@@ -694,26 +694,30 @@ NCF_EVALUATE = """
 
 
 @pytest.mark.parametrize("estimators", ["", "from sklearn.linear_model import LogisticRegression\n"])
-def test_a_helper_importing_no_tf_that_only_keras_scripts_import_takes_their_predict_for_keras(tmp_path, estimators):
-    # the leave-one-out evaluation of a recommender: the model kept in a module global, one predict per user;
-    # where a script importing the helper also imports a library with estimators of its own, `predict` may be its
-    write(tmp_path, {"evaluate.py": NCF_EVALUATE, "train.py": estimators + """
+@pytest.mark.parametrize("built", ["Model(inputs=[u, i], outputs=p)", "make_model()"])
+def test_a_helper_importing_no_tf_that_only_keras_scripts_import_takes_their_predict_for_keras(tmp_path, estimators, built):
+    # the leave-one-out evaluation of a recommender: the model kept in a module global, one predict per user.
+    # A Keras model the script builds and passes types it (constructed.Made), whatever else the script imports;
+    # one it cannot type (`make_model()` of no import) is taken for Keras's by the name of its method, unless
+    # a script importing the helper also imports a library with estimators of its own: `predict` may be its
+    write(tmp_path, {"evaluate.py": NCF_EVALUATE, "train.py": estimators + textwrap.dedent(f"""
         from keras.models import Model
         from evaluate import evaluate_model
 
-        model = Model(inputs=[u, i], outputs=p)
+        model = {built}
         model.compile(optimizer="adam", loss="binary_crossentropy")
         for epoch in range(100):
             model.fit([users, items], labels, batch_size=256, epochs=1)
             evaluate_model(model, ratings, 10)
-        """})
+        """)})
     found = sites(tmp_path / "evaluate.py")
     predicts = [site for (line, api), site in found.items() if line == 16]
-    if estimators:
+    if estimators and built == "make_model()":
         assert predicts == []
     else:
         assert [s.api for s in predicts] == ["tensorflow.keras.Model.predict"]
-        assert predicts[0].features["receiver_kind"] == "untyped"
+        typed = "untyped" if built == "make_model()" else "constructor"
+        assert predicts[0].features["receiver"] == typed
 
 TF_UTIL = """
     import tensorflow as tf
