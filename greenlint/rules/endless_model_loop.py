@@ -120,7 +120,10 @@ class EndlessModelLoop(Rule):
 
     ## Energy evidence
     Not measured: the saving is every pass after the work is done, which only the program's
-    author can bound; bench/rules/not_measurable.json says so.
+    author can bound; bench/rules/not_measurable.json says so. On any device it is above 0: each
+    pass past the last one needed is a whole step of the model (or a forward pass) at the device's
+    working draw, and a loop that never ends runs until someone stops it, so the saving grows with
+    every pass the program is left running.
 
     ## Fix safety
     No automatic fix: the stopping rule (a budget, a target, a patience) is a choice about
