@@ -12,13 +12,10 @@ from greenlint.rules.callbacks import constructors, listed
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MIN_SHARE
-from greenlint.rules.save_price import SaveShare, save_share
+from greenlint.rules.save_price import FEW_SAVES, SaveShare, save_share
 from greenlint.rules.site import Site, is_keras_model_method, method
 
 API = "tensorflow.keras.callbacks.ModelCheckpoint"
-#: A fit known to save fewer checkpoints than this is not priced (as GL311's FEW_SAVES).
-FEW_SAVES = 10
-
 #: Wide dense layers (75M weights) fitted on batches of 8, with a checkpoint every `{freq}` batches.
 WIDE = (
     "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((784,)),"

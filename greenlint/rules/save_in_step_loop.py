@@ -10,7 +10,7 @@ from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MIN_SHARE
 from greenlint.rules.periodic import call_points, every_step, loop_period, training_steps
-from greenlint.rules.save_price import SaveShare, save_share
+from greenlint.rules.save_price import FEW_SAVES, SaveShare, save_share
 from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import own_loops
 
@@ -18,9 +18,6 @@ SAVES = ("save", "save_weights", "export")
 SAVE_FUNCTIONS = ("tensorflow.saved_model.save", "tensorflow.keras.models.save_model")
 #: Objects whose `save` writes every variable: TF2 checkpoints, and TF1's `Saver`.
 CHECKPOINTS = ("tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager", "tensorflow.compat.v1.train.Saver")
-#: A loop known to run so few times that it saves fewer checkpoints than this is not reported.
-FEW_SAVES = 10
-
 #: A model of wide dense layers (75M weights) trained on batches of 8 (`{every}`: the test of the
 #: `if` around the save, `{save}`: the save).
 WIDE = (

@@ -27,6 +27,10 @@ from greenlint.units import fmt_s
 #: two-layer model on two loaded cores; a tenth of it is taken, for a fast host.
 SAVE_S = 0.005
 
+#: A training known to save fewer checkpoints than this is not priced (GL310, GL311): too few
+#: saves for their share of its steps to matter.
+FEW_SAVES = 10
+
 
 @dataclass(frozen=True)
 class SaveShare:
