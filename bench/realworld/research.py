@@ -174,8 +174,10 @@ def finders(change: Change, calls: dict[str, MainCall], findings: list[dict], ki
 
 
 def score_reading(reading: Reading, sites: list[dict], default: list[dict], every: list[dict],
-                  kinds: dict[str, tuple[str, ...]]) -> dict:
-    """One corpus's row: its main calls matched to call sites, its changes to findings."""
+                  kinds: dict[str, tuple[str, ...]], judged_false: list[dict] = ()) -> dict:
+    """One corpus's row: its main calls matched to call sites, its changes to findings. A change that
+    only default findings judged false (`judged_false`) would find is disputed: the reading lists it, the
+    judge found the finding on it wrong."""
     by_id = {c.id: c for c in reading.calls}
     calls = []
     for call in reading.calls:
@@ -192,9 +194,10 @@ def score_reading(reading: Reading, sites: list[dict], default: list[dict], ever
     for change in reading.changes:
         found = finders(change, by_id, default, kinds)
         opt_in = finders(change, by_id, every, kinds)
+        disputed = [] if found else finders(change, by_id, judged_false, kinds)
         changes.append({
             "file": change.file, "cell": change.cell, "line": change.line, "kind": change.kind, "sure": change.sure,
-            "found_by": found, "found_by_any_rule": opt_in,
+            "found_by": found, "found_by_any_rule": opt_in, "judged_false": disputed,
         })
     never = [
         {"file": relative(site["path"]), "cell": site.get("cell"), "line": site["line"], "api": site["api"],
@@ -211,6 +214,7 @@ def score_reading(reading: Reading, sites: list[dict], default: list[dict], ever
         "changes_listed": len(changes),
         "changes_found": sum(bool(c["found_by"]) for c in changes),
         "changes_found_any_rule": sum(bool(c["found_by_any_rule"]) for c in changes),
+        "changes_disputed": sum(bool(c["judged_false"]) for c in changes),
         "calls": calls,
         "changes": changes,
     }
@@ -241,16 +245,17 @@ def score(readings: list[Reading], collected: dict[str, dict], kinds: dict[str, 
     """The results (deterministic: same code, same readings, same file)."""
     false = {label.key for label in read_labels() if label.verdict == "false"}
 
-    def judged(corpus: str, findings: list[dict]) -> list[dict]:  # a finding judged false finds nothing
-        return [f for f in findings if finding_key(corpus, f) not in false]
+    def judged(corpus: str, findings: list[dict], wrong: bool = False) -> list[dict]:
+        """The findings not judged false (a finding judged false finds nothing), or, `wrong`, those judged false."""
+        return [f for f in findings if (finding_key(corpus, f) in false) == wrong]
 
     rows = []
     for r in readings:
         got = collected[r.corpus]
         rows.append(score_reading(r, got["sites"], judged(r.corpus, got["default"]), judged(r.corpus, got["every"]),
-                                  kinds=kinds))
+                                  kinds=kinds, judged_false=judged(r.corpus, got["default"], wrong=True)))
     keys = ("calls_listed", "call_sites", "with_figure", "changes_listed", "changes_found", "changes_found_any_rule",
-            "never_run")
+            "changes_disputed", "never_run")
     return {
         "command": "python -m bench.realworld research",
         "method": (
@@ -261,7 +266,8 @@ def score(readings: list[Reading], collected: dict[str, dict], kinds: dict[str, 
             "floor). A change is found when `greenlint check --isolated --no-cache` reports a finding of a rule "
             f"its kind names (readings/kinds.toml) within {NEAR} lines of it, of its other lines, or of the main "
             "call it changes: with the default rules, and with every rule selected. A finding judged false "
-            "(bench/realworld/labels.csv) finds no change. Call sites that never run: every call site of the "
+            "(bench/realworld/labels.csv) finds no change; a change that only such findings of the default rules "
+            "would find is counted as disputed (the reading and the judge disagree). Call sites that never run: every call site of the "
             "corpus (not only main calls) whose `runs.count` is 0, each listed to be read: its loop must really "
             "never run."
         ),
@@ -292,14 +298,14 @@ def section(results: dict) -> list[str]:
 
     rows = [
         "| corpus | main calls | call sites | with a figure | changes found (default rules) | (every rule) "
-        "| call sites that never run |",
-        "|---|---|---|---|---|---|---|",
+        "| disputed | call sites that never run |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in (*results["corpora"], {"corpus": "**total**", **results["total"]}):
         rows.append(
             f"| {r['corpus']} | {r['calls_listed']} | {pct(r['call_sites'], r['calls_listed'])} | "
             f"{pct(r['with_figure'], r['calls_listed'])} | {pct(r['changes_found'], r['changes_listed'])} | "
-            f"{pct(r['changes_found_any_rule'], r['changes_listed'])} | {r['never_run']} |"
+            f"{pct(r['changes_found_any_rule'], r['changes_listed'])} | {r['changes_disputed']} | {r['never_run']} |"
         )
     kinds: dict[str, list[int]] = {}
     for r in results["corpora"]:
@@ -313,6 +319,12 @@ def section(results: dict) -> list[str]:
     rows += ["", "| rule | recall: changes of its kinds it found / listed |", "|---|---|"]
     for code, counts in results["rules"].items():
         rows.append(f"| [{code}](rules/{code}.md) | {pct(counts['found'], counts['listed'])} |")
+    disputed = [(r["corpus"], c) for r in results["corpora"] for c in r["changes"] if c["judged_false"]]
+    if disputed:
+        rows += ["", "Disputed: changes a reading lists that only findings judged false would find (the reading and the "
+                 "blind judge disagree; see each label's reason in bench/realworld/labels.csv):", ""]
+        rows += [f"- {corpus} `{c['file']}:{c['line']}` {c['kind']} ({c['sure']}): {', '.join(c['judged_false'])}"
+                 for corpus, c in disputed]
     never = [(r["corpus"], site) for r in results["corpora"] for site in r["never_run_sites"]]
     if never:
         rows += ["", "Call sites counted as never running (each loop read: it must really never run):", ""]

@@ -154,7 +154,7 @@ def test_changes_are_found_by_their_kinds_rules_near_their_lines(tmp_path):
     assert results["rules"] == {"GL201": {"listed": 1, "found": 0}, "GL204": {"listed": 1, "found": 0},
                                 "GL308": {"listed": 1, "found": 1}}
     text = "\n".join(section(results))
-    assert "| synthetic | 2 | 2 / 2 (100%) | 1 / 2 (50%) | 1 / 3 (33%) | 2 / 3 (67%) | 1 |" in text
+    assert "| synthetic | 2 | 2 / 2 (100%) | 1 / 2 (50%) | 1 / 3 (33%) | 2 / 3 (67%) | 0 | 1 |" in text
     assert "- synthetic `train.py:40` keras.Model.evaluate: its loop runs 0 times" in text  # a count unknown is not 0
     assert "| host-input-pipeline | none yet | 0 / 1 |" in text
     assert "| [GL308](rules/GL308.md) | 1 / 1 (100%) |" in text
@@ -172,6 +172,27 @@ def test_a_finding_judged_false_finds_no_change(tmp_path, monkeypatch):
     false = Label("synthetic", "train.py", 0, 11, "GL308", "false", "not the fit it names", "x = load()")
     monkeypatch.setattr(research, "read_labels", lambda: [false])
     assert score([reading], collected, kinds)["total"]["changes_found"] == 0
+
+
+def test_a_change_only_false_findings_would_find_is_disputed(tmp_path, monkeypatch):
+    """The reading and the judge disagree where a change is found only by findings judged false: counted and
+    listed as disputed; a change also found by a finding not judged false is found, not disputed."""
+    from bench.realworld import research
+    from bench.realworld.labels import Label
+
+    reading, kinds = _synthetic(tmp_path)
+    default = [_finding("train.py", 11, "GL308")]
+    collected = {"synthetic": {"sites": [], "default": default, "every": default}}
+    false = Label("synthetic", "train.py", 0, 11, "GL308", "false", "not the fit it names", "x = load()")
+    monkeypatch.setattr(research, "read_labels", lambda: [false])
+    results = score([reading], collected, kinds)
+    assert results["total"]["changes_disputed"] == 1
+    assert "- synthetic `train.py:4` no-early-stopping (high): GL308" in "\n".join(section(results))
+    also = [*default, _finding("train.py", 5, "GL308")]
+    collected = {"synthetic": {"sites": [], "default": also, "every": also}}
+    results = score([reading], collected, kinds)
+    assert (results["total"]["changes_disputed"], results["total"]["changes_found"]) == (0, 1)
+    assert "Disputed" not in "\n".join(section(results))
 
 
 @pytest.mark.parametrize("field, value, message", [
