@@ -179,8 +179,8 @@ def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted:
         count *= trip
     option = next((p.option for p in divisors if p.option), "")
     held = guarded or bool(divisors)
-    return Local(count, UPPER if held or resumed else EXACT, share, option, ", ".join(c for c in counted if c),
-                 held, resumed)
+    options = ", ".join(dict.fromkeys(c for c in counted if c))  # each option once, outermost first
+    return Local(count, UPPER if held or resumed else EXACT, share, option, options, held, resumed)
 
 
 def times(place: Local, outer: int) -> int:

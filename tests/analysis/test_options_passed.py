@@ -173,3 +173,16 @@ def test_nested_loops_counted_by_two_options_name_both(tmp_path):
     (site,) = [s for s in analyse_file(tmp_path / "main.py").callsites if s.api.endswith("train_on_batch")]
     assert (site.runs.loop, site.runs.loop_option) == (15, "epoch, iteration")
     assert "the defaults of `--epoch` and `--iteration`" in site.runs.note
+
+
+def test_nested_loops_counted_by_one_option_name_it_once(tmp_path):
+    """Two nested loops over `range(args.epoch)` run the step epoch² times; the count names `--epoch` once."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "main.py").write_text(
+        "import argparse\nimport tensorflow as tf\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--epoch', type=int, default=3)\n"
+        "args = parser.parse_args()\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(4)])\n"
+        "for epoch in range(args.epoch):\n    for idx in range(args.epoch):\n        model.train_on_batch(x, y)\n")
+    (site,) = [s for s in analyse_file(tmp_path / "main.py").callsites if s.api.endswith("train_on_batch")]
+    assert (site.runs.loop, site.runs.loop_option) == (9, "epoch")
+    assert "the default of `--epoch` as a loop's trip count" in site.runs.note
