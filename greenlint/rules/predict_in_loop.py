@@ -377,10 +377,10 @@ class PredictInLoop(Rule):
             timed = None if multi_backend else _timed(facts, site)
             if multi_backend or timed is not None and _discarded(facts, site, timed):  # a benchmark of predict itself
                 continue
-            why = "times each call" if timed is not None else _shown(facts, site)
             price = start_up()
             if price is not None and _minor_start_up(facts, site, price, options):
                 continue
+            why = "times each call" if timed is not None else _shown(facts, site)
             if driver is None and site.repeats(same=("receiver",)):
                 times = site.loop_times()
             elif driver is not None:
