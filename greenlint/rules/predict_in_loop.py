@@ -76,8 +76,9 @@ class PredictInLoop(Rule):
     showing its frame rate beside the boxes it draws), or shows each pass's result to a person as it
     comes (`cv2.imshow` on every pass: a webcam demo redrawing its window per frame; or a loop that
     waits for a key or `input()` each pass), one item per call is the loop's point: a frame cannot
-    wait for later ones to be batched with it, so the message proposes the direct call alone, which
-    keeps one item per call and drops the start-up.
+    wait for later ones to be batched with it, so the message proposes `predict_on_batch` (or, for a
+    small model, the direct call: a large one, such as an EfficientNet, runs slower eagerly than
+    traced) alone, which keeps one item per call and drops the start-up.
 
     ## Why is this bad?
     `predict()` is built for large inputs: every call builds or looks up a prediction
@@ -133,9 +134,14 @@ class PredictInLoop(Rule):
     )
     ONE_PER_PASS = (
         "`{api}` is called inside a loop{times} that {why}: each pays predict()'s fixed overhead{price},"
-        " which calling the model directly (`model(x, training=False)`) avoids, one item per call as before"
+        " which `predict_on_batch` (its traced prediction on the one batch given, without predict()'s data"
+        " adapter and loop), or for a small model a direct call (`model(x, training=False)`), avoids, one item"
+        " per call as before"
     )
-    FIX_TITLE = "Batch the inputs into one predict() call, or call the model directly on small inputs"
+    FIX_TITLE = (
+        "Stack the items into one predict() call where they are all at hand; where they come one at a time,"
+        " use predict_on_batch or call the model directly"
+    )
     EVIDENCE_APIS = ("tensorflow.keras.Sequential.predict", "tensorflow.keras.Model.predict")
     VALID = (
         Valid(  # a latency measurement: each call timed on its own
