@@ -137,10 +137,16 @@ def read_first(body: list[ast.stmt], bound: frozenset = frozenset()) -> frozense
     what the loop binds before the body, its variable): the names whose values one pass can hand
     the next. A name a plain assignment of the body's own level binds before any read of it
     (`ok, frame = reader.read()` opening each pass) starts afresh every pass; a binding in a
-    nested block (a branch, an inner loop) may not run, so it starts nothing afresh."""
+    nested block (a branch, an inner loop) may not run, so it starts nothing afresh; but within a
+    branch, a name it binds before it reads it (`if faces: ages = predict(faces); draw(ages)`) is read
+    in that branch only after this pass bound it."""
     fresh: set[str] = set(bound)
     found: set[str] = set()
     for statement in body:
+        if type(statement) is ast.If:
+            found |= names(statement.test) - fresh
+            found |= read_first(statement.body, frozenset(fresh)) | read_first(statement.orelse, frozenset(fresh))
+            continue
         found |= names(statement) - fresh if type(statement) not in (ast.Assign, ast.AnnAssign) else set()
         if type(statement) is ast.Assign:
             found |= names(statement.value) - fresh

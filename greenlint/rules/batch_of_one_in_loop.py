@@ -25,8 +25,8 @@ from greenlint.rules.syntax import (
     own_loops,
     parameters,
     positional_parameters,
+    shows_each_pass,
     times_each_call,
-    waits_for_user,
 )
 
 #: Model calls that run the model once on what they are given (`predict` is GL201's).
@@ -60,7 +60,9 @@ class BatchOfOneInLoop(Rule):
     it comes, where waiting for a batch adds latency), a call in a traced function, a loop
     whose variable does not reach the item, a loop that waits for the user on each item
     (`cv2.waitKey(0)`, `input()`, `plt.show()`: a person's pace, not the model's, sets its
-    time) or reads its items from standard input as they come (`for line in sys.stdin:`), a
+    time) or reads its items from standard input as they come (`for line in sys.stdin:`), a loop
+    that shows each pass's result in a live window (`cv2.imshow` on every pass: a webcam demo's
+    frames, drawn as they come, cannot wait to be stacked with later ones), a
     loop that times each call (a clock read before and after it: a latency measurement, whose
     point is one item per call), a loop known to run at most 32 times (a plot
     of nine samples: one batch's worth of items gains nothing worth a finding), and a loop over
@@ -184,6 +186,12 @@ class BatchOfOneInLoop(Rule):
             "for path in paths:\n    image = cv2.imread(path)\n"
             "    boxes = model.predict_on_batch(np.expand_dims(image, axis=0))\n"
             "    cv2.imshow('image', draw(image, boxes))\n    cv2.waitKey(0)\n"
+        ),
+        Valid(  # each frame of a camera's generator drawn in a live window as it comes: none can wait for later ones
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for frame in camera_frames():\n"
+            "    boxes = model.predict_on_batch(np.expand_dims(frame, axis=0))\n"
+            "    cv2.imshow('result', draw(frame, boxes))\n    if cv2.waitKey(1) == 27:\n        break\n"
         ),
         Valid(  # nine samples for a plot: at most one batch's worth
             "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
@@ -332,15 +340,15 @@ def _shown(site: Site, item: ast.expr, wrapped: bool) -> str:
 
 def _per_item(facts: FileFacts, loop: ast.AST, call: ast.Call, item: ast.expr, cell: int | None) -> bool:
     """*call*, given the batch of one *item*, runs once per item of the `for` loop *loop*: the loop's
-    variable reaches the item, no output reaches a later pass's item, and the loop neither waits
-    for a person, times each call, nor is a graph loop."""
+    variable reaches the item, no output reaches a later pass's item, and the loop neither shows
+    each pass's result to a person (`syntax.shows_each_pass`), times each call, nor is a graph loop."""
     return (
         isinstance(loop, (ast.For, ast.AsyncFor))
         and not autograph_loop(facts, loop, cell)
         and bool(flow.names(item) & loop_varying(loop))
         and not _fed_back(call, item, loop)
         and not _regions_of_one_image(item, loop)
-        and not waits_for_user(loop)
+        and not shows_each_pass(loop)
         and not times_each_call(loop, call)
     )
 

@@ -23,7 +23,7 @@ from greenlint.rules.material import (
     repeated_cost,
 )
 from greenlint.rules.site import Site, is_keras_model_method
-from greenlint.rules.syntax import LOOPS, last_name, own_body, own_loops, times_each_call
+from greenlint.rules.syntax import LOOPS, last_name, own_body, own_loops, shows_each_pass, times_each_call
 
 #: A base class whose method calls `self.step` once per pass of its loop (a decoder's search).
 DECODER = (
@@ -73,8 +73,12 @@ class PredictInLoop(Rule):
     prices (blind-judged false on three such programs' demo and sample loops); a loop that
     times each call (a clock read before and after it) and throws its result away (a statement
     of its own, or bound to a name the loop never reads): a benchmark of `predict` itself. Where the loop times each call and uses what it returns (a video demo
-    showing its frame rate beside the boxes it draws), one item per call is the loop's point,
-    so the message proposes the direct call alone, which keeps it and drops the start-up.
+    showing its frame rate beside the boxes it draws), or shows each pass's result to a person as it
+    comes (`cv2.imshow` on every pass: a webcam demo redrawing its window per frame; or a loop that
+    waits for a key or `input()` each pass), one item per call is the loop's point: a frame cannot
+    wait for later ones to be batched with it, so the message proposes `predict_on_batch` (or, for a
+    small model, the direct call: a large one, such as an EfficientNet, runs slower eagerly than
+    traced) alone, which keeps one item per call and drops the start-up.
 
     ## Why is this bad?
     `predict()` is built for large inputs: every call builds or looks up a prediction
@@ -128,11 +132,16 @@ class PredictInLoop(Rule):
         " each pays predict()'s fixed overhead{price}, which calling the model directly (`model(x, training=False)`)"
         " avoids"
     )
-    TIMED = (
-        "`{api}` is called inside a loop{times} that times each call: each pays predict()'s fixed overhead{price},"
-        " which calling the model directly (`model(x, training=False)`) avoids, one item per call as before"
+    ONE_PER_PASS = (
+        "`{api}` is called inside a loop{times} that {why}: each pays predict()'s fixed overhead{price},"
+        " which `predict_on_batch` (its traced prediction on the one batch given, without predict()'s data"
+        " adapter and loop), or for a small model a direct call (`model(x, training=False)`), avoids, one item"
+        " per call as before"
     )
-    FIX_TITLE = "Batch the inputs into one predict() call, or call the model directly on small inputs"
+    FIX_TITLE = (
+        "Stack the items into one predict() call where they are all at hand; where they come one at a time,"
+        " use predict_on_batch or call the model directly"
+    )
     EVIDENCE_APIS = ("tensorflow.keras.Sequential.predict", "tensorflow.keras.Model.predict")
     VALID = (
         Valid(  # a latency measurement: each call timed on its own
@@ -292,6 +301,30 @@ class PredictInLoop(Rule):
             line=10,
             message_contains="that times each call: each pays predict()'s fixed overhead",
         ),
+        Invalid(  # a webcam demo showing each frame's faces as they come: no frame can wait to be batched; the frame
+            # redrawn from the prediction under a test is read afresh at the top of the next pass (nothing carried)
+            "import cv2\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "capture = cv2.VideoCapture(0)\nwhile True:\n    ok, frame = capture.read()\n    faces = crop(frame)\n"
+            "    if len(faces) > 0:\n        ages = model.predict(faces)\n        frame = draw(frame, ages)\n"
+            "    cv2.imshow('result', frame)\n    if cv2.waitKey(30) == 27:\n        break\n",
+            line=9,
+            message_contains="that shows each pass's result to a person as it comes: each pays predict()'s fixed",
+        ),
+        Invalid(  # near miss: the window shown only when asked; the frames read from a file may be batched
+            "import cv2\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "capture = cv2.VideoCapture('in.mp4')\nfor i in range(n_frames):\n    ok, frame = capture.read()\n"
+            "    boxes = model.predict(frame[None])\n    if show:\n        cv2.imshow('result', draw(frame, boxes))\n",
+            line=7,
+            message_contains="is called inside a loop: each call pays",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # near miss: a plot drawn with pyplot's imshow on each pass is no live window shown as it comes
+            "import matplotlib.pyplot as plt\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "for i, image in enumerate(images):\n    label = model.predict(image[None]).argmax()\n"
+            "    plt.subplot(4, 4, i + 1)\n    plt.imshow(image)\n    plt.title(label)\n",
+            line=5,
+            message_contains="is called inside a loop: each call pays",
+        ),
         Invalid(  # near miss: the standalone `keras` alone does not say which Keras runs it
             "from keras.models import load_model\nmodel = load_model('m.h5')\n"
             "model.fit(x, y, epochs=3)\nfor x in rows:\n    model.predict(x[None])\n",
@@ -353,6 +386,7 @@ class PredictInLoop(Rule):
             price = start_up()
             if price is not None and _minor_start_up(facts, site, price, options):
                 continue
+            why = "times each call" if timed is not None else _shown(facts, site)
             if driver is None and site.repeats(same=("receiver",)):
                 times = site.loop_times()
             elif driver is not None:
@@ -364,8 +398,8 @@ class PredictInLoop(Rule):
             yield self.diagnostic(
                 site.callsite.span,
                 facts.path,
-                (self.CARRIED if serial else self.MESSAGE if timed is None else self.TIMED).format(
-                    api=site.api, times=times, price="" if price is None else _price(site, price)
+                (self.CARRIED if serial else self.MESSAGE if why is None else self.ONE_PER_PASS).format(
+                    api=site.api, times=times, price="" if price is None else _price(site, price), why=why
                 ),
                 energy_j=site.total_energy_j,
             )
@@ -378,6 +412,14 @@ def _timed(facts: FileFacts, site: Site) -> ast.AST | None:
         return None
     loops = own_loops(facts, call, site.callsite.span.cell)
     return loops[0] if loops and times_each_call(loops[0], call) else None
+
+
+def _shown(facts: FileFacts, site: Site) -> str | None:
+    """What the message says of the innermost loop around the call where that loop shows each pass's
+    result to a person (`syntax.shows_each_pass`: a webcam demo's window): None elsewhere."""
+    call = facts.node(site)
+    loops = own_loops(facts, call, site.callsite.span.cell) if call is not None else []
+    return "shows each pass's result to a person as it comes" if loops and shows_each_pass(loops[0]) else None
 
 
 def _discarded(facts: FileFacts, site: Site, loop: ast.AST) -> bool:

@@ -389,6 +389,20 @@ def waits_for_user(loop: ast.AST) -> bool:
     return False
 
 
+def shows_each_pass(loop: ast.AST) -> bool:
+    """The loop shows each pass's result to a person: `cv2.imshow` on every pass (a live window a
+    webcam or video demo redraws per frame), or it waits for the person (`waits_for_user`). Its point
+    is one item per pass, shown as it comes: items cannot wait to be batched with later ones."""
+    return waits_for_user(loop) or any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "imshow"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "cv2"
+        for node in unguarded_body(loop)
+    )
+
+
 def in_class(facts: FileFacts, site: Site) -> bool:
     """Whether the call is written inside a class (its body or one of its methods)."""
     node = facts.node(site)

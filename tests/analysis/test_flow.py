@@ -43,6 +43,20 @@ def test_a_binding_under_a_branch_starts_nothing_afresh():
     assert "x" in flow.read_first(loop.body)
 
 
+def test_a_name_a_branch_binds_before_reading_it_is_not_read_first():
+    loop = _loop("for i in range(n):\n    if ok:\n        x = f()\n        g(x)\n    else:\n        g(y)\n        y = 1\n")
+    first = flow.read_first(loop.body)
+    assert "x" not in first and {"ok", "f", "g", "y"} <= first
+
+
+def test_the_frame_redrawn_under_a_test_reaches_no_later_pass():
+    loop = _loop(
+        "for i in range(n):\n    ok, frame = reader.read()\n    faces = crop(frame)\n    if faces:\n"
+        "        ages = model.predict(faces)\n        frame = draw(frame, ages)\n    show(frame)\n"
+    )
+    assert "faces" not in flow.next_pass(frozenset({"ages"}), loop.body, flow.targets(loop.target))
+
+
 def test_the_frame_redrawn_from_the_result_reaches_no_later_pass():
     loop = _loop(VIDEO)
     assert "batch" not in flow.next_pass(frozenset({"boxes"}), loop.body, flow.targets(loop.target))
