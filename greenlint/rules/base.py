@@ -13,6 +13,7 @@ from typing import Any, ClassVar, TypeVar
 
 from greenlint.analysis import trees
 from greenlint.analysis.callsite import Span, node_columns
+from greenlint.analysis.import_table import imported
 from greenlint.analysis.options import OptionRead
 from greenlint.analysis.options import argument as argument
 from greenlint.analysis.options import keyword as keyword
@@ -110,6 +111,17 @@ class FileFacts:
     def text(self) -> str:
         """The file's text (a notebook's code cells joined by newlines)."""
         return joined(self.source)
+
+    @cached_property
+    def imported(self) -> dict[str, str]:
+        """Name -> the dotted path the file's module-scope absolute imports bind it to (a
+        notebook's cells, one namespace, in order): `analysis/import_table.py`."""
+        found: dict[str, str] = {}
+        for cell in self.cells:
+            module = self.module(cell)
+            if module is not None:
+                found.update(imported(module))
+        return found
 
     def _tree(self, cell: int | None) -> dict | None:
         if cell not in self._trees:

@@ -1,0 +1,60 @@
+"""A module's import table (analysis/import_table.py): what Python binds at module scope, each name
+to the dotted path of what it binds; and the same table asked of a file's facts."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
+from greenlint.analysis.import_table import imported
+from greenlint.rules.base import FileFacts
+
+
+def _table(code: str) -> dict[str, str]:
+    return imported(ast.parse(textwrap.dedent(code)))
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        ("import tensorflow as tf", {"tf": "tensorflow"}),
+        ("import a.b.c", {"a": "a"}),  # binds the root package only
+        ("import a.b as c", {"c": "a.b"}),
+        ("from tensorflow.keras.models import load_model as lm", {"lm": "tensorflow.keras.models.load_model"}),
+        ("import numpy as np, os", {"np": "numpy", "os": "os"}),
+        # module level, under a block that runs in the module's scope
+        ("try:\n    import ujson as json\nexcept ImportError:\n    import json", {"json": "json"}),
+        ("if True:\n    from keras import layers\nelse:\n    pass", {"layers": "keras.layers"}),
+        ("with ctx():\n    import torch", {"torch": "torch"}),
+        # the last binding written wins
+        ("import a as x\nimport b as x", {"x": "b"}),
+    ],
+)
+def test_names_the_module_binds(code, expected):
+    assert _table(code) == expected
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "from . import models",  # relative: no absolute path
+        "from .models import Net",
+        "from tensorflow.keras.layers import *",  # binds names the table cannot list
+        "def f():\n    import tensorflow as tf",  # binds in the function's scope
+        "class C:\n    from keras import layers",  # in the class's
+        "x = lambda: __import__('tensorflow')",  # no import statement
+    ],
+)
+def test_names_the_module_does_not_bind(code):
+    assert _table(code) == {}
+
+
+def test_facts_merge_a_notebooks_cells_in_order():
+    facts = FileFacts("nb.ipynb", (), ("import tensorflow as tf", "x = 1", "import torch as tf\nimport numpy as np"))
+    assert facts.imported == {"tf": "torch", "np": "numpy"}
+
+
+def test_facts_of_a_script_that_does_not_parse_bind_nothing():
+    assert FileFacts("broken.py", (), "import tensorflow as tf\ndef (:\n").imported == {}
