@@ -12,7 +12,7 @@ as the last to run does in straight-line code."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 #: Statements whose bodies run in the scope that holds them (a `def` or `class` body does not).
 _BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match,
@@ -21,18 +21,23 @@ _BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, as
 
 def imported(module: ast.Module) -> dict[str, str]:
     """Name -> the dotted path the module-scope absolute imports of *module* bind it to."""
-    found: dict[str, str] = {}
-    for node in _module_scope(module.body):
+    found = dict(bindings(_module_scope(module.body)))
+    return {name: dotted for name, dotted in found.items() if dotted is not None}
+
+
+def bindings(statements: Iterable[ast.Import | ast.ImportFrom]) -> Iterator[tuple[str, str | None]]:
+    """Each (name, dotted path) the import *statements* bind, in order; the path None where a
+    relative import binds the name (to a module of the package, no absolute path)."""
+    for node in statements:
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.asname:
-                    found[alias.asname] = alias.name
-                else:
-                    root = alias.name.partition(".")[0]
-                    found[root] = root
-        elif not node.level and node.module:
-            found.update((a.asname or a.name, f"{node.module}.{a.name}") for a in node.names if a.name != "*")
-    return found
+                root = alias.name.partition(".")[0]
+                yield (alias.asname, alias.name) if alias.asname else (root, root)
+        else:
+            module = None if node.level else node.module
+            for alias in node.names:
+                if alias.name != "*":
+                    yield alias.asname or alias.name, f"{module}.{alias.name}" if module else None
 
 
 def _module_scope(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:

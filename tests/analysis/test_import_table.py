@@ -30,6 +30,7 @@ def _table(code: str) -> dict[str, str]:
         ("with ctx():\n    import torch", {"torch": "torch"}),
         # the last binding written wins
         ("import a as x\nimport b as x", {"x": "b"}),
+        ("from . import x\nimport a as x", {"x": "a"}),
     ],
 )
 def test_names_the_module_binds(code, expected):
@@ -41,6 +42,7 @@ def test_names_the_module_binds(code, expected):
     [
         "from . import models",  # relative: no absolute path
         "from .models import Net",
+        "import a as x\nfrom . import x",  # rebound to a module of the package
         "from tensorflow.keras.layers import *",  # binds names the table cannot list
         "def f():\n    import tensorflow as tf",  # binds in the function's scope
         "class C:\n    from keras import layers",  # in the class's
