@@ -1,6 +1,7 @@
 """A module's import table: each name its module-scope absolute imports bind, to the dotted path
 of what Python binds it to. The one table the analysis' quick reads of a script and the rules ask
-(`FileFacts.imported`); the resolver binds imports as values of its own walk.
+(`FileFacts.imported`; `FileFacts.imported_path` adds the imports of the functions around a
+node, `own`); the resolver binds imports as values of its own walk.
 
 Python's bindings: `import a.b.c` binds `a` (to `a`), `import a.b as c` binds `c` to `a.b`, `from
 a.b import c as d` binds `d` to `a.b.c`. A relative import or `from a import *` names no absolute
@@ -19,10 +20,18 @@ _BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, as
            getattr(ast, "TryStar", ast.Try))  # `except*`: Python 3.11 on
 
 
+#: Nodes with a scope of their own whose body binds names (a lambda's or a comprehension's holds no statement).
+SCOPES = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
 def imported(module: ast.Module) -> dict[str, str]:
     """Name -> the dotted path the module-scope absolute imports of *module* bind it to."""
-    found = dict(bindings(_module_scope(module.body)))
-    return {name: dotted for name, dotted in found.items() if dotted is not None}
+    return {name: dotted for name, dotted in own(module).items() if dotted is not None}
+
+
+def own(scope: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> dict[str, str | None]:
+    """Name -> dotted path each import in *scope*'s own body binds (None: a relative import's)."""
+    return dict(bindings(_module_scope(scope.body)))
 
 
 def bindings(statements: Iterable[ast.Import | ast.ImportFrom]) -> Iterator[tuple[str, str | None]]:

@@ -60,3 +60,44 @@ def test_facts_merge_a_notebooks_cells_in_order():
 
 def test_facts_of_a_script_that_does_not_parse_bind_nothing():
     assert FileFacts("broken.py", (), "import tensorflow as tf\ndef (:\n").imported == {}
+
+
+def _path_at(code: str, name: str) -> str | None:
+    """The dotted path `FileFacts.imported_path` gives the first read of *name* (the whole chain) in *code*."""
+    facts = FileFacts("run.py", (), textwrap.dedent(code))
+    reads = [n for n in facts.nodes(None, ast.Attribute, ast.Name) if _first(n) == name]
+    return facts.imported_path(reads[0])
+
+
+def _first(node: ast.AST) -> str:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) else ""
+
+
+@pytest.mark.parametrize(
+    ("code", "name", "expected"),
+    [
+        ("import numpy as np\nnp.random.rand()", "np", "numpy.random.rand"),
+        # a function's own import, whatever the module binds; its nested functions see it too
+        ("import numpy as np\ndef f():\n    import jax.numpy as np\n    np.ones(3)", "np", "jax.numpy.ones"),
+        ("def f():\n    from itertools import count\n    def g():\n        count()", "count", "itertools.count"),
+        # a class body's import is seen by its own statements
+        ("class C:\n    import numpy as np\n    x = np.ones(3)", "np", "numpy.ones"),
+    ],
+)
+def test_the_path_an_expression_names_where_it_is(code, name, expected):
+    assert _path_at(code, name) == expected
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "np.ones(3)",  # nothing imports it
+        "def f():\n    import numpy as np\ndef g():\n    np.ones(3)",  # another function's import
+        "class C:\n    import numpy as np\n    def f(self):\n        np.ones(3)",  # a class's names are not its methods'
+        "import numpy as np\ndef f():\n    from . import np\n    np.ones(3)",  # rebound to a module of the package
+    ],
+)
+def test_no_path_where_no_import_visible_there_binds_the_name(code):
+    assert _path_at(code, "np") is None
