@@ -131,10 +131,14 @@ class FileFacts:
         parts = trees.dotted(expr)
         if not parts:
             return None
+        index = self._tree(cell)
+        owned = index.setdefault("imports", {}) if index is not None else {}  # scope -> its own imports, once
         scopes = [a for a in self.ancestors(expr, cell) if isinstance(a, SCOPES)]
         for depth, scope in enumerate(scopes):
             if type(scope) is not ast.Module and (depth == 0 or type(scope) is not ast.ClassDef):
-                bound = own(scope)
+                bound = owned.get(scope)
+                if bound is None:
+                    bound = owned[scope] = own(scope)
                 if parts[0] in bound:
                     dotted = bound[parts[0]]
                     return None if dotted is None else ".".join([dotted, *parts[1:]])
