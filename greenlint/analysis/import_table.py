@@ -1,12 +1,13 @@
 """A module's import table: each name its module-scope absolute imports bind, to the dotted path
-of what Python binds it to. The one table the analysis' quick reads of a script and the rules ask
-(`FileFacts.imported`; `FileFacts.imported_path` adds the imports of the functions around a
-node, `own`); the resolver binds imports as values of its own walk.
+of what Python binds it to (`imported`), and a function's or class's own (`own`). The one table
+the analysis' quick reads of a script and the rules ask (`FileFacts.imported`, and
+`FileFacts.imported_path`: the path a name names where it is); the resolver binds imports as
+values of its own walk.
 
 Python's bindings: `import a.b.c` binds `a` (to `a`), `import a.b as c` binds `c` to `a.b`, `from
 a.b import c as d` binds `d` to `a.b.c`. A relative import or `from a import *` names no absolute
-path and is left out; an import in a function or class body binds in that scope, not the
-module's, and is left out too; one under `if`, `try` (`except ImportError:`), `with` or a loop at
+path and is left out (a relative one hides the name's earlier binding); an import in a function or class body binds in that scope, not the
+module's (`own` of that scope); one under `if`, `try` (`except ImportError:`), `with` or a loop at
 module level binds in the module's, and is in. Where several bind a name, the last written wins,
 as the last to run does in straight-line code."""
 
@@ -31,7 +32,7 @@ def imported(module: ast.Module) -> dict[str, str]:
 
 def own(scope: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> dict[str, str | None]:
     """Name -> dotted path each import in *scope*'s own body binds (None: a relative import's)."""
-    return dict(bindings(_module_scope(scope.body)))
+    return dict(bindings(_in_scope(scope.body)))
 
 
 def bindings(statements: Iterable[ast.Import | ast.ImportFrom]) -> Iterator[tuple[str, str | None]]:
@@ -49,13 +50,13 @@ def bindings(statements: Iterable[ast.Import | ast.ImportFrom]) -> Iterator[tupl
                     yield alias.asname or alias.name, f"{module}.{alias.name}" if module else None
 
 
-def _module_scope(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
-    """The import statements of *body* and of the blocks in it that run in its scope, in order."""
+def _in_scope(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The import statements of *body* and of the blocks in it that run in the same scope, in order."""
     for node in body:
         if type(node) is ast.Import or type(node) is ast.ImportFrom:
             yield node
         elif isinstance(node, _BLOCKS):
             for field in ("body", "orelse", "finalbody"):
-                yield from _module_scope(getattr(node, field, []))
+                yield from _in_scope(getattr(node, field, []))
             for inner in getattr(node, "handlers", ()) or getattr(node, "cases", ()):
-                yield from _module_scope(inner.body)
+                yield from _in_scope(inner.body)
