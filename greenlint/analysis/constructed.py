@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from greenlint.analysis import options, trees
+from greenlint.analysis import import_table, options, trees
 from greenlint.analysis.values import Const, Options
 
 
@@ -393,15 +393,10 @@ class _Script:
 
     @functools.cached_property
     def imported(self) -> dict[str, str]:
-        """The names the script's top-level absolute imports bind, each to its dotted path
-        (`import tensorflow as tf`, `from tensorflow.keras.models import load_model`)."""
-        found: dict[str, str] = {}
-        for node in self.tree.body:
-            if type(node) is ast.Import:
-                found.update((a.asname, a.name) if a.asname else (a.name.partition(".")[0],) * 2 for a in node.names)
-            elif type(node) is ast.ImportFrom and not node.level and node.module:
-                found.update((a.asname or a.name, f"{node.module}.{a.name}") for a in node.names if a.name != "*")
-        return {name: path for name, path in found.items() if self.stores.get(name, 0) == 0}
+        """The names the script's module-scope absolute imports bind (`import_table`), each to its
+        dotted path, that it binds nowhere else (`import tensorflow as tf`, `from
+        tensorflow.keras.models import load_model`)."""
+        return {name: path for name, path in import_table.imported(self.tree).items() if self.stores.get(name, 0) == 0}
 
     @functools.cached_property
     def calls_bound(self) -> dict[str, ast.Call]:

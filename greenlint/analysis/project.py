@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from greenlint.analysis import constructed, installed, served, trees, untyped, wrapped
+from greenlint.analysis.import_table import bindings
 from greenlint.analysis.records import Record
 from greenlint.analysis.values import (
     MISSING,
@@ -190,25 +191,43 @@ def _module_at(base: str) -> ExtModule | None:
 
 def bound_modules(path: str, statements: Iterable[ast.Import | ast.ImportFrom]) -> dict[str, str]:
     """The dotted paths the import *statements* of the module at *path* bind its names to, outside
-    the project (`import numpy.random as npr`: `npr` -> `numpy.random`; `import numpy.random`:
-    `numpy` -> `numpy`; `from random import randint`: `randint` -> `random.randint`). A name whose
-    module the project holds (a `random.py` beside a script: Python finds it first, as `Imports`
-    does), a relative import's, or one bound to two different paths is left out."""
+    the project (`import_table.bindings`: `import numpy.random as npr`: `npr` -> `numpy.random`;
+    `import numpy.random`: `numpy` -> `numpy`; `from random import randint`: `randint` ->
+    `random.randint`). A name whose module the project holds (a `random.py` beside a script: Python
+    finds it first, as `Imports` does), a relative import's, or one bound to two different paths is
+    left out."""
     roots = import_roots(os.path.dirname(os.path.abspath(path)))
     found: dict[str, str | None] = {}
-    for node in statements:
-        if isinstance(node, ast.ImportFrom):
-            module = None if node.level or find_module(roots, (node.module or "").partition(".")[0]) else node.module
-            pairs = [(a.asname or a.name, f"{module}.{a.name}" if module else None) for a in node.names if a.name != "*"]
-        else:
-            pairs = [
-                (a.asname or a.name.partition(".")[0], None if find_module(roots, a.name.partition(".")[0])
-                 else a.name if a.asname else a.name.partition(".")[0])
-                for a in node.names
-            ]
-        for name, dotted in pairs:
-            found[name] = dotted if found.get(name, dotted) == dotted else None
+    for name, dotted in bindings(statements):
+        if dotted is not None and find_module(roots, dotted.partition(".")[0]):
+            dotted = None
+        found[name] = dotted if found.get(name, dotted) == dotted else None
     return {name: dotted for name, dotted in found.items() if dotted is not None}
+
+
+def project_bindings(path: str, statements: Iterable[ast.Import | ast.ImportFrom]) -> dict[str, list[tuple[str | None, str]]]:
+    """Name -> what the import *statements* of the module at *path* may bind it to, as Python binds
+    it: each (file of the project module, member), the file None where the project holds no such
+    module. The member is "" where the name is the module itself (`import a.b` binds `a` to module
+    a, `import a.b as c` binds `c` to a.b), its name there otherwise (`from m import n`: n of m; and
+    "" of m/n.py too, where package m has that module: Python takes the package's attribute n
+    first, its submodule n otherwise); `from m import *` binds "*" to m's member "*"."""
+    roots = import_roots(os.path.dirname(path))
+    bound: dict[str, list[tuple[str | None, str]]] = {}
+    for node in statements:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                dotted = alias.name if alias.asname else alias.name.partition(".")[0]
+                bound.setdefault(alias.asname or dotted, []).append((_file_of(find_module(roots, dotted)), ""))
+            continue
+        module = find_module((relative_base(path, node.level),) if node.level else roots, node.module or "")
+        for alias in node.names:
+            name = "*" if alias.name == "*" else alias.asname or alias.name
+            bound.setdefault(name, []).append((_file_of(module), alias.name))
+            if alias.name != "*" and module is not None and module.directory is not None \
+                    and (file := _file_of(_submodule(module.directory, alias.name))) is not None:
+                bound[name].append((file, ""))
+    return bound
 
 
 def relative_base(path: str, level: int) -> str:
@@ -234,19 +253,14 @@ def _import_lines(text: str):
 
 
 def direct_imports(path: str, text: str) -> list[str]:
-    """Files of the project modules *text* (the module at *path*) may import, sorted."""
-    return resolve_imports(path, import_statements(text))
+    """Files of the project modules *text* (the module at *path*) may import, sorted (resolved
+    against the files there now: only stats, no reading)."""
+    return _files_of(path, _resolve_each(path, import_statements(text)))
 
 
 def import_statements(text: str) -> list[tuple]:
     """The import statements of *text* as `_IMPORT_LINE` groups: what its content decides."""
     return [match.groups() for match in _import_lines(text)]
-
-
-def resolve_imports(path: str, statements: list[tuple]) -> list[str]:
-    """Files of the project modules the *statements* of the module at *path* may import, sorted
-    (resolved against the files there now: only stats, no reading)."""
-    return _files_of(path, _resolve_each(path, statements))
 
 
 def _files_of(path: str, resolved: Iterable[set[str]]) -> list[str]:

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, TypeVar
 
 from greenlint.analysis import trees
 from greenlint.analysis.callsite import Span, node_columns
+from greenlint.analysis.import_table import SCOPES, imported, own
 from greenlint.analysis.options import OptionRead
 from greenlint.analysis.options import argument as argument
 from greenlint.analysis.options import keyword as keyword
@@ -110,6 +111,39 @@ class FileFacts:
     def text(self) -> str:
         """The file's text (a notebook's code cells joined by newlines)."""
         return joined(self.source)
+
+    @cached_property
+    def imported(self) -> dict[str, str]:
+        """Name -> the dotted path the file's module-scope absolute imports bind it to (a
+        notebook's cells, one namespace, in order): `analysis/import_table.py`."""
+        found: dict[str, str] = {}
+        for cell in self.cells:
+            module = self.module(cell)
+            if module is not None:
+                found.update(imported(module))
+        return found
+
+    def imported_path(self, expr: ast.expr, cell: int | None = None) -> str | None:
+        """The dotted path a name or attribute chain names through the imports that bind its first
+        name where it is (`np.random.rand` -> `numpy.random.rand` after `import numpy as np`): those
+        of the functions around it, innermost first (a class body's own for its direct statements
+        only, as Python looks names up), then the file's (`imported`); None where no import binds it."""
+        parts = trees.dotted(expr)
+        if not parts:
+            return None
+        index = self._tree(cell)
+        owned = index.setdefault("imports", {}) if index is not None else {}  # scope -> its own imports, once
+        scopes = [a for a in self.ancestors(expr, cell) if isinstance(a, SCOPES)]
+        for depth, scope in enumerate(scopes):
+            if type(scope) is not ast.Module and (depth == 0 or type(scope) is not ast.ClassDef):
+                bound = owned.get(scope)
+                if bound is None:
+                    bound = owned[scope] = own(scope)
+                if parts[0] in bound:
+                    dotted = bound[parts[0]]
+                    return None if dotted is None else ".".join([dotted, *parts[1:]])
+        dotted = self.imported.get(parts[0])
+        return None if dotted is None else ".".join([dotted, *parts[1:]])
 
     def _tree(self, cell: int | None) -> dict | None:
         if cell not in self._trees:

@@ -9,7 +9,7 @@ import os
 from typing import TypeGuard
 
 from greenlint.analysis import trees
-from greenlint.analysis.project import find_module, import_roots, relative_base
+from greenlint.analysis.project import project_bindings
 from greenlint.rules.base import FileFacts
 from greenlint.rules.syntax import cell_units, enclosing_anywhere, last_name, scope_body, units
 
@@ -189,42 +189,32 @@ def project_classes(facts: FileFacts, call: ast.Call) -> list[ast.ClassDef] | No
 
 
 def imported_from_project(facts: FileFacts, name: str | None) -> list[tuple[str | None, str]] | None:
-    """Each import of *name* in the file (`from eval.coco import Evaluate [as E]`, anywhere in
-    it): the file of the project module it comes from (None where that is not a module of the
-    project) and the name it has there; None where the file imports no such name."""
+    """Each import of *name* from a module in the file (`from eval.coco import Evaluate [as E]`,
+    anywhere in it): the file of the project module it comes from (None where that is not a module
+    of the project) and the name it has there (`project_bindings`' members); None where the file
+    imports no such name."""
     if name is None:
         return None
-    imports = [
-        (node, alias)
-        for cell in facts.cells
-        for node in facts.nodes(cell, ast.ImportFrom)
-        if isinstance(node, ast.ImportFrom)
-        for alias in node.names
-        if (alias.asname or alias.name) == name
-    ]
-    if not imports:
-        return None
-    path = os.path.abspath(facts.path)
-    found: list[tuple[str | None, str]] = []
-    for node, alias in imports:
-        bases = (relative_base(path, node.level),) if node.level else import_roots(os.path.dirname(path))
-        module = find_module(bases, node.module or "")
-        found.append((module.file if module is not None and module.file else None, alias.name))
-    return found
+    found = [(file, member) for file, member in _bindings(facts, name) if member]
+    return found or None
 
 
 def star_imported_from_project(facts: FileFacts) -> list[str]:
     """The files of the project modules the file imports everything from (`from utils import *`)."""
+    return [file for file, _ in _bindings(facts, "*") if file is not None]
+
+
+def _bindings(facts: FileFacts, name: str) -> list[tuple[str | None, str]]:
+    """What the file's `from` imports binding *name* bind it to (`project_bindings`), every cell."""
     path = os.path.abspath(facts.path)
-    found: list[str] = []
-    for cell in facts.cells:
-        for node in facts.nodes(cell, ast.ImportFrom):
-            if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
-                bases = (relative_base(path, node.level),) if node.level else import_roots(os.path.dirname(path))
-                module = find_module(bases, node.module or "")
-                if module is not None and module.file:
-                    found.append(module.file)
-    return found
+    return [
+        bound
+        for cell in facts.cells
+        for bound in project_bindings(
+            path, [n for n in facts.nodes(cell, ast.ImportFrom)
+                   if isinstance(n, ast.ImportFrom) and any(name in (a.asname or a.name, a.name) for a in n.names)]
+        ).get(name, ())
+    ]
 
 
 def read_tree(path: str) -> tuple[str, ast.Module] | None:

@@ -291,6 +291,12 @@ class DecodedFilesWithoutCache(Rule):
     )
     FIX_TITLE = "Decode each file once and keep the decoded elements (`.cache()` after a `tf.data` decoding map)"
     VALID = (
+        Valid(  # the module's `tfds` is the program's own: TFDS is imported by another function, for itself
+            "import tensorflow as tf\nimport mydata.sets as tfds\n"
+            "def builder():\n    import tensorflow_datasets as tfds\n    return tfds.builder('mnist')\n"
+            "ds = tfds.load('mnist', split='train', as_supervised=True)\n"
+            "ds = ds.map(lambda x, y: (tf.cast(x, tf.float32) / 255.0, y)).shuffle(1000).batch(128)\nmodel.fit(ds, epochs=10)\n"
+        ),
         Valid(  # the decoder given by reference, its output cached: decoded once
             "import tensorflow as tf\n"
             "images = tf.data.Dataset.list_files('horses/*.jpg').map(tf.io.read_file)\n"
@@ -629,6 +635,12 @@ class DecodedFilesWithoutCache(Rule):
             " the files again on each of 10 epochs: if the decoded set fits in memory (60,000 examples of 28×28×1 in"
             " `train`)",
         ),
+        Invalid(  # TFDS's `load` imported by name
+            "import tensorflow as tf\nfrom tensorflow_datasets import load\nds = load('mnist', split='train', as_supervised=True)\n"
+            "ds = ds.map(lambda x, y: (tf.cast(x, tf.float32) / 255.0, y)).shuffle(1000).batch(128)\nmodel.fit(ds, epochs=10)\n",
+            line=3,
+            message_contains="reads and decodes the files again on each of 10 epochs",
+        ),
         Invalid(  # the dataset of `with_info=True`, iterated on each pass of an epoch loop
             "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
             "ds, info = tfds.load('cifar10', split='train', with_info=True)\n"
@@ -733,16 +745,9 @@ def _tfds_loads(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, int | 
     if TFDS not in facts.text:
         return  # no import of TFDS: the tree is not needed
     for cell in facts.cells:
-        aliases = {
-            alias.asname or alias.name
-            for node in facts.nodes(cell, ast.Import)
-            for alias in node.names
-            if alias.name == TFDS
-        }
-        for call in facts.calls(cell) if aliases else ():
-            func = call.func
-            if not (isinstance(func, ast.Attribute) and func.attr == "load" and ast.unparse(func.value) in aliases):
-                continue
+        for call in facts.calls(cell):
+            if last_name(call.func) != "load" or facts.imported_path(call.func, cell) != f"{TFDS}.load":
+                continue  # not TFDS's `load` as the imports visible there bind it
             named = {k.arg: k.value for k in call.keywords}
             if None in named or "decoders" in named or any(isinstance(a, ast.Starred) for a in call.args):
                 continue  # `decoders=`: the program decodes (a map GL408 reads), or arguments not shown

@@ -143,6 +143,10 @@ class DequeIndexedByPosition(Rule):
             "import random\nfrom collections import deque\nclass Agent:\n    def __init__(self, size=2000):\n"
             "        self.memory = deque(maxlen=size)\n    def replay(self, n):\n        return random.sample(self.memory, n)\n"
         ),
+        Valid(  # `collections` a module of the program's own: no standard deque
+            "import tensorflow as tf\n"
+            "from mylib import collections\nmemory = collections.deque(maxlen=1_000_000)\ndef get(i):\n    return memory[i]\n"
+        ),
         Valid(  # a `deque` that is not the standard library's
             "import tensorflow as tf\n"
             "from mylib import deque\nmemory = deque(maxlen=10 ** 6)\ndef get(i):\n    return memory[i]\n"
@@ -165,6 +169,12 @@ class DequeIndexedByPosition(Rule):
             "    return [memory[i] for i in np.random.randint(len(memory), size=batch_size)]\n",
             line=4,
             message_contains="(maxlen 1000000)",
+        ),
+        Invalid(  # the standard deque under another name
+            "import tensorflow as tf\n"
+            "from collections import deque as Deque\nmemory = Deque(maxlen=1_000_000)\ndef get(i):\n    return memory[i]\n",
+            line=3,
+            message_contains="`memory` is a `collections.deque` (maxlen 1000000)",
         ),
         Invalid(  # a flag's default of 1M transitions
             "import argparse\nimport tensorflow as tf\nfrom collections import deque\np = argparse.ArgumentParser()\n"
@@ -189,7 +199,7 @@ class DequeIndexedByPosition(Rule):
                 if not isinstance(assign, (ast.Assign, ast.AnnAssign)):
                     continue
                 value = assign.value
-                if not isinstance(value, ast.Call) or not _is_deque(facts, value.func):
+                if not isinstance(value, ast.Call) or not _is_deque(facts, value.func, cell):
                     continue
                 size = _capacity(facts, argument(value, "maxlen", 1), cell)
                 if size is None:
@@ -230,18 +240,10 @@ def _capacity(facts: FileFacts, size: ast.expr | None, cell: int | None) -> str 
     return None
 
 
-def _is_deque(facts: FileFacts, func: ast.expr) -> bool:
-    """`deque` imported from `collections`, or `collections.deque` (`collections` imported)."""
-    if isinstance(func, ast.Attribute):
-        return func.attr == "deque" and isinstance(func.value, ast.Name) and func.value.id == "collections"
-    if not isinstance(func, ast.Name) or func.id != "deque":
-        return False
-    return any(
-        isinstance(node, ast.ImportFrom) and node.module == "collections" and node.level == 0
-        and any(alias.name == "deque" and (alias.asname or alias.name) == "deque" for alias in node.names)
-        for cell in facts.cells
-        for node in facts.nodes(cell, ast.ImportFrom)
-    )
+def _is_deque(facts: FileFacts, func: ast.expr, cell: int | None) -> bool:
+    """`collections.deque`, as the imports visible at the call bind its name (`from collections
+    import deque [as d]`, `import collections`: `FileFacts.imported_path`)."""
+    return facts.imported_path(func, cell) == "collections.deque"
 
 
 def _first_read(facts: FileFacts, cell: int | None, assign: ast.AST, target: ast.expr) -> ast.expr | None:

@@ -162,6 +162,11 @@ class EndlessModelLoop(Rule):
     )
     FIX_TITLE = "Give the loop a stopping rule: a step budget, or a `break` on a converged loss or reward"
     VALID = (
+        Valid(  # `count` of another module: itertools' is imported by another function, for its own scope
+            "import tensorflow as tf\nfrom mylib import count\nsess = tf.compat.v1.Session()\n"
+            "def ticks():\n    from itertools import count\n    return count()\n"
+            "def train():\n    for t in count():\n        sess.run(train_op)\n"
+        ),
         Valid(WRAPPING.format(start="np.int16(0)", bound="1000", extra=""), options=NUMPY_2),  # a bound int16 holds
         Valid(  # NumPy 1: `np.int16 + int` promotes to int64 (value-based casting), the counter never wraps
             WRAPPING.format(start="np.int16(0)", bound="nb_steps", extra=""), options={"numpy-version": "1.26"}
@@ -270,6 +275,12 @@ class EndlessModelLoop(Rule):
             "for t in itertools.count():\n    sess.run(train_op)\n    if t % 100 == 0:\n        print(t)\n",
             line=4,
             message_contains="`for t in itertools.count()` never ends",
+        ),
+        Invalid(  # `count` as the imports visible there bind it: a function's own `import itertools as it`
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\ndef train():\n"
+            "    import itertools as it\n    for t in it.count():\n        sess.run(train_op)\n",
+            line=5,
+            message_contains="never ends",
         ),
         Invalid(  # a break of a nested loop leaves that loop only
             "import tensorflow as tf\nm = tf.keras.Sequential()\nwhile True:\n"
@@ -427,12 +438,13 @@ def _endless_loops(
     text = unit_text(facts.source, cell) or ""
     if ("while" not in text and "count" not in text) or not _MAY_LOOP_FOR_EVER.search(text):  # substrings first
         return
-    counts = _count_names(facts.nodes(cell, ast.ImportFrom))
+    counted = "itertools" in facts.text  # no `count` without an import of itertools (a notebook: any cell)
     loops = [
         node
         for node in facts.nodes(cell, ast.While, ast.For)
         if (isinstance(node, ast.While) and isinstance(node.test, ast.Constant) and node.test.value in (True, 1))
-        or (isinstance(node, ast.For) and isinstance(node.iter, ast.Call) and _is_count(node.iter.func, counts))
+        or (counted and isinstance(node, ast.For) and isinstance(node.iter, ast.Call)
+            and facts.imported_path(node.iter.func, cell) == "itertools.count")
     ]
     for loop in sorted(loops, key=lambda n: (n.lineno, n.col_offset)):
         function = next(
@@ -443,23 +455,6 @@ def _endless_loops(
 
 #: Text without which a unit has no endless loop (`while True`, `while 1`, `count()`): a cheap test first.
 _MAY_LOOP_FOR_EVER = re.compile(r"\bwhile\b|\bcount\b")
-
-
-def _count_names(imports: tuple[ast.AST, ...]) -> frozenset[str]:
-    """Names the unit's `from` *imports* bind to `itertools.count` (`from itertools import count [as c]`)."""
-    return frozenset(
-        alias.asname or alias.name
-        for node in imports
-        if isinstance(node, ast.ImportFrom) and node.module == "itertools"
-        for alias in node.names
-        if alias.name == "count"
-    )
-
-
-def _is_count(func: ast.expr, counts: frozenset[str]) -> bool:
-    if isinstance(func, ast.Attribute):
-        return func.attr == "count" and isinstance(func.value, ast.Name) and func.value.id == "itertools"
-    return isinstance(func, ast.Name) and func.id in counts
 
 
 def _serves(loop: ast.AST) -> bool:

@@ -38,7 +38,7 @@ def called_by_framework(facts: FileFacts, function: Function, cell: int | None) 
 def _overrides(facts: FileFacts, owner: ast.ClassDef, name: str, depth: int) -> bool:
     """A base of *owner* is a catalogued TF/Keras class (as the file's imports name it) that has a
     method *name*, or a class of the file that has such a base (*depth* classes further)."""
-    imported = _imported(facts)
+    imported = facts.imported
     for base in owner.bases:
         parts = dotted(base)
         if parts and parts[0] in imported:
@@ -53,18 +53,3 @@ def _overrides(facts: FileFacts, owner: ast.ClassDef, name: str, depth: int) -> 
             if any(_overrides(facts, c, name, depth - 1) for c in classes if c is not owner):
                 return True
     return False
-
-
-def _imported(facts: FileFacts) -> dict[str, str]:
-    """The names the file's absolute imports bind, with what they name: `tf` -> `tensorflow`,
-    `Layer` -> `tensorflow.keras.layers.Layer`."""
-    found: dict[str, str] = {}
-    for unit, _ in cell_units(facts):
-        for node in facts.nodes(unit, ast.Import, ast.ImportFrom):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    found[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                for alias in node.names:
-                    found[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-    return found

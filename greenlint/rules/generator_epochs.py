@@ -10,7 +10,7 @@ import ast
 import os
 from dataclasses import dataclass
 
-from greenlint.analysis.project import resolve_imports
+from greenlint.analysis.project import project_bindings
 from greenlint.rules.base import FileFacts, argument
 from greenlint.rules.callbacks import imported_from_project, read_tree
 from greenlint.rules.defaults import known_value
@@ -103,13 +103,10 @@ def _definition(facts: FileFacts, call: ast.Call, cell: int | None) -> Function 
 
 
 def _module_files(facts: FileFacts, alias: str, cell: int | None) -> list[str]:
-    """The project file of the module the file imports as *alias* (`import data_helpers`)."""
-    path = os.path.abspath(facts.path)
-    for node in facts.nodes(cell, ast.Import):
-        for name in getattr(node, "names", ()):
-            if (name.asname or name.name) == alias and "." not in name.name:
-                return resolve_imports(path, [(None, None, None, f"{name.name} as x")])
-    return []
+    """The project files of the module the file binds *alias* to (`import data_helpers`, `from
+    utils import data_helpers`: `project_bindings`' modules)."""
+    bound = project_bindings(os.path.abspath(facts.path), facts.nodes(cell, ast.Import, ast.ImportFrom))
+    return [file for file, member in bound.get(alias, ()) if file is not None and not member]
 
 
 def _epoch_parameter(function: Function) -> str | None:

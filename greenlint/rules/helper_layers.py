@@ -114,18 +114,7 @@ def _normalises(module: FileFacts, function: ast.FunctionDef, skip: int) -> bool
 
 def _contrib_batch_norm(module: FileFacts, call: ast.Call) -> bool:
     parts = dotted(call.func)
-    return tuple(parts[1:]) == CONTRIB_BATCH_NORM and parts[0] in _tensorflow_names(module)
-
-
-def _tensorflow_names(module: FileFacts) -> set[str]:
-    tree = module.module(None)
-    return {
-        alias.asname or alias.name
-        for statement in (tree.body if tree is not None else ())
-        if isinstance(statement, ast.Import)
-        for alias in statement.names
-        if alias.name == "tensorflow"
-    }
+    return tuple(parts[1:]) == CONTRIB_BATCH_NORM and module.imported.get(parts[0]) == "tensorflow"
 
 
 def _definition(facts: FileFacts, name: str, text: re.Pattern[bytes]) -> tuple[FileFacts, ast.stmt] | None:

@@ -18,40 +18,27 @@ PACKAGE = "rl"
 FIT_PARAMETERS = ("env", "nb_steps", "action_repetition", "callbacks", "verbose", "visualize")
 
 
-def agent_classes(facts: FileFacts) -> frozenset[str]:
-    """The names the file imports from keras-rl's package that name an agent class (`DQNAgent`)."""
-    return frozenset(
-        alias.asname or alias.name
-        for cell, _ in cell_units(facts)
-        for node in facts.nodes(cell, ast.ImportFrom)
-        if isinstance(node, ast.ImportFrom)
-        and node.level == 0
-        and (node.module == PACKAGE or (node.module or "").startswith(PACKAGE + "."))
-        for alias in node.names
-        if alias.name.endswith("Agent")
-    )
-
-
 def agent_fits(facts: FileFacts) -> Iterator[tuple[int | None, ast.Call]]:
     """The `fit(...)` calls the file makes on a keras-rl agent it builds: on a name or attribute
-    it assigns a call of an imported agent class (`dqn = DQNAgent(...)`, then `dqn.fit(...)`)."""
-    classes = agent_classes(facts)
-    if not classes:
-        return
+    it assigns a call of an agent class of keras-rl's package, as the imports visible there bind
+    it (`dqn = DQNAgent(...)` after `from rl.agents.dqn import DQNAgent`, then `dqn.fit(...)`)."""
     agents = {
         ast.unparse(target)
         for cell, _ in cell_units(facts)
         for node in facts.nodes(cell, ast.Assign)
-        if isinstance(node, ast.Assign)
-        and isinstance(node.value, ast.Call)
-        and isinstance(node.value.func, ast.Name)
-        and node.value.func.id in classes
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and _is_agent(facts, node.value.func, cell)
         for target in node.targets
     }
-    for cell, _ in cell_units(facts):
+    for cell, _ in cell_units(facts) if agents else ():
         for call in facts.calls_named(cell, "fit"):
             if isinstance(call.func, ast.Attribute) and ast.unparse(call.func.value) in agents:
                 yield cell, call
+
+
+def _is_agent(facts: FileFacts, func: ast.expr, cell: int | None) -> bool:
+    """*func* names an agent class of keras-rl's package (`rl.agents.dqn.DQNAgent`)."""
+    path = facts.imported_path(func, cell) or ""  # the name it is called by may be any (`as D`)
+    return path.partition(".")[0] == PACKAGE and path.rpartition(".")[2].endswith("Agent")
 
 
 def fit_argument(call: ast.Call, name: str) -> ast.expr | None:

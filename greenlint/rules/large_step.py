@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 
 from greenlint.analysis.callsite import UNTYPED_BATCH
-from greenlint.analysis.project import file_stamp, resolve_imports
+from greenlint.analysis.project import file_stamp, project_bindings
 from greenlint.predict.work_energy import HALF_PEAK_FLOPS, TRAINING_FLOPS
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import read_tree
@@ -207,9 +207,7 @@ def _callee_files(func: ast.expr, sources: dict[str, tuple[str, ...]]) -> tuple[
     (`model_lib.Net`, also after `from bert import modeling`: `modeling.BertModel`), or those a name
     was imported from (`Net`, or any `import *`)."""
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        name = func.value.id
-        modules = tuple(f for f in sources.get(name, ()) if os.path.splitext(os.path.basename(f))[0] == name)
-        return sources.get(name + ".", ()) + modules
+        return sources.get(func.value.id + ".", ())
     if isinstance(func, ast.Name):
         return sources.get(func.id, ()) + sources.get("*", ())
     return ()
@@ -223,21 +221,15 @@ def has_method(node: ast.AST, method: str) -> bool:
 
 
 def _imported_names(path: str, imports: tuple[ast.Import | ast.ImportFrom, ...]) -> dict[str, tuple[str, ...]]:
-    """The project files behind the names an import binds: `"alias."` for a module (its members
-    are called through it), a name for what `from module import name` binds, `"*"` for the
-    modules of `from module import *`."""
+    """The project files behind the names an import binds (`project_bindings`): `"alias."` for a
+    module (its members are called through it), a name for what `from module import name` binds,
+    `"*"` for the modules of `from module import *`."""
     names: dict[str, tuple[str, ...]] = {}
-    for statement in imports:
-        if isinstance(statement, ast.Import):
-            for alias in statement.names:
-                files = tuple(resolve_imports(path, [(None, None, None, f"{alias.name} as x")]))
-                names[(alias.asname or alias.name) + "."] = files
-            continue
-        listed = ", ".join(alias.name for alias in statement.names)
-        files = tuple(resolve_imports(path, [("." * statement.level, statement.module or "", listed, None)]))
-        for alias in statement.names:
-            key = "*" if alias.name == "*" else alias.asname or alias.name
-            names[key] = names.get(key, ()) + files
+    for name, bound in project_bindings(path, imports).items():
+        for file, member in bound:
+            if file is not None and file != path:
+                key = name if member else name + "."
+                names[key] = names.get(key, ()) + (file,)
     return names
 
 

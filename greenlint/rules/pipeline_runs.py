@@ -8,6 +8,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from greenlint.analysis.project import project_bindings
 from greenlint.rules.base import FileFacts, argument
 from greenlint.rules.defaults import default_value
 from greenlint.rules.deliberate import test_module
@@ -225,13 +226,13 @@ def _script_calls(facts: FileFacts, name: str) -> list[tuple[FileFacts, int | No
     it that import it (`script_facts`), as the script's imports bind it (`data.name(...)`,
     `name(...)` after `from data import name`; `_bound_from`); none from a test module or from a
     script that calls `Dataset.cache()` (it may cache what it is given)."""
-    stem = os.path.splitext(os.path.basename(facts.path))[0]
+    path = os.path.abspath(facts.path)
     found = []
     for script in script_facts(facts.path):
         if test_module(script.path) or any(is_dataset_method(s.api, "cache") for s in script.sites):
             continue
         for unit in script.cells:
-            modules, functions = _bound_from(script, unit, stem)
+            modules, functions = _bound_from(script, unit, path)
             found += [
                 (script, unit, call)
                 for local in [name, *(k for k, v in functions.items() if v == name and k != name)]
@@ -246,23 +247,19 @@ def _script_calls(facts: FileFacts, name: str) -> list[tuple[FileFacts, int | No
     return found
 
 
-def _bound_from(script: FileFacts, unit: int | None, stem: str) -> tuple[set[str], dict[str, str]]:
-    """What the imports of a unit of *script* bind of the module named *stem*: the names of the module
-    itself (`import data`, `import data as d`, `from pkg import data`) and of its names (`from data
-    import make as m`: `m` -> `make`)."""
+def _bound_from(script: FileFacts, unit: int | None, path: str) -> tuple[set[str], dict[str, str]]:
+    """What the imports of a unit of *script* bind of the project module at *path*
+    (`project_bindings`): the names of the module itself (`import data`, `import data as d`, `from
+    pkg import data`) and of its names (`from data import make as m`: `m` -> `make`)."""
     modules: set[str] = set()
     names: dict[str, str] = {}
-    for node in script.nodes(unit, ast.Import, ast.ImportFrom):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.rsplit(".", 1)[-1] == stem and (alias.asname or "." not in alias.name):
-                    modules.add(alias.asname or alias.name)
-        elif isinstance(node, ast.ImportFrom):
-            for alias in node.names:
-                if (node.module or "").rsplit(".", 1)[-1] == stem:
-                    names[alias.asname or alias.name] = alias.name
-                elif alias.name == stem:
-                    modules.add(alias.asname or alias.name)
+    bound = project_bindings(os.path.abspath(script.path), script.nodes(unit, ast.Import, ast.ImportFrom))
+    for name, each in bound.items():
+        for file, member in each:
+            if file == path and member:
+                names[name] = member
+            elif file == path:
+                modules.add(name)
     return modules, names
 
 

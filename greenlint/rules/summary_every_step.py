@@ -294,6 +294,11 @@ class SummaryEveryStep(Rule):
             "if args.render:\n    dqn.fit(env, nb_steps=50000, visualize=True)\nelse:\n"
             "    dqn.fit(env, nb_steps=50000, visualize=False)\ndqn.test(env, nb_episodes=5, visualize=True)\n"
         ),
+        Valid(  # an agent class of the program's own, named like keras-rl's (whose a function imports for itself)
+            "import tensorflow as tf\nfrom agents import DQNAgent\ndef baseline():\n"
+            "    from rl.agents.dqn import DQNAgent\n    return DQNAgent\n"
+            "dqn = DQNAgent(model=tf.keras.Sequential())\ndqn.fit(env, nb_steps=50000, visualize=True)\n"
+        ),
         Valid(  # another library's `fit(visualize=True)`: not a keras-rl agent
             "import tensorflow as tf\nfrom plots import Trainer\nt = Trainer(tf.keras.Sequential())\n"
             "t.fit(x, y, visualize=True)\n"
@@ -308,6 +313,13 @@ class SummaryEveryStep(Rule):
             line=6,
             message_contains="keras-rl's `fit(visualize=True)` renders the environment in a window after each of its"
             " 50000 training steps",
+        ),
+        Invalid(  # the agent class reached through its module (`agents.DQNAgent`, `import rl.agents as agents`)
+            "from keras.models import Sequential\nimport rl.agents as agents\n"
+            "dqn = agents.DQNAgent(model=Sequential(), nb_actions=2, memory=memory)\n"
+            "dqn.fit(env, nb_steps=50000, visualize=True, verbose=2)\n",
+            line=4,
+            message_contains="keras-rl's `fit(visualize=True)` renders the environment",
         ),
         Invalid(  # the flag positional, the steps a parameter's default
             "import tensorflow as tf\nfrom rl.agents import DDPGAgent\n\n\ndef train(env, steps=20000):\n"

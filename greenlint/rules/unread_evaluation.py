@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from greenlint.analysis import flow
-from greenlint.analysis.project import find_module, import_roots, relative_base
+from greenlint.analysis.project import project_bindings
 from greenlint.rules.base import FileFacts, keyword
 from greenlint.rules.callbacks import (
     constructors,
@@ -179,18 +179,14 @@ def _function(module: _Module, name: str) -> tuple[_Module, ast.FunctionDef] | N
     defined = [n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == name]
     if len(defined) == 1:
         return module, defined[0]
-    for node in module.body:
-        if not isinstance(node, ast.ImportFrom) or not any((a.asname or a.name) == name for a in node.names):
-            continue
-        alias = next(a for a in node.names if (a.asname or a.name) == name)
-        bases = (relative_base(module.path, node.level),) if node.level else import_roots(os.path.dirname(module.path))
-        found = find_module(bases, node.module or "")
-        imported = _read(found.file if found is not None else None)
-        if imported is None:
-            return None
-        defined = [n for n in imported.body if isinstance(n, ast.FunctionDef) and n.name == alias.name]
-        return (imported, defined[0]) if len(defined) == 1 else None
-    return None
+    statements = [n for n in module.body if isinstance(n, ast.ImportFrom)]
+    bound = [(file, member) for file, member in project_bindings(module.path, statements).get(name, ()) if member]
+    if not bound:
+        return None
+    file, member = bound[0]  # the first import of it
+    imported = _read(file)
+    defined = [n for n in imported.body if isinstance(n, ast.FunctionDef) and n.name == member] if imported else []
+    return (imported, defined[0]) if imported is not None and len(defined) == 1 else None
 
 
 def _runs_over_data(module: _Module, function: ast.FunctionDef, depth: int) -> bool:

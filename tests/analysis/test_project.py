@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import ast
 import os
 from collections import Counter
 
 import pytest
 
 from greenlint.analysis.analyse import analyse_file, analyse_source
-from greenlint.analysis.project import ProjectIndex, direct_imports, find_module, search_roots
+from greenlint.analysis.project import (
+    ProjectIndex,
+    bound_modules,
+    direct_imports,
+    find_module,
+    project_bindings,
+    search_roots,
+)
 from greenlint.check.config import Config
 from greenlint.check.pipeline import run_check
 from tests.analysis.expectations import FIXTURES, expected_calls
@@ -117,6 +125,49 @@ def test_parent_packages_are_no_dependency_of_what_is_imported_from_below_them(t
     script = str(tmp_path / "run.py")
     assert direct_imports(script, "import a.b.c as c\n") == [str(tmp_path / "a/b/c.py")]
     assert len(direct_imports(script, "import a.b.c\n")) == 3
+
+
+def _bindings(script: str, code: str) -> dict[str, list[tuple[str | None, str]]]:
+    return project_bindings(script, [n for n in ast.parse(code).body if isinstance(n, (ast.Import, ast.ImportFrom))])
+
+
+def test_project_bindings_name_what_python_binds_each_name_to(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    for name in ("pkg/__init__.py", "pkg/models.py", "pkg/nets.py", "data.py"):
+        (tmp_path / name).write_text("")
+    script, at = str(tmp_path / "run.py"), lambda name: str(tmp_path / name)
+    # a module itself: "" its member, whatever form binds it
+    assert _bindings(script, "import data") == {"data": [(at("data.py"), "")]}
+    assert _bindings(script, "import pkg.models as m") == {"m": [(at("pkg/models.py"), "")]}
+    assert _bindings(script, "import pkg.models") == {"pkg": [(at("pkg/__init__.py"), "")]}  # binds pkg alone
+    # `from package import name`: the package's attribute, or its submodule where it has one
+    assert _bindings(script, "from pkg import models as m, build") == {
+        "m": [(at("pkg/__init__.py"), "models"), (at("pkg/models.py"), "")],
+        "build": [(at("pkg/__init__.py"), "build")],
+    }
+    assert _bindings(script, "from pkg.nets import Net") == {"Net": [(at("pkg/nets.py"), "Net")]}
+    assert _bindings(str(tmp_path / "pkg" / "nets.py"), "from .models import Net") == {"Net": [(at("pkg/models.py"), "Net")]}
+    assert _bindings(script, "from data import *") == {"*": [(at("data.py"), "*")]}
+
+
+def test_project_bindings_of_modules_outside_the_project_have_no_file(tmp_path):
+    script = str(tmp_path / "run.py")
+    assert _bindings(script, "import numpy as np\nfrom tensorflow.keras import layers") == {
+        "np": [(None, "")],
+        "layers": [(None, "layers")],
+    }
+    assert _bindings(script, "from missing import *") == {"*": [(None, "*")]}
+
+
+def test_bound_modules_name_the_paths_outside_the_project(tmp_path):
+    (tmp_path / "random.py").write_text("")
+    script = str(tmp_path / "run.py")
+    statements = [n for n in ast.parse(
+        "import numpy.random as npr, numpy\nfrom tensorflow import keras\nfrom random import randint\n"
+        "from . import helpers\nimport os as o\nimport sys as o\n"
+    ).body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    # the project's random.py, a relative import's name and a name bound to two paths are left out
+    assert bound_modules(script, statements) == {"npr": "numpy.random", "numpy": "numpy", "keras": "tensorflow.keras"}
 
 
 def test_import_cycles_form_one_component_and_digests_follow_content(tmp_path):

@@ -51,3 +51,16 @@ def test_a_helper_without_the_bias_is_not_reported(tmp_path, predictor):
 def test_a_normalization_attribute_bound_twice_is_not_reported(tmp_path, predictor):
     # which callable `self.d_bn1` holds when the model is built is not known
     assert _gl504(tmp_path, predictor, other="        self.d_bn1 = tf.identity\n") == []
+
+
+def test_a_helper_module_importing_tensorflow_under_try_is_read_as_its_module_binds_it(tmp_path, predictor):
+    # `try: import tensorflow as tf`: module scope, the module's `tf` (analysis/import_table.py)
+    guarded = OPS.format(bias=BIAS).replace(
+        "import tensorflow as tf\n", "try:\n    import tensorflow as tf\nexcept ImportError:\n    raise\n", 1
+    )
+    files = {"ops.py": guarded, "model.py": MODEL.format(other="")}
+    assert len(check_in_project(tmp_path, predictor, files, "model.py", "GL504")) == 1
+    # `tf` bound to another library: no TensorFlow normalization
+    local = guarded.replace("try:\n    import tensorflow as tf\nexcept ImportError:\n    raise\n", "import numpy as tf\n", 1)
+    files = {"ops.py": local, "model.py": MODEL.format(other="")}
+    assert check_in_project(tmp_path, predictor, files, "model.py", "GL504") == []

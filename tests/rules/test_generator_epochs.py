@@ -55,3 +55,25 @@ def test_a_generator_whose_epochs_are_not_its_parameter_or_may_end_early_counts_
     early = HELPERS.format(epochs="num_epochs").replace("            yield", "            if done():\n"
                                                         "                return\n            yield")
     assert _epochs(tmp_path, early, program) is None
+
+
+@pytest.mark.parametrize(
+    ("program", "expected"),
+    [
+        # the module bound through its package (`project_bindings`: what Python binds the name to)
+        ("from utils import data_helpers\nfor batch in data_helpers.batch_iter(xy, 64, 30):\n    step(batch)\n", 30),
+        ("import utils.data_helpers as dh\nfor batch in dh.batch_iter(xy, 64, 30):\n    step(batch)\n", 30),
+        # `import utils.data_helpers` binds `utils`: `data_helpers` is no name of the script
+        ("import utils.data_helpers\nfor batch in data_helpers.batch_iter(xy, 64, 30):\n    step(batch)\n", None),
+    ],
+)
+def test_the_epochs_of_a_generator_in_a_package(tmp_path, program, expected):
+    (tmp_path / "utils").mkdir()
+    (tmp_path / "utils" / "__init__.py").write_text("")
+    (tmp_path / "utils" / "data_helpers.py").write_text(HELPERS.format(epochs="num_epochs"))
+    path = tmp_path / "train.py"
+    path.write_text(program)
+    facts = FileFacts(str(path), (), program)
+    loop = next(n for n in facts.nodes(None, ast.For) if isinstance(n, ast.For))
+    found = generator_epochs(facts, loop, None)
+    assert (found.epochs if found else None) == expected

@@ -94,6 +94,19 @@ def test_a_function_of_that_name_from_another_module_is_not_followed(tmp_path, p
     assert check_in_project(tmp_path, predictor, files, "data.py", "GL408") == []
 
 
+def test_a_module_of_the_same_name_in_another_package_is_not_followed(tmp_path, predictor):
+    # `lib_data` is lib/data.py as the script's imports bind it (`project_bindings`), not the data.py beside it
+    script = SCRIPT.replace("import data\n", "import data\nfrom lib import data as lib_data\n").replace(
+        "data.make_dataset", "lib_data.make_dataset"
+    )
+    lib = {"lib/__init__.py": "", "lib/data.py": "def make_dataset(paths, size):\n    return paths, size\n"}
+    assert check_in_project(tmp_path, predictor, {**_project(script=script), **lib}, "data.py", "GL408") == []
+    # the data module beside it, bound by the same statement's form
+    script = SCRIPT.replace("import data\n", "import data\nfrom lib import data as lib_data\n")
+    found = check_in_project(tmp_path, predictor, {**_project(script=script), **lib}, "data.py", "GL408")
+    assert "every pass of the loop at train.py line 6 (25 passes)" in found[0].message
+
+
 def test_one_pass_of_the_script_reports_nothing(tmp_path, predictor):
     assert check_in_project(tmp_path, predictor, _project(epochs=1), "data.py", "GL408") == []
 
