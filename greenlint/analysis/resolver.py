@@ -3476,7 +3476,8 @@ class Resolver:
     def binop(cls, op: ast.operator, left: Any, right: Any) -> Any:
         """`left op right`; a number computed from an option's default keeps that option (`Const.option`)."""
         if type(left) is not Const or type(right) is not Const:
-            return _tensor_result(left, right)
+            joined = _displays_joined(left, right) if type(op) is ast.Add else None
+            return joined if joined is not None else _tensor_result(left, right)
         value = cls.arithmetic(op, left, right)
         option = left.option or right.option
         return Const(value.value, option) if option and value is not OPAQUE else value
@@ -4067,6 +4068,20 @@ def _tensor_result(left: Any, right: Any) -> Inst | None:
     if not kinds or len(set(kinds)) > 1:
         return None
     return arrays.elementwise(kinds[0], left, right)
+
+
+def _displays_joined(left: Any, right: Any) -> Seq | None:
+    """`[self.batch_size] + image_dims` of two list or tuple displays, one with items not known (a Seq):
+    their items in order; None otherwise."""
+    parts: list = []
+    for value in (left, right):
+        if type(value) is Seq:
+            parts.extend(value.items)
+        elif type(value) is Const and value is not OPAQUE and isinstance(value.value, (list, tuple)):
+            parts.extend(Const(item) for item in value.value)
+        else:
+            return None
+    return Seq(tuple(parts))
 
 
 def _known(value: Any) -> Any:

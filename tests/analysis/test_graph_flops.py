@@ -392,3 +392,82 @@ def test_tensorflow_0_fallbacks_take_the_branch_the_catalogs_tensorflow_runs():
     assert runs(code)[14]["flops_per_sample"].value == 2 * 200 * 10 + 10  # the dense layer on the 200 joined
     merged = code.replace('hasattr(tf, "concat_v2")', "flag")
     assert runs(merged)[14]["flops_per_sample"].value is None  # either branch may run: unknown
+
+
+CONVNET = """
+import tensorflow as tf
+
+def conv(x, filters, name):
+    with tf.variable_scope(name):
+        w = tf.get_variable("w", [3, 3, x.get_shape()[-1], filters])
+        return tf.nn.relu(tf.nn.conv2d(x, w, strides=[1, 1, 1, 1], padding="SAME"))
+
+images = tf.placeholder(tf.float32, [None, 32, 32, {channels}])
+h = conv(images, {filters}, "c1")
+h = conv(h, {filters}, "c2")
+loss = tf.reduce_mean(h)
+step = tf.train.AdamOptimizer().minimize(loss)
+with tf.Session() as sess:
+    for i in range(100):
+        sess.run(step, feed_dict={{images: batch}})
+"""
+
+
+def test_a_tf1_convnet_s_run_follows_the_size_of_its_filters():
+    """A session's run of two 3x3 convolutions over `tf.get_variable` weights: its FLOPs are the
+    convolutions' (and the relus' and the mean's), and doubling the filters of both layers doubles
+    the first's and quadruples the second's."""
+    def forward(filters: int) -> int:
+        first, second = 32 * 32 * filters * 2 * 9 * 3, 32 * 32 * filters * 2 * 9 * filters
+        return first + second + 3 * 32 * 32 * filters  # two relus and the mean's reads
+
+    small = runs(CONVNET.format(channels=3, filters=16))[15]["flops_per_sample"]
+    large = runs(CONVNET.format(channels=3, filters=32))[15]["flops_per_sample"]
+    assert small.value == forward(16) and small.bound is None
+    assert large.value == forward(32) and large.bound is None
+    assert 3 < large.value / small.value < 4
+
+
+def test_a_channel_count_the_code_does_not_show_leaves_that_layer_unknown_and_the_rest_counted():
+    """`[None, 32, 32] + [channels]` of channels read from the data: the placeholder keeps its known
+    sides, the first convolution its output's shape (its FLOPs unknown), the second is counted in full:
+    a lower bound, not a guess of the channels."""
+    code = CONVNET.format(channels="channels", filters=16).replace("[None, 32, 32, channels]",
+                                                                     "[None, 32, 32] + [channels]")
+    train = runs("channels = data.shape[-1]\n" + code)[17]["flops_per_sample"]
+    assert train.value == 32 * 32 * 16 * 2 * 9 * 16 + 3 * 32 * 32 * 16 and train.bound == "lower"
+    assert "FLOPs of some layers unknown" in train.note
+
+
+def test_a_helper_whose_ops_are_not_followed_leaves_the_run_a_floor():
+    """A block of another library (not installed, not read) on the graph's path: its work is not known,
+    so the run's FLOPs are those of the ops known, a lower bound naming it, never a guess; with nothing
+    known before it, unknown."""
+    code = CONVNET.format(channels=3, filters=16).replace('h = conv(h, 16, "c2")', 'h = residual_block(h, 16)')
+    train = runs("from blocks import residual_block\n" + code)[17]["flops_per_sample"]
+    assert train.value == 32 * 32 * 16 * 2 * 9 * 3 + 32 * 32 * 16 and train.bound == "lower"  # the first conv, its relu
+    assert "residual_block" in train.note
+    first = code.replace('h = conv(images, 16, "c1")', "h = images").replace("tf.reduce_mean(h)", "h")
+    assert runs("from blocks import residual_block\n" + first)[17]["flops_per_sample"].value is None
+
+
+def test_padding_and_a_transposed_convolution_of_unknown_output_channels_keep_the_shapes():
+    """`tf.pad` grows the sides it pads; a transposed convolution told `[batch, 16, 16, c_dim]` of a
+    channel count not known gives those sides, its FLOPs unknown; a reshape to sizes the code does not
+    all show keeps those it shows."""
+    found = runs("""
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None, 8, 8, 32])
+        p = tf.pad(x, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
+        w = tf.get_variable("w", [3, 3, 32, 64])
+        h = tf.nn.conv2d(p, w, strides=[1, 1, 1, 1], padding="VALID")
+        up = tf.nn.conv2d_transpose(h, u, output_shape=[64, 16, 16, c_dim], strides=[1, 2, 2, 1])
+        flat = tf.reshape(up, [64, 16, 16 * c_dim])
+        loss = tf.reduce_mean(tf.layers.dense(flat, 4))
+        sess = tf.Session()
+        sess.run(tf.train.AdamOptimizer().minimize(loss), {x: batch})
+        """)
+    train = found[11]["flops_per_sample"]
+    # the convolution on the padded 10x10, the mean of the dense's 16x4 outputs (its own FLOPs unknown)
+    assert train.value == 8 * 8 * 64 * 2 * 9 * 32 + 16 * 4 and train.bound == "lower"
