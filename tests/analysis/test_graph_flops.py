@@ -451,6 +451,37 @@ def test_a_helper_whose_ops_are_not_followed_leaves_the_run_a_floor():
     assert runs("from blocks import residual_block\n" + first)[17]["flops_per_sample"].value is None
 
 
+def test_either_path_of_a_builder_counts_the_lesser_graph_as_a_floor():
+    """`if conditional: ... return tf.nn.sigmoid(h)` / `else: ... return tf.nn.tanh(h)` of a test not
+    known (dcgan's generator, with or without labels): the program builds one graph; its run is at
+    least the lighter path's forward pass, said so, and the graph built on the join goes on being
+    followed; with the test known, the path taken alone."""
+    code = """
+        import tensorflow as tf
+
+        def generator(z, conditional):
+            if conditional:
+                h = tf.layers.dense(z, 64)
+                return tf.nn.sigmoid(tf.layers.dense(h, 256))
+            else:
+                return tf.nn.tanh(tf.layers.dense(z, 256))
+
+        z = tf.placeholder(tf.float32, [None, 100])
+        fake = generator(z, FLAG)
+        loss = tf.reduce_mean(tf.layers.dense(fake, 1))
+        step = tf.train.AdamOptimizer().minimize(loss)
+        sess = tf.Session()
+        sess.run(step, {z: noise})
+        """
+    after = 2 * 256 * 1 + 1  # the dense on the joined 256 features, its mean
+    conditional, plain = 2 * 100 * 64 + 2 * 64 * 256 + 256, 2 * 100 * 256 + 256  # each path's denses and activation
+    train = runs(code)[15]["flops_per_sample"]
+    assert train.value == min(conditional, plain) + after and train.bound == "lower"
+    assert "one of several paths" in train.note
+    taken = runs(code.replace("fake = generator(z, FLAG)", "fake = generator(z, False)"))[15]["flops_per_sample"]
+    assert taken.value == plain + after and taken.bound is None
+
+
 def test_padding_and_a_transposed_convolution_of_unknown_output_channels_keep_the_shapes():
     """`tf.pad` grows the sides it pads; a transposed convolution told `[batch, 16, 16, c_dim]` of a
     channel count not known gives those sides, its FLOPs unknown; a reshape to sizes the code does not
