@@ -218,28 +218,46 @@ def _conv(shape: tuple, f: tuple | None, strides: Any, padding: Any) -> tuple[tu
 
 
 def _broadcast(named: dict) -> tuple | None:
-    """The shape of an elementwise op's result: its symbolic operands' shared shape, where every other
-    operand is a number or a tensor that broadcasts into it (a bias of the last axis's size)."""
-    shape = None
+    """The shape of an elementwise op's result: its operands' shapes broadcast axis by axis from the last
+    (`_axis`), the batch axis aside (a symbolic operand's is its own; another tensor's is its first
+    where it has one axis more than the samples: `y * tf.ones([batch, h, w, c])`); None where an
+    operand's shape is not known or two sizes clash."""
+    samples: list[tuple] = []
+    others: list[tuple] = []
     for key in _TENSOR_ARGS:
         value = named.get(key)
         if value is None or type(value) is Const and type(value.value) in (int, float):
             continue
-        if is_sym(value):
-            mine = _sample(value)
-            if mine is None or shape is not None and mine != shape:
-                return None
-            shape = mine
-    if shape is None:
-        return None
-    for key in _TENSOR_ARGS:
-        value = named.get(key)
-        if value is None or is_sym(value) or type(value) is Const and type(value.value) in (int, float):
-            continue
-        other = shape_of(value)
-        if other is None or len(other) > len(shape) or any(d not in (1, s) for d, s in zip(other[::-1], shape[::-1])):
+        shape = _sample(value) if is_sym(value) else _weight_shape(value)
+        if shape is None:
             return None
-    return shape
+        (samples if is_sym(value) else others).append(shape)
+    if not samples:
+        return None
+    rank = max(map(len, samples))
+    shapes = [*samples, *(o[1:] if len(o) == rank + 1 else o for o in others)]
+    if any(len(s) > rank for s in shapes):
+        return None
+    out: list = [1] * rank
+    for shape in shapes:
+        for i, size in enumerate(shape, rank - len(shape)):
+            out[i] = _axis(out[i], size)
+            if out[i] is False:
+                return None
+    return tuple(out)
+
+
+def _axis(a: int | None, b: int | None) -> int | None | bool:
+    """Two sizes of one axis broadcast: the same size; the other's where one is 1; the known one where
+    the other is not known (which can only be it or 1), unless that is 1 (then not known); False where
+    they clash."""
+    if a == b or b == 1:
+        return a
+    if a == 1:
+        return b
+    if a is None or b is None:
+        return a if b is None else b
+    return False
 
 
 def _reduction(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:

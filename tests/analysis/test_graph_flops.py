@@ -502,3 +502,30 @@ def test_padding_and_a_transposed_convolution_of_unknown_output_channels_keep_th
     train = found[11]["flops_per_sample"]
     # the convolution on the padded 10x10, the mean of the dense's 16x4 outputs (its own FLOPs unknown)
     assert train.value == 8 * 8 * 64 * 2 * 9 * 32 + 16 * 4 and train.bound == "lower"
+
+
+def test_a_label_map_broadcast_over_the_features_keeps_their_sides():
+    """A conditional GAN's `conv_cond_concat`: labels reshaped to `[batch, 1, 1, y_dim]` times
+    `tf.ones([batch, h, w, y_dim])` broadcast to the features' sides, then concatenated on the channels:
+    the convolution after it has its output shape, the one after that its FLOPs; a size clashing with
+    another (a 3 against a 5) leaves the shape unknown."""
+    code = """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None, 16, 16, 8])
+        y = tf.placeholder(tf.float32, [None, y_dim])
+        yb = tf.reshape(y, [64, 1, 1, y_dim])
+        s, t = x.get_shape(), yb.get_shape()
+        h = tf.concat([x, yb * tf.ones([s[0], s[1], s[2], t[3]])], 3)
+        w1 = tf.get_variable("w1", [3, 3, h.get_shape()[-1], 16])
+        h = tf.nn.conv2d(h, w1, strides=[1, 1, 1, 1], padding="SAME")
+        w2 = tf.get_variable("w2", [3, 3, 16, 16])
+        h = tf.nn.conv2d(h, w2, strides=[1, 1, 1, 1], padding="SAME")
+        step = tf.train.AdamOptimizer().minimize(tf.reduce_mean(h))
+        sess = tf.Session()
+        sess.run(step, {x: images, y: labels})
+        """
+    train = runs(code)[14]["flops_per_sample"]
+    assert train.value == 16 * 16 * 16 * 2 * 9 * 16 + 16 * 16 * 16 and train.bound == "lower"
+    clash = runs(code.replace("s[1], s[2]", "3, 5"))[14]["flops_per_sample"]
+    assert clash.value is None
