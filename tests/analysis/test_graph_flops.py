@@ -529,3 +529,32 @@ def test_a_label_map_broadcast_over_the_features_keeps_their_sides():
     assert train.value == 16 * 16 * 16 * 2 * 9 * 16 + 16 * 16 * 16 and train.bound == "lower"
     clash = runs(code.replace("s[1], s[2]", "3, 5"))[14]["flops_per_sample"]
     assert clash.value is None
+
+
+def test_a_layer_kept_on_self_by_a_method_walked_again_keeps_its_graph():
+    """dcgan's `self.h0 = linear(z, ...)` then `tf.reshape(self.h0, ...)`: the method is walked again for
+    each symbolic input it is given, setting the attribute again; the two settings are the same graph
+    (no choice, no bound), not an attribute of unknown value."""
+    found = runs("""
+        import tensorflow as tf
+
+        class Net:
+            def __init__(self, sess, width=32):
+                self.sess, self.width = sess, width
+                self.x = tf.placeholder(tf.float32, [64, 784])
+                self.loss = tf.reduce_mean(self.build(self.x))
+
+            def build(self, x):
+                self.h0 = tf.layers.dense(x, self.width)
+                return tf.layers.dense(tf.nn.relu(self.h0), 10)
+
+            def train(self):
+                op = tf.train.AdamOptimizer().minimize(self.loss)
+                for step in range(100):
+                    self.sess.run(op, feed_dict={self.x: batch})
+
+        with tf.Session() as sess:
+            Net(sess).train()
+        """)
+    train = found[16]["flops_per_sample"]
+    assert train.value == 2 * 784 * 32 + 32 + 2 * 32 * 10 + 10 and train.bound is None
