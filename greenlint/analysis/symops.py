@@ -8,8 +8,11 @@ and `nn.conv2d_transpose` with a filter of literal shape, TF1's layer functions 
 `conv2d`, ...) as the Keras layer each builds (layers.py), elementwise ops, reductions, losses and
 summaries one FLOP per element, `reshape`, `concat` and `pad` none. Any other TF op on a symbolic tensor
 returns one of unknown shape, its name among the unknown: the graph's FLOPs are then the known
-ops' alone, a lower bound (work.sym_net). An optimizer's update of a loss computed so is one
-training step of that graph (graphrun.py).
+ops' alone, a lower bound (work.sym_net). A size the code does not show (a channel count read from
+the data, `[self.batch_size] + image_dims`) stays None in the shape: an op whose output shape does
+not depend on it keeps that shape, its own FLOPs unknown, so the ops after it are counted (a lower
+bound too). An optimizer's update of a loss computed so is one training step of that graph
+(graphrun.py); the graphs of alternative paths join as the lighter one (symjoin.py).
 """
 
 from __future__ import annotations
