@@ -2,15 +2,17 @@
 
 `if not self.y_dim: ... return tf.nn.tanh(h4)` / `else: ... return tf.nn.sigmoid(h3)`: the program
 builds one of the graphs, which the code does not say. Their join is a symbolic tensor carrying the
-graph of the path whose known FLOPs are fewest and the weights of the path whose known weights are
-fewest (a floor of what runs, whichever path it is), its shape where the paths agree (each axis the paths give one size), and the choice among the unknown,
-so that the graph built on it goes on being followed and its figure is a lower bound, never one
-path's work taken for the other's. A tuple of them (`return tf.nn.sigmoid(h4), h4`) joins item by
+graph of the path whose known FLOPs are fewest, the weights of the path whose known weights are
+fewest and the layers of the one dispatching fewest (unknown where a path's count is): a floor of
+what runs, whichever path it is; its shape where the paths agree (each axis the paths give one
+size), and the choice among the unknown, so that the graph built on it goes on being followed and
+its figure is a lower bound, never one path's work taken for the other's. A tuple of them (`return tf.nn.sigmoid(h4), h4`) joins item by
 item.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -35,15 +37,18 @@ def either_path(values: list) -> Any:
 
 
 def _joined(syms: list[Sym], cls: str) -> Inst:
-    """The floor of *syms*: the FLOPs (and the outputs, layers and owners they come with) of the path
-    of fewest known FLOPs, the weights of the path of fewest known weights; the choice among the unknown
-    unless every path has the same work and shape."""
+    """The floor of *syms*: the FLOPs (and the outputs and owners they come with) of the path of fewest
+    known FLOPs, the weights of the path of fewest known weights, the layers of the path dispatching
+    fewest (of one whose count is unknown, where any is); the choice among the unknown unless every
+    path has the same work and shape."""
     least = min(syms, key=_flops)
     lightest = min(syms, key=_params)
-    same = len({(_flops(s), _params(s), s.shape) for s in syms}) == 1  # (the same graph walked again: no choice)
+    counts = [_dispatched(s) for s in syms]
+    fewest = syms[counts.index(max(counts) if math.inf in counts else min(counts))]  # (unknown where any path's is)
+    same = len({(_flops(s), _params(s), _dispatched(s), s.shape) for s in syms}) == 1  # (one graph walked again)
     unknown = tuple(dict.fromkeys((*least.unknown, *lightest.unknown, *(() if same else (CHOICE,)))))
     sym = replace(least, shape=_shape([s.shape for s in syms]), params=dict(lightest.params), flops=dict(least.flops),
-                  unknown=unknown, owners=dict(least.owners), layers=dict(least.layers), outputs=dict(least.outputs))
+                  unknown=unknown, owners=dict(least.owners), layers=dict(fewest.layers), outputs=dict(least.outputs))
     return Inst(cls, "join", {"sym": sym})
 
 
@@ -53,6 +58,12 @@ def _flops(sym: Sym) -> int:
 
 def _params(sym: Sym) -> int:
     return sum(p for p, _ in sym.params.values())
+
+
+def _dispatched(sym: Sym) -> float:
+    """The layers a path dispatches (infinite where some call's count is not known)."""
+    counts = list(sym.layers.values())
+    return math.inf if None in counts else sum(counts)
 
 
 def _shape(shapes: list[tuple | None]) -> tuple | None:
