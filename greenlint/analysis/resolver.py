@@ -67,6 +67,7 @@ from greenlint.analysis import (
     records,
     served,
     step_traces,
+    symjoin,
     symops,
     tfgan,
     traced,
@@ -914,7 +915,7 @@ class Resolver:
             ended.append(ctx.ended)
         ctx.ended = all(ended)  # (every path returns or raises: nothing after them runs)
         # bound to instances of different classes: keep what they share
-        self.scope.names = merge_names(results, self.joined)
+        self.scope.names = merge_names(results, self.joined, symjoin.either_path)  # `if y_dim: h = ... else: h = ...`
         return results
 
     def joined(self, values: list) -> Inst | Choice | None:
@@ -1284,9 +1285,7 @@ class Resolver:
         if generator:
             value = _generated(ctx)
         elif returns:
-            value = returns[0]
-            for other in returns[1:]:
-                value = merge(value, other)
+            value = _returned(returns)
         else:
             value = Const(None)
         if (value is None or value is MISSING) and node.returns is not None:
@@ -1473,9 +1472,7 @@ class Resolver:
             return made if unsized and "data" in made.meta else None
         if not ctx.returns:
             return None
-        value = ctx.returns[0]
-        for other in ctx.returns[1:]:
-            value = merge(value, other)
+        value = _returned(ctx.returns)
         if unsized:  # a function returning a generator's call (`return data_generator(lines, batch_size)`)
             return value if type(value) is Inst and value.cls == arrays.PY_GENERATOR and arrays.drawn_data(value) else None
         if built and not (unsized or unpriced or symbolic):
@@ -1711,8 +1708,10 @@ class Resolver:
         elif kind is ast.Attribute:
             owner = self.expr(target.value)
             if type(owner) in (UserInst, UserClass):
-                attrs = owner.info.attrs
-                attrs[target.attr] = merge(attrs.get(target.attr, MISSING), value)
+                attrs, attr = owner.info.attrs, target.attr
+                old = attrs.get(attr, MISSING)
+                joined = symjoin.either_path([old, value])  # two symbolic tensors (`self.h0 = ...` on each call)
+                attrs[attr] = joined if joined is not None else merge(old, value)
             elif isinstance(target, ast.Attribute) and target.attr in work_mod.GRAPH_ATTRIBUTES and work_mod.is_model(owner):
                 work_mod.rewired(owner, target.attr, value)  # `vgg.outputs = [vgg.layers[9].output]`: another network from here on
             elif isinstance(target, ast.Attribute) and target.attr == "trainable" and (work_mod.is_model(owner) or work_mod.is_layer(owner)):
@@ -3476,7 +3475,8 @@ class Resolver:
     def binop(cls, op: ast.operator, left: Any, right: Any) -> Any:
         """`left op right`; a number computed from an option's default keeps that option (`Const.option`)."""
         if type(left) is not Const or type(right) is not Const:
-            return _tensor_result(left, right)
+            joined = _displays_joined(left, right) if type(op) is ast.Add else None
+            return joined if joined is not None else _tensor_result(left, right)
         value = cls.arithmetic(op, left, right)
         option = left.option or right.option
         return Const(value.value, option) if option and value is not OPAQUE else value
@@ -4069,6 +4069,20 @@ def _tensor_result(left: Any, right: Any) -> Inst | None:
     return arrays.elementwise(kinds[0], left, right)
 
 
+def _displays_joined(left: Any, right: Any) -> Seq | None:
+    """`[self.batch_size] + image_dims` of two list or tuple displays, one with items not known (a Seq):
+    their items in order; None otherwise."""
+    parts: list = []
+    for value in (left, right):
+        if type(value) is Seq:
+            parts.extend(value.items)
+        elif type(value) is Const and value is not OPAQUE and isinstance(value.value, (list, tuple)):
+            parts.extend(Const(item) for item in value.value)
+        else:
+            return None
+    return Seq(tuple(parts))
+
+
 def _known(value: Any) -> Any:
     """An unknown value as OPAQUE, so that `None` can mean "absent" (a slice's bounds)."""
     return OPAQUE if value is None else value
@@ -4196,6 +4210,18 @@ def _unknown_on_sym(node: ast.Call, args: list, instance: int) -> Inst | None:
     if init is not None:
         return Inst(cls, "method", {"sym": work_mod.normalisation_on_sym(syms, init, _called(node), key)})
     return Inst(cls, "method", {"sym": work_mod.unknown_on_sym(syms, _called(node), key)})
+
+
+def _returned(returns: list) -> Any:
+    """What a function returns through its `return` statements: their merge, or the join of the
+    symbolic tensors each returns (symjoin.py)."""
+    paths = symjoin.either_path(returns) if len(returns) > 1 else None
+    if paths is not None:
+        return paths
+    value = returns[0]
+    for other in returns[1:]:
+        value = merge(value, other)
+    return value
 
 
 def _node_key(node: ast.AST, instance: int) -> Hashable:

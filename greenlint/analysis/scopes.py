@@ -61,13 +61,15 @@ class Scope:
         return self
 
 
-def merge_names(branches: list[dict[str, Any]], join: Callable[[list], Any] | None = None) -> dict[str, Any]:
+def merge_names(branches: list[dict[str, Any]], join: Callable[[list], Any] | None = None,
+                first_join: Callable[[list], Any] | None = None) -> dict[str, Any]:
     """Bindings after several alternative paths (if/else, try/except, loop or not).
 
     A name bound to the same object on every path keeps it; only the names that differ are
     merged (found at C speed), so a module of thousands of names and many loops stays linear
     in what its branches change. *join*, given the values of a name that merged to None,
-    may offer something better.
+    may offer something better; *first_join*, given the values of a name that differs, answers
+    in place of the merge where it answers (not None).
     """
     first = branches[0]
     merged = dict(first)
@@ -75,6 +77,10 @@ def merge_names(branches: list[dict[str, Any]], join: Callable[[list], Any] | No
     for branch in branches[1:]:
         differ.update(dict.fromkeys(compress(branch, map(is_not, map(first.get, branch, repeat(MISSING)), branch.values()))))
     for key in differ:
+        found = first_join([branch.get(key, MISSING) for branch in branches]) if first_join is not None else None
+        if found is not None:
+            merged[key] = found
+            continue
         value = first.get(key, MISSING)
         for branch in branches[1:]:
             value = merge(value, branch.get(key, MISSING))

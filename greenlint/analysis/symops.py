@@ -6,10 +6,13 @@ symbolic tensors adds its FLOPs per sample to the graph it returns where the sha
 known (ops.py counts them as on literal shapes): `matmul` by a variable of literal shape, `nn.conv2d`
 and `nn.conv2d_transpose` with a filter of literal shape, TF1's layer functions (`tf.layers.dense`,
 `conv2d`, ...) as the Keras layer each builds (layers.py), elementwise ops, reductions, losses and
-summaries one FLOP per element, `reshape` and `concat` none. Any other TF op on a symbolic tensor
+summaries one FLOP per element, `reshape`, `concat` and `pad` none. Any other TF op on a symbolic tensor
 returns one of unknown shape, its name among the unknown: the graph's FLOPs are then the known
-ops' alone, a lower bound (work.sym_net). An optimizer's update of a loss computed so is one
-training step of that graph (graphrun.py).
+ops' alone, a lower bound (work.sym_net). A size the code does not show (a channel count read from
+the data, `[self.batch_size] + image_dims`) stays None in the shape: an op whose output shape does
+not depend on it keeps that shape, its own FLOPs unknown, so the ops after it are counted (a lower
+bound too). An optimizer's update of a loss computed so is one training step of that graph
+(graphrun.py); the graphs of alternative paths join as the lighter one (symjoin.py).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any
 
 from greenlint.analysis import layers, ops
 from greenlint.analysis.arrays import Sym, is_sym, shape_of
-from greenlint.analysis.values import Const, Seq, items_of
+from greenlint.analysis.values import OPAQUE, Const, Inst, Seq, items_of
 from greenlint.analysis.work import merge_syms, unknown_on_sym
 
 PLACEHOLDER = "tensorflow.compat.v1.placeholder"
@@ -32,6 +35,10 @@ LAYER_FUNCTIONS = {
     "batch_normalization": "BatchNormalization", "dropout": "Dropout", "flatten": "Flatten",
 }  # fmt: skip
 _LAYER_MODULE = "tensorflow.compat.v1.layers."
+#: Layer functions whose output channels are their own (`units`, `filters`), and those keeping their input's.
+_OWN_CHANNELS = frozenset({"Dense", "Conv1D", "Conv2D", "Conv3D", "Conv2DTranspose", "SeparableConv2D"})
+_KEPT_CHANNELS = frozenset({"MaxPooling1D", "MaxPooling2D", "AveragePooling1D", "AveragePooling2D",
+                            "BatchNormalization", "Dropout"})
 #: TF1 normalisations outside TF2's namespace (so outside the catalog): they keep their input's shape.
 NORMALISATIONS = frozenset({"tensorflow.contrib.layers.batch_norm", "tensorflow.contrib.layers.layer_norm"})
 #: Ops that keep their symbolic operand's shape, one FLOP per element (besides ops.py's unary and binary ops).
@@ -53,12 +60,34 @@ def _sample(value: Any) -> tuple | None:
     return value.meta["sym"].shape if is_sym(value) else None
 
 
+def _dims(value: Any) -> list | None:
+    """The sizes a shape argument lists, a size the code does not show (`[self.batch_size] + image_dims`,
+    a channel count read from the data) as None; None where it is not a list or tuple of sizes."""
+    if type(value) is Seq:
+        raw = [item.value if type(item) is Const and item is not OPAQUE else None for item in value.items]
+    elif type(value) is Const and isinstance(value.value, (list, tuple)):
+        raw = list(value.value)
+    else:
+        return None
+    return raw if all(d is None or (type(d) is int and d >= -1) for d in raw) else None
+
+
+def _weight_shape(value: Any) -> tuple | None:
+    """The shape of a weight (a filter, a matrix): its whole shape where known, else the sizes its
+    creation lists, None for those it does not show (`tf.get_variable("w", [5, 5, x.get_shape()[-1], 64])`
+    on an input of unknown channels)."""
+    shape = shape_of(value)
+    if shape is not None or type(value) is not Inst:
+        return shape
+    raw = _dims(Const(value.meta.get("init", {}).get("shape")))
+    return tuple(raw) if raw and -1 not in raw else None
+
+
 def placeholder(named: dict) -> tuple[Sym, int | None] | None:
-    """A placeholder of literal rank: its Sym (the shape after the batch axis) and its batch (an int,
-    or None where left open)."""
-    shape = named.get("shape")
-    raw = shape.value if type(shape) is Const else None
-    if not isinstance(raw, (list, tuple)) or not raw or not all(d is None or (type(d) is int and d >= 0) for d in raw):
+    """A placeholder of known rank: its Sym (the shape after the batch axis, a size the code does not
+    show None) and its batch (an int, or None where left open)."""
+    raw = _dims(named.get("shape"))
+    if not raw or -1 in raw:
         return None
     sample = tuple(raw[1:])
     return Sym(sample, sample), raw[0]
@@ -127,12 +156,24 @@ def _layer(name: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym |
             for k, v in named.items() if type(v) is Const and k != "inputs"}
     found = layers.apply(name, init, [shape])
     if found is None:
-        return None
+        return _layer_shape(name, init, shape, syms, call_key)
     meta = {"init": init}
     merged = _added(syms, found.shape, found.flops, call_key)
     merged.params[id(meta)] = (found.params, meta)  # the meta kept alive: its id stays its own
     merged.owners[call_key] = id(meta)
     return merged
+
+
+def _layer_shape(name: str, init: dict, shape: tuple, syms: list[Sym], call_key: Hashable) -> Sym | None:
+    """A layer function on a sample whose channels alone are not known (its last axis): the output
+    shape, which a layer setting its own channels (`units`, `filters`) or keeping its input's gives
+    without them, its FLOPs and weights unknown; None otherwise."""
+    if not shape or shape[-1] is not None or None in shape[:-1] or name not in _OWN_CHANNELS | _KEPT_CHANNELS:
+        return None
+    found = layers.apply(name, init, [(*shape[:-1], 1)])
+    if found is None or not found.shape:
+        return None
+    return _added(syms, found.shape if name in _OWN_CHANNELS else (*found.shape[:-1], None), None, call_key)
 
 
 def _first(named: dict, *keys: str) -> Any:
@@ -154,8 +195,8 @@ def _op(leaf: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | No
         shape = _sample(_first(named, "input", "value"))
         if shape is None:
             return None
-        found = ops.conv_work((1, *shape), shape_of(_first(named, "filters", "filter")), named.get("strides", Const(1)),
-                              named.get("padding"))
+        found = _conv(shape, _weight_shape(_first(named, "filters", "filter")), named.get("strides", Const(1)),
+                      named.get("padding"))
         return _added(syms, found[0][1:], found[1], call_key) if found is not None else None
     if leaf == "conv2d_transpose":
         return _transpose(named, syms, call_key)
@@ -163,32 +204,63 @@ def _op(leaf: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | No
         return _reshape(named, syms, call_key)
     if leaf == "concat":
         return _concat(named, syms, call_key)
+    if leaf == "pad":
+        return _pad(named, syms, call_key)
     return None
 
 
+def _conv(shape: tuple, f: tuple | None, strides: Any, padding: Any) -> tuple[tuple, int | None] | None:
+    """`nn.conv*d` on a sample of *shape* with filters of shape *f*: its output shape and FLOPs
+    (ops.conv_work); where the input channels alone are not known (the input's last axis, the filters'
+    next to last), the output shape, which does not depend on them, and its FLOPs unknown."""
+    found = ops.conv_work((1, *shape), f, strides, padding)
+    if found is not None or f is None or len(f) != len(shape) + 1:
+        return found
+    sized = ops.conv_work((1, *shape[:-1], 1), (*f[:-2], 1, f[-1]), strides, padding)
+    return (sized[0], None) if sized is not None else None
+
+
 def _broadcast(named: dict) -> tuple | None:
-    """The shape of an elementwise op's result: its symbolic operands' shared shape, where every other
-    operand is a number or a tensor that broadcasts into it (a bias of the last axis's size)."""
-    shape = None
+    """The shape of an elementwise op's result: its operands' shapes broadcast axis by axis from the last
+    (`_axis`), the batch axis aside (a symbolic operand's is its own; another tensor's is its first
+    where it has one axis more than the samples: `y * tf.ones([batch, h, w, c])`); None where an
+    operand's shape is not known or two sizes clash."""
+    samples: list[tuple] = []
+    others: list[tuple] = []
     for key in _TENSOR_ARGS:
         value = named.get(key)
         if value is None or type(value) is Const and type(value.value) in (int, float):
             continue
-        if is_sym(value):
-            mine = _sample(value)
-            if mine is None or shape is not None and mine != shape:
-                return None
-            shape = mine
-    if shape is None:
-        return None
-    for key in _TENSOR_ARGS:
-        value = named.get(key)
-        if value is None or is_sym(value) or type(value) is Const and type(value.value) in (int, float):
-            continue
-        other = shape_of(value)
-        if other is None or len(other) > len(shape) or any(d not in (1, s) for d, s in zip(other[::-1], shape[::-1])):
+        shape = _sample(value) if is_sym(value) else _weight_shape(value)
+        if shape is None:
             return None
-    return shape
+        (samples if is_sym(value) else others).append(shape)
+    if not samples:
+        return None
+    rank = max(map(len, samples))
+    shapes = [*samples, *(o[1:] if len(o) == rank + 1 else o for o in others)]
+    if any(len(s) > rank for s in shapes):
+        return None
+    out: list = [1] * rank
+    for shape in shapes:
+        for i, size in enumerate(shape, rank - len(shape)):
+            out[i] = _axis(out[i], size)
+            if out[i] is False:
+                return None
+    return tuple(out)
+
+
+def _axis(a: int | None, b: int | None) -> int | None | bool:
+    """Two sizes of one axis broadcast: the same size; the other's where one is 1; the known one where
+    the other is not known (which can only be it or 1), unless that is 1 (then not known); False where
+    they clash."""
+    if a == b or b == 1:
+        return a
+    if a == 1:
+        return b
+    if a is None or b is None:
+        return a if b is None else b
+    return False
 
 
 def _reduction(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
@@ -220,13 +292,14 @@ def _matmul(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
     if sa is None or flags[0]:
         return None
     if len(sa) == 1 and not is_sym(b):
-        sb = shape_of(b)
+        sb = _weight_shape(b)
         if sb is None or len(sb) != 2:
             return None
         k, n = (sb[1], sb[0]) if flags[1] else sb
-        if k != sa[0] or None in (k, n):
+        if n is None or k is not None and sa[0] is not None and k != sa[0]:
             return None
-        return _added(syms, (n,), 2 * k * n, call_key)
+        k = k if k is not None else sa[0]  # the matrix's rows: the vector's size, which one of them may show
+        return _added(syms, (n,), 2 * k * n if k is not None else None, call_key)
     sb = _sample(b)
     if len(sa) == 2 and sb is not None and len(sb) == 2:
         k, n = (sb[1], sb[0]) if flags[1] else sb
@@ -238,48 +311,73 @@ def _matmul(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
 
 def _transpose(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
     """`nn.conv2d_transpose(x, w, output_shape)`: each input position spreads its channels through the
-    kernel's outputs, 2·k·c_in·c_out FLOPs per input position."""
-    shape, f = _sample(_first(named, "input", "value")), shape_of(_first(named, "filters", "filter"))
-    out = named.get("output_shape")
-    raw = out.value if type(out) is Const else None
-    if (shape is None or f is None or None in shape or None in f or len(f) != len(shape) + 1 or f[-1] != shape[-1]
-            or not isinstance(raw, (list, tuple)) or len(raw) != len(shape) + 1
-            or not all(type(d) is int and d > 0 for d in raw[1:]) or raw[-1] != f[-2]):
+    kernel's outputs, 2·k·c_in·c_out FLOPs per input position. Its output is the shape it is told (the
+    filter's output channels where that leaves them open); its FLOPs unknown where the input's sides, the
+    kernel or a channel count is not known."""
+    shape, f = _sample(_first(named, "input", "value")), _weight_shape(_first(named, "filters", "filter"))
+    raw = _dims(named.get("output_shape"))
+    if shape is None or raw is None or len(raw) != len(shape) + 1 or None in raw[1:-1] \
+            or not all(d is None or d > 0 for d in raw[1:]) or f is not None and len(f) != len(shape) + 1:
         return None
-    return _added(syms, tuple(raw[1:]), 2 * math.prod(shape[:-1]) * math.prod(f[:-2]) * f[-2] * f[-1], call_key)
+    c_out = raw[-1] if raw[-1] is not None or f is None else f[-2]
+    flops = None
+    if f is not None and None not in shape[:-1] and None not in f[:-2]:
+        c_in = shape[-1] if shape[-1] is not None else f[-1]
+        if None not in (c_in, c_out) and f[-2] in (None, c_out) and f[-1] in (None, c_in):
+            flops = 2 * math.prod(shape[:-1]) * math.prod(f[:-2]) * c_in * c_out
+    return _added(syms, (*raw[1:-1], c_out), flops, call_key)
 
 
 def _reshape(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
     """`tf.reshape(x, [-1, 4, 4, 512])`, `[batch, -1]`, `x.get_shape()` (its batch axis None): the axes
-    after the first (the batch's), one of them -1 at most, the sample's elements kept."""
-    target = named.get("shape")
-    raw = target.value if type(target) is Const else None
+    after the first (the batch's), one of them -1 at most, the sample's elements kept; a size the code
+    does not show (`[self.batch_size, 1, 1, self.y_dim]`) unknown, where no axis is -1."""
+    raw = _dims(named.get("shape"))
     size = _elements(_sample(named.get("tensor")))
-    if size is None or not isinstance(raw, (list, tuple)) or len(raw) < 2 or not all(type(d) is int for d in raw[1:]) \
-            or not (raw[0] is None or type(raw[0]) is int):
+    if raw is None or len(raw) < 2 or raw[0] is not None and raw[0] == 0:
         return None
     rest = list(raw[1:])
-    if raw[0] in (-1, None) and -1 not in rest or raw[0] is not None and raw[0] > 0 and rest.count(-1) <= 1:
-        known = math.prod(d for d in rest if d != -1)
-        if -1 in rest and known > 0 and size % known == 0:
+    if -1 in rest:
+        known = math.prod(d for d in rest if d != -1) if None not in rest else 0
+        if raw[0] not in (-1, None) and rest.count(-1) == 1 and size is not None and known > 0 and size % known == 0:
             rest[rest.index(-1)] = size // known
-        if any(d < 0 for d in rest) or math.prod(rest) != size:
+        else:
             return None
-        return _added(syms, tuple(rest), 0, call_key)
-    return None
+    if 0 in rest or size is not None and None not in rest and math.prod(rest) != size:
+        return None
+    return _added(syms, tuple(rest), 0, call_key)
 
 
 def _concat(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
-    """`tf.concat([a, b], axis)` of symbolic tensors along an axis of the sample."""
+    """`tf.concat([a, b], axis)` of symbolic tensors along an axis of the sample (its size unknown where
+    one of theirs is; the other axes' sizes where one of them shows it)."""
     values, axis = named.get("values"), named.get("axis")
     found = [_sample(v) for v in (values.items if type(values) is Seq else ())]
-    shapes = [s for s in found if s is not None and None not in s]
+    shapes = [s for s in found if s is not None]
     if not shapes or len(shapes) != len(found) or type(axis) is not Const or type(axis.value) is not int or axis.value == 0:
         return None
-    first = shapes[0]
-    dim = axis.value - 1 if axis.value > 0 else len(first) + axis.value
-    if not 0 <= dim < len(first) or any(len(s) != len(first) or s[:dim] + s[dim + 1:] != first[:dim] + first[dim + 1:]
-                                        for s in shapes):
+    rank = len(shapes[0])
+    dim = axis.value - 1 if axis.value > 0 else rank + axis.value
+    if not 0 <= dim < rank or any(len(s) != rank for s in shapes):
         return None
-    out = (*first[:dim], sum(s[dim] for s in shapes), *first[dim + 1:])
-    return _added(syms, out, 0, call_key)
+    out = []
+    for i, sizes in enumerate(zip(*shapes)):
+        known = {d for d in sizes if d is not None}
+        if i == dim:
+            out.append(sum(sizes) if len(known) and None not in sizes else None)
+        elif len(known) > 1:
+            return None
+        else:
+            out.append(known.pop() if known else None)
+    return _added(syms, tuple(out), 0, call_key)
+
+
+def _pad(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
+    """`tf.pad(x, [[0, 0], [3, 3], [3, 3], [0, 0]], mode="REFLECT")`: each axis of the sample grown by its
+    literal paddings, no FLOP (a copy)."""
+    shape, paddings = _sample(named.get("tensor")), named.get("paddings")
+    raw = paddings.value if type(paddings) is Const else None
+    if shape is None or not isinstance(raw, (list, tuple)) or len(raw) != len(shape) + 1 \
+            or not all(isinstance(p, (list, tuple)) and len(p) == 2 and all(type(n) is int and n >= 0 for n in p) for p in raw):
+        return None
+    return _added(syms, tuple(d + sum(p) if d is not None else None for d, p in zip(shape, raw[1:])), 0, call_key)

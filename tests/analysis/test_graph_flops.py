@@ -392,3 +392,169 @@ def test_tensorflow_0_fallbacks_take_the_branch_the_catalogs_tensorflow_runs():
     assert runs(code)[14]["flops_per_sample"].value == 2 * 200 * 10 + 10  # the dense layer on the 200 joined
     merged = code.replace('hasattr(tf, "concat_v2")', "flag")
     assert runs(merged)[14]["flops_per_sample"].value is None  # either branch may run: unknown
+
+
+CONVNET = """
+import tensorflow as tf
+
+def conv(x, filters, name):
+    with tf.variable_scope(name):
+        w = tf.get_variable("w", [3, 3, x.get_shape()[-1], filters])
+        return tf.nn.relu(tf.nn.conv2d(x, w, strides=[1, 1, 1, 1], padding="SAME"))
+
+images = tf.placeholder(tf.float32, [None, 32, 32, {channels}])
+h = conv(images, {filters}, "c1")
+h = conv(h, {filters}, "c2")
+loss = tf.reduce_mean(h)
+step = tf.train.AdamOptimizer().minimize(loss)
+with tf.Session() as sess:
+    for i in range(100):
+        sess.run(step, feed_dict={{images: batch}})
+"""
+
+
+def test_a_tf1_convnet_s_run_follows_the_size_of_its_filters():
+    """A session's run of two 3x3 convolutions over `tf.get_variable` weights: its FLOPs are the
+    convolutions' (and the relus' and the mean's), and doubling the filters of both layers doubles
+    the first's and quadruples the second's."""
+    def forward(filters: int) -> int:
+        first, second = 32 * 32 * filters * 2 * 9 * 3, 32 * 32 * filters * 2 * 9 * filters
+        return first + second + 3 * 32 * 32 * filters  # two relus and the mean's reads
+
+    small = runs(CONVNET.format(channels=3, filters=16))[15]["flops_per_sample"]
+    large = runs(CONVNET.format(channels=3, filters=32))[15]["flops_per_sample"]
+    assert small.value == forward(16) and small.bound is None
+    assert large.value == forward(32) and large.bound is None
+    assert 3 < large.value / small.value < 4
+
+
+def test_a_channel_count_the_code_does_not_show_leaves_that_layer_unknown_and_the_rest_counted():
+    """`[None, 32, 32] + [channels]` of channels read from the data: the placeholder keeps its known
+    sides, the first convolution its output's shape (its FLOPs unknown), the second is counted in full:
+    a lower bound, not a guess of the channels."""
+    code = CONVNET.format(channels="channels", filters=16).replace("[None, 32, 32, channels]",
+                                                                     "[None, 32, 32] + [channels]")
+    train = runs("channels = data.shape[-1]\n" + code)[17]["flops_per_sample"]
+    assert train.value == 32 * 32 * 16 * 2 * 9 * 16 + 3 * 32 * 32 * 16 and train.bound == "lower"
+    assert "FLOPs of some layers unknown" in train.note
+
+
+def test_a_helper_whose_ops_are_not_followed_leaves_the_run_a_floor():
+    """A block of another library (not installed, not read) on the graph's path: its work is not known,
+    so the run's FLOPs are those of the ops known, a lower bound naming it, never a guess; with nothing
+    known before it, unknown."""
+    code = CONVNET.format(channels=3, filters=16).replace('h = conv(h, 16, "c2")', 'h = residual_block(h, 16)')
+    train = runs("from blocks import residual_block\n" + code)[17]["flops_per_sample"]
+    assert train.value == 32 * 32 * 16 * 2 * 9 * 3 + 32 * 32 * 16 and train.bound == "lower"  # the first conv, its relu
+    assert "residual_block" in train.note
+    first = code.replace('h = conv(images, 16, "c1")', "h = images").replace("tf.reduce_mean(h)", "h")
+    assert runs("from blocks import residual_block\n" + first)[17]["flops_per_sample"].value is None
+
+
+def test_either_path_of_a_builder_counts_the_lesser_graph_as_a_floor():
+    """`if conditional: ... return tf.nn.sigmoid(h)` / `else: ... return tf.nn.tanh(h)` of a test not
+    known (dcgan's generator, with or without labels): the program builds one graph; its run is at
+    least the lighter path's forward pass, said so, and the graph built on the join goes on being
+    followed; with the test known, the path taken alone."""
+    code = """
+        import tensorflow as tf
+
+        def generator(z, conditional):
+            if conditional:
+                h = tf.layers.dense(z, 64)
+                return tf.nn.sigmoid(tf.layers.dense(h, 256))
+            else:
+                return tf.nn.tanh(tf.layers.dense(z, 256))
+
+        z = tf.placeholder(tf.float32, [None, 100])
+        fake = generator(z, FLAG)
+        loss = tf.reduce_mean(tf.layers.dense(fake, 1))
+        step = tf.train.AdamOptimizer().minimize(loss)
+        sess = tf.Session()
+        sess.run(step, {z: noise})
+        """
+    after = 2 * 256 * 1 + 1  # the dense on the joined 256 features, its mean
+    conditional, plain = 2 * 100 * 64 + 2 * 64 * 256 + 256, 2 * 100 * 256 + 256  # each path's denses and activation
+    train = runs(code)[15]["flops_per_sample"]
+    assert train.value == min(conditional, plain) + after and train.bound == "lower"
+    assert "one of several paths" in train.note
+    taken = runs(code.replace("fake = generator(z, FLAG)", "fake = generator(z, False)"))[15]["flops_per_sample"]
+    assert taken.value == plain + after and taken.bound is None
+
+
+def test_padding_and_a_transposed_convolution_of_unknown_output_channels_keep_the_shapes():
+    """`tf.pad` grows the sides it pads; a transposed convolution told `[batch, 16, 16, c_dim]` of a
+    channel count not known gives those sides, its FLOPs unknown; a reshape to sizes the code does not
+    all show keeps those it shows."""
+    found = runs("""
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None, 8, 8, 32])
+        p = tf.pad(x, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
+        w = tf.get_variable("w", [3, 3, 32, 64])
+        h = tf.nn.conv2d(p, w, strides=[1, 1, 1, 1], padding="VALID")
+        up = tf.nn.conv2d_transpose(h, u, output_shape=[64, 16, 16, c_dim], strides=[1, 2, 2, 1])
+        flat = tf.reshape(up, [64, 16, 16 * c_dim])
+        loss = tf.reduce_mean(tf.layers.dense(flat, 4))
+        sess = tf.Session()
+        sess.run(tf.train.AdamOptimizer().minimize(loss), {x: batch})
+        """)
+    train = found[11]["flops_per_sample"]
+    # the convolution on the padded 10x10, the mean of the dense's 16x4 outputs (its own FLOPs unknown)
+    assert train.value == 8 * 8 * 64 * 2 * 9 * 32 + 16 * 4 and train.bound == "lower"
+
+
+def test_a_label_map_broadcast_over_the_features_keeps_their_sides():
+    """A conditional GAN's `conv_cond_concat`: labels reshaped to `[batch, 1, 1, y_dim]` times
+    `tf.ones([batch, h, w, y_dim])` broadcast to the features' sides, then concatenated on the channels:
+    the convolution after it has its output shape, the one after that its FLOPs; a size clashing with
+    another (a 3 against a 5) leaves the shape unknown."""
+    code = """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None, 16, 16, 8])
+        y = tf.placeholder(tf.float32, [None, y_dim])
+        yb = tf.reshape(y, [64, 1, 1, y_dim])
+        s, t = x.get_shape(), yb.get_shape()
+        h = tf.concat([x, yb * tf.ones([s[0], s[1], s[2], t[3]])], 3)
+        w1 = tf.get_variable("w1", [3, 3, h.get_shape()[-1], 16])
+        h = tf.nn.conv2d(h, w1, strides=[1, 1, 1, 1], padding="SAME")
+        w2 = tf.get_variable("w2", [3, 3, 16, 16])
+        h = tf.nn.conv2d(h, w2, strides=[1, 1, 1, 1], padding="SAME")
+        step = tf.train.AdamOptimizer().minimize(tf.reduce_mean(h))
+        sess = tf.Session()
+        sess.run(step, {x: images, y: labels})
+        """
+    train = runs(code)[14]["flops_per_sample"]
+    assert train.value == 16 * 16 * 16 * 2 * 9 * 16 + 16 * 16 * 16 and train.bound == "lower"
+    clash = runs(code.replace("s[1], s[2]", "3, 5"))[14]["flops_per_sample"]
+    assert clash.value is None
+
+
+def test_a_layer_kept_on_self_by_a_method_walked_again_keeps_its_graph():
+    """dcgan's `self.h0 = linear(z, ...)` then `tf.reshape(self.h0, ...)`: the method is walked again for
+    each symbolic input it is given, setting the attribute again; the two settings are the same graph
+    (no choice, no bound), not an attribute of unknown value."""
+    found = runs("""
+        import tensorflow as tf
+
+        class Net:
+            def __init__(self, sess, width=32):
+                self.sess, self.width = sess, width
+                self.x = tf.placeholder(tf.float32, [64, 784])
+                self.loss = tf.reduce_mean(self.build(self.x))
+
+            def build(self, x):
+                self.h0 = tf.layers.dense(x, self.width)
+                return tf.layers.dense(tf.nn.relu(self.h0), 10)
+
+            def train(self):
+                op = tf.train.AdamOptimizer().minimize(self.loss)
+                for step in range(100):
+                    self.sess.run(op, feed_dict={self.x: batch})
+
+        with tf.Session() as sess:
+            Net(sess).train()
+        """)
+    train = found[16]["flops_per_sample"]
+    assert train.value == 2 * 784 * 32 + 32 + 2 * 32 * 10 + 10 and train.bound is None
