@@ -1465,7 +1465,10 @@ class Resolver:
             and all(type(v) is Const and _is_number(v.value) for v in given)
         rowless = not (unsized or unpriced or symbolic or unshaped or built or counted) \
             and arrays.rowless(value) and _sized(info, given)
-        if not (unsized or unpriced or symbolic or unshaped or built or counted or rowless):
+        picked = (value is None or value is OPAQUE) and not (unsized or unpriced or symbolic or unshaped or built
+                                                             or counted or rowless) \
+            and any(type(v) is Const and v is not OPAQUE for v in given) and _dispatches(info.node)
+        if not (unsized or unpriced or symbolic or unshaped or built or counted or rowless or picked):
             return None
         ctx = self.walk_with(info, args, keywords, foreign)
         if ctx.generator:
@@ -1486,6 +1489,8 @@ class Resolver:
             return value if type(value) is Const and value is not OPAQUE else None
         if rowless:  # `load_data(batch_size)`: the rows its body draws for this call's size
             return None if arrays.rowless(value) else value
+        if picked:  # `get_norm_layer("batch_norm")`: what the branch this literal takes returns
+            return None if value is OPAQUE else value
         return value
 
     def another(self, info: FuncInfo, value: Any) -> Any:
@@ -4107,6 +4112,26 @@ def _formula(node: ast.AST) -> bool:
     if body and type(body[0]) is ast.Expr and type(body[0].value) is ast.Constant:
         body = body[1:]
     return len(body) == 1 and type(body[0]) is ast.Return
+
+
+def _dispatches(node: ast.AST) -> bool:
+    """A function that returns from a branch its test of a parameter against literals takes
+    (`if norm == "batch_norm": return keras.layers.BatchNormalization`, `elif norm in ("ln", "layer"):
+    ...`): a factory by name, whose value a call giving that parameter a literal picks."""
+    args, body = getattr(node, "args", None), getattr(node, "body", None)
+    if args is None or not isinstance(body, list):
+        return False
+    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    tests = [statement for statement in body if type(statement) is ast.If]
+    while tests:
+        test = tests.pop()
+        compared = test.test
+        if type(compared) is ast.Compare and type(compared.left) is ast.Name and compared.left.id in params \
+                and all(type(c) in (ast.Constant, ast.Tuple, ast.List, ast.Set) for c in compared.comparators) \
+                and test.body and type(test.body[-1]) is ast.Return:
+            return True
+        tests.extend(statement for statement in test.orelse if type(statement) is ast.If)  # `elif`
+    return False
 
 
 def _math_call(path: str, args: list) -> Const | None:
