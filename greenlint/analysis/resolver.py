@@ -2263,7 +2263,9 @@ class Resolver:
                 if not self.exporting and callee.info is not outer:
                     self.own_calls.append((node, callee.info, len(callee.info.callers), self.loop_features()))
                 value = self.result_of(callee.info, args, keywords, node)
-                self.spent_through(callee.info.runs)
+                on_self = isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                    and node.func.value.id == "self"
+                self.spent_through(callee.info.runs, by_self=on_self)
                 host = self.host_through(callee.info, self.host_for(callee.info, args, keywords))
                 code = (callee.info.node, self.module_functions())
                 host = self.own_host_work(node, callee.info.host_sited, host, code, args, keywords, value, callee.info)
@@ -3220,11 +3222,13 @@ class Resolver:
                 self.calls = [c for c in self.calls if not any(c is record for record in same)]
         self.host_later = []
 
-    def spent_through(self, runs: tuple[str, str, bool] | None) -> None:
-        """The function being walked calls one that spends its work in a TF call (wrappers.py): so does it."""
+    def spent_through(self, runs: tuple[str, str, bool] | None, by_self: bool = False) -> None:
+        """The function being walked calls one that spends its work in a TF call (wrappers.py): so does it;
+        *by_self*: that call is `self.m(...)`, which a subclass may bind to another method (`FuncInfo.runs_by_self`)."""
         func = self.ctx.func
         if runs is not None and func is not None and func.runs is None:
             func.runs = runs
+            func.runs_by_self = by_self
 
     def uncounted_wrappers(self, counter: runs_mod.FunctionRuns) -> list[Found]:
         """The calls of this module's functions that spend their work in a TF call (wrappers.py) made
