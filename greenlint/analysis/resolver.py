@@ -1718,6 +1718,10 @@ class Resolver:
             if type(owner) in (UserInst, UserClass):
                 attrs = owner.info.attrs
                 attrs[target.attr] = merge(attrs.get(target.attr, MISSING), value)
+            elif isinstance(target, ast.Attribute) and target.attr == "shape" and isinstance(target.value, ast.Name) \
+                    and arrays.shape_of(owner) is not None:
+                # numpy's in-place reshape (`images.shape = images.shape + (1,)`): that array from here on
+                self.assign(target.value, arrays.array_method("reshape", owner, [value]))
             elif isinstance(target, ast.Attribute) and target.attr in work_mod.GRAPH_ATTRIBUTES and work_mod.is_model(owner):
                 work_mod.rewired(owner, target.attr, value)  # `vgg.outputs = [vgg.layers[9].output]`: another network from here on
             elif isinstance(target, ast.Attribute) and target.attr == "trainable" and (work_mod.is_model(owner) or work_mod.is_layer(owner)):
