@@ -78,3 +78,12 @@ def test_what_the_base_spends_first_stays_its_call(tmp_path, body):
     # the base saves before it trains (through `self` or itself): the first TF call where it spends work stays the save
     site = train_call(tmp_path, body)
     assert site.api == "tensorflow.compat.v1.train.Saver.save"
+
+
+def test_the_wrapper_prices_the_least_run_and_says_why_where_the_wrapped_run_trains(tmp_path):
+    site = train_call(tmp_path, EPOCH_THEN_SAVE)
+    assert site.work["step"].value == "inference"
+    assert "its fetches are not known here" in site.work["step"].note
+    wrapped = analyse_file(tmp_path / "ner_model.py").callsites
+    run = next(s for s in wrapped if s.api == "tensorflow.compat.v1.Session.run")
+    assert run.work["step"].value == "training"
