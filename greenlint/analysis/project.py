@@ -921,6 +921,8 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
             ext.methods.update(base.methods)
             ext.attrs.update(base.attrs)
             ext.runs.update(base.runs)
+            ext.late.difference_update(base.runs)
+            ext.late.update(base.late)
             ext.self_calls.update(base.self_calls)
             for name in base.self_calls:
                 bodies.pop(name, None)
@@ -938,8 +940,11 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
                 ext.workers = hostwork.given_workers(method.node)
             ext.self_calls[name] = ()  # its place in the order `_late_bound` reads them
             bodies[name] = method.node
+            ext.late.discard(name)
             if method.runs is not None:
                 ext.runs[name] = method.runs
+                if method.runs_by_self:
+                    ext.late.add(name)
             if method.host is not None or method.host_once is not None:
                 ext.hosts[name] = (method.host, method.host_once)
             returns = freeze(method.returns, memo, functions) if method.state is Walk.DONE else None
@@ -960,7 +965,7 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
             ext.methods.pop(name, None)
     wrapped.keep_constructor(ext, info, functions)
     for name, node in bodies.items():  # a method that spends work itself is never late bound: its calls are not read
-        if name not in ext.runs:
+        if name not in ext.runs or name in ext.late:
             ext.self_calls[name] = _self_calls(node)
     _late_bound(ext)
     return ext
@@ -992,17 +997,22 @@ def _self_calls(node: ast.AST) -> tuple[str, ...]:
 def _late_bound(ext: ExtClass) -> None:
     """Methods that spend no work in a TF call themselves but call `self.m(...)` where this class's
     `m` does (a base's `fit` whose loop calls `self.forward`, which only the subclass defines): they
-    spend it there, as late binding makes them (wrappers.py)."""
-    grown = True
-    while grown:
+    spend it there, as late binding makes them (wrappers.py); so do those whose work their module found
+    in a later `self` call (`ExtClass.late`: a base's `train` calling `self.run_epoch(...)`, which only the
+    subclass defines, then `self.save_session()`): the first of their `self` calls that spends work here
+    decides. Each round only moves a method to the first such call's; bounded, as a cycle of `self`
+    calls may pass one figure round."""
+    for _ in range(len(ext.self_calls) + 1):
         grown = False
         for name, called in ext.self_calls.items():
-            if name in ext.runs:
+            if name in ext.runs and name not in ext.late:
                 continue
-            spent = next((ext.runs[other] for other in called if other in ext.runs), None)
-            if spent is not None:
+            spent = next((ext.runs[other] for other in called if other != name and other in ext.runs), None)
+            if spent is not None and ext.runs.get(name) != spent:
                 ext.runs[name] = spent
                 grown = True
+        if not grown:
+            return
 
 
 _INDEX: ProjectIndex | None = None

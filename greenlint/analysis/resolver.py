@@ -1464,7 +1464,10 @@ class Resolver:
             and all(type(v) is Const and _is_number(v.value) for v in given)
         rowless = not (unsized or unpriced or symbolic or unshaped or built or counted) \
             and arrays.rowless(value) and _sized(info, given)
-        if not (unsized or unpriced or symbolic or unshaped or built or counted or rowless):
+        picked = (value is None or value is OPAQUE) and not (unsized or unpriced or symbolic or unshaped or built
+                                                             or counted or rowless) \
+            and any(type(v) is Const and v is not OPAQUE for v in given) and _dispatches(info.node)
+        if not (unsized or unpriced or symbolic or unshaped or built or counted or rowless or picked):
             return None
         ctx = self.walk_with(info, args, keywords, foreign)
         if ctx.generator:
@@ -1483,6 +1486,8 @@ class Resolver:
             return value if type(value) is Const and value is not OPAQUE else None
         if rowless:  # `load_data(batch_size)`: the rows its body draws for this call's size
             return None if arrays.rowless(value) else value
+        if picked:  # `get_norm_layer("batch_norm")`: what the branch this literal takes returns
+            return None if value is OPAQUE else value
         return value
 
     def another(self, info: FuncInfo, value: Any) -> Any:
@@ -1712,6 +1717,10 @@ class Resolver:
                 old = attrs.get(attr, MISSING)
                 joined = symjoin.either_path([old, value])  # two symbolic tensors (`self.h0 = ...` on each call)
                 attrs[attr] = joined if joined is not None else merge(old, value)
+            elif isinstance(target, ast.Attribute) and target.attr == "shape" and isinstance(target.value, ast.Name) \
+                    and arrays.shape_of(owner) is not None:
+                # numpy's in-place reshape (`images.shape = images.shape + (1,)`): that array from here on
+                self.assign(target.value, arrays.array_method("reshape", owner, [value]))
             elif isinstance(target, ast.Attribute) and target.attr in work_mod.GRAPH_ATTRIBUTES and work_mod.is_model(owner):
                 work_mod.rewired(owner, target.attr, value)  # `vgg.outputs = [vgg.layers[9].output]`: another network from here on
             elif isinstance(target, ast.Attribute) and target.attr == "trainable" and (work_mod.is_model(owner) or work_mod.is_layer(owner)):
@@ -2257,7 +2266,9 @@ class Resolver:
                 if not self.exporting and callee.info is not outer:
                     self.own_calls.append((node, callee.info, len(callee.info.callers), self.loop_features()))
                 value = self.result_of(callee.info, args, keywords, node)
-                self.spent_through(callee.info.runs)
+                on_self = isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                    and node.func.value.id == "self"
+                self.spent_through(callee.info.runs, by_self=on_self)
                 host = self.host_through(callee.info, self.host_for(callee.info, args, keywords))
                 code = (callee.info.node, self.module_functions())
                 host = self.own_host_work(node, callee.info.host_sited, host, code, args, keywords, value, callee.info)
@@ -3214,11 +3225,13 @@ class Resolver:
                 self.calls = [c for c in self.calls if not any(c is record for record in same)]
         self.host_later = []
 
-    def spent_through(self, runs: tuple[str, str, bool] | None) -> None:
-        """The function being walked calls one that spends its work in a TF call (wrappers.py): so does it."""
+    def spent_through(self, runs: tuple[str, str, bool] | None, by_self: bool = False) -> None:
+        """The function being walked calls one that spends its work in a TF call (wrappers.py): so does it;
+        *by_self*: that call is `self.m(...)`, which a subclass may bind to another method (`FuncInfo.runs_by_self`)."""
         func = self.ctx.func
         if runs is not None and func is not None and func.runs is None:
             func.runs = runs
+            func.runs_by_self = by_self
 
     def uncounted_wrappers(self, counter: runs_mod.FunctionRuns) -> list[Found]:
         """The calls of this module's functions that spend their work in a TF call (wrappers.py) made
@@ -4121,6 +4134,26 @@ def _formula(node: ast.AST) -> bool:
     if body and type(body[0]) is ast.Expr and type(body[0].value) is ast.Constant:
         body = body[1:]
     return len(body) == 1 and type(body[0]) is ast.Return
+
+
+def _dispatches(node: ast.AST) -> bool:
+    """A function that returns from a branch its test of a parameter against literals takes
+    (`if norm == "batch_norm": return keras.layers.BatchNormalization`, `elif norm in ("ln", "layer"):
+    ...`): a factory by name, whose value a call giving that parameter a literal picks."""
+    args, body = getattr(node, "args", None), getattr(node, "body", None)
+    if args is None or not isinstance(body, list):
+        return False
+    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    tests = [statement for statement in body if type(statement) is ast.If]
+    while tests:
+        test = tests.pop()
+        compared = test.test
+        if type(compared) is ast.Compare and type(compared.left) is ast.Name and compared.left.id in params \
+                and all(type(c) in (ast.Constant, ast.Tuple, ast.List, ast.Set) for c in compared.comparators) \
+                and test.body and type(test.body[-1]) is ast.Return:
+            return True
+        tests.extend(statement for statement in test.orelse if type(statement) is ast.If)  # `elif`
+    return False
 
 
 def _math_call(path: str, args: list) -> Const | None:

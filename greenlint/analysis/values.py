@@ -278,6 +278,7 @@ class FuncInfo:
     #: fit or predict, a checkpoint's save: wrappers.py), made in its body or in a function it calls;
     #: *fed*: a graph run fed through `feed_dict` what the parameters of the function making it give
     runs: tuple[str, str, bool] | None = None
+    runs_by_self: bool = False  # *runs* come from its call of `self.m(...)`, which a subclass may define anew
     returned: list = field(default_factory=list)  # the values of its `return`s, before they are merged
     host: str | None = None  # the per-item host work its body does in a loop, or a function it calls does (hostwork.py)
     host_once: str | None = None  # a file decode outside its loops: per item where a caller loops over it
@@ -658,6 +659,9 @@ class ExtClass:
     attrs: dict[str, Any] = field(default_factory=dict)
     runs: dict[str, tuple[str, str, bool]] = field(default_factory=dict)  # method name -> its `FuncInfo.runs`
     self_calls: dict[str, tuple[str, ...]] = field(default_factory=dict)  # method name -> the `self.m(...)` it calls
+    #: the methods whose `runs` come from a `self.m(...)` call: the first of their self calls that spends work in this
+    #: class (a subclass's `m`, where it defines one the base's module did not know) decides (project.py `_late_bound`)
+    late: set[str] = field(default_factory=set)
     #: method name -> its host work (`FuncInfo.host`, `FuncInfo.host_once`), where it does some
     hosts: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
     sliced: bool = False  # its `__getitem__` only slices what the instance holds (hostwork.slices_only)

@@ -73,8 +73,10 @@ def spent_work(api: str, features: dict) -> Work:
     """The work of a call listed as the TF call *api* in which it spends its work, none of that
     call's arguments known: a graph run on a batch not known (a floor), a model's method on data of
     a size not known, run for epochs and on batches not known (`PASSED`: unknown, not Keras' defaults)."""
-    if api in GRAPH_RUNS:
-        return graphrun.run_work(None, None)
+    if api in GRAPH_RUNS:  # its fetches are the wrapped run's, not known here: a training step's update or not
+        return {**graphrun.run_work(None, None), "step": q(
+            "inference", INFERRED, "its fetches are not known here: one run of the graph without an optimizer's "
+                                   "update, the least a call does")}
     if api == graphrun.FUNCTION_CALL:
         return graphrun.function_work(None, None, {})
     if api == MODEL_CALL:
