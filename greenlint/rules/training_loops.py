@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from greenlint.rules.base import FileFacts, argument, keyword
 from greenlint.rules.dead_tests import DeadTest, dead_ways
-from greenlint.rules.defaults import known_value
+from greenlint.rules.defaults import default_value, known_value
 from greenlint.rules.deliberate import in_test
 from greenlint.rules.generator_epochs import generator_epochs
 from greenlint.rules.site import Site, is_keras_model_method, method
@@ -38,6 +38,8 @@ from greenlint.rules.syntax import (
 EVALUATES = ("evaluate", "evaluate_generator", "test_on_batch")
 #: The comparisons that tell a better pass from a worse (`hr > best_hr`).
 ORDERS = (ast.Gt, ast.GtE, ast.Lt, ast.LtE)
+#: A TensorFlow checkpoint's saves, which write the model's weights.
+CHECKPOINT_SAVES = frozenset({"tensorflow.train.Checkpoint.save", "tensorflow.train.CheckpointManager.save"})
 #: Calls that make a new Keras model.
 BUILDS = frozenset({"Sequential", "Model", "load_model", "clone_model"})
 
@@ -96,6 +98,9 @@ def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | No
     program's defaults, or how many epochs the batch generator it runs over makes
     (`generator_epochs`), where that comes from and what is counted; None when not known."""
     call = loop.iter
+    taken = _taken(facts, call, cell)
+    if taken is not None:
+        return (*taken, "steps")
     if not (
         isinstance(call, ast.Call)
         and isinstance(call.func, ast.Name)
@@ -107,7 +112,7 @@ def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | No
         if epochs is None:
             return None, "", ""
         return epochs.epochs, epochs.basis, f"epochs of `{epochs.generator}()`'s batches"
-    stop, basis = known_value(facts, call.args[-1], cell)
+    stop, basis = known_value(facts, call.args[-1], cell, least=True)
     start = (
         call.args[0].value
         if len(call.args) == 2 and isinstance(call.args[0], ast.Constant)
@@ -118,6 +123,30 @@ def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | No
     if not (isinstance(stop, int) and isinstance(start, int)) or isinstance(stop, bool):
         return (*_counted(facts, loop, cell), "passes")
     return stop - start, basis, "passes"
+
+
+def _taken(facts: FileFacts, call: ast.expr, cell: int | None) -> tuple[int, str] | None:
+    """The steps of `for batch in dataset.take(n)` with the program's defaults (the least every
+    caller passes where they differ), and where that comes from; `take(steps - done)`, the steps
+    a run resumed from a checkpoint has left, makes `steps` on a fresh run. None for another loop or
+    an unknown count."""
+    if not (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr == "take"
+        and len(call.args) == 1
+        and not call.keywords
+    ):
+        return None
+    count = call.args[0]
+    resumed = isinstance(count, ast.BinOp) and isinstance(count.op, ast.Sub)
+    value, basis = known_value(facts, count.left if isinstance(count, ast.BinOp) and resumed else count, cell, least=True)
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    if not resumed:
+        return value, basis
+    note = "a fresh run's: one resumed from a checkpoint runs what is left"
+    return value, f"{basis[:-1]}; {note})" if basis else f" ({note})"
 
 
 def _counted(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | None, str]:
@@ -179,19 +208,68 @@ def _judge(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
 
 def _best_kept(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
     """A comparison in the loop's own body that guards a save of the model's weights (`if hr > best_hr:
-    ... model.save_weights(...)`): the loop measures the model and keeps its best pass, the
-    bookkeeping of early stopping without the stop; None where there is none."""
+    ... model.save_weights(...)`), or a skip of the save that follows it and takes the measure as the
+    new best (`if psnr <= ckpt.psnr: continue`, then `ckpt.psnr = psnr` and a checkpoint's
+    `save()`; the skip's other conditions not false with the program's defaults): the loop
+    measures the model and keeps its best pass, the bookkeeping of early stopping without the
+    stop; None where there is none. A skip must update the best: one on another comparison
+    (`if epoch < warmup: continue`) keeps no best."""
     for node in scope_body(loop):
         if not isinstance(node, ast.If):
             continue
-        test = node.test
-        if not (isinstance(test, ast.Compare) and all(isinstance(op, ORDERS) for op in test.ops)):
+        compare = _ordering(facts, node.test, cell)
+        if compare is None:
             continue
-        for inner in (n for statement in node.body for n in ast.walk(statement)):
-            site = facts.site_at(inner, cell) if isinstance(inner, ast.Call) else None
-            if site is not None and is_keras_model_method(site.api, ("save_weights", "save")):
-                return f"`{ast.unparse(test)}`, which keeps the best weights"
+        if any(_saves(facts, n, cell) for statement in node.body for n in ast.walk(statement)):
+            return f"`{ast.unparse(compare)}`, which keeps the best weights"
+        after = _following(facts, node, cell)
+        if isinstance(node.body[-1], ast.Continue) and _updates_best(after, compare) and any(
+            _saves(facts, n, cell) for statement in after for n in ast.walk(statement)
+        ):
+            return f"`{ast.unparse(compare)}`, which keeps the best checkpoint"
     return None
+
+
+def _ordering(facts: FileFacts, test: ast.expr, cell: int | None) -> ast.Compare | None:
+    """The ordering comparison a test makes (`hr > best_hr`), alone or beside conditions of an `and` that
+    the program's defaults do not make false (`save_best_only and psnr <= best`)."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    compares = [p for p in parts if isinstance(p, ast.Compare) and all(isinstance(op, ORDERS) for op in p.ops)]
+    if len(compares) != 1:
+        return None
+    for part in parts:
+        held = default_value(facts, part, cell) if isinstance(part, (ast.Name, ast.Attribute)) else None
+        if held is not None and not held.value:
+            return None
+    return compares[0]
+
+
+def _saves(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
+    """The node saves the model's weights: a Keras model's `save_weights`/`save`, a TensorFlow
+    checkpoint's or its manager's `save`."""
+    site = facts.site_at(node, cell) if isinstance(node, ast.Call) else None
+    return site is not None and (is_keras_model_method(site.api, ("save_weights", "save")) or site.api in CHECKPOINT_SAVES)
+
+
+def _following(facts: FileFacts, node: ast.stmt, cell: int | None) -> list[ast.stmt]:
+    """The statements after *node* in the block that holds it."""
+    parent = facts.parent(node, cell)
+    for block in (getattr(parent, field, None) for field in ("body", "orelse", "finalbody")):
+        if isinstance(block, list) and any(s is node for s in block):
+            return block[[id(s) for s in block].index(id(node)) + 1:]
+    return []
+
+
+def _updates_best(statements: list[ast.stmt], compare: ast.Compare) -> bool:
+    """One of the statements assigns one side of the comparison to the other (`ckpt.psnr = psnr_value`
+    after `psnr_value <= ckpt.psnr`): the measure taken as the new best."""
+    sides = {ast.unparse(compare.left), *(ast.unparse(c) for c in compare.comparators)}
+    return any(
+        isinstance(s, ast.Assign)
+        and len(s.targets) == 1
+        and {ast.unparse(s.targets[0]), ast.unparse(s.value)} == sides
+        for s in statements
+    )
 
 
 def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:

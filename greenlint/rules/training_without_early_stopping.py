@@ -153,6 +153,33 @@ TRAINER = (
 #: The generator's epoch loop as most write it.
 EPOCHS = "for epoch in range(num_epochs):"
 
+#: A TF2 trainer whose step loop over a dataset resumes from a checkpoint, scores a validation set every
+#: 1,000 steps and skips the save unless the score beats the best (`{skip}`, then `{update}`), driven by two
+#: subclasses' defaults (`{steps}` steps for the second, `{best_only}` for both).
+CHECKPOINTED = (
+    "import tensorflow as tf\nclass Trainer:\n    def __init__(self, model):\n        self.model = model\n"
+    "        self.optimizer = tf.keras.optimizers.Adam()\n"
+    "        self.ckpt = tf.train.Checkpoint(step=tf.Variable(0), psnr=tf.Variable(-1.0), model=model)\n"
+    "        self.manager = tf.train.CheckpointManager(self.ckpt, 'ckpt', max_to_keep=3)\n"
+    "    def train(self, train_ds, valid_ds, steps, save_best_only=False):\n"
+    "        for lr, hr in train_ds.take(steps - self.ckpt.step.numpy()):\n"
+    "            self.ckpt.step.assign_add(1)\n            self.train_step(lr, hr)\n"
+    "            if self.ckpt.step % 1000 == 0:\n                psnr = self.score(valid_ds)\n"
+    "                if {skip}:\n                    continue\n                {update}\n"
+    "                self.manager.save()\n"
+    "    @tf.function\n    def train_step(self, lr, hr):\n        with tf.GradientTape() as tape:\n"
+    "            loss = tf.reduce_mean(tf.abs(hr - self.model(lr, training=True)))\n"
+    "        grads = tape.gradient(loss, self.model.trainable_variables)\n"
+    "        self.optimizer.apply_gradients(zip(grads, self.model.trainable_variables))\n"
+    "    def score(self, ds):\n        return tf.reduce_mean([tf.image.psnr(hr, self.model(lr), 255) for lr, hr in ds])\n"
+    "class EdsrTrainer(Trainer):\n    def train(self, train_ds, valid_ds, steps=300000):\n"
+    "        super().train(train_ds, valid_ds, steps, save_best_only={best_only})\n"
+    "class LongTrainer(Trainer):\n    def train(self, train_ds, valid_ds, steps={steps}):\n"
+    "        super().train(train_ds, valid_ds, steps, save_best_only={best_only})\n"
+)
+#: The skip and the update of a trainer that keeps its best checkpoint.
+BEST_ONLY = dict(skip="save_best_only and psnr <= self.ckpt.psnr", update="self.ckpt.psnr = psnr", best_only="True")
+
 #: A keras-rl agent trained on a Gym environment (`{env}`: its id, `{fit}`: the fit's arguments after the env).
 RL_AGENT = (
     "import gym\nfrom keras.models import Sequential\nfrom rl.agents.dqn import DQNAgent\n"
@@ -272,7 +299,10 @@ class TrainingWithoutEarlyStopping(Rule):
     `batches = data_helpers.batch_iter(data, 64, FLAGS.num_epochs)`, maybe numbered by
     `enumerate()`: a generator of the file or of a project module it imports, every `yield` of
     which sits in one `for epoch in range(num_epochs):` of its body with no way out, the count
-    what the call passes that parameter, else its default, read as above), whose body
+    what the call passes that parameter, else its default, read as above), or over a dataset's
+    `take(N)` (N steps; `take(steps - ckpt.step.numpy())`, what a run resumed from a checkpoint
+    has left, runs `steps` on a fresh run), N the least whole number the calls of its function
+    pass where they differ (each run makes at least that many), whose body
     trains (`fit`, `train_on_batch`, `apply_gradients`, `minimize`, a TF1 training run, a
     `tf.function` that trains; in the loop, in loops nested in it, or in a function of the file
     it calls) and measures how well the model does on the way: the reward of an environment's
@@ -289,7 +319,10 @@ class TrainingWithoutEarlyStopping(Rule):
     training files a GAN samples with fixed noise; a feed's placeholders are no data, so `h_valid = sess.run(hidden,
     feed_dict={X: X_valid})` stays held out where the steps feed `hidden`), or an ordering comparison in its body that
     guards a save of the model's weights (`if hr > best_hr: ... model.save_weights(...)`: the loop keeps its
-    best pass, whatever helper scored it). Not reported: a loop with a way
+    best pass, whatever helper scored it), or a skip of the save that takes the score as the new best
+    (`if save_best_only and psnr <= ckpt.psnr: continue`, then `ckpt.psnr = psnr` and a checkpoint's
+    `save()`; its other conditions not false with the program's defaults; a skip that updates no best,
+    `if step < warmup: continue`, keeps none). Not reported: a loop with a way
     out (its own `break`, not a nested loop's; a `return`, `raise`, `yield` or exit) that may be
     taken: one whose every way out sits under an `if` the program's defaults make false, as GL330
     reads it (`if patience and bad >= patience: break` with `--patience` 0 by default), stops
@@ -408,6 +441,16 @@ class TrainingWithoutEarlyStopping(Rule):
     VALID = (
         Valid(GENERATED.format(epochs=EPOCHS, dev="x_train, y_train")),  # the dev step scores training data
         Valid(TRAINER.format(dev="x_train, y_train")),  # the method scores the data the loop trains on
+        Valid(  # the skip compares the step, not a score: no best is kept
+            CHECKPOINTED.format(skip="self.ckpt.step < 10000", update="print(psnr)", best_only="True", steps=1000000)
+        ),
+        Valid(  # the skip updates no best: the checkpoint after it is not the best one
+            CHECKPOINTED.format(**{**BEST_ONLY, "update": "print(psnr)"}, steps=1000000)
+        ),
+        Valid(  # keeping the best only is off with the program's defaults: every evaluation saves
+            CHECKPOINTED.format(**{**BEST_ONLY, "best_only": "False"}, steps=1000000)
+        ),
+        Valid(CHECKPOINTED.format(**BEST_ONLY, steps=10)),  # one subclass trains 10 steps: at least 10
         Valid(  # the generator's epochs are too few
             GENERATED.format(epochs=EPOCHS, dev="x_dev, y_dev").replace("'num_epochs', 200", "'num_epochs', 10")
         ),
@@ -608,6 +651,13 @@ class TrainingWithoutEarlyStopping(Rule):
             "    if step % 500 == 0:\n        print(model.evaluate(x_val, y_val))\n",
             line=8,
             message_contains="runs 100 epochs of `batches_of()`'s batches (the default of `batches_of`'s `epochs`)",
+        ),
+        Invalid(  # a TF2 step loop keeps its best checkpoint by the validation score and never stops on it
+            CHECKPOINTED.format(**BEST_ONLY, steps=1000000),
+            line=9,
+            message_contains="runs 300000 steps (`steps`: at least that: the least that the calls of `train()` pass it;"
+            " a fresh run's: one resumed from a checkpoint runs what is left) that train the model and measure its"
+            " progress (`psnr <= self.ckpt.psnr`, which keeps the best checkpoint)",
         ),
         Invalid(  # a class's epoch loop scores the dev set through a method it hands the data
             TRAINER.format(dev="x_dev, y_dev"),
