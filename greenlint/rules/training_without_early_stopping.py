@@ -177,6 +177,15 @@ CHECKPOINTED = (
     "class LongTrainer(Trainer):\n    def train(self, train_ds, valid_ds, steps={steps}):\n"
     "        super().train(train_ds, valid_ds, steps, save_best_only={best_only})\n"
 )
+#: A TF2 epoch loop of custom steps that scores the model each pass and saves a checkpoint (`{guarded}`).
+MANAGED = (
+    "import tensorflow as tf\nfrom metrics import psnr_of\nmodel = tf.keras.Sequential()\nopt = tf.keras.optimizers.Adam()\n"
+    "ckpt = tf.train.Checkpoint(model=model)\nmanager = tf.train.CheckpointManager(ckpt, 'ckpt', max_to_keep=1)\n"
+    "best = 0.0\nfor epoch in range(100):\n    for x, y in batches:\n        with tf.GradientTape() as tape:\n"
+    "            loss = tf.reduce_mean(tf.square(y - model(x)))\n"
+    "        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+    "    score = psnr_of(model, valid)\n    {guarded}\n"
+)
 #: The skip and the update of a trainer that keeps its best checkpoint.
 BEST_ONLY = dict(skip="save_best_only and psnr <= self.ckpt.psnr", update="self.ckpt.psnr = psnr", best_only="True")
 
@@ -594,6 +603,9 @@ class TrainingWithoutEarlyStopping(Rule):
             "for epoch in xrange(100):\n    m.fit(x, y, batch_size=256, nb_epoch=1)\n"
             "    if epoch % 10 == 0:\n        m.save_weights('last.h5')\n"
         ),
+        Valid(  # the score is only printed: the manager saves every pass, and nothing keeps a best
+            MANAGED.format(guarded="if score > best:\n        print(score)\n    manager.save()")
+        ),
         Valid(  # scored on a sample cut from the training files before the loop (a GAN's fixed sample): not held out
             "import numpy as np\nimport tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\n"
             "train_op = opt.minimize(loss)\nsess = tf.compat.v1.Session()\nsample_files = data[0:64]\n"
@@ -859,6 +871,12 @@ class TrainingWithoutEarlyStopping(Rule):
             line=5,
             message_contains="`for epoch in xrange(100)` runs 100 passes that train the model and measure"
             " its progress (`hr > best`, which keeps the best weights)",
+        ),
+        Invalid(  # a TF2 checkpoint manager keeps the best-scoring pass of an epoch loop
+            MANAGED.format(guarded="if score > best:\n        best = score\n        manager.save()"),
+            line=8,
+            message_contains="runs 100 passes that train the model and measure its progress (`score > best`,"
+            " which keeps the best weights)",
         ),
         Invalid(  # the epoch loop's early stop waits on a patience that defaults to 0
             "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
