@@ -126,10 +126,12 @@ def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | No
 
 
 def _taken(facts: FileFacts, call: ast.expr, cell: int | None) -> tuple[int, str] | None:
-    """The steps of `for batch in dataset.take(n)` with the program's defaults (the least every
-    caller passes where they differ), and where that comes from; `take(steps - done)`, the steps
-    a run resumed from a checkpoint has left, makes `steps` on a fresh run. None for another loop or
-    an unknown count."""
+    """The steps of `for batch in dataset.take(n)` (maybe numbered by `enumerate()`) with the
+    program's defaults (the least every caller passes where they differ), and where that comes from;
+    `take(steps - done)`, the steps a run resumed from a checkpoint has left, makes `steps` on a
+    fresh run. None for another loop or an unknown count."""
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "enumerate" and call.args:
+        call = call.args[0]
     if not (
         isinstance(call, ast.Call)
         and isinstance(call.func, ast.Attribute)

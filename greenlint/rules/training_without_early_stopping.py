@@ -309,7 +309,7 @@ class TrainingWithoutEarlyStopping(Rule):
     `enumerate()`: a generator of the file or of a project module it imports, every `yield` of
     which sits in one `for epoch in range(num_epochs):` of its body with no way out, the count
     what the call passes that parameter, else its default, read as above), or over a dataset's
-    `take(N)` (N steps; `take(steps - ckpt.step.numpy())`, what a run resumed from a checkpoint
+    `take(N)` (maybe numbered by `enumerate()`; N steps; `take(steps - ckpt.step.numpy())`, what a run resumed from a checkpoint
     has left, runs `steps` on a fresh run), N the least whole number the calls of its function
     pass where they differ (each run makes at least that many), whose body
     trains (`fit`, `train_on_batch`, `apply_gradients`, `minimize`, a TF1 training run, a
@@ -460,6 +460,11 @@ class TrainingWithoutEarlyStopping(Rule):
             CHECKPOINTED.format(**{**BEST_ONLY, "best_only": "False"}, steps=1000000)
         ),
         Valid(CHECKPOINTED.format(**BEST_ONLY, steps=10)),  # one subclass trains 10 steps: at least 10
+        Valid(  # the same, numbered by enumerate()
+            CHECKPOINTED.format(**BEST_ONLY, steps=10).replace(
+                "for lr, hr in train_ds.take(", "for i, (lr, hr) in enumerate(train_ds.take("
+            ).replace(".numpy()):", ".numpy())):")
+        ),
         Valid(  # the generator's epochs are too few
             GENERATED.format(epochs=EPOCHS, dev="x_dev, y_dev").replace("'num_epochs', 200", "'num_epochs', 10")
         ),
@@ -670,6 +675,13 @@ class TrainingWithoutEarlyStopping(Rule):
             message_contains="runs 300000 steps (`steps`: at least that: the least that the calls of `train()` pass it;"
             " a fresh run's: one resumed from a checkpoint runs what is left) that train the model and measure its"
             " progress (`psnr <= self.ckpt.psnr`, which keeps the best checkpoint)",
+        ),
+        Invalid(  # the same loop numbered by enumerate()
+            CHECKPOINTED.format(**BEST_ONLY, steps=1000000).replace(
+                "for lr, hr in train_ds.take(", "for i, (lr, hr) in enumerate(train_ds.take("
+            ).replace(".numpy()):", ".numpy())):"),
+            line=9,
+            message_contains="runs 300000 steps",
         ),
         Invalid(  # a class's epoch loop scores the dev set through a method it hands the data
             TRAINER.format(dev="x_dev, y_dev"),
