@@ -146,7 +146,7 @@ def _passed(
         if not (least and all(isinstance(f.value, int) and not isinstance(f.value, bool) for f in known)):
             return None
         low = min(known, key=lambda f: f.value)  # type: ignore[arg-type,return-value]
-        return replace(low, where=f"at least that: the least that the calls of `{function.name}()` pass it")
+        return replace(low, where=f"the least that the calls of `{function.name}()` pass it, so at least that many")
     return next((f for f in known if f.origin is not Origin.UNCALLED), known[0])  # a value a call that runs gives
 
 

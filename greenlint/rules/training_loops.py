@@ -147,7 +147,7 @@ def _taken(facts: FileFacts, call: ast.expr, cell: int | None) -> tuple[int, str
         return None
     if not resumed:
         return value, basis
-    note = "a fresh run's: one resumed from a checkpoint runs what is left"
+    note = "on a fresh run: one resumed from a checkpoint runs what is left"
     return value, f"{basis[:-1]}; {note})" if basis else f" ({note})"
 
 

@@ -672,8 +672,8 @@ class TrainingWithoutEarlyStopping(Rule):
         Invalid(  # a TF2 step loop keeps its best checkpoint by the validation score and never stops on it
             CHECKPOINTED.format(**BEST_ONLY, steps=1000000),
             line=9,
-            message_contains="runs 300000 steps (`steps`: at least that: the least that the calls of `train()` pass it;"
-            " a fresh run's: one resumed from a checkpoint runs what is left) that train the model and measure its"
+            message_contains="runs 300000 steps (`steps`: the least that the calls of `train()` pass it, so at least"
+            " that many; on a fresh run: one resumed from a checkpoint runs what is left) that train the model and measure its"
             " progress (`psnr <= self.ckpt.psnr`, which keeps the best checkpoint)",
         ),
         Invalid(  # the same loop numbered by enumerate()
