@@ -220,7 +220,7 @@ def _best_kept(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
         if not isinstance(node, ast.If):
             continue
         compare = _ordering(facts, node.test, cell)
-        if compare is None:
+        if compare is None or _training_loss(facts, loop, compare, cell):
             continue
         if any(_saves(facts, n, cell) for statement in node.body for n in ast.walk(statement)):
             return f"`{ast.unparse(compare)}`, which keeps the best weights"
@@ -230,6 +230,34 @@ def _best_kept(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
         ):
             return f"`{ast.unparse(compare)}`, which keeps the best checkpoint"
     return None
+
+
+def _training_loss(facts: FileFacts, loop: ast.For, compare: ast.Compare, cell: int | None) -> bool:
+    """A side of the comparison is what a training step of the loop returns (`g_loss = train_step(x)`,
+    a step of the file's that trains, or a Keras `train_on_batch`): the loss on the batch just trained
+    on, which keeps falling after the model stops generalising, so a best kept by it measures no progress."""
+    compared = {n.id for side in (compare.left, *compare.comparators) for n in ast.walk(side) if isinstance(n, ast.Name)}
+    for node in scope_body(loop):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        bound = {n.id for target in node.targets for n in ast.walk(target) if isinstance(n, ast.Name)}
+        if bound & compared and _steps(facts, node.value, cell):
+            return True
+    return False
+
+
+def _steps(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """The call runs a training step: itself (`apply_gradients`, `train_on_batch`, a training run or
+    `tf.function`), or a function of the file of its name that makes one."""
+    def trains(node: ast.AST, at: int | None) -> bool:
+        site = facts.site_at(node, at) if isinstance(node, ast.Call) else None
+        return isinstance(node, ast.Call) and (
+            last_name(node.func) in STEP_METHODS or (site is not None and is_training_step(site))
+        )
+
+    return trains(call, cell) or any(
+        trains(node, at) for at, function in facts.functions_named(last_name(call.func)) for node in scope_body(function)
+    )
 
 
 def _ordering(facts: FileFacts, test: ast.expr, cell: int | None) -> ast.Compare | None:

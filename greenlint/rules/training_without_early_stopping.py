@@ -331,7 +331,9 @@ class TrainingWithoutEarlyStopping(Rule):
     best pass, whatever helper scored it), or a skip of the save that takes the score as the new best
     (`if save_best_only and psnr <= ckpt.psnr: continue`, then `ckpt.psnr = psnr` and a checkpoint's
     `save()`; its other conditions not false with the program's defaults; a skip that updates no best,
-    `if step < warmup: continue`, keeps none). Not reported: a loop with a way
+    `if step < warmup: continue`, keeps none; nor does a best kept by the loss a training step of the
+    loop returns, `g_loss = train_step(x)`: that loss keeps falling after the model stops generalising).
+    Not reported: a loop with a way
     out (its own `break`, not a nested loop's; a `return`, `raise`, `yield` or exit) that may be
     taken: one whose every way out sits under an `if` the program's defaults make false, as GL330
     reads it (`if patience and bad >= patience: break` with `--patience` 0 by default), stops
@@ -610,6 +612,14 @@ class TrainingWithoutEarlyStopping(Rule):
         ),
         Valid(  # the score is only printed: the manager saves every pass, and nothing keeps a best
             MANAGED.format(guarded="if score > best:\n        print(score)\n    manager.save()")
+        ),
+        Valid(  # the best kept is the loss the training step returns: no measure of progress
+            "import tensorflow as tf\nmodel = tf.keras.Sequential()\nopt = tf.keras.optimizers.Adam()\n"
+            "manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=model), 'ckpt', max_to_keep=1)\n"
+            "def step(x, y):\n    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(tf.square(y - model(x)))\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "    return loss\nbest = 1e9\nfor epoch in range(100):\n    for x, y in batches:\n        loss = step(x, y)\n"
+            "    if loss < best:\n        best = loss\n        manager.save()\n"
         ),
         Valid(  # scored on a sample cut from the training files before the loop (a GAN's fixed sample): not held out
             "import numpy as np\nimport tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\n"
