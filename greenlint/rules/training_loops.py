@@ -15,6 +15,7 @@ from greenlint.rules.base import FileFacts, argument, keyword
 from greenlint.rules.dead_tests import DeadTest, dead_ways
 from greenlint.rules.defaults import default_value, known_value
 from greenlint.rules.deliberate import in_test
+from greenlint.rules.epoch_passes import KEEPS
 from greenlint.rules.generator_epochs import generator_epochs
 from greenlint.rules.site import Site, is_keras_model_method, method
 from greenlint.rules.syntax import (
@@ -40,6 +41,10 @@ EVALUATES = ("evaluate", "evaluate_generator", "test_on_batch")
 ORDERS = (ast.Gt, ast.GtE, ast.Lt, ast.LtE)
 #: A TensorFlow checkpoint's saves, which write the model's weights.
 CHECKPOINT_SAVES = frozenset({"tensorflow.train.Checkpoint.save", "tensorflow.train.CheckpointManager.save"})
+#: `tf.data` methods whose dataset holds elements of the one they are called on (all, or the first few).
+SUBSETS = KEEPS | {"take"}
+#: Keras' losses and metrics: what a validation pass computes on the data it runs the model on.
+MEASURES = ("tensorflow.keras.losses.", "tensorflow.keras.metrics.")
 #: Calls that make a new Keras model.
 BUILDS = frozenset({"Sequential", "Model", "load_model", "clone_model"})
 
@@ -311,9 +316,12 @@ def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | No
     data the call gives it (`dev_step(x_dev, y_dev)`: `_scored_through`), where no function the
     loop reaches reads that data otherwise. What the loop iterates over is read by the loop
     (`batches = batch_iter(zip(x_train, y_train), ...)` reads `x_train`). None where there is none."""
-    scored: list[tuple[ast.Call, set[str]]] = []
+    scored: list[tuple[ast.Call | ast.For, set[str]]] = []
     called: set[int] = set()  # the scored calls of functions of the file
     for node in scope_body(loop):
+        if isinstance(node, ast.For) and (validated := _validation_pass(facts, node, cell)) is not None:
+            scored.append((node, {validated}))
+            continue
         if not isinstance(node, ast.Call):
             continue
         site, given = facts.site_at(node, cell), feed(node)
@@ -347,8 +355,45 @@ def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | No
             continue
         origins = {o for d in data for o in _origins(d, made)} - data
         if not any(_overlap(o, r) for o in origins for r in fed):
+            if isinstance(call, ast.For):
+                return f"a loss or metric over `{ast.unparse(call.iter)}`, data the loop does not train on"
             return f"`{ast.unparse(call.func)}()` on data the loop does not train on"
     return None
+
+
+def _validation_pass(facts: FileFacts, inner: ast.For, cell: int | None) -> str | None:
+    """The data a TF2 validation pass scores the model on: a loop over a dataset (`for x, y in
+    val_ds:`, maybe numbered by `enumerate()`) whose body, or a function of the file it calls (a
+    `test_step` `tf.function`), runs the model without training it and computes a Keras loss or
+    metric on what it gives; None for any other loop (one that trains, or only looks at outputs)."""
+    over = inner.iter
+    if isinstance(over, ast.Call) and isinstance(over.func, ast.Name) and over.func.id == "enumerate" and over.args:
+        over = over.args[0]
+    data = _data(over)
+    if data is None:
+        return None
+    runs = scores = False
+    for node, at in _called_once(facts, inner, cell):
+        if not isinstance(node, ast.Call):
+            continue
+        site = facts.site_at(node, at)
+        if last_name(node.func) in STEP_METHODS or last_name(node.func) == "GradientTape" or (
+            site is not None and is_training_step(site)
+        ):
+            return None
+        if site is not None:
+            runs = runs or site.work_value("step") == "inference"
+            scores = scores or site.api.startswith(MEASURES)
+    return data if runs and scores else None
+
+
+def _called_once(facts: FileFacts, root: ast.AST, cell: int | None) -> Iterator[tuple[ast.AST, int | None]]:
+    """Every node of *root*'s body, then of the functions of the file it calls by name (one level)."""
+    for node in scope_body(root):
+        yield node, cell
+        if isinstance(node, ast.Call):
+            for at, function in facts.functions_named(last_name(node.func)):
+                yield from ((n, at) for n in scope_body(function))
 
 
 def _scored_through(facts: FileFacts, call: ast.Call) -> set[str] | None:
@@ -400,24 +445,36 @@ def _keys(node: ast.AST) -> set[int]:
 
 def _made_from(facts: FileFacts, loop: ast.For, cell: int | None) -> dict[str, set[str]]:
     """What the names of the loop's function (or module) are made from, outside the loop: for each name its
-    plain assignments bind (`sample_files = self.data[0:64]`, `sample = [decode(f) for f in sample_files]`), the
-    data their values read; a name also bound otherwise (a tuple target: the split `X_valid, X_train =
+    plain assignments bind (`sample_files = self.data[0:64]`, `sample = [decode(f) for f in sample_files]`,
+    `val_ds = train_ds.take(10)`), the data their values read or call a method chain on; a name also bound otherwise (a tuple target: the split `X_valid, X_train =
     X_train[:5000], X_train[5000:]`, a loop's target) is made from nothing followed."""
     scope = scope_of(facts, loop, cell)
     made: dict[str, set[str]] = {}
     if scope is None:
         return made
     loop_nodes = {id(n) for n in ast.walk(loop)}
+    imports: list[ast.Import | ast.ImportFrom] = [*facts.nodes(cell, ast.Import), *facts.nodes(cell, ast.ImportFrom)]
+    modules = {(alias.asname or alias.name).split(".")[0] for node in imports for alias in node.names}
     plain: set[int] = set()
     for node in scope_body(scope):
         if isinstance(node, ast.Assign) and id(node) not in loop_nodes and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
             plain.add(id(node.targets[0]))
-            made.setdefault(node.targets[0].id, set()).update(_reads(node.value))
+            made.setdefault(node.targets[0].id, set()).update(_reads(node.value) | _receiver(node.value, modules))
     for node in scope_body(scope):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and id(node) not in plain:
             made.pop(node.id, None)
     return made
+
+
+def _receiver(value: ast.expr, modules: set[str]) -> set[str]:
+    """The data a chain of `tf.data` methods that keep or take its elements is called on (`train_ds`
+    of `train_ds.take(10)`, `ds` of `ds.skip(1000).batch(32)`), not a module (`tf.data.Dataset.range(9).take(3)`)
+    nor any other method's receiver (a session's `sess.run(...)` makes no data of `sess`)."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in SUBSETS:
+        value = value.func.value
+    data = _data(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
+    return set() if data is None or data.split(".")[0] in modules else {data}
 
 
 def _reads(value: ast.expr) -> set[str]:

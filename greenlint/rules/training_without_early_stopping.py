@@ -186,6 +186,17 @@ MANAGED = (
     "        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
     "    score = psnr_of(model, valid)\n    {guarded}\n"
 )
+#: A TF2 epoch loop of `tf.function` steps and a validation pass over `{valid}` (`{scored}`: its body).
+VALIDATED = (
+    "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+    "loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)\nval_loss = tf.keras.metrics.Mean()\n"
+    "@tf.function\ndef train_step(x, y):\n    with tf.GradientTape() as tape:\n"
+    "        loss = loss_fn(y, model(x, training=True))\n"
+    "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+    "@tf.function\ndef test_step(x, y):\n    val_loss(loss_fn(y, model(x, training=False)))\n"
+    "{made}for epoch in range(50):\n    for x, y in train_ds:\n        train_step(x, y)\n"
+    "    for x, y in {valid}:\n        {scored}\n    print(epoch, val_loss.result())\n"
+)
 #: The skip and the update of a trainer that keeps its best checkpoint.
 BEST_ONLY = dict(skip="save_best_only and psnr <= self.ckpt.psnr", update="self.ckpt.psnr = psnr", best_only="True")
 
@@ -326,7 +337,10 @@ class TrainingWithoutEarlyStopping(Rule):
     not held out; data the function made, outside the loop, by plain
     assignments from what the loop trains on is not held out: `sample_inputs` decoded from `data[0:64]`, the
     training files a GAN samples with fixed noise; a feed's placeholders are no data, so `h_valid = sess.run(hidden,
-    feed_dict={X: X_valid})` stays held out where the steps feed `hidden`), or an ordering comparison in its body that
+    feed_dict={X: X_valid})` stays held out where the steps feed `hidden`), or a TF2 validation pass held out
+    the same way: a loop over a dataset (`for x, y in val_ds: test_step(x, y)`) that runs the model without
+    training it and computes a Keras loss or metric, in its body or in a function of the file it calls (a
+    pass that only runs the model, to look at samples, measures nothing), or an ordering comparison in its body that
     guards a save of the model's weights (`if hr > best_hr: ... model.save_weights(...)`: the loop keeps its
     best pass, whatever helper scored it), or a skip of the save that takes the score as the new best
     (`if save_best_only and psnr <= ckpt.psnr: continue`, then `ckpt.psnr = psnr` and a checkpoint's
@@ -621,6 +635,13 @@ class TrainingWithoutEarlyStopping(Rule):
             "    return loss\nbest = 1e9\nfor epoch in range(100):\n    for x, y in batches:\n        loss = step(x, y)\n"
             "    if loss < best:\n        best = loss\n        manager.save()\n"
         ),
+        Valid(VALIDATED.format(made="", valid="train_ds", scored="test_step(x, y)")),  # scored on the training data
+        Valid(  # a sample of the training data: not held out
+            VALIDATED.format(made="val_ds = train_ds.take(10)\n", valid="val_ds", scored="test_step(x, y)")
+        ),
+        Valid(  # the pass only runs the model (samples to look at): no loss or metric measures progress
+            VALIDATED.format(made="", valid="val_ds", scored="shown.append(model(x, training=False))")
+        ),
         Valid(  # scored on a sample cut from the training files before the loop (a GAN's fixed sample): not held out
             "import numpy as np\nimport tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\n"
             "train_op = opt.minimize(loss)\nsess = tf.compat.v1.Session()\nsample_files = data[0:64]\n"
@@ -899,6 +920,12 @@ class TrainingWithoutEarlyStopping(Rule):
             line=8,
             message_contains="runs 100 passes that train the model and measure its progress (`score > best`,"
             " which keeps the best weights)",
+        ),
+        Invalid(  # a TF2 loop scores a held-out split each epoch through a test step's metric
+            VALIDATED.format(made="val_ds = ds.take(1000)\ntrain_ds = ds.skip(1000)\n", valid="val_ds", scored="test_step(x, y)"),
+            line=16,
+            message_contains="runs 50 passes that train the model and measure its progress (a loss or metric over"
+            " `val_ds`, data the loop does not train on)",
         ),
         Invalid(  # the epoch loop's early stop waits on a patience that defaults to 0
             "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
