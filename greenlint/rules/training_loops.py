@@ -43,6 +43,8 @@ ORDERS = (ast.Gt, ast.GtE, ast.Lt, ast.LtE)
 CHECKPOINT_SAVES = frozenset({"tensorflow.train.Checkpoint.save", "tensorflow.train.CheckpointManager.save"})
 #: `tf.data` methods whose dataset holds elements of the one they are called on (all, or the first few).
 SUBSETS = KEEPS | {"take"}
+#: A Keras model's forward passes.
+FORWARD = ("__call__", "predict", "predict_on_batch")
 #: Keras' losses and metrics: what a validation pass computes on the data it runs the model on.
 MEASURES = ("tensorflow.keras.losses.", "tensorflow.keras.metrics.")
 #: Calls that make a new Keras model.
@@ -364,7 +366,7 @@ def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | No
 def _validation_pass(facts: FileFacts, inner: ast.For, cell: int | None) -> str | None:
     """The data a TF2 validation pass scores the model on: a loop over a dataset (`for x, y in
     val_ds:`, maybe numbered by `enumerate()`) whose body, or a function of the file it calls (a
-    `test_step` `tf.function`), runs the model without training it and computes a Keras loss or
+    `test_step` `tf.function`, or the model called there), runs the model without training it and computes a Keras loss or
     metric on what it gives; None for any other loop (one that trains, or only looks at outputs)."""
     over = inner.iter
     if isinstance(over, ast.Call) and isinstance(over.func, ast.Name) and over.func.id == "enumerate" and over.args:
@@ -382,7 +384,7 @@ def _validation_pass(facts: FileFacts, inner: ast.For, cell: int | None) -> str 
         ):
             return None
         if site is not None:
-            runs = runs or site.work_value("step") == "inference"
+            runs = runs or site.work_value("step") == "inference" or is_keras_model_method(site.api, FORWARD)
             scores = scores or site.api.startswith(MEASURES)
     return data if runs and scores else None
 

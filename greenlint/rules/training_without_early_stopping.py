@@ -927,6 +927,11 @@ class TrainingWithoutEarlyStopping(Rule):
             message_contains="runs 50 passes that train the model and measure its progress (a loss or metric over"
             " `val_ds`, data the loop does not train on)",
         ),
+        Invalid(  # the validation pass calls the model and a metric itself, not through a step function
+            VALIDATED.format(made="", valid="val_ds", scored="val_loss(loss_fn(y, model(x, training=False)))"),
+            line=14,
+            message_contains="(a loss or metric over `val_ds`, data the loop does not train on)",
+        ),
         Invalid(  # the epoch loop's early stop waits on a patience that defaults to 0
             "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
             "p.add_argument('--patience', type=int, default=0)\nargs = p.parse_args()\nm = tf.keras.Sequential()\n"
