@@ -299,14 +299,20 @@ def _following(facts: FileFacts, node: ast.stmt, cell: int | None) -> list[ast.s
 
 def _updates_best(statements: list[ast.stmt], compare: ast.Compare) -> bool:
     """One of the statements assigns one side of the comparison to the other (`ckpt.psnr = psnr_value`
-    after `psnr_value <= ckpt.psnr`): the measure taken as the new best."""
+    after `psnr_value <= ckpt.psnr`, or a variable's `best.assign(psnr_value)`): the measure taken as
+    the new best."""
     sides = {ast.unparse(compare.left), *(ast.unparse(c) for c in compare.comparators)}
-    return any(
-        isinstance(s, ast.Assign)
-        and len(s.targets) == 1
-        and {ast.unparse(s.targets[0]), ast.unparse(s.value)} == sides
-        for s in statements
-    )
+    for s in statements:
+        if isinstance(s, ast.Assign) and len(s.targets) == 1:
+            pair = {ast.unparse(s.targets[0]), ast.unparse(s.value)}
+        elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Attribute) \
+                and s.value.func.attr == "assign" and len(s.value.args) == 1:
+            pair = {ast.unparse(s.value.func.value), ast.unparse(s.value.args[0])}
+        else:
+            continue
+        if pair == sides:
+            return True
+    return False
 
 
 def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:

@@ -343,7 +343,7 @@ class TrainingWithoutEarlyStopping(Rule):
     pass that only runs the model, to look at samples, measures nothing), or an ordering comparison in its body that
     guards a save of the model's weights (`if hr > best_hr: ... model.save_weights(...)`: the loop keeps its
     best pass, whatever helper scored it), or a skip of the save that takes the score as the new best
-    (`if save_best_only and psnr <= ckpt.psnr: continue`, then `ckpt.psnr = psnr` and a checkpoint's
+    (`if save_best_only and psnr <= ckpt.psnr: continue`, then `ckpt.psnr = psnr` or `ckpt.psnr.assign(psnr)` and a checkpoint's
     `save()`; its other conditions not false with the program's defaults; a skip that updates no best,
     `if step < warmup: continue`, keeps none; nor does a best kept by the loss a training step of the
     loop returns, `g_loss = train_step(x)`: that loss keeps falling after the model stops generalising).
@@ -471,6 +471,9 @@ class TrainingWithoutEarlyStopping(Rule):
         ),
         Valid(  # the skip updates no best: the checkpoint after it is not the best one
             CHECKPOINTED.format(**{**BEST_ONLY, "update": "print(psnr)"}, steps=1000000)
+        ),
+        Valid(  # the variable assigned is another than the best compared
+            CHECKPOINTED.format(**{**BEST_ONLY, "update": "self.ckpt.step.assign(psnr)"}, steps=1000000)
         ),
         Valid(  # keeping the best only is off with the program's defaults: every evaluation saves
             CHECKPOINTED.format(**{**BEST_ONLY, "best_only": "False"}, steps=1000000)
@@ -706,6 +709,11 @@ class TrainingWithoutEarlyStopping(Rule):
             message_contains="runs 300000 steps (`steps`: the least that the calls of `train()` pass it, so at least"
             " that many; on a fresh run: one resumed from a checkpoint runs what is left) that train the model and measure its"
             " progress (`psnr <= self.ckpt.psnr`, which keeps the best checkpoint)",
+        ),
+        Invalid(  # the best is a variable the skip's follower assigns
+            CHECKPOINTED.format(**{**BEST_ONLY, "update": "self.ckpt.psnr.assign(psnr)"}, steps=1000000),
+            line=9,
+            message_contains="(`psnr <= self.ckpt.psnr`, which keeps the best checkpoint)",
         ),
         Invalid(  # the same loop numbered by enumerate()
             CHECKPOINTED.format(**BEST_ONLY, steps=1000000).replace(
