@@ -72,12 +72,15 @@ class DefaultValue:
     origin: Origin = Origin.LITERAL
 
 
-def default_value(facts: FileFacts, expr: ast.expr, cell: int | None, depth: int = CALLERS) -> DefaultValue | None:
+def default_value(
+    facts: FileFacts, expr: ast.expr, cell: int | None, depth: int = CALLERS, least: bool = False
+) -> DefaultValue | None:
     """The value of *expr* run with its defaults: a literal as written, a parameter's default
     ("the default of parameter `epochs`"), a flag's ("the default of `--epochs`"), or, for a
     parameter without a default, what every call of its function in the file passes it (*depth*:
-    the caller levels still followed); None when it is none of those or the default is not a
-    literal."""
+    the caller levels still followed; with *least*, the smallest of the whole numbers they pass
+    where they differ: a bound below that holds whichever caller runs); None when it is none of
+    those or the default is not a literal."""
     if isinstance(expr, ast.Constant) or literal(expr) is not None:
         return DefaultValue(literal(expr))
     if isinstance(expr, ast.Name):
@@ -90,7 +93,7 @@ def default_value(facts: FileFacts, expr: ast.expr, cell: int | None, depth: int
                 default = None if found is None else DefaultValue(found, where, Origin.DEFAULT)
                 if depth <= 0 or isinstance(scope, ast.Lambda):
                     return default
-                return _passed(facts, scope, expr.id, cell, depth - 1, default)
+                return _passed(facts, scope, expr.id, cell, depth - 1, default, least)
             bindings = [] if isinstance(scope, ast.Lambda) else [n for n in scope_body(scope) if _binds(n, expr.id)]
             if bindings:
                 return _flag_held(facts, _plain(bindings[0]) if len(bindings) == 1 else None, cell, depth)
@@ -114,6 +117,7 @@ def _passed(
     cell: int | None,
     depth: int,
     default: DefaultValue | None,
+    least: bool = False,
 ) -> DefaultValue | None:
     """The one value every call of *function* in the file gives its parameter *name*, run with
     its defaults (`default_value`, *depth* caller levels further; the parameter's *default* where
@@ -121,11 +125,12 @@ def _passed(
     *default* where the file never calls it, `Origin.UNCALLED` where it never names it either and
     no framework calls it (a function passed on, `app.run(main)`, or registered by a decorator,
     `@app.command()`, runs with its defaults); None where two calls give
-    different values or one is not known; where they agree, one from a call that runs if there is one."""
+    different values (with *least*, unless all are whole numbers: the smallest, said to be a bound) or
+    one is not known; where they agree, one from a call that runs if there is one."""
     method = is_method(facts, function, cell)
     positional = positional_parameters(facts, function, cell)
     found = [
-        default_value(facts, given, where, depth)
+        default_value(facts, given, where, depth, least)
         if (given := argument(call, name, positional.index(name) if name in positional else None)) is not None
         else default
         for where, call in calls_by_name(facts, function.name, method)
@@ -135,16 +140,21 @@ def _passed(
             return replace(default, origin=Origin.UNCALLED)
         return default
     known = [f for f in found if f is not None]
-    if len(known) != len(found) or any(f.value != known[0].value for f in known):
+    if len(known) != len(found):
         return None
+    if any(f.value != known[0].value for f in known):
+        if not (least and all(isinstance(f.value, int) and not isinstance(f.value, bool) for f in known)):
+            return None
+        low = min(known, key=lambda f: f.value)  # type: ignore[arg-type,return-value]
+        return replace(low, where=f"the least that the calls of `{function.name}()` pass it, so at least that many")
     return next((f for f in known if f.origin is not Origin.UNCALLED), known[0])  # a value a call that runs gives
 
 
-def known_value(facts: FileFacts, expr: ast.expr, cell: int | None) -> tuple[object, str]:
-    """The value of *expr* with the program's defaults (`default_value`), or the literal a
-    module-level name holds (`module_constant`), and where it comes from, ready to follow the
+def known_value(facts: FileFacts, expr: ast.expr, cell: int | None, least: bool = False) -> tuple[object, str]:
+    """The value of *expr* with the program's defaults (`default_value`, *least* passed on), or the
+    literal a module-level name holds (`module_constant`), and where it comes from, ready to follow the
     figure in a message (" (`EPISODES` = 1000)"; "" as written); (None, "") when unknown."""
-    found = default_value(facts, expr, cell)
+    found = default_value(facts, expr, cell, least=least)
     if found is not None:
         return found.value, f" (`{ast.unparse(expr)}`: {found.where})" if found.where else ""
     if isinstance(expr, ast.Name):

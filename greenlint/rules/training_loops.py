@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from greenlint.rules.base import FileFacts, argument, keyword
 from greenlint.rules.dead_tests import DeadTest, dead_ways
-from greenlint.rules.defaults import known_value
+from greenlint.rules.defaults import default_value, known_value
 from greenlint.rules.deliberate import in_test
+from greenlint.rules.epoch_passes import KEEPS
 from greenlint.rules.generator_epochs import generator_epochs
 from greenlint.rules.site import Site, is_keras_model_method, method
 from greenlint.rules.syntax import (
@@ -38,6 +39,14 @@ from greenlint.rules.syntax import (
 EVALUATES = ("evaluate", "evaluate_generator", "test_on_batch")
 #: The comparisons that tell a better pass from a worse (`hr > best_hr`).
 ORDERS = (ast.Gt, ast.GtE, ast.Lt, ast.LtE)
+#: A TensorFlow checkpoint's saves, which write the model's weights.
+CHECKPOINT_SAVES = frozenset({"tensorflow.train.Checkpoint.save", "tensorflow.train.CheckpointManager.save"})
+#: `tf.data` methods whose dataset holds elements of the one they are called on (all, or the first few).
+SUBSETS = KEEPS | {"take"}
+#: A Keras model's forward passes.
+FORWARD = ("__call__", "predict", "predict_on_batch")
+#: Keras' losses and metrics: what a validation pass computes on the data it runs the model on.
+MEASURES = ("tensorflow.keras.losses.", "tensorflow.keras.metrics.")
 #: Calls that make a new Keras model.
 BUILDS = frozenset({"Sequential", "Model", "load_model", "clone_model"})
 
@@ -96,6 +105,9 @@ def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | No
     program's defaults, or how many epochs the batch generator it runs over makes
     (`generator_epochs`), where that comes from and what is counted; None when not known."""
     call = loop.iter
+    taken = _taken(facts, call, cell)
+    if taken is not None:
+        return (*taken, "steps")
     if not (
         isinstance(call, ast.Call)
         and isinstance(call.func, ast.Name)
@@ -107,7 +119,7 @@ def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | No
         if epochs is None:
             return None, "", ""
         return epochs.epochs, epochs.basis, f"epochs of `{epochs.generator}()`'s batches"
-    stop, basis = known_value(facts, call.args[-1], cell)
+    stop, basis = known_value(facts, call.args[-1], cell, least=True)
     start = (
         call.args[0].value
         if len(call.args) == 2 and isinstance(call.args[0], ast.Constant)
@@ -118,6 +130,32 @@ def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | No
     if not (isinstance(stop, int) and isinstance(start, int)) or isinstance(stop, bool):
         return (*_counted(facts, loop, cell), "passes")
     return stop - start, basis, "passes"
+
+
+def _taken(facts: FileFacts, call: ast.expr, cell: int | None) -> tuple[int, str] | None:
+    """The steps of `for batch in dataset.take(n)` (maybe numbered by `enumerate()`) with the
+    program's defaults (the least every caller passes where they differ), and where that comes from;
+    `take(steps - done)`, the steps a run resumed from a checkpoint has left, makes `steps` on a
+    fresh run. None for another loop or an unknown count."""
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "enumerate" and call.args:
+        call = call.args[0]
+    if not (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr == "take"
+        and len(call.args) == 1
+        and not call.keywords
+    ):
+        return None
+    count = call.args[0]
+    resumed = isinstance(count, ast.BinOp) and isinstance(count.op, ast.Sub)
+    value, basis = known_value(facts, count.left if isinstance(count, ast.BinOp) and resumed else count, cell, least=True)
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    if not resumed:
+        return value, basis
+    note = "on a fresh run: one resumed from a checkpoint runs what is left"
+    return value, f"{basis[:-1]}; {note})" if basis else f" ({note})"
 
 
 def _counted(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | None, str]:
@@ -179,19 +217,102 @@ def _judge(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
 
 def _best_kept(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
     """A comparison in the loop's own body that guards a save of the model's weights (`if hr > best_hr:
-    ... model.save_weights(...)`): the loop measures the model and keeps its best pass, the
-    bookkeeping of early stopping without the stop; None where there is none."""
+    ... model.save_weights(...)`), or a skip of the save that follows it and takes the measure as the
+    new best (`if psnr <= ckpt.psnr: continue`, then `ckpt.psnr = psnr` and a checkpoint's
+    `save()`; the skip's other conditions not false with the program's defaults): the loop
+    measures the model and keeps its best pass, the bookkeeping of early stopping without the
+    stop; None where there is none. A skip must update the best: one on another comparison
+    (`if epoch < warmup: continue`) keeps no best."""
     for node in scope_body(loop):
         if not isinstance(node, ast.If):
             continue
-        test = node.test
-        if not (isinstance(test, ast.Compare) and all(isinstance(op, ORDERS) for op in test.ops)):
+        compare = _ordering(facts, node.test, cell)
+        if compare is None or _training_loss(facts, loop, compare, cell):
             continue
-        for inner in (n for statement in node.body for n in ast.walk(statement)):
-            site = facts.site_at(inner, cell) if isinstance(inner, ast.Call) else None
-            if site is not None and is_keras_model_method(site.api, ("save_weights", "save")):
-                return f"`{ast.unparse(test)}`, which keeps the best weights"
+        if any(_saves(facts, n, cell) for statement in node.body for n in ast.walk(statement)):
+            return f"`{ast.unparse(compare)}`, which keeps the best weights"
+        after = _following(facts, node, cell)
+        if isinstance(node.body[-1], ast.Continue) and _updates_best(after, compare) and any(
+            _saves(facts, n, cell) for statement in after for n in ast.walk(statement)
+        ):
+            return f"`{ast.unparse(compare)}`, which keeps the best checkpoint"
     return None
+
+
+def _training_loss(facts: FileFacts, loop: ast.For, compare: ast.Compare, cell: int | None) -> bool:
+    """A side of the comparison is what a training step of the loop returns (`g_loss = train_step(x)`,
+    a step of the file's that trains, or a Keras `train_on_batch`): the loss on the batch just trained
+    on, which keeps falling after the model stops generalising, so a best kept by it measures no progress."""
+    compared = {n.id for side in (compare.left, *compare.comparators) for n in ast.walk(side) if isinstance(n, ast.Name)}
+    for node in scope_body(loop):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        bound = {n.id for target in node.targets for n in ast.walk(target) if isinstance(n, ast.Name)}
+        if bound & compared and _steps(facts, node.value, cell):
+            return True
+    return False
+
+
+def _steps(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """The call runs a training step: itself (`apply_gradients`, `train_on_batch`, a training run or
+    `tf.function`), or a function of the file of its name that makes one."""
+    def trains(node: ast.AST, at: int | None) -> bool:
+        site = facts.site_at(node, at) if isinstance(node, ast.Call) else None
+        return isinstance(node, ast.Call) and (
+            last_name(node.func) in STEP_METHODS or (site is not None and is_training_step(site))
+        )
+
+    return trains(call, cell) or any(
+        trains(node, at) for at, function in facts.functions_named(last_name(call.func)) for node in scope_body(function)
+    )
+
+
+def _ordering(facts: FileFacts, test: ast.expr, cell: int | None) -> ast.Compare | None:
+    """The ordering comparison a test makes (`hr > best_hr`), alone or beside conditions of an `and` that
+    the program's defaults do not make false (`save_best_only and psnr <= best`)."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    compares = [p for p in parts if isinstance(p, ast.Compare) and all(isinstance(op, ORDERS) for op in p.ops)]
+    if len(compares) != 1:
+        return None
+    for part in parts:
+        held = default_value(facts, part, cell) if isinstance(part, (ast.Name, ast.Attribute)) else None
+        if held is not None and not held.value:
+            return None
+    return compares[0]
+
+
+def _saves(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
+    """The node saves the model's weights: a Keras model's `save_weights`/`save`, a TensorFlow
+    checkpoint's or its manager's `save`."""
+    site = facts.site_at(node, cell) if isinstance(node, ast.Call) else None
+    return site is not None and (is_keras_model_method(site.api, ("save_weights", "save")) or site.api in CHECKPOINT_SAVES)
+
+
+def _following(facts: FileFacts, node: ast.stmt, cell: int | None) -> list[ast.stmt]:
+    """The statements after *node* in the block that holds it."""
+    parent = facts.parent(node, cell)
+    for block in (getattr(parent, field, None) for field in ("body", "orelse", "finalbody")):
+        if isinstance(block, list) and any(s is node for s in block):
+            return block[[id(s) for s in block].index(id(node)) + 1:]
+    return []
+
+
+def _updates_best(statements: list[ast.stmt], compare: ast.Compare) -> bool:
+    """One of the statements assigns one side of the comparison to the other (`ckpt.psnr = psnr_value`
+    after `psnr_value <= ckpt.psnr`, or a variable's `best.assign(psnr_value)`): the measure taken as
+    the new best."""
+    sides = {ast.unparse(compare.left), *(ast.unparse(c) for c in compare.comparators)}
+    for s in statements:
+        if isinstance(s, ast.Assign) and len(s.targets) == 1:
+            pair = {ast.unparse(s.targets[0]), ast.unparse(s.value)}
+        elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Attribute) \
+                and s.value.func.attr == "assign" and len(s.value.args) == 1:
+            pair = {ast.unparse(s.value.func.value), ast.unparse(s.value.args[0])}
+        else:
+            continue
+        if pair == sides:
+            return True
+    return False
 
 
 def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
@@ -203,9 +324,12 @@ def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | No
     data the call gives it (`dev_step(x_dev, y_dev)`: `_scored_through`), where no function the
     loop reaches reads that data otherwise. What the loop iterates over is read by the loop
     (`batches = batch_iter(zip(x_train, y_train), ...)` reads `x_train`). None where there is none."""
-    scored: list[tuple[ast.Call, set[str]]] = []
+    scored: list[tuple[ast.Call | ast.For, set[str]]] = []
     called: set[int] = set()  # the scored calls of functions of the file
     for node in scope_body(loop):
+        if isinstance(node, ast.For) and (validated := _validation_pass(facts, node, cell)) is not None:
+            scored.append((node, {validated}))
+            continue
         if not isinstance(node, ast.Call):
             continue
         site, given = facts.site_at(node, cell), feed(node)
@@ -239,8 +363,45 @@ def _held_out_run(facts: FileFacts, loop: ast.For, cell: int | None) -> str | No
             continue
         origins = {o for d in data for o in _origins(d, made)} - data
         if not any(_overlap(o, r) for o in origins for r in fed):
+            if isinstance(call, ast.For):
+                return f"a loss or metric over `{ast.unparse(call.iter)}`, data the loop does not train on"
             return f"`{ast.unparse(call.func)}()` on data the loop does not train on"
     return None
+
+
+def _validation_pass(facts: FileFacts, inner: ast.For, cell: int | None) -> str | None:
+    """The data a TF2 validation pass scores the model on: a loop over a dataset (`for x, y in
+    val_ds:`, maybe numbered by `enumerate()`) whose body, or a function of the file it calls (a
+    `test_step` `tf.function`, or the model called there), runs the model without training it and computes a Keras loss or
+    metric on what it gives; None for any other loop (one that trains, or only looks at outputs)."""
+    over = inner.iter
+    if isinstance(over, ast.Call) and isinstance(over.func, ast.Name) and over.func.id == "enumerate" and over.args:
+        over = over.args[0]
+    data = _data(over)
+    if data is None:
+        return None
+    runs = scores = False
+    for node, at in _called_once(facts, inner, cell):
+        if not isinstance(node, ast.Call):
+            continue
+        site = facts.site_at(node, at)
+        if last_name(node.func) in STEP_METHODS or last_name(node.func) == "GradientTape" or (
+            site is not None and is_training_step(site)
+        ):
+            return None
+        if site is not None:
+            runs = runs or site.work_value("step") == "inference" or is_keras_model_method(site.api, FORWARD)
+            scores = scores or site.api.startswith(MEASURES)
+    return data if runs and scores else None
+
+
+def _called_once(facts: FileFacts, root: ast.AST, cell: int | None) -> Iterator[tuple[ast.AST, int | None]]:
+    """Every node of *root*'s body, then of the functions of the file it calls by name (one level)."""
+    for node in scope_body(root):
+        yield node, cell
+        if isinstance(node, ast.Call):
+            for at, function in facts.functions_named(last_name(node.func)):
+                yield from ((n, at) for n in scope_body(function))
 
 
 def _scored_through(facts: FileFacts, call: ast.Call) -> set[str] | None:
@@ -292,24 +453,36 @@ def _keys(node: ast.AST) -> set[int]:
 
 def _made_from(facts: FileFacts, loop: ast.For, cell: int | None) -> dict[str, set[str]]:
     """What the names of the loop's function (or module) are made from, outside the loop: for each name its
-    plain assignments bind (`sample_files = self.data[0:64]`, `sample = [decode(f) for f in sample_files]`), the
-    data their values read; a name also bound otherwise (a tuple target: the split `X_valid, X_train =
+    plain assignments bind (`sample_files = self.data[0:64]`, `sample = [decode(f) for f in sample_files]`,
+    `val_ds = train_ds.take(10)`), the data their values read or call a method chain on; a name also bound otherwise (a tuple target: the split `X_valid, X_train =
     X_train[:5000], X_train[5000:]`, a loop's target) is made from nothing followed."""
     scope = scope_of(facts, loop, cell)
     made: dict[str, set[str]] = {}
     if scope is None:
         return made
     loop_nodes = {id(n) for n in ast.walk(loop)}
+    imports: list[ast.Import | ast.ImportFrom] = [*facts.nodes(cell, ast.Import), *facts.nodes(cell, ast.ImportFrom)]
+    modules = {(alias.asname or alias.name).split(".")[0] for node in imports for alias in node.names}
     plain: set[int] = set()
     for node in scope_body(scope):
         if isinstance(node, ast.Assign) and id(node) not in loop_nodes and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
             plain.add(id(node.targets[0]))
-            made.setdefault(node.targets[0].id, set()).update(_reads(node.value))
+            made.setdefault(node.targets[0].id, set()).update(_reads(node.value) | _receiver(node.value, modules))
     for node in scope_body(scope):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and id(node) not in plain:
             made.pop(node.id, None)
     return made
+
+
+def _receiver(value: ast.expr, modules: set[str]) -> set[str]:
+    """The data a chain of `tf.data` methods that keep or take its elements is called on (`train_ds`
+    of `train_ds.take(10)`, `ds` of `ds.skip(1000).batch(32)`), not a module (`tf.data.Dataset.range(9).take(3)`)
+    nor any other method's receiver (a session's `sess.run(...)` makes no data of `sess`)."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in SUBSETS:
+        value = value.func.value
+    data = _data(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
+    return set() if data is None or data.split(".")[0] in modules else {data}
 
 
 def _reads(value: ast.expr) -> set[str]:

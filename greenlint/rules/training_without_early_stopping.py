@@ -153,6 +153,53 @@ TRAINER = (
 #: The generator's epoch loop as most write it.
 EPOCHS = "for epoch in range(num_epochs):"
 
+#: A TF2 trainer whose step loop over a dataset resumes from a checkpoint, scores a validation set every
+#: 1,000 steps and skips the save unless the score beats the best (`{skip}`, then `{update}`), driven by two
+#: subclasses' defaults (`{steps}` steps for the second, `{best_only}` for both).
+CHECKPOINTED = (
+    "import tensorflow as tf\nclass Trainer:\n    def __init__(self, model):\n        self.model = model\n"
+    "        self.optimizer = tf.keras.optimizers.Adam()\n"
+    "        self.ckpt = tf.train.Checkpoint(step=tf.Variable(0), psnr=tf.Variable(-1.0), model=model)\n"
+    "        self.manager = tf.train.CheckpointManager(self.ckpt, 'ckpt', max_to_keep=3)\n"
+    "    def train(self, train_ds, valid_ds, steps, save_best_only=False):\n"
+    "        for lr, hr in train_ds.take(steps - self.ckpt.step.numpy()):\n"
+    "            self.ckpt.step.assign_add(1)\n            self.train_step(lr, hr)\n"
+    "            if self.ckpt.step % 1000 == 0:\n                psnr = self.score(valid_ds)\n"
+    "                if {skip}:\n                    continue\n                {update}\n"
+    "                self.manager.save()\n"
+    "    @tf.function\n    def train_step(self, lr, hr):\n        with tf.GradientTape() as tape:\n"
+    "            loss = tf.reduce_mean(tf.abs(hr - self.model(lr, training=True)))\n"
+    "        grads = tape.gradient(loss, self.model.trainable_variables)\n"
+    "        self.optimizer.apply_gradients(zip(grads, self.model.trainable_variables))\n"
+    "    def score(self, ds):\n        return tf.reduce_mean([tf.image.psnr(hr, self.model(lr), 255) for lr, hr in ds])\n"
+    "class EdsrTrainer(Trainer):\n    def train(self, train_ds, valid_ds, steps=300000):\n"
+    "        super().train(train_ds, valid_ds, steps, save_best_only={best_only})\n"
+    "class LongTrainer(Trainer):\n    def train(self, train_ds, valid_ds, steps={steps}):\n"
+    "        super().train(train_ds, valid_ds, steps, save_best_only={best_only})\n"
+)
+#: A TF2 epoch loop of custom steps that scores the model each pass and saves a checkpoint (`{guarded}`).
+MANAGED = (
+    "import tensorflow as tf\nfrom metrics import psnr_of\nmodel = tf.keras.Sequential()\nopt = tf.keras.optimizers.Adam()\n"
+    "ckpt = tf.train.Checkpoint(model=model)\nmanager = tf.train.CheckpointManager(ckpt, 'ckpt', max_to_keep=1)\n"
+    "best = 0.0\nfor epoch in range(100):\n    for x, y in batches:\n        with tf.GradientTape() as tape:\n"
+    "            loss = tf.reduce_mean(tf.square(y - model(x)))\n"
+    "        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+    "    score = psnr_of(model, valid)\n    {guarded}\n"
+)
+#: A TF2 epoch loop of `tf.function` steps and a validation pass over `{valid}` (`{scored}`: its body).
+VALIDATED = (
+    "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+    "loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)\nval_loss = tf.keras.metrics.Mean()\n"
+    "@tf.function\ndef train_step(x, y):\n    with tf.GradientTape() as tape:\n"
+    "        loss = loss_fn(y, model(x, training=True))\n"
+    "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+    "@tf.function\ndef test_step(x, y):\n    val_loss(loss_fn(y, model(x, training=False)))\n"
+    "{made}for epoch in range(50):\n    for x, y in train_ds:\n        train_step(x, y)\n"
+    "    for x, y in {valid}:\n        {scored}\n    print(epoch, val_loss.result())\n"
+)
+#: The skip and the update of a trainer that keeps its best checkpoint.
+BEST_ONLY = dict(skip="save_best_only and psnr <= self.ckpt.psnr", update="self.ckpt.psnr = psnr", best_only="True")
+
 #: A keras-rl agent trained on a Gym environment (`{env}`: its id, `{fit}`: the fit's arguments after the env).
 RL_AGENT = (
     "import gym\nfrom keras.models import Sequential\nfrom rl.agents.dqn import DQNAgent\n"
@@ -272,7 +319,10 @@ class TrainingWithoutEarlyStopping(Rule):
     `batches = data_helpers.batch_iter(data, 64, FLAGS.num_epochs)`, maybe numbered by
     `enumerate()`: a generator of the file or of a project module it imports, every `yield` of
     which sits in one `for epoch in range(num_epochs):` of its body with no way out, the count
-    what the call passes that parameter, else its default, read as above), whose body
+    what the call passes that parameter, else its default, read as above), or over a dataset's
+    `take(N)` (maybe numbered by `enumerate()`; N steps; `take(steps - ckpt.step.numpy())`, what a run resumed from a checkpoint
+    has left, runs `steps` on a fresh run), N the least whole number the calls of its function
+    pass where they differ (each run makes at least that many), whose body
     trains (`fit`, `train_on_batch`, `apply_gradients`, `minimize`, a TF1 training run, a
     `tf.function` that trains; in the loop, in loops nested in it, or in a function of the file
     it calls) and measures how well the model does on the way: the reward of an environment's
@@ -287,9 +337,17 @@ class TrainingWithoutEarlyStopping(Rule):
     not held out; data the function made, outside the loop, by plain
     assignments from what the loop trains on is not held out: `sample_inputs` decoded from `data[0:64]`, the
     training files a GAN samples with fixed noise; a feed's placeholders are no data, so `h_valid = sess.run(hidden,
-    feed_dict={X: X_valid})` stays held out where the steps feed `hidden`), or an ordering comparison in its body that
+    feed_dict={X: X_valid})` stays held out where the steps feed `hidden`), or a TF2 validation pass held out
+    the same way: a loop over a dataset (`for x, y in val_ds: test_step(x, y)`) that runs the model without
+    training it and computes a Keras loss or metric, in its body or in a function of the file it calls (a
+    pass that only runs the model, to look at samples, measures nothing), or an ordering comparison in its body that
     guards a save of the model's weights (`if hr > best_hr: ... model.save_weights(...)`: the loop keeps its
-    best pass, whatever helper scored it). Not reported: a loop with a way
+    best pass, whatever helper scored it), or a skip of the save that takes the score as the new best
+    (`if save_best_only and psnr <= ckpt.psnr: continue`, then `ckpt.psnr = psnr` or `ckpt.psnr.assign(psnr)` and a checkpoint's
+    `save()`; its other conditions not false with the program's defaults; a skip that updates no best,
+    `if step < warmup: continue`, keeps none; nor does a best kept by the loss a training step of the
+    loop returns, `g_loss = train_step(x)`: that loss keeps falling after the model stops generalising).
+    Not reported: a loop with a way
     out (its own `break`, not a nested loop's; a `return`, `raise`, `yield` or exit) that may be
     taken: one whose every way out sits under an `if` the program's defaults make false, as GL330
     reads it (`if patience and bad >= patience: break` with `--patience` 0 by default), stops
@@ -408,6 +466,24 @@ class TrainingWithoutEarlyStopping(Rule):
     VALID = (
         Valid(GENERATED.format(epochs=EPOCHS, dev="x_train, y_train")),  # the dev step scores training data
         Valid(TRAINER.format(dev="x_train, y_train")),  # the method scores the data the loop trains on
+        Valid(  # the skip compares the step, not a score: no best is kept
+            CHECKPOINTED.format(skip="self.ckpt.step < 10000", update="print(psnr)", best_only="True", steps=1000000)
+        ),
+        Valid(  # the skip updates no best: the checkpoint after it is not the best one
+            CHECKPOINTED.format(**{**BEST_ONLY, "update": "print(psnr)"}, steps=1000000)
+        ),
+        Valid(  # the variable assigned is another than the best compared
+            CHECKPOINTED.format(**{**BEST_ONLY, "update": "self.ckpt.step.assign(psnr)"}, steps=1000000)
+        ),
+        Valid(  # keeping the best only is off with the program's defaults: every evaluation saves
+            CHECKPOINTED.format(**{**BEST_ONLY, "best_only": "False"}, steps=1000000)
+        ),
+        Valid(CHECKPOINTED.format(**BEST_ONLY, steps=10)),  # one subclass trains 10 steps: at least 10
+        Valid(  # the same, numbered by enumerate()
+            CHECKPOINTED.format(**BEST_ONLY, steps=10).replace(
+                "for lr, hr in train_ds.take(", "for i, (lr, hr) in enumerate(train_ds.take("
+            ).replace(".numpy()):", ".numpy())):")
+        ),
         Valid(  # the generator's epochs are too few
             GENERATED.format(epochs=EPOCHS, dev="x_dev, y_dev").replace("'num_epochs', 200", "'num_epochs', 10")
         ),
@@ -551,6 +627,24 @@ class TrainingWithoutEarlyStopping(Rule):
             "for epoch in xrange(100):\n    m.fit(x, y, batch_size=256, nb_epoch=1)\n"
             "    if epoch % 10 == 0:\n        m.save_weights('last.h5')\n"
         ),
+        Valid(  # the score is only printed: the manager saves every pass, and nothing keeps a best
+            MANAGED.format(guarded="if score > best:\n        print(score)\n    manager.save()")
+        ),
+        Valid(  # the best kept is the loss the training step returns: no measure of progress
+            "import tensorflow as tf\nmodel = tf.keras.Sequential()\nopt = tf.keras.optimizers.Adam()\n"
+            "manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=model), 'ckpt', max_to_keep=1)\n"
+            "def step(x, y):\n    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(tf.square(y - model(x)))\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "    return loss\nbest = 1e9\nfor epoch in range(100):\n    for x, y in batches:\n        loss = step(x, y)\n"
+            "    if loss < best:\n        best = loss\n        manager.save()\n"
+        ),
+        Valid(VALIDATED.format(made="", valid="train_ds", scored="test_step(x, y)")),  # scored on the training data
+        Valid(  # a sample of the training data: not held out
+            VALIDATED.format(made="val_ds = train_ds.take(10)\n", valid="val_ds", scored="test_step(x, y)")
+        ),
+        Valid(  # the pass only runs the model (samples to look at): no loss or metric measures progress
+            VALIDATED.format(made="", valid="val_ds", scored="shown.append(model(x, training=False))")
+        ),
         Valid(  # scored on a sample cut from the training files before the loop (a GAN's fixed sample): not held out
             "import numpy as np\nimport tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\n"
             "train_op = opt.minimize(loss)\nsess = tf.compat.v1.Session()\nsample_files = data[0:64]\n"
@@ -608,6 +702,25 @@ class TrainingWithoutEarlyStopping(Rule):
             "    if step % 500 == 0:\n        print(model.evaluate(x_val, y_val))\n",
             line=8,
             message_contains="runs 100 epochs of `batches_of()`'s batches (the default of `batches_of`'s `epochs`)",
+        ),
+        Invalid(  # a TF2 step loop keeps its best checkpoint by the validation score and never stops on it
+            CHECKPOINTED.format(**BEST_ONLY, steps=1000000),
+            line=9,
+            message_contains="runs 300000 steps (`steps`: the least that the calls of `train()` pass it, so at least"
+            " that many; on a fresh run: one resumed from a checkpoint runs what is left) that train the model and measure its"
+            " progress (`psnr <= self.ckpt.psnr`, which keeps the best checkpoint)",
+        ),
+        Invalid(  # the best is a variable the skip's follower assigns
+            CHECKPOINTED.format(**{**BEST_ONLY, "update": "self.ckpt.psnr.assign(psnr)"}, steps=1000000),
+            line=9,
+            message_contains="(`psnr <= self.ckpt.psnr`, which keeps the best checkpoint)",
+        ),
+        Invalid(  # the same loop numbered by enumerate()
+            CHECKPOINTED.format(**BEST_ONLY, steps=1000000).replace(
+                "for lr, hr in train_ds.take(", "for i, (lr, hr) in enumerate(train_ds.take("
+            ).replace(".numpy()):", ".numpy())):"),
+            line=9,
+            message_contains="runs 300000 steps",
         ),
         Invalid(  # a class's epoch loop scores the dev set through a method it hands the data
             TRAINER.format(dev="x_dev, y_dev"),
@@ -809,6 +922,23 @@ class TrainingWithoutEarlyStopping(Rule):
             line=5,
             message_contains="`for epoch in xrange(100)` runs 100 passes that train the model and measure"
             " its progress (`hr > best`, which keeps the best weights)",
+        ),
+        Invalid(  # a TF2 checkpoint manager keeps the best-scoring pass of an epoch loop
+            MANAGED.format(guarded="if score > best:\n        best = score\n        manager.save()"),
+            line=8,
+            message_contains="runs 100 passes that train the model and measure its progress (`score > best`,"
+            " which keeps the best weights)",
+        ),
+        Invalid(  # a TF2 loop scores a held-out split each epoch through a test step's metric
+            VALIDATED.format(made="val_ds = ds.take(1000)\ntrain_ds = ds.skip(1000)\n", valid="val_ds", scored="test_step(x, y)"),
+            line=16,
+            message_contains="runs 50 passes that train the model and measure its progress (a loss or metric over"
+            " `val_ds`, data the loop does not train on)",
+        ),
+        Invalid(  # the validation pass calls the model and a metric itself, not through a step function
+            VALIDATED.format(made="", valid="val_ds", scored="val_loss(loss_fn(y, model(x, training=False)))"),
+            line=14,
+            message_contains="(a loss or metric over `val_ds`, data the loop does not train on)",
         ),
         Invalid(  # the epoch loop's early stop waits on a patience that defaults to 0
             "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
