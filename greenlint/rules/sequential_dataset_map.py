@@ -32,6 +32,8 @@ _STATEFUL_CALLS = frozenset({"py_function", "numpy_function", "py_func", "assign
 #: The namespaces of TensorFlow's lookup tables: their ops (`LookupTableFindV2`, `HashTableV2`, ...) are
 #: stateful in TensorFlow's op registry, so a key looked up in a table makes the map function stateful.
 _TABLES = ("tensorflow.lookup.", "tensorflow.compat.v1.lookup.", "tensorflow.contrib.lookup.")
+#: Keras preprocessing layers that look their inputs up in such a table when called.
+_TABLE_LAYERS = ("StringLookup.__call__", "IntegerLookup.__call__", "TextVectorization.__call__")
 #: Image ops whose work grows with each element's pixels (a resize, a crop, a colour change): with a
 #: decode or a parse, work that a table's lookup of a few keys (a hash each) is not.
 _IMAGE_OPS = ("tensorflow.image.", "tensorflow.compat.v1.image.")
@@ -72,7 +74,8 @@ class SequentialDatasetMap(Rule):
     (`tf.py_function`, `tf.numpy_function`), updates a variable, or changes a Python object from
     outside it (a tokenizer's cache filled): read from the function where this file defines it
     (a lambda, a function or method, and the functions of this file those call). A key looked up
-    in a `tf.lookup` table (`class_table.lookup(labels)` on a `tf.lookup.StaticHashTable`) makes it
+    in a `tf.lookup` table (`class_table.lookup(labels)` on a `tf.lookup.StaticHashTable`, or by a
+    Keras `StringLookup`, `IntegerLookup` or `TextVectorization` layer called there) makes it
     stateful too: the table ops, `LookupTableFindV2` among them, are stateful in TensorFlow's op
     registry, and the optimisation (`CanParallelize` in
     tensorflow/core/grappler/optimizers/data/map_parallelization.cc) leaves a function holding any
@@ -261,6 +264,16 @@ class SequentialDatasetMap(Rule):
             options={"tensorflow-version": "2.21"},
             message_contains="stateful (`table.lookup`)",
         ),
+        Invalid(  # a Keras StringLookup layer (a table inside) beside a JPEG decode and resize
+            "import tensorflow as tf\nnames = tf.keras.layers.StringLookup(vocabulary=['cat', 'dog'])\n"
+            "def load(path, label):\n"
+            "    image = tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path)), (224, 224))\n"
+            "    return image, names(label)\n"
+            "ds = tf.data.Dataset.from_tensor_slices((paths, labels)).map(load)\n",
+            line=6,
+            options={"tensorflow-version": "2.21"},
+            message_contains="stateful (`names`)",
+        ),
         Invalid(  # a tokenizer whose Python cache the map function fills
             "import tensorflow as tf\ncache = {}\ndef tokenize(text):\n    cache[text] = split(text)\n    return cache[text]\n"
             "ds = tf.data.Dataset.from_tensor_slices(texts).map(lambda t: tf.py_function(tokenize, [t], tf.string))\n",
@@ -400,7 +413,7 @@ def _stateful(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
                 if (_RANDOM.search(name) and "stateless" not in name) or last in _STATEFUL_CALLS:
                     return name
                 api = site.api if (site := facts.site_at(node, cell)) is not None else ""
-                if api.startswith(_TABLES):
+                if api.startswith(_TABLES) or ("keras" in api and api.endswith(_TABLE_LAYERS)):
                     table = table or name
                 heavy = heavy or DECODER.match(api) is not None or api.startswith(_IMAGE_OPS)
                 if last in _MUTATORS and isinstance(node.func, ast.Attribute) and _outer(node.func.value, local):
