@@ -123,6 +123,20 @@ class EpochDataRebuiltInPython(Rule):
             "        u, i = train_instances(users, items, 3706)\n"
             "        model.fit([u, i], labels, epochs=1)\n"
         ),
+        Valid(  # the negatives drawn in bulk, the clashes with a rating redrawn in bulk until none is left
+            "import numpy as np\nimport tensorflow as tf\n"
+            "def train_instances(users, items, rated, num_items):\n"
+            "    negatives = np.random.randint(num_items, size=len(users))\n"
+            "    clash = np.isin(users * num_items + negatives, rated)\n"
+            "    while clash.any():\n"
+            "        negatives[clash] = np.random.randint(num_items, size=int(clash.sum()))\n"
+            "        clash = np.isin(users * num_items + negatives, rated)\n"
+            "    return np.concatenate([users, users]), np.concatenate([items, negatives])\n"
+            "def run(model, users, items, rated, labels, epochs):\n"
+            "    for epoch in range(epochs):\n"
+            "        u, i = train_instances(users, items, rated, 3706)\n"
+            "        model.fit([u, i], labels, epochs=1)\n"
+        ),
         Valid(  # the function is given the epoch: a curriculum, other data on every pass
             NEGATIVES.replace("train_instances(train, 4, 3706)", "train_instances(train, epoch, 3706)").format(
                 fit=FIT_ARRAYS
@@ -174,6 +188,16 @@ class EpochDataRebuiltInPython(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # items read one at a time by a `while` loop that appends them
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\n"
+            "def load(paths):\n    images = []\n    i = 0\n"
+            "    while i < len(paths):\n        images.append(cv2.resize(cv2.imread(paths[i]), (64, 64)))\n        i += 1\n"
+            "    return np.array(images)\n"
+            "model = tf.keras.Sequential()\n"
+            "def run(paths, labels):\n    for epoch in range(50):\n        x = load(paths)\n"
+            "        model.fit(x, labels, epochs=1)\n",
+            line=15,
+        ),
         Invalid(  # every image decoded again in a Python loop before each epoch's fit
             "import cv2\nimport numpy as np\nimport tensorflow as tf\n"
             "def load(paths):\n    images = []\n"

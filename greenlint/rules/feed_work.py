@@ -252,9 +252,19 @@ def _draws(call: ast.Call, modules: dict[str, str]) -> bool:
 
 
 def _fills(loop: ast.AST, name: str, modules: dict[str, str]) -> bool:
-    """The loop stores into *name* item by item (`batch[i] = ...`, `batch.append(...)`) and works per item."""
+    """The loop stores into *name* item by item (`batch[i] = ...`, `batch.append(...)`) and works per item.
+    In a `while` loop a store counts only at an index the loop steps (`i += 1`): one at a mask it
+    recomputes (`items[clash] = np.random.randint(n, size=clash.sum())`) redraws in bulk, not per item."""
+    stepped = {
+        n.target.id for n in ast.walk(loop) if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)
+    } if isinstance(loop, ast.While) else None
     for node in ast.walk(loop):
-        stored = isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and _root(node) == name
+        stored = (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.ctx, ast.Store)
+            and _root(node) == name
+            and (stepped is None or any(isinstance(n, ast.Name) and n.id in stepped for n in ast.walk(node.slice)))
+        )
         appended = (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
