@@ -42,8 +42,9 @@ class EpochDataRebuiltInPython(Rule):
     Flags a Keras `fit()` run once per pass of a `for` loop (one epoch at a time) whose training
     arrays a function of the file or of a project module builds anew on every pass, item by item, in
     a Python loop doing work per item beyond index arithmetic and random draws (a lookup per drawn
-    negative, a per-item conversion): a recommender's training pairs and their random negatives drawn
-    before each epoch, one `np.random.randint` and one sparse-matrix lookup per item. The arrays are
+    negative, `train.has_key((u, j))` or a `while (u, j) in train:` redrawing it, a per-item
+    conversion): a recommender's training pairs and their random negatives drawn before each epoch,
+    one `np.random.randint` and one sparse-matrix lookup per item. The arrays are
     followed from `fit()`'s `x` and `y` to the names the loop's body binds them to and to the function
     whose call binds them there, as GL503 follows a session's feed (rules/feed_work.py); the finding
     names that function's loop.
@@ -175,6 +176,16 @@ class EpochDataRebuiltInPython(Rule):
             "def run(model, x, y):\n    for epoch in range(100):\n"
             "        bx, by = pick(x, y, 10000)\n        model.fit(bx, by, epochs=1)\n"
         ),
+        Valid(  # rows gathered at random, skipping the held-out ones: a membership test, but no redraw loop
+            "import random\nimport numpy as np\nimport tensorflow as tf\n"
+            "def pick(x, y, held_out, size):\n    xs, ys = [], []\n"
+            "    for k in range(size):\n        i = random.randint(0, len(x) - 1)\n"
+            "        if i in held_out:\n            continue\n"
+            "        xs.append(x[i])\n        ys.append(y[i])\n"
+            "    return np.array(xs), np.array(ys)\n"
+            "def run(model, x, y, held_out):\n    for epoch in range(100):\n"
+            "        bx, by = pick(x, y, held_out, 10000)\n        model.fit(bx, by, epochs=1)\n"
+        ),
         Valid(  # one array file read again on each pass: no Python loop per item
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.Sequential()\n"
             "def load(path):\n    return np.load(path)\n"
@@ -218,6 +229,10 @@ class EpochDataRebuiltInPython(Rule):
             line=20,
             message_contains="`train_instances()` builds anew on each pass of the loop at line 18",
         ),
+        Invalid(  # Python 3's NCF: the redraw tests membership with `in`, a lookup per drawn negative all the same
+            NEGATIVES.replace("while train.has_key((u, j)):", "while (u, j) in train:").format(fit=FIT_ARRAYS),
+            line=20,
+        ),
         Invalid(  # the same, through the keywords x= and y=
             NEGATIVES.format(fit="x=[np.array(users), np.array(items)], y=np.array(labels)"),
             line=20,
@@ -238,7 +253,7 @@ class EpochDataRebuiltInPython(Rule):
             maker = _maker(fed, loop, _receiver(call))
             if maker is None or in_test_code(facts, site):
                 continue
-            work = host_work(facts, maker, loop, call, cell)
+            work = host_work(facts, maker, loop, call, cell, redraws=True)
             if work is None or not work.startswith(PER_ITEM_WORK):
                 continue  # one file read again, or no per-item loop seen: nothing claimed
             yield self.diagnostic(
