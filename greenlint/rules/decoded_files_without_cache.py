@@ -44,12 +44,10 @@ from greenlint.rules.syntax import (
     parameters,
 )
 from greenlint.rules.tf_data_defaults import OPTION
+from greenlint.rules.tf_decoders import DECODER
 
 #: Keras utilities that list a folder of files and decode each file on every pass.
 FROM_DIRECTORY = ("image_dataset_from_directory", "audio_dataset_from_directory")
-#: TensorFlow ops that decode or parse bytes read from files (`tf.io.decode_jpeg`,
-#: `tf.image.decode_png`, `tf.audio.decode_wav`, `tf.io.parse_single_example`, ...).
-DECODER = re.compile(r"^tensorflow\.(compat\.v1\.)?(io|image|audio)\.(decode_\w+|parse_\w*example|parse_tensor)$")
 #: What a module's text holds where one of its pipelines may decode files (the bytes read before analysing it).
 DECODER_TEXT = re.compile(rb"\b(decode_\w+|parse_\w*example|parse_tensor|\w+_dataset_from_directory)\b")
 #: Substrings without which `DECODER_TEXT` cannot match: looked for first (a plain search is much cheaper).

@@ -62,15 +62,20 @@ PICKS = frozenset({"sample", "choices"})
 DEPTH = 3
 
 
-def host_work(facts: FileFacts, fed: ast.expr, loop: ast.AST, run: ast.Call, cell: int | None) -> str | None:
+def host_work(
+    facts: FileFacts, fed: ast.expr, loop: ast.AST, run: ast.Call, cell: int | None, redraws: bool = False
+) -> str | None:
     """The host work that makes the *fed* values of *run* on each pass of *loop*, in words
-    (``a file read (`imread`, utils.py line 51)``), or None where none is seen."""
-    return _Producers(facts, run, cell).expr(fed, loop, DEPTH, frozenset(), None)
+    (``a file read (`imread`, utils.py line 51)``), or None where none is seen. With *redraws*, a
+    `while` redrawing an item until a membership test fails (`while (u, j) in train:`) is a lookup
+    per item too, as `train.has_key((u, j))` is: for a whole training set rebuilt per epoch (GL414),
+    not for one step's batch, whose few redraws against a short list cost next to nothing."""
+    return _Producers(facts, run, cell, redraws).expr(fed, loop, DEPTH, frozenset(), None)
 
 
 class _Producers:
-    def __init__(self, facts: FileFacts, run: ast.Call, cell: int | None):
-        self.facts, self.run, self.cell = facts, run, cell
+    def __init__(self, facts: FileFacts, run: ast.Call, cell: int | None, redraws: bool = False):
+        self.facts, self.run, self.cell, self.redraws = facts, run, cell, redraws
         self.functions = ProjectFunctions(facts)
         self._methods: set[int] | None = None
         #: a module's file (None: the file checked) -> the modules its imports bind names to
@@ -105,7 +110,9 @@ class _Producers:
             if found is not None:
                 return found
         modules = self.modules(scope)
-        looped = next((n for n in nodes if isinstance(n, PER_ITEM[3:]) and _works_per_item(n, modules)), None)
+        looped = next(
+            (n for n in nodes if isinstance(n, PER_ITEM[3:]) and _works_per_item(n, modules, self.redraws)), None
+        )
         return _per_item(looped, where) if looped is not None else None
 
     def name(self, name: str, scope: ast.AST, depth: int, seen: frozenset[str], where: str | None) -> str | None:
@@ -115,7 +122,9 @@ class _Producers:
             if found is not None:
                 return found
         modules = self.modules(scope)
-        filled = [n for n in own_nodes(scope) if isinstance(n, PER_ITEM[:3]) and _fills(n, name, modules)]
+        filled = [
+            n for n in own_nodes(scope) if isinstance(n, PER_ITEM[:3]) and _fills(n, name, modules, self.redraws)
+        ]
         inner = [n for n in filled if not any(o is not n and o in filled for o in ast.walk(n))]
         return _per_item(min(inner, key=lambda n: n.lineno), where) if inner else None  # the loop over the items
 
@@ -222,18 +231,32 @@ def _star_bound(path: str, tree: ast.Module | None) -> dict[str, str]:
     return {name: module for name, module in found.items() if name in names}
 
 
-def _works_per_item(node: ast.AST, modules: dict[str, str]) -> bool:
+def _works_per_item(node: ast.AST, modules: dict[str, str], redraws: bool = False) -> bool:
     """A loop or comprehension whose body calls something per item beyond index arithmetic (and
-    random draws, *modules* naming the modules its names are imported as)."""
+    random draws, *modules* naming the modules its names are imported as), or, with *redraws*, holds
+    a `while` whose test is a membership test of a container (`host_work`)."""
     parts = node.body if isinstance(node, PER_ITEM[:3]) else [getattr(node, "elt", node)]
     for part in parts if isinstance(parts, list) else [parts]:
         for inner in ast.walk(part):
             if isinstance(inner, ast.Call) and (dotted(inner.func) or ("",))[-1] not in INDEXING | FILLS:
                 if not _draws(inner, modules):
                     return True
+            if redraws and isinstance(inner, ast.While) and _looks_up(inner.test):
+                return True
     if isinstance(node, ast.DictComp):
         return any(isinstance(n, ast.Call) for n in ast.walk(node.value))
     return False
+
+
+def _looks_up(test: ast.expr) -> bool:
+    """A membership test of a container that is no literal display (`(u, j) in train`)."""
+    displays = (ast.Constant, ast.List, ast.Tuple, ast.Set)
+    return any(
+        isinstance(n, ast.Compare)
+        and any(isinstance(op, (ast.In, ast.NotIn)) for op in n.ops)
+        and not all(isinstance(c, displays) for c in n.comparators)
+        for n in ast.walk(test)
+    )
 
 
 def _draws(call: ast.Call, modules: dict[str, str]) -> bool:
@@ -251,10 +274,20 @@ def _draws(call: ast.Call, modules: dict[str, str]) -> bool:
     return most is not None and len(call.args) <= most and all(k.arg != "size" for k in call.keywords)
 
 
-def _fills(loop: ast.AST, name: str, modules: dict[str, str]) -> bool:
-    """The loop stores into *name* item by item (`batch[i] = ...`, `batch.append(...)`) and works per item."""
+def _fills(loop: ast.AST, name: str, modules: dict[str, str], redraws: bool = False) -> bool:
+    """The loop stores into *name* item by item (`batch[i] = ...`, `batch.append(...)`) and works per item.
+    In a `while` loop a store counts only at an index the loop steps (`i += 1`): one at a mask it
+    recomputes (`items[clash] = np.random.randint(n, size=clash.sum())`) redraws in bulk, not per item."""
+    stepped = {
+        n.target.id for n in ast.walk(loop) if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)
+    } if isinstance(loop, ast.While) else None
     for node in ast.walk(loop):
-        stored = isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and _root(node) == name
+        stored = (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.ctx, ast.Store)
+            and _root(node) == name
+            and (stepped is None or any(isinstance(n, ast.Name) and n.id in stepped for n in ast.walk(node.slice)))
+        )
         appended = (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -262,7 +295,7 @@ def _fills(loop: ast.AST, name: str, modules: dict[str, str]) -> bool:
             and _root(node.func.value) == name
         )
         if stored or appended:
-            return _works_per_item(loop, modules)
+            return _works_per_item(loop, modules, redraws)
     return False
 
 

@@ -22,12 +22,21 @@ from greenlint.rules.syntax import (
     scope_of,
 )
 from greenlint.rules.tf_data_defaults import by_hand
+from greenlint.rules.tf_decoders import DECODER
 
 #: A call in a map function that makes it stateful: random draws (`tf.random.uniform`,
 #: `np.random.rand`, `tf.image.random_flip_left_right`; not the `stateless_` ones), Python run
 #: from the graph, a variable updated.
 _RANDOM = re.compile(r"(^|\.)_?random", re.IGNORECASE)
 _STATEFUL_CALLS = frozenset({"py_function", "numpy_function", "py_func", "assign", "assign_add", "assign_sub"})
+#: The namespaces of TensorFlow's lookup tables: their ops (`LookupTableFindV2`, `HashTableV2`, ...) are
+#: stateful in TensorFlow's op registry, so a key looked up in a table makes the map function stateful.
+_TABLES = ("tensorflow.lookup.", "tensorflow.compat.v1.lookup.", "tensorflow.contrib.lookup.")
+#: Keras preprocessing layers that look their inputs up in such a table when called.
+_TABLE_LAYERS = ("StringLookup.__call__", "IntegerLookup.__call__", "TextVectorization.__call__")
+#: Image ops whose work grows with each element's pixels (a resize, a crop, a colour change): with a
+#: decode or a parse, work that a table's lookup of a few keys (a hash each) is not.
+_IMAGE_OPS = ("tensorflow.image.", "tensorflow.compat.v1.image.")
 #: Methods that change the object they are called on (a cache filled, a counter list appended to).
 _MUTATORS = frozenset(
     {"append", "extend", "update", "add", "pop", "popitem", "setdefault", "insert", "clear", "remove"}
@@ -64,7 +73,16 @@ class SequentialDatasetMap(Rule):
     numbers (`tf.random.*`, `np.random.*`, `tf.image.random_*`; not `stateless_*`), runs Python
     (`tf.py_function`, `tf.numpy_function`), updates a variable, or changes a Python object from
     outside it (a tokenizer's cache filled): read from the function where this file defines it
-    (a lambda, a function or method, and the functions of this file those call). The version
+    (a lambda, a function or method, and the functions of this file those call). A key looked up
+    in a `tf.lookup` table (`class_table.lookup(labels)` on a `tf.lookup.StaticHashTable`, or by a
+    Keras `StringLookup`, `IntegerLookup` or `TextVectorization` layer called there) makes it
+    stateful too: the table ops, `LookupTableFindV2` among them, are stateful in TensorFlow's op
+    registry, and the optimisation (`CanParallelize` in
+    tensorflow/core/grappler/optimizers/data/map_parallelization.cc) leaves a function holding any
+    stateful op but `Assert` sequential. That is reported only where the function also decodes or
+    parses file contents (`tf.io.decode_jpeg`, `tf.io.parse_single_example`) or runs a `tf.image`
+    op, milliseconds per element on one core; a map that only looks ids up (a hash per key,
+    microseconds per element) costs little beside a training step, however sequential. The version
     targeted is read as GL401 reads it (the `tensorflow-version` option sets it).
 
     ## Why is this bad?
@@ -128,6 +146,18 @@ class SequentialDatasetMap(Rule):
         Valid("import pandas as pd\ns = pd.Series([1, 2]).map(str)\n"),
         Valid(  # TensorFlow 2.21 parallelises a stateless map by itself
             "import tensorflow as tf\nds = tf.data.Dataset.range(100_000).map(double)\n",
+            options={"tensorflow-version": "2.21"},
+        ),
+        Valid(  # `lookup` of the program's own class, not a TensorFlow table: a stateless map, parallelised by itself
+            "import tensorflow as tf\nclass Vocab:\n    def lookup(self, x):\n        return tf.strings.to_hash_bucket_fast(x, 1000)\n"
+            "vocab = Vocab()\nds = tf.data.Dataset.from_tensor_slices(words).map(lambda w: vocab.lookup(w))\n",
+            options={"tensorflow-version": "2.21"},
+        ),
+        Valid(  # a map that only looks ids up in a table: stateful, but a hash per key beside the step
+            "import tensorflow as tf\n"
+            "table = tf.lookup.StaticVocabularyTable(tf.lookup.KeyValueTensorInitializer(words, ids), 1000)\n"
+            "def encode(x, y):\n    return table.lookup(x), y\n"
+            "ds = tf.data.Dataset.from_tensor_slices((texts, labels)).batch(32).map(encode)\n",
             options={"tensorflow-version": "2.21"},
         ),
         Valid(  # the result is discarded
@@ -222,6 +252,27 @@ class SequentialDatasetMap(Rule):
             "ds = tf.data.Dataset.from_tensor_slices(images).map(augment)\n",
             options={"tensorflow-version": "2.21"},
             message_contains="stateful",
+        ),
+        Invalid(  # a label looked up in a hash table: a stateful op, so TensorFlow leaves the map sequential
+            "import tensorflow as tf\n"
+            "def parse(record, table):\n    x = tf.io.parse_single_example(record, FEATURES)\n"
+            "    return tf.io.decode_jpeg(x['image']), table.lookup(x['label'])\n"
+            "def load(pattern, class_file):\n"
+            "    table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(class_file, tf.string, 0, tf.int64, -1), -1)\n"
+            "    return tf.data.TFRecordDataset(pattern).map(lambda r: parse(r, table))\n",
+            line=7,
+            options={"tensorflow-version": "2.21"},
+            message_contains="stateful (`table.lookup`)",
+        ),
+        Invalid(  # a Keras StringLookup layer (a table inside) beside a JPEG decode and resize
+            "import tensorflow as tf\nnames = tf.keras.layers.StringLookup(vocabulary=['cat', 'dog'])\n"
+            "def load(path, label):\n"
+            "    image = tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path)), (224, 224))\n"
+            "    return image, names(label)\n"
+            "ds = tf.data.Dataset.from_tensor_slices((paths, labels)).map(load)\n",
+            line=6,
+            options={"tensorflow-version": "2.21"},
+            message_contains="stateful (`names`)",
         ),
         Invalid(  # a tokenizer whose Python cache the map function fills
             "import tensorflow as tf\ncache = {}\ndef tokenize(text):\n    cache[text] = split(text)\n    return cache[text]\n"
@@ -343,9 +394,11 @@ def _in_interleave(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
 
 
 def _stateful(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
-    """The call (or mutation) that makes the map function stateful, where this file defines it."""
+    """The call (or mutation) that makes the map function stateful, where this file defines it; a
+    table's lookup only where the function also decodes, parses or transforms images."""
     seen: set[Function] = set()
     todo = [f for f in definitions(facts, map_function(call), cell)]
+    table, heavy = None, False
     while todo:
         func = todo.pop()
         if func in seen or len(seen) > 20:
@@ -359,6 +412,10 @@ def _stateful(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
                 last = last_name(node.func)
                 if (_RANDOM.search(name) and "stateless" not in name) or last in _STATEFUL_CALLS:
                     return name
+                api = site.api if (site := facts.site_at(node, cell)) is not None else ""
+                if api.startswith(_TABLES) or ("keras" in api and api.endswith(_TABLE_LAYERS)):
+                    table = table or name
+                heavy = heavy or DECODER.match(api) is not None or api.startswith(_IMAGE_OPS)
                 if last in _MUTATORS and isinstance(node.func, ast.Attribute) and _outer(node.func.value, local):
                     return name
                 todo.extend(definitions(facts, node.func, cell))
@@ -371,7 +428,7 @@ def _stateful(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
                         return ast.unparse(target)
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 return f"{type(node).__name__.lower()} {', '.join(node.names)}"
-    return None
+    return table if heavy else None
 
 
 def _locals(func: Function) -> frozenset:
