@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
+from dataclasses import replace
 from typing import Any
 
 from greenlint.analysis import layers, ops
@@ -44,6 +45,9 @@ _TO_SCALAR = ("tensorflow.compat.v1.losses.", "tensorflow.compat.v1.summary.")
 #: Losses over the last axis (classes), and `in_top_k`: one FLOP per element read, the last axis dropped.
 _LAST_AXIS = frozenset({"softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
                         "sparse_softmax_cross_entropy_with_logits", "in_top_k"})
+#: Ops giving a tensor's shape: of a symbolic tensor, its batch unknown and the rest its per-sample shape
+#: (`symops.shape_value`, as `x.shape`), so that `tf.range(tf.shape(x)[-1])` has its length.
+SHAPE_OPS = frozenset({"tensorflow.shape", "tensorflow.keras.ops.shape"})
 _TENSOR_ARGS = ("input", "inputs", "x", "y", "a", "b", "features", "logits", "labels", "value", "values", "tensor",
                 "input_tensor", "t")
 
@@ -141,8 +145,11 @@ def _first(named: dict, *keys: str) -> Any:
 
 def _op(leaf: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
     if leaf in ops.UNARY or leaf in ops.BINARY or leaf in _ELEMENTWISE:
-        shape = _broadcast(named)
-        return _added(syms, shape, _elements(shape), call_key) if shape is not None else None
+        shape, sure = _broadcast(named)
+        if shape is None:
+            return None
+        added = _added(syms, shape, _elements(shape), call_key)
+        return added if sure else replace(added, unknown=(*added.unknown, leaf))
     if leaf in _LAST_AXIS:  # the classes' scores: `in_top_k`'s first argument in TF1, its second in TF2
         shape = next((s for s in map(_sample, (named.get(k) for k in ("logits", "predictions", "targets"))) if s), None)
         return _added(syms, shape[:-1], _elements(shape), call_key) if shape else None
@@ -161,15 +168,21 @@ def _op(leaf: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | No
         return _transpose(named, syms, call_key)
     if leaf == "reshape":
         return _reshape(named, syms, call_key)
+    if leaf == "transpose":
+        return _permuted(named, syms, call_key)
     if leaf == "concat":
         return _concat(named, syms, call_key)
     return None
 
 
-def _broadcast(named: dict) -> tuple | None:
+def _broadcast(named: dict) -> tuple[tuple | None, bool]:
     """The shape of an elementwise op's result: its symbolic operands' shared shape, where every other
-    operand is a number or a tensor that broadcasts into it (a bias of the last axis's size)."""
+    operand is a number or a tensor that broadcasts into it (a bias of the last axis's size; a mask whose
+    axes before the sample's are ones), and whether that is sure: an operand of unknown shape (no batch
+    axis: a mask, a position embedding) is taken to broadcast into it, the op then named among the
+    unknown, so that the graph's FLOPs after it are counted but stay a lower bound."""
     shape = None
+    sure = True
     for key in _TENSOR_ARGS:
         value = named.get(key)
         if value is None or type(value) is Const and type(value.value) in (int, float):
@@ -177,18 +190,22 @@ def _broadcast(named: dict) -> tuple | None:
         if is_sym(value):
             mine = _sample(value)
             if mine is None or shape is not None and mine != shape:
-                return None
+                return None, True
             shape = mine
     if shape is None:
-        return None
+        return None, True
     for key in _TENSOR_ARGS:
         value = named.get(key)
         if value is None or is_sym(value) or type(value) is Const and type(value.value) in (int, float):
             continue
         other = shape_of(value)
-        if other is None or len(other) > len(shape) or any(d not in (1, s) for d, s in zip(other[::-1], shape[::-1])):
-            return None
-    return shape
+        if other is not None and len(other) > len(shape) and all(d == 1 for d in other[:len(other) - len(shape)]):
+            other = other[len(other) - len(shape):]  # (a mask of shape (1, 1, n, n): its leading ones meet the batch's)
+        if other is None:
+            sure = False
+        elif len(other) > len(shape) or any(d not in (1, s) for d, s in zip(other[::-1], shape[::-1])):
+            return None, True
+    return shape, sure
 
 
 def _reduction(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
@@ -213,7 +230,8 @@ def _reduction(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
 
 
 def _matmul(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
-    """`x @ w` of a batch of vectors by a matrix of literal shape, or of two batches of matrices."""
+    """`x @ w` of a batch of vectors by a matrix of literal shape, or of two batches of matrices (or of
+    stacks of them, one per attention head: the same leading axes)."""
     a, b = named.get("a"), named.get("b")
     flags = [type(named.get(k)) is Const and named[k].value is True for k in ("transpose_a", "transpose_b")]
     sa = _sample(a)
@@ -228,11 +246,11 @@ def _matmul(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
             return None
         return _added(syms, (n,), 2 * k * n, call_key)
     sb = _sample(b)
-    if len(sa) == 2 and sb is not None and len(sb) == 2:
-        k, n = (sb[1], sb[0]) if flags[1] else sb
-        if k != sa[1] or None in (sa[0], k, n):
+    if len(sa) >= 2 and sb is not None and len(sb) == len(sa) and sa[:-2] == sb[:-2]:  # (heads, tokens, depth)
+        k, n = (sb[-1], sb[-2]) if flags[1] else sb[-2:]
+        if k != sa[-1] or None in (*sa, k, n):
             return None
-        return _added(syms, (sa[0], n), 2 * sa[0] * k * n, call_key)
+        return _added(syms, (*sa[:-1], n), 2 * math.prod(sa) * n, call_key)
     return None
 
 
@@ -250,8 +268,9 @@ def _transpose(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
 
 
 def _reshape(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
-    """`tf.reshape(x, [-1, 4, 4, 512])`, `[batch, -1]`, `x.get_shape()` (its batch axis None): the axes
-    after the first (the batch's), one of them -1 at most, the sample's elements kept."""
+    """`tf.reshape(x, [-1, 4, 4, 512])`, `[batch, -1]`, `x.get_shape()` or `(tf.shape(x)[0], -1, heads, depth)`
+    (its batch axis None): the axes after the first (the batch's), one of them -1 at most, the sample's
+    elements kept."""
     target = named.get("shape")
     raw = target.value if type(target) is Const else None
     size = _elements(_sample(named.get("tensor")))
@@ -259,7 +278,7 @@ def _reshape(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
             or not (raw[0] is None or type(raw[0]) is int):
         return None
     rest = list(raw[1:])
-    if raw[0] in (-1, None) and -1 not in rest or raw[0] is not None and raw[0] > 0 and rest.count(-1) <= 1:
+    if raw[0] == -1 and -1 not in rest or (raw[0] is None or raw[0] > 0) and rest.count(-1) <= 1:
         known = math.prod(d for d in rest if d != -1)
         if -1 in rest and known > 0 and size % known == 0:
             rest[rest.index(-1)] = size // known
@@ -267,6 +286,16 @@ def _reshape(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
             return None
         return _added(syms, tuple(rest), 0, call_key)
     return None
+
+
+def _permuted(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
+    """`tf.transpose(x, perm=[0, 2, 1, 3])` that keeps the batch axis first (attention's heads split off):
+    the sample's axes in that order, no FLOPs counted (a copy)."""
+    shape, perm = _sample(named.get("a")), named.get("perm")
+    raw = perm.value if type(perm) is Const else None
+    if shape is None or not isinstance(raw, (list, tuple)) or sorted(raw) != list(range(len(shape) + 1)) or raw[0] != 0:
+        return None
+    return _added(syms, tuple(shape[d - 1] for d in raw[1:]), 0, call_key)
 
 
 def _concat(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
