@@ -638,10 +638,11 @@ class Resolver:
         self.pieces_looped(value)
         counted, resumed = self.iter_option, self.iter_resumed
         before = dict(self.scope.names)
+        held = {**before, **{name: self.expr(attr) for name, attr in unroll.added_attributes(node).items()}}
         items = unroll.literal_items(value) if len(self.unrolling) < unroll.MAX_DEPTH else None
-        if items is not None and not unroll.unrollable(node, before, work_mod.is_model):
+        if items is not None and not unroll.unrollable(node, held, work_mod.is_model):
             items = None
-        models = unroll.models_added_to(node, before, work_mod.is_model) if items is not None else []
+        models = unroll.models_added_to(node, held, work_mod.is_model) if items is not None else []
         target = node.target
         self.ctx.drawn.extend(self.drawn_per_yield(node, value))
         batch = arrays.drawn(value, node.lineno)
@@ -657,7 +658,7 @@ class Resolver:
         self.layers_set(node)
         self.loop_body(node, count, trips, upper, counted, resumed)
         if items is None:
-            for model, _ in unroll.models_added_to(node, before, work_mod.is_model):
+            for model, _ in unroll.models_added_to(node, held, work_mod.is_model):
                 model.meta["n_layers"] = None  # its trips not walked one by one: the layers they add unknown
             self.scope.names = merge_names([before, self.scope.names])
         else:  # a graph built trip by trip: the names after the loop are its last trip's (unroll.py)

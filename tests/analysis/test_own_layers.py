@@ -198,3 +198,37 @@ def test_a_mask_of_unknown_shape_keeps_the_shape_but_leaves_a_lower_bound():
     flops = fit_work(ATTENTION.format(scores=scores, perm="[0, 2, 1, 3]"))["flops_per_sample"]
     assert flops.bound == "lower"
     assert flops.value >= HEADS_FLOPS
+
+
+STACK = """
+    import numpy as np
+    from tensorflow import keras
+    from tensorflow.keras import layers
+
+
+    class Stack(layers.Layer):
+        def __init__(self, widths, depth):
+            super().__init__()
+            self.stack = keras.Sequential()
+            for i in range(depth):
+                self.stack.add(layers.Dense(widths[i]))
+
+        def call(self, x):
+            return self.stack(x)
+
+
+    inputs = keras.Input(shape=(16,))
+    model = keras.Model(inputs, Stack([32, 8], {depth})(inputs))
+    model.fit(np.zeros((100, 16)), np.zeros(100), epochs=1)
+"""
+
+
+def test_a_model_an_init_builds_layer_by_layer_on_self_has_each_trips_layer():
+    flops = fit_work(STACK.format(depth=2))["flops_per_sample"]
+    assert flops.bound is None
+    assert flops.value == 2 * 16 * 32 + 2 * 32 * 8
+
+
+def test_a_model_built_on_self_by_a_loop_of_unknown_trips_is_not_priced_whole():
+    flops = fit_work(STACK.format(depth="len(np.load('widths.npy'))"))["flops_per_sample"]
+    assert flops.value is None or flops.bound == "lower"
