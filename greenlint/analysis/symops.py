@@ -91,7 +91,8 @@ def _leaf(api: str) -> str | None:
 
 def on_sym(api: str, named: dict, call_key: Hashable) -> Sym | None:
     """The Sym a TF op returns given symbolic tensor(s) among *named* (None where it is given none):
-    its known work added, else one of unknown shape (`unknown_on_sym`)."""
+    its known work added, else one of unknown shape (`unknown_on_sym`); either way one op node of the
+    graph, one layer dispatched a step (Keras 2 wraps it in a TFOpLambda layer)."""
     syms = _syms(named)
     if not syms:
         return None
@@ -108,7 +109,7 @@ def on_sym(api: str, named: dict, call_key: Hashable) -> Sym | None:
         leaf = _leaf(api)
         if leaf is not None:
             found = _op(leaf, named, syms, call_key)
-    return found if found is not None else unknown_on_sym(syms, api.rpartition(".")[2], call_key)
+    return found if found is not None else unknown_on_sym(syms, api.rpartition(".")[2], call_key, 1)  # one op
 
 
 def _elements(shape: tuple | None) -> int | None:
