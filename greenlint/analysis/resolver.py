@@ -638,8 +638,9 @@ class Resolver:
         self.pieces_looped(value)
         counted, resumed = self.iter_option, self.iter_resumed
         before = dict(self.scope.names)
-        held = {**before, **{name: self.expr(attr) for name, attr in unroll.added_attributes(node).items()}}
         items = unroll.literal_items(value) if len(self.unrolling) < unroll.MAX_DEPTH else None
+        held = before if items is None else {  # `self.model` of `self.model.add(...)`: read for a literal loop alone
+            **before, **{name: self.expr(attr) for name, attr in unroll.added_attributes(node).items()}}
         if items is not None and not unroll.unrollable(node, held, work_mod.is_model):
             items = None
         models = unroll.models_added_to(node, held, work_mod.is_model) if items is not None else []
