@@ -70,7 +70,11 @@ def from_directory(data: arrays.Data, named: dict,
     """A `*_dataset_from_directory` of a downloaded archive's class folders, or of a folder the program
     writes its files into (*written*: how many and what they are, files.WrittenFiles.files_under): those files,
     split as Keras splits them (validation: int(validation_split × files), training: the rest;
-    `subset="both"`: the two)."""
+    `subset="both"`: the two; of a folder whose files are not known, two datasets of unknown size, each
+    with the batch and the images' shape it is given)."""
+    fraction, subset = named.get("validation_split"), named.get("subset")
+    split = fraction.value if type(fraction) is Const and isinstance(fraction.value, (int, float)) else None
+    which = subset.value if type(subset) is Const else None
     content = downloaded(named.get("directory"))
     files = content.get("") if content else None
     if files is not None:
@@ -78,12 +82,9 @@ def from_directory(data: arrays.Data, named: dict,
     elif written is not None:
         total, prov, source = written[0], "inferred", written[1]
     else:
-        return data
-    fraction, subset = named.get("validation_split"), named.get("subset")
-    split = fraction.value if type(fraction) is Const and isinstance(fraction.value, (int, float)) else None
-    which = subset.value if type(subset) is Const else None
+        return (data, data) if which == "both" else data
     if "validation_split" in named and split is None or split and which not in ("training", "validation", "both"):
-        return data  # a split of unknown fraction or subset
+        return (data, data) if which == "both" else data  # a split of unknown fraction
     validation = int(split * total) if split else 0
 
     def part(samples: int, what: str) -> arrays.Data:

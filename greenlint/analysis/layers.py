@@ -280,6 +280,12 @@ def _resizing(init: dict, shape: Shape) -> LayerWork | None:
     return LayerWork((h, w, shape[2]), 0, 4 * h * w * shape[2])
 
 
+def _crop(init: dict, shape: Shape) -> LayerWork | None:
+    """`RandomCrop`, `CenterCrop`: a window of `height` x `width`, one FLOP per element it copies."""
+    found = _resizing(init, shape)
+    return None if found is None else found._replace(flops=product(found.shape))
+
+
 def _text_vectorization(init: dict, shape: Shape) -> LayerWork | None:
     """Strings in, token ids (or a vector of `max_tokens` counts) out; no weights."""
     mode = init.get("output_mode", "int")
@@ -408,6 +414,8 @@ RULES = {
     "Cropping2D": _margin2d(-1),
     "UpSampling2D": _upsampling2d,
     "Resizing": _resizing,
+    "RandomCrop": _crop,
+    "CenterCrop": _crop,
     "TextVectorization": _text_vectorization,
 }
 #: Short class name -> rule(init, per-sample input shapes) for layers of several inputs.

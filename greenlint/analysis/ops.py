@@ -36,8 +36,9 @@ GET_VARIABLE = "tensorflow.compat.v1.get_variable"
 _KERAS_OPS = "tensorflow.keras.ops."
 _KERAS_NAMES = {"sum": "reduce_sum", "mean": "reduce_mean", "max": "reduce_max", "min": "reduce_min",
                 "prod": "reduce_prod", "std": "reduce_std", "var": "reduce_variance", "logsumexp": "reduce_logsumexp",
-                "dot": "matmul", "conv": "convolution"}
-_KERAS_PARAMS = {"matmul": {"x1": "a", "x2": "b"}, "convolution": {"inputs": "input", "kernel": "filters"}}
+                "dot": "matmul", "conv": "convolution", "arange": "range"}
+_KERAS_PARAMS = {"matmul": {"x1": "a", "x2": "b"}, "convolution": {"inputs": "input", "kernel": "filters"},
+                 "range": {"stop": "limit", "step": "delta"}}
 _KERAS_BINARY_PARAMS = {"x1": "x", "x2": "y"}
 _KERAS_REDUCTION_PARAMS = {"x": "input_tensor"}
 

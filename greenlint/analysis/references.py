@@ -173,13 +173,16 @@ def _count(tree: ast.AST) -> dict[str, Named]:
         return entry
 
     graph_names: set[int] = set()  # ids of the strings naming a graph's scope or op (`_graph_names`)
+    supers: set[int] = set()  # ids of the class names `super(Cls, self)` reads (`_super_class`)
     node: Any  # told apart by exact type: a parsed tree's nodes are of ast's own classes
     for node in trees.walk(tree):  # every node once (counts), a call before its arguments
         kind = type(node)
         if kind is ast.Call:
             graph_names.update(_graph_names(node))
+            supers.update(_super_class(node))
         if kind is ast.Name:
-            add(node.id)
+            if id(node) not in supers:
+                add(node.id)
         elif kind is ast.Attribute:
             add(node.attr).after_dot += 1
             if type(node.value) is ast.Name:
@@ -201,6 +204,24 @@ def _count(tree: ast.AST) -> dict[str, Named]:
         elif node.name:  # a definition, an `except ... as name`, a pattern's capture
             add(node.name)
     return named
+
+
+#: `super(Cls, self)`: a class named to reach its base's methods, never to make one (`super_mentions`).
+_SUPER = r"\bsuper\(\s*{}\s*,"
+
+
+def super_mentions(text: str, name: str) -> int:
+    """How often *text* names the class *name* as `super(name, self)` (Python 2's spelling, common in
+    Keras layers' `__init__`), which makes no instance: fewer than a constructor's references."""
+    return len(re.findall(_SUPER.format(re.escape(name)), text)) if "super" in text else 0
+
+
+def _super_class(call: ast.Call) -> list[int]:
+    """The id of the class name a `super(Cls, self)` call reads, as a list (none for any other call)."""
+    func = call.func
+    if type(func) is ast.Name and func.id == "super" and call.args and type(call.args[0]) is ast.Name:
+        return [id(call.args[0])]
+    return []
 
 
 #: Calls whose first argument names a TF graph's scope (`tf.variable_scope("generator")`), not a Python object.

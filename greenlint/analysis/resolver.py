@@ -84,7 +84,13 @@ from greenlint.analysis import runs as runs_mod
 from greenlint.analysis import work as work_mod
 from greenlint.analysis.callsite import Runs, Work, estimator_method
 from greenlint.analysis.files import FILE_WRITERS, READ_ENDINGS, WrittenFiles, path_parts
-from greenlint.analysis.references import CodeReferences, looks_up_strings, text_references, word_lines
+from greenlint.analysis.references import (
+    CodeReferences,
+    looks_up_strings,
+    super_mentions,
+    text_references,
+    word_lines,
+)
 from greenlint.analysis.scopes import Scope, merge_names
 from greenlint.analysis.values import (
     FOREIGN,
@@ -624,7 +630,7 @@ class Resolver:
         if type(target) is ast.Name:
             scope = self.scope.target(target.id)
             left = self.name(target.id)
-            scope.names[target.id] = self.binop(node.op, left, right)
+            scope.names[target.id] = self.operated(node, node.op, left, right)
         else:
             self.assign_side_effects(target)
 
@@ -634,9 +640,11 @@ class Resolver:
         counted, resumed = self.iter_option, self.iter_resumed
         before = dict(self.scope.names)
         items = unroll.literal_items(value) if len(self.unrolling) < unroll.MAX_DEPTH else None
-        if items is not None and not unroll.unrollable(node, before, work_mod.is_model):
+        held = before if items is None else {  # `self.model` of `self.model.add(...)`: read for a literal loop alone
+            **before, **{name: self.expr(attr) for name, attr in unroll.added_attributes(node).items()}}
+        if items is not None and not unroll.unrollable(node, held, work_mod.is_model):
             items = None
-        models = unroll.models_added_to(node, before, work_mod.is_model) if items is not None else []
+        models = unroll.models_added_to(node, held, work_mod.is_model) if items is not None else []
         target = node.target
         self.ctx.drawn.extend(self.drawn_per_yield(node, value))
         batch = arrays.drawn(value, node.lineno)
@@ -652,7 +660,7 @@ class Resolver:
         self.layers_set(node)
         self.loop_body(node, count, trips, upper, counted, resumed)
         if items is None:
-            for model, _ in unroll.models_added_to(node, before, work_mod.is_model):
+            for model, _ in unroll.models_added_to(node, held, work_mod.is_model):
                 model.meta["n_layers"] = None  # its trips not walked one by one: the layers they add unknown
             self.scope.names = merge_names([before, self.scope.names])
         else:  # a graph built trip by trip: the names after the loop are its last trip's (unroll.py)
@@ -1597,7 +1605,8 @@ class Resolver:
                 self.local_references[id(enclosing)] = CodeReferences(enclosing.node)
             references = self.local_references[id(enclosing)]
         # the tree takes off prose (docstrings) and, for a class, `Cls.attr`: walked only where that may reach *expected*
-        if enclosing is None and total - 1 - references.in_prose(name) - (before_dot if init else 0) > expected:
+        supers = super_mentions(self.source, name) if init else 0  # `super(Cls, self).__init__()` makes none
+        if enclosing is None and total - 1 - supers - references.in_prose(name) - (before_dot if init else 0) > expected:
             return total - 1
         named = references.of(name)
         total = named.total - named.strings if strings_data else named.total
@@ -2355,11 +2364,25 @@ class Resolver:
             base = self.tf_base(callee.info)
             if base:
                 receiver = self.subclass_instance(callee.info, base, "__call__")
-                return self.call(node, Member(receiver, "__call__"), args, keywords)
+                value = self.call(node, Member(receiver, "__call__"), args, keywords)
+                own = self.own_layer_call(callee.info, receiver, args, keywords, value)
+                return value if own is None else own
             return _unknown_on_sym(node, args, self.instance)  # a layer of the project on a base greenlint does not know
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
             return self.builtin_call(node.func.id, args, keywords, node.lineno)
         return _unknown_on_sym(node, args, self.instance) if callee is None else None
+
+    def own_layer_call(self, info: ClassInfo, receiver: Inst, args: list, keywords: list, value: Any) -> Any:
+        """A Keras layer of the project (`class TransformerBlock(layers.Layer)`) called on symbolic tensors:
+        its `call` walked with them (`instantiated`), so that the layers its `__init__` built and its
+        `call` applies (`self.att(x, x)`, `self.ffn(x)`) add their work to the graph; None where it is a
+        model (its own layers are `sub_layers`), defines no `call`, is not given symbolic tensors or its
+        `call` does not give one."""
+        method = info.find_method("call")
+        if method is None or work_mod.is_model(receiver):
+            return None
+        own = self.instantiated(method, args, keywords, value)
+        return own if arrays.is_sym(own) else None
 
     def folded(self, node: ast.Call, args: list) -> Any:
         """`functools.reduce(fn, funcs[, x])` over callables (builders.composition): the functions
@@ -2484,6 +2507,8 @@ class Resolver:
             self.wrote_file(node, api)
         if api == SAVED_MODEL_LOAD:
             return Inst(SAVED_MODEL_LOAD, "factory")
+        if api in symops.SHAPE_OPS and type(shaped := named.get("input", named.get("x"))) is Inst and arrays.is_sym(shaped):
+            return symops.shape_value(shaped.meta["sym"])  # `tf.shape(x)` of a symbolic tensor, as `x.shape`
         if api == work_mod.MODEL_TO_ESTIMATOR:  # an Estimator that trains and runs that Keras model
             model = named.get("keras_model")
             return Inst(work_mod.ESTIMATOR, "factory", {"estimator_model": model} if work_mod.is_model(model) else {})
@@ -3474,15 +3499,18 @@ class Resolver:
         return OPAQUE
 
     def e_binop(self, node: ast.BinOp) -> Any:
-        left, right = self.expr(node.left), self.expr(node.right)
+        return self.operated(node, node.op, self.expr(node.left), self.expr(node.right))
+
+    def operated(self, node: ast.BinOp | ast.AugAssign, op: ast.operator, left: Any, right: Any) -> Any:
+        """`left op right` at *node* (an expression, or an augmented assignment: `x += positions`)."""
         key = _node_key(node, self.instance)
-        sym = work_mod.sym_elementwise(left, right, key) if type(node.op) is not ast.MatMult else None
+        sym = work_mod.sym_elementwise(left, right, key) if type(op) is not ast.MatMult else None
         if sym is None and (arrays.is_sym(left) or arrays.is_sym(right)):  # `tf.matmul(x, w) + b`, `x @ w`
-            sym = symops.on_sym("tensorflow.matmul" if type(node.op) is ast.MatMult else "tensorflow.add",
-                                {"a": left, "b": right} if type(node.op) is ast.MatMult else {"x": left, "y": right}, key)
+            sym = symops.on_sym("tensorflow.matmul" if type(op) is ast.MatMult else "tensorflow.add",
+                                {"a": left, "b": right} if type(op) is ast.MatMult else {"x": left, "y": right}, key)
         if sym is not None:  # `inputs + attended` in a functional model, `x + 5` of a TF1 placeholder
             return Inst(_tensor_class([left, right]), "operator", {"sym": sym})
-        return self.binop(node.op, left, right)
+        return self.binop(op, left, right)
 
     @classmethod
     def binop(cls, op: ast.operator, left: Any, right: Any) -> Any:

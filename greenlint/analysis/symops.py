@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
+from dataclasses import replace
 from typing import Any
 
 from greenlint.analysis import layers, ops
@@ -51,6 +52,9 @@ _TO_SCALAR = ("tensorflow.compat.v1.losses.", "tensorflow.compat.v1.summary.")
 #: Losses over the last axis (classes), and `in_top_k`: one FLOP per element read, the last axis dropped.
 _LAST_AXIS = frozenset({"softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
                         "sparse_softmax_cross_entropy_with_logits", "in_top_k"})
+#: Ops giving a tensor's shape: of a symbolic tensor, its batch unknown and the rest its per-sample shape
+#: (`symops.shape_value`, as `x.shape`), so that `tf.range(tf.shape(x)[-1])` has its length.
+SHAPE_OPS = frozenset({"tensorflow.shape", "tensorflow.keras.ops.shape"})
 _TENSOR_ARGS = ("input", "inputs", "x", "y", "a", "b", "features", "logits", "labels", "value", "values", "tensor",
                 "input_tensor", "t")
 
@@ -116,7 +120,8 @@ def _leaf(api: str) -> str | None:
 
 def on_sym(api: str, named: dict, call_key: Hashable) -> Sym | None:
     """The Sym a TF op returns given symbolic tensor(s) among *named* (None where it is given none):
-    its known work added, else one of unknown shape (`unknown_on_sym`)."""
+    its known work added, else one of unknown shape (`unknown_on_sym`); either way one op node of the
+    graph, one layer dispatched a step (Keras 2 wraps it in a TFOpLambda layer)."""
     syms = _syms(named)
     if not syms:
         return None
@@ -133,7 +138,7 @@ def on_sym(api: str, named: dict, call_key: Hashable) -> Sym | None:
         leaf = _leaf(api)
         if leaf is not None:
             found = _op(leaf, named, syms, call_key)
-    return found if found is not None else unknown_on_sym(syms, api.rpartition(".")[2], call_key)
+    return found if found is not None else unknown_on_sym(syms, api.rpartition(".")[2], call_key, 1)  # one op
 
 
 def _elements(shape: tuple | None) -> int | None:
@@ -182,8 +187,11 @@ def _first(named: dict, *keys: str) -> Any:
 
 def _op(leaf: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
     if leaf in ops.UNARY or leaf in ops.BINARY or leaf in _ELEMENTWISE:
-        shape = _broadcast(named)
-        return _added(syms, shape, _elements(shape), call_key) if shape is not None else None
+        shape, sure = _broadcast(named)
+        if shape is None:
+            return None
+        added = _added(syms, shape, _elements(shape), call_key)
+        return added if sure else replace(added, unknown=(*added.unknown, leaf))
     if leaf in _LAST_AXIS:  # the classes' scores: `in_top_k`'s first argument in TF1, its second in TF2
         shape = next((s for s in map(_sample, (named.get(k) for k in ("logits", "predictions", "targets"))) if s), None)
         return _added(syms, shape[:-1], _elements(shape), call_key) if shape else None
@@ -202,6 +210,8 @@ def _op(leaf: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | No
         return _transpose(named, syms, call_key)
     if leaf == "reshape":
         return _reshape(named, syms, call_key)
+    if leaf == "transpose":
+        return _permuted(named, syms, call_key)
     if leaf == "concat":
         return _concat(named, syms, call_key)
     if leaf == "pad":
@@ -220,34 +230,44 @@ def _conv(shape: tuple, f: tuple | None, strides: Any, padding: Any) -> tuple[tu
     return (sized[0], None) if sized is not None else None
 
 
-def _broadcast(named: dict) -> tuple | None:
+def _broadcast(named: dict) -> tuple[tuple | None, bool]:
     """The shape of an elementwise op's result: its operands' shapes broadcast axis by axis from the last
     (`_axis`), the batch axis aside (a symbolic operand's is its own; another tensor's is its first
-    where it has one axis more than the samples: `y * tf.ones([batch, h, w, c])`); None where an
-    operand's shape is not known or two sizes clash."""
+    where it has one axis more than the samples: `y * tf.ones([batch, h, w, c])`; a mask's leading ones
+    beyond the samples' axes meet the batch's: `(1, 1, n, n)`), and whether that is sure: another operand of
+    unknown shape (no batch axis: a mask, a position embedding) is taken to broadcast into it, the op then
+    named among the unknown, so that the graph's FLOPs after it are counted but stay a lower bound. None
+    where a symbolic operand's shape is not known or two sizes clash."""
     samples: list[tuple] = []
     others: list[tuple] = []
+    sure = True
     for key in _TENSOR_ARGS:
         value = named.get(key)
         if value is None or type(value) is Const and type(value.value) in (int, float):
             continue
         shape = _sample(value) if is_sym(value) else _weight_shape(value)
         if shape is None:
-            return None
+            if is_sym(value):
+                return None, True
+            sure = False
+            continue
         (samples if is_sym(value) else others).append(shape)
     if not samples:
-        return None
+        return None, True
     rank = max(map(len, samples))
+    for i, other in enumerate(others):
+        if len(other) > rank + 1 and all(d == 1 for d in other[:len(other) - rank]):
+            others[i] = other[len(other) - rank:]
     shapes = [*samples, *(o[1:] if len(o) == rank + 1 else o for o in others)]
     if any(len(s) > rank for s in shapes):
-        return None
+        return None, True
     out: list = [1] * rank
     for shape in shapes:
         for i, size in enumerate(shape, rank - len(shape)):
             out[i] = _axis(out[i], size)
             if out[i] is False:
-                return None
-    return tuple(out)
+                return None, True
+    return tuple(out), sure
 
 
 def _axis(a: int | None, b: int | None) -> int | None | bool:
@@ -285,7 +305,8 @@ def _reduction(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
 
 
 def _matmul(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
-    """`x @ w` of a batch of vectors by a matrix of literal shape, or of two batches of matrices."""
+    """`x @ w` of a batch of vectors by a matrix of literal shape, or of two batches of matrices (or of
+    stacks of them, one per attention head: the same leading axes)."""
     a, b = named.get("a"), named.get("b")
     flags = [type(named.get(k)) is Const and named[k].value is True for k in ("transpose_a", "transpose_b")]
     sa = _sample(a)
@@ -301,11 +322,11 @@ def _matmul(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
         k = k if k is not None else sa[0]  # the matrix's rows: the vector's size, which one of them may show
         return _added(syms, (n,), 2 * k * n if k is not None else None, call_key)
     sb = _sample(b)
-    if len(sa) == 2 and sb is not None and len(sb) == 2:
-        k, n = (sb[1], sb[0]) if flags[1] else sb
-        if k != sa[1] or None in (sa[0], k, n):
+    if len(sa) >= 2 and sb is not None and len(sb) == len(sa) and sa[:-2] == sb[:-2]:  # (heads, tokens, depth)
+        k, n = (sb[-1], sb[-2]) if flags[1] else sb[-2:]
+        if k != sa[-1] or None in (*sa, k, n):
             return None
-        return _added(syms, (sa[0], n), 2 * sa[0] * k * n, call_key)
+        return _added(syms, (*sa[:-1], n), 2 * math.prod(sa) * n, call_key)
     return None
 
 
@@ -329,9 +350,10 @@ def _transpose(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
 
 
 def _reshape(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
-    """`tf.reshape(x, [-1, 4, 4, 512])`, `[batch, -1]`, `x.get_shape()` (its batch axis None): the axes
-    after the first (the batch's), one of them -1 at most, the sample's elements kept; a size the code
-    does not show (`[self.batch_size, 1, 1, self.y_dim]`) unknown, where no axis is -1."""
+    """`tf.reshape(x, [-1, 4, 4, 512])`, `[batch, -1]`, `x.get_shape()` or `(tf.shape(x)[0], -1, heads, depth)`
+    (its batch axis None): the axes after the first (the batch's), one of them -1 at most, the sample's
+    elements kept; a size the code does not show (`[self.batch_size, 1, 1, self.y_dim]`) unknown, where no
+    axis is -1."""
     raw = _dims(named.get("shape"))
     size = _elements(_sample(named.get("tensor")))
     if raw is None or len(raw) < 2 or raw[0] is not None and raw[0] == 0:
@@ -339,13 +361,23 @@ def _reshape(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
     rest = list(raw[1:])
     if -1 in rest:
         known = math.prod(d for d in rest if d != -1) if None not in rest else 0
-        if raw[0] not in (-1, None) and rest.count(-1) == 1 and size is not None and known > 0 and size % known == 0:
+        if raw[0] != -1 and rest.count(-1) == 1 and size is not None and known > 0 and size % known == 0:
             rest[rest.index(-1)] = size // known
         else:
             return None
     if 0 in rest or size is not None and None not in rest and math.prod(rest) != size:
         return None
     return _added(syms, tuple(rest), 0, call_key)
+
+
+def _permuted(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
+    """`tf.transpose(x, perm=[0, 2, 1, 3])` that keeps the batch axis first (attention's heads split off):
+    the sample's axes in that order, no FLOPs counted (a copy)."""
+    shape, perm = _sample(named.get("a")), named.get("perm")
+    raw = perm.value if type(perm) is Const else None
+    if shape is None or not isinstance(raw, (list, tuple)) or sorted(raw) != list(range(len(shape) + 1)) or raw[0] != 0:
+        return None
+    return _added(syms, tuple(shape[d - 1] for d in raw[1:]), 0, call_key)
 
 
 def _concat(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:

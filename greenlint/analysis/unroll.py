@@ -73,10 +73,26 @@ def _assigned(body: list[ast.stmt]) -> set[str]:
 
 
 def _added_to(body: list[ast.stmt]) -> set[str]:
-    """Names of the receivers of `name.add(...)` calls in the body."""
-    return {node.func.value.id for stmt in body for node in trees.walk(stmt)
-            if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _ADDS
-            and type(node.func.value) is ast.Name}
+    """Names of the receivers of `name.add(...)` calls in the body, and of `self.model.add(...)`'s as
+    `self.model` (`added_attributes`)."""
+    found = set()
+    for stmt in body:
+        for node in trees.walk(stmt):
+            if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _ADDS:
+                receiver = node.func.value
+                if type(receiver) is ast.Name:
+                    found.add(receiver.id)
+                elif type(receiver) is ast.Attribute and type(receiver.value) is ast.Name:
+                    found.add(f"{receiver.value.id}.{receiver.attr}")
+    return found
+
+
+def added_attributes(node: ast.For) -> dict[str, ast.Attribute]:
+    """The `self.model` receivers of `self.model.add(...)` calls in the loop's body (a model a layer's or
+    model's `__init__` builds layer by layer), by their dotted name: the resolver reads their values
+    before the loop."""
+    return {name: ast.Attribute(ast.Name(name.partition(".")[0], ast.Load()), name.partition(".")[2], ast.Load())
+            for name in sorted(_added_to(node.body)) if "." in name}
 
 
 def unrollable(node: ast.For, names: dict[str, Any], is_model) -> bool:

@@ -179,7 +179,20 @@ class Catalog:
         if method == "__call__" and params == ["*args", "**kwargs"]:
             forwarded = self._provider(cls, "call")  # Keras: __call__ forwards to call()
             params = self._symbols[forwarded]["m"]["call"] if forwarded else params
-        return provider, tuple(params), provided.get("mr", {}).get(method)
+        returns = provided.get("mr", {}).get(method)
+        if returns is None and method == "__call__":
+            returns = self._inherited_return(cls, method)
+        return provider, tuple(params), returns
+
+    def _inherited_return(self, cls: str, method: str) -> str | None:
+        """The return class of *method* as the first base of *cls* that states one has it: Keras'
+        preprocessing layers (`Rescaling`, `RandomFlip`) override `__call__` to run inside tf.data
+        without restating that it gives what `Layer.__call__` gives, a tensor."""
+        for klass in self._symbols[cls].get("b", ()):
+            returned = self._symbols.get(klass, {}).get("mr", {}).get(method)
+            if returned is not None:
+                return returned
+        return None
 
     def _method_names(self, cls: str) -> tuple[str, ...]:
         names: set[str] = set()

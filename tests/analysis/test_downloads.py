@@ -92,3 +92,18 @@ def test_tfds_load_without_split_is_indexed_by_split_name():
         model.predict(datasets['no_such_split'].batch(8))
         """, "predict")
     assert predict["samples"].value is None
+
+
+def test_both_subsets_of_a_folder_of_unknown_files_keep_their_batch_and_stay_unknown_in_size():
+    fits = works("""
+        train, held = tf.keras.utils.image_dataset_from_directory(
+            "photos", validation_split=0.2, subset="both", seed=1, image_size=(64, 64), batch_size=128)
+        model.fit(train, epochs=3, validation_data=held)
+    """, "fit")
+    assert fits[0]["samples"].value is None and fits[0]["validation_samples"].value is None
+    assert fits[0]["batch_size"].value == 128  # the datasets' batch, not Keras' default for arrays
+    one = works("""
+        train = tf.keras.utils.image_dataset_from_directory("photos", validation_split=0.2, subset="training")
+        model.fit(train, epochs=3)
+    """, "fit")
+    assert one[0]["samples"].value is None and one[0]["batch_size"].value == 32  # the function's default batch

@@ -187,3 +187,23 @@ def test_a_sequentials_input_item_dispatches_no_layer():
         b_model.fit(a, b)
         """
     ) == [2, 2]
+
+
+def test_a_tf_op_of_unknown_work_on_the_graph_counts_as_one_layer_and_a_project_layer_as_its_own():
+    assert layer_counts(
+        """
+        class Block(layers.Layer):
+            def __init__(self):
+                super().__init__()
+                self.inner = layers.Dense(8)
+
+            def call(self, x):
+                return tf.signal.fft(self.inner(x))
+
+
+        inp = keras.Input(shape=(8,))
+        out = layers.Dense(1)(Block()(inp))
+        model = keras.Model(inp, out)
+        model.fit(a, b)
+        """
+    ) == [3]

@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from greenlint.analysis.analyse import analyse_file
-from greenlint.analysis.references import CodeReferences, word_lines
+from greenlint.analysis.references import CodeReferences, super_mentions, word_lines
 
 
 def sites(tmp_path, code: str) -> dict[tuple[int, str], object]:
@@ -126,3 +126,11 @@ def test_code_references_count_code_and_names_in_strings_not_prose():
     assert CodeReferences(ast.parse(scoped)).of("generator").total == 1  # a scope's and a layer's name: none
     assert word_lines("a = 1\nact(b)  # act\nx.act\n", "act") == [2, 2, 3]
     assert word_lines("a = 1\nact (b)  # act\nx.act\nisinstance(w, act)\n", "act", called=True) == [2]
+
+
+def test_a_class_named_to_reach_its_base_is_no_reference_that_makes_one():
+    code = "class Block(Base):\n    def __init__(self, n):\n        super(Block, self).__init__()\n\nb = Block(3)\n"
+    assert CodeReferences(ast.parse(code)).of("Block").total == 2  # the class and its one instantiation
+    assert super_mentions(code, "Block") == 1
+    assert super_mentions(code.replace("super(Block, self)", "super()"), "Block") == 0
+    assert CodeReferences(ast.parse(code.replace("super(Block, self)", "Block.mro()[1]"))).of("Block").total == 3

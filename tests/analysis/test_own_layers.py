@@ -1,0 +1,234 @@
+"""Layers of the project on a functional graph (`class TransformerBlock(layers.Layer)`): calling one on
+symbolic tensors walks its `call` with them, so that the layers its `__init__` built add their work;
+Keras' preprocessing layers (`Rescaling`, `RandomFlip`) pass the graph on as any layer does; and
+`tf.shape(x)` of a symbolic tensor is its shape, so that a position embedding's length is known."""
+
+from __future__ import annotations
+
+import textwrap
+
+from greenlint.analysis.analyse import analyse_source
+
+
+def fit_work(code: str) -> dict:
+    result = analyse_source(textwrap.dedent(code), "model.py")
+    assert result.errors == []
+    site = next(s for s in result.callsites if s.api.endswith(".fit"))
+    return {k: v for k, v in site.work.items()}
+
+
+BLOCK = """
+    import numpy as np
+    import tensorflow as tf
+    from tensorflow import keras
+    from tensorflow.keras import layers
+
+
+    class Block(layers.Layer):
+        def __init__(self, units):
+            super().__init__()
+            self.inner = layers.Dense(units)
+            self.norm = layers.LayerNormalization()
+
+        def call(self, inputs):
+            return self.norm(self.inner(inputs) + inputs)
+
+
+    inputs = keras.Input(shape=(50, 16))
+    x = inputs
+    for _ in range({blocks}):
+        x = Block(16)(x)
+    x = layers.GlobalAveragePooling1D()(x)
+    model = keras.Model(inputs, layers.Dense(1)(x))
+    model.fit(np.zeros((100, 50, 16)), np.zeros(100), epochs=1)
+"""
+#: FLOPs of Block(16) on (50, 16): its Dense, the residual add, its LayerNormalization (5 per element).
+BLOCK_FLOPS = 2 * 16 * 16 * 50 + 50 * 16 + 5 * 50 * 16
+
+
+def test_a_layer_of_the_project_adds_the_layers_its_call_applies():
+    work = fit_work(BLOCK.format(blocks=1))
+    assert work["flops_per_sample"].value == BLOCK_FLOPS + 50 * 16 + 2 * 16
+    assert work["flops_per_sample"].bound is None
+    assert work["params"].value == (16 * 16 + 16) + 2 * 16 + 17
+
+
+def test_each_call_of_a_layer_of_the_project_adds_its_own_work():
+    once = fit_work(BLOCK.format(blocks=1))["flops_per_sample"].value
+    thrice = fit_work(BLOCK.format(blocks=3))["flops_per_sample"].value
+    assert thrice - once == 2 * BLOCK_FLOPS
+
+
+def test_a_layer_whose_call_does_what_greenlint_cannot_count_leaves_a_lower_bound():
+    code = BLOCK.replace("return self.norm(self.inner(inputs) + inputs)",
+                         "return self.norm(tf.signal.fft(self.inner(inputs)))")
+    work = fit_work(code.format(blocks=1))
+    assert work["flops_per_sample"].bound == "lower"
+    assert "fft" in work["flops_per_sample"].note
+
+
+def test_a_layer_of_the_project_without_a_call_of_its_own_stays_unknown():
+    code = BLOCK.replace("def call(self, inputs):", "def apply(self, inputs):")
+    flops = fit_work(code.format(blocks=1))["flops_per_sample"]
+    assert flops.value is None or flops.bound == "lower" and flops.value < BLOCK_FLOPS
+
+
+POSITIONS = """
+    import numpy as np
+    import tensorflow as tf
+    from tensorflow import keras
+    from tensorflow.keras import layers
+
+
+    class TokensAndPlaces(layers.Layer):
+        def __init__(self, length, vocab, dim):
+            super().__init__()
+            self.tokens = layers.Embedding(input_dim=vocab, output_dim=dim)
+            self.places = layers.Embedding(input_dim=length, output_dim=dim)
+
+        def call(self, x):
+            {places}
+            return self.tokens(x) + places
+
+
+    inputs = keras.Input(shape=(40,))
+    x = TokensAndPlaces(40, 1000, 16)(inputs)
+    x = layers.MultiHeadAttention(num_heads=2, key_dim=16)(x, x)
+    x = layers.GlobalAveragePooling1D()(x)
+    model = keras.Model(inputs, layers.Dense(1)(x))
+    model.fit(np.zeros((100, 40)), np.zeros(100), epochs=1)
+"""
+#: MultiHeadAttention(2 heads, key_dim 16) on 40 tokens of 16: projections, scores and weighted sum, softmax.
+ATTENTION_FLOPS = 2 * 40 * (3 * 16 * 32 + 32 * 16) + 2 * 2 * (2 * 40 * 40 * 16) + 3 * 2 * 40 * 40
+
+
+def test_a_position_embedding_of_the_inputs_length_keeps_the_graphs_shape():
+    for places in ("places = self.places(tf.range(start=0, limit=tf.shape(x)[-1], delta=1))",
+                   "places = self.places(keras.ops.arange(start=0, stop=keras.ops.shape(x)[-1], step=1))"):
+        work = fit_work(POSITIONS.format(places=places))
+        assert work["flops_per_sample"].bound is None, places
+        assert work["flops_per_sample"].value >= ATTENTION_FLOPS
+        assert work["params"].value >= 1000 * 16 + 4 * 16 * 32 + 3 * 32 + 16 + 17
+
+
+def test_a_position_embedding_added_in_place_keeps_the_graphs_shape():
+    code = POSITIONS.replace("return self.tokens(x) + places", "x = self.tokens(x)\n            x += places\n            return x")
+    work = fit_work(code.format(places="places = self.places(tf.range(start=0, limit=tf.shape(x)[-1], delta=1))"))
+    assert work["flops_per_sample"].bound is None
+    assert work["flops_per_sample"].value >= ATTENTION_FLOPS
+
+
+def test_an_addend_of_unknown_shape_is_taken_to_broadcast_but_leaves_a_lower_bound():
+    work = fit_work(POSITIONS.format(places="places = self.places(tf.range(start=0, limit=self.length, delta=1))"))
+    assert work["flops_per_sample"].bound == "lower"
+    assert "add" in work["flops_per_sample"].note
+    assert work["flops_per_sample"].value >= ATTENTION_FLOPS
+
+
+def test_a_preprocessing_layer_passes_the_graph_on():
+    work = fit_work("""
+        import numpy as np
+        from tensorflow import keras
+        from tensorflow.keras import layers
+
+        inputs = keras.Input(shape=(32, 32, 3))
+        x = layers.Rescaling(1.0 / 255)(inputs)
+        x = layers.RandomFlip("horizontal")(x)
+        x = layers.RandomCrop(16, 16)(x)
+        x = layers.Conv2D(8, 3, padding="same")(x)
+        x = layers.GlobalAveragePooling2D()(x)
+        model = keras.Model(inputs, layers.Dense(1)(x))
+        model.fit(np.zeros((100, 32, 32, 3)), np.zeros(100), epochs=1)
+        """)
+    assert work["flops_per_sample"].bound is None
+    assert 2 * 9 * 3 * 8 * 16 * 16 <= work["flops_per_sample"].value < 2 * 9 * 3 * 8 * 32 * 32  # on the crop
+
+
+ATTENTION = """
+    import numpy as np
+    import tensorflow as tf
+    from tensorflow import keras
+    from tensorflow.keras import layers
+
+
+    class SelfAttention(layers.Layer):
+        def __init__(self, dim, heads):
+            super(SelfAttention, self).__init__()
+            self.dim, self.heads, self.depth = dim, heads, dim // heads
+            self.query = layers.Dense(dim)
+            self.key = layers.Dense(dim)
+            self.out = layers.Dense(dim)
+
+        def split(self, x, batch):
+            x = tf.reshape(x, (batch, -1, self.heads, self.depth))
+            return tf.transpose(x, perm=[0, 2, 1, 3])
+
+        def call(self, x):
+            batch = tf.shape(x)[0]
+            q, k = self.split(self.query(x), batch), self.split(self.key(x), batch)
+            scores = tf.nn.softmax({scores}, axis=-1)
+            mixed = tf.transpose(tf.matmul(scores, q), perm={perm})
+            return self.out(tf.reshape(mixed, (batch, -1, self.dim)))
+
+
+    inputs = keras.Input(shape=(10, 8))
+    x = SelfAttention(8, 2)(inputs)
+    x = layers.GlobalAveragePooling1D()(x)
+    model = keras.Model(inputs, layers.Dense(1)(x))
+    model.fit(np.zeros((100, 10, 8)), np.zeros(100), epochs=1)
+"""
+#: Its projections (3 Dense(8) on 10 tokens), the heads' scores and weighted sums (2 heads, 10 x 10, depth 4).
+HEADS_FLOPS = 3 * 2 * 8 * 8 * 10 + 2 * (2 * 2 * 10 * 10 * 4)
+
+
+def test_heads_split_by_reshape_and_transpose_keep_their_shapes_through_the_matmuls():
+    flops = fit_work(ATTENTION.format(scores="tf.matmul(q, k, transpose_b=True)", perm="[0, 2, 1, 3]"))["flops_per_sample"]
+    assert flops.bound is None
+    assert flops.value >= HEADS_FLOPS
+
+
+def test_a_transpose_that_moves_the_batch_axis_leaves_the_shape_unknown():
+    flops = fit_work(ATTENTION.format(scores="tf.matmul(q, k, transpose_b=True)", perm="[1, 0, 2, 3]"))["flops_per_sample"]
+    assert flops.bound == "lower"
+    assert flops.value < HEADS_FLOPS
+
+
+def test_a_mask_of_unknown_shape_keeps_the_shape_but_leaves_a_lower_bound():
+    scores = "tf.matmul(q, k, transpose_b=True) * tf.random.uniform(self.mask_shape)"
+    flops = fit_work(ATTENTION.format(scores=scores, perm="[0, 2, 1, 3]"))["flops_per_sample"]
+    assert flops.bound == "lower"
+    assert flops.value >= HEADS_FLOPS
+
+
+STACK = """
+    import numpy as np
+    from tensorflow import keras
+    from tensorflow.keras import layers
+
+
+    class Stack(layers.Layer):
+        def __init__(self, widths, depth):
+            super().__init__()
+            self.stack = keras.Sequential()
+            for i in range(depth):
+                self.stack.add(layers.Dense(widths[i]))
+
+        def call(self, x):
+            return self.stack(x)
+
+
+    inputs = keras.Input(shape=(16,))
+    model = keras.Model(inputs, Stack([32, 8], {depth})(inputs))
+    model.fit(np.zeros((100, 16)), np.zeros(100), epochs=1)
+"""
+
+
+def test_a_model_an_init_builds_layer_by_layer_on_self_has_each_trips_layer():
+    flops = fit_work(STACK.format(depth=2))["flops_per_sample"]
+    assert flops.bound is None
+    assert flops.value == 2 * 16 * 32 + 2 * 32 * 8
+
+
+def test_a_model_built_on_self_by_a_loop_of_unknown_trips_is_not_priced_whole():
+    flops = fit_work(STACK.format(depth="len(np.load('widths.npy'))"))["flops_per_sample"]
+    assert flops.value is None or flops.bound == "lower"
