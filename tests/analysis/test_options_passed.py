@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 
+import pytest
+
 from greenlint.analysis.analyse import analyse_file
 from greenlint.analysis.project import project_index
 from greenlint.rules.base import FileFacts
@@ -161,28 +163,20 @@ def test_a_loop_whose_count_is_the_handed_default_says_whose_default_it_is(tmp_p
     assert loop_at(facts, loop, None) == f"{loop.lineno} (12 passes: `config.epochs`, the default of `--epochs`)"
 
 
-def test_nested_loops_counted_by_two_options_name_both(tmp_path):
+@pytest.mark.parametrize("inner, loop, option, said", [
+    ("args.iteration", 15, "epoch, iteration", "the defaults of `--epoch` and `--iteration`"),
+    ("args.epoch", 9, "epoch", "the default of `--epoch` as a loop's trip count"),
+])
+def test_nested_loops_counted_by_options_name_each_once(tmp_path, inner, loop, option, said):
     """`for epoch in range(args.epoch): for idx in range(args.iteration):` runs the step epoch ×
-    iteration times: the count names both defaults, not the outer loop's alone."""
+    iteration times: the count names both defaults, not the outer loop's alone; two loops over
+    `range(args.epoch)` (epoch² runs) name `--epoch` once."""
     (tmp_path / ".git").mkdir()
     (tmp_path / "main.py").write_text(
         "import argparse\nimport tensorflow as tf\n\nparser = argparse.ArgumentParser()\n"
         "parser.add_argument('--epoch', type=int, default=3)\nparser.add_argument('--iteration', type=int, default=5)\n"
         "args = parser.parse_args()\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(4)])\n"
-        "for epoch in range(args.epoch):\n    for idx in range(args.iteration):\n        model.train_on_batch(x, y)\n")
+        f"for epoch in range(args.epoch):\n    for idx in range({inner}):\n        model.train_on_batch(x, y)\n")
     (site,) = [s for s in analyse_file(tmp_path / "main.py").callsites if s.api.endswith("train_on_batch")]
-    assert (site.runs.loop, site.runs.loop_option) == (15, "epoch, iteration")
-    assert "the defaults of `--epoch` and `--iteration`" in site.runs.note
-
-
-def test_nested_loops_counted_by_one_option_name_it_once(tmp_path):
-    """Two nested loops over `range(args.epoch)` run the step epoch² times; the count names `--epoch` once."""
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "main.py").write_text(
-        "import argparse\nimport tensorflow as tf\n\nparser = argparse.ArgumentParser()\n"
-        "parser.add_argument('--epoch', type=int, default=3)\n"
-        "args = parser.parse_args()\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(4)])\n"
-        "for epoch in range(args.epoch):\n    for idx in range(args.epoch):\n        model.train_on_batch(x, y)\n")
-    (site,) = [s for s in analyse_file(tmp_path / "main.py").callsites if s.api.endswith("train_on_batch")]
-    assert (site.runs.loop, site.runs.loop_option) == (9, "epoch")
-    assert "the default of `--epoch` as a loop's trip count" in site.runs.note
+    assert (site.runs.loop, site.runs.loop_option) == (loop, option)
+    assert said in site.runs.note
