@@ -19,6 +19,7 @@ value, exported, reached through a string) keeps an unseen use: its parameters s
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -207,13 +208,20 @@ def _count(tree: ast.AST) -> dict[str, Named]:
 
 
 #: `super(Cls, self)`: a class named to reach its base's methods, never to make one (`super_mentions`).
-_SUPER = r"\bsuper\(\s*{}\s*,"
+_SUPER = re.compile(r"\bsuper\(\s*([A-Za-z_]\w*)\s*,")
 
 
 def super_mentions(text: str, name: str) -> int:
     """How often *text* names the class *name* as `super(name, self)` (Python 2's spelling, common in
     Keras layers' `__init__`), which makes no instance: fewer than a constructor's references."""
-    return len(re.findall(_SUPER.format(re.escape(name)), text)) if "super" in text else 0
+    return _super_counts(text).get(name, 0) if "super" in text else 0
+
+
+@functools.lru_cache(maxsize=8)
+def _super_counts(text: str) -> dict[str, int]:
+    """Each class name's `super(name, ...)` mentions in *text*: one scan per text, asked once per class
+    constructor the resolver counts references of."""
+    return dict(Counter(_SUPER.findall(text)))
 
 
 def _super_class(call: ast.Call) -> list[int]:
