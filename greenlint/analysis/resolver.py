@@ -2386,7 +2386,7 @@ class Resolver:
             return None
         init = layer.info.find_method("__init__")
         if layer.passed is None or init is None or init.state is not Walk.DONE or id(init) in self.unrolling \
-                or not any(arrays.is_sym(v) for _, v in args):
+                or not any(arrays.is_sym(v) for _, v in (*args, *keywords)):
             own = self.instantiated(method, args, keywords, value)
         else:
             with self.constructed(init, layer.passed):
