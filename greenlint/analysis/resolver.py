@@ -2298,7 +2298,8 @@ class Resolver:
             init = callee.info.find_method("__init__")
             if init is not None:  # each instantiation is a call of it, walked or not
                 self.result_of(init, args, keywords, node)
-                if init.has_parameters and self.tf_base(callee.info):  # a layer of the project: its own sizes
+                if init.has_parameters and (self.tf_base(callee.info) or callee.info.find_method("__call__")):
+                    # a layer (or a callable block of layers) of the project: each its own sizes
                     return UserInst(callee.info, self.bind_call(init, args, keywords))
             return UserInst(callee.info)
         if kind is Foreign:
@@ -2359,7 +2360,8 @@ class Resolver:
                 # its body's sites cannot count the calls of an instance: it is a call site here, as
                 # another module's instance is (`act = ActWrapper(act)` ... `act(obs)` once per step)
                 self.wrapper_call(node, method.runs)
-                return value
+                own = self.own_call(callee, method, args, keywords, value)  # (a block of layers on a tensor)
+                return value if own is None else own
             found, value = callee.info.ext_member("__call__")
             if found:
                 return self.call(node, value, args, keywords)
@@ -2384,6 +2386,12 @@ class Resolver:
         method = layer.info.find_method("call")
         if method is None or work_mod.is_model(receiver):
             return None
+        return self.own_call(layer, method, args, keywords, value)
+
+    def own_call(self, layer: UserInst, method: FuncInfo, args: list, keywords: list, value: Any) -> Any:
+        """What *method* of a project instance (*layer*) gives for symbolic tensors (`instantiated`),
+        `__init__` walked first for what the instance's construction passed, where kept; None where
+        that is not a symbolic tensor."""
         init = layer.info.find_method("__init__")
         if layer.passed is None or init is None or init.state is not Walk.DONE or id(init) in self.unrolling \
                 or not any(arrays.is_sym(v) for _, v in (*args, *keywords)):

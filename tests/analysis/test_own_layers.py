@@ -282,3 +282,13 @@ def test_a_construction_of_unknown_argument_leaves_a_floor_of_the_known_blocks()
     work = fit_work(CONSTRUCTED.format(second="int(input())"))
     assert work["flops_per_sample"].bound == "lower"
     assert work["flops_per_sample"].value == conv_flops(4, 16)
+
+
+def test_a_plain_class_whose_call_applies_layers_builds_each_constructions_sizes():
+    plain = CONSTRUCTED.replace("class Block(layers.Layer):", "class Block:").replace(
+        "super().__init__()\n", "").replace("def call(self", "def __call__(self")
+    work = fit_work(plain.format(second=32))
+    assert work["flops_per_sample"].value == conv_flops(4, 16) + conv_flops(16, 32) + 64 * 32 + 2 * 32
+    assert work["flops_per_sample"].bound is None
+    unknown = fit_work(plain.format(second="int(input())"))["flops_per_sample"]
+    assert (unknown.value, unknown.bound) == (conv_flops(4, 16), "lower")
