@@ -2298,6 +2298,9 @@ class Resolver:
             init = callee.info.find_method("__init__")
             if init is not None:  # each instantiation is a call of it, walked or not
                 self.result_of(init, args, keywords, node)
+                if init.has_parameters and (self.tf_base(callee.info) or callee.info.find_method("__call__")):
+                    # a layer (or a callable block of layers) of the project: each its own sizes
+                    return UserInst(callee.info, self.bind_call(init, args, keywords))
             return UserInst(callee.info)
         if kind is Foreign:
             return _unknown_on_sym(node, args, self.instance) or callee
@@ -2357,7 +2360,8 @@ class Resolver:
                 # its body's sites cannot count the calls of an instance: it is a call site here, as
                 # another module's instance is (`act = ActWrapper(act)` ... `act(obs)` once per step)
                 self.wrapper_call(node, method.runs)
-                return value
+                own = self.own_call(callee, method, args, keywords, value)  # (a block of layers on a tensor)
+                return value if own is None else own
             found, value = callee.info.ext_member("__call__")
             if found:
                 return self.call(node, value, args, keywords)
@@ -2365,23 +2369,36 @@ class Resolver:
             if base:
                 receiver = self.subclass_instance(callee.info, base, "__call__")
                 value = self.call(node, Member(receiver, "__call__"), args, keywords)
-                own = self.own_layer_call(callee.info, receiver, args, keywords, value)
+                own = self.own_layer_call(callee, receiver, args, keywords, value)
                 return value if own is None else own
             return _unknown_on_sym(node, args, self.instance)  # a layer of the project on a base greenlint does not know
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
             return self.builtin_call(node.func.id, args, keywords, node.lineno)
         return _unknown_on_sym(node, args, self.instance) if callee is None else None
 
-    def own_layer_call(self, info: ClassInfo, receiver: Inst, args: list, keywords: list, value: Any) -> Any:
+    def own_layer_call(self, layer: UserInst, receiver: Inst, args: list, keywords: list, value: Any) -> Any:
         """A Keras layer of the project (`class TransformerBlock(layers.Layer)`) called on symbolic tensors:
         its `call` walked with them (`instantiated`), so that the layers its `__init__` built and its
-        `call` applies (`self.att(x, x)`, `self.ffn(x)`) add their work to the graph; None where it is a
-        model (its own layers are `sub_layers`), defines no `call`, is not given symbolic tensors or its
-        `call` does not give one."""
-        method = info.find_method("call")
+        `call` applies (`self.att(x, x)`, `self.ffn(x)`) add their work to the graph; with `__init__`
+        walked first for what this instance's construction passed (`Block(16)`, `Block(32)`: each its
+        own sizes); None where it is a model (its own layers are `sub_layers`), defines no `call`, is not
+        given symbolic tensors or its `call` does not give one."""
+        method = layer.info.find_method("call")
         if method is None or work_mod.is_model(receiver):
             return None
-        own = self.instantiated(method, args, keywords, value)
+        return self.own_call(layer, method, args, keywords, value)
+
+    def own_call(self, layer: UserInst, method: FuncInfo, args: list, keywords: list, value: Any) -> Any:
+        """What *method* of a project instance (*layer*) gives for symbolic tensors (`instantiated`),
+        `__init__` walked first for what the instance's construction passed, where kept; None where
+        that is not a symbolic tensor."""
+        init = layer.info.find_method("__init__")
+        if layer.passed is None or init is None or init.state is not Walk.DONE or id(init) in self.unrolling \
+                or not any(arrays.is_sym(v) for _, v in (*args, *keywords)):
+            own = self.instantiated(method, args, keywords, value)
+        else:
+            with self.constructed(init, layer.passed):
+                own = self.instantiated(method, args, keywords, value)
         return own if arrays.is_sym(own) else None
 
     def folded(self, node: ast.Call, args: list) -> Any:
@@ -2862,6 +2879,13 @@ class Resolver:
         attributes of the class that only `__init__` sets are cleared before and all restored after.
         *foreign*: the functions of another module's walk (a `Template`'s); *given*: the method's
         arguments; *made*: gets the records the method's walk made (`walk_bound`)."""
+        with self.constructed(init, passed, foreign):
+            return self.walk_bound(method, given or {}, foreign, made).returns
+
+    @contextmanager
+    def constructed(self, init: FuncInfo, passed: dict, foreign: tuple[FuncInfo, ...] = ()) -> Iterator[None]:
+        """The class's attributes as `__init__` (*init*) sets them when walked with *passed* (values
+        only): those only `__init__` sets are cleared before, and all restored after."""
         cls = init.cls
         assert cls is not None
         kept = [(c, dict(c.attrs)) for c in cls.mro()]
@@ -2870,7 +2894,7 @@ class Resolver:
                 for name in [n for n, by in c.assigners.items() if len(by) == 1 and by[0] is init]:
                     c.attrs.pop(name, None)
             self.walk_bound(init, dict(passed), foreign)
-            return self.walk_bound(method, given or {}, foreign, made).returns
+            yield
         finally:
             for c, attrs in kept:
                 c.attrs.clear()

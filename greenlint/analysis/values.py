@@ -392,10 +392,14 @@ class UserClass:
 
 
 class UserInst:
-    __slots__ = ("info",)
+    """An instance of a class of the project; *passed*: what its construction passed its `__init__`
+    (name -> value), kept for a Keras layer or model of the project (each construction's own sizes)."""
 
-    def __init__(self, info: ClassInfo):
+    __slots__ = ("info", "passed")
+
+    def __init__(self, info: ClassInfo, passed: dict[str, Any] | None = None):
         self.info = info
+        self.passed = passed
 
     def __eq__(self, other: object) -> bool:
         return type(other) is UserInst and other.info is self.info
@@ -453,6 +457,9 @@ def merge(a: Any, b: Any) -> Any:
     """
     if a is b:
         return a
+    if type(a) is UserInst and type(b) is UserInst and a.info is b.info and a.passed != b.passed:
+        passed = merged_bindings([a.passed, b.passed]) if a.passed is not None and b.passed is not None else None
+        return UserInst(a.info, passed)
     if a == b:
         return _same_work(a, b) if type(a) is Inst else a
     if a is MISSING:

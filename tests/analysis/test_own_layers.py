@@ -232,3 +232,63 @@ def test_a_model_an_init_builds_layer_by_layer_on_self_has_each_trips_layer():
 def test_a_model_built_on_self_by_a_loop_of_unknown_trips_is_not_priced_whole():
     flops = fit_work(STACK.format(depth="len(np.load('widths.npy'))"))["flops_per_sample"]
     assert flops.value is None or flops.bound == "lower"
+
+
+CONSTRUCTED = """
+    import numpy as np
+    from tensorflow import keras
+    from tensorflow.keras import layers
+
+
+    class Block(layers.Layer):
+        def __init__(self, filters):
+            super().__init__()
+            self.conv = layers.Conv2D(filters, 3, padding="same")
+
+        def call(self, inputs):
+            return self.conv(inputs)
+
+
+    inputs = keras.Input(shape=(8, 8, 4))
+    x = Block(16)(inputs)
+    x = Block({second})(x)
+    x = layers.GlobalAveragePooling2D()(x)
+    model = keras.Model(inputs, layers.Dense(1)(x))
+    model.fit(np.zeros((100, 8, 8, 4)), np.zeros(100), epochs=1)
+"""
+
+
+def conv_flops(cin: int, cout: int) -> int:
+    """A 3x3 'same' Conv2D on 8x8: its multiply-adds."""
+    return 2 * 3 * 3 * cin * cout * 64
+
+
+def test_each_construction_of_a_layer_of_the_project_builds_its_own_sizes():
+    work = fit_work(CONSTRUCTED.format(second=32))
+    head = 64 * 32 + 2 * 32
+    assert work["flops_per_sample"].value == conv_flops(4, 16) + conv_flops(16, 32) + head
+    assert work["flops_per_sample"].bound is None
+    assert work["params"].value == (3 * 3 * 4 * 16 + 16) + (3 * 3 * 16 * 32 + 32) + 33
+
+
+def test_doubling_a_constructions_filters_doubles_its_conv_flops():
+    narrow = fit_work(CONSTRUCTED.format(second=16))["flops_per_sample"].value
+    wide = fit_work(CONSTRUCTED.format(second=32))["flops_per_sample"].value
+    head = 64 + 2  # (the pooling and the Dense on one more channel each, per added channel)
+    assert wide - narrow == conv_flops(16, 32) - conv_flops(16, 16) + 16 * head
+
+
+def test_a_construction_of_unknown_argument_leaves_a_floor_of_the_known_blocks():
+    work = fit_work(CONSTRUCTED.format(second="int(input())"))
+    assert work["flops_per_sample"].bound == "lower"
+    assert work["flops_per_sample"].value == conv_flops(4, 16)
+
+
+def test_a_plain_class_whose_call_applies_layers_builds_each_constructions_sizes():
+    plain = CONSTRUCTED.replace("class Block(layers.Layer):", "class Block:").replace(
+        "super().__init__()\n", "").replace("def call(self", "def __call__(self")
+    work = fit_work(plain.format(second=32))
+    assert work["flops_per_sample"].value == conv_flops(4, 16) + conv_flops(16, 32) + 64 * 32 + 2 * 32
+    assert work["flops_per_sample"].bound is None
+    unknown = fit_work(plain.format(second="int(input())"))["flops_per_sample"]
+    assert (unknown.value, unknown.bound) == (conv_flops(4, 16), "lower")
