@@ -52,6 +52,7 @@ from greenlint.analysis import (
     differentiated,
     downloads,
     drivers,
+    entry_runners,
     environments,
     flow,
     graphrun,
@@ -1152,8 +1153,8 @@ class Resolver:
             return local if local is not None else Ref(path)
         if root in _BINDER_MODULES:  # `types.MethodType`, `functools.partial`, `functools.reduce` (nothing else of theirs)
             return Ref(path) if path == root or path in _BINDERS or path == builders.REDUCE else None
-        if root == "absl":  # `from absl import flags`: its `flags.FLAGS` (nothing else of theirs)
-            return Ref(path) if path in options.ABSL_PATHS else None
+        if root == "absl":  # `from absl import flags`: its `flags.FLAGS`, `app.run(main)` (nothing else of theirs)
+            return Ref(path) if path in options.ABSL_PATHS or path in (entry_runners.ABSL_APP, entry_runners.ABSL_RUN) else None
         if root == downloads.PATH_MODULE:  # `pathlib.Path(get_file(...))` (nothing else of theirs)
             return Ref(path) if path == root or path in downloads.SAME_PATH else None
         if root == records.ROOT:  # `collections.namedtuple` (nothing else of theirs)
@@ -1540,6 +1541,20 @@ class Resolver:
         self.note_call(info, args[1:], keywords, node, later=True)
         return None
 
+    def entry_run(self, node: ast.Call, args: list, keywords: list) -> None:
+        """`app.run(main)` (entry_runners.py): one call of *main* with the command line, here; TF1's `app.run()`
+        with no function, one of the module's own `main` (named nowhere else, an implicit call)."""
+        main = entry_runners.given_main(args, keywords)
+        implicit = main is None
+        if implicit:
+            main = self.global_value(entry_runners.DEFAULT_MAIN)
+        if type(main) is not UserFunc or main.info.kind != "function":
+            return None
+        info = main.info
+        info.implicit_calls += implicit
+        self.result_of(info, entry_runners.argv(len(_positional(info))), [], node)
+        return None
+
     def note_call(
         self, info: FuncInfo, args: list, keywords: list, node: ast.Call | None = None, later: bool = False
     ) -> None:
@@ -1572,7 +1587,8 @@ class Resolver:
         not a guess (references.py: a docstring or a comment naming it is no place)."""
         if self.exporting or isinstance(info.node, ast.Lambda):  # other modules may call it; a lambda has no name
             return False
-        return info.calls_seen > 0 and self.other_references(info, info.calls_seen) == info.calls_seen
+        named = info.calls_seen - info.implicit_calls  # TF1's `app.run()` calls main without naming it
+        return info.calls_seen > 0 and self.other_references(info, named) == named
 
     def other_references(self, info: FuncInfo, expected: int, precise: bool = True) -> int:
         """How often code names the function besides its definition: `obj.train(...)`, `model.train
@@ -2464,6 +2480,8 @@ class Resolver:
         root = path.partition(".")[0]
         if path in _BINDERS:
             return self.bound_later(node, args, keywords)
+        if path == entry_runners.ABSL_RUN:  # absl's `app.run(main)`
+            return self.entry_run(node, args, keywords)
         if path == builders.REDUCE:
             return self.folded(node, args)
         if path in _MATH:
@@ -2513,6 +2531,8 @@ class Resolver:
         features, named = self.record(node, api, args, keywords, None)
         merge = self.calls[-1].merge
         self.mark_traced(api, args)
+        if api in entry_runners.TF_RUNNERS:  # TF1's `tf.compat.v1.app.run(main)`
+            return self.entry_run(node, args, keywords)
         if api == TF_FUNCTION and args and not args[0][0] and type(args[0][1]) is UserFunc:
             args[0][1].info.graph_function = True  # `step = tf.function(train_step)`: calling it runs the graph
             return args[0][1]

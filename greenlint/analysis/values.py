@@ -270,6 +270,7 @@ class FuncInfo:
     kw_defaults: list = field(default_factory=list)  # keyword-only defaults (MISSING where none)
     passed: dict | None = None  # parameter -> merged value over the calls seen
     calls_seen: int = 0
+    implicit_calls: int = 0  # of those, calls that name it nowhere (TF1's `app.run()` runs `main`)
     callers: list = field(default_factory=list)  # (calling FuncInfo or None, runs.Local, arguments) per call
     blind: bool = False  # walked before all its calls were seen, parameters unknown (Resolver.rewalk_blind)
     deferred: bool = False  # its walk was put off once, waiting for more of its calls
