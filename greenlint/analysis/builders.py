@@ -27,6 +27,10 @@ from greenlint.analysis.values import MISSING, Const, Kw, Seq
 REDUCE = "functools.reduce"
 #: Dict methods a `Kw` follows (any other call on it leaves it as it is).
 KW_METHODS = frozenset({"get", "update", "pop", "setdefault"})
+#: Calls that make an attribute bag: a dict whose keys are attributes too (`cfg.TRAIN.EPOCHS = 20`).
+ATTRIBUTE_BAGS = frozenset({"easydict.EasyDict", "types.SimpleNamespace"})
+#: Their modules, valued for them alone.
+BAG_MODULES = frozenset(path.partition(".")[0] for path in ATTRIBUTE_BAGS)
 #: Dict methods that take keys out in a way a Kw does not follow: afterwards no key of it is known.
 _KW_EMPTIES = frozenset({"clear", "popitem"})
 #: Calls that read a dict given them and never change it: any other call not walked may (`unknown_keys`).
@@ -139,6 +143,22 @@ def kw_method(kw: Kw, method: str, args: list, merged: bool) -> Any:
     if method == "pop" and not merged:
         kw.items.pop(key.value, None)
     return default if found is MISSING else found
+
+
+def bag(args: list, keywords: list) -> Kw | None:
+    """`EasyDict()`, `EasyDict({"lr": 0.1})`, `SimpleNamespace(lr=0.1)` (ATTRIBUTE_BAGS): an attribute bag
+    of those keys, a dict given among them one too (EasyDict makes its nested dicts bags); None otherwise."""
+    found = built_dict(args, keywords)
+    return None if found is None else _as_bag(found)
+
+
+def _as_bag(kw: Kw) -> Kw:
+    return Kw({key: _as_bag(value) if type(value) is Kw else value for key, value in kw.items.items()}, attrs=True)
+
+
+def kw_item(kw: Kw, key: str) -> Any:
+    """`d[key]` of a Kw: the value it holds there; None where unknown (no such key, or keys changed unseen)."""
+    return None if _OPEN in kw.items else kw.items.get(key)
 
 
 def unknown_keys(kw: Kw) -> None:

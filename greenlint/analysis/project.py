@@ -864,7 +864,7 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
     if kind is Composed:
         return Composed(None if value.items is None else tuple(freeze(item, memo, functions) for item in value.items))
     if kind is Kw:
-        return Kw({name: freeze(item, memo, functions) for name, item in value.items.items()})
+        return Kw({name: freeze(item, memo, functions) for name, item in value.items.items()}, value.attrs)
     if kind is Record:
         return Record(value.fields, None if value.values is None else tuple(freeze(v, memo, functions) for v in value.values))
     if kind is UserFunc:

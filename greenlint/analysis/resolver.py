@@ -1151,8 +1151,10 @@ class Resolver:
         if root == tfgan.ROOT:  # TF-GAN's training (tfgan.py), unless the project's own module (its examples)
             local = self.imports.module(path) if self.imports is not None else None
             return local if local is not None else Ref(path)
-        if root in _BINDER_MODULES:  # `types.MethodType`, `functools.partial`, `functools.reduce` (nothing else of theirs)
-            return Ref(path) if path == root or path in _BINDERS or path == builders.REDUCE else None
+        if root in _BINDER_MODULES or root in builders.BAG_MODULES:  # `types.MethodType`, `functools.partial`,
+            # `functools.reduce`, `easydict.EasyDict`, `types.SimpleNamespace` (nothing else of theirs)
+            return Ref(path) if path == root or path in _BINDERS or path == builders.REDUCE \
+                or path in builders.ATTRIBUTE_BAGS else None
         if root == "absl":  # `from absl import flags`: its `flags.FLAGS`, `app.run(main)` (nothing else of theirs)
             return Ref(path) if path in options.ABSL_PATHS or path in (entry_runners.ABSL_APP, entry_runners.ABSL_RUN) else None
         if root == downloads.PATH_MODULE:  # `pathlib.Path(get_file(...))` (nothing else of theirs)
@@ -1742,6 +1744,8 @@ class Resolver:
                 old = attrs.get(attr, MISSING)
                 joined = symjoin.either_path([old, value])  # two symbolic tensors (`self.h0 = ...` on each call)
                 attrs[attr] = joined if joined is not None else merge(old, value)
+            elif type(owner) is Kw and owner.attrs:  # `cfg.TRAIN.EPOCHS = 20` into an EasyDict
+                builders.set_key(owner, target.attr, value, self.ctx.branches > 0)
             elif isinstance(target, ast.Attribute) and target.attr == "shape" and isinstance(target.value, ast.Name) \
                     and arrays.shape_of(owner) is not None:
                 # numpy's in-place reshape (`images.shape = images.shape + (1,)`): that array from here on
@@ -1842,6 +1846,8 @@ class Resolver:
                 return value
         if self.read_otherwise is not None:
             self.read_otherwise.add(node)
+        if type(owner) is Kw and owner.attrs and node.attr not in builders.KW_METHODS:
+            return builders.kw_item(owner, node.attr)  # `cfg.TRAIN.EPOCHS` of an EasyDict
         return self.attribute(owner, node.attr)
 
     def option_read(self, node: ast.Attribute, value: Const | None) -> Const | None:
@@ -2480,6 +2486,8 @@ class Resolver:
         root = path.partition(".")[0]
         if path in _BINDERS:
             return self.bound_later(node, args, keywords)
+        if path in builders.ATTRIBUTE_BAGS:
+            return builders.bag(args, keywords)
         if path == entry_runners.ABSL_RUN:  # absl's `app.run(main)`
             return self.entry_run(node, args, keywords)
         if path == builders.REDUCE:
@@ -3649,6 +3657,8 @@ class Resolver:
             return owner  # loaded.signatures["serving_default"]: one of the signatures, called alike
         if type(owner) is Inst and owner.cls == arrays.KEYED:
             return arrays.key(owner, index)
+        if type(owner) is Kw and type(index) is Const and type(index.value) is str:
+            return builders.kw_item(owner, index.value)  # `config["epochs"]` of a dict of literal keys
         if type(owner) is Member and owner.name == "layers":  # `m.layers[-2]`: its output a cut of m's network
             cut = work_mod.layer_cut(owner.owner, index=index)
             return Inst(work_mod.CUT_LAYER, "attribute", {"cut": cut}) if cut is not None else None
@@ -3889,7 +3899,7 @@ _BINDER_MODULES = frozenset(path.partition(".")[0] for path in _BINDERS)
 _KERAS_ROOTS = TF_ROOTS | kerasext.ROOTS
 #: Roots of `from X import y` whose names the resolver values itself (no project module).
 _FOLLOWED_ROOTS = (DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS | hostwork.ROOTS
-                   | environments.ROOTS | progress.ROOTS | {downloads.PATH_MODULE, "absl", records.ROOT})
+                   | environments.ROOTS | progress.ROOTS | {downloads.PATH_MODULE, "absl", records.ROOT} | builders.BAG_MODULES)
 _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
 #: `math` functions folded on a literal number, as `builtin_call` folds `int` and `round`: the sizes a
 #: program derives (`int(math.ceil(float(size) / float(stride)))`, a layer's output side).

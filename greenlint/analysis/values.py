@@ -200,12 +200,14 @@ class Seq:
 
 class Kw:
     """A dict of keywords known by name (`{"use_bias": False}`, a function's `**kwargs` for one call): each
-    name's value (None where unknown); spread into a call's keywords by `**` (builders.py)."""
+    name's value (None where unknown); spread into a call's keywords by `**` (builders.py). *attrs*: an
+    attribute bag (`EasyDict`, `SimpleNamespace`), whose keys are read and set as attributes."""
 
-    __slots__ = ("items",)
+    __slots__ = ("items", "attrs")
 
-    def __init__(self, items: dict):
+    def __init__(self, items: dict, attrs: bool = False):
         self.items = items
+        self.attrs = attrs
 
     def __repr__(self) -> str:
         return f"Kw({sorted(self.items)})"
