@@ -1978,6 +1978,8 @@ class Resolver:
                 if method is not None:
                     return UserFunc(method)
             base = self.tf_base(owner.info)
+            if base and attr == "call" and work_mod.is_layer(Inst(base, "subclass")):
+                attr = "__call__"  # `super().call(x)` in a Keras layer's `call`: the base layer's forward pass
             return Member(Inst(base, "subclass"), attr) if base and attr != "__init__" else None
         return None
 
@@ -2390,7 +2392,10 @@ class Resolver:
             base = self.tf_base(callee.info)
             if base:
                 receiver = self.subclass_instance(callee.info, base, "__call__")
-                value = self.call(node, Member(receiver, "__call__"), args, keywords)
+                # a layer's subclass: the base layer's forward pass on the tensors given (its output's graph)
+                called = receiver if work_mod.is_layer(receiver) and not work_mod.is_model(receiver) \
+                    else Member(receiver, "__call__")
+                value = self.call(node, called, args, keywords)
                 own = self.own_layer_call(callee, receiver, args, keywords, value)
                 return value if own is None else own
             return _unknown_on_sym(node, args, self.instance)  # a layer of the project on a base greenlint does not know
@@ -2561,6 +2566,8 @@ class Resolver:
             graph = work_mod.functional_model(named)
             net = work_mod.model_work(Inst(untyped.MODEL, "factory", {"graph": graph})) if graph else {}
             return Inst(graphrun.BACKEND_FUNCTION, "factory", {"line": node.lineno, "net": net})
+        if returns is None and kind == "function" and symops.returns_tensor(api):
+            returns = "tensorflow.Tensor"  # `tf.nn.leaky_relu(conv)`, its return type not in the catalog
         if returns is None:
             return None
         if merge is not None:  # `concatenate([a, b], axis=3)` on symbolic tensors: the merged graph
@@ -4149,19 +4156,24 @@ def _compared(op: ast.cmpop, left: Any, right: Any) -> Const:
 
 def _tensor_result(left: Any, right: Any) -> Inst | None:
     """The tensor an operator returns when one operand is a tensor and the other a tensor of
-    the same kind or a literal (whose own operator defers to the tensor's); None otherwise."""
+    the same kind or a literal (whose own operator defers to the tensor's); a tensor of unknown shape
+    where the other is not known at all (`x * tf.tanh(x)` of a parameter, in a module's summary: a
+    helper building graph ops); None otherwise."""
     kinds = []
     batch = arrays.kept(left) or arrays.kept(right)
     if batch is not None and type(left if batch is right else right) is Const:
         return batch  # `batch / 127.5 - 1.`: the host batch, scaled
+    unknown = 0
     for value in (left, right):
         if type(value) is Inst and value.cls in _TENSORS:
             kinds.append(_TENSORS[value.cls])
+        elif value is None:
+            unknown += 1
         elif type(value) is not Const:
             return None
     if not kinds or len(set(kinds)) > 1:
         return None
-    return arrays.elementwise(kinds[0], left, right)
+    return Inst(kinds[0], "operator") if unknown else arrays.elementwise(kinds[0], left, right)
 
 
 def _displays_joined(left: Any, right: Any) -> Seq | None:

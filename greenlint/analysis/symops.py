@@ -55,6 +55,19 @@ _LAST_AXIS = frozenset({"softmax_cross_entropy_with_logits", "softmax_cross_entr
 #: Ops giving a tensor's shape: of a symbolic tensor, its batch unknown and the rest its per-sample shape
 #: (`symops.shape_value`, as `x.shape`), so that `tf.range(tf.shape(x)[-1])` has its length.
 SHAPE_OPS = frozenset({"tensorflow.shape", "tensorflow.keras.ops.shape"})
+#: `nn` pooling ops: a window over each channel's sides, one FLOP per value read.
+_POOLS = frozenset({"max_pool", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool", "avg_pool1d", "avg_pool2d",
+                    "avg_pool3d"})
+#: Image resizing to a stated size (`tf.image.resize(x, (h, w))`), TF1's named methods too.
+_RESIZES = frozenset({"tensorflow.image.resize", "tensorflow.compat.v1.image.resize",
+                      "tensorflow.compat.v1.image.resize_bilinear", "tensorflow.compat.v1.image.resize_nearest_neighbor",
+                      "tensorflow.compat.v1.image.resize_bicubic", "tensorflow.compat.v1.image.resize_area"})
+#: Input values each output value of a resize reads (bilinear's 2x2; nearest reads one, bicubic 4x4).
+_RESIZE_TAPS = {"nearest": 1, "bicubic": 16, "area": 4}
+_BILINEAR_TAPS = 4
+#: The ops `_op` follows one by one (the others are elementwise, reductions or last-axis ops).
+_SHAPED = frozenset({"matmul", "conv1d", "conv2d", "conv3d", "convolution", "conv2d_transpose", "reshape", "transpose",
+                     "concat", "pad"}) | _POOLS
 _TENSOR_ARGS = ("input", "inputs", "x", "y", "a", "b", "features", "logits", "labels", "value", "values", "tensor",
                 "input_tensor", "t")
 
@@ -118,6 +131,16 @@ def _leaf(api: str) -> str | None:
     return None
 
 
+def returns_tensor(api: str) -> bool:
+    """Whether *api* is an op of TF's op modules whose work this module follows (`tf.nn.leaky_relu`,
+    `tf.math.exp`, `tf.concat`): it returns one tensor, even where the catalog does not say so."""
+    leaf = _leaf(api)
+    if api in _RESIZES:
+        return True
+    return leaf is not None and (leaf in ops.UNARY or leaf in ops.BINARY or leaf in _ELEMENTWISE or leaf in _LAST_AXIS
+                                 or leaf in ops.REDUCTIONS or leaf in _SHAPED)
+
+
 def on_sym(api: str, named: dict, call_key: Hashable) -> Sym | None:
     """The Sym a TF op returns given symbolic tensor(s) among *named* (None where it is given none):
     its known work added, else one of unknown shape (`unknown_on_sym`); either way one op node of the
@@ -132,6 +155,8 @@ def on_sym(api: str, named: dict, call_key: Hashable) -> Sym | None:
         shapes = [s.shape for s in syms]
         read = None if None in shapes else sum(_elements(s) or 0 for s in shapes)
         found = _added(syms, (), read, call_key)
+    elif api in _RESIZES:
+        found = _resize(api, named, syms, call_key)
     elif api.startswith(_LAYER_MODULE) and api[len(_LAYER_MODULE):] in LAYER_FUNCTIONS:
         found = _layer(LAYER_FUNCTIONS[api[len(_LAYER_MODULE):]], named, syms, call_key)
     else:
@@ -206,6 +231,8 @@ def _op(leaf: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | No
         found = _conv(shape, _weight_shape(_first(named, "filters", "filter")), named.get("strides", Const(1)),
                       named.get("padding"))
         return _added(syms, found[0][1:], found[1], call_key) if found is not None else None
+    if leaf in _POOLS:
+        return _pool(named, syms, call_key)
     if leaf == "conv2d_transpose":
         return _transpose(named, syms, call_key)
     if leaf == "reshape":
@@ -228,6 +255,49 @@ def _conv(shape: tuple, f: tuple | None, strides: Any, padding: Any) -> tuple[tu
         return found
     sized = ops.conv_work((1, *shape[:-1], 1), (*f[:-2], 1, f[-1]), strides, padding)
     return (sized[0], None) if sized is not None else None
+
+
+def _pool(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
+    """`nn.max_pool(x, ksize, strides, padding)` (channels last): the sides a window of *ksize* steps
+    over (`ops.conv_work`, the channels kept), one FLOP per value each output reads."""
+    shape = _sample(_first(named, "input", "value"))
+    size = named.get("ksize")
+    raw = size.value if type(size) is Const else None
+    if shape is None or len(shape) < 2:
+        return None
+    rank = len(shape) - 1
+    if type(raw) is int:
+        window = (raw,) * rank
+    elif isinstance(raw, (list, tuple)) and len(raw) in (rank, rank + 2) and all(type(k) is int for k in raw):
+        window = tuple(raw[1:-1]) if len(raw) == rank + 2 else tuple(raw)
+    else:
+        return None
+    found = ops.conv_work((1, *shape), (*window, shape[-1], shape[-1]), named.get("strides", Const(1)),
+                          named.get("padding"))
+    if found is None:
+        return None
+    out = found[0][1:]
+    return _added(syms, out, math.prod(out) * math.prod(window), call_key)
+
+
+def _resize(api: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
+    """`tf.image.resize(images, (h, w))` of channels-last images: the new sides, each output value read from
+    its method's taps (`_RESIZE_TAPS`; bilinear, the default, four)."""
+    shape = _sample(named.get("images"))
+    size = named.get("size")
+    raw = size.value if type(size) is Const else tuple(_known_int(v) for v in size.items) if type(size) is Seq else None
+    if shape is None or len(shape) != 3 or not isinstance(raw, (list, tuple)) or len(raw) != 2 \
+            or not all(type(side) is int and side > 0 for side in raw):
+        return None
+    method = named.get("method")
+    name = str(method.value).rpartition(".")[2].lower() if type(method) is Const else api.rpartition("resize_")[2]
+    taps = _RESIZE_TAPS.get(name.removesuffix("_neighbor"), _BILINEAR_TAPS)
+    out = (*raw, shape[-1])
+    return _added(syms, out, None if shape[-1] is None else math.prod(out) * taps, call_key)
+
+
+def _known_int(value: Any) -> int | None:
+    return value.value if type(value) is Const and type(value.value) is int else None
 
 
 def _broadcast(named: dict) -> tuple[tuple | None, bool]:
