@@ -92,6 +92,15 @@ def _is_package(directory: str) -> bool:
 _MAIN_GUARD = re.compile(r"""__name__\s*==\s*['"]__main__['"]""")
 
 
+@functools.lru_cache(maxsize=4096)
+def _holds_python(directory: str) -> bool:
+    """Whether *directory* holds a Python file of its own."""
+    try:
+        return any(entry.name.endswith(".py") and entry.is_file() for entry in os.scandir(directory))
+    except OSError:
+        return False
+
+
 def _holds_script(directory: str) -> bool:
     """Whether a module of *directory* runs as the program: a script (`if __name__ == "__main__":`) or a
     web server's (served.py), started from that folder."""
@@ -150,6 +159,10 @@ def search_roots(directory: str, cwd: str | None = None) -> tuple[str, ...]:
             if above != project:
                 roots.append(above)
         roots += [project, os.path.join(project, "src")]
+    elif _holds_python(above := os.path.dirname(top)) and not _is_package(above):
+        # no project marker (a repository downloaded without its .git): the folder just above, holding the
+        # scripts run from there that import this folder's modules (`import core.common` in core/)
+        roots.append(above)
     if cwd is not None and os.path.commonpath((cwd, os.path.abspath(directory))) == cwd:
         roots += [cwd, os.path.join(cwd, "src")]
     if _is_package(directory) and _holds_script(directory):
@@ -433,6 +446,7 @@ class ProjectIndex:
         self._refreshed = now
         search_roots.cache_clear()
         project_root.cache_clear()
+        _holds_python.cache_clear()
         installed.clear()
         find_module.cache_clear()
         _submodule.cache_clear()

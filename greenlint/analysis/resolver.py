@@ -640,10 +640,11 @@ class Resolver:
         self.pieces_looped(value)
         counted, resumed = self.iter_option, self.iter_resumed
         before = dict(self.scope.names)
-        items = unroll.literal_items(value) if len(self.unrolling) < unroll.MAX_DEPTH else None
+        items = unroll.literal_items(value, unroll.enumerated(node.iter, self.scope.lookup("enumerate")[0])) \
+            if len(self.unrolling) < unroll.MAX_DEPTH else None
         held = before if items is None else {  # `self.model` of `self.model.add(...)`: read for a literal loop alone
             **before, **{name: self.expr(attr) for name, attr in unroll.added_attributes(node).items()}}
-        if items is not None and not unroll.unrollable(node, held, work_mod.is_model):
+        if items is not None and not unroll.unrollable(node, held, work_mod.is_model, items):
             items = None
         models = unroll.models_added_to(node, held, work_mod.is_model) if items is not None else []
         target = node.target
@@ -695,7 +696,7 @@ class Resolver:
         try:
             for item in items:
                 with self.shadowed():  # a walk each: each trip's layer calls are keyed apart
-                    self.assign(node.target, Const(item))
+                    self.assign(node.target, item)
                     self.loop_body(node, count, trips, upper)
         finally:
             self.unrolling.discard(id(node))
@@ -2059,7 +2060,9 @@ class Resolver:
             given = options.given(options.argument(node, "args", 0))  # `parser.parse_args()`: the command line
             parsed = Parsed(given) if given is not None else None
             return Seq((parsed, None)) if func.attr == "parse_known_args" else parsed
-        if filler is not None:  # a decode earlier in the loop's body (one in a loop: per item, per pass), or in the value
+        if filler is not None and self.graph_list(*filler, args):
+            pass  # `outputs.append(head)` of a graph's tensors: the list of them
+        elif filler is not None:  # a decode earlier in the loop's body (one in a loop: per item, per pass), or in the value
             self.fill_list(*filler, self.decoded if len(self.ctx.loops) > 1 else None, node.lineno)
         elif type(func) is ast.Attribute and func.attr in _LIST_FILLERS and type(func.value) is ast.Attribute:
             self.fill_attribute(func.value, func.attr)
@@ -2119,6 +2122,24 @@ class Resolver:
                 text: Inst(untyped.MODEL, "differentiated") for body in bodies for text in differentiated.trained(body)
             }
         return models
+
+    def graph_list(self, name: str, method: str, args: list) -> bool:
+        """`outputs.append(head)` of a symbolic tensor to a list this scope binds, empty or of symbolic
+        tensors only, on every path since it was bound (no branch, and each loop around the call since
+        then walked trip by trip: unroll.py): the list of those tensors (a model's outputs, a U-Net's
+        skips); False, the list left to `fill_list`, otherwise."""
+        if method != "append" or len(args) != 1 or args[0][0] or not arrays.is_sym(args[0][1]):
+            return False
+        scope = self.scope.target(name)
+        value = scope.names.get(name)
+        items = () if type(value) is Const and value.value == [] else value.items if type(value) is Seq else None
+        if items is None or not all(arrays.is_sym(item) for item in items) or self.ctx.branches:
+            return False
+        depth = self.ctx.lists.get(name, 0) if scope is self.scope else 0
+        if not all(id(loop) in self.unrolling for loop in self.ctx.rebound[depth:]):
+            return False
+        scope.names[name] = Seq((*items, args[0][1]))
+        return True
 
     def fill_list(self, name: str, method: str, decoded: str | None = None, line: int = 0) -> None:
         """`xs.append(v)` on a list this scope binds (a literal list, or one filled so far): its
@@ -2614,6 +2635,9 @@ class Resolver:
             found = symops.on_sym(api, named, _node_key(node, self.instance))
             if found is not None:
                 meta["sym"] = found
+                parts = symops.split_parts(api, named, found)
+                if parts is not None:  # `a, b = tf.split(x, 2, axis=-1)` of a symbolic tensor
+                    return Seq(tuple(Inst(returns, "factory", {**meta, "sym": part}) for part in parts))
         if type(meta.get("data")) is tuple:  # `subset="both"`: (training, validation)
             return Seq(tuple(Inst(returns, "factory", {**meta, "data": data}) for data in meta["data"]))
         value = Inst(returns, "constructor" if kind == "class" else "factory", meta)

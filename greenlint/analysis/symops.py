@@ -67,7 +67,7 @@ _RESIZE_TAPS = {"nearest": 1, "bicubic": 16, "area": 4}
 _BILINEAR_TAPS = 4
 #: The ops `_op` follows one by one (the others are elementwise, reductions or last-axis ops).
 _SHAPED = frozenset({"matmul", "conv1d", "conv2d", "conv3d", "convolution", "conv2d_transpose", "reshape", "transpose",
-                     "concat", "pad"}) | _POOLS
+                     "concat", "pad", "split", "unstack"}) | _POOLS
 _TENSOR_ARGS = ("input", "inputs", "x", "y", "a", "b", "features", "logits", "labels", "value", "values", "tensor",
                 "input_tensor", "t")
 
@@ -233,6 +233,9 @@ def _op(leaf: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | No
         return _added(syms, found[0][1:], found[1], call_key) if found is not None else None
     if leaf in _POOLS:
         return _pool(named, syms, call_key)
+    if leaf in ("split", "unstack"):  # views of the input (`split_parts` gives each its shape): no work
+        shape = _sample(named.get("value"))
+        return _added(syms, shape, 0, call_key) if shape is not None else None
     if leaf == "conv2d_transpose":
         return _transpose(named, syms, call_key)
     if leaf == "reshape":
@@ -294,6 +297,39 @@ def _resize(api: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym |
     taps = _RESIZE_TAPS.get(name.removesuffix("_neighbor"), _BILINEAR_TAPS)
     out = (*raw, shape[-1])
     return _added(syms, out, None if shape[-1] is None else math.prod(out) * taps, call_key)
+
+
+def split_parts(api: str, named: dict, whole: Sym) -> list[Sym] | None:
+    """The symbolic tensors `tf.split(x, n_or_sizes, axis)` or `tf.unstack(x, axis=...)` gives of *whole*,
+    the op's result (`on_sym`): as many as the sizes or the count state, each of its shape where the axis
+    and sizes are known (else of unknown shape, the op no work beyond the graph before it); None where
+    how many is not known."""
+    leaf = _leaf(api)
+    shape = _sample(named.get("value"))
+    axis = _known_int(named.get("axis", Const(0)))
+    side = None
+    if shape is not None and axis is not None and axis != 0 and abs(axis) <= len(shape):
+        side = axis - 1 if axis > 0 else len(shape) + axis
+    if leaf == "split":
+        given = named.get("num_or_size_splits")
+        raw = given.value if type(given) is Const else tuple(_known_int(v) for v in given.items) \
+            if type(given) is Seq else None
+        if type(raw) is int and raw > 0:
+            size = shape[side] if side is not None and shape is not None else None
+            sizes = [size // raw if size is not None and size % raw == 0 else None] * raw
+        elif isinstance(raw, (tuple, list)) and raw:
+            sizes = [s if type(s) is int and s >= 0 else None for s in raw]
+        else:
+            return None
+        shapes = [None if side is None else (*shape[:side], size, *shape[side + 1:]) for size in sizes]  # type: ignore[index]
+    elif leaf == "unstack":
+        count = _known_int(named.get("num")) or (shape[side] if side is not None and shape is not None else None)
+        if count is None or count > 64:
+            return None
+        shapes = [None if side is None else (*shape[:side], *shape[side + 1:])] * count  # type: ignore[index]
+    else:
+        return None
+    return [replace(whole, shape=None if part is None or None in part else part) for part in shapes]
 
 
 def _known_int(value: Any) -> int | None:

@@ -26,7 +26,7 @@ from typing import Any
 
 from greenlint.analysis import trees
 from greenlint.analysis.arrays import is_sym
-from greenlint.analysis.values import Const, Inst
+from greenlint.analysis.values import Const, Inst, Seq, items_of
 
 #: Most items of a literal loop walked one by one (a network's stages, its blocks' filter counts).
 MAX_TRIPS = 64
@@ -36,12 +36,26 @@ MAX_DEPTH = 8
 _ADDS = frozenset({"add"})
 
 
-def literal_items(value: Any) -> list | None:
-    """The items a loop binds in turn: those of a tuple or list known here (*value*, the iterable's: a
-    literal display, or the integers of a `range` whose bounds are known, `range(self.blocks - 1)`);
-    None otherwise, or beyond MAX_TRIPS."""
-    items = list(value.value) if type(value) is Const and isinstance(value.value, (tuple, list)) else None
+def literal_items(value: Any, enumerated: bool = False) -> list | None:
+    """The values a loop binds in turn: the items of a tuple or list known here (*value*, the iterable's: a
+    literal display, the integers of a `range` whose bounds are known, `range(self.blocks - 1)`, or a
+    display of values such as a model's output tensors), each with its index where the loop is over
+    their `enumerate` (*enumerated*); None otherwise, or beyond MAX_TRIPS."""
+    if type(value) is Const and isinstance(value.value, (tuple, list)):
+        items = [Const(item) for item in value.value]
+    elif type(value) is Seq:
+        items = list(value.items)
+    else:
+        return None
+    if enumerated:
+        items = [Seq((Const(index), item)) for index, item in enumerate(items)]
     return items if items and len(items) <= MAX_TRIPS else None
+
+
+def enumerated(iterable: ast.expr, shadowed: bool) -> bool:
+    """Whether a loop's iterable is `enumerate(x)` of the builtin (not *shadowed* by a binding of the name)."""
+    return type(iterable) is ast.Call and type(iterable.func) is ast.Name and iterable.func.id == "enumerate" \
+        and len(iterable.args) == 1 and not iterable.keywords and not shadowed
 
 
 def _leaves(body: list[ast.stmt]) -> bool:
@@ -95,14 +109,29 @@ def added_attributes(node: ast.For) -> dict[str, ast.Attribute]:
             for name in sorted(_added_to(node.body)) if "." in name}
 
 
-def unrollable(node: ast.For, names: dict[str, Any], is_model) -> bool:
+def unrollable(node: ast.For, names: dict[str, Any], is_model, items: list) -> bool:
     """Whether a `for` loop builds a graph trip by trip: its body rebinds a name that holds a symbolic
-    tensor in *names* (the bindings before the loop), or adds layers to a name holding a model
-    (*is_model*), and leaves no trip early."""
+    tensor in *names* (the bindings before the loop), adds layers to a name holding a model
+    (*is_model*), or appends to a list of a graph's tensors (`_graph_list`) while its *items* hold some,
+    and leaves no trip early."""
     body = node.body
     grows = any(is_sym(names.get(name)) for name in _assigned(body))
     grows = grows or any(is_model(names.get(name)) for name in _added_to(body))
+    grows = grows or any(_graph_list(names.get(name)) for name in _appended_to(body)) and any(
+        is_sym(part) for item in items for part in items_of(item))
     return grows and not _leaves(body)
+
+
+def _graph_list(value: Any) -> bool:
+    """An empty list, or a display of symbolic tensors: what a loop appending a graph's tensors fills."""
+    return type(value) is Const and value.value == [] or type(value) is Seq and all(is_sym(v) for v in value.items)
+
+
+def _appended_to(body: list[ast.stmt]) -> set[str]:
+    """Names of the receivers of `name.append(...)` calls in the body."""
+    return {node.func.value.id for stmt in body for node in trees.walk(stmt)
+            if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "append"
+            and type(node.func.value) is ast.Name}
 
 
 def models_added_to(node: ast.For, names: dict[str, Any], is_model) -> list[tuple[Inst, dict]]:

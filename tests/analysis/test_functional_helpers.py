@@ -90,3 +90,30 @@ def test_pooling_and_resizing_ops_add_their_work(tmp_path):
 def test_a_pool_or_resize_of_a_size_not_known_leaves_a_lower_bound(tmp_path):
     value, bound = flops(tmp_path, "tf.image.resize(common.convolutional(inputs, 8), (np.random.randint(9), 64))")
     assert bound == "lower" and value == CONV + NORM + VALUES
+
+
+def test_outputs_a_loop_appends_over_a_models_tensors_are_the_models_outputs(tmp_path):
+    """A detector's heads: `for i, fm in enumerate(feature_maps): outputs.append(head(fm))`, walked trip by
+    trip, each head in the graph; a split of a tensor gives its parts, no work of its own."""
+    build = """common.convolutional(inputs, 8)
+heads = []
+for i, fm in enumerate([outputs, outputs]):
+    if i == 0:
+        heads.append(tf.keras.layers.Conv2D(4, 1)(fm))
+    else:
+        left, right = tf.split(fm, 2, axis=-1)
+        heads.append(left)
+        heads.append(right)
+outputs = heads"""
+    head = 2 * 32 * 32 * 4 * 8  # a 1x1 convolution of 8 channels to 4
+    assert flops(tmp_path, build) == (CONV + NORM + VALUES + head, None)
+
+
+def test_outputs_appended_on_a_branch_not_known_leave_the_model_unknown(tmp_path):
+    build = """common.convolutional(inputs, 8)
+heads = []
+for fm in [outputs]:
+    if np.random.rand() > 0.5:
+        heads.append(fm)
+outputs = heads"""
+    assert flops(tmp_path, build) == (None, None)

@@ -15,6 +15,7 @@ from greenlint.analysis.project import (
     direct_imports,
     find_module,
     project_bindings,
+    project_index,
     search_roots,
 )
 from greenlint.check.config import Config
@@ -724,3 +725,20 @@ def test_a_package_folder_finds_its_siblings_last_and_never_shadows_the_standard
     roots = search_roots(str(package))
     assert find_module(roots, "processor").file == str(package / "processor.py")
     assert find_module(roots, "random") is None
+
+
+def test_a_folder_of_modules_finds_its_siblings_through_the_scripts_above_it(tmp_path):
+    """A repository with no project marker (downloaded without its .git): `python train.py` puts the
+    repository on sys.path, so `import core.common` in core/yolov4.py (a namespace package) finds
+    core/common.py there, wherever greenlint is run from; a folder of no Python file above is no root."""
+    repo = tmp_path / "repo"
+    (repo / "core").mkdir(parents=True)
+    (repo / "core" / "common.py").write_text("import tensorflow as tf\n\ndef build():\n    return tf.keras.Sequential()\n")
+    (repo / "core" / "model.py").write_text("import core.common as common\n\nm = common.build()\nm.fit(x, y, epochs=3)\n")
+    (repo / "train.py").write_text("import core.model\n")
+    found = {site.api for site in analyse_file(repo / "core" / "model.py").callsites}
+    assert "tensorflow.keras.Sequential.fit" in found
+    assert str(repo) in search_roots(str(repo / "core"))
+    (repo / "train.py").unlink()
+    project_index().refresh()
+    assert str(repo) not in search_roots(str(repo / "core")) and str(tmp_path) not in search_roots(str(repo / "core"))
