@@ -30,7 +30,9 @@ from greenlint.rules.syntax import (
     waits_for_user,
 )
 
-RUNS = ("tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run")
+#: An op's own `run` (`train_step.run(feed_dict=...)`): a run of the default session.
+OPERATION_RUN = "tensorflow.Operation.run"
+RUNS = ("tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run", OPERATION_RUN)
 #: Graph runs whose result a loop can feed back: `Session.run`, `Tensor.eval`, `Variable.eval`.
 EVALS = ("tensorflow.Tensor.eval", "tensorflow.Variable.eval")
 
@@ -274,11 +276,17 @@ def _timed(facts: FileFacts, loop: ast.AST, call: ast.Call, cell: int | None) ->
     )
 
 
+def _run_name(site: Site, call: ast.Call) -> str:
+    """How a finding names the run: a session's `Session.run`; the default session's `train_step.run` as written."""
+    return "Session.run" if site.api != OPERATION_RUN else ast.unparse(call.func)
+
+
 def _producer(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     """The run is in a data producer: a generator function (Keras' `fit_generator` and queue
     runners draw from it ahead of the step) or a function a thread or process runs
     (`threading.Thread(target=self.thread_main)` filling a queue the graph reads): its feeding
-    already overlaps the step that consumes it."""
+    already overlaps the step that consumes it. (A generator whose run is the training step itself,
+    yielding progress now and then, produces no data: its callers judge that.)"""
     function = next(
         (n for n in facts.ancestors(call, cell) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None
     )
@@ -360,7 +368,8 @@ def _looped_callers(facts: FileFacts, call: ast.Call, fed: ast.expr, cell: int |
 class SessionFeedDictInLoop(Rule):
     """
     ## What it does
-    Flags `tf.compat.v1.Session.run()` given a `feed_dict` inside a Python loop that runs it more
+    Flags `tf.compat.v1.Session.run()` (or an op's own `run`, `train_step.run(feed_dict=...)`, a run of
+    the default session) given a `feed_dict` inside a Python loop that runs it more
     than once on the same session (directly, or in a function that loop calls; not a function
     merely called from several places): TensorFlow 1 style training or inference that feeds
     each batch from Python.
@@ -426,7 +435,8 @@ class SessionFeedDictInLoop(Rule):
     feeding of every step, which that inner run's own finding names. Nor is a run on some iterations
     only, under an `if` that takes a remainder (`if step % display_step == 0:` a progress
     report): it feeds no batch of the training. Nor a run in a data producer: a generator
-    function (Keras' `fit_generator` draws batches from it on worker threads ahead of the step)
+    function (Keras' `fit_generator` draws batches from it on worker threads ahead of the step;
+    not one whose run is the training step itself, yielding progress now and then)
     or a function a thread or process runs (`threading.Thread(target=self.thread_main)` filling a
     queue the training graph reads): that feeding already overlaps the computation. Nor a run that
     is no training step and fills the data its function returns (`data[i] = sess.run(mfcc, ...)`
@@ -521,11 +531,11 @@ class SessionFeedDictInLoop(Rule):
     OPTIONS = (SAVING_OPTION,)
     CALLS = frozenset(map(method, RUNS))
     MESSAGE = (
-        "`Session.run(feed_dict=...)` in a loop feeds every batch from Python, made on each step by {work} while"
+        "`{run}(feed_dict=...)` in a loop feeds every batch from Python, made on each step by {work} while"
         " the device waits: a `tf.data` pipeline (a parallel `map`, `prefetch`) overlaps that work with the step"
     )
     SAME_FEED = (
-        "`Session.run(feed_dict=...)` in a loop feeds the same values on every iteration: each run converts and"
+        "`{run}(feed_dict=...)` in a loop feeds the same values on every iteration: each run converts and"
         " copies them again; hold fixed data in the graph (`tf.constant`, a variable) instead of a placeholder"
     )
     SAMPLED = (
@@ -559,6 +569,11 @@ class SessionFeedDictInLoop(Rule):
             "    return [tokenizer.encode(t) for t in random.sample(texts, size)]\n\n\n"
             "sess = tf.compat.v1.Session()\nfor step in range(n_steps):\n"
             "    x_batch, y_batch = mnist.train.next_batch(50)\n    sess.run(train_op, feed_dict={X: x_batch})\n"
+        ),
+        Valid(  # a data producer: a generator preprocessing each image in a graph, drawn from by a Keras fit
+            "import cv2\nimport tensorflow as tf\n\n\ndef batches(sess, paths):\n    while True:\n"
+            "        for p in paths:\n            yield sess.run(resized, feed_dict={raw: cv2.imread(p)})\n\n\n"
+            "model.fit_generator(batches(tf.compat.v1.Session(), paths), steps_per_epoch=100, epochs=10)\n"
         ),
         Valid(  # a generator of the file that only shuffles and slices arrays: no per-item work
             "import numpy as np\nimport tensorflow as tf\n\n\ndef shuffle_batch(X, y, size):\n"
@@ -799,6 +814,22 @@ class SessionFeedDictInLoop(Rule):
             line=7,
             message_contains="feeds every batch from Python, made on each step by a file read (`cv2.imread`, line 6)",
         ),
+        Invalid(  # the training op's own run (the default session's), each batch's images decoded into it first
+            "import imageio\nimport numpy as np\nimport tensorflow as tf\n\n"
+            "x = tf.compat.v1.placeholder(tf.float32, (4, 256, 256, 3))\n"
+            "train_step = tf.compat.v1.train.AdamOptimizer(0.001).minimize(tf.reduce_mean(x))\n\n\n"
+            "def optimize(paths, epochs=2, batch_size=4):\n    with tf.compat.v1.Session() as sess:\n"
+            "        for epoch in range(epochs):\n            for i in range(0, len(paths), batch_size):\n"
+            "                batch = np.zeros((batch_size, 256, 256, 3))\n"
+            "                for j, path in enumerate(paths[i:i + batch_size]):\n"
+            "                    batch[j] = imageio.imread(path)\n"
+            "                train_step.run(feed_dict={x: batch})\n"
+            "                if i % 1000 == 0:\n                    yield epoch, i\n\n\n"
+            "for progress in optimize(paths):\n    print(progress)\n",
+            line=16,
+            message_contains="`train_step.run(feed_dict=...)` in a loop feeds every batch from Python, made on each step"
+            " by a file read (`imageio.imread`, line 15)",
+        ),
         Invalid(  # a batch of words encoded one by one by a function of the file
             "import random\nimport numpy as np\nimport tensorflow as tf\n\n\ndef generate_batch(size):\n"
             "    batch = np.ndarray(shape=(size,), dtype=np.int32)\n    for i in range(size):\n"
@@ -936,8 +967,8 @@ class SessionFeedDictInLoop(Rule):
                 continue
             if periodic(facts, call, site.callsite.span.cell):  # a log every k steps, not every batch
                 continue
-            if _producer(facts, call, site.callsite.span.cell):  # feeding that already overlaps the step
-                continue
+            if _producer(facts, call, site.callsite.span.cell) and not is_training_step(site):
+                continue  # feeding that already overlaps the step (a generator's training step is the step itself)
             if _batch_builder(facts, site, call, results):  # how it is run is decided in another module
                 continue
             loop, _ = innermost_loop(facts, site)  # its own loop, where what it feeds is read
@@ -959,7 +990,8 @@ class SessionFeedDictInLoop(Rule):
             if varies:
                 work = host_work(facts, fed, loop, call, site.callsite.span.cell) if loop and fed else None
                 if work is not None:  # else slices of data in memory, or work not seen: nothing to overlap is known
-                    yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(work=work))
+                    yield self.diagnostic(site.callsite.span, facts.path,
+                                          self.MESSAGE.format(run=_run_name(site, call), work=work))
             elif (
                 varies is False
                 and fed is not None
@@ -967,7 +999,7 @@ class SessionFeedDictInLoop(Rule):
                 and not _timed(facts, loop, call, site.callsite.span.cell)
                 and not _shares_placeholders(facts, fed, loop, results, site.callsite.span.cell)
             ):
-                yield self.diagnostic(site.callsite.span, facts.path, self.SAME_FEED)
+                yield self.diagnostic(site.callsite.span, facts.path, self.SAME_FEED.format(run=_run_name(site, call)))
 
     def _through_callers(
         self, facts: FileFacts, site: Site, call: ast.Call, fed: ast.expr, results: set[int], fed_runs: set[int]
@@ -988,7 +1020,8 @@ class SessionFeedDictInLoop(Rule):
                 continue
             work = host_work(facts, given, loop, node, cell)
             if work is not None:
-                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(work=work))
+                yield self.diagnostic(site.callsite.span, facts.path,
+                                      self.MESSAGE.format(run=_run_name(site, call), work=work))
                 return
 
     def _wrapped(
