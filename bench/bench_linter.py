@@ -193,10 +193,13 @@ def run(jobs: int, rev: str | None, repeat: int, versus: str | None = None) -> d
     file_list = WORK / "files.txt"
     file_list.write_text("".join(f"{p}\n" for p in files), encoding="utf-8")
     cache = WORK / "cache"
-    env = {"GREENLINT_CACHE_DIR": str(cache)}
     tree, commit = export(rev) if rev else (REPO, None)  # `python -m greenlint` in `tree` runs its greenlint
+    # ... with its own data/ (catalog, model, tables): an export's `greenlint.data` is otherwise found
+    # through the editable install, in this checkout, and an older greenlint timed with today's tables
+    env = {"GREENLINT_CACHE_DIR": str(cache), "GREENLINT_DATA_DIR": str(tree / "data")}
     other, other_commit = export(versus, "versus") if versus else (None, None)
-    other_env = {"GREENLINT_CACHE_DIR": str(WORK / "cache-versus")}
+    other_env = {"GREENLINT_CACHE_DIR": str(WORK / "cache-versus"), "GREENLINT_DATA_DIR": str(other / "data")} \
+        if other else {}
     runs: dict[str, list[dict]] = {"parse": [], "cold": [], "warm": []} | (
         {"cold_versus": [], "warm_versus": []} if other else {})
     load_before = os.getloadavg()[0]

@@ -24,6 +24,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 
 SUMMARIES = "project summaries (their own walk)"
 _stack: list[list] = []  # [step, started, charged to nested steps]
@@ -194,4 +195,9 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    # the greenlint of this script's tree (an exported commit's too) with its own data/: run as a
+    # script, Python puts bench/ first on sys.path, and `greenlint` would be the editable install's
+    ROOT = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("GREENLINT_DATA_DIR", str(ROOT / "data"))
     sys.exit(main(sys.argv[1:]))
