@@ -46,6 +46,12 @@ LIST = "builtins.list"
 #: What calling a Python generator function gives (`def gen(): ... yield x[i:i + bs]`): meta
 #: "data", a `Data` with the batch its yields show (samples unknown: it may loop forever).
 PY_GENERATOR = "builtins.generator"
+#: The meta key of a `Dataset.from_generator()` pipeline (and the datasets made from it, up to a
+#: `.cache()`) whose Python generator reads, decodes or augments data per item: that work, as
+#: hostwork.py names it. tf.data runs the generator on one thread, under the GIL, on every pass.
+GENERATOR_HOST = "generator_host"
+#: The pipeline source that runs a Python generator function.
+FROM_GENERATOR = "tensorflow.data.Dataset.from_generator"
 #: What `ImageDataGenerator.flow()`, `.flow_from_directory()`, `.flow_from_dataframe()` give: a
 #: Keras image iterator, a `keras.utils.Sequence` (its batches are indexed, so workers can share it);
 #: meta "host" where it reads, decodes or warps each image of a batch (hostwork.py), "plain" where

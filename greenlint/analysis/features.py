@@ -68,6 +68,9 @@ input_host_work        `fit`/`fit_generator` fed by a Python generator, a `Seque
                        in the loop by a function decoding per item in its loops: the call
                        that reads, decodes, tokenises or augments data per item, and its line
                        (`"`cv2.imread` (loader.py line 12)"`: hostwork.py)
+input_generator_host   `fit`/`fit_generator` fed by a `Dataset.from_generator()` pipeline (not cached) whose Python
+                       generator reads, decodes, tokenises or augments data per item: that call and its
+                       line, as `input_host_work` names it
 input_drawn_above      `train_on_batch` given `input_host_work`: how many lines above the call the
                        batch is drawn (`next(gen)`, the `for` over the generator, the call of the
                        decoding function); 0 on the same line
@@ -85,6 +88,7 @@ from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and si
     DATA_ROOTS,
     DATASET,
     FLOW_ITERATOR,
+    GENERATOR_HOST,
     PY_GENERATOR,
     TENSOR,
     elements,
@@ -322,7 +326,10 @@ def receiver_features(owner: Any) -> dict[str, Any]:
     if type(owner) is not Inst:
         return {}
     # (the loop that drew a batch is the analysis' own object: no feature)
-    out = {"receiver": owner.how, **{k: v for k, v in owner.meta.items() if k not in WORK_KEYS and k != DRAWN_IN}}
+    out = {
+        "receiver": owner.how,
+        **{k: v for k, v in owner.meta.items() if k not in WORK_KEYS and k not in (DRAWN_IN, GENERATOR_HOST)},
+    }
     count = elements(owner.meta.get("data"))
     if count is not None:
         out["pipeline_elements"] = count
@@ -341,6 +348,13 @@ def input_host_work(named: dict[str, Any]) -> str | None:
         method = value.info.find_method("__getitem__")
         return method.host if method is not None else None
     return value.meta.get("host") if type(value) is Inst and value.cls in (PY_GENERATOR, FLOW_ITERATOR) else None
+
+
+def input_generator_host(named: dict[str, Any]) -> str | None:
+    """The per-item host work of the Python generator behind the `Dataset.from_generator()` pipeline
+    a `fit`/`fit_generator` call is given, where no `.cache()` came after it (arrays.GENERATOR_HOST)."""
+    value: Any = named.get("x", named.get("generator"))
+    return value.meta.get(GENERATOR_HOST) if type(value) is Inst and value.cls == DATASET else None
 
 
 def input_plain_flow(named: dict[str, Any]) -> bool:

@@ -1532,6 +1532,18 @@ class Resolver:
             self.walk_function(info)
         return info.returns if info.state is Walk.DONE else MISSING
 
+    def generator_host(self, generator: Any) -> str | None:
+        """The per-item host work of the generator function given to `Dataset.from_generator()` (of
+        the file or a project module; walked now if it was not), where its loops show some."""
+        if type(generator) is ExtFunc:  # a project module's: its walk there found the work
+            made, host = generator.returns, generator.host
+        elif type(generator) is UserFunc:
+            made = self.result_of(generator.info)
+            host = made.meta.get("host") if type(made) is Inst else None
+        else:
+            return None
+        return host if type(made) is Inst and made.cls == arrays.PY_GENERATOR else None
+
     def bound_later(self, node: ast.Call, args: list, keywords: list) -> None:
         """`types.MethodType(train, model)`, `functools.partial(train, model, epochs=5)`: the
         arguments given are what *train*'s first parameters hold whenever it is called through
@@ -2278,6 +2290,8 @@ class Resolver:
                 elif callee.name == "unbatch":
                     meta.pop("batch_size", None)
                 mapped.dataset_step(meta, callee.name, named, node.lineno)
+                if callee.name == "cache":  # the generator runs on the first pass only
+                    meta.pop(arrays.GENERATOR_HOST, None)
                 if "data" in meta:
                     data = arrays.dataset_step(callee.name, meta["data"], named)
                     if data is None:
@@ -2623,6 +2637,10 @@ class Resolver:
             meta["site_work"] = self.calls[-1].work  # filled in once a model places the layer
         written = self.files.files_under(named.get("directory"), api, _labelled(named)) if api in READ_ENDINGS else None
         self.work_meta(api, named, features, meta, [v for starred, v in args if not starred], written)
+        if api == arrays.FROM_GENERATOR and not self.exporting:
+            host = self.generator_host(named.get("generator"))
+            if host is not None:
+                meta[arrays.GENERATOR_HOST] = host
         if kind == "class" and type(named.get("model_fn")) is UserFunc and not self.exporting:
             model_work = self.model_fn_work(named["model_fn"].info)
             if model_work:  # `tf.estimator.Estimator(model_fn=f)`: the model f runs (work.estimator_work)
@@ -2793,6 +2811,9 @@ class Resolver:
                 features["input_plain_flow"] = True
             if kind == "sequence" and feat.input_sliced(named):
                 features["input_sliced"] = True
+            generated = feat.input_generator_host(named) if kind == "dataset" else None
+            if generated is not None:
+                features["input_generator_host"] = generated
             workers = feat.input_workers(named) if kind == "sequence" else None
             if workers is not None:
                 features["input_workers"] = workers

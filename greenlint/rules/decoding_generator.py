@@ -33,6 +33,19 @@ GATED_DECODE = (
 )
 
 
+#: A `from_generator` pipeline over a generator that opens and resizes each image with PIL (line 7),
+#: trained on by `fit` (line 11); `{after}`: what the pipeline does right after the generator.
+FROM_GENERATOR = (
+    "import numpy as np\nimport tensorflow as tf\nfrom PIL import Image\nm = tf.keras.Sequential()\n"
+    "def samples():\n    for p, y in zip(paths, labels):\n"
+    "        yield np.asarray(Image.open(p).convert('RGB').resize((224, 224))), y\n"
+    "spec = (tf.TensorSpec((224, 224, 3), tf.uint8), tf.TensorSpec((), tf.int64))\n"
+    "ds = tf.data.Dataset.from_generator(samples, output_signature=spec){after}\n"
+    "ds = ds.shuffle(1000).batch(32).prefetch(tf.data.AUTOTUNE)\n"
+    "m.fit(ds, epochs=30)\n"
+)
+
+
 class DecodingGenerator(Rule):
     """
     ## What it does
@@ -76,6 +89,15 @@ class DecodingGenerator(Rule):
       to do at least 5.5e5 forward FLOPs per element of its input (`flops_per_sample` over the
       elements of `input_shape`: a full-resolution U-Net on small grayscale images), whose step
       hides one core's decoding (see below).
+
+    - `fit()` (or `fit_generator()`) given a `tf.data` pipeline that starts with
+      `Dataset.from_generator()` of such a generator function (of the file or of a project module),
+      with no `.cache()` after it (the analysis's `input_generator_host`), unless the model is known
+      to be as heavy as above: tf.data runs the generator on one thread, under the GIL, whatever
+      the pipeline does after it (a parallel `map` or `prefetch` there does not spread the
+      generator's own work), so it is one worker that no `workers` argument changes. The advice is
+      to make the items in the pipeline: a `map` over the file names with `num_parallel_calls`,
+      decoding with `tf.io` and `tf.image` ops.
 
     With the option `decoding-generator-one-worker = true`, also a `fit()` with one worker whose
     model is known to be that heavy, and a `keras.utils.Sequence` with one worker (GL407's too).
@@ -204,6 +226,13 @@ class DecodingGenerator(Rule):
         "`{method}()` draws its batches on the training thread ({workers}, on {keras}) from a Python generator that"
         " reads, decodes, tokenises or augments data per item ({host}): the device idles while each batch is prepared"
     )
+    GENERATED_MESSAGE = (
+        "`{method}()` trains on a `Dataset.from_generator()` pipeline whose Python generator reads, decodes, tokenises"
+        " or augments data per item ({host}) on one thread, under the GIL, whatever the pipeline does after it:"
+        " where that takes longer than a step, the device waits on every step; make the items in the pipeline"
+        " instead (`from_tensor_slices(paths).map(load, num_parallel_calls=tf.data.AUTOTUNE)`, decoding with"
+        " `tf.io` and `tf.image` ops)"
+    )
     DRAWN_MESSAGE = (
         "The batches drawn here between steps come from Python code that reads, decodes, tokenises or augments data per item"
         " ({host}) and feed `{method}()` ({steps}): the device idles while each batch is prepared"
@@ -213,6 +242,12 @@ class DecodingGenerator(Rule):
         " given several workers"
     )
     VALID = (
+        Valid(FROM_GENERATOR.format(after=".cache()")),  # cached after the generator: it runs on the first pass only
+        Valid(  # a from_generator pipeline whose generator slices arrays in memory: nothing decoded per item
+            FROM_GENERATOR.replace(
+                "np.asarray(Image.open(p).convert('RGB').resize((224, 224)))", "images[i]"
+            ).replace("for p, y in zip(paths, labels)", "for i, y in enumerate(labels)").format(after="")
+        ),
         Valid(GATED_DECODE.format(given=", proc_img=False")),  # the pixels never decoded: PIL read the header alone
         Valid(  # PIL's open reads the header alone: only the image's size is used
             "import numpy as np\nimport tensorflow as tf\nfrom PIL import Image\n"
@@ -340,6 +375,17 @@ class DecodingGenerator(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # a from_generator pipeline whose generator opens and resizes each image with PIL
+            FROM_GENERATOR.format(after=""),
+            line=11,
+            message_contains="trains on a `Dataset.from_generator()` pipeline whose Python generator reads, decodes,"
+            " tokenises or augments data per item (`PIL.Image.open` (line 7)) on one thread",
+        ),
+        Invalid(  # a parallel map after the generator does not spread the generator's own decoding
+            FROM_GENERATOR.format(after=".map(lambda x, y: (x / 255, y), num_parallel_calls=tf.data.AUTOTUNE)"),
+            line=11,
+            message_contains="whatever the pipeline does after it",
+        ),
         Invalid(  # a generator tokenising and padding each window of a text in Python, given one worker
             "import numpy as np\nimport tensorflow as tf\nfrom tensorflow.keras.preprocessing.sequence import pad_sequences\n"
             "m = tf.keras.Sequential()\n"
@@ -559,6 +605,15 @@ class DecodingGenerator(Rule):
             return
         draws: dict[tuple[int | None, int], list[Site]] = {}  # (cell, line drawing the batch) -> the steps it feeds
         for site in facts.sites:
+            generated = site.features.get("input_generator_host")
+            if generated is not None and is_keras_model_method(site.api, ("fit", "fit_generator")):
+                if not in_test_code(facts, site) and (
+                    options.get("decoding-generator-one-worker", False) or not hides_decoding(site)
+                ):
+                    method = site.api.rsplit(".", 1)[-1]
+                    message = self.GENERATED_MESSAGE.format(method=method, host=generated)
+                    yield self.diagnostic(site.callsite.span, facts.path, message)
+                continue
             host = site.features.get("input_host_work")
             if host is None or in_test_code(facts, site):
                 continue

@@ -83,7 +83,9 @@ class SequentialDatasetMap(Rule):
     parses file contents (`tf.io.decode_jpeg`, `tf.io.parse_single_example`) or runs a `tf.image`
     op, milliseconds per element on one core; a map that only looks ids up (a hash per key,
     microseconds per element) costs little beside a training step, however sequential. The version
-    targeted is read as GL401 reads it (the `tensorflow-version` option sets it).
+    targeted is read as GL401 reads it (the `tensorflow-version` option sets it); where it predates
+    2.7 (or the options turn the rewrite off) the message gives that reason, not the function's
+    state: no map is parallelised there, stateless or not.
 
     ## Why is this bad?
     The TensorFlow guide "Better performance with the tf.data API" (section "Parallelizing data
@@ -247,6 +249,12 @@ class SequentialDatasetMap(Rule):
             line=4,
             options=TF_2_6,
         ),
+        Invalid(  # before 2.7 the version is the reason, stateful or not: no map is parallelised by itself
+            "import tensorflow as tf\ndef augment(image):\n    return image + tf.random.normal(tf.shape(image))\n"
+            "ds = tf.data.Dataset.from_tensor_slices(images).map(augment)\n",
+            options=TF_2_6,
+            message_contains="TensorFlow 2.6 (the tensorflow-version setting) has no `map_parallelization` by default",
+        ),
         Invalid(  # random draws: a stateful map function runs one element at a time on any TensorFlow
             "import tensorflow as tf\ndef augment(image):\n    return image + tf.random.normal(tf.shape(image))\n"
             "ds = tf.data.Dataset.from_tensor_slices(images).map(augment)\n",
@@ -297,12 +305,10 @@ class SequentialDatasetMap(Rule):
                 continue
             if _file_cached(facts, call, cell):
                 continue
-            stateful = _stateful(facts, call, cell)
-            why = (
-                f"its function is stateful (`{stateful}`): tf.data parallelises only stateless maps itself"
-                if stateful
-                else by_hand(facts, options, "map_parallelization")
-            )
+            # the version (or the options) first: before 2.7 tf.data parallelises no map by itself, stateless or not
+            why = by_hand(facts, options, "map_parallelization")
+            if why is None and (stateful := _stateful(facts, call, cell)):
+                why = f"its function is stateful (`{stateful}`): tf.data parallelises only stateless maps itself"
             if why is not None:
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(why=why))
 

@@ -461,6 +461,26 @@ def test_a_generators_host_work_is_known_across_modules(tmp_path):
     assert fit.features.get("input_host_work") == "`cv2.imread` (images.py line 5)"
 
 
+def test_a_from_generator_pipeline_carries_its_module_generators_host_work_to_the_fit(tmp_path):
+    """`Dataset.from_generator()` of another module's generator that decodes each image: the fit on
+    the pipeline names the decode, after a parallel map too; a `.cache()` after the generator drops it."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "loader.py").write_text(
+        "import cv2\n\n\ndef samples(paths, labels):\n    for p, y in zip(paths, labels):\n"
+        "        yield cv2.imread(p.decode()), y\n"
+    )
+    main = tmp_path / "main.py"
+    main.write_text(
+        "import tensorflow as tf\nfrom loader import samples\nmodel = tf.keras.Sequential()\n"
+        "ds = tf.data.Dataset.from_generator(samples, args=(paths, labels), output_types=(tf.uint8, tf.int64))\n"
+        "model.fit(ds.map(f, num_parallel_calls=8).batch(32), epochs=20)\n"
+        "model.fit(ds.cache().batch(32), epochs=20)\n"
+    )
+    fits = [site for site in analyse_file(main).callsites if site.api.endswith(".fit")]
+    assert [fit.features.get("input_generator_host") for fit in fits] == ["`cv2.imread` (loader.py line 6)", None]
+    assert all(fit.features.get("input_kind") == "dataset" for fit in fits)
+
+
 def test_a_generators_text_encoding_is_known_through_a_star_import(tmp_path):
     """A package's generator (imported with `from .training import *`) that pads each window through a
     helper: the fit in the package's other module names the padding as per-item host work."""
