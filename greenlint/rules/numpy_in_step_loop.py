@@ -80,7 +80,7 @@ class NumpyInStepLoop(Rule):
     Also flags what a traced training step returns (`loss = train_step(x, y)`, one step a call
     as above) copied to the host on every pass only to be recorded: `float(loss)` or `int(loss)`
     recorded as above, or the tensor itself printed, formatted or logged (`print(loss)`,
-    `f"{loss:.3f}"`), each of which reads its value. Appending the tensor to a list, or adding it
+    `f"{loss:.3f}"`, `'loss %.4f' % loss`), each of which reads its value. Appending the tensor to a list, or adding it
     to a metric, keeps it on the device and is not reported; nor is a value the host computes
     with (`if float(loss) < 0.01: break`).
 
@@ -308,6 +308,10 @@ class NumpyInStepLoop(Rule):
             TRACED_STEP + "total = 0.0\nfor x, y in dataset:\n    loss = train_step(x, y)\n"
             "    total += float(loss)\n    if total > 1e6:\n        break\n"
         ),
+        Valid(  # %-formatted every 100 steps only
+            TRACED_STEP + "for i, (x, y) in enumerate(dataset):\n    loss = train_step(x, y)\n"
+            "    if i % 100 == 0:\n        print('loss %.4f' % loss)\n"
+        ),
         Valid(  # the tensor itself summed: the sum stays on the device until it is printed after the loop
             TRACED_STEP + "total = 0.0\nfor x, y in dataset:\n    loss = train_step(x, y)\n    total += loss\n"
             "print(float(total))\n"
@@ -349,6 +353,12 @@ class NumpyInStepLoop(Rule):
             line=18,
             message_contains="`loss.numpy()` copies a tensor to the host on every training step, waiting for the step to"
             " finish, only to add it to `total`",
+        ),
+        Invalid(  # the tensor itself %-formatted into a progress line after every step
+            TRACED_STEP + "for i, (x, y) in enumerate(dataset):\n    loss = train_step(x, y)\n"
+            "    print('step %d loss %.4f acc %.4f' % (i, loss, loss))\n",
+            line=16,
+            message_contains="`loss` copies what the training step returned",
         ),
         Invalid(  # the same through `float()`, the running mean shown each step
             TRACED_STEP + "total = 0.0\nfor i, (x, y) in enumerate(dataset):\n    loss = train_step(x, y)\n"
@@ -434,7 +444,12 @@ class NumpyInStepLoop(Rule):
                 ):
                     continue  # a function of the file running one step a call (its result a tensor), bound to names
                 names = frozenset().union(*(flow.targets(t) for t in parent.targets))
-                for read in _host_reads(facts, loop, names, cell):
+                waited: set[int] = set()  # the statements already reported: their first read waits for the step
+                for read in sorted(_host_reads(facts, loop, names, cell), key=lambda n: (n.lineno, n.col_offset)):
+                    statement = next(a for a in facts.ancestors(read, cell) if isinstance(a, ast.stmt))
+                    if id(statement) in waited:
+                        continue
+                    waited.add(id(statement))
                     total = _summed(facts, read, cell)
                     message = (
                         self.SUMMED_MESSAGE.format(read=ast.unparse(read), total=total)
@@ -595,14 +610,31 @@ def _host_reads(facts: FileFacts, loop: Loop, names: frozenset, cell: int | None
         parent = facts.parent(node, cell)
         if isinstance(parent, ast.Call) and last_name(parent.func) in ("float", "int") and parent.args == [node]:
             read: ast.expr | None = parent if _only_recorded(facts, parent, cell) or _summed(facts, parent, cell) else None
-        elif isinstance(parent, ast.FormattedValue) or (
-            isinstance(parent, ast.Call) and node in parent.args and last_name(parent.func) in SHOWN
+        elif (
+            isinstance(parent, ast.FormattedValue)
+            or (isinstance(parent, ast.Call) and node in parent.args and last_name(parent.func) in SHOWN)
+            or _percent_formatted(facts, node, cell)
         ):
             read = node
         else:
             read = None
         if read is not None and _every_pass(facts, read, cell):
             yield read
+
+
+def _percent_formatted(facts: FileFacts, node: ast.expr, cell: int | None) -> bool:
+    """*node* is a value `%`-formatted into a string (`'loss %.4f' % loss`, `'%d %f' % (i, loss)`),
+    which reads it."""
+    parent = facts.parent(node, cell)
+    if isinstance(parent, ast.Tuple):
+        node, parent = parent, facts.parent(parent, cell)
+    return (
+        isinstance(parent, ast.BinOp)
+        and isinstance(parent.op, ast.Mod)
+        and parent.right is node
+        and isinstance(parent.left, ast.Constant)
+        and isinstance(parent.left.value, str)
+    )
 
 
 def _recorder(node: ast.AST) -> bool:
