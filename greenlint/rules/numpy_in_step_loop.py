@@ -80,7 +80,8 @@ class NumpyInStepLoop(Rule):
     Also flags what a traced training step returns (`loss = train_step(x, y)`, one step a call
     as above) copied to the host on every pass only to be recorded: `float(loss)` or `int(loss)`
     recorded as above, or the tensor itself printed, formatted or logged (`print(loss)`,
-    `f"{loss:.3f}"`, `'loss %.4f' % loss`), each of which reads its value. Appending the tensor to a list, or adding it
+    `f"{loss:.3f}"`, `'loss %.4f' % loss`, `pbar.set_postfix(loss=loss)`, `log({"loss": loss})`),
+    each of which reads its value. Appending the tensor to a list, or adding it
     to a metric, keeps it on the device and is not reported; nor is a value the host computes
     with (`if float(loss) < 0.01: break`).
 
@@ -308,6 +309,10 @@ class NumpyInStepLoop(Rule):
             TRACED_STEP + "total = 0.0\nfor x, y in dataset:\n    loss = train_step(x, y)\n"
             "    total += float(loss)\n    if total > 1e6:\n        break\n"
         ),
+        Valid(  # a dict holding the tensor appended to a history: the tensor stays where it is
+            TRACED_STEP + "history = []\nfor x, y in dataset:\n    loss = train_step(x, y)\n"
+            "    history.append({'loss': loss})\n"
+        ),
         Valid(  # %-formatted every 100 steps only
             TRACED_STEP + "for i, (x, y) in enumerate(dataset):\n    loss = train_step(x, y)\n"
             "    if i % 100 == 0:\n        print('loss %.4f' % loss)\n"
@@ -357,6 +362,16 @@ class NumpyInStepLoop(Rule):
         Invalid(  # the tensor itself %-formatted into a progress line after every step
             TRACED_STEP + "for i, (x, y) in enumerate(dataset):\n    loss = train_step(x, y)\n"
             "    print('step %d loss %.4f acc %.4f' % (i, loss, loss))\n",
+            line=16,
+            message_contains="`loss` copies what the training step returned",
+        ),
+        Invalid(  # the tensor itself given to a progress bar's postfix after every step
+            TRACED_STEP + "for x, y in tqdm(dataset):\n    loss = train_step(x, y)\n    pbar.set_postfix(loss=loss)\n",
+            line=16,
+            message_contains="`loss` copies what the training step returned",
+        ),
+        Invalid(  # the tensor itself in a dict given to a logger after every step
+            TRACED_STEP + "for x, y in dataset:\n    loss = train_step(x, y)\n    wandb.log({'loss': loss})\n",
             line=16,
             message_contains="`loss` copies what the training step returned",
         ),
@@ -612,7 +627,7 @@ def _host_reads(facts: FileFacts, loop: Loop, names: frozenset, cell: int | None
             read: ast.expr | None = parent if _only_recorded(facts, parent, cell) or _summed(facts, parent, cell) else None
         elif (
             isinstance(parent, ast.FormattedValue)
-            or (isinstance(parent, ast.Call) and node in parent.args and last_name(parent.func) in SHOWN)
+            or _shown_argument(facts, node, cell)
             or _percent_formatted(facts, node, cell)
         ):
             read = node
@@ -620,6 +635,23 @@ def _host_reads(facts: FileFacts, loop: Loop, names: frozenset, cell: int | None
             read = None
         if read is not None and _every_pass(facts, read, cell):
             yield read
+
+
+def _shown_argument(facts: FileFacts, node: ast.expr, cell: int | None) -> bool:
+    """*node* is given to a call that shows it (`SHOWN`): as an argument (`print(loss)`), a keyword's
+    value (`pbar.set_postfix(loss=loss)`), or a value of a dict given as an argument
+    (`wandb.log({"loss": loss})`)."""
+    given: ast.AST = node
+    parent = facts.parent(node, cell)
+    if isinstance(parent, ast.Dict) and node in parent.values:
+        given, parent = parent, facts.parent(parent, cell)
+    elif isinstance(parent, ast.keyword):
+        given, parent = parent, facts.parent(parent, cell)
+    return (
+        isinstance(parent, ast.Call)
+        and (given in parent.args or given in parent.keywords)
+        and last_name(parent.func) in SHOWN
+    )
 
 
 def _percent_formatted(facts: FileFacts, node: ast.expr, cell: int | None) -> bool:
