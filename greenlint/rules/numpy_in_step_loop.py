@@ -317,6 +317,11 @@ class NumpyInStepLoop(Rule):
             TRACED_STEP + "for i, (x, y) in enumerate(dataset):\n    loss = train_step(x, y)\n"
             "    if i % 100 == 0:\n        print('loss %.4f' % loss)\n"
         ),
+        Valid(  # an attribute sum the loop tests on every pass
+            TRACED_STEP + "class Trainer:\n    def fit(self, dataset):\n        self.total = 0.0\n"
+            "        for x, y in dataset:\n            loss = train_step(x, y)\n            self.total += float(loss)\n"
+            "            if self.total > 1e6:\n                break\n"
+        ),
         Valid(  # the tensor itself summed: the sum stays on the device until it is printed after the loop
             TRACED_STEP + "total = 0.0\nfor x, y in dataset:\n    loss = train_step(x, y)\n    total += loss\n"
             "print(float(total))\n"
@@ -358,6 +363,13 @@ class NumpyInStepLoop(Rule):
             line=18,
             message_contains="`loss.numpy()` copies a tensor to the host on every training step, waiting for the step to"
             " finish, only to add it to `total`",
+        ),
+        Invalid(  # a trainer's running sum kept in an attribute, read after the loop
+            TRACED_STEP + "class Trainer:\n    def fit(self, dataset):\n        self.total = 0.0\n"
+            "        for x, y in dataset:\n            loss = train_step(x, y)\n            self.total += float(loss)\n"
+            "        return self.total\n",
+            line=19,
+            message_contains="only to add it to `self.total`",
         ),
         Invalid(  # the tensor itself %-formatted into a progress line after every step
             TRACED_STEP + "for i, (x, y) in enumerate(dataset):\n    loss = train_step(x, y)\n"
@@ -704,9 +716,9 @@ def _recorded(facts: FileFacts, node: ast.AST, cell: int | None) -> bool | str:
 
 def _summed(facts: FileFacts, node: ast.expr, cell: int | None) -> str | None:
     """The name of the running sum that *node*'s host value (through conversions: `float(loss)`) is
-    only added to (`total += loss.numpy()`), where the loop around reads that sum on its passes only
-    to record it (`print(total / (i + 1))`), or not at all; None otherwise (a sum the loop tests,
-    `if total > limit: break`, is needed on the host every step)."""
+    only added to (`total += loss.numpy()`, `self.total += ...`), where the loop around reads that
+    sum on its passes only to record it (`print(total / (i + 1))`), or not at all; None otherwise (a
+    sum the loop tests, `if total > limit: break`, is needed on the host every step)."""
     child: ast.AST = node
     for parent in facts.ancestors(node, cell):
         if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in CONVERSIONS:
@@ -716,15 +728,18 @@ def _summed(facts: FileFacts, node: ast.expr, cell: int | None) -> str | None:
             isinstance(parent, ast.AugAssign)
             and isinstance(parent.op, ast.Add)
             and parent.value is child
-            and isinstance(parent.target, ast.Name)
+            and (path := dotted(parent.target))
         ):
             return None
-        total = parent.target.id
         loop = next((a for a in facts.ancestors(parent, cell) if isinstance(a, (*LOOPS, *SCOPES))), None)
         if not isinstance(loop, LOOPS):
             return None
-        reads = [n for n in ast.walk(loop) if isinstance(n, ast.Name) and n.id == total and isinstance(n.ctx, ast.Load)]
-        return total if all(_recorded(facts, read, cell) is True for read in reads) else None
+        reads = [
+            n
+            for n in ast.walk(loop)
+            if isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Load) and dotted(n) == path
+        ]
+        return ".".join(path) if all(_recorded(facts, read, cell) is True for read in reads) else None
     return None
 
 
