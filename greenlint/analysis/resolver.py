@@ -2687,6 +2687,8 @@ class Resolver:
                 count = work_mod.graph_layers(graph)
                 if count is not None:
                     meta["n_layers"] = count
+        elif api in work_mod.CHECKPOINTS:  # the Keras models a checkpoint writes (its `save` writes their weights)
+            meta["saved"] = work_mod.checkpointed(api, named)
         elif api.startswith(work_mod.LAYERS) and "layer" in named:  # Bidirectional, TimeDistributed
             meta["wrapped"] = named["layer"]
         elif arrays.is_dataset_source(api):

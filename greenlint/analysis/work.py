@@ -63,6 +63,11 @@ MODEL_METHODS = frozenset(
 #: their work is the model's parameters (`weights_work`).
 WEIGHT_FILE_METHODS = frozenset({"save", "save_weights", "load_weights"})
 SAVE_MODEL = "tensorflow.keras.models.save_model"
+#: TF2's checkpoints: a `Checkpoint` of the objects given to it, and a `CheckpointManager` of one.
+CHECKPOINT = "tensorflow.train.Checkpoint"
+CHECKPOINTS = frozenset({CHECKPOINT, "tensorflow.train.CheckpointManager"})
+#: Their methods that write every variable they track.
+CHECKPOINT_WRITES = frozenset({"save", "write"})
 #: The methods that run one batch given to them (their `samples` are that batch's).
 ONE_BATCH = frozenset({"train_on_batch", "test_on_batch", "predict_on_batch"})
 #: A preprocessing layer's pass over its data (the predictor's `DATA_PASS_METHODS`).
@@ -848,7 +853,29 @@ def site_work(api: str, named: dict, features: dict, owner: Any, first: Any, mer
     model = owner if leaf in WEIGHT_FILE_METHODS else named.get("model", first) if api == SAVE_MODEL else None
     if isinstance(model, Inst) and is_model(model):
         return weights_work(model)
+    if leaf in CHECKPOINT_WRITES and type(owner) is Inst and owner.cls in CHECKPOINTS and owner.meta.get("saved"):
+        return checkpoint_work(owner.meta["saved"])
     return op_work(api, named, features)
+
+
+def checkpointed(api: str, named: dict) -> list[Inst] | None:
+    """The Keras models a `tf.train.Checkpoint` tracks (each argument that is one: `Checkpoint(model=m,
+    optimizer=opt)`; what else it tracks only adds to what a save writes), or a `CheckpointManager`'s
+    checkpoint's; None where there is none."""
+    if api != CHECKPOINT:
+        held = named.get("checkpoint")
+        return held.meta.get("saved") if type(held) is Inst and held.cls == CHECKPOINT else None
+    return [v for v in named.values() if is_model(v)] or None
+
+
+def checkpoint_work(models: list[Inst]) -> Work:
+    """The work of a checkpoint's write: the params of the models it tracks, a lower bound (what else
+    it tracks, the optimizer's slots, not counted), where each model's are known; {} otherwise."""
+    works = [weights_work(m) for m in models]
+    if not all(works):
+        return {}
+    params = sum(w["params"].value for w in works)
+    return {"params": q(params, "inferred", "the weights of the models the checkpoint tracks", bound="lower")}
 
 
 def adapt_work(named: dict, features: dict, first: Any) -> Work:

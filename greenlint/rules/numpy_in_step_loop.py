@@ -80,9 +80,15 @@ class NumpyInStepLoop(Rule):
     Also flags what a traced training step returns (`loss = train_step(x, y)`, one step a call
     as above) copied to the host on every pass only to be recorded: `float(loss)` or `int(loss)`
     recorded as above, or the tensor itself printed, formatted or logged (`print(loss)`,
-    `f"{loss:.3f}"`), each of which reads its value. Appending the tensor to a list, or adding it
+    `f"{loss:.3f}"`, `'loss %.4f' % loss`, `pbar.set_postfix(loss=loss)`, `log({"loss": loss})`),
+    each of which reads its value. Appending the tensor to a list, or adding it
     to a metric, keeps it on the device and is not reported; nor is a value the host computes
     with (`if float(loss) < 0.01: break`).
+
+    Also flags such a value (`loss.numpy()`, `float(loss)`) copied on every step only to be added
+    to a running sum (`total += loss.numpy()`) that the loop reads, if at all, only to record it:
+    adding the tensor itself keeps the sum on the device, read once after the loop. A sum the
+    loop tests (`if total > limit: break`) is needed on the host and is not reported.
 
     Also flags the optimizer's step counter read on the host on every pass of a training loop
     (`optimizer.iterations.numpy()`, `int(optimizer.iterations)`), wherever the value goes (an
@@ -192,6 +198,10 @@ class NumpyInStepLoop(Rule):
         "`{read}` copies what the training step returned to the host on every step, waiting for the step to finish:"
         " keep it on the device (a metric's `update_state`) and read it every N steps"
     )
+    SUMMED_MESSAGE = (
+        "`{read}` copies a tensor to the host on every training step, waiting for the step to finish, only to add it to"
+        " `{total}`: add the tensor itself (the sum stays on the device) and read the sum once, after the loop"
+    )
     COUNTER_MESSAGE = (
         "`{read}` reads the step counter from the device on every training step, waiting for the step to finish:"
         " count the steps in Python instead"
@@ -295,6 +305,27 @@ class NumpyInStepLoop(Rule):
             "import tensorflow as tf\n\n\ndef test_weights_change():\n    model = tf.keras.Sequential()\n"
             "    for i in range(3):\n        model.train_on_batch(x, y)\n        assert model.get_weights() != before\n"
         ),
+        Valid(  # a running sum the loop tests on every pass (a divergence check) is needed on the host
+            TRACED_STEP + "total = 0.0\nfor x, y in dataset:\n    loss = train_step(x, y)\n"
+            "    total += float(loss)\n    if total > 1e6:\n        break\n"
+        ),
+        Valid(  # a dict holding the tensor appended to a history: the tensor stays where it is
+            TRACED_STEP + "history = []\nfor x, y in dataset:\n    loss = train_step(x, y)\n"
+            "    history.append({'loss': loss})\n"
+        ),
+        Valid(  # %-formatted every 100 steps only
+            TRACED_STEP + "for i, (x, y) in enumerate(dataset):\n    loss = train_step(x, y)\n"
+            "    if i % 100 == 0:\n        print('loss %.4f' % loss)\n"
+        ),
+        Valid(  # an attribute sum the loop tests on every pass
+            TRACED_STEP + "class Trainer:\n    def fit(self, dataset):\n        self.total = 0.0\n"
+            "        for x, y in dataset:\n            loss = train_step(x, y)\n            self.total += float(loss)\n"
+            "            if self.total > 1e6:\n                break\n"
+        ),
+        Valid(  # the tensor itself summed: the sum stays on the device until it is printed after the loop
+            TRACED_STEP + "total = 0.0\nfor x, y in dataset:\n    loss = train_step(x, y)\n    total += loss\n"
+            "print(float(total))\n"
+        ),
     )
     INVALID = (
         Invalid(  # the eager loop is the mode the defaults run
@@ -325,6 +356,42 @@ class NumpyInStepLoop(Rule):
             TRACED_STEP + "history = []\nfor x, y in dataset:\n    loss = train_step(x, y)\n    history.append(float(loss))\n",
             line=17,
             message_contains="`float(loss)` copies what the training step returned to the host on every step",
+        ),
+        Invalid(  # the step's loss added to a running sum on the host after every step, the sum printed per epoch
+            TRACED_STEP + "for epoch in range(10):\n    total = 0.0\n    for x, y in dataset:\n"
+            "        loss = train_step(x, y)\n        total += loss.numpy()\n    print(epoch, total)\n",
+            line=18,
+            message_contains="`loss.numpy()` copies a tensor to the host on every training step, waiting for the step to"
+            " finish, only to add it to `total`",
+        ),
+        Invalid(  # a trainer's running sum kept in an attribute, read after the loop
+            TRACED_STEP + "class Trainer:\n    def fit(self, dataset):\n        self.total = 0.0\n"
+            "        for x, y in dataset:\n            loss = train_step(x, y)\n            self.total += float(loss)\n"
+            "        return self.total\n",
+            line=19,
+            message_contains="only to add it to `self.total`",
+        ),
+        Invalid(  # the tensor itself %-formatted into a progress line after every step
+            TRACED_STEP + "for i, (x, y) in enumerate(dataset):\n    loss = train_step(x, y)\n"
+            "    print('step %d loss %.4f acc %.4f' % (i, loss, loss))\n",
+            line=16,
+            message_contains="`loss` copies what the training step returned",
+        ),
+        Invalid(  # the tensor itself given to a progress bar's postfix after every step
+            TRACED_STEP + "for x, y in tqdm(dataset):\n    loss = train_step(x, y)\n    pbar.set_postfix(loss=loss)\n",
+            line=16,
+            message_contains="`loss` copies what the training step returned",
+        ),
+        Invalid(  # the tensor itself in a dict given to a logger after every step
+            TRACED_STEP + "for x, y in dataset:\n    loss = train_step(x, y)\n    wandb.log({'loss': loss})\n",
+            line=16,
+            message_contains="`loss` copies what the training step returned",
+        ),
+        Invalid(  # the same through `float()`, the running mean shown each step
+            TRACED_STEP + "total = 0.0\nfor i, (x, y) in enumerate(dataset):\n    loss = train_step(x, y)\n"
+            "    total += float(loss)\n    print(total / (i + 1))\n",
+            line=17,
+            message_contains="`float(loss)` copies a tensor to the host on every training step",
         ),
         Invalid(  # the tensor itself formatted into a progress line after every step
             TRACED_STEP + "for i, (x, y) in enumerate(dataset):\n    loss = train_step(x, y)\n    print(f'{i}: {loss:.4f}')\n",
@@ -376,14 +443,16 @@ class NumpyInStepLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if (
-                site.api == NUMPY
-                and site.repeats(same=())
-                and every_step(facts, site)
-                and _only_recorded(facts, facts.node(site), site.callsite.span.cell)
-                and not other_mode(facts, facts.node(site), site.callsite.span.cell)
-            ):
+            node, cell = facts.node(site), site.callsite.span.cell
+            if site.api != NUMPY or not site.repeats(same=()) or not every_step(facts, site):
+                continue
+            if other_mode(facts, node, cell):
+                continue
+            if _only_recorded(facts, node, cell):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
+            elif node is not None and (total := _summed(facts, node, cell)):
+                message = self.SUMMED_MESSAGE.format(read=ast.unparse(node), total=total)
+                yield self.diagnostic(site.callsite.span, facts.path, message)
         yield from self._counter_reads(facts)
         yield from self._result_reads(facts)
 
@@ -402,10 +471,19 @@ class NumpyInStepLoop(Rule):
                 ):
                     continue  # a function of the file running one step a call (its result a tensor), bound to names
                 names = frozenset().union(*(flow.targets(t) for t in parent.targets))
-                for read in _host_reads(facts, loop, names, cell):
-                    yield self.diagnostic(
-                        facts.span(read, cell), facts.path, self.RESULT_MESSAGE.format(read=ast.unparse(read))
+                waited: set[int] = set()  # the statements already reported: their first read waits for the step
+                for read in sorted(_host_reads(facts, loop, names, cell), key=lambda n: (n.lineno, n.col_offset)):
+                    statement = next(a for a in facts.ancestors(read, cell) if isinstance(a, ast.stmt))
+                    if id(statement) in waited:
+                        continue
+                    waited.add(id(statement))
+                    total = _summed(facts, read, cell)
+                    message = (
+                        self.SUMMED_MESSAGE.format(read=ast.unparse(read), total=total)
+                        if total
+                        else self.RESULT_MESSAGE.format(read=ast.unparse(read))
                     )
+                    yield self.diagnostic(facts.span(read, cell), facts.path, message)
 
     def _counter_reads(self, facts: FileFacts) -> Iterator[Diagnostic]:
         """`optimizer.iterations` read on the host on every pass of a training loop, and weights
@@ -558,15 +636,49 @@ def _host_reads(facts: FileFacts, loop: Loop, names: frozenset, cell: int | None
             continue
         parent = facts.parent(node, cell)
         if isinstance(parent, ast.Call) and last_name(parent.func) in ("float", "int") and parent.args == [node]:
-            read: ast.expr | None = parent if _only_recorded(facts, parent, cell) else None
-        elif isinstance(parent, ast.FormattedValue) or (
-            isinstance(parent, ast.Call) and node in parent.args and last_name(parent.func) in SHOWN
+            read: ast.expr | None = parent if _only_recorded(facts, parent, cell) or _summed(facts, parent, cell) else None
+        elif (
+            isinstance(parent, ast.FormattedValue)
+            or _shown_argument(facts, node, cell)
+            or _percent_formatted(facts, node, cell)
         ):
             read = node
         else:
             read = None
         if read is not None and _every_pass(facts, read, cell):
             yield read
+
+
+def _shown_argument(facts: FileFacts, node: ast.expr, cell: int | None) -> bool:
+    """*node* is given to a call that shows it (`SHOWN`): as an argument (`print(loss)`), a keyword's
+    value (`pbar.set_postfix(loss=loss)`), or a value of a dict given as an argument
+    (`wandb.log({"loss": loss})`)."""
+    given: ast.AST = node
+    parent = facts.parent(node, cell)
+    if isinstance(parent, ast.Dict) and node in parent.values:
+        given, parent = parent, facts.parent(parent, cell)
+    elif isinstance(parent, ast.keyword):
+        given, parent = parent, facts.parent(parent, cell)
+    return (
+        isinstance(parent, ast.Call)
+        and (given in parent.args or given in parent.keywords)
+        and last_name(parent.func) in SHOWN
+    )
+
+
+def _percent_formatted(facts: FileFacts, node: ast.expr, cell: int | None) -> bool:
+    """*node* is a value `%`-formatted into a string (`'loss %.4f' % loss`, `'%d %f' % (i, loss)`),
+    which reads it."""
+    parent = facts.parent(node, cell)
+    if isinstance(parent, ast.Tuple):
+        node, parent = parent, facts.parent(parent, cell)
+    return (
+        isinstance(parent, ast.BinOp)
+        and isinstance(parent.op, ast.Mod)
+        and parent.right is node
+        and isinstance(parent.left, ast.Constant)
+        and isinstance(parent.left.value, str)
+    )
 
 
 def _recorder(node: ast.AST) -> bool:
@@ -600,6 +712,35 @@ def _recorded(facts: FileFacts, node: ast.AST, cell: int | None) -> bool | str:
             return False
         child = parent
     return False
+
+
+def _summed(facts: FileFacts, node: ast.expr, cell: int | None) -> str | None:
+    """The name of the running sum that *node*'s host value (through conversions: `float(loss)`) is
+    only added to (`total += loss.numpy()`, `self.total += ...`), where the loop around reads that
+    sum on its passes only to record it (`print(total / (i + 1))`), or not at all; None otherwise (a
+    sum the loop tests, `if total > limit: break`, is needed on the host every step)."""
+    child: ast.AST = node
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in CONVERSIONS:
+            child = parent
+            continue
+        if not (
+            isinstance(parent, ast.AugAssign)
+            and isinstance(parent.op, ast.Add)
+            and parent.value is child
+            and (path := dotted(parent.target))
+        ):
+            return None
+        loop = next((a for a in facts.ancestors(parent, cell) if isinstance(a, (*LOOPS, *SCOPES))), None)
+        if not isinstance(loop, LOOPS):
+            return None
+        reads = [
+            n
+            for n in ast.walk(loop)
+            if isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Load) and dotted(n) == path
+        ]
+        return ".".join(path) if all(_recorded(facts, read, cell) is True for read in reads) else None
+    return None
 
 
 def _only_recorded(facts: FileFacts, node: ast.Call | None, cell: int | None) -> bool:

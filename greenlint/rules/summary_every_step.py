@@ -27,6 +27,7 @@ from greenlint.rules.syntax import (
     periodic,
     scope_body,
     scope_of,
+    trains,
 )
 
 #: Summaries that copy a whole tensor out each time (scalars cost next to nothing).
@@ -38,6 +39,17 @@ HEAVY_OPS = HEAVY | {name.replace("tensorflow.", "tensorflow.compat.v1.", 1) for
 RUNS = frozenset({"tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run"})
 #: The writer the TF2 cases make, without which a summary writes nothing.
 WRITER = "writer = tf.summary.create_file_writer('logs')\n"
+
+#: A traced training step of the file, then the writer (the per-tensor cases' training loops call it).
+TRACED = (
+    "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+    + WRITER
+    + "@tf.function\ndef train_step(x, y):\n    with tf.GradientTape() as tape:\n"
+    "        loss = tf.reduce_mean(tf.square(model(x, training=True) - y))\n"
+    "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+)
+#: What writes a histogram of each trainable variable.
+LOG_WEIGHTS = "def log_weights(step):\n    for v in model.trainable_variables:\n        tf.summary.histogram(v.name, v, step=step)\n"
 
 #: A GAN whose generator step, every `n_critic` steps (an option's default, `{every}`), fetches a merge
 #: holding the histograms of some variables, appended to an attribute and extended into the merge's list.
@@ -65,7 +77,11 @@ class SummaryEveryStep(Rule):
     calls `tf.summary.record_if` to thin them out. With no default writer a summary writes
     nothing, so a file that makes none (its writer, if any, is made elsewhere) is not reported. A
     loop over the tensors summarised (`for var in layer.variables:`), with no training step in
-    it, writes each once per pass of whatever runs it, and is not reported for itself. Nor is
+    it, writes each once per pass of whatever runs it, and is not reported for itself; it is
+    reported where it runs after every training step: on every pass of a loop around it whose own
+    body trains (through loops over layers, then their weights), or in a function of the file that
+    such a loop calls on every pass (`log_weights(step)` after `train_step(x, y)`). Under an `if`
+    of that loop (`if step % 100 == 0:`), or after the loop of steps (once per epoch), it is not. Nor is
     a summary under an `if` of the function a loop calls (a helper that writes a histogram
     only for some kinds of data): whether that branch runs is decided by its callers' data.
 
@@ -160,6 +176,11 @@ class SummaryEveryStep(Rule):
     code = "GL318"
     name = "summary-every-step"
     MESSAGE = "`tf.summary.{kind}` is written on every pass{times}: write it every few hundred steps"
+    EACH = (
+        "`tf.summary.{kind}` of each tensor the loop on line {line} goes over is written after every training step:"
+        " each reads a whole tensor and waits for the step to write it; write them every few hundred steps"
+        " (`if step % 100 == 0:`)"
+    )
     MERGED = (
         "`Session.run` evaluates the merged summaries `{name}` ({held} among them) with every training step{times}:"
         " fetch and write them"
@@ -197,6 +218,18 @@ class SummaryEveryStep(Rule):
         Valid(  # one histogram per variable, in a loop over the variables
             "import tensorflow as tf\n" + WRITER + "def log(layer, step):\n    for var in layer.variables:\n"
             "        tf.summary.histogram(var.name, var, step=step)\n"
+        ),
+        Valid(  # a histogram of each variable every 100 training steps, through a function of the file
+            TRACED + LOG_WEIGHTS + "for step, (x, y) in enumerate(ds):\n    train_step(x, y)\n"
+            "    if step % 100 == 0:\n        log_weights(step)\n"
+        ),
+        Valid(  # a histogram of each variable once per epoch, after the loop of steps
+            TRACED + "for epoch in range(10):\n    for x, y in ds:\n        train_step(x, y)\n"
+            "    for v in model.trainable_variables:\n        tf.summary.histogram(v.name, v, step=epoch)\n"
+        ),
+        Valid(  # the same through a function the epoch loop calls
+            TRACED + LOG_WEIGHTS + "for epoch in range(10):\n    for x, y in ds:\n        train_step(x, y)\n"
+            "    log_weights(epoch)\n"
         ),
         Valid(  # a helper a loop calls writes the histogram only for some data (its callers pass scalars)
             "import tensorflow as tf\n"
@@ -305,6 +338,23 @@ class SummaryEveryStep(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # a histogram of each gradient, in a loop over them, on every pass of the training loop
+            TRACED + "for step, (x, y) in enumerate(ds):\n    grads = train_step(x, y)\n"
+            "    for g, v in zip(grads, model.trainable_variables):\n        tf.summary.histogram(v.name, g, step=step)\n",
+            line=13,
+            message_contains="`tf.summary.histogram` of each tensor the loop on line 12 goes over is written after every"
+            " training step",
+        ),
+        Invalid(  # through a function of the file that the training loop calls on every pass
+            TRACED + LOG_WEIGHTS + "for step, (x, y) in enumerate(ds):\n    train_step(x, y)\n    log_weights(step)\n",
+            line=12,
+            message_contains="the loop on line 11 goes over is written after every training step",
+        ),
+        Invalid(  # over the layers, then each layer's weights: still every step
+            TRACED + "for step, (x, y) in enumerate(ds):\n    train_step(x, y)\n    for layer in model.layers:\n"
+            "        for w in layer.weights:\n            tf.summary.histogram(w.name, w, step=step)\n",
+            line=14,
+        ),
         Invalid(  # keras-rl: a frame rendered after each of the 50,000 steps
             "from keras.models import Sequential\nfrom rl.agents.dqn import DQNAgent\nfrom rl.memory import SequentialMemory\n"
             "memory = SequentialMemory(limit=50000, window_length=1)\n"
@@ -448,14 +498,17 @@ class SummaryEveryStep(Rule):
                 facts, call, site.callsite.span.cell
             ):  # a branch of the function a loop calls
                 continue
-            if around is not None and _over_summarised(around, call):
+            each = around is not None and _over_summarised(around, call)
+            if around is not None and each and not _after_every_step(facts, call, around, site.callsite.span.cell):
                 continue
-            if site.callsite.runs.loop_bound == "upper":  # a guard around a call of its function
+            if not each and site.callsite.runs.loop_bound == "upper":  # a guard around a call of its function
                 continue
             kind = site.api.rsplit(".", 1)[-1]
-            yield self.diagnostic(
-                site.callsite.span, facts.path, self.MESSAGE.format(kind=kind, times=site.loop_times())
-            )
+            if each:
+                message = self.EACH.format(kind=kind, line=getattr(around, "lineno", 0))
+            else:
+                message = self.MESSAGE.format(kind=kind, times=site.loop_times())
+            yield self.diagnostic(site.callsite.span, facts.path, message)
 
     def _rendered_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
         """keras-rl's `agent.fit(..., visualize=True)`: the environment rendered after every step."""
@@ -686,6 +739,26 @@ def _conditional(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
         if isinstance(parent, (ast.If, ast.IfExp, ast.ExceptHandler)):
             return True
     return False
+
+
+def _after_every_step(facts: FileFacts, call: ast.Call, loop: ast.AST, cell: int | None) -> bool:
+    """The loop over the summarised tensors (*loop*, around *call*) runs after every training step:
+    on every pass of a loop around it in its function whose own body trains (`trains`), through
+    loops around it that train nothing (over layers, then their weights), or, where no loop of its
+    function trains, because a training loop calls its function on every pass (`call_points`)."""
+    node = loop
+    while outer := own_loops(facts, node, cell):
+        if not every_pass(facts, node, cell):
+            return False
+        if trains(facts, outer[0], cell):
+            return True
+        node = outer[0]
+    return any(
+        point is not call
+        and every_pass(facts, point, point_cell)
+        and trains(facts, own_loops(facts, point, point_cell)[0], point_cell)
+        for point_cell, point in call_points(facts, call, cell)
+    )
 
 
 def _over_summarised(loop: ast.AST, call: ast.Call) -> bool:

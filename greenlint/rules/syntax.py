@@ -128,8 +128,8 @@ def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
     return False
 
 
-def every_pass(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
-    """The call runs on every pass of the loop around it in its own function: no `if` or
+def every_pass(facts: FileFacts, call: ast.AST, cell: int | None) -> bool:
+    """The call (or statement) runs on every pass of the loop around it in its own function: no `if` or
     exception handler between them, but for the `else` of an `if` that takes a remainder
     (`if step % 50 == 0: <trace> else: <the step>`), which runs on all the other passes."""
     found = _passes(facts, call, cell)

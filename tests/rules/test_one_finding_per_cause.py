@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from greenlint.check import Config, check_source
+from greenlint.rules.numpy_in_step_loop import TRACED_STEP
 from greenlint.rules.small_batch_size import TRAINER
 
 SCRIPT = textwrap.dedent(
@@ -39,3 +40,14 @@ def test_a_step_batch_is_reported_at_each_literal_setting_it_once_and_never_in_a
         "def test_train():\n    Trainer().train(epochs=1, batch_size=2)\n"
     found = check_source(code, "train.py", Config(select=("GL301",), no_cache=True), predictor)
     assert [d.span.line for d in found] == [17, 18]
+
+
+def test_a_progress_line_reading_two_step_results_is_reported_once(predictor):
+    """`'%.4f %.4f' % (loss, acc)` after every step waits for the step once: one GL203 finding on
+    the line, on its first read."""
+    code = TRACED_STEP + (
+        "for i, (x, y) in enumerate(dataset):\n    loss, acc = train_step(x, y)\n"
+        "    print('loss %.4f acc %.4f' % (loss, acc))\n"
+    )
+    found = check_source(code, "train.py", Config(select=("GL203",), no_cache=True), predictor)
+    assert [(d.span.line, "`loss`" in d.message) for d in found] == [(16, True)]
