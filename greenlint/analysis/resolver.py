@@ -1757,7 +1757,7 @@ class Resolver:
                 old = attrs.get(attr, MISSING)
                 joined = symjoin.either_path([old, value])  # two symbolic tensors (`self.h0 = ...` on each call)
                 attrs[attr] = joined if joined is not None else merge(old, value)
-            elif type(owner) is Kw and owner.attrs:  # `cfg.TRAIN.EPOCHS = 20` into an EasyDict
+            elif type(owner) is Kw and owner.attrs and isinstance(target, ast.Attribute):  # `cfg.TRAIN.EPOCHS = 20`
                 builders.set_key(owner, target.attr, value, self.ctx.branches > 0)
             elif isinstance(target, ast.Attribute) and target.attr == "shape" and isinstance(target.value, ast.Name) \
                     and arrays.shape_of(owner) is not None:
@@ -2428,9 +2428,9 @@ class Resolver:
             if base:
                 receiver = self.subclass_instance(callee.info, base, "__call__")
                 # a layer's subclass: the base layer's forward pass on the tensors given (its output's graph)
-                called = receiver if work_mod.is_layer(receiver) and not work_mod.is_model(receiver) \
+                forward = receiver if work_mod.is_layer(receiver) and not work_mod.is_model(receiver) \
                     else Member(receiver, "__call__")
-                value = self.call(node, called, args, keywords)
+                value = self.call(node, forward, args, keywords)
                 own = self.own_layer_call(callee, receiver, args, keywords, value)
                 return value if own is None else own
             return _unknown_on_sym(node, args, self.instance)  # a layer of the project on a base greenlint does not know

@@ -41,6 +41,7 @@ def literal_items(value: Any, enumerated: bool = False) -> list | None:
     literal display, the integers of a `range` whose bounds are known, `range(self.blocks - 1)`, or a
     display of values such as a model's output tensors), each with its index where the loop is over
     their `enumerate` (*enumerated*); None otherwise, or beyond MAX_TRIPS."""
+    items: list[Any]
     if type(value) is Const and isinstance(value.value, (tuple, list)):
         items = [Const(item) for item in value.value]
     elif type(value) is Seq:
