@@ -11,7 +11,7 @@ from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import in_test
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.host_made import bindings
-from greenlint.rules.syntax import SCOPES, enclosing, parameters
+from greenlint.rules.syntax import LOOPS, SCOPES, enclosing, parameters
 
 #: NumPy's functions that return a new array holding their inputs one after another.
 JOINS = frozenset(
@@ -19,7 +19,6 @@ JOINS = frozenset(
 )
 #: Loops of fewer passes than this copy the final array at most a few dozen times: not reported.
 MIN_PASSES = 100
-LOOPS = (ast.For, ast.AsyncFor, ast.While)
 #: What each case starts with: a TensorFlow program (the rule judges files with a TensorFlow call).
 TF = "import tensorflow as tf\nm = tf.keras.Sequential()\n"
 

@@ -570,6 +570,13 @@ class SessionFeedDictInLoop(Rule):
             "sess = tf.compat.v1.Session()\nfor step in range(n_steps):\n"
             "    x_batch, y_batch = mnist.train.next_batch(50)\n    sess.run(train_op, feed_dict={X: x_batch})\n"
         ),
+        Valid(  # a report on the passes a flag computed from a remainder selects, not every batch
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "for it, paths in enumerate(batches):\n    sess.run(step)\n    is_print_iter = it % 1000 == 0\n"
+            "    should_print = is_print_iter or it == len(batches) - 1\n    if should_print:\n"
+            "        images = np.array([cv2.imread(p) for p in paths])\n"
+            "        sess.run(loss, feed_dict={x: images})\n",
+        ),
         Valid(  # a data producer: a generator preprocessing each image in a graph, drawn from by a Keras fit
             "import cv2\nimport tensorflow as tf\n\n\ndef batches(sess, paths):\n    while True:\n"
             "        for p in paths:\n            yield sess.run(resized, feed_dict={raw: cv2.imread(p)})\n\n\n"

@@ -113,18 +113,36 @@ def autograph_loop(facts: FileFacts, loop: Loop, cell: int | None) -> bool:
 def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
     """The node runs on some iterations only of its loop: in the body of an `if` whose test
     takes a remainder (`if step % display_step == 0`, `if not i % 10 or i == 1`, `np.mod(i, 10)`), between it and
-    the innermost loop around it."""
-    child = node
+    the innermost loop around it, or reads a name that loop's body binds to one (`is_print_iter = it %
+    print_iterations == 0`, then `should_print = is_print_iter or is_last` and `if should_print:`)."""
+    child: ast.AST = node
+    tests: list[ast.expr] = []
     for parent in facts.ancestors(node, cell):
-        if isinstance(parent, (*LOOPS, *SCOPES)):
+        if isinstance(parent, SCOPES):
             return False
-        if (
-            isinstance(parent, ast.If)
-            and child in parent.body
-            and any(remainder(n) is not None for n in ast.walk(parent.test))
-        ):
-            return True
+        if isinstance(parent, LOOPS):
+            return any(_takes_remainder(test, parent.body) for test in tests)
+        if isinstance(parent, ast.If) and child in parent.body:
+            if any(remainder(n) is not None for n in ast.walk(parent.test)):
+                return True
+            tests.append(parent.test)
         child = parent
+    return False
+
+
+def _takes_remainder(test: ast.expr, body: list[ast.stmt], depth: int = 3) -> bool:
+    """Whether *test* reads a name that *body* (a loop's, nested functions aside) binds, by plain
+    assignment only, to an expression taking a remainder, itself or through such names (*depth* deep)."""
+    names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+    if not names or depth == 0:
+        return False
+    for stmt in body:
+        for node in ast.walk(stmt) if not isinstance(stmt, SCOPES) else ():
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                    and node.targets[0].id in names and (
+                        any(remainder(n) is not None for n in ast.walk(node.value))
+                        or _takes_remainder(node.value, body, depth - 1)):
+                return True
     return False
 
 
