@@ -1,4 +1,6 @@
-"""Library drivers that call a function they are given again and again: SciPy's optimizers.
+"""Drivers that call a function they are given again and again: SciPy's optimizers, and the builtin
+`map`, which calls it once per element of the iterable it is given (`list(map(score, rows))`: a
+loop written as a call, of unknown length).
 
 `fmin_l_bfgs_b(evaluator.loss, x0, fprime=evaluator.grads, maxfun=20)` evaluates the objective up
 to 20 times per call. Where a function given to a driver spends its work in a TF call (wrappers.py:
@@ -15,7 +17,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from greenlint.analysis.runs import UNKNOWN, UPPER, Local
+from greenlint.analysis.runs import EXACT, UNKNOWN, UPPER, Local
 from greenlint.analysis.values import Const
 
 ROOT, MODULE = "scipy", "scipy.optimize"
@@ -40,6 +42,8 @@ DRIVERS = {
     "basinhopping": ("niter",),
 }
 PATHS = frozenset(f"{MODULE}.{name}" for name in DRIVERS)
+#: The builtin that calls the function it is given once per element of its iterables.
+PER_ELEMENT = "map"
 #: Keywords counting evaluations of the function; the others count iterations (about one each).
 _EVALUATIONS = frozenset({"maxfun", "maxfev", "max_nfev"})
 
@@ -64,6 +68,14 @@ def calls(path: str, node: ast.Call, keywords: list) -> tuple[Local, str]:
     return Local(None, UNKNOWN), f"{name} calls it until it converges: how often is not stated (at least once)"
 
 
+def per_element(trips: int | None, upper: bool) -> tuple[Local, str]:
+    """How often `map` calls the function it is given: once per element of its iterable, *trips*
+    of them where the iterable's length is known (at most, *upper*), and a note saying why."""
+    if trips is None:
+        return Local(None, UNKNOWN), "map calls it once per element of what it is given (how many is not known here)"
+    return Local(trips, UPPER if upper else EXACT), f"map calls it once per element of what it is given ({trips})"
+
+
 def _options(node: ast.Call) -> dict[Any, Any]:
     """The literal entries of `options={"maxiter": 100}` (scipy.optimize.minimize's counts)."""
     for keyword in node.keywords:
@@ -78,4 +90,4 @@ def _options(node: ast.Call) -> dict[Any, Any]:
 
 def note(driver: str, name: str, where: str, why: str) -> str:
     """The basis note of a driver's call site."""
-    return f"{driver} calls {name}, which spends its work in {where}: listed as that call per evaluation; {why}"
+    return f"{driver} calls {name}, which spends its work in {where}: listed as that call, once per call of it; {why}"

@@ -17,8 +17,8 @@ binds), lists filled by `append` (their length), and different functions bound o
 paths (`if noise: act = build_noisy_act() else: act = build_act()`: one of them, each called where
 it is; values.union), keyword dicts and `*args`/`**kwargs` spread into calls, callables composed by
 `functools.reduce`, and each call of a builder its own model (builders.py). A method of a Keras/TF
-name called on what cannot be typed is still listed (untyped.py); so is a SciPy optimizer's call, as
-the TF call of the function it is given (drivers.py).
+name called on what cannot be typed is still listed (untyped.py); so is a SciPy optimizer's call, or
+the builtin `map`'s, as the TF call of the function it is given (drivers.py).
 
 Order follows Python: a module or class body runs top to bottom (flow-sensitive bindings,
 merged where branches join); a function body is walked once, either when a call needs its
@@ -2373,6 +2373,8 @@ class Resolver:
                 return value if own is None else own
             return _unknown_on_sym(node, args, self.instance)  # a layer of the project on a base greenlint does not know
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
+            if node.func.id == drivers.PER_ELEMENT:  # `map(score, rows)`: score called once per row
+                return self.mapped(node, args)
             return self.builtin_call(node.func.id, args, keywords, node.lineno)
         return _unknown_on_sym(node, args, self.instance) if callee is None else None
 
@@ -2927,16 +2929,25 @@ class Resolver:
             features["loop_depth"] = len(loops)
         return features
 
-    def driver_call(self, node: ast.Call, path: str, args: list, keywords: list) -> Any:
+    def mapped(self, node: ast.Call, args: list) -> None:
+        """`map(score, rows)`: the builtin calls *score* once per element of *rows* (as many as a
+        `for` loop over it makes trips, where its length is known), a driver (drivers.py)."""
+        iterables = [value for starred, value in args[1:] if not starred]
+        trips, upper = _elements(iterables[0]) if len(iterables) == 1 and len(args) == 2 else (None, False)
+        self.driver_call(node, drivers.PER_ELEMENT, args[:1], [], drivers.per_element(trips, upper))
+
+    def driver_call(self, node: ast.Call, path: str, args: list, keywords: list,
+                    repeat: tuple[runs_mod.Local, str] | None = None) -> Any:
         """`fmin_l_bfgs_b(evaluator.loss, x0, maxfun=20)`: a library driver calling the functions it
-        is given (drivers.py); a call site once the walk knows where they spend their work (`driven`)."""
+        is given (drivers.py) *repeat* times per call (its count and why; else as its arguments state);
+        a call site once the walk knows where they spend their work (`driven`)."""
         if not self.exporting and not self.instance:
             given = [value for starred, value in args if not starred] + [value for key, value in keywords if key]
             callables = [v for v in given if type(v) in (UserFunc, UserInst, ExtFunc, ExtInst)]
             if callables:
-                repeat, why = drivers.calls(path, node, keywords)
+                calls, why = repeat or drivers.calls(path, node, keywords)
                 place = self.place(node, [])
-                place = place._replace(runs=runs_mod.combine(repeat, place.runs))
+                place = place._replace(runs=runs_mod.combine(calls, place.runs))
                 self.drives.append((node, path, callables, why, self.ctx.func, place, self.loop_features()))
         return FOREIGN
 
@@ -3859,6 +3870,16 @@ def _required_parameters(info: FuncInfo) -> int:
     if info.kind in ("method", "property", "classmethod") and positional > 0:
         positional -= 1
     return positional + sum(default is None for default in args.kw_defaults)
+
+
+def _elements(value: Any) -> tuple[int | None, bool]:
+    """(how many, at most) elements an iterable holds: a literal tuple or list's, else as a `for`
+    loop over it makes trips (arrays.iterations: a data set, an array of known length)."""
+    if type(value) is Const and isinstance(value.value, (tuple, list, str)):
+        return len(value.value), False
+    if type(value) is Seq:
+        return len(value.items), False
+    return arrays.iterations(value)
 
 
 _EXITS = (ast.Break, ast.Return, ast.Raise)
