@@ -2303,6 +2303,7 @@ class Resolver:
                     return UserInst(callee.info, self.bind_call(init, args, keywords))
             return UserInst(callee.info)
         if kind is Foreign:
+            self.applied(node, args)
             return _unknown_on_sym(node, args, self.instance) or callee
         if kind is Composed:
             return self.composed_call(node, callee, args, keywords)
@@ -2376,6 +2377,8 @@ class Resolver:
             if node.func.id == drivers.PER_ELEMENT:  # `map(score, rows)`: score called once per row
                 return self.mapped(node, args)
             return self.builtin_call(node.func.id, args, keywords, node.lineno)
+        if callee is None:
+            self.applied(node, args)
         return _unknown_on_sym(node, args, self.instance) if callee is None else None
 
     def own_layer_call(self, layer: UserInst, receiver: Inst, args: list, keywords: list, value: Any) -> Any:
@@ -2934,7 +2937,20 @@ class Resolver:
         `for` loop over it makes trips, where its length is known), a driver (drivers.py)."""
         iterables = [value for starred, value in args[1:] if not starred]
         trips, upper = _elements(iterables[0]) if len(iterables) == 1 and len(args) == 2 else (None, False)
-        self.driver_call(node, drivers.PER_ELEMENT, args[:1], [], drivers.per_element(trips, upper))
+        self.driver_call(node, drivers.PER_ELEMENT, args[:1], [], drivers.per_element(drivers.PER_ELEMENT, trips, upper))
+
+    def applied(self, node: ast.Call, args: list) -> None:
+        """`df["text"].apply(score)`, `pool.map(score, rows)`: a method of another library's object
+        (its receiver, or the name it is read from, foreign: pandas, a pool) that calls the function
+        it is given once per element (drivers.PER_ELEMENT_METHODS), as many as the data holds."""
+        func = node.func
+        if type(func) is not ast.Attribute or func.attr not in drivers.PER_ELEMENT_METHODS:
+            return
+        root: ast.expr = func.value
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        if type(root) is ast.Name and type(self.scope.lookup(root.id)[1]) is Foreign:
+            self.driver_call(node, func.attr, args[:1], [], drivers.per_element(func.attr, None, False))
 
     def driver_call(self, node: ast.Call, path: str, args: list, keywords: list,
                     repeat: tuple[runs_mod.Local, str] | None = None) -> Any:

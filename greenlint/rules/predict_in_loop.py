@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.analysis.drivers import DRIVER, PER_ELEMENT
+from greenlint.analysis.drivers import DRIVER, PER_ELEMENT, PER_ELEMENT_METHODS
 from greenlint.predict.prediction import Basis
 from greenlint.predict.work_energy import energy_at, power_for
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
@@ -54,8 +54,9 @@ class PredictInLoop(Rule):
     input), the calls cannot be batched, and the message says so: calling the model directly
     avoids the fixed overhead. The builtin `map` given a function that predicts
     (`list(map(score, rows))`, a lambda too) calls it once per element of its iterable, as a loop
-    would (analysis/drivers.py: the `map` call is the site, counted as the iterable's length where
-    that is known); the message names `map`. The message prices that overhead: each call's start-up on the
+    would, and so do pandas' `apply`/`map` and a pool's `map` (`df["text"].apply(score)`)
+    (analysis/drivers.py: the driver's call is the site, counted as the iterable's length where
+    that is known); the message names the driver. The message prices that overhead: each call's start-up on the
     reference machine (the bundled inference time model's fixed term, `t0`), and what it adds
     up to where the runs are counted. Not reported: calls whose runs are counted and whose whole
     figure stays under `material-saving-j` (10 kJ) at its point (the predictor's median)
@@ -132,8 +133,8 @@ class PredictInLoop(Rule):
     CALLS = frozenset({"predict"})
     MESSAGE = "`{api}` is called inside a loop{times}: each call pays predict()'s fixed overhead{price}"
     MAPPED = (
-        "`{api}` is called by `map` once per element of its iterable{times}: each call pays predict()'s fixed"
-        " overhead{price}"
+        "`{api}` is called by `{driver}` once per element of what it is given{times}: each call pays predict()'s"
+        " fixed overhead{price}"
     )
     CARRIED = (
         "`{api}` is called inside a loop{times} on what its previous call returned, so the calls cannot be batched:"
@@ -231,6 +232,10 @@ class PredictInLoop(Rule):
             "def score(x):\n    return model.predict(x)\n"
             "train_scores, test_scores = map(score, [x_train, x_test])\n",
             options={"material-saving-j": 0.0},
+        ),
+        Valid(  # pandas' `apply` encodes each row; one predict over the stacked rows
+            "import numpy as np\nimport pandas as pd\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "df = pd.read_csv('rows.csv')\nfeatures = df['text'].apply(encode)\nscores = model.predict(np.stack(features))\n"
         ),
         Valid(  # `map` of a function that calls no model
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
@@ -354,14 +359,21 @@ class PredictInLoop(Rule):
             "paths = open('list.txt').read().split()\n"
             "labels = list(map(lambda p: model.predict(np.load(p)[None]).argmax(), paths))\n",
             line=5,
-            message_contains="is called by `map` once per element of its iterable: each call pays",
+            message_contains="is called by `map` once per element of what it is given: each call pays",
+        ),
+        Invalid(  # pandas' `apply` calls the lambda, and its predict, once per row of the column
+            "import pandas as pd\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "df = pd.read_csv('reviews.csv')\n"
+            "df['score'] = df['text'].apply(lambda t: float(model.predict(encode(t))[0]))\n",
+            line=5,
+            message_contains="is called by `.apply` once per element of what it is given",
         ),
         Invalid(  # `map` over an array of known length calls the helper once per row
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
             "def score(row):\n    return model.predict(row[None])\n"
             "scores = list(map(score, np.zeros((5000, 8))))\n",
             line=6,
-            message_contains="once per element of its iterable (5,000 times)",
+            message_contains="once per element of what it is given (5,000 times)",
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # a model given as a parameter, Keras's by the argument only Keras takes
@@ -443,21 +455,27 @@ class PredictInLoop(Rule):
                     if why is None
                     else self.ONE_PER_PASS
                 ).format(
-                    api=site.api, times=times, price="" if price is None else _price(site, price), why=why
+                    api=site.api,
+                    times=times,
+                    price="" if price is None else _price(site, price),
+                    why=why,
+                    driver=mapped,
                 ),
                 energy_j=site.total_energy_j,
             )
 
 
-def _per_element(facts: FileFacts, site: Site) -> bool:
-    """The site is the builtin `map` calling a function that predicts (analysis/drivers.py): once
-    per element of its iterable."""
+def _per_element(facts: FileFacts, site: Site) -> str | None:
+    """The driver calling, once per element of what it is given, the function whose predict the site
+    lists (analysis/drivers.py): `map`, or `.apply` of `df["text"].apply(score)`; None for any other site."""
     call = facts.call_at(site) if site.features.get("receiver") == DRIVER else None
-    return (
-        call is not None
-        and isinstance(call.func, ast.Name)
-        and call.func.id == PER_ELEMENT
-    )
+    if call is None:
+        return None
+    if isinstance(call.func, ast.Name) and call.func.id == PER_ELEMENT:
+        return PER_ELEMENT
+    if isinstance(call.func, ast.Attribute) and call.func.attr in PER_ELEMENT_METHODS:
+        return f".{call.func.attr}"
+    return None
 
 
 def _timed(facts: FileFacts, site: Site) -> ast.AST | None:

@@ -1199,6 +1199,25 @@ def test_a_function_given_to_map_is_a_call_site_at_the_map_run_once_per_element(
     assert [s.runs.count for s in own] == [None]  # score's own site: passed to map, its count unknown
 
 
+APPLIED = """
+import pandas as pd
+import tensorflow as tf
+
+model = tf.keras.models.load_model("m.keras")
+df = pd.read_csv("reviews.csv")
+df["score"] = df["text"].apply(lambda t: model.predict(encode(t)))
+ds = tf.data.Dataset.from_tensor_slices(x).map(lambda t: model.predict(t))
+"""
+
+
+def test_a_function_given_to_pandas_apply_runs_once_per_row_and_tf_data_map_is_no_such_driver(tmp_path):
+    write(tmp_path, {"applied.py": APPLIED})
+    result = analyse_file(tmp_path / "applied.py")
+    drivers = [s for s in result.callsites if s.features.get("receiver") == "driver"]
+    assert [(s.span.line, s.api) for s in drivers] == [(6, "tensorflow.keras.Model.predict")]  # not the data set's map
+    assert drivers[0].runs.count is None and "apply calls" in drivers[0].work["driver"].note
+
+
 def test_calling_what_a_project_helper_wrapping_k_function_returns_is_a_call_site_where_called(tmp_path):
     write(tmp_path, {
         "util.py": """
