@@ -1,4 +1,7 @@
-"""Library drivers that call a function they are given again and again: SciPy's optimizers.
+"""Drivers that call a function they are given again and again: SciPy's optimizers, the builtin
+`map`, which calls it once per element of the iterable it is given (`list(map(score, rows))`: a
+loop written as a call), and the same methods of other libraries' objects (pandas'
+`df["text"].apply(score)`, a pool's `map`: as many elements as the data holds, not known here).
 
 `fmin_l_bfgs_b(evaluator.loss, x0, fprime=evaluator.grads, maxfun=20)` evaluates the objective up
 to 20 times per call. Where a function given to a driver spends its work in a TF call (wrappers.py:
@@ -15,7 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from greenlint.analysis.runs import UNKNOWN, UPPER, Local
+from greenlint.analysis.runs import EXACT, UNKNOWN, UPPER, Local
 from greenlint.analysis.values import Const
 
 ROOT, MODULE = "scipy", "scipy.optimize"
@@ -40,6 +43,11 @@ DRIVERS = {
     "basinhopping": ("niter",),
 }
 PATHS = frozenset(f"{MODULE}.{name}" for name in DRIVERS)
+#: The builtin that calls the function it is given once per element of its iterables.
+PER_ELEMENT = "map"
+#: Methods of another library's objects that call the function they are given once per element (or row):
+#: pandas' `Series.apply`, `Series.map`, `DataFrame.apply`/`applymap`; a process or thread pool's `map`.
+PER_ELEMENT_METHODS = frozenset({"apply", "map", "applymap", "starmap", "imap", "imap_unordered"})
 #: Keywords counting evaluations of the function; the others count iterations (about one each).
 _EVALUATIONS = frozenset({"maxfun", "maxfev", "max_nfev"})
 
@@ -64,6 +72,14 @@ def calls(path: str, node: ast.Call, keywords: list) -> tuple[Local, str]:
     return Local(None, UNKNOWN), f"{name} calls it until it converges: how often is not stated (at least once)"
 
 
+def per_element(name: str, trips: int | None, upper: bool) -> tuple[Local, str]:
+    """How often the per-element driver *name* (`map`, `apply`) calls the function it is given: once
+    per element, *trips* of them where that is known (at most, *upper*), and a note saying why."""
+    if trips is None:
+        return Local(None, UNKNOWN), f"{name} calls it once per element of what it is given (how many is not known here)"
+    return Local(trips, UPPER if upper else EXACT), f"{name} calls it once per element of what it is given ({trips})"
+
+
 def _options(node: ast.Call) -> dict[Any, Any]:
     """The literal entries of `options={"maxiter": 100}` (scipy.optimize.minimize's counts)."""
     for keyword in node.keywords:
@@ -78,4 +94,4 @@ def _options(node: ast.Call) -> dict[Any, Any]:
 
 def note(driver: str, name: str, where: str, why: str) -> str:
     """The basis note of a driver's call site."""
-    return f"{driver} calls {name}, which spends its work in {where}: listed as that call per evaluation; {why}"
+    return f"{driver} calls {name}, which spends its work in {where}: listed as that call, once per call of it; {why}"

@@ -17,8 +17,8 @@ binds), lists filled by `append` (their length), and different functions bound o
 paths (`if noise: act = build_noisy_act() else: act = build_act()`: one of them, each called where
 it is; values.union), keyword dicts and `*args`/`**kwargs` spread into calls, callables composed by
 `functools.reduce`, and each call of a builder its own model (builders.py). A method of a Keras/TF
-name called on what cannot be typed is still listed (untyped.py); so is a SciPy optimizer's call, as
-the TF call of the function it is given (drivers.py).
+name called on what cannot be typed is still listed (untyped.py); so is a SciPy optimizer's call, or
+the builtin `map`'s, as the TF call of the function it is given (drivers.py).
 
 Order follows Python: a module or class body runs top to bottom (flow-sensitive bindings,
 merged where branches join); a function body is walked once, either when a call needs its
@@ -2362,6 +2362,7 @@ class Resolver:
                     return UserInst(callee.info, self.bind_call(init, args, keywords))
             return UserInst(callee.info)
         if kind is Foreign:
+            self.applied(node, args)
             return _unknown_on_sym(node, args, self.instance) or callee
         if kind is Composed:
             return self.composed_call(node, callee, args, keywords)
@@ -2435,7 +2436,11 @@ class Resolver:
                 return value if own is None else own
             return _unknown_on_sym(node, args, self.instance)  # a layer of the project on a base greenlint does not know
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
+            if node.func.id == drivers.PER_ELEMENT:  # `map(score, rows)`: score called once per row
+                return self.mapped(node, args)
             return self.builtin_call(node.func.id, args, keywords, node.lineno)
+        if callee is None:
+            self.applied(node, args)
         return _unknown_on_sym(node, args, self.instance) if callee is None else None
 
     def own_layer_call(self, layer: UserInst, receiver: Inst, args: list, keywords: list, value: Any) -> Any:
@@ -3009,16 +3014,38 @@ class Resolver:
             features["loop_depth"] = len(loops)
         return features
 
-    def driver_call(self, node: ast.Call, path: str, args: list, keywords: list) -> Any:
+    def mapped(self, node: ast.Call, args: list) -> None:
+        """`map(score, rows)`: the builtin calls *score* once per element of *rows* (as many as a
+        `for` loop over it makes trips, where its length is known), a driver (drivers.py)."""
+        iterables = [value for starred, value in args[1:] if not starred]
+        trips, upper = _elements(iterables[0]) if len(iterables) == 1 and len(args) == 2 else (None, False)
+        self.driver_call(node, drivers.PER_ELEMENT, args[:1], [], drivers.per_element(drivers.PER_ELEMENT, trips, upper))
+
+    def applied(self, node: ast.Call, args: list) -> None:
+        """`df["text"].apply(score)`, `pool.map(score, rows)`: a method of another library's object
+        (its receiver, or the name it is read from, foreign: pandas, a pool) that calls the function
+        it is given once per element (drivers.PER_ELEMENT_METHODS), as many as the data holds."""
+        func = node.func
+        if type(func) is not ast.Attribute or func.attr not in drivers.PER_ELEMENT_METHODS:
+            return
+        root: ast.expr = func.value
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        if type(root) is ast.Name and type(self.scope.lookup(root.id)[1]) is Foreign:
+            self.driver_call(node, func.attr, args[:1], [], drivers.per_element(func.attr, None, False))
+
+    def driver_call(self, node: ast.Call, path: str, args: list, keywords: list,
+                    repeat: tuple[runs_mod.Local, str] | None = None) -> Any:
         """`fmin_l_bfgs_b(evaluator.loss, x0, maxfun=20)`: a library driver calling the functions it
-        is given (drivers.py); a call site once the walk knows where they spend their work (`driven`)."""
+        is given (drivers.py) *repeat* times per call (its count and why; else as its arguments state);
+        a call site once the walk knows where they spend their work (`driven`)."""
         if not self.exporting and not self.instance:
             given = [value for starred, value in args if not starred] + [value for key, value in keywords if key]
             callables = [v for v in given if type(v) in (UserFunc, UserInst, ExtFunc, ExtInst)]
             if callables:
-                repeat, why = drivers.calls(path, node, keywords)
+                calls, why = repeat or drivers.calls(path, node, keywords)
                 place = self.place(node, [])
-                place = place._replace(runs=runs_mod.combine(repeat, place.runs))
+                place = place._replace(runs=runs_mod.combine(calls, place.runs))
                 self.drives.append((node, path, callables, why, self.ctx.func, place, self.loop_features()))
         return FOREIGN
 
@@ -3943,6 +3970,16 @@ def _required_parameters(info: FuncInfo) -> int:
     if info.kind in ("method", "property", "classmethod") and positional > 0:
         positional -= 1
     return positional + sum(default is None for default in args.kw_defaults)
+
+
+def _elements(value: Any) -> tuple[int | None, bool]:
+    """(how many, at most) elements an iterable holds: a literal tuple or list's, else as a `for`
+    loop over it makes trips (arrays.iterations: a data set, an array of known length)."""
+    if type(value) is Const and isinstance(value.value, (tuple, list, str)):
+        return len(value.value), False
+    if type(value) is Seq:
+        return len(value.items), False
+    return arrays.iterations(value)
 
 
 _EXITS = (ast.Break, ast.Return, ast.Raise)

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
+from greenlint.analysis.drivers import DRIVER, PER_ELEMENT, PER_ELEMENT_METHODS
 from greenlint.predict.prediction import Basis
 from greenlint.predict.work_energy import energy_at, power_for
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
@@ -51,7 +52,11 @@ class PredictInLoop(Rule):
     Keras's. Where each call is given what the previous one returned (an autoregressive
     forecast, a generated word joined to the prompt: the result flows into the next call's
     input), the calls cannot be batched, and the message says so: calling the model directly
-    avoids the fixed overhead. The message prices that overhead: each call's start-up on the
+    avoids the fixed overhead. The builtin `map` given a function that predicts
+    (`list(map(score, rows))`, a lambda too) calls it once per element of its iterable, as a loop
+    would, and so do pandas' `apply`/`map` and a pool's `map` (`df["text"].apply(score)`)
+    (analysis/drivers.py: the driver's call is the site, counted as the iterable's length where
+    that is known); the message names the driver. The message prices that overhead: each call's start-up on the
     reference machine (the bundled inference time model's fixed term, `t0`), and what it adds
     up to where the runs are counted. Not reported: calls whose runs are counted and whose whole
     figure stays under `material-saving-j` (10 kJ) at its point (the predictor's median)
@@ -127,6 +132,10 @@ class PredictInLoop(Rule):
     name = "predict-in-loop"
     CALLS = frozenset({"predict"})
     MESSAGE = "`{api}` is called inside a loop{times}: each call pays predict()'s fixed overhead{price}"
+    MAPPED = (
+        "`{api}` is called by `{driver}` once per element of what it is given{times}: each call pays predict()'s"
+        " fixed overhead{price}"
+    )
     CARRIED = (
         "`{api}` is called inside a loop{times} on what its previous call returned, so the calls cannot be batched:"
         " each pays predict()'s fixed overhead{price}, which calling the model directly (`model(x, training=False)`)"
@@ -217,6 +226,20 @@ class PredictInLoop(Rule):
             "class Scorer(Runner):\n"
             "    def step(self, x):\n"
             "        return model.predict(x)\n"
+        ),
+        Valid(  # `map` over two arrays: two calls, whose start-ups add up to under a second
+            "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "def score(x):\n    return model.predict(x)\n"
+            "train_scores, test_scores = map(score, [x_train, x_test])\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # pandas' `apply` encodes each row; one predict over the stacked rows
+            "import numpy as np\nimport pandas as pd\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "df = pd.read_csv('rows.csv')\nfeatures = df['text'].apply(encode)\nscores = model.predict(np.stack(features))\n"
+        ),
+        Valid(  # `map` of a function that calls no model
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "rows = list(map(np.load, paths))\nscores = model.predict(np.stack(rows))\n"
         ),
         Valid(  # the subclass overrides the base's loop with one call
             DECODER + "class Once(Decoder):\n"
@@ -331,6 +354,28 @@ class PredictInLoop(Rule):
             line=5,
             options={"material-saving-j": 0.0},
         ),
+        Invalid(  # `map` calls the lambda, and its predict, once per path of a list read at run time
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "paths = open('list.txt').read().split()\n"
+            "labels = list(map(lambda p: model.predict(np.load(p)[None]).argmax(), paths))\n",
+            line=5,
+            message_contains="is called by `map` once per element of what it is given: each call pays",
+        ),
+        Invalid(  # pandas' `apply` calls the lambda, and its predict, once per row of the column
+            "import pandas as pd\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "df = pd.read_csv('reviews.csv')\n"
+            "df['score'] = df['text'].apply(lambda t: float(model.predict(encode(t))[0]))\n",
+            line=5,
+            message_contains="is called by `.apply` once per element of what it is given",
+        ),
+        Invalid(  # `map` over an array of known length calls the helper once per row
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "def score(row):\n    return model.predict(row[None])\n"
+            "scores = list(map(score, np.zeros((5000, 8))))\n",
+            line=6,
+            message_contains="once per element of what it is given (5,000 times)",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # a model given as a parameter, Keras's by the argument only Keras takes
             "import tensorflow as tf\n"
             "def evaluate(model, data):\n"
@@ -387,22 +432,50 @@ class PredictInLoop(Rule):
             if price is not None and _minor_start_up(facts, site, price, options):
                 continue
             why = "times each call" if timed is not None else _shown(facts, site)
-            if driver is None and site.repeats(same=("receiver",)):
+            call = facts.node(site)
+            mapped = _per_element(facts, site)
+            if mapped:
+                times = site.loop_times()
+            elif driver is None and site.repeats(same=("receiver",)):
                 times = site.loop_times()
             elif driver is not None:
                 times = f" of `{driver[0]}`, which calls `self.{driver[1]}` on every pass"
             else:
                 continue
-            call = facts.node(site)
             serial = call is not None and carried(facts, call, site.callsite.span.cell)
             yield self.diagnostic(
                 site.callsite.span,
                 facts.path,
-                (self.CARRIED if serial else self.MESSAGE if why is None else self.ONE_PER_PASS).format(
-                    api=site.api, times=times, price="" if price is None else _price(site, price), why=why
+                (
+                    self.MAPPED
+                    if mapped
+                    else self.CARRIED
+                    if serial
+                    else self.MESSAGE
+                    if why is None
+                    else self.ONE_PER_PASS
+                ).format(
+                    api=site.api,
+                    times=times,
+                    price="" if price is None else _price(site, price),
+                    why=why,
+                    driver=mapped,
                 ),
                 energy_j=site.total_energy_j,
             )
+
+
+def _per_element(facts: FileFacts, site: Site) -> str | None:
+    """The driver calling, once per element of what it is given, the function whose predict the site
+    lists (analysis/drivers.py): `map`, or `.apply` of `df["text"].apply(score)`; None for any other site."""
+    call = facts.call_at(site) if site.features.get("receiver") == DRIVER else None
+    if call is None:
+        return None
+    if isinstance(call.func, ast.Name) and call.func.id == PER_ELEMENT:
+        return PER_ELEMENT
+    if isinstance(call.func, ast.Attribute) and call.func.attr in PER_ELEMENT_METHODS:
+        return f".{call.func.attr}"
+    return None
 
 
 def _timed(facts: FileFacts, site: Site) -> ast.AST | None:

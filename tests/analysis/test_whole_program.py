@@ -1165,6 +1165,59 @@ def test_a_function_given_to_a_scipy_optimizer_is_priced_per_evaluation_at_the_d
     assert inner.runs.count is None  # passed to the drivers: its own count stays unknown
 
 
+MAPPED = """
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.models.load_model("m.keras")
+
+
+def score(x):
+    return model.predict(x)
+
+
+paths = open("list.txt").read().split()
+both = list(map(score, [x_train, x_test]))
+rows = list(map(score, np.zeros((500, 8))))
+labels = list(map(lambda p: model.predict(np.load(p)[None]), paths))
+sizes = list(map(len, paths))
+"""
+
+
+def test_a_function_given_to_map_is_a_call_site_at_the_map_run_once_per_element(tmp_path):
+    write(tmp_path, {"mapped.py": MAPPED})
+    result = analyse_file(tmp_path / "mapped.py")
+    api = "tensorflow.keras.Model.predict"
+    mapped = {s.span.line: s for s in result.callsites if s.api == api and s.features["receiver"] == "driver"}
+    both, rows, labels = mapped[12], mapped[13], mapped[14]
+    assert sorted(mapped) == [12, 13, 14]  # `map(len, paths)` spends nothing in TF
+    assert both.features["via"].endswith("line 8")
+    assert both.runs.count == 2 and rows.runs.count == 500  # a literal list's length, an array's rows
+    assert labels.runs.count is None  # paths read at run time: how many is not known
+    assert "map calls score" in both.work["driver"].note and "(500)" in rows.work["driver"].note
+    own = [s for s in result.callsites if s.span.line == 8]
+    assert [s.runs.count for s in own] == [None]  # score's own site: passed to map, its count unknown
+
+
+APPLIED = """
+import pandas as pd
+import tensorflow as tf
+
+model = tf.keras.models.load_model("m.keras")
+df = pd.read_csv("reviews.csv")
+df["score"] = df["text"].apply(lambda t: model.predict(encode(t)))
+ds = tf.data.Dataset.from_tensor_slices(x).map(lambda t: model.predict(t))
+"""
+
+
+def test_a_function_given_to_pandas_apply_runs_once_per_row_and_tf_data_map_is_no_such_driver(tmp_path):
+    write(tmp_path, {"applied.py": APPLIED})
+    result = analyse_file(tmp_path / "applied.py")
+    drivers = [s for s in result.callsites if s.features.get("receiver") == "driver"]
+    assert [(s.span.line, s.api) for s in drivers] == [(6, "tensorflow.keras.Model.predict")]  # not the data set's map
+    assert drivers[0].runs.count is None and "apply calls" in drivers[0].work["driver"].note
+
+
 def test_calling_what_a_project_helper_wrapping_k_function_returns_is_a_call_site_where_called(tmp_path):
     write(tmp_path, {
         "util.py": """
