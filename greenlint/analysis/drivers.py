@@ -1,4 +1,6 @@
-"""Drivers that call a function they are given again and again: SciPy's optimizers, the builtin
+"""Drivers that call a function they are given again and again: SciPy's optimizers, hyperparameter
+searches (scikit-optimize's `gp_minimize(fitness, space, n_calls=40)`, hyperopt's `fmin`: a whole training
+per trial), the builtin
 `map`, which calls it once per element of the iterable it is given (`list(map(score, rows))`: a
 loop written as a call), and the same methods of other libraries' objects (pandas'
 `df["text"].apply(score)`, a pool's `map`: as many elements as the data holds, not known here).
@@ -42,7 +44,20 @@ DRIVERS = {
     "dual_annealing": ("maxfun", "maxiter"),
     "basinhopping": ("niter",),
 }
-PATHS = frozenset(f"{MODULE}.{name}" for name in DRIVERS)
+#: Hyperparameter searches: the objective they are given (a whole training, typically) is evaluated
+#: once per trial, as many trials as the keyword states, else its documented default (None: required).
+SEARCHES = {
+    "skopt.gp_minimize": ("n_calls", 100),
+    "skopt.forest_minimize": ("n_calls", 100),
+    "skopt.gbrt_minimize": ("n_calls", 100),
+    "skopt.dummy_minimize": ("n_calls", 100),
+    "hyperopt.fmin": ("max_evals", None),
+}
+#: The keywords naming a search's objective.
+OBJECTIVES = frozenset({"func", "fn"})
+#: Their modules, valued for them alone.
+SEARCH_ROOTS = frozenset(path.partition(".")[0] for path in SEARCHES)
+PATHS = frozenset(f"{MODULE}.{name}" for name in DRIVERS) | frozenset(SEARCHES)
 #: The builtin that calls the function it is given once per element of its iterables.
 PER_ELEMENT = "map"
 #: Methods of another library's objects that call the function they are given once per element (or row):
@@ -55,7 +70,7 @@ _EVALUATIONS = frozenset({"maxfun", "maxfev", "max_nfev"})
 def imported(path: str) -> bool:
     """Whether `import path` gives something this module values: SciPy (for `scipy.optimize`), the
     optimize module or a driver; SciPy's other names stay foreign."""
-    return path in (ROOT, MODULE) or path in PATHS
+    return path in (ROOT, MODULE) or path in SEARCH_ROOTS or path in PATHS
 
 
 def calls(path: str, node: ast.Call, keywords: list) -> tuple[Local, str]:
@@ -63,6 +78,14 @@ def calls(path: str, node: ast.Call, keywords: list) -> tuple[Local, str]:
     it is given per run of the call, and a note saying why."""
     name = path.rpartition(".")[2]
     given = {key: value.value for key, value in keywords if key and type(value) is Const}
+    if path in SEARCHES:
+        key, default = SEARCHES[path]
+        stated = key in (k for k, _ in keywords)
+        count = given.get(key, None if stated else default)
+        if type(count) is int and count > 0:
+            how = f"{key}={count}" if stated else f"{key}'s default, {count}"
+            return Local(count, EXACT), f"{name} evaluates it once per trial, {count} trials ({how})"
+        return Local(None, UNKNOWN), f"{name} evaluates it once per trial: how many is not stated here"
     given.update(_options(node))
     for key in DRIVERS[name]:
         count = given.get(key)

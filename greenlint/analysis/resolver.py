@@ -2541,6 +2541,8 @@ class Resolver:
             return _math_call(path, args)
         if path == records.NAMEDTUPLE:
             return records.make_class(args, keywords)
+        if path in drivers.SEARCHES:  # `gp_minimize(fitness, space, n_calls=40)`: fitness called per trial
+            return self.search_call(node, path, args, keywords)
         if path in drivers.PATHS:
             return self.driver_call(node, path, args, keywords)
         if tfgan.is_path(path):
@@ -3047,6 +3049,23 @@ class Resolver:
                 place = self.place(node, [])
                 place = place._replace(runs=runs_mod.combine(calls, place.runs))
                 self.drives.append((node, path, callables, why, self.ctx.func, place, self.loop_features()))
+        return FOREIGN
+
+    def search_call(self, node: ast.Call, path: str, args: list, keywords: list) -> Any:
+        """`gp_minimize(fitness, space, n_calls=40)`, hyperopt's `fmin(objective, space, max_evals=50)`: a
+        hyperparameter search calls its objective (a function of the file) once per trial, here: calls of
+        it, so that the training it runs counts every trial (drivers.SEARCHES); the trial's parameters
+        are not known. Any other objective: a driver's call site (`driver_call`)."""
+        objective = args[0][1] if args and not args[0][0] else next(
+            (value for key, value in keywords if key in drivers.OBJECTIVES), None)
+        if type(objective) is not UserFunc or objective.info.kind != "function" or self.exporting:
+            return self.driver_call(node, path, args, keywords)
+        repeat, _ = drivers.calls(path, node, keywords)
+        info = objective.info
+        self.result_of(info, [(False, None)] if _positional(info) else [], [], node)
+        if info.callers and info.callers[-1][1] is not None:  # this call's place, run once per trial
+            caller, place, bound = info.callers[-1]
+            info.callers[-1] = (caller, place._replace(runs=runs_mod.combine(repeat, place.runs)), bound)
         return FOREIGN
 
     def agent_fit(self, node: ast.Call, agent: Inst, args: list, keywords: list) -> None:
@@ -3990,7 +4009,7 @@ _BINDER_MODULES = frozenset(path.partition(".")[0] for path in _BINDERS)
 _KERAS_ROOTS = TF_ROOTS | kerasext.ROOTS
 #: Roots of `from X import y` whose names the resolver values itself (no project module).
 _FOLLOWED_ROOTS = (DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS | hostwork.ROOTS
-                   | environments.ROOTS | progress.ROOTS | {downloads.PATH_MODULE, "absl", records.ROOT} | builders.BAG_MODULES)
+                   | environments.ROOTS | progress.ROOTS | {downloads.PATH_MODULE, "absl", records.ROOT} | builders.BAG_MODULES | drivers.SEARCH_ROOTS)
 _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
 #: `math` functions folded on a literal number, as `builtin_call` folds `int` and `round`: the sizes a
 #: program derives (`int(math.ceil(float(size) / float(stride)))`, a layer's output side).
