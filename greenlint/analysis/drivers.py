@@ -1,6 +1,6 @@
 """Drivers that call a function they are given again and again: SciPy's optimizers, hyperparameter
-searches (scikit-optimize's `gp_minimize(fitness, space, n_calls=40)`, hyperopt's `fmin`: a whole training
-per trial), the builtin
+searches (scikit-optimize's `gp_minimize(fitness, space, n_calls=40)`, hyperopt's `fmin`, an Optuna
+study's `optimize(objective, n_trials=50)`: a whole training per trial), the builtin
 `map`, which calls it once per element of the iterable it is given (`list(map(score, rows))`: a
 loop written as a call), and the same methods of other libraries' objects (pandas'
 `df["text"].apply(score)`, a pool's `map`: as many elements as the data holds, not known here).
@@ -52,7 +52,12 @@ SEARCHES = {
     "skopt.gbrt_minimize": ("n_calls", 100),
     "skopt.dummy_minimize": ("n_calls", 100),
     "hyperopt.fmin": ("max_evals", None),
+    "optuna.study.Study.optimize": ("n_trials", None),
 }
+#: Optuna's study, what `create_study()` makes, and its search.
+STUDY = "optuna.study.Study"
+STUDY_OPTIMIZE = f"{STUDY}.optimize"
+STUDY_MAKERS = frozenset({"optuna.create_study", "optuna.load_study"})
 #: The keywords naming a search's objective.
 OBJECTIVES = frozenset({"func", "fn"})
 #: Their modules, valued for them alone.
@@ -70,7 +75,7 @@ _EVALUATIONS = frozenset({"maxfun", "maxfev", "max_nfev"})
 def imported(path: str) -> bool:
     """Whether `import path` gives something this module values: SciPy (for `scipy.optimize`), the
     optimize module or a driver; SciPy's other names stay foreign."""
-    return path in (ROOT, MODULE) or path in SEARCH_ROOTS or path in PATHS
+    return path in (ROOT, MODULE) or path in SEARCH_ROOTS or path in PATHS or path in STUDY_MAKERS
 
 
 def calls(path: str, node: ast.Call, keywords: list) -> tuple[Local, str]:

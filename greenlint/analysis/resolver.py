@@ -1945,6 +1945,8 @@ class Resolver:
                 return environments.attribute(owner, attr)
             if owner.cls == agents.AGENT:
                 return agents.attribute(owner, attr)
+            if owner.cls == drivers.STUDY:  # `study.optimize`: a search (nothing else of it is valued)
+                return Inst(drivers.STUDY_OPTIMIZE, "attribute") if attr == "optimize" else None
             if attr == "shape" and arrays.is_sym(owner):  # `x.shape[-1]` of a symbolic tensor
                 return symops.shape_value(owner.meta["sym"])
             shape = arrays.shape_of(owner) if attr == "shape" else None
@@ -2308,6 +2310,8 @@ class Resolver:
                 return self.saved_model_call(node, "__call__", args, keywords)
             if callee.cls == agents.FIT:
                 return self.agent_fit(node, callee.meta["agent"], args, keywords)
+            if callee.cls == drivers.STUDY_OPTIMIZE:
+                return self.search_call(node, drivers.STUDY_OPTIMIZE, args, keywords)
             if callee.cls == graphrun.BACKEND_FUNCTION:  # `f_outputs([x])`: one run of K.function's graph
                 self.record(node, graphrun.FUNCTION_CALL, args, keywords, None)
                 fed = _items(args[0][1]) if args and not args[0][0] else None
@@ -2541,6 +2545,8 @@ class Resolver:
             return _math_call(path, args)
         if path == records.NAMEDTUPLE:
             return records.make_class(args, keywords)
+        if path in drivers.STUDY_MAKERS:  # `optuna.create_study()`: a study, whose `optimize` searches
+            return Inst(drivers.STUDY, "factory")
         if path in drivers.SEARCHES:  # `gp_minimize(fitness, space, n_calls=40)`: fitness called per trial
             return self.search_call(node, path, args, keywords)
         if path in drivers.PATHS:
