@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from greenlint.analysis import trees
 from greenlint.analysis.project import module_code, project_index
 from greenlint.rules.beside import PRECISION_CHOSEN
+from greenlint.rules.deliberate import test_module
 from greenlint.rules.large_step import architecture
 from greenlint.rules.syntax import last_name
 
@@ -28,12 +29,14 @@ def given_model(path: str, classes: frozenset[str]) -> str:
     factory named after a large architecture (`EdsrTrainer(model=edsr(scale=4))`), or a name that
     user bound to one (`model = resnet50(); Trainer(model)`); "" where none does. A user whose text
     chooses the precision (`mixed_float16`, `mixed_precision`: `beside.PRECISION_CHOSEN`) is passed
-    over: it sets the policy for the model it hands over."""
+    over: it sets the policy for the model it hands over; so is a test module."""
     users = project_index().users(os.path.abspath(path)) if classes else []
     if not users:
         return ""
     called = re.compile(r"\b(?:" + "|".join(re.escape(name) for name in sorted(classes)) + r")\s*\(")
     for user in users:
+        if test_module(user):
+            continue  # a test's model says nothing of what the class trains in use
         text = module_code(user)
         if text is None or not called.search(text) or PRECISION_CHOSEN.search(text):
             continue  # a user that chooses the precision has done what the finding would ask

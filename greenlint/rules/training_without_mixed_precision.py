@@ -120,7 +120,8 @@ class TrainingWithoutMixedPrecision(Rule):
       `train_step` on `self.model`, the model its constructor is given) where a script or notebook
       beside the file that imports it calls the class, or a subclass the file defines, with such a
       factory's call or a name it bound to one (`EdsrTrainer(model=edsr(scale=4))`:
-      greenlint/rules/given_model.py; a driver that itself chooses the precision is passed over).
+      greenlint/rules/given_model.py; a driver that itself chooses the precision, or a test module, is
+      passed over).
       Each such trainer class is reported at its first training, beside the file's own finding
       in another class: its step scales its own loss, a change of its own.
 

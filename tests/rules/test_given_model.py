@@ -65,9 +65,11 @@ def test_no_evidence_is_no_finding(tmp_path, predictor):
         assert _lines(tmp_path, predictor, {"main.py": driver}) == [], driver
 
 
-def test_a_user_elsewhere_is_not_read(tmp_path, predictor):
+def test_a_user_elsewhere_or_a_test_is_not_read(tmp_path, predictor):
     driver = "from train import Trainer\nTrainer(edsr(), loss).train(ds)\n"
     assert _lines(tmp_path, predictor, {"scripts/main.py": driver}) == []  # not beside the module
+    assert _lines(tmp_path / "tested", predictor, {"test_train.py": driver}) == []
+    assert len(_lines(tmp_path / "driven", predictor, {"main.py": driver})) == 1
 
 
 def test_each_trainer_class_is_its_own_finding(tmp_path, predictor):
