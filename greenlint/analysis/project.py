@@ -117,7 +117,7 @@ def _runs_as_program(path: str) -> bool:
     data, error = sources.read_bytes(Path(path), sources.MAX_BYTES)
     if error is not None or data is None or not (b"__main__" in data or any(n.encode() in data for n in served.SERVERS)):
         return False  # the cheap test first: most library modules name neither
-    text = _read(path) or ""
+    text = module_code(path) or ""
     return bool(_MAIN_GUARD.search(text) or served.imports_server(text))
 
 
@@ -350,7 +350,9 @@ class _Read(NamedTuple):
     not_keras_only: bool  #: unreadable, or it imports a library with estimators of its own (`untyped.imports_estimator`)
 
 
-def _read(path: str) -> str | None:
+def module_code(path: str) -> str | None:
+    """The Python code of the module at *path* (a notebook's code cells joined, magics blanked);
+    None where it cannot be read."""
     from greenlint.analysis import sources
 
     data, error = sources.read_bytes(Path(path), sources.MAX_BYTES)
@@ -383,6 +385,8 @@ class ProjectIndex:
         self._near: dict[str, frozenset[str]] = {}  # path -> its cycle of imports run with the module (`near`)
         #: folder -> {module: the modules there naming TF or Keras, or serving requests, that import it} (`importers`)
         self._importers: dict[str, dict[str, list[str]]] = {}
+        #: folder -> {module: every module there that imports it} (`users`), listed with `_importers`
+        self._users: dict[str, dict[str, list[str]]] = {}
         self._held = False  # `held`: refresh does nothing
         self._held_stamps: dict[str, tuple[int, ...] | None] = {}  # `stamp`'s, while held
 
@@ -392,7 +396,7 @@ class ProjectIndex:
         (an edit can keep size and mtime); its statements are scanned again only when its content
         changed since this process last read it. They are not kept in the lint cache: scanning a
         module's text takes less than reading an entry back."""
-        text = _read(path)
+        text = module_code(path)
         sha = hashlib.sha256((text or "").encode("utf-8", "surrogatepass")).hexdigest()
         known = self._read_before.get(path)
         if known is not None and known.sha == sha:
@@ -440,6 +444,7 @@ class ProjectIndex:
             return
         self._stamped.clear()  # stamped again when next asked for
         self._importers.clear()  # the folders listed again
+        self._users.clear()
         now = time.monotonic()
         if now - self._refreshed < max_age:
             return
@@ -508,14 +513,22 @@ class ProjectIndex:
         self._scan(path)
         return self._folder_importers(os.path.dirname(path)).get(path, [])
 
+    def users(self, path: str) -> list[str]:
+        """The modules beside *path* that import it, sorted, whether they name TensorFlow or Keras or
+        not: a driver script or notebook that hands a model it builds to a class *path* defines."""
+        self._scan(path)
+        folder = os.path.dirname(path)
+        self._folder_importers(folder)
+        return self._users.get(folder, {}).get(path, [])
+
     def analysis_inputs(self, path: str) -> str:
         """What besides its own content decides the analysis of the module at *path*, as one string (a
         lint cache key's part): the digest of the project modules it imports, those of the modules
-        beside it that name TF or Keras and import it (rules read them too: greenlint.rules.importers),
+        beside it that import it (rules read them too: greenlint.rules.importers, greenlint.rules.given_model),
         and the stamp of the libraries installed where it runs (their Keras classes are read from them:
         analysis.libraries)."""
         modules = self.digest(path) if self.imports(path) else ""
-        importers = self.importers(path)
+        importers = self.users(path)
         if importers:
             modules += "imported by " + "\0".join(f"{i}\0{self.digest(i)}" for i in importers)
         return modules + installed.stamp(path)
@@ -529,6 +542,7 @@ class ProjectIndex:
         if found is not None:
             return found
         found = self._importers[folder] = {}
+        users = self._users[folder] = {}
         try:
             names = sorted(os.listdir(folder))
         except OSError:
@@ -537,6 +551,8 @@ class ProjectIndex:
             other = os.path.join(folder, name)
             if name.endswith((".py", ".ipynb")):
                 imported = self.imports(other)
+                for module in imported:
+                    users.setdefault(module, []).append(other)
                 read = self._read_before.get(other)
                 if read is not None and (read.names_tf or read.serves or self._tf_by_star(other, imported)):
                     for module in imported:
@@ -567,6 +583,7 @@ class ProjectIndex:
             self._near.clear()
             self._digests.clear()
             self._importers.clear()
+            self._users.clear()
             self._memo_version = self._version
 
     def component(self, path: str) -> frozenset[str]:
@@ -669,7 +686,7 @@ class ProjectIndex:
         from greenlint.analysis import trees
         from greenlint.analysis.resolver import Resolver
 
-        text = _read(path)
+        text = module_code(path)
         if text is None:
             return {}
         try:
@@ -791,7 +808,7 @@ class Imports:
             read = self.index.text_flags(importer)
             if read is None or not read.serves:  # the few that do are read again
                 continue
-            text = _read(importer)
+            text = module_code(importer)
             if text is None or not served.imports_server(text):
                 continue
             try:
@@ -832,7 +849,7 @@ class Imports:
         """The scripts beside this module that may call it (`constructed.Beside`; their texts read
         once per module analysed)."""
         if self.beside is None:
-            texts = {importer: _read(importer) for importer in self.index.importers(self.path)}
+            texts = {importer: module_code(importer) for importer in self.index.importers(self.path)}
             self.beside = constructed.Beside(texts, self.path)
         return self.beside
 
@@ -841,7 +858,7 @@ class Imports:
         hands an instance on, the texts of the other project modules it imports are read too: its
         digest in the cache key covers them."""
         return self.scripts_beside().calls(
-            name, lambda script: [_read(module) for module in self.index.imports(script) if module != self.path])
+            name, lambda script: [module_code(module) for module in self.index.imports(script) if module != self.path])
 
     def imported_beside(self, dotted: str) -> Any:
         """`module.name` of a project module as the scripts beside import it (`from models import
@@ -859,7 +876,7 @@ class Imports:
         beside that import it define it (`constructed.flag_defaults`; the cache key covers them all)."""
         if self.flags is None:
             around = [*self.scanned, *self.index.importers(self.path)]
-            self.flags = constructed.flag_defaults({module: _read(module) for module in around if module != self.path})
+            self.flags = constructed.flag_defaults({module: module_code(module) for module in around if module != self.path})
         return self.flags.get(flag)
 
 

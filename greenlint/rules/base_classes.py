@@ -1,6 +1,6 @@
 """The classes a class's bases name, in the file or in the project modules it imports them from
 (read from their text, never imported): where a base class's loop drives a method its
-subclass gives (a template method)."""
+subclass gives (a template method); and the other way, the file's classes derived from one."""
 
 from __future__ import annotations
 
@@ -27,3 +27,19 @@ def classes_named(facts: FileFacts, base: ast.expr) -> list[ast.ClassDef]:
         if read is not None:
             found += [n for n in read[1].body if isinstance(n, ast.ClassDef) and n.name == name]
     return found
+
+
+def with_derived(facts: FileFacts, name: str) -> frozenset[str]:
+    """The class *name* and the classes of the file derived from it, directly or not (by the names
+    their bases give)."""
+    classes = [node for unit, _ in cell_units(facts) for node in facts.nodes(unit, ast.ClassDef)]
+    found = {name}
+    grown = True
+    while grown:
+        grown = False
+        for node in classes:
+            if isinstance(node, ast.ClassDef) and node.name not in found \
+                    and any(isinstance(base, ast.Name) and base.id in found for base in node.bases):
+                found.add(node.name)
+                grown = True
+    return frozenset(found)

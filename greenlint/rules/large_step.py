@@ -312,7 +312,7 @@ def _of_self(func: ast.expr) -> bool:
 
 #: A factory's name may begin with a verb and end with a noun around the architecture's name.
 BUILDERS = frozenset({"build", "create", "make", "get", "construct", "new"})
-NOUNS = frozenset({"model", "net", "network", "backbone", "body", "detector", "classifier", "encoder"})
+NOUNS = frozenset({"model", "net", "network", "backbone", "body", "detector", "classifier", "encoder", "graph"})
 #: What may follow the architecture's name: a depth, version or size (`resnet_50`, `bert_base`).
 VARIANT = re.compile(r"(v?\d+[a-z]?|[a-z]\d+|base|large|small|tiny|lite|mini)")
 
@@ -328,7 +328,8 @@ def architecture(function: str) -> str:
     """The large architecture a snake_case factory function's name names: the architecture's name
     (with its depth or size: `resnet50`, `bert_base`), optionally after a verb and before a noun
     (`build_transformer_model`: "transformer", `efficientdet`, `create_unet`; `yolo_body`, the
-    whole network but its loss, as YOLO code names it); "" for any other
+    whole network but its loss, as YOLO code names it; `resnet_graph`, the network's graph, as TF1
+    and Keras 2 code such as Mask R-CNN's names it); "" for any other
     name (`define_densenet_flags`, `resnet_block`) and for classes (CamelCase: a layer or block of
     any size)."""
     if not function or function != function.lower():

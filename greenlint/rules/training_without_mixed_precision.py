@@ -10,12 +10,14 @@ from typing import Any
 from greenlint.analysis.callsite import estimator_method
 from greenlint.predict.devices import gpu_spec
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
+from greenlint.rules.base_classes import with_derived
 from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, beside_mentions
 from greenlint.rules.defaults import other_mode
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.devices import hides_gpus, placed_on_host
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.fit_workers import fed_in_one_worker, worker_setting
+from greenlint.rules.given_model import given_model
 from greenlint.rules.hidden_decoding import HEAVY_MODEL_ONE_WORKER, HIDING_FLOPS, flops_per_element
 from greenlint.rules.keras_flavour import keras_flavour
 from greenlint.rules.large_step import (
@@ -30,7 +32,7 @@ from greenlint.rules.large_step import (
 )
 from greenlint.rules.material import SAVING_OPTION, immaterial_saving, saving_clause, saving_j
 from greenlint.rules.site import Site, is_keras_model_method
-from greenlint.rules.syntax import cell_units, is_training_step, last_name
+from greenlint.rules.syntax import cell_units, enclosing, is_training_step, last_name
 from greenlint.rules.tf_data_defaults import OPTION as TF_VERSION
 from greenlint.rules.tf_target import TargetVersion, cpu_only, target
 
@@ -113,7 +115,15 @@ class TrainingWithoutMixedPrecision(Rule):
       input sizes.
       The finding is then on the first training at or after that call (in a notebook, only a
       later one: its cells run in order; in a script, the first where none follows, as a fit in
-      a function defined above the call trains what it builds).
+      a function defined above the call trains what it builds);
+    - a training in a method of a class of the file (a trainer: `Trainer.train` running its
+      `train_step` on `self.model`, the model its constructor is given) where a script or notebook
+      beside the file that imports it calls the class, or a subclass the file defines, with such a
+      factory's call or a name it bound to one (`EdsrTrainer(model=edsr(scale=4))`:
+      greenlint/rules/given_model.py; a driver that itself chooses the precision, or a test module, is
+      passed over).
+      Each such trainer class is reported at its first training, beside the file's own finding
+      in another class: its step scales its own loss, a change of its own.
 
     A training or a build in a mode the program offers beside its default (one branch of an
     `if`/`else` on a command-line option whose default takes the other: `if FLAGS.mode ==
@@ -161,7 +171,8 @@ class TrainingWithoutMixedPrecision(Rule):
     A model greenlint cannot size is no evidence: a few Dense or RNN layers on data of unknown
     width or length (a regression on a CSV file, a small RNN) is not reported, and neither is a
     class named after an architecture (`TransformerBlock(32, 2)`: a layer of any size).
-    One finding per file, on its first training with such evidence, except where the advice
+    One finding per file (and per trainer class given a large model), on its first training with
+    such evidence, except where the advice
     cannot be followed or changes what the code is for:
 
     - the program runs on **multi-backend Keras 2.0-2.3** (the standalone `keras` package of
@@ -948,28 +959,39 @@ class TrainingWithoutMixedPrecision(Rule):
                 ((s, why) for s in updates if not in_test_code(facts, s) and (why := _named_model(facts, s))),
                 (None, ""),
             )
-        if site is None:
-            return
-        trained = trainings if any(s is site for s in trainings) else [site]  # one policy speeds them all
+        found = [(s, w, [s]) for s, w in _given_trainers(facts, trainings, site)]  # each trainer's own step
+        if site is not None:
+            trained = trainings if any(s is site for s in trainings) else [site]  # one policy speeds them all
+            found.insert(0, (site, why, trained))
+        for each, because, runs in found:
+            finding = self._finding(facts, options, each, because, runs)
+            if finding is not None:
+                yield finding
+
+    def _finding(
+        self, facts: FileFacts, options: Mapping[str, Any], site: Site, why: str, trained: list[Site]
+    ) -> Diagnostic | None:
+        """The finding on *site*, the evidence *why*, the policy speeding *trained*; None where the
+        saving is immaterial or the advice cannot be followed."""
         saving = saving_j(trained, SPEED_UP_SHARE)
         if immaterial_saving(saving, options):
-            return
+            return None
         graph = site.api.startswith(TF1) or _estimator_train(site.api)  # a model_fn's graph
         custom = not is_keras_model_method(site.api, ("fit", "fit_generator"))
         if custom and (any(w in facts.text for w in GRAPH_CHOSEN) or _chosen_beside(facts.path)):
-            return
+            return None
         tf = target(facts.path, str(options.get(TF_VERSION.key) or ""))
         flavour = keras_flavour(facts, tf)
         keras2 = flavour.multi_backend and not graph
         rewrite = keras2 and bool(options.get("multi-backend-rewrite", False)) and _graph_rewrite_serves(facts, tf)
         port = keras2 and not rewrite and bool(options.get("multi-backend-port", False))
         if (keras2 and not (rewrite or port)) or (not keras2 and tf.older_than(1, 14)) or cpu_only(facts.path):
-            return
+            return None
         if not (keras2 or graph) and tf.older_than(2, 4) and _clips(facts):
-            return
+            return None
         device = gpu_spec(facts.device) if facts.device is not None else None
         if device is not None and not device.tensor_cores:
-            return
+            return None
         if rewrite:
             message = self.MESSAGE_KERAS2.format(keras=flavour.basis)
         elif port:
@@ -992,8 +1014,7 @@ class TrainingWithoutMixedPrecision(Rule):
             )
         label = site.prediction.label
         priced = self.SAVING.format(saving=saving_clause(saving, SPEED_UP_SHARE, label)) if saving else ""
-        yield self.diagnostic(site.callsite.span, facts.path, f"{message}: {why}{priced}")
-
+        return self.diagnostic(site.callsite.span, facts.path, f"{message}: {why}{priced}")
 
 def _trains(site: Site) -> bool:
     """One training step or a whole training, run where the call is: Keras' `fit`,
@@ -1115,6 +1136,29 @@ def _graph_rewrite_serves(facts: FileFacts, tf: TargetVersion) -> bool:
     if tf.older_than(1, 14) or (tf.stated and not tf.older_than(2, 0)):
         return False
     return not any(word in facts.text for word in LEARNING_RATE_SETTERS) and not _clips(facts)
+
+
+def _given_trainers(facts: FileFacts, trainings: list[Site], chosen: Site | None) -> list[tuple[Site, str]]:
+    """The first training of each class of the file (a trainer: `Trainer.train` running its
+    `train_step`) that trains the model its users build (`given_model`: a script beside it passes
+    `edsr()` to the class, or to a subclass the file defines), with why; none in the class of the
+    *chosen* finding, whose evidence is the file's own. Each such class is a change of its own: its
+    step scales its own loss, and its model is not the one the file's evidence names."""
+    owners: dict[str, Site] = {}
+    for site in trainings:
+        call = facts.node(site)
+        owner = enclosing(facts, call, site.callsite.span.cell, (ast.ClassDef,)) if call is not None else None
+        if isinstance(owner, ast.ClassDef):
+            owners.setdefault(owner.name, site)
+    if chosen is not None and (call := facts.node(chosen)) is not None:
+        owner = enclosing(facts, call, chosen.callsite.span.cell, (ast.ClassDef,))
+        if isinstance(owner, ast.ClassDef):
+            owners.pop(owner.name, None)
+    given = []
+    for name, site in owners.items():
+        if why := given_model(facts.path, with_derived(facts, name)):
+            given.append((site, why))
+    return given
 
 
 def _named_model(facts: FileFacts, site: Site) -> str:

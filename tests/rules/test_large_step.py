@@ -34,6 +34,9 @@ GL602 = Config(select=("GL602",), no_cache=True, options=MATERIAL)
         ("darknet_body", "darknet"),
         ("resblock_body", ""),  # a block of any size
         ("loop_body", ""),
+        ("resnet_graph", "resnet"),  # TF1 and Keras 2 code's name for the function building the network (Mask R-CNN)
+        ("build_graph", ""),  # builds some graph, named after no architecture
+        ("resnet_block_graph", ""),
         ("", ""),
     ],
 )
