@@ -400,6 +400,18 @@ class TrainingWithoutMixedPrecision(Rule):
         SAVING_OPTION,
     )
     VALID = (
+        Valid(  # a pretrained CNN computes features once; the captioner trained on them is known and holds none of it
+            "import tensorflow as tf\n"
+            "vgg = tf.keras.applications.VGG16(include_top=True)\n"
+            "features = tf.keras.Model(vgg.input, vgg.get_layer('fc2').output).predict(images, batch_size=32)\n"
+            "transfer_input = tf.keras.Input(shape=(4096,))\ntokens = tf.keras.Input(shape=(None,))\n"
+            "state = tf.keras.layers.Dense(512)(transfer_input)\nx = tf.keras.layers.Embedding(10000, 128)(tokens)\n"
+            "x = tf.keras.layers.GRU(512, return_sequences=True)(x, initial_state=state)\n"
+            "decoder = tf.keras.Model([transfer_input, tokens], tf.keras.layers.Dense(10000)(x))\n"
+            "decoder.compile('rmsprop', 'sparse_categorical_crossentropy')\n"
+            "decoder.fit(batch_generator(32), steps_per_epoch=1000, epochs=20)\n",
+            options={"material-saving-j": 0.0},
+        ),
         Valid(  # a priced training: mixed precision saves at most two thirds of its 1 kJ, under material-saving-j
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n"
         ),
@@ -952,8 +964,9 @@ class TrainingWithoutMixedPrecision(Rule):
             and not other_mode(facts, facts.node(s), s.callsite.span.cell)
         ]
         site, why = next(((s, why) for s in trainings if (why := large_step(s))), (None, ""))
-        if site is None and trainings and (backbone := built_backbone(facts)):
-            site, why = _after(trainings, backbone[1], notebook=not isinstance(facts.source, str)), backbone[0]
+        unsized = [s for s in trainings if not _model_known(s)]  # what the file builds may be in these
+        if site is None and unsized and (backbone := built_backbone(facts)):
+            site, why = _after(unsized, backbone[1], notebook=not isinstance(facts.source, str)), backbone[0]
         if site is None and all(s.api.startswith(TF1) for s in steps):  # a TF1 graph's own evidence
             site, why = next(
                 ((s, why) for s in updates if not in_test_code(facts, s) and (why := _named_model(facts, s))),
@@ -1183,6 +1196,14 @@ def _chosen_beside(path: str) -> bool:
     the Keras policy) chooses the precision: the graph rewrite may wrap this optimizer there, the
     session's config turn on `auto_mixed_precision`, or the driver set a mixed policy."""
     return beside_mentions(path, PRECISION_CHOSEN)
+
+
+def _model_known(site: Site) -> bool:
+    """The training's model is known layer by layer (its parameters exact, not a lower bound): whether it
+    holds a large backbone the file builds is then known too, and its own work (`large_step`) decides (a
+    decoder trained on features a pretrained CNN computed elsewhere in the file holds none of it)."""
+    params = site.work_value("params")
+    return isinstance(params, int) and not isinstance(params, bool) and params > 0 and not site.work_lower("params")
 
 
 def _after(trainings: list[Site], where: tuple[int, int], notebook: bool) -> Site | None:
