@@ -124,8 +124,7 @@ def _holds(root: Path, path: str) -> bool:
 def _refusal(side: Side, refused: Refused) -> Diagnostic:
     """A tree entry left out of the snapshot, as the GL002 of its path (the run goes on)."""
     commit = f" ({side.commit[:12]})" if side.commit else ""
-    message = (f"{side.label}{commit}: tree entry {refused.path!r} refused: {refused.reason}; it could write outside"
-               " the snapshot folder, so it is not written nor compared")
+    message = f"{side.label}{commit}: tree entry {refused.path!r} refused: {refused.reason}; not written nor compared"
     return error_diagnostic(refused.path, 1, 1, UNREADABLE, message)
 
 
