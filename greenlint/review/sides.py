@@ -76,9 +76,9 @@ class SideAnalysis:
 def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Path) -> SideAnalysis:
     """Analyse the files of *side* under the repository-relative *paths* (all of it: `[""]`)."""
     root, refused = (repo, []) if side.on_disk else snapshot(repo, side, cache)
-    # a submodule's files are in no snapshot of a commit or the index: counted on neither side, and a
-    # path in one present on neither (git too refuses it: "is in submodule")
-    inside = _in_submodule(repo) if side.on_disk else lambda path: False
+    # a submodule's files, or a nested repository's, are in no snapshot of a commit or the index:
+    # counted on neither side, and a path in one present on neither (git too refuses it: "is in submodule")
+    inside = _in_other_repository(repo) if side.on_disk else lambda path: False
     out = SideAnalysis(side, present={p for p in paths if _holds(root, p) and not inside(f"{p}/")})
     targets = [root / p for p in paths if p in out.present]
     out.errors = [_refusal(side, r) for r in refused if any(_below(r.path, p) for p in paths)]
@@ -138,15 +138,30 @@ def _below(path: str, top: str) -> bool:
     return not top or path == top or path.startswith(top.rstrip("/") + "/")
 
 
-def _in_submodule(repo: Path):
-    """A test of a repository-relative path: whether it lies in one of the index's submodules."""
+def _in_other_repository(repo: Path):
+    """A test of a repository-relative path: whether it lies in one of the index's submodules, or
+    in a folder of the work tree holding a `.git` of its own (a clone git lists as one untracked
+    folder and never looks inside; `git add` records it as a gitlink, never its files)."""
     raw = gitfs.git(repo, "ls-files", "--stage", "-z")
     folders = tuple(
         record.partition(b"\t")[2].decode("utf-8", "surrogateescape") + "/"
         for record in raw.split(b"\0")
         if record.startswith(b"160000 ")
     )
-    return lambda path: path.startswith(folders) if folders else False
+    nested: dict[str, bool] = {}
+
+    def is_repository(folder: str) -> bool:
+        if folder not in nested:
+            nested[folder] = os.path.lexists(repo / folder / ".git")
+        return nested[folder]
+
+    def inside(path: str) -> bool:
+        if folders and path.startswith(folders):
+            return True
+        parts = path.split("/")[:-1]  # the folders above a file; with a trailing `/`, the folder too
+        return any(parts[i] and is_repository("/".join(parts[: i + 1])) for i in range(len(parts)))
+
+    return inside
 
 
 def side_sites(path: str, result: FileResult) -> list[SideSite]:
