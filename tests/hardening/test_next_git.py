@@ -249,3 +249,41 @@ def test_a_missing_blob_of_a_committed_file_is_named_for_what_it_is(case):
     code, out, err = _diff(repo, "HEAD", commit)
     assert code == 0 and "b.py" in err and "its blob is not in the repository" in err, err
     assert "could write outside" not in err and "Traceback" not in err, err
+
+
+# --- links to files -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["working-tree", "staged", "committed-absolute", "committed-relative"])
+def test_a_link_to_a_file_outside_the_repository_is_named_never_read(case, how):
+    """git tracks a link, not what it points to: `a.py` made a link to a file elsewhere on the
+    machine (in the working tree, staged, or committed with an absolute or a climbing relative
+    target) is named (GL002) on that side, and nothing of the file it points to is read into
+    the output, which CI may post where others read it."""
+    root, repo, outside = case
+    _write(outside, "secret.py", LOOP.replace("model.predict", "model.secret_predict"))
+    (repo / "a.py").unlink()
+    target = str(outside / "secret.py") if how != "committed-relative" else "../" * 12 + str(outside / "secret.py")[1:]
+    (repo / "a.py").symlink_to(target)
+    argv = {"working-tree": ["HEAD"], "staged": ["--staged"]}.get(how, ["HEAD~1", "HEAD"])
+    if how != "working-tree":
+        _git(repo, "add", "a.py")
+    if how.startswith("committed"):
+        _git(repo, "commit", "-qm", "link")
+    code, out, err = _diff(repo, "--format", "json", *argv)
+    assert code == 0 and "'a.py' is a symbolic link leading out of the repository" in err, err
+    assert "secret_predict" not in out + err
+    assert fuzz.check_repo_case(root, repo, outside, argv, how) is None
+
+
+def test_a_link_to_another_file_of_the_repository_is_no_error(case):
+    """`alias.py` linking to `a.py`: a file of the project met twice (read once, by its own name,
+    as `check` reads it), never named as leading out."""
+    root, repo, outside = case
+    (repo / "alias.py").symlink_to("a.py")
+    _git(repo, "add", "alias.py")
+    code, out, err = _diff(repo, "--format", "json", "--staged")
+    assert code == 0 and "GL002" not in err and _files(out) == {}, err
+    edit_loop(repo)
+    code, out, err = _diff(repo, "--format", "json", "HEAD")
+    assert code == 0 and "GL002" not in err and _files(out) == {"a.py": "modified"}, err
