@@ -8,6 +8,8 @@ latin-1 file's columns; notebooks with raw and Markdown cells, nbformat 3 `headi
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 
@@ -184,3 +186,44 @@ def test_rule_and_kb_names_holding_escapes_are_named_escaped(argv):
     """Refused (2) or found nothing (1), saying so with the name escaped."""
     code, out, err = _main(argv)
     assert code in (1, 2) and (out + err).strip() and "Traceback" not in err and not fuzz.RAW_CONTROL.search(out + err), (out, err)
+
+
+# --- exclude patterns on the command line -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("option", ["--exclude", "--extend-exclude"])
+@pytest.mark.parametrize("pattern", ["!", "\\", "a[b-a]"])
+def test_an_exclude_pattern_git_cannot_use_is_an_error_whatever_the_paths(tmp_path, own_caches, monkeypatch, option, pattern):
+    """A pattern pathspec refuses was an error only on a run that walked a folder: `check a.py
+    --exclude '!'` (a pre-commit hook names files) passed it silently, `check .` refused it."""
+    _write(tmp_path, "a.py", LOOP)
+    monkeypatch.chdir(tmp_path)
+    for path in ("a.py", "."):
+        code, out, err = _check(path, f"{option}={pattern}")
+        assert code == 2 and "not a valid gitignore-style pattern" in err and "Traceback" not in err, (path, err)
+
+
+def test_valid_exclude_patterns_still_leave_named_files_checked(tmp_path, own_caches, monkeypatch):
+    _write(tmp_path, "a.py", LOOP)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _check("a.py", "--extend-exclude=a.py", "--format", "json")
+    assert code == 1 and codes(out) == FOUND, err
+    code, out, err = _check(".", "--extend-exclude=a.py", "--format", "json")
+    assert code == 0 and codes(out) == [], err
+
+
+def test_a_path_longer_than_the_system_allows_is_named_and_the_run_goes_on(tmp_path, own_caches, monkeypatch):
+    """A file 40 folders of 200 characters down (past PATH_MAX, which git checkouts can make):
+    GL002 naming the length, the file beside the deep folder checked."""
+    _write(tmp_path, "a.py", LOOP)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "deep").mkdir()
+    monkeypatch.chdir(tmp_path / "deep")
+    for _ in range(40):
+        os.mkdir("d" * 200)
+        os.chdir("d" * 200)
+    Path("b.py").write_text(LOOP)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _check(".", "--format", "json")
+    found = [(d["code"], "too long" in d["message"]) for d in json.loads(out)]
+    assert code == 1 and sorted(found) == [("GL002", True), ("GL101", False), ("GL201", False)], err
