@@ -1,7 +1,8 @@
 """Issue 29 item 9's language-server kinds in variants no earlier round spells: positions past the
 end of a line (plain and after astral characters), several changes in one notification (each
 on the text the one before made, a whole text then a range, a `rangeLength` that disagrees),
-rapid edits whose analyses overlap, a second `initialize`, a code action over a reversed range,
+rapid edits whose analyses overlap, Markdown cells of a synced notebook, inlay hint ranges past
+the end, a second `initialize`, a code action over a reversed range,
 lone carriage returns, headers other clients send and a message split across writes, `exit`
 without `shutdown`. Each test on the shared server ends with the session still answering."""
 
@@ -168,3 +169,31 @@ def test_exit_without_shutdown_ends_the_server_with_code_1(tmp_path):
     finally:
         if client.proc.poll() is None:
             client.proc.kill()
+
+
+def test_a_markdown_cell_of_a_notebook_is_never_read_as_python(module_server):
+    """A notebook synced cell by cell: a Markdown cell (kind 1) holding TF code gets no
+    diagnostics, the code cell beside it its own."""
+    client, ws = module_server
+    notebook = (ws / "markdown.ipynb").as_uri()
+    markdown, code = (f"vscode-notebook-cell:{ws}/markdown.ipynb#W{i}" for i in range(2))
+    client.notify("notebookDocument/didOpen", {
+        "notebookDocument": {"uri": notebook, "notebookType": "jupyter-notebook", "version": 1,
+                             "cells": [{"kind": 1, "document": markdown}, {"kind": 2, "document": code}]},
+        "cellTextDocuments": [{"uri": markdown, "languageId": "markdown", "version": 1, "text": LOOP},
+                              {"uri": code, "languageId": "python", "version": 1, "text": LOOP}]})
+    assert client.diagnostics(code, 1) == FOUND
+    client.hover(code)  # what was published before this answer has been read
+    shown = [m for m in client.seen if m.get("method") == "textDocument/publishDiagnostics"
+             and m["params"]["uri"] == markdown and m["params"]["diagnostics"]]
+    assert not shown, shown
+    _still_answers(client, ws, "markdown")
+
+
+def test_an_inlay_hint_range_past_the_end_is_answered_with_the_document_s_hints(module_server):
+    client, ws, uri = _opened(module_server, "hint-range.py")
+    assert client.diagnostics(uri, 1) == FOUND
+    hints = [client.answer(client.request("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": whole}), 120)
+             for whole in (_at(0, 0, (4, 0)), _at(0, 0, (10**6, 10**6)))]
+    assert "error" not in hints[1] and hints[1]["result"] == hints[0]["result"] and hints[0]["result"], hints
+    _still_answers(client, ws, "hint-range")
