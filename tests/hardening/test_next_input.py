@@ -227,3 +227,18 @@ def test_a_path_longer_than_the_system_allows_is_named_and_the_run_goes_on(tmp_p
     code, out, err = _check(".", "--format", "json")
     found = [(d["code"], "too long" in d["message"]) for d in json.loads(out)]
     assert code == 1 and sorted(found) == [("GL002", True), ("GL101", False), ("GL201", False)], err
+
+
+# --- noqa where another comment or a stray separator stands beside it -------------------------------
+
+
+@pytest.mark.parametrize("comment, found", [
+    ("# type: ignore  # noqa: GL101", [("GL201", 4)]),
+    ("# pragma: no cover # noqa", []),
+    ("# noqa: GL101,,GL201", []),
+    ("# noqa: GL101 ,  GL201,", []),
+])
+def test_noqa_beside_other_comments_and_stray_separators(tmp_path, own_caches, comment, found):
+    _write(tmp_path, "a.py", LOOP.replace("4096)))\n", f"4096)))  {comment}\n"))
+    code, out, err = _check(str(tmp_path), "--format", "json")
+    assert codes(out) == found, (comment, err)
