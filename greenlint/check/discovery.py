@@ -9,7 +9,14 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
-from greenlint.check.config import INCLUDE_SUFFIXES, MAX_WILDCARDS, Config, ConfigError, too_many_wildcards
+from greenlint.check.config import (
+    DEFAULT_EXCLUDE,
+    INCLUDE_SUFFIXES,
+    MAX_WILDCARDS,
+    Config,
+    ConfigError,
+    too_many_wildcards,
+)
 from greenlint.report.escape import visible
 
 #: The file `greenlint diff` writes into each snapshot folder it makes (review/gitfs.py): such a
@@ -49,6 +56,8 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
             spec.append(pathspec.GitIgnoreSpec.from_lines(patterns))
         return spec[0]
 
+    if config.extend_exclude or config.exclude != DEFAULT_EXCLUDE:
+        exclude()  # the user's patterns judged on every run, not only on those that walk a folder
     real: dict[str, Path] = {}  # a file named twice (`a.py`, then its absolute path): checked once, as first named
 
     def add(path: Path, key: str) -> None:

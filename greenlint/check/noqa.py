@@ -17,7 +17,8 @@ from greenlint.analysis.sources import blank_magics
 from greenlint.rules.diagnostic import Diagnostic
 
 _CODE = r"[A-Za-z]+[0-9]+"
-_CODES = rf"(?:\s*:\s*(?P<codes>{_CODE}(?:(?:\s*,\s*|\s+){_CODE})*))?(?![\w:-])"
+#: Codes part with commas and spaces between them in any number, as flake8 splits them (`GL101,,GL201`: both)
+_CODES = rf"(?:\s*:\s*(?P<codes>{_CODE}(?:[\s,]+{_CODE})*))?(?![\w:-])"
 #: A line's directive, searched in one comment's text: a bare noqa (every code), or one naming codes.
 LINE_NOQA = re.compile(r"#\s*noqa" + _CODES, re.I)
 #: A file's directive: the whole text of a comment alone on its line.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -143,20 +143,25 @@ def run_check(
     )
 
 
-def analyse_paths(paths: Sequence[Path | str], config: Config, backend: Backend | None = None) -> CheckResult:
+def analyse_paths(
+    paths: Sequence[Path | str], config: Config, backend: Backend | None = None,
+    leave_out: Callable[[Path], bool] = lambda path: False,
+) -> CheckResult:
     """Files and directories analysed as `run_check` analyses them (the same cache entries of
     their analyses), with their file errors (GL001/GL002) as the only diagnostics: no rule runs
     and the rules are not even imported (`greenlint diff` reports call sites, never findings).
-    The configuration's rule selection is not judged here (`selection.validate`)."""
-    return _check_paths(paths, config, backend, diagnose=file_errors, rules_id=lambda path: NO_RULES)
+    A file found for which *leave_out* holds is not read. The configuration's rule selection is
+    not judged here (`selection.validate`)."""
+    return _check_paths(paths, config, backend, diagnose=file_errors, rules_id=lambda path: NO_RULES, leave_out=leave_out)
 
 
 def _check_paths(
-    paths, config: Config, backend: Backend | None, diagnose, rules_id, results: bool = True
+    paths, config: Config, backend: Backend | None, diagnose, rules_id, results: bool = True,
+    leave_out: Callable[[Path], bool] = lambda path: False,
 ) -> CheckResult:
     """Discover, then check each file through the cache (`check_files`) with *diagnose* and *rules_id*
-    (and the files' analyses sent back from worker processes with *results*)."""
-    files = discover(paths, config)
+    (and the files' analyses sent back from worker processes with *results*), but those *leave_out* names."""
+    files = [f for f in discover(paths, config) if not leave_out(f)]
     backend = dataclasses.replace(backend or Backend(), overlay=config.overlay, device=config.device)
     checked, stats = check_files(files, config, diagnose=diagnose, rules_id=rules_id, backend=backend, results=results)
     diagnostics = [d for r in checked for d in r.diagnostics]

@@ -28,6 +28,7 @@ def register(parser):
 def run(args) -> int:
     try:
         from greenlint.lsp_server import ConfigLookup, build_server
+        from greenlint.lsp_server.framing import HeaderReader
     except ImportError as exc:
         from greenlint.paths import install_extra
 
@@ -39,5 +40,5 @@ def run(args) -> int:
         return 2
     logging.basicConfig(stream=sys.stderr, level=logging.DEBUG if args.verbose else logging.WARNING)
     server = build_server(ConfigLookup(config_file=config_file, isolated=args.isolated))
-    server.start_io()
+    server.start_io(stdin=HeaderReader(sys.stdin.buffer))
     return server.protocol.exit_code or 0  # 1 after `exit` without `shutdown` (the LSP specification)

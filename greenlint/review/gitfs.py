@@ -291,7 +291,8 @@ class SnapshotError(GitError):
 
 @dataclass(frozen=True)
 class Refused:
-    """A tree entry left out of a snapshot: its path could write outside the snapshot folder."""
+    """A tree entry left out of a snapshot, and why: its path could write outside the snapshot
+    folder (`unsafe`), or the file system or the object store could not give it (`_write`)."""
 
     path: str
     reason: str
@@ -341,7 +342,7 @@ def split_unsafe(files: dict[str, str]) -> tuple[dict[str, str], list[Refused]]:
         if reason is None:
             kept[path] = sha
         else:
-            refused.append(Refused(path, reason))
+            refused.append(Refused(path, f"{reason}, which could write outside the snapshot folder"))
     return kept, refused
 
 

@@ -76,9 +76,9 @@ class SideAnalysis:
 def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Path) -> SideAnalysis:
     """Analyse the files of *side* under the repository-relative *paths* (all of it: `[""]`)."""
     root, refused = (repo, []) if side.on_disk else snapshot(repo, side, cache)
-    # a submodule's files are in no snapshot of a commit or the index: counted on neither side, and a
-    # path in one present on neither (git too refuses it: "is in submodule")
-    inside = _in_submodule(repo) if side.on_disk else lambda path: False
+    # a submodule's files, or a nested repository's, are in no snapshot of a commit or the index:
+    # counted on neither side, and a path in one present on neither (git too refuses it: "is in submodule")
+    inside = _in_other_repository(repo) if side.on_disk else lambda path: False
     out = SideAnalysis(side, present={p for p in paths if _holds(root, p) and not inside(f"{p}/")})
     targets = [root / p for p in paths if p in out.present]
     out.errors = [_refusal(side, r) for r in refused if any(_below(r.path, p) for p in paths)]
@@ -89,8 +89,24 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     if not side.on_disk:
         config = dataclasses.replace(config, root=_moved(config.root, repo, root))
     validate(config)  # the configuration judged as `check` judges it: a code that matches no rule is an error
+    # git tracks a link, not what it points to: one leading out of the side's root (a committed link
+    # to a file of the machine that runs the diff) is named, never read
+    linked_out: list[Path] = []
+
+    def leads_out(path: Path) -> bool:
+        if not _leads_out(path, root):
+            return False
+        linked_out.append(path)
+        return True
+
     # no rule runs: a diff reports call sites and file errors (GL001/GL002, always kept), never findings
-    result = analyse_paths(targets, config)
+    result = analyse_paths(targets, config, leave_out=leads_out)
+    for link in linked_out:
+        shown = _relative(str(link), root)
+        if not inside(shown):
+            out.errors.append(error_diagnostic(shown, 1, 1, UNREADABLE, f"{side.label}: {shown!r} is a symbolic link"
+                                               f" leading out of the repository (to {os.path.realpath(link)}); git"
+                                               " tracks the link, not what it points to: not read"))
     analysed = list(result.file_results())  # each file's FileResult, as `check` has it
     rel = {shown: _relative(shown, root) for shown in result.files}
 
@@ -112,6 +128,14 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     return out
 
 
+def _leads_out(path: Path, root: Path) -> bool:
+    """Whether *path* is a symbolic link whose target lies outside *root* (or nowhere it can reach)."""
+    if not os.path.islink(path):
+        return False
+    top = os.path.realpath(root)
+    return not os.path.realpath(path).startswith(top.rstrip("/") + "/")
+
+
 def _holds(root: Path, path: str) -> bool:
     """Whether *path* exists below *root*; a name no file system holds (longer than NAME_MAX or
     PATH_MAX) does not."""
@@ -124,8 +148,7 @@ def _holds(root: Path, path: str) -> bool:
 def _refusal(side: Side, refused: Refused) -> Diagnostic:
     """A tree entry left out of the snapshot, as the GL002 of its path (the run goes on)."""
     commit = f" ({side.commit[:12]})" if side.commit else ""
-    message = (f"{side.label}{commit}: tree entry {refused.path!r} refused: {refused.reason}; it could write outside"
-               " the snapshot folder, so it is not written nor compared")
+    message = f"{side.label}{commit}: tree entry {refused.path!r} refused: {refused.reason}; not written nor compared"
     return error_diagnostic(refused.path, 1, 1, UNREADABLE, message)
 
 
@@ -139,15 +162,30 @@ def _below(path: str, top: str) -> bool:
     return not top or path == top or path.startswith(top.rstrip("/") + "/")
 
 
-def _in_submodule(repo: Path):
-    """A test of a repository-relative path: whether it lies in one of the index's submodules."""
+def _in_other_repository(repo: Path):
+    """A test of a repository-relative path: whether it lies in one of the index's submodules, or
+    in a folder of the work tree holding a `.git` of its own (a clone git lists as one untracked
+    folder and never looks inside; `git add` records it as a gitlink, never its files)."""
     raw = gitfs.git(repo, "ls-files", "--stage", "-z")
     folders = tuple(
         record.partition(b"\t")[2].decode("utf-8", "surrogateescape") + "/"
         for record in raw.split(b"\0")
         if record.startswith(b"160000 ")
     )
-    return lambda path: path.startswith(folders) if folders else False
+    nested: dict[str, bool] = {}
+
+    def is_repository(folder: str) -> bool:
+        if folder not in nested:
+            nested[folder] = os.path.lexists(repo / folder / ".git")
+        return nested[folder]
+
+    def inside(path: str) -> bool:
+        if folders and path.startswith(folders):
+            return True
+        parts = path.split("/")[:-1]  # the folders above a file; with a trailing `/`, the folder too
+        return any(parts[i] and is_repository("/".join(parts[: i + 1])) for i in range(len(parts)))
+
+    return inside
 
 
 def side_sites(path: str, result: FileResult) -> list[SideSite]:

@@ -384,6 +384,8 @@ def run_files(cases_per_kind: int, seed: int = SEED, root: Path | None = None) -
 # --- repositories someone else controls, through `greenlint diff` ------------------------------
 
 PWNED = "open('/tmp/greenlint-fuzz-pwned', 'w')  # written by a hostile tree entry"
+#: A call only the file `check_repo_case` puts outside the repository makes: seen in the output, that file was read.
+LEAKED = "leaked_outside_call"
 _GIT_ENV = {"GIT_AUTHOR_NAME": "fuzz", "GIT_AUTHOR_EMAIL": "fuzz@example.com", "GIT_COMMITTER_NAME": "fuzz",
             "GIT_COMMITTER_EMAIL": "fuzz@example.com", "GIT_CONFIG_NOSYSTEM": "1"}
 
@@ -521,12 +523,32 @@ def hostile_transports(rng, repo: Path, outside: Path) -> list[str]:
     return ["HEAD", commit, "--format", rng.choice(["json", "text"])]
 
 
+def outside_links(rng, repo: Path, outside: Path) -> list[str]:
+    """A Python file or notebook that is a link to a file outside the repository (where
+    `check_repo_case` puts a file of LEAKED calls): in the working tree, staged or committed, its
+    target absolute or climbing out with `..` from wherever the file is written."""
+    leak = outside / "leak.py"
+    target = str(leak) if rng.random() < 0.5 else "../" * 20 + str(leak)[1:]
+    name = rng.choice(["a.py", "b.py", "sub/c.py", "n.ipynb"])
+    (repo / name).parent.mkdir(exist_ok=True)
+    (repo / name).unlink(missing_ok=True)
+    (repo / name).symlink_to(target)
+    where = rng.choice(["worktree", "index", "commit"])
+    if where != "worktree":
+        _git(repo, "add", "-A")
+    if where == "commit":
+        _git(repo, "commit", "-qm", "a link out")
+    sides = {"worktree": ["HEAD"], "index": ["--staged"], "commit": ["HEAD~1", "HEAD"]}[where]
+    return [*sides, "--format", rng.choice(["json", "text", "markdown"])]
+
+
 REPO_KINDS: dict[str, Callable[[random.Random, Path, Path], list[str]]] = {
     "git trees with `..` entries, or a link and a folder of one name (diff)": hostile_trees,
     "a committed `<cache-dir>/snapshots` link, user folders among the snapshots (diff)": hostile_caches,
     "a .git/config naming fsmonitor, filters, textconv, external diff, hooks (diff)": hostile_config,
     "files committed as links to /dev/zero or another project (diff)": hostile_links,
     "a partial clone whose config allows a transport again and names its command (diff)": hostile_transports,
+    "files that are links to a file outside the repository, in the working tree, staged or committed (diff)": outside_links,
 }
 
 
@@ -542,7 +564,10 @@ def _tree_state(folder: Path) -> dict[str, bytes | str]:
 def check_repo_case(case_root: Path, repo: Path, outside: Path, argv: list[str], case: str) -> str | None:
     """`greenlint diff ARGV` in *repo*: the reason it did not survive, or None. It survives when it
     exits 0, 1 or 2 (2 with a message), with no traceback, JSON that parses, nothing written or
-    removed outside the repository and its cache, and no command of the repository's config run."""
+    removed outside the repository and its cache, nothing read from there into the output (a file
+    of calls to LEAKED put there first), and no command of the repository's config run."""
+    if not (outside / "leak.py").exists():
+        _write(outside, "leak.py", f"{TF}for i in range(9):\n    tf.{LEAKED}(i)\n")
     before = _tree_state(outside)
     here = os.getcwd()
     os.chdir(repo)
@@ -562,6 +587,8 @@ def check_repo_case(case_root: Path, repo: Path, outside: Path, argv: list[str],
     raw = RAW_CONTROL.search(out + err)
     if raw:
         return f"{case}: a raw control character {raw.group()!r} printed"
+    if LEAKED in out + err:
+        return f"{case}: a file outside the repository was read into the output"
     if (outside / "ran").exists():
         return f"{case}: git ran a command of the repository's config"
     after = _tree_state(outside)
@@ -919,6 +946,13 @@ ISSUE_29_ITEMS = [
     ('LSP: a Markdown, plain-text or JSON document synced as a text document (second own round)', 'not read as Python, its requests answered at once; before, a GL001 published', 'test_round_server.py'),
     ('inlay hints of a compound basis (`calibrated here, estimated`) beside a range, or a J or Wh figure of many digits (second own round)', "the figure and the basis fit VS Code's 43 characters (the qualifier cut first, `calibrated here…`, then auto units); before, cut inside the basis", 'test_energy_text.py (tests/lsp_server)'),
     ("pinned as they are (second own round): an attributes FIFO, glob-like and option-like path arguments, committed links to folders outside and links that become folders, a submodule's `update = !cmd`, the caller's GIT_* commands, a damaged commit-graph, tags of blobs, linked, locked or cut lint caches, names GitHub, SARIF, HTML and Markdown must keep as data, a BOM beside a cookie; LSP: astral and UTF-8 positions, CRLF hints, ids of every kind, notebook changes out of range, notifications not served, an initialize without a usable root", 'as git and Python read them; named and the run goes on; every request answered', 'test_round_git.py, test_round_io.py, test_round_server.py'),
+    ("a file that is a symbolic link leading out of the repository, in the working tree, staged or committed (absolute or climbing target) (third own round)", "GL002 `a symbolic link leading out of the repository`, never read; before, the diff read the file it points to (any file of the machine running it) into its output", 'test_next_git.py'),
+    ("a clone nested in the work tree, not a submodule (third own round)", "not the project's files, as git never looks inside it; before, each of its files counted as added", 'test_next_git.py'),
+    ("a commit naming a blob the object store lacks (third own round)", "GL002 saying the blob is missing; before, the message said the path could write outside the snapshot", 'test_next_git.py'),
+    ("an invalid `--exclude`/`--extend-exclude` pattern with files named, as a pre-commit hook names them (third own round)", "the same config error as when a folder is walked; before, accepted without a word", 'test_next_input.py'),
+    ("`# noqa: GL101,,GL201` and other runs of commas and spaces between codes (third own round)", "every code read, as flake8 splits them; before, the codes after a doubled comma were dropped", 'test_next_input.py'),
+    ("LSP: a `content-length` header in another case or spacing (third own round)", "read as `Content-Length`; before, the message was never read and every later one out of step (the session hung)", 'test_next_server.py'),
+    ("pinned as they are (third own round): tags of tags and of trees, grafts, `gpg.program` with `log.showSignature`, `diff.renames = copies` and `diff.relative`, a `config.worktree` naming commands, a checked-out submodule, a file removed from the index only, an empty repository with files staged, ranges, reflog entries, blob paths and message searches as revisions, a word that is a branch and a file, `--` with nothing after it, branch names with bidi marks; every config key given a date or a table, an empty or slash-ended path, fullwidth identifiers, bidi overrides in every text format, files of only a BOM or a form feed, latin-1 columns, raw, Markdown and heading cells, nbformat 3 `input` strings, per-cell noqa, paths past PATH_MAX; LSP: changes past a line's end, several in one notification, rapid edits, lone CRs, a second initialize, a reversed code-action range, split messages, `exit` without `shutdown`, UTF-32-only clients, Markdown cells", 'as git, Python and the protocol read them; named and the run goes on; every request answered', 'test_next_git.py, test_next_input.py, test_next_server.py, test_round_server.py'),
 ]
 
 

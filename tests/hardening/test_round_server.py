@@ -192,22 +192,23 @@ def test_editor_settings_of_the_wrong_values_are_named_and_left_out(module_serve
     _still_answers(client, ws, "settings")
 
 
-def test_a_client_asking_for_utf8_positions_gets_them_or_utf16_said(tmp_path):
-    """A client offering only UTF-8 positions: the server says which encoding it uses, and a hover
-    at the call's column counted in that encoding names the call."""
+@pytest.mark.parametrize("offered", ["utf-8", "utf-32"])
+def test_a_client_asking_for_utf8_or_utf32_positions_gets_them_or_utf16_said(tmp_path, offered):
+    """A client offering only UTF-8 (or only UTF-32) positions: the server says which encoding it
+    uses, and a hover at the call's column counted in that encoding names the call."""
     (tmp_path / "pyproject.toml").write_text("[tool.greenlint]\n")
     client = RawClient(tmp_path, {"GREENLINT_CACHE_DIR": str(tmp_path / "cache")})
     try:
         rid = client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {
-            "general": {"positionEncodings": ["utf-8"]}, "textDocument": {"publishDiagnostics": {}}}})
+            "general": {"positionEncodings": [offered]}, "textDocument": {"publishDiagnostics": {}}}})
         encoding = client.answer(rid, 120)["result"]["capabilities"].get("positionEncoding", "utf-16")
         client.notify("initialized", {})
         uri = (tmp_path / "utf8.py").as_uri()
         client.open(uri, ASTRAL)
         line = ASTRAL.splitlines()[3]
         before = line[: line.index("predict")]
-        column = len(before.encode()) if encoding == "utf-8" else _utf16(before)
-        assert encoding in ("utf-8", "utf-16")
+        column = {"utf-8": len(before.encode()), "utf-32": len(before)}.get(encoding, _utf16(before))
+        assert encoding in (offered, "utf-16")
         assert "predict" in _hover_text(client.hover(uri, 3, column + 2))
     finally:
         assert client.close() == 0
