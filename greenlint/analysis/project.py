@@ -339,6 +339,10 @@ def file_stamp(path: str) -> tuple[int, ...] | None:
     return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
 
 
+#: Words of TF1 graph programs: their inputs made as placeholders, their graphs run by a Session.
+_GRAPH_WORDS = ("placeholder(", "Session(")
+
+
 class _Read(NamedTuple):
     """What the index keeps of a file's text, read once per content (`ProjectIndex._statements`)."""
 
@@ -348,6 +352,7 @@ class _Read(NamedTuple):
     names_tf: bool  #: whether it names TensorFlow or Keras (`sources.mentions_tf`)
     serves: bool  #: whether it imports a web framework (`served.imports_server`)
     not_keras_only: bool  #: unreadable, or it imports a library with estimators of its own (`untyped.imports_estimator`)
+    builds_graphs: bool  #: it makes a TF1 graph's inputs or runs one (`_GRAPH_WORDS`: a placeholder, a Session)
 
 
 def module_code(path: str) -> str | None:
@@ -408,7 +413,8 @@ class ProjectIndex:
         top = [match.group(0)[:1] not in " \t" for match in matches]
         self._read_before[path] = _Read(
             sha, statements, top, text is not None and sources.mentions_tf(text),
-            text is not None and served.imports_server(text), text is None or untyped.imports_estimator(text))
+            text is not None and served.imports_server(text), text is None or untyped.imports_estimator(text),
+            text is not None and any(word in text for word in _GRAPH_WORDS))
         return statements, sha, top
 
     def _scan(self, path: str) -> tuple[list[str], str]:
@@ -732,6 +738,17 @@ class Imports:
         importers = self.index.tf_importers(self.path)
         flags = [self.index.text_flags(module) for module in (self.path, *importers)]
         return bool(importers) and all(read is not None and not read.not_keras_only for read in flags)
+
+    def in_graph_program(self) -> bool:
+        """Whether this module is a helper of TF1 graph programs: it makes no graph input and runs no graph
+        itself, and every module beside it that imports it and names TensorFlow does (`_GRAPH_WORDS`):
+        the ops its functions apply to what they are given add nodes to those graphs (a style-transfer
+        network's `net(image)` built inside another module's `with tf.Graph().as_default():`)."""
+        own = self.index.text_flags(self.path)
+        if own is None or own.builds_graphs:
+            return False
+        importers = [m for m in self.index.importers(self.path) if (read := self.index.text_flags(m)) and read.names_tf]
+        return bool(importers) and all(self.index.text_flags(m).builds_graphs for m in importers)  # type: ignore[union-attr]
 
     def _known(self, module: ExtModule | None) -> ExtModule | None:
         if module is None or module.file in (None, self.path) or module.file in self.scanned:

@@ -397,6 +397,8 @@ class Resolver:
         self.driven()
         # decided last: `tf.function(f)` or `ds.map(f)` may come after f's body was walked
         graphs = {id(c.func) for c in self.calls if c.api in TF1_GRAPH}
+        if self.graph_helper():  # a helper of TF1 graph programs: its ops build their graphs
+            graphs.add(id(None))
         for c in self.calls:
             c.features["in_tf_function"] = _traced(c.func)
             if _traced(c.func, "keras_step"):  # a loss given to compile() after its body was walked
@@ -468,6 +470,12 @@ class Resolver:
         for c in self.calls:
             if c.mapped:
                 c.work.update(mapped.map_work(c.mapped, self.runs_tf_work))
+
+    def graph_helper(self) -> bool:
+        """This module only builds graphs that other modules beside it run (`Imports.in_graph_program`),
+        asked only of a module making no graph input itself."""
+        return not self.exporting and self.imports is not None and bool(self.calls) \
+            and not any(c.api in TF1_GRAPH for c in self.calls) and self.imports.in_graph_program()
 
     def runs_tf_work(self, info: FuncInfo) -> bool:
         """Whether a call of *info* runs a TF call that does tensor work (its body or a function it calls)."""

@@ -1,0 +1,62 @@
+"""A helper module of TF1 graph programs (`Imports.in_graph_program`): it makes no placeholder and runs no
+session, and the modules beside it that import it do: the ops its functions apply build their graphs,
+counted where those graphs run, not priced as eager calls of their own."""
+
+from __future__ import annotations
+
+import textwrap
+
+from greenlint.analysis.analyse import analyse_file
+from greenlint.analysis.project import project_index
+
+HELPER = """
+import tensorflow as tf
+
+
+def net(image):
+    w = tf.Variable(tf.random.truncated_normal([3, 3, 3, 32], stddev=0.1))
+    conv = tf.nn.conv2d(image, w, strides=[1, 1, 1, 1], padding="SAME")
+    return tf.nn.relu(conv)
+"""
+
+GRAPH = """
+import tensorflow as tf
+import helper
+
+x = tf.compat.v1.placeholder(tf.float32, (4, 256, 256, 3))
+loss = tf.reduce_mean(helper.net(x))
+with tf.compat.v1.Session() as sess:
+    sess.run(loss, feed_dict={x: batch})
+"""
+
+EAGER = """
+import tensorflow as tf
+import helper
+
+for step in range(10):
+    out = helper.net(tf.zeros((4, 256, 256, 3)))
+"""
+
+
+def helper_sites(tmp_path, scripts: dict[str, str]) -> dict[str, bool]:
+    (tmp_path / ".git").mkdir(exist_ok=True)
+    for name, text in {"helper.py": HELPER, **scripts}.items():
+        (tmp_path / name).write_text(textwrap.dedent(text).lstrip("\n"))
+    project_index().refresh()
+    sites = analyse_file(tmp_path / "helper.py").callsites
+    return {s.api.rpartition(".")[2]: bool(s.features.get("graph_mode")) for s in sites}
+
+
+def test_a_helper_of_graph_programs_builds_their_graphs(tmp_path):
+    found = helper_sites(tmp_path, {"train.py": GRAPH})
+    assert found["conv2d"] and found["relu"]
+
+
+def test_a_helper_an_eager_program_also_imports_runs_its_ops(tmp_path):
+    found = helper_sites(tmp_path, {"train.py": GRAPH, "demo.py": EAGER})
+    assert not found["conv2d"] and not found["relu"]
+
+
+def test_a_helper_of_an_eager_program_runs_its_ops(tmp_path):
+    found = helper_sites(tmp_path, {"demo.py": EAGER})
+    assert not found["conv2d"] and not found["relu"]
