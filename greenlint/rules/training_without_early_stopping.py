@@ -218,6 +218,36 @@ def _schedules(made: ast.ClassDef) -> bool:
     return any(isinstance(n, ast.Attribute) and n.attr in SCHEDULE_ATTRIBUTES for n in ast.walk(made))
 
 
+#: Keras' step-driven learning-rate schedules, given to an optimizer as its learning rate.
+LR_SCHEDULES = "tensorflow.keras.optimizers.schedules."
+KERAS_OPTIMIZERS = "tensorflow.keras.optimizers."
+
+
+def _scheduled_optimizer(facts: FileFacts) -> bool:
+    """Whether a Keras optimizer of the file takes a learning-rate schedule (`SGD(learning_rate=
+    PiecewiseConstantDecay(...))`, or a name bound to one): the steps the schedule decays over are
+    part of the design, as with a `LearningRateScheduler` callback."""
+    schedules = {id(facts.node(s)) for s in facts.sites if s.api.startswith(LR_SCHEDULES)}
+    if not schedules:
+        return False
+    bound = {
+        target.id
+        for tree in units(facts)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and id(node.value) in schedules
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    for site in facts.sites:
+        if not site.api.startswith(KERAS_OPTIMIZERS) or site.api.startswith(LR_SCHEDULES):
+            continue
+        call = facts.node(site)
+        given = [k.value for k in call.keywords if k.arg in ("learning_rate", "lr")] + call.args[:1] if call else []
+        if any(id(g) in schedules or isinstance(g, ast.Name) and g.id in bound for g in given):
+            return True
+    return False
+
+
 def _keeps_best(made: ast.ClassDef) -> bool:
     """Whether a callback class of the file keeps the best model so far: in its `on_epoch_end`,
     a comparison (`if val_acc > self.best:`) guards a `save_weights`/`save` of the model."""
@@ -294,7 +324,10 @@ class TrainingWithoutEarlyStopping(Rule):
     may stop training or makes the epoch count part of the design, so the fit is not reported:
     a `TimeStopping` that caps the wall time, a `LearningRateScheduler` or `LambdaCallback`
     driven by the epoch number (stopping early would cut the schedule short), a class of a
-    library, a subclass of another callback.
+    library, a subclass of another callback. Nor is a fit in a file whose Keras optimizer takes a
+    learning-rate schedule (`SGD(learning_rate=PiecewiseConstantDecay(boundaries, values))`, or a
+    name bound to one): the steps it decays over are part of the design, as with such a callback
+    (a transfer recipe's fixed budget of steps, BiT's).
 
     A fit is reported only where what early stopping can save is material
     (greenlint/rules/material.py): at most all its epochs but two (the best one and the one that
@@ -527,6 +560,20 @@ class TrainingWithoutEarlyStopping(Rule):
             "import tensorflow as tf\nimport tensorflow_addons as tfa\nm = tf.keras.Sequential()\n"
             "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[tfa.callbacks.TimeStopping(seconds=600)])\n"
         ),
+        Valid(  # a step-driven schedule given to the optimizer: the steps it decays over are the design
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "lr = tf.keras.optimizers.schedules.PiecewiseConstantDecay([200, 300], [0.003, 0.0003, 0.00003])\n"
+            "m.compile(optimizer=tf.keras.optimizers.SGD(learning_rate=lr, momentum=0.9), loss='mse')\n"
+            "m.fit(x, y, epochs=50, validation_data=(vx, vy))\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # the schedule given in place
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "opt = tf.keras.optimizers.Adam(tf.keras.optimizers.schedules.CosineDecay(0.001, 5000))\n"
+            "m.compile(optimizer=opt, loss='mse')\n"
+            "m.fit(x, y, epochs=50, validation_data=(vx, vy))\n",
+            options={"material-saving-j": 0.0},
+        ),
         Valid(  # an epoch-driven schedule: the epoch count is part of the design
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "schedule = tf.keras.callbacks.LearningRateScheduler(lambda epoch: 0.01 * 0.9 ** epoch)\n"
@@ -687,6 +734,15 @@ class TrainingWithoutEarlyStopping(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # a schedule the file builds but no optimizer takes: the fit's learning rate is constant
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "lr = tf.keras.optimizers.schedules.PiecewiseConstantDecay([200, 300], [0.003, 0.0003, 0.00003])\n"
+            "m.compile(optimizer=tf.keras.optimizers.SGD(learning_rate=0.003), loss='mse')\n"
+            "m.fit(x, y, epochs=50, validation_data=(vx, vy))\n",
+            line=5,
+            message_contains="runs 50 epochs with validation data",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # a TF1 loop over a batch generator's 200 epochs, a dev set scored through a function
             GENERATED.format(epochs=EPOCHS, dev="x_dev, y_dev"),
             line=22,
@@ -964,6 +1020,7 @@ class TrainingWithoutEarlyStopping(Rule):
         minimum = int(options.get("min-epochs", 20))
         if _stops_elsewhere(facts):
             return
+        scheduled = _scheduled_optimizer(facts)
         apis: dict[int, str] | None = None  # built once, for the first fit with a callbacks list
         for site in facts.sites:
             if not is_keras_model_method(site.api, ("fit", "fit_generator")):
@@ -982,7 +1039,7 @@ class TrainingWithoutEarlyStopping(Rule):
                     continue
                 validated = keyword(call, "validation_data") is not None or keyword(call, "validation_split") is not None
                 counted, basis = _epochs(facts, site, call)
-                if counted is None or counted < minimum or any(k.arg is None for k in call.keywords):
+                if counted is None or counted < minimum or any(k.arg is None for k in call.keywords) or scheduled:
                     continue
                 epochs = counted
                 callbacks = keyword(call, "callbacks")
