@@ -299,6 +299,32 @@ CORPORA: tuple[Corpus, ...] = (
         include=("aocr/",),
         licence_file="LICENSE.md",
     ),
+    Corpus(
+        "gcn", "research: graph convolutional network for node classification (TF1 graph, sparse placeholders "
+        "fed the whole constant graph on every full-batch step and validation, early stopping on the validation "
+        "loss), a package with its training script", "MIT",
+        "tkipf/gcn@39a4089fe72ad9f055ed6fdb9746abdcfebc4d81",
+        include=("gcn/train.py", "gcn/models.py", "gcn/layers.py", "gcn/utils.py", "gcn/metrics.py",
+                 "gcn/inits.py", "gcn/__init__.py", "setup.py"),  # the citation data sets left out
+        licence_file="LICENCE",
+    ),
+    Corpus(
+        "began", "research: BEGAN face generation (TF1 graph of slim convolutions, queue input of JPEG files "
+        "decoded in the graph, a Supervisor session loop with a dictionary of fetches, summaries every 50 steps), "
+        "scripts", "Apache-2.0", "carpedm20/BEGAN-tensorflow@722b3f1a2ff9fd79b8508d3fd29b2a15e4e8ae36",
+        include=("main.py", "trainer.py", "models.py", "data_loader.py", "config.py", "utils.py"),
+        # download.py, folder.py (a PyTorch loader) and layers.py (unused) left out
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "big-transfer", "research: BiT transfer learning (TF2 Keras ResNet-v2 subclassed layers under a "
+        "MirroredStrategy, fit on a tfds pipeline with a per-batch learning-rate callback; a colab fine-tuning a "
+        "TF Hub KerasLayer)", "Apache-2.0",
+        "google-research/big_transfer@140de6e704fd8d61f3e5ea20ffde130b7d5fd065",
+        include=("bit_tf2/", "bit_common.py", "bit_hyperrule.py", "input_pipeline_tf2_or_jax.py",
+                 "colabs/big_transfer_tf2.ipynb"),  # the JAX and PyTorch versions and their colabs left out
+        licence_file="LICENSE",
+    ),
     # Research corpora from PyPI archives (pinned, downloaded into the cache like the libraries above,
     # never committed): read before greenlint ran on them, like the vendored ones.
     Corpus(

@@ -2,7 +2,7 @@
 
 A session's `run` whose fetches include an optimizer's update (`opt.minimize(loss)`,
 `opt.apply_gradients(...)`: the op the resolver marks with meta "train_op"; `tf.group` of ops among
-which is one, `grouped`), in a list, tuple or dict of fetches at any depth, is one training step of
+which is one, `grouped`; an op built under `tf.control_dependencies` of one, `dependent`), in a list, tuple or dict of fetches at any depth, is one training step of
 the graph on the batch fed: `step` "training", `samples` the rows of the fed arrays where the code
 shows them (`feed_dict={x: batch}` with `batch = data[i:i + 64]`). Any other run (a loss fetched
 alone, `loss.eval(feed)`, a policy's forward pass, an enqueue) is one run of the graph: `step`
@@ -29,6 +29,9 @@ UPDATE_METHODS = frozenset({"minimize", "apply_gradients"})
 OPERATION = "tensorflow.Operation"
 #: The op that runs all the ops it is given (`tf.group(update_ops, train_op)`).
 GROUP = "tensorflow.group"
+#: The context under which every op built runs the ops it is given first
+#: (`with tf.control_dependencies([d_optim, g_optim]): k_update = tf.assign(...)`).
+CONTROL_DEPENDENCIES = "tensorflow.control_dependencies"
 #: `keras.backend.function`, and the API of calling what it returns.
 BACKEND_FUNCTION = "tensorflow.keras.backend.function"
 FUNCTION_CALL = f"{BACKEND_FUNCTION}.__call__"
@@ -50,6 +53,17 @@ def grouped(ops: list) -> dict:
     updates = (v for v in _fetched(Seq(tuple(ops))) if type(v) is Inst and v.meta.get("train_op") is not None)
     update = next(updates, None)
     return {k: v for k, v in update.meta.items() if k in ("train_op", "sym")} if update is not None else {}
+
+
+def dependent(meta: dict, dependencies: list[dict]) -> None:
+    """Give the op of *meta*, built under enclosing `tf.control_dependencies` contexts whose `grouped`
+    metas are *dependencies*, the optimizer's update it runs first: running the op is a training step
+    (its own graph kept where it has one)."""
+    update = next((d for d in reversed(dependencies) if d), None)
+    if update is not None and "train_op" not in meta:
+        meta["train_op"] = update["train_op"]
+        if "sym" in update:
+            meta.setdefault("sym", update["sym"])
 
 
 def train_op_line(fetches: Any) -> int | None:

@@ -169,7 +169,7 @@ class WalkContext:
     __slots__ = (
         "loops", "trips", "counted", "exits", "resumes", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
         "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists", "branches",
-        "ended", "rebound", "kept",
+        "ended", "rebound", "kept", "dependencies",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -198,6 +198,7 @@ class WalkContext:
         self.ended = False  # a branch taken for a known test returns or raises: the rest is not run
         self.rebound: list[ast.For | ast.While] = []  # the enclosing loops (`fixed` asks which names they bind)
         self.kept = 0  # enclosing lookups of a dict kept between passes, filled on a miss (`hostwork.kept_by_key`)
+        self.dependencies: list[dict] = []  # per enclosing `with tf.control_dependencies(ops):`, `graphrun.grouped(ops)`
 
 
 class SymbolTable:
@@ -1030,16 +1031,20 @@ class Resolver:
         return sym is None or sym[1] == "unknown"
 
     def s_with(self, node: ast.With) -> None:
-        tapes = 0
+        tapes = dependencies = 0
         for item in node.items:
             value = self.expr(item.context_expr)
             if type(value) is Inst and value.cls == work_mod.GRADIENT_TAPE:  # a training step's forward pass
                 self.ctx.tapes.append(value.meta)
                 tapes += 1
+            if type(value) is Inst and value.cls == graphrun.CONTROL_DEPENDENCIES:
+                self.ctx.dependencies.append(value.meta)
+                dependencies += 1
             if item.optional_vars is not None:
                 self.assign(item.optional_vars, self.entered(value))
         self.block(node.body)
         del self.ctx.tapes[len(self.ctx.tapes) - tapes :]
+        del self.ctx.dependencies[len(self.ctx.dependencies) - dependencies :]
 
     def s_match(self, node) -> None:
         self.expr(node.subject)
@@ -2613,6 +2618,9 @@ class Resolver:
             self.wrote_file(node, api)
         if api == SAVED_MODEL_LOAD:
             return Inst(SAVED_MODEL_LOAD, "factory")
+        if api == graphrun.CONTROL_DEPENDENCIES:  # the ops built under it run these first
+            ops = named.get("control_inputs")
+            return Inst(api, "factory", graphrun.grouped([ops]) if ops is not None else {})
         if api in symops.SHAPE_OPS and type(shaped := named.get("input", named.get("x"))) is Inst and arrays.is_sym(shaped):
             return symops.shape_value(shaped.meta["sym"])  # `tf.shape(x)` of a symbolic tensor, as `x.shape`
         if api == work_mod.MODEL_TO_ESTIMATOR:  # an Estimator that trains and runs that Keras model
@@ -2670,6 +2678,8 @@ class Resolver:
             self.sized_input(meta)
         if api == graphrun.GROUP:  # `tf.group(update_ops, train_op)`: a training step's op
             meta.update(graphrun.grouped([v for starred, v in args if not starred]))
+        if self.ctx.dependencies and kind == "function" and (returns in _TENSORS or returns == graphrun.OPERATION):
+            graphrun.dependent(meta, self.ctx.dependencies)
         if kind == "function" and returns in _TENSORS and "sym" not in meta:  # an op on symbolic tensors
             found = symops.on_sym(api, named, _node_key(node, self.instance))
             if found is not None:

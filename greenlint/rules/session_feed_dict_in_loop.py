@@ -22,6 +22,7 @@ from greenlint.rules.syntax import (
     innermost_loop,
     is_training_step,
     last_name,
+    literal_trips,
     own_body,
     own_loops,
     parameters,
@@ -361,8 +362,21 @@ def _looped_callers(facts: FileFacts, call: ast.Call, fed: ast.expr, cell: int |
             for name in read
             if (value := argument(node, name, positional.index(name) if name in positional else None)) is not None
         ]
-        if loops and given:
+        if loops and given and not _few_passes(loops):
             yield unit_cell, node, loops[0], ast.Tuple(elts=given, ctx=ast.Load())
+
+
+def _few_passes(loops: list) -> bool:
+    """The loops around a call run it fewer than `FEW_ELEMENTS` times, as their literals say (an
+    interpolation over `np.linspace(0, 1, 10)`, `for step in range(3)`): a pipeline would stage a
+    handful of batches, nothing worth a finding."""
+    total = 1
+    for loop in loops:
+        trips = literal_trips(loop)
+        if trips is None:
+            return False
+        total *= trips
+    return total < FEW_ELEMENTS
 
 
 class SessionFeedDictInLoop(Rule):
@@ -452,7 +466,9 @@ class SessionFeedDictInLoop(Rule):
     the call returns being what the run fetched: an agent's `act(obs)` whose action gives the next
     observation is fed back), and the finding is on the run. A run in the `for` loop's own iterable (a reader's generator fetching each
     batch through a session of its own) is no reply of the step: the items it yields exist before the
-    body runs on them, so they are data a pipeline can prepare ahead.
+    body runs on them, so they are data a pipeline can prepare ahead. A call in loops that run it
+    fewer than 100 times, as their literals say (`range(3)`, a list display, a sample grid over
+    `np.linspace(0, 1, 10)`), is not judged: a pipeline would stage a handful of batches.
 
     The run may be in another module's helper: a call such as `model.train(lr, *minibatch)` that
     greenlint lists as the session run the helper makes (`features.via`) is reported where the
@@ -609,6 +625,20 @@ class SessionFeedDictInLoop(Rule):
             "import numpy as np\nimport tensorflow as tf\n\n\nclass GAN:\n    def step(self, z):\n"
             "        return self.sess.run(self.g_optim, feed_dict={self.z: z})\n\n    def train(self):\n"
             "        for i in range(10000):\n            self.step(np.random.normal(size=(64, 100)))\n"
+        ),
+        Valid(  # a sample grid: ten interpolation points, each batch made by a Python loop: a handful of runs
+            "import numpy as np\nimport tensorflow as tf\n\n\nclass GAN:\n    def generate(self, z):\n"
+            "        return self.sess.run(self.G, {self.z: z})\n\n    def interpolate(self, z1, z2):\n"
+            "        for i, ratio in enumerate(np.linspace(0, 1, 10)):\n"
+            "            z = np.stack([slerp(ratio, a, b) for a, b in zip(z1, z2)])\n"
+            "            self.generate(z)\n"
+        ),
+        Valid(  # the same over a literal list of points
+            "import numpy as np\nimport tensorflow as tf\n\n\nclass GAN:\n    def generate(self, z):\n"
+            "        return self.sess.run(self.G, {self.z: z})\n\n    def interpolate(self, z1, z2):\n"
+            "        for ratio in [0.0, 0.25, 0.5, 0.75, 1.0]:\n"
+            "            z = np.stack([slerp(ratio, a, b) for a, b in zip(z1, z2)])\n"
+            "            self.generate(z)\n"
         ),
         Valid(  # the method's run is fed only what its own attributes hold, whatever the loop gives it
             "import cv2\nimport tensorflow as tf\n\n\nclass Model:\n    def step(self, path):\n"
@@ -846,6 +876,15 @@ class SessionFeedDictInLoop(Rule):
             "        sess.run([optimizer, loss], feed_dict=feed_dict)\n",
             line=17,
             message_contains="a Python loop over its items (in `generate_batch`, line 8)",
+        ),
+        Invalid(  # the same interpolation over a thousand points: a thousand batches made by a Python loop
+            "import numpy as np\nimport tensorflow as tf\n\n\nclass GAN:\n    def generate(self, z):\n"
+            "        return self.sess.run(self.G, {self.z: z})\n\n    def interpolate(self, z1, z2):\n"
+            "        for ratio in np.linspace(0, 1, 1000):\n"
+            "            z = np.stack([slerp(ratio, a, b) for a, b in zip(z1, z2)])\n"
+            "            self.generate(z)\n",
+            line=7,
+            message_contains="made on each step by a Python loop over its items",
         ),
         Invalid(  # the run in a method fed its parameter, the method called once per batch a file generator decodes
             "import cv2\nimport numpy as np\nimport tensorflow as tf\n\n\ndef batches(paths):\n    while True:\n"

@@ -624,6 +624,33 @@ def few_elements(site: Site) -> bool:
     return count is not None and count <= FEW_ELEMENTS
 
 
+#: Calls whose result has as many items as their third argument (`num`): `np.linspace(0, 1, 10)`.
+COUNTED_SEQUENCES = frozenset({"linspace", "logspace", "geomspace"})
+
+
+def literal_trips(loop: ast.AST) -> int | None:
+    """How many times a `for` loop runs, where its iterable says so in literals: `range(10)`,
+    `range(2, 12)`, a list or tuple display, `np.linspace(0, 1, 10)`, any of them numbered by
+    `enumerate()`; None otherwise (a `while`, a name, a step, a `*` item)."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        return None
+    it = loop.iter
+    if isinstance(it, ast.Call) and last_name(it.func) == "enumerate" and len(it.args) == 1 and not it.keywords:
+        it = it.args[0]
+    if isinstance(it, (ast.List, ast.Tuple)):
+        return None if any(isinstance(e, ast.Starred) for e in it.elts) else len(it.elts)
+    if not isinstance(it, ast.Call) or any(isinstance(a, ast.Starred) for a in it.args):
+        return None
+    name = last_name(it.func)
+    if name == "range" and 1 <= len(it.args) <= 2 and not it.keywords:
+        bounds = [a.value for a in it.args if isinstance(a, ast.Constant) and type(a.value) is int]
+        return max(bounds[-1] - (bounds[0] if len(bounds) == 2 else 0), 0) if len(bounds) == len(it.args) else None
+    if name in COUNTED_SEQUENCES:
+        num = argument(it, "num", 2)
+        return num.value if isinstance(num, ast.Constant) and type(num.value) is int else None
+    return None
+
+
 #: Names for a new leading axis in an index (`x[None]`, `x[np.newaxis, ...]`).
 NEW_AXIS = ("newaxis",)
 

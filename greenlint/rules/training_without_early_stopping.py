@@ -7,7 +7,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, keyword
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argument, keyword
 from greenlint.rules.callbacks import constructor, constructors, file_class, listed, project_classes
 from greenlint.rules.defaults import default_value, known_value
 from greenlint.rules.diagnostic import Diagnostic
@@ -15,7 +15,7 @@ from greenlint.rules.gym_tasks import EPISODES, gym_task
 from greenlint.rules.keras_rl import agent_fits, fit_argument
 from greenlint.rules.material import SAVING_OPTION, immaterial_saving, in_tests, saving_clause, saving_j
 from greenlint.rules.site import Site, is_keras_model_method
-from greenlint.rules.syntax import units
+from greenlint.rules.syntax import cell_units, units
 from greenlint.rules.training_loops import fixed_training_loops
 
 EARLY_STOPPING = "tensorflow.keras.callbacks.EarlyStopping"
@@ -218,6 +218,53 @@ def _schedules(made: ast.ClassDef) -> bool:
     return any(isinstance(n, ast.Attribute) and n.attr in SCHEDULE_ATTRIBUTES for n in ast.walk(made))
 
 
+#: Keras' step-driven learning-rate schedules, given to an optimizer as its learning rate.
+LR_SCHEDULES = "tensorflow.keras.optimizers.schedules."
+KERAS_OPTIMIZERS = "tensorflow.keras.optimizers."
+
+
+def _scheduled_fit(facts: FileFacts, fit: ast.Call, cell: int | None, apis: dict[int, str]) -> bool:
+    """Whether the model *fit* trains was last compiled, before it, with a Keras optimizer that takes
+    a learning-rate schedule (`m.compile(optimizer=SGD(learning_rate=PiecewiseConstantDecay(...)))`,
+    through names bound before: `opt = SGD(lr_schedule)`): the steps the schedule decays over are
+    part of the design, as with a `LearningRateScheduler` callback. *apis*: each call node's API (by id)."""
+    receiver = fit.func.value if isinstance(fit.func, ast.Attribute) else None
+    if not isinstance(receiver, ast.Name):
+        return False
+    nodes = sorted((
+        ((unit or 0, n.lineno, n.col_offset), n)
+        for unit, tree in cell_units(facts)
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Assign, ast.Call))
+    ), key=lambda keyed: keyed[0])
+    at = ((cell or 0), fit.lineno, fit.col_offset)
+
+    def before(key: tuple) -> list:
+        return [n for k, n in nodes if k < key]
+
+    def value(expr: ast.expr | None, key: tuple) -> ast.expr | None:
+        """*expr*, or what a name was last bound to before *key*."""
+        if not isinstance(expr, ast.Name):
+            return expr
+        bound = [n for n in before(key) if isinstance(n, ast.Assign)
+                 and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)]
+        return bound[-1].value if bound else None
+
+    compiles = [n for n in before(at) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                and n.func.attr == "compile" and isinstance(n.func.value, ast.Name) and n.func.value.id == receiver.id]
+    if not compiles:
+        return False
+    compiled = compiles[-1]
+    key = next(k for k, n in nodes if n is compiled)
+    optimizer = value(argument(compiled, "optimizer", 0), key)
+    api = apis.get(id(optimizer), "")
+    if not isinstance(optimizer, ast.Call) or not api.startswith(KERAS_OPTIMIZERS) or api.startswith(LR_SCHEDULES):
+        return False
+    rate = argument(optimizer, "learning_rate", 0) or argument(optimizer, "lr", None)
+    schedule = value(rate, key)
+    return isinstance(schedule, ast.Call) and apis.get(id(schedule), "").startswith(LR_SCHEDULES)
+
+
 def _keeps_best(made: ast.ClassDef) -> bool:
     """Whether a callback class of the file keeps the best model so far: in its `on_epoch_end`,
     a comparison (`if val_acc > self.best:`) guards a `save_weights`/`save` of the model."""
@@ -294,7 +341,10 @@ class TrainingWithoutEarlyStopping(Rule):
     may stop training or makes the epoch count part of the design, so the fit is not reported:
     a `TimeStopping` that caps the wall time, a `LearningRateScheduler` or `LambdaCallback`
     driven by the epoch number (stopping early would cut the schedule short), a class of a
-    library, a subclass of another callback.
+    library, a subclass of another callback. Nor is a fit of a model last compiled, before it, with
+    a Keras optimizer that takes a learning-rate schedule (`SGD(learning_rate=PiecewiseConstantDecay(
+    boundaries, values))`, or names bound to them before): the steps it decays over are part of the
+    design, as with such a callback (a transfer recipe's fixed budget of steps, BiT's).
 
     A fit is reported only where what early stopping can save is material
     (greenlint/rules/material.py): at most all its epochs but two (the best one and the one that
@@ -527,6 +577,20 @@ class TrainingWithoutEarlyStopping(Rule):
             "import tensorflow as tf\nimport tensorflow_addons as tfa\nm = tf.keras.Sequential()\n"
             "m.fit(x, y, epochs=100, validation_split=0.2, callbacks=[tfa.callbacks.TimeStopping(seconds=600)])\n"
         ),
+        Valid(  # a step-driven schedule given to the optimizer: the steps it decays over are the design
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "lr = tf.keras.optimizers.schedules.PiecewiseConstantDecay([200, 300], [0.003, 0.0003, 0.00003])\n"
+            "m.compile(optimizer=tf.keras.optimizers.SGD(learning_rate=lr, momentum=0.9), loss='mse')\n"
+            "m.fit(x, y, epochs=50, validation_data=(vx, vy))\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # the schedule given in place
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "opt = tf.keras.optimizers.Adam(tf.keras.optimizers.schedules.CosineDecay(0.001, 5000))\n"
+            "m.compile(optimizer=opt, loss='mse')\n"
+            "m.fit(x, y, epochs=50, validation_data=(vx, vy))\n",
+            options={"material-saving-j": 0.0},
+        ),
         Valid(  # an epoch-driven schedule: the epoch count is part of the design
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "schedule = tf.keras.callbacks.LearningRateScheduler(lambda epoch: 0.01 * 0.9 ** epoch)\n"
@@ -687,6 +751,35 @@ class TrainingWithoutEarlyStopping(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the schedule drives another model's optimizer; this one was compiled with a constant rate
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nother = tf.keras.Sequential()\n"
+            "lr = tf.keras.optimizers.schedules.PiecewiseConstantDecay([200, 300], [0.003, 0.0003, 0.00003])\n"
+            "other.compile(optimizer=tf.keras.optimizers.SGD(lr), loss='mse')\n"
+            "m.compile(optimizer=tf.keras.optimizers.SGD(learning_rate=0.003), loss='mse')\n"
+            "m.fit(x, y, epochs=50, validation_data=(vx, vy))\n",
+            line=7,
+            message_contains="runs 50 epochs with validation data",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # the model was compiled again, after the scheduled compile, with a constant rate
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "lr = tf.keras.optimizers.schedules.PiecewiseConstantDecay([200, 300], [0.003, 0.0003, 0.00003])\n"
+            "m.compile(optimizer=tf.keras.optimizers.SGD(lr), loss='mse')\n"
+            "m.compile(optimizer=tf.keras.optimizers.SGD(0.003), loss='mse')\n"
+            "m.fit(x, y, epochs=50, validation_data=(vx, vy))\n",
+            line=6,
+            message_contains="runs 50 epochs with validation data",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # a schedule the file builds but no optimizer takes: the fit's learning rate is constant
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "lr = tf.keras.optimizers.schedules.PiecewiseConstantDecay([200, 300], [0.003, 0.0003, 0.00003])\n"
+            "m.compile(optimizer=tf.keras.optimizers.SGD(learning_rate=0.003), loss='mse')\n"
+            "m.fit(x, y, epochs=50, validation_data=(vx, vy))\n",
+            line=5,
+            message_contains="runs 50 epochs with validation data",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # a TF1 loop over a batch generator's 200 epochs, a dev set scored through a function
             GENERATED.format(epochs=EPOCHS, dev="x_dev, y_dev"),
             line=22,
@@ -964,6 +1057,7 @@ class TrainingWithoutEarlyStopping(Rule):
         minimum = int(options.get("min-epochs", 20))
         if _stops_elsewhere(facts):
             return
+        schedules = any(s.api.startswith(LR_SCHEDULES) for s in facts.sites)
         apis: dict[int, str] | None = None  # built once, for the first fit with a callbacks list
         for site in facts.sites:
             if not is_keras_model_method(site.api, ("fit", "fit_generator")):
@@ -984,6 +1078,10 @@ class TrainingWithoutEarlyStopping(Rule):
                 counted, basis = _epochs(facts, site, call)
                 if counted is None or counted < minimum or any(k.arg is None for k in call.keywords):
                     continue
+                if schedules:
+                    apis = apis if apis is not None else {id(facts.node(s)): s.api for s in facts.sites}
+                    if _scheduled_fit(facts, call, site.callsite.span.cell, apis):
+                        continue
                 epochs = counted
                 callbacks = keyword(call, "callbacks")
                 elements = listed(facts, callbacks.value) if callbacks is not None else []

@@ -69,6 +69,32 @@ def test_an_update_fetched_in_a_dict_or_grouped_is_a_training_step():
     assert found[19]["step"].value == "inference"  # a group with no update in it
 
 
+def test_an_op_built_under_control_dependencies_on_an_update_is_a_training_step():
+    """BEGAN's `with tf.control_dependencies([d_optim, g_optim]): k_update = tf.assign(...)`, fetched
+    alone: running it runs both updates first. An op built after the block, or under dependencies
+    on no update (a model's batch-norm `update_ops`), is one run of its graph."""
+    code = MLP.replace(
+        "with tf.Session() as sess:",
+        "k = tf.Variable(0.)\n"
+        "with tf.control_dependencies([train_op, loss]):\n"
+        "    k_update = tf.assign(k, k + loss)\n"
+        "after = tf.assign(k, k + loss)\n"
+        "with tf.control_dependencies(update_ops):\n"
+        "    plain = tf.assign(k, k + loss)\n"
+        "with tf.Session() as sess:",
+    ).replace(
+        "        sess.run(train_op, feed_dict={x: xs, y: ys})\n",
+        "        sess.run({'k': k_update}, feed_dict={x: xs, y: ys})\n"
+        "        sess.run(after, feed_dict={x: xs, y: ys})\n"
+        "        sess.run(plain, feed_dict={x: xs, y: ys})\n",
+    )
+    found = runs(code)
+    assert found[19]["step"].value == "training"
+    assert found[19]["flops_per_sample"].value >= MLP_FORWARD  # the update's loss graph, and the assign's
+    assert found[20]["step"].value == "inference"
+    assert found[21]["step"].value == "inference"
+
+
 def test_an_update_returned_in_a_namedtuple_is_read_back_by_its_field(tmp_path):
     """pix2pix's `create_model` returns `Model(..., train=tf.group(...))`, a `collections.namedtuple`,
     and the loop fetches `model.train`: the field holds the update, also through a module's function;

@@ -1,0 +1,2 @@
+from __future__ import print_function
+from __future__ import division
