@@ -665,7 +665,8 @@ class Resolver:
         if items is None:
             for model, _ in unroll.models_added_to(node, held, work_mod.is_model):
                 model.meta["n_layers"] = None  # its trips not walked one by one: the layers they add unknown
-            self.scope.names = merge_names([before, self.scope.names])
+            # `h = conv(h)` each trip: the tensor after it is one of the graphs, their floor (symjoin.py)
+            self.scope.names = merge_names([before, self.scope.names], None, symjoin.looped)
         else:  # a graph built trip by trip: the names after the loop are its last trip's (unroll.py)
             for model, meta in models:
                 model.meta.clear()
@@ -707,7 +708,7 @@ class Resolver:
         self.expr(node.test)
         before = dict(self.scope.names)
         self.loop_body(node, None if upper else trips, trips, upper, counted)
-        self.scope.names = merge_names([before, self.scope.names])
+        self.scope.names = merge_names([before, self.scope.names], None, symjoin.looped)
         self.block(node.orelse)
 
     def while_trips(self, node: ast.While) -> tuple[int | None, bool, str]:
