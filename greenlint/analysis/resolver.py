@@ -4069,8 +4069,9 @@ def _taken(node: ast.expr) -> int | None:
 
 def _run_step(func: FuncInfo, node: ast.Call, api: str, fetches: Any) -> tuple[str | None, tuple[str, ...] | None]:
     """`Spent.step` and `Spent.fetched` of the graph run *node* of *func*'s body: "training" where its
-    *fetches* hold an optimizer's update; else, where they are a positional parameter of *func*
-    (`self.sess.run(fetches, feed_dict)`), the positional parameters up to it."""
+    *fetches* hold an optimizer's update; else, where they are a positional parameter of *func*, alone
+    or an item of a list, tuple or dict display (`self.sess.run([ops, self.summary], feed_dict)`), the
+    positional parameters up to it."""
     if api not in GRAPH_RUNS:
         return None, None
     if graphrun.train_op_line(fetches) is not None:
@@ -4078,10 +4079,10 @@ def _run_step(func: FuncInfo, node: ast.Call, api: str, fetches: Any) -> tuple[s
     if not api.endswith("Session.run"):
         return None, None
     given = next((k.value for k in node.keywords if k.arg == "fetches"), node.args[0] if node.args else None)
+    items = given.elts if type(given) in (ast.List, ast.Tuple) else given.values if type(given) is ast.Dict else [given]
     params = _positional(func)
-    if type(given) is not ast.Name or given.id not in params:
-        return None, None
-    return None, tuple(params[: params.index(given.id) + 1])
+    name = next((item.id for item in items if type(item) is ast.Name and item.id in params), None)
+    return None, (tuple(params[: params.index(name) + 1]) if name is not None else None)
 
 
 def _feed(node: ast.Call, api: str) -> ast.expr | None:

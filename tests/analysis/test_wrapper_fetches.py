@@ -74,6 +74,16 @@ def test_the_modules_own_wrapper_in_a_loop_is_the_step_its_callers_fetches_are(t
     assert call.work["step"].value == step
 
 
+@pytest.mark.parametrize(("fetched", "step"), [("train_op", "training"), ("loss", "inference")])
+def test_a_wrapper_fetching_its_parameter_with_its_own_tensors_is_the_step_its_callers_fetches_are(
+        tmp_path, fetched, step):
+    runner = RUNNER.replace("self.sess.run(fetches, feed_dict=feed)", "self.sess.run([fetches, self.step], feed)") \
+        .replace("self.sess = tf.compat.v1.Session()", "self.sess = tf.compat.v1.Session()\n        self.step = tf.constant(1)")
+    write(tmp_path, {"runner.py": runner, "train.py": SCRIPT.format(fetched=fetched)})
+    call = sites(tmp_path / "train.py")[(11, RUN)]
+    assert call.work["step"].value == step
+
+
 def test_a_wrapper_fetching_its_own_tensor_is_not_the_step_of_what_its_caller_passes(tmp_path):
     # the parameter is fed, not fetched: the run's fetches are the wrapper's own loss
     runner = RUNNER.replace("def run_batch(self, fetches, feed)", "def run_batch(self, fetches, feed, loss)") \
