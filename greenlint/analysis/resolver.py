@@ -115,6 +115,7 @@ from greenlint.analysis.values import (
     Parsed,
     Ref,
     Seq,
+    Spent,
     Super,
     UserClass,
     UserFunc,
@@ -673,7 +674,8 @@ class Resolver:
         if items is None:
             for model, _ in unroll.models_added_to(node, held, work_mod.is_model):
                 model.meta["n_layers"] = None  # its trips not walked one by one: the layers they add unknown
-            self.scope.names = merge_names([before, self.scope.names])
+            # `h = conv(h)` each trip: the tensor after it is one of the graphs, their floor (symjoin.py)
+            self.scope.names = merge_names([before, self.scope.names], None, symjoin.looped)
         else:  # a graph built trip by trip: the names after the loop are its last trip's (unroll.py)
             for model, meta in models:
                 model.meta.clear()
@@ -715,7 +717,7 @@ class Resolver:
         self.expr(node.test)
         before = dict(self.scope.names)
         self.loop_body(node, None if upper else trips, trips, upper, counted)
-        self.scope.names = merge_names([before, self.scope.names])
+        self.scope.names = merge_names([before, self.scope.names], None, symjoin.looped)
         self.block(node.orelse)
 
     def while_trips(self, node: ast.While) -> tuple[int | None, bool, str]:
@@ -2345,7 +2347,7 @@ class Resolver:
                     self.traced_calls.append((self.calls[-1], callee.info))
                 if self.trained_models(callee.info.node, [callee.info.node]):  # a training step: where a wrapper spends its work
                     where = os.path.basename(self.imports.path) if self.imports is not None else "its module"
-                    self.spent_through((TRACED_CALL, f"{callee.info.node.name} at {where} line {node.lineno}", False))
+                    self.spent_through(Spent(TRACED_CALL, f"{callee.info.node.name} at {where} line {node.lineno}", False))
             outer = self.ctx.func
             if not self.ctx.tapes and not (outer is not None and outer.taped):
                 if not self.exporting and callee.info is not outer:
@@ -2882,7 +2884,9 @@ class Resolver:
         if func is not None and func.runs is None and features.get("receiver") != wrappers.WRAPPER \
                 and wrappers.spends(api, self.table.cat.kind(api)):
             where = os.path.basename(self.imports.path) if self.imports is not None else "its module"
-            func.runs = (api, f"{api.rpartition('.')[2]} at {where} line {node.lineno}", self.fed_from_parameters(func, node, api))
+            func.runs = Spent(api, f"{api.rpartition('.')[2]} at {where} line {node.lineno}",
+                              self.fed_from_parameters(func, node, api),
+                              *_run_step(func, node, api, named.get("fetches") if api.endswith("Session.run") else owner))
         return features, named
 
     def step_traces(self, node: ast.Call, api: str, owner: Inst | None, named: dict, features: dict) -> None:
@@ -3166,12 +3170,12 @@ class Resolver:
             value, runs = next(((v, r) for v, r in spent if r is not None), (None, None))
             if runs is None:
                 continue
-            api, where, _ = runs
-            features = {**features, "receiver": drivers.DRIVER, "via": where}
-            work = wrappers.spent_work(api, features)
+            features = {**features, "receiver": drivers.DRIVER, "via": runs.where}
+            work = wrappers.spent_work(runs.api, features, runs.step)
             name = value.info.node.name if type(value) is UserFunc and hasattr(value.info.node, "name") else "the function given"
-            work["driver"] = work_mod.q(True, work_mod.INFERRED, drivers.note(path.rpartition(".")[2], name, where, why))
-            self.calls.append(Found(node, api, features, func, place, work))
+            work["driver"] = work_mod.q(True, work_mod.INFERRED, drivers.note(path.rpartition(".")[2], name, runs.where, why))
+            self.calls.append(Found(node, runs.api, features, func, place, work))
+
     @property
     def module_path(self) -> str | None:
         """The walked module's file, where the walk follows a project (None for a lone text)."""
@@ -3361,7 +3365,7 @@ class Resolver:
             api = graphrun.FUNCTION_CALL if model is None else wrappers.MODEL_CALL
             where = f"`{name}` called in {getattr(function, 'name', 'the function')}"
             if self.exporting:
-                self.spent_through((api, where, False))
+                self.spent_through(Spent(api, where, False))
                 return
             features, _ = self.record(node, api, [], [], model)
             features["receiver"] = wrappers.WRAPPER
@@ -3372,7 +3376,7 @@ class Resolver:
                 found.work.update(graphrun.function_work(value.meta["line"], None, value.meta["net"]))
             else:  # (the model's size as its value tells it) and its function spends its work here
                 found.work.update(wrappers.handed_model_work())
-                self.spent_through((api, where, False))
+                self.spent_through(Spent(api, where, False))
             return
 
     def given_model(self, value: Any, expr: ast.expr) -> Inst | None:
@@ -3426,7 +3430,7 @@ class Resolver:
                 self.calls = [c for c in self.calls if not any(c is record for record in same)]
         self.host_later = []
 
-    def spent_through(self, runs: tuple[str, str, bool] | None, by_self: bool = False) -> None:
+    def spent_through(self, runs: Spent | None, by_self: bool = False) -> None:
         """The function being walked calls one that spends its work in a TF call (wrappers.py): so does it;
         *by_self*: that call is `self.m(...)`, which a subclass may bind to another method (`FuncInfo.runs_by_self`)."""
         func = self.ctx.func
@@ -3444,19 +3448,20 @@ class Resolver:
         for node, info, entry, features in self.own_calls:
             if info.runs is None or node in sites or entry >= len(info.callers):
                 continue
-            caller, place, _ = info.callers[entry]
+            caller, place, bound = info.callers[entry]
             if place is None or place.runs.count is not None or _traced(caller) \
                     or counter.function(info)[0].count is not None:
                 continue
-            api, where, fed = info.runs
-            site = Found(node, api, {**features, "in_tf_function": False, "via_here": True}, caller, place, {})
-            sites[node] = self.as_wrapper(site, api, where, fed)
+            runs = info.runs
+            site = Found(node, runs.api, {**features, "in_tf_function": False, "via_here": True}, caller, place, {})
+            sites[node] = self.as_wrapper(site, runs, wrappers.step_given(runs, bound))
         return list(sites.values())
 
-    def as_wrapper(self, found: Found, api: str, where: str, fed: bool, followed: tuple | None = None) -> Found:
-        """*found*, a call that spends its work in the TF call *api* at *where*, as a site of that API
+    def as_wrapper(self, found: Found, runs: Spent, step: str | None, followed: tuple | None = None) -> Found:
+        """*found*, a call that spends its work in the TF call *runs* names, as a site of that API
         (wrappers.py): its work the wrapped call's as *followed* (wrapped.py) tells it, else as a call
-        none of whose arguments is known."""
+        none of whose arguments is known but the *step* it is ("training": a graph run's fetches hold an update)."""
+        api, where, fed = runs.api, runs.where, runs.fed
         features = found.features
         features["receiver"] = wrappers.WRAPPER
         features["via"] = where
@@ -3465,7 +3470,7 @@ class Resolver:
         node = found.node
         name = ast.unparse(node.func) if len(ast.unparse(node.func)) <= 60 else "a project function"
         if followed is None:
-            found.work.update(wrappers.spent_work(api, features))
+            found.work.update(wrappers.spent_work(api, features, step))
         else:
             for key, value in followed[0].items():
                 features.setdefault(key, value)
@@ -3474,7 +3479,7 @@ class Resolver:
         return found
 
     def wrapper_call(
-        self, node: ast.Call, runs: tuple[str, str, bool] | None, bound: tuple | None = None,
+        self, node: ast.Call, runs: Spent | None, bound: tuple | None = None,
         args: list | None = None, keywords: list | None = None,
     ) -> None:
         """A call of another module's function that spends its work in a TF call: a call site of that
@@ -3483,14 +3488,16 @@ class Resolver:
         self.spent_through(runs)
         if runs is None or self.exporting:
             return
-        api, where, fed = runs
+        api = runs.api
         self.record(node, api, [], [], None)
         found = self.calls[-1]
         found.features["receiver"] = wrappers.WRAPPER  # (before the walk below, which reads the sites)
         # (a traced call's work is summed after the walk that would follow it: none found there)
         followed = wrapped.follow(self, bound, api, args or [], keywords or []) \
-            if bound is not None and not fed and api != TRACED_CALL else None
-        self.as_wrapper(found, api, where, fed, followed)
+            if bound is not None and not runs.fed and api != TRACED_CALL else None
+        step = wrappers.step_given(runs, feat.argument_values(list(runs.fetched), args or [], keywords or [])) \
+            if runs.fetched else runs.step
+        self.as_wrapper(found, runs, step, followed)
 
     def graph_run(self, node: ast.Call, api: str, named: dict, owner: Any, work: Work, features: dict) -> None:
         """A run of a TF1 graph: a session's `run` of its fetches, an operation's `run` or a tensor's
@@ -4140,6 +4147,24 @@ def _taken(node: ast.expr) -> int | None:
         if type(value) is ast.Constant and type(value.value) is int and value.value >= 0:
             return value.value
     return None
+
+
+def _run_step(func: FuncInfo, node: ast.Call, api: str, fetches: Any) -> tuple[str | None, tuple[str, ...] | None]:
+    """`Spent.step` and `Spent.fetched` of the graph run *node* of *func*'s body: "training" where its
+    *fetches* hold an optimizer's update; else, where they are a positional parameter of *func*, alone
+    or an item of a list, tuple or dict display (`self.sess.run([ops, self.summary], feed_dict)`), the
+    positional parameters up to it."""
+    if api not in GRAPH_RUNS:
+        return None, None
+    if graphrun.train_op_line(fetches) is not None:
+        return "training", None
+    if not api.endswith("Session.run"):
+        return None, None
+    given = next((k.value for k in node.keywords if k.arg == "fetches"), node.args[0] if node.args else None)
+    items = given.elts if type(given) in (ast.List, ast.Tuple) else given.values if type(given) is ast.Dict else [given]
+    params = _positional(func)
+    name = next((item.id for item in items if type(item) is ast.Name and item.id in params), None)
+    return None, (tuple(params[: params.index(name) + 1]) if name is not None else None)
 
 
 def _feed(node: ast.Call, api: str) -> ast.expr | None:

@@ -7,7 +7,8 @@ fewest and the layers of the one dispatching fewest (unknown where a path's coun
 what runs, whichever path it is; its shape where the paths agree (each axis the paths give one
 size), and the choice among the unknown, so that the graph built on it goes on being followed and
 its figure is a lower bound, never one path's work taken for the other's. A tuple of them (`return tf.nn.sigmoid(h4), h4`) joins item by
-item.
+item. A loop whose trips are not walked one by one (`for i in range(n_up - 1): h = conv(h)`, `n_up` a
+parameter) is such a choice too, between the tensor before it and after its body (`looped`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,14 @@ def either_path(values: list) -> Any:
         items = [either_path([v.items[i] for v in values]) for i in range(len(values[0].items))]
         return Seq(tuple(items)) if None not in items else None
     return None
+
+
+def looped(values: list) -> Inst | None:
+    """The join of a symbolic tensor's values before a loop whose trips are not walked one by one and
+    after its body (`for i in range(n_up - 1): h = conv(h)`), as `either_path`; None (unknown) where that
+    floor holds no known FLOPs (`x = inp` before the loop: nothing of the graph is known to run)."""
+    joined = either_path(values) if len(values) == 2 and is_sym(values[0]) else None
+    return joined if joined is not None and is_sym(joined) and _flops(joined.meta["sym"]) > 0 else None
 
 
 def _joined(syms: list[Sym], cls: str) -> Inst:

@@ -12,7 +12,7 @@ from collections import Counter, deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class Const:
@@ -249,6 +249,20 @@ class Walk(IntEnum):
     DONE = 2  # its return value is known
 
 
+class Spent(NamedTuple):
+    """Where a call of a function spends its work (`FuncInfo.runs`, wrappers.py): the TF call's *api* and
+    *where* it is; *fed*: a graph run fed through `feed_dict` what the function's parameters give it;
+    *step*: "training" where the graph run fetches an optimizer's update of its own; *fetched*: where its
+    fetches are a parameter of the function, the positional parameters up to that one (a caller's
+    argument for it tells whether the run is a training step)."""
+
+    api: str
+    where: str
+    fed: bool
+    step: str | None = None
+    fetched: tuple[str, ...] | None = None
+
+
 @dataclass(eq=False)
 class FuncInfo:
     """A function defined in the analysed file (a module-local factory, or a method)."""
@@ -277,10 +291,9 @@ class FuncInfo:
     blind: bool = False  # walked before all its calls were seen, parameters unknown (Resolver.rewalk_blind)
     deferred: bool = False  # its walk was put off once, waiting for more of its calls
     sets_outer_names: bool = False  # has `global`/`nonlocal`: walked at its first call
-    #: (api, where, fed) of the TF call in which a call of it spends its work (a session's run, a model's
-    #: fit or predict, a checkpoint's save: wrappers.py), made in its body or in a function it calls;
-    #: *fed*: a graph run fed through `feed_dict` what the parameters of the function making it give
-    runs: tuple[str, str, bool] | None = None
+    #: the TF call in which a call of it spends its work (a session's run, a model's fit or predict, a
+    #: checkpoint's save: wrappers.py), made in its body or in a function it calls
+    runs: Spent | None = None
     runs_by_self: bool = False  # *runs* come from its call of `self.m(...)`, which a subclass may define anew
     returned: list = field(default_factory=list)  # the values of its `return`s, before they are merged
     host: str | None = None  # the per-item host work its body does in a loop, or a function it calls does (hostwork.py)
@@ -644,7 +657,7 @@ class ExtFunc:
     __slots__ = ("returns", "runs", "host", "host_once", "template", "code", "sited", "bound")
 
     def __init__(
-        self, returns: Any, runs: tuple[str, str, bool] | None = None, host: str | None = None, host_once: str | None = None,
+        self, returns: Any, runs: Spent | None = None, host: str | None = None, host_once: str | None = None,
         template: Template | None = None, code: tuple[Any, Any] | None = None, sited: bool = False,
         bound: tuple[ExtInst, str] | None = None,
     ):
@@ -667,7 +680,7 @@ class ExtClass:
     tf_base: str | None = None
     methods: dict[str, Any] = field(default_factory=dict)  # name -> return value (None: unknown)
     attrs: dict[str, Any] = field(default_factory=dict)
-    runs: dict[str, tuple[str, str, bool]] = field(default_factory=dict)  # method name -> its `FuncInfo.runs`
+    runs: dict[str, Spent] = field(default_factory=dict)  # method name -> its `FuncInfo.runs`
     self_calls: dict[str, tuple[str, ...]] = field(default_factory=dict)  # method name -> the `self.m(...)` it calls
     #: the methods whose `runs` come from a `self.m(...)` call: the first of their self calls that spends work in this
     #: class (a subclass's `m`, where it defines one the base's module did not know) decides (project.py `_late_bound`)
@@ -699,7 +712,7 @@ class ExtInst:
         self.passed = passed
 
 
-def runs_of(value: Any) -> tuple[str, str, bool] | None:
+def runs_of(value: Any) -> Spent | None:
     """Where calling *value* spends its work (`FuncInfo.runs`, wrappers.py): a function's, an instance's `__call__`'s."""
     kind = type(value)
     if kind is UserFunc:

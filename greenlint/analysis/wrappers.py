@@ -14,7 +14,9 @@ such a function in another module is a call site of that API (`features.receiver
 `features.via` where the TF call is; `features.fed` where that call is a graph run whose `feed_dict` reads
 what the helper's parameters give it), counted by that module's loops. Its work is what can be told
 at the call: none of the wrapped call's arguments is known there (a graph run: one run of the
-graph on a batch not known; a model's fit or predict: the model's size unknown). A call of the
+graph on a batch not known, one training step of it where its fetches hold an optimizer's update
+of the helper's own or the caller's argument for the helper's parameter they are, `Spent`; a
+model's fit or predict: the model's size unknown). A call of the
 module's own such function is one too where the function's sites cannot count it: made in a loop
 of unknown length (`Resolver.uncounted_wrappers`); and a call of another module's function given
 what `K.function` returned, which it calls, is a run of that graph, given a Keras model it calls, at
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 from greenlint.analysis import graphrun
 from greenlint.analysis.callsite import Work
+from greenlint.analysis.values import Spent
 from greenlint.analysis.work import INFERRED, UNKNOWN, q, untyped_work
 from greenlint.catalog.kinds import GRAPH_RUNS, TRACED_CALL
 
@@ -69,10 +72,24 @@ def handed_model_work() -> Work:
     }
 
 
-def spent_work(api: str, features: dict) -> Work:
+def step_given(runs: Spent, named: dict) -> str | None:
+    """The step a call of a wrapper whose graph run fetches what its caller gives it (`Spent.fetched`)
+    is, given its arguments by parameter name (*named*): "training" where the argument for the fetches
+    holds an optimizer's update (`model.run_batch(model.train_op, feed)`), else the wrapped run's own."""
+    if runs.fetched and graphrun.train_op_line(named.get(runs.fetched[-1])) is not None:
+        return "training"
+    return runs.step
+
+
+def spent_work(api: str, features: dict, step: str | None = None) -> Work:
     """The work of a call listed as the TF call *api* in which it spends its work, none of that
-    call's arguments known: a graph run on a batch not known (a floor), a model's method on data of
-    a size not known, run for epochs and on batches not known (`PASSED`: unknown, not Keras' defaults)."""
+    call's arguments known: a graph run on a batch not known (a floor), one training step of it where
+    *step* says so (`Spent.step`, `step_given`), a model's method on data of a size not known, run for
+    epochs and on batches not known (`PASSED`: unknown, not Keras' defaults)."""
+    if api in GRAPH_RUNS and step == "training":
+        return {**graphrun.run_work(None, None), "step": q(
+            "training", INFERRED, "its fetches hold an optimizer's update: one training step of the graph on "
+                                  "the batch fed")}
     if api in GRAPH_RUNS:  # its fetches are the wrapped run's, not known here: a training step's update or not
         return {**graphrun.run_work(None, None), "step": q(
             "inference", INFERRED, "its fetches are not known here: one run of the graph without an optimizer's "

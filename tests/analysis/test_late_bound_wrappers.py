@@ -80,10 +80,19 @@ def test_what_the_base_spends_first_stays_its_call(tmp_path, body):
     assert site.api == "tensorflow.compat.v1.train.Saver.save"
 
 
-def test_the_wrapper_prices_the_least_run_and_says_why_where_the_wrapped_run_trains(tmp_path):
+def test_the_wrapper_is_a_training_step_where_the_wrapped_run_fetches_its_own_update(tmp_path):
     site = train_call(tmp_path, EPOCH_THEN_SAVE)
-    assert site.work["step"].value == "inference"
-    assert "its fetches are not known here" in site.work["step"].note
+    assert site.work["step"].value == "training"
+    assert "optimizer's update" in site.work["step"].note
     wrapped = analyse_file(tmp_path / "ner_model.py").callsites
     run = next(s for s in wrapped if s.api == "tensorflow.compat.v1.Session.run")
     assert run.work["step"].value == "training"
+
+
+def test_the_wrapper_prices_the_least_run_where_the_wrapped_run_fetches_no_update(tmp_path):
+    write(tmp_path, {"base_model.py": BASE.replace("{body}", EPOCH_THEN_SAVE), "train.py": SCRIPT,
+                     "ner_model.py": MODEL.replace("[self.train_op, self.loss]", "self.loss")})
+    site = next(s for s in analyse_file(tmp_path / "train.py").callsites if s.span.line == 5)
+    assert site.api == "tensorflow.compat.v1.Session.run"
+    assert site.work["step"].value == "inference"
+    assert "its fetches are not known here" in site.work["step"].note
