@@ -203,18 +203,25 @@ def _conv(named: dict) -> Work:
     return _work(math.prod(out), flops, source, "2·k·c_in·c_out per output position")
 
 
+def per_axis(value: Any, rank: int) -> tuple[int, ...] | None:
+    """A window's or stride's size along each of *rank* spatial axes, as `nn` ops take it (a Const): one int
+    for all, or one per axis (with the batch's and channels' 1s around them); None otherwise."""
+    raw = value.value if type(value) is Const else None
+    if type(raw) is int:
+        return (raw,) * rank
+    if isinstance(raw, (list, tuple)) and len(raw) in (rank, rank + 2) and all(type(s) is int for s in raw):
+        return tuple(raw[1:-1]) if len(raw) == rank + 2 else tuple(raw)
+    return None
+
+
 def conv_work(x: tuple | None, f: tuple | None, strides: Any, padding: Any) -> tuple[tuple, int] | None:
     """The output shape and FLOPs of `nn.conv*d` on an input of shape *x* (batch first, channels last)
     with filters of shape *f*, *strides* and *padding* as given (Const); None where one is not known."""
     if not x or not f or len(x) != len(f) or None in x or None in f or type(padding) is not Const:
         return None
     rank = len(f) - 2
-    raw = strides.value if type(strides) is Const else None
-    if type(raw) is int:
-        steps = (raw,) * rank
-    elif isinstance(raw, (list, tuple)) and len(raw) in (rank, rank + 2) and all(type(s) is int for s in raw):
-        steps = tuple(raw[1:-1]) if len(raw) == rank + 2 else tuple(raw)
-    else:
+    steps = per_axis(strides, rank)
+    if steps is None:
         return None
     same = str(padding.value).upper() == "SAME"
     spatial = [(-(-n // s)) if same else max(0, (n - k) // s + 1) for n, k, s in zip(x[1:-1], f[:rank], steps)]

@@ -4161,7 +4161,8 @@ def _run_step(func: FuncInfo, node: ast.Call, api: str, fetches: Any) -> tuple[s
     if not api.endswith("Session.run"):
         return None, None
     given = next((k.value for k in node.keywords if k.arg == "fetches"), node.args[0] if node.args else None)
-    items = given.elts if type(given) in (ast.List, ast.Tuple) else given.values if type(given) is ast.Dict else [given]
+    items: list = given.elts if isinstance(given, (ast.List, ast.Tuple)) else given.values \
+        if isinstance(given, ast.Dict) else [given]
     params = _positional(func)
     name = next((item.id for item in items if type(item) is ast.Name and item.id in params), None)
     return None, (tuple(params[: params.index(name) + 1]) if name is not None else None)

@@ -264,16 +264,8 @@ def _pool(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
     """`nn.max_pool(x, ksize, strides, padding)` (channels last): the sides a window of *ksize* steps
     over (`ops.conv_work`, the channels kept), one FLOP per value each output reads."""
     shape = _sample(_first(named, "input", "value"))
-    size = named.get("ksize")
-    raw = size.value if type(size) is Const else None
-    if shape is None or len(shape) < 2:
-        return None
-    rank = len(shape) - 1
-    if type(raw) is int:
-        window = (raw,) * rank
-    elif isinstance(raw, (list, tuple)) and len(raw) in (rank, rank + 2) and all(type(k) is int for k in raw):
-        window = tuple(raw[1:-1]) if len(raw) == rank + 2 else tuple(raw)
-    else:
+    window = ops.per_axis(named.get("ksize"), len(shape) - 1) if shape is not None and len(shape) >= 2 else None
+    if shape is None or window is None:
         return None
     found = ops.conv_work((1, *shape), (*window, shape[-1], shape[-1]), named.get("strides", Const(1)),
                           named.get("padding"))
