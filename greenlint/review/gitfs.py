@@ -366,6 +366,9 @@ def snapshot(repo: Path, side: Side, cache: Path) -> tuple[Path, list[Refused]]:
     refused += _written_refusals(folder)
     _overlay_profiles(repo, files, folder)
     _prune(cache, keep=folder)
+    if not _ours(folder):  # swapped for a link (or emptied) by another process meanwhile: never read through it
+        raise SnapshotError(f"{folder}: replaced while greenlint was using it (now a link, or without its marker"
+                            f" {MARKER}); greenlint reads no snapshot it did not write: run the diff again")
     return folder, refused
 
 

@@ -13,9 +13,9 @@ GL602 = Config(select=("GL602",), no_cache=True, options=MATERIAL)
 GL602_REWRITE = Config(select=("GL602",), no_cache=True, options={"multi-backend-rewrite": True, **MATERIAL})
 #: unet's shape: the script star-imports the module that imports the multi-backend Keras.
 SCRIPT = "from model import *\nmodel = unet()\nmodel.fit_generator(gen, steps_per_epoch=300, epochs=1)\n"
-MODEL = (
-    "from keras.models import *\nfrom keras.layers import *\n"
-    "def unet():\n    inputs = Input((256, 256, 1))\n    return Model(inputs, Conv2D(1, 1)(inputs))\n"
+MODEL = (  # its width given on the command line: the model's size is not known, only its architecture's name
+    "import sys\nfrom keras.models import *\nfrom keras.layers import *\n"
+    "def unet():\n    inputs = Input((256, 256, 1))\n    return Model(inputs, Conv2D(int(sys.argv[1]), 1)(inputs))\n"
 )
 
 
