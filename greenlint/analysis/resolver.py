@@ -1531,16 +1531,18 @@ class Resolver:
         return fresh(value)
 
     def result_of(
-        self, info: FuncInfo, args: list | None = None, keywords: list | None = None, node: ast.Call | None = None
+        self, info: FuncInfo, args: list | None = None, keywords: list | None = None, node: ast.Call | None = None,
+        repeat: runs_mod.Local | None = None,
     ) -> Any:
-        """What calling a user function returns; a call with *args* also records its arguments.
+        """What calling a user function returns; a call with *args* also records its arguments (made
+        *repeat* times per run of its place: a search's trials).
 
         A function not walked yet is walked now, unless the call's value is thrown away inside
         another function (`train_step(x)`): then the walk waits, so that more of its calls are
         seen. A recursive call (the body is being walked) adds nothing: the function's other
         returns decide."""
         if args is not None:
-            self.note_call(info, args, keywords or [], node)
+            self.note_call(info, args, keywords or [], node, repeat=repeat)
         if info.state is Walk.PENDING:
             if args is not None and self.discarded and self.ctx.func is not None and not info.sets_outer_names:
                 return None
@@ -1586,11 +1588,12 @@ class Resolver:
         return None
 
     def note_call(
-        self, info: FuncInfo, args: list, keywords: list, node: ast.Call | None = None, later: bool = False
+        self, info: FuncInfo, args: list, keywords: list, node: ast.Call | None = None, later: bool = False,
+        repeat: runs_mod.Local | None = None,
     ) -> None:
         """Merge one call's arguments into what the function's parameters are known to be;
         *later*: the first arguments of calls made elsewhere (`bound_later`), the rest unknown and
-        the runs of those calls too."""
+        the runs of those calls too; *repeat*: how often the call is made per run of its place."""
         bound = self.bind_arguments(info, args, keywords) if later else self.bind_call(info, args, keywords)
         if later:
             given = feat.argument_values(_positional(info), args, keywords)
@@ -1600,6 +1603,8 @@ class Resolver:
         place = None if self.exporting else self.place(node, _positional(info))
         if later and place is not None:
             place = place._replace(runs=runs_mod.NEVER_KNOWN, later=True)
+        if repeat is not None and place is not None:
+            place = place._replace(runs=runs_mod.combine(repeat, place.runs))
         info.callers.append((self.ctx.func, place, bound))
         if info.passed is None:
             info.passed = bound
@@ -3090,10 +3095,7 @@ class Resolver:
             return self.driver_call(node, path, args, keywords)
         repeat, _ = drivers.calls(path, node, keywords)
         info = objective.info
-        self.result_of(info, [(False, None)] if _positional(info) else [], [], node)
-        if info.callers and info.callers[-1][1] is not None:  # this call's place, run once per trial
-            caller, place, bound = info.callers[-1]
-            info.callers[-1] = (caller, place._replace(runs=runs_mod.combine(repeat, place.runs)), bound)
+        self.result_of(info, [(False, None)] if _positional(info) else [], [], node, repeat)  # once per trial
         return FOREIGN
 
     def agent_fit(self, node: ast.Call, agent: Inst, args: list, keywords: list) -> None:
