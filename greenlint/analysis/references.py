@@ -217,6 +217,12 @@ def super_mentions(text: str, name: str) -> int:
     return _super_counts(text).get(name, 0) if "super" in text else 0
 
 
+def keyword_mentions(text: str, name: str) -> int:
+    """How often *text* has *name* where a call's keyword or a parameter goes (`app.run(main=main)`,
+    `def f(main=None)`): a word the tree counts as no reference; the text's count includes it."""
+    return len(re.findall(rf"[(,]\s*{re.escape(name)}\s*=(?!=)", text)) if f"{name}=" in text or f"{name} =" in text else 0
+
+
 @functools.lru_cache(maxsize=8)
 def _super_counts(text: str) -> dict[str, int]:
     """Each class name's `super(name, ...)` mentions in *text*: one scan per text, asked once per class

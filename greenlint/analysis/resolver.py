@@ -87,6 +87,7 @@ from greenlint.analysis.callsite import Runs, Work, estimator_method
 from greenlint.analysis.files import FILE_WRITERS, READ_ENDINGS, WrittenFiles, path_parts
 from greenlint.analysis.references import (
     CodeReferences,
+    keyword_mentions,
     looks_up_strings,
     super_mentions,
     text_references,
@@ -1655,9 +1656,11 @@ class Resolver:
             if id(enclosing) not in self.local_references:
                 self.local_references[id(enclosing)] = CodeReferences(enclosing.node)
             references = self.local_references[id(enclosing)]
-        # the tree takes off prose (docstrings) and, for a class, `Cls.attr`: walked only where that may reach *expected*
+        # the tree takes off prose (docstrings), keywords (`run(main=main)`) and, for a class, `Cls.attr`:
+        # walked only where that may reach *expected*
         supers = super_mentions(self.source, name) if init else 0  # `super(Cls, self).__init__()` makes none
-        if enclosing is None and total - 1 - supers - references.in_prose(name) - (before_dot if init else 0) > expected:
+        most = total - 1 - supers - references.in_prose(name) - (before_dot if init else 0)
+        if enclosing is None and most > expected and most - keyword_mentions(self.source, name) > expected:
             return total - 1
         named = references.of(name)
         total = named.total - named.strings if strings_data else named.total
@@ -2157,6 +2160,12 @@ class Resolver:
             }
         return models
 
+    def list_binding(self, name: str) -> tuple[Scope, Any, int]:
+        """The scope binding the list *name*, its value there, and how many loops deep this walk
+        was when it was bound (loops entered since then repeat what is appended; 0 in another scope)."""
+        scope = self.scope.target(name)
+        return scope, scope.names.get(name), self.ctx.lists.get(name, 0) if scope is self.scope else 0
+
     def graph_list(self, name: str, method: str, args: list) -> bool:
         """`outputs.append(head)` of a symbolic tensor to a list this scope binds, empty or of symbolic
         tensors only, on every path since it was bound (no branch, and each loop around the call since
@@ -2164,12 +2173,10 @@ class Resolver:
         skips); False, the list left to `fill_list`, otherwise."""
         if method != "append" or len(args) != 1 or args[0][0] or not arrays.is_sym(args[0][1]):
             return False
-        scope = self.scope.target(name)
-        value = scope.names.get(name)
+        scope, value, depth = self.list_binding(name)
         items = () if type(value) is Const and value.value == [] else value.items if type(value) is Seq else None
         if items is None or not all(arrays.is_sym(item) for item in items) or self.ctx.branches:
             return False
-        depth = self.ctx.lists.get(name, 0) if scope is self.scope else 0
         if not all(id(loop) in self.unrolling for loop in self.ctx.rebound[depth:]):
             return False
         scope.names[name] = Seq((*items, args[0][1]))
@@ -2182,8 +2189,7 @@ class Resolver:
         `append` or `insert` (wherever the walk takes it: its items are then what it holds at least),
         and an `extend` leaves it unknown. Where a loop appends what a decode read (*decoded*, at *line*), the list
         is a batch decoded item by item on the spot (arrays.kept reads it so)."""
-        scope = self.scope.target(name)
-        value = scope.names.get(name)
+        scope, value, depth = self.list_binding(name)
         if not (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST):
             if type(value) is Seq:  # a list display of values (`[EarlyStopping()]`): what it held, and more
                 scope.names[name] = filled_display(value, method)
@@ -2194,7 +2200,6 @@ class Resolver:
         # the loops entered since the list was bound: `images = []` then `for _ in range(batch_size)`
         # in a generator's `while True:` fills a batch of batch_size, whatever the outer loop does
         ctx = self.ctx
-        depth = ctx.lists.get(name, 0) if scope is self.scope else 0
         divisors = tuple(p._replace(depth=p.depth - depth) for p in ctx.divisors if p.depth > depth) if depth else tuple(ctx.divisors)
         runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors, ctx.counted[depth:],
                               ctx.resumes > 0)

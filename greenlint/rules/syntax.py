@@ -121,7 +121,8 @@ def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
         if isinstance(parent, SCOPES):
             return False
         if isinstance(parent, LOOPS):
-            return any(_takes_remainder(test, parent.body) for test in tests)
+            read = {n.id for test in tests for n in ast.walk(test) if isinstance(n, ast.Name)}
+            return bool(read) and not read.isdisjoint(_remainder_names(parent.body))
         if isinstance(parent, ast.If) and child in parent.body:
             if any(remainder(n) is not None for n in ast.walk(parent.test)):
                 return True
@@ -130,20 +131,22 @@ def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
     return False
 
 
-def _takes_remainder(test: ast.expr, body: list[ast.stmt], depth: int = 3) -> bool:
-    """Whether *test* reads a name that *body* (a loop's, nested functions aside) binds, by plain
-    assignment only, to an expression taking a remainder, itself or through such names (*depth* deep)."""
-    names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
-    if not names or depth == 0:
-        return False
-    for stmt in body:
-        for node in ast.walk(stmt) if not isinstance(stmt, SCOPES) else ():
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                    and node.targets[0].id in names and (
-                        any(remainder(n) is not None for n in ast.walk(node.value))
-                        or _takes_remainder(node.value, body, depth - 1)):
-                return True
-    return False
+def _remainder_names(body: list[ast.stmt]) -> set[str]:
+    """The names *body* (a loop's, nested functions aside) binds, by plain assignment only, to an
+    expression taking a remainder, itself or through such names (one pass over the body)."""
+    assigns = [(node.targets[0].id, node.value) for stmt in body if not isinstance(stmt, SCOPES)
+               for node in ast.walk(stmt)
+               if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)]
+    found: set[str] = set()
+    grown = True
+    while grown:
+        grown = False
+        for name, value in assigns:
+            if name not in found and any(remainder(n) is not None or isinstance(n, ast.Name) and n.id in found
+                                         for n in ast.walk(value)):
+                found.add(name)
+                grown = True
+    return found
 
 
 def every_pass(facts: FileFacts, call: ast.AST, cell: int | None) -> bool:

@@ -41,6 +41,8 @@ def fit_runs(imports: str, run: str) -> dict:
         ("from absl import app", "app.run(main)"),
         ("import absl.app", "absl.app.run(main)"),
         ("", "tf.compat.v1.app.run(main)"),
+        ("", "tf.compat.v1.app.run(main=main)"),  # the keyword names no reference of its own
+        ("from absl import app", "app.run(main=main, argv=None)"),
         ("", "tf.compat.v1.app.run()"),  # TF finds `main` in `__main__` itself
         ("import tensorflow.compat.v1 as tf1", "tf1.app.run()"),
     ],
@@ -55,6 +57,7 @@ def test_main_run_by_an_entry_runner_runs_once(imports: str, run: str) -> None:
     [
         ("import threading", "threading.Thread(target=main).start()"),  # when, and how often, is not seen
         ("from absl import app", "app.run(main)\nregistry = {'train': main}"),  # named elsewhere too
+        ("from absl import app", "app.run(main=main)\nhooks = dict(main=main)"),  # a keyword, and named again
         ("", "tf.compat.v1.app.run(other)"),  # another function runs: main itself is never called here
     ],
 )
