@@ -17,6 +17,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 
+from greenlint.analysis import python2
+
 #: Texts larger than this are parsed but not kept (a tree takes ~30x its text's memory). A module
 #: read beside another is parsed for its imports, then its calls, then its own check: a test module
 #: of 448,417 characters in the benchmark corpus was parsed three times under 256,000.
@@ -78,20 +80,35 @@ def parse_module(text: str, path: str, edited: bool = True) -> ast.Module:
             _kept.move_to_end(key)
             return hit[1]
     if _runs:
-        tree = ast.parse(text, filename=path)
+        tree = parse(text, path)
         if len(text) <= MAX_TEXT:
             _keep(key, text, tree)
         return tree
     if not edited:
-        return ast.parse(text, filename=path)
+        return parse(text, path)
     with _lock:
         last = _edited.pop(key, None)
-    tree = (_reparsed(last, text, path) if last is not None else None) or ast.parse(text, filename=path)
+    tree = (_reparsed(last, text, path) if last is not None else None) or parse(text, path)
     with _lock:
         _edited[key] = (text, tree)
         while len(_edited) > EDITED:
             _edited.popitem(last=False)
     return tree
+
+
+def parse(text: str, path: str) -> ast.Module:
+    """The tree of a module's *text*; a Python 2 module's read as Python 3 (python2.py) where only
+    that reading parses. Raises the text's own SyntaxError otherwise."""
+    try:
+        return ast.parse(text, filename=path)
+    except SyntaxError as error:
+        readable = python2.readable(text) if python2.written_in_python2(error) else None
+        if readable is None:
+            raise
+        try:
+            return ast.parse(readable, filename=path)
+        except SyntaxError:
+            raise error from None
 
 
 def _reparsed(last: tuple[str, ast.Module], text: str, path: str) -> ast.Module | None:

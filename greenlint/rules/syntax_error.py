@@ -17,7 +17,9 @@ class InvalidSyntax(Rule):
     are skipped, the other cells analysed, and said once, at the first such cell, with the
     list of the others; the command line and the editor report the same one. A cell that does
     not parse only because an exercise left blanks for the student (`batch_size = `, a body
-    that is only `# YOUR CODE HERE`) is not a GL001 but a GL004, off by default.
+    that is only `# YOUR CODE HERE`) is not a GL001 but a GL004, off by default. A Python 2
+    module (`print loss`, `except IOError, e:`) is read as Python 3, its calls where the file
+    has them, and is no GL001.
 
     ## Why is this bad?
     A file greenlint cannot parse is a file it cannot see into: any hotspot in it goes
