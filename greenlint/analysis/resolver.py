@@ -39,7 +39,7 @@ import math
 import operator
 import os
 from collections import deque
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -400,6 +400,7 @@ class Resolver:
         self.driven()
         # decided last: `tf.function(f)` or `ds.map(f)` may come after f's body was walked
         graphs = {id(c.func) for c in self.calls if c.api in TF1_GRAPH}
+        graphs.update(_graph_class_methods(c.func for c in self.calls if c.api in TF1_GRAPH))
         if self.graph_helper():  # a helper of TF1 graph programs: its ops build their graphs
             graphs.add(id(None))
         for c in self.calls:
@@ -4232,10 +4233,20 @@ def _returns(body: list[ast.stmt]) -> list[ast.stmt]:
     return found
 
 
+def _graph_class_methods(makers: Iterable[FuncInfo | None]) -> set[int]:
+    """The ids of the methods of each class (and of its bases in this module) one of whose methods
+    makes a TF1 graph call (*makers*): such a class builds one graph across its methods
+    (`add_placeholders`, then `add_logits_op` on `self.word_ids`), all of them in graph mode."""
+    classes = {id(klass): klass for func in makers if func is not None and func.cls is not None
+               for klass in func.cls.mro()}
+    return {id(method) for klass in classes.values() for method in klass.methods.values()}
+
+
 def _builds_graph(func: FuncInfo | None, graphs: set[int]) -> bool:
     """Whether code in *func* builds a TF1 graph: a TF1 graph call (a Session, a placeholder, ...,
     `TF1_GRAPH`) is made at module level (a TF1 script or notebook), or in *func* or a function
-    enclosing it (the TF1 path of a library that also runs eagerly)."""
+    enclosing it (the TF1 path of a library that also runs eagerly), or in a method of its class
+    (`_graph_class_methods`)."""
     if id(None) in graphs:
         return True
     while func is not None:

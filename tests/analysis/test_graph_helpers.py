@@ -60,3 +60,36 @@ def test_a_helper_an_eager_program_also_imports_runs_its_ops(tmp_path):
 def test_a_helper_of_an_eager_program_runs_its_ops(tmp_path):
     found = helper_sites(tmp_path, {"demo.py": EAGER})
     assert not found["conv2d"] and not found["relu"]
+
+
+MODEL_CLASS = """
+import tensorflow as tf
+
+
+class Tagger:
+    def add_placeholders(self):
+        self.words = tf.compat.v1.placeholder(tf.float32, shape=[None, 300])
+
+    def add_logits(self):
+        w = tf.compat.v1.get_variable("w", [300, 9])
+        self.logits = tf.matmul(self.words, w)
+
+    def build(self):
+        self.add_placeholders()
+        self.add_logits()
+
+
+class Eager:
+    def scores(self, x):
+        return tf.matmul(x, tf.ones((300, 9)))
+"""
+
+
+def test_a_class_making_a_graph_input_builds_its_graph_in_every_method() -> None:
+    from greenlint.analysis.analyse import analyse_source
+
+    sites = analyse_source(textwrap.dedent(MODEL_CLASS), "tagger.py").callsites
+    graph = {(s.scope, s.api.rpartition(".")[2]): bool(s.features.get("graph_mode")) for s in sites}
+    assert graph[("Tagger.add_placeholders", "placeholder")]
+    assert graph[("Tagger.add_logits", "matmul")]  # the op reads the placeholder another method made
+    assert not graph[("Eager.scores", "matmul")]  # a class making no graph input runs its ops
