@@ -12,13 +12,19 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from greenlint.analysis import exercises, sources, trees
+from greenlint.analysis.arrays import TENSOR
 from greenlint.analysis.callsite import CallSite, Span, node_columns
 from greenlint.analysis.enclosing import Enclosing, shape
 from greenlint.analysis.options import OptionRead
 from greenlint.analysis.sources import Code, FileError
 from greenlint.analysis.work import mark_symbolic
+from greenlint.catalog.names import TF1_PREFIX
+
+if TYPE_CHECKING:
+    from greenlint.catalog.catalog import Catalog
 
 #: Deeply nested code (long `a + b + ...` chains) needs more than Python's default 1000 frames.
 _RECURSION_LIMIT = 10_000
@@ -197,6 +203,16 @@ def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[
     return trees, _said_once(errors)
 
 
+def _graph_op(catalog: Catalog, api: str, features: dict) -> bool:
+    """Whether a file call *api* (a read, a decode, a summary) is an op of the TF1 graph being built: it
+    returns a tensor, under its own name or, in a TF1 graph program, as its `tf.compat.v1` twin
+    (`tf.summary.scalar` there is TF1's summary op, run with the graph)."""
+    if not features.get("graph_mode"):
+        return False
+    twin = TF1_PREFIX + api.removeprefix("tensorflow.") if not api.startswith(TF1_PREFIX) else api
+    return catalog.returns(api) == TENSOR or twin in catalog and catalog.returns(twin) == TENSOR
+
+
 def _said_once(errors: list[FileError]) -> list[FileError]:
     """A notebook's cells that do not parse (or that are an exercise's blanks) as one error of
     each code, at the first: each is skipped, the others analysed, and a reader needs to hear
@@ -319,7 +335,8 @@ def _resolve(
             lines[index] = None if unit.text.isascii() else sources.split_lines(unit.text)
         start, end = node_columns(node, lines[index], base)
         span = Span(node.lineno - base, start + 1, node.end_lineno - base, end + 1, unit.cell)
-        work = mark_symbolic(api, catalog.kind(api), features, work)
+        kind = catalog.kind(api)
+        work = mark_symbolic(api, kind, features, work, kind == "io" and _graph_op(catalog, api, features))
         scope = enclosing.scope(node) if enclosing is not None else ""
         callsites.append(CallSite(path, span, api, features, work, runs, scope, shape(node)))
     callsites.sort(key=_position)

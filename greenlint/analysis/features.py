@@ -21,8 +21,10 @@ in_keras_step          inside `call`/`train_step`/`test_step`/`predict_step` of 
 graph_mode             true where a TF1 graph is built: a module making a TF1 graph call at top level
                        (a Session, a placeholder, `disable_eager_execution()`, ...:
                        `greenlint.catalog.kinds.TF1_GRAPH`), else a function making one (nested
-                       functions included): TF ops there add graph nodes, their work runs in
-                       `Session.run` (absent otherwise)
+                       functions included), a method of a class one of whose methods makes one, or
+                       a function called only from those: TF ops there (a file read or decode that
+                       returns a tensor too) add graph nodes, their work runs in `Session.run`
+                       (absent otherwise)
 tensor_shape, tensor_elements, dtype, tensor_bytes
                        tensor-creating calls with a literal shape or value (tf.zeros, ones, fill,
                        eye, random.*, constant, convert_to_tensor, Variable, keras.Input)

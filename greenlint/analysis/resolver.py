@@ -403,6 +403,8 @@ class Resolver:
         graphs.update(_graph_class_methods(c.func for c in self.calls if c.api in TF1_GRAPH))
         if self.graph_helper():  # a helper of TF1 graph programs: its ops build their graphs
             graphs.add(id(None))
+        elif graphs:  # a `loss(logits, labels)` helper called only where a graph is built adds to that graph
+            graphs = self.called_from(graphs | {id(f) for f in self.functions if _builds_graph(f, graphs)})
         for c in self.calls:
             c.features["in_tf_function"] = _traced(c.func)
             if _traced(c.func, "keras_step"):  # a loss given to compile() after its body was walked
@@ -523,6 +525,11 @@ class Resolver:
         *shared*: also those some of whose calls are elsewhere (the same helper, called eagerly to
         evaluate)."""
         inside = {id(info)} | {id(f) for f in self.functions if _nested_in(f, info)}  # a lambda is not among them
+        return self.called_from(inside, shared)
+
+    def called_from(self, inside: set[int], shared: bool = False) -> set[int]:
+        """*inside* (ids of functions), grown by the functions called only from those in it (`body_functions`);
+        *shared*: also those some of whose calls are elsewhere."""
         grown = True
         while grown:
             grown = False

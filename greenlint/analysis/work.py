@@ -1318,14 +1318,16 @@ def functional_symbolic() -> Quantity:
                              "its work is counted where the model runs (fit, predict, a call on data)")
 
 
-def mark_symbolic(api: str, kind: str, features: dict, work: Work) -> Work:
+def mark_symbolic(api: str, kind: str, features: dict, work: Work, tensor: bool = False) -> Work:
     """*work* with `symbolic` added for a call that only builds a graph at its line, decided once the
     resolver has set `graph_mode` and `in_tf_function` (docs/calls-json.md `symbolic`): a TF1 graph op
-    outside `Session.run`, an op, layer call, loss or optimizer update inside a `tf.function` body or a
-    Keras model's `call`/`train_step`."""
+    outside `Session.run` (a file read or decode too where it returns a tensor, *tensor*: `tf.io.read_file`
+    runs on each step of the graph), an op, layer call, loss or optimizer update inside a `tf.function`
+    body or a Keras model's `call`/`train_step`."""
     if "symbolic" in work:
         return work
-    if features.get("graph_mode") and api not in GRAPH_RUNS and kind not in EXECUTE_IN_GRAPH_MODE:
+    executes = kind in EXECUTE_IN_GRAPH_MODE and not (kind == "io" and tensor)
+    if features.get("graph_mode") and api not in GRAPH_RUNS and not executes:
         note = "adds a node to a TF1 graph: its work is counted where Session.run runs the graph"
     elif features.get("in_tf_function") and kind in TRACED_KINDS:
         note = ("traced into a tf.function's graph: its work runs each time the function is called, "

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from greenlint.catalog import kinds
-from greenlint.catalog.names import _collapse_prefix, is_tf_name, normalise_name, strip_call_parens
+from greenlint.catalog.names import TF1_PREFIX, _collapse_prefix, is_tf_name, normalise_name, strip_call_parens
 from greenlint.paths import DATA_DIR
 
 CATALOG_FILE = "catalog.json.gz"
 _TF = "tensorflow."
-_TF1 = "tensorflow.compat.v1."
+_TF1 = TF1_PREFIX
 #: Namespaces TF1 names are never looked up again from: already versioned, or Keras (its own API).
 _NOT_TF1 = ("compat.", "keras.")
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+#: TF1's namespace in TF2: where a TF1 program's `tf.X` is found (`tf.compat.v1.X`).
+TF1_PREFIX = "tensorflow.compat.v1."
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*")
 _CLOSE = {"(": ")", "[": "]", "{": "}"}

@@ -93,3 +93,55 @@ def test_a_class_making_a_graph_input_builds_its_graph_in_every_method() -> None
     assert graph[("Tagger.add_placeholders", "placeholder")]
     assert graph[("Tagger.add_logits", "matmul")]  # the op reads the placeholder another method made
     assert not graph[("Eager.scores", "matmul")]  # a class making no graph input runs its ops
+
+
+QUEUE_GRAPH = """
+import tensorflow as tf
+
+
+def weighted_loss(labels, logits):
+    return tf.reduce_sum(tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+
+
+def run(files):
+    queue = tf.compat.v1.train.slice_input_producer([files])
+    image = tf.io.decode_png(tf.io.read_file(queue[0]), channels=3)
+    logits = tf.reshape(image, [-1, 10])
+    loss = weighted_loss(tf.ones_like(logits), logits)
+    tf.summary.scalar("loss", loss)
+    with tf.compat.v1.Session() as sess:
+        for step in range(100):
+            sess.run(loss)
+"""
+
+EAGER_TOO = QUEUE_GRAPH + """
+
+def report(labels, logits):
+    return weighted_loss(labels, logits)
+"""
+
+
+def _symbolic(code: str) -> dict[str, bool]:
+    from greenlint.analysis.analyse import analyse_source
+
+    sites = analyse_source(textwrap.dedent(code), "train.py").callsites
+    return {s.api.rpartition(".")[2]: "symbolic" in s.work for s in sites}
+
+
+def test_a_helper_called_only_where_a_graph_is_built_adds_to_that_graph() -> None:
+    found = _symbolic(QUEUE_GRAPH)
+    assert found["reduce_sum"] and found["softmax_cross_entropy_with_logits"]
+    assert found["read_file"] and found["decode_png"]  # file ops of the graph: they run with each step
+    assert found["scalar"]  # TF1's summary op in a TF1 graph program
+    assert not found["run"]
+
+
+def test_a_helper_also_called_elsewhere_keeps_its_own_price() -> None:
+    found = _symbolic(EAGER_TOO)
+    assert not found["reduce_sum"]
+    assert found["read_file"]
+
+
+def test_a_file_read_outside_a_graph_is_priced_where_it_is() -> None:
+    found = _symbolic("import tensorflow as tf\ndata = tf.io.read_file('a.png')\ntf.summary.scalar('x', 1.0, step=0)\n")
+    assert not found["read_file"] and not found["scalar"]
