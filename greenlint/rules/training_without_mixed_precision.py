@@ -103,11 +103,12 @@ class TrainingWithoutMixedPrecision(Rule):
       `resnet50()`, `unet()`, `yolo_body()`, an image-to-image or super-resolution network such as
       `edsr(scale)`, whose convolutions run at every pixel, or a function the code defines with a CamelCase name,
       as Keras Applications and much research code name their factories: `def YoloV3(size)`,
-      `def ResNet50()`, but not a class named so, which may be a layer of any size; not a model
+      `def ResNet50()`, or a Keras model class so named (`class ResnetV2(tf.keras.Model)`, BiT's:
+      the whole network), but not another class named so, which may be a layer of any size; not a model
       an object holds called as `self.vgg(x)`), or calls a
       class or function of a project module it imports whose own code does either, or is such a
-      CamelCase function (`model_lib.Model(n)`, whose constructor calls `resnet.resnet(depth=50)`;
-      `from models import YoloV3`), or builds it from
+      CamelCase function or model class (`model_lib.Model(n)`, whose constructor calls `resnet.resnet(depth=50)`;
+      `from models import YoloV3`; `models.ResnetV2(...)`), or builds it from
       a registry of model constructors that a project module it imports fills
       (`model_from_name[name](n_classes)`, `model_from_name["vgg_unet"] = unet.vgg_unet`) where
       more than half of the registry's models are such architectures (by a word of their name,
