@@ -24,6 +24,7 @@ from greenlint.predict.work_energy import HALF_PEAK_FLOPS, TRAINING_FLOPS
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import read_tree
 from greenlint.rules.defaults import other_mode
+from greenlint.rules.networks import NETWORK_NAMES
 from greenlint.rules.site import Site
 from greenlint.rules.syntax import cell_units, last_name
 
@@ -369,9 +370,9 @@ def _defined_camel(facts: FileFacts, name: str) -> str:
 
 
 def keras_model_class(node: ast.ClassDef) -> bool:
-    """The class derives from a Keras `Model` (`class ResnetV2(tf.keras.Model)`, `(Model)` after
-    `from keras.models import Model`): a whole network, not a layer or block of any size."""
-    return any(last_name(base) == "Model" for base in node.bases)
+    """The class derives from a Keras `Model` or `Sequential` (`class ResnetV2(tf.keras.Model)`,
+    `(Model)` after `from keras.models import Model`): a whole network, not a layer or block of any size."""
+    return any(last_name(base) in NETWORK_NAMES for base in node.bases)
 
 
 def camel_architecture(function: str) -> str:

@@ -85,6 +85,7 @@ YOLO_RUN = (
         # a Keras model class named so is the whole network (BiT's `class ResnetV2(tf.keras.Model)`)
         ("import tensorflow as tf\nclass YoloV3(tf.keras.Model):\n    pass\n", "YoloV3", [5]),
         ("from tensorflow.keras.models import Model\nclass YoloV3(Model):\n    pass\n", "YoloV3", [5]),
+        ("import tensorflow as tf\nclass YoloV3(tf.keras.Sequential):\n    pass\n", "YoloV3", [5]),
         # a layer class named so may be a layer of any size
         ("import tensorflow as tf\nclass YoloV3(tf.keras.layers.Layer):\n    pass\n", "YoloV3", []),
         # a Keras model class named otherwise is no evidence (a block: `ResnetIdentityBlock`)
