@@ -24,6 +24,7 @@ from greenlint.predict.work_energy import HALF_PEAK_FLOPS, TRAINING_FLOPS
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import read_tree
 from greenlint.rules.defaults import other_mode
+from greenlint.rules.networks import NETWORK_NAMES
 from greenlint.rules.site import Site
 from greenlint.rules.syntax import cell_units, last_name
 
@@ -235,14 +236,17 @@ def _imported_names(path: str, imports: tuple[ast.Import | ast.ImportFrom, ...])
 
 def large_builder(path: str, name: str) -> str:
     """What the top-level class or function *name* of the module at *path* builds, where it is a
-    large architecture: a Keras Application (`applications.ResNet50(...)`) or a factory named
-    after one (`resnet.resnet(...)`), called in its body or its methods; "" otherwise."""
+    large architecture: itself, a CamelCase function or Keras model class named after one
+    (`ResnetV2(tf.keras.Model)`), or a Keras Application (`applications.ResNet50(...)`) or a
+    factory named after one (`resnet.resnet(...)`) called in its body or its methods; "" otherwise."""
     body = _module(path, file_stamp(path)).body
     functions = {node.name for node in body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    functions |= {node.name for node in body if isinstance(node, ast.ClassDef) and keras_model_class(node)}
     for node in body:
         if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
             if name in functions and (word := camel_architecture(name)):
-                return f"is a function named after the {word} architecture"
+                what = "Keras model class" if isinstance(node, ast.ClassDef) else "function"
+                return f"is a {what} named after the {word} architecture"
             for call in ast.walk(node):
                 if not isinstance(call, ast.Call) or _of_self(call.func):
                     continue
@@ -354,17 +358,29 @@ _CAMEL = re.compile(
 
 
 def _defined_camel(facts: FileFacts, name: str) -> str:
-    """`camel_architecture` of *name* where the file defines a function of that name (not a class)."""
+    """`camel_architecture` of *name* where the file defines a function of that name, or a Keras
+    model class (`keras_model_class`), not any other class."""
     word = camel_architecture(name)
-    return word if word and facts.functions_named(name) else ""
+    if not word:
+        return ""
+    if facts.functions_named(name):
+        return word
+    classes = (node for cell, _ in cell_units(facts) for node in facts.nodes(cell, ast.ClassDef))
+    return word if any(isinstance(c, ast.ClassDef) and c.name == name and keras_model_class(c) for c in classes) else ""
+
+
+def keras_model_class(node: ast.ClassDef) -> bool:
+    """The class derives from a Keras `Model` or `Sequential` (`class ResnetV2(tf.keras.Model)`,
+    `(Model)` after `from keras.models import Model`): a whole network, not a layer or block of any size."""
+    return any(last_name(base) in NETWORK_NAMES for base in node.bases)
 
 
 def camel_architecture(function: str) -> str:
     """The large architecture a CamelCase *function*'s name names (`YoloV3`, `ResNet50`, `UNet`,
     `Darknet`: how Keras Applications and much research code name their factories); "" for any other
     name (`DarknetConv`, `ResNetBlock`: a block of any size) and for snake_case (`architecture`'s).
-    Read only for a name the code defines as a function, never a class's: a class named so may be a
-    layer of any size."""
+    Read only for a name the code defines as a function or a Keras model class
+    (`keras_model_class`), never another class's: a class named so may be a layer of any size."""
     if not function[:1].isupper() or "_" in function:
         return ""
     found = _CAMEL.fullmatch(function.lower())

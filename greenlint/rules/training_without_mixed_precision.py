@@ -103,11 +103,12 @@ class TrainingWithoutMixedPrecision(Rule):
       `resnet50()`, `unet()`, `yolo_body()`, an image-to-image or super-resolution network such as
       `edsr(scale)`, whose convolutions run at every pixel, or a function the code defines with a CamelCase name,
       as Keras Applications and much research code name their factories: `def YoloV3(size)`,
-      `def ResNet50()`, but not a class named so, which may be a layer of any size; not a model
+      `def ResNet50()`, or a Keras model class so named (`class ResnetV2(tf.keras.Model)`, BiT's:
+      the whole network), but not another class named so, which may be a layer of any size; not a model
       an object holds called as `self.vgg(x)`), or calls a
       class or function of a project module it imports whose own code does either, or is such a
-      CamelCase function (`model_lib.Model(n)`, whose constructor calls `resnet.resnet(depth=50)`;
-      `from models import YoloV3`), or builds it from
+      CamelCase function or model class (`model_lib.Model(n)`, whose constructor calls `resnet.resnet(depth=50)`;
+      `from models import YoloV3`; `models.ResnetV2(...)`), or builds it from
       a registry of model constructors that a project module it imports fills
       (`model_from_name[name](n_classes)`, `model_from_name["vgg_unet"] = unet.vgg_unet`) where
       more than half of the registry's models are such architectures (by a word of their name,
@@ -586,9 +587,9 @@ class TrainingWithoutMixedPrecision(Rule):
             "est = tf.estimator.Estimator(model_fn=model_fn)\nest.train(input_fn, max_steps=100000)\n",
             options={"material-saving-j": 0.0},
         ),
-        Valid(  # a CamelCase class may be a layer or a small model of any size: its name is no evidence
-            "import tensorflow as tf\nclass ResNet50(tf.keras.Model):\n    pass\n"
-            "m = ResNet50()\nm.fit(x, y, epochs=20)\n",
+        Valid(  # a CamelCase layer class may be a block of any size: its name is no evidence
+            "import tensorflow as tf\nclass ResNet50(tf.keras.layers.Layer):\n    pass\n"
+            "m = tf.keras.Sequential([ResNet50()])\nm.fit(x, y, epochs=20)\n",
             options={"material-saving-j": 0.0},
         ),
         Valid(  # the large model is built only in a mode beside the default (--big defaults to False)
@@ -795,6 +796,13 @@ class TrainingWithoutMixedPrecision(Rule):
             "m = tf.keras.Sequential([base, tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(5)])\n"
             "m.fit(train_ds, epochs=3)\n",
             line=6,
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # a Keras model class of the file named after a large architecture: the whole network
+            "import tensorflow as tf\nclass ResnetV2(tf.keras.Model):\n    def call(self, x):\n        return self.body(x)\n"
+            "model = ResnetV2()\nmodel.compile('sgd', 'mse')\nmodel.fit(train_ds, epochs=10)\n",
+            line=7,
+            message_contains="ResnetV2(), named after the resnet architecture",
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # a keras-hub model from a preset

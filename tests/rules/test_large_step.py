@@ -82,8 +82,14 @@ YOLO_RUN = (
     ("definition", "name", "found"),
     [
         ("def YoloV3(size, classes):\n    return build(size, classes)\n", "YoloV3", [5]),
-        # a class named so may be a layer or a model of any size
-        ("import tensorflow as tf\nclass YoloV3(tf.keras.Model):\n    pass\n", "YoloV3", []),
+        # a Keras model class named so is the whole network (BiT's `class ResnetV2(tf.keras.Model)`)
+        ("import tensorflow as tf\nclass YoloV3(tf.keras.Model):\n    pass\n", "YoloV3", [5]),
+        ("from tensorflow.keras.models import Model\nclass YoloV3(Model):\n    pass\n", "YoloV3", [5]),
+        ("import tensorflow as tf\nclass YoloV3(tf.keras.Sequential):\n    pass\n", "YoloV3", [5]),
+        # a layer class named so may be a layer of any size
+        ("import tensorflow as tf\nclass YoloV3(tf.keras.layers.Layer):\n    pass\n", "YoloV3", []),
+        # a Keras model class named otherwise is no evidence (a block: `ResnetIdentityBlock`)
+        ("import tensorflow as tf\nclass ResnetIdentityBlock(tf.keras.Model):\n    pass\n", "ResnetIdentityBlock", []),
         # a CamelCase function named otherwise is no evidence
         ("def DarknetConv(size, classes):\n    return build(size, classes)\n", "DarknetConv", []),
     ],
@@ -285,9 +291,15 @@ def test_a_camel_case_factory_function_named_after_an_architecture_is_evidence(p
     assert "YoloV3(), named after the yolov3 architecture" in found.message
 
 
-def test_a_camel_case_class_of_that_name_is_no_evidence(predictor):
-    definition = "class YoloV3(tf.keras.Model):\n    def call(self, x):\n        return f(x)\n"
+def test_a_camel_case_layer_class_of_that_name_is_no_evidence(predictor):
+    definition = "class YoloV3(tf.keras.layers.Layer):\n    def call(self, x):\n        return f(x)\n"
     assert _findings(CAMEL_FACTORY.format(definition=definition), predictor) == []
+
+
+def test_a_camel_case_keras_model_class_of_that_name_is_evidence(predictor):
+    definition = "class YoloV3(tf.keras.Model):\n    def call(self, x):\n        return f(x)\n"
+    [found] = _findings(CAMEL_FACTORY.format(definition=definition), predictor)
+    assert "YoloV3(), named after the yolov3 architecture" in found.message
 
 
 def test_an_imported_factory_calling_a_camel_case_factory_of_its_module_is_evidence(tmp_path, predictor):
@@ -295,12 +307,12 @@ def test_an_imported_factory_calling_a_camel_case_factory_of_its_module_is_evide
         "import tensorflow as tf\n"
         "def Darknet(name=None):\n    x = inputs = tf.keras.Input([None, None, 3])\n    return tf.keras.Model(inputs, x)\n"
         "def build(size):\n    inputs = tf.keras.Input([size, size, 3])\n    return tf.keras.Model(inputs, Darknet()(inputs))\n"
-        "class Darknet2(tf.keras.Model):\n    pass\n"
+        "class Darknet2(tf.keras.layers.Layer):\n    pass\n"
         "def build_small(size):\n    inputs = tf.keras.Input([size, size, 3])\n    return tf.keras.Model(inputs, Darknet2()(inputs))\n"
     )
     run = "import tensorflow as tf\nfrom models import {builder}\nmodel = {builder}(416)\nmodel.fit(dataset, epochs=50)\n"
     path = tmp_path / "run.py"
     found = [d for d in check_source(run.format(builder="build"), str(path), GL602, predictor) if d.code == "GL602"]
     assert len(found) == 1 and "whose definition calls Darknet(), named after the darknet architecture" in found[0].message
-    # a class named so is a layer or block of any size: no evidence
+    # a layer class named so is a layer or block of any size: no evidence
     assert [d for d in check_source(run.format(builder="build_small"), str(path), GL602, predictor) if d.code == "GL602"] == []
