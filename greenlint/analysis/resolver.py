@@ -2365,7 +2365,7 @@ class Resolver:
                     self.traced_calls.append((self.calls[-1], callee.info))
                 if self.trained_models(callee.info.node, [callee.info.node]):  # a training step: where a wrapper spends its work
                     where = os.path.basename(self.imports.path) if self.imports is not None else "its module"
-                    self.spent_through(Spent(TRACED_CALL, f"{callee.info.node.name} at {where} line {node.lineno}", False))
+                    self.spent_through(Spent(TRACED_CALL, f"{callee.info.node.name} at {where} line {node.lineno}", ()))
             outer = self.ctx.func
             if not self.ctx.tapes and not (outer is not None and outer.taped):
                 if not self.exporting and callee.info is not outer:
@@ -3035,14 +3035,17 @@ class Resolver:
                 c.attrs.clear()
                 c.attrs.update(attrs)
 
-    def fed_from_parameters(self, func: FuncInfo, node: ast.Call, api: str) -> bool:
-        """A TF1 graph run whose `feed_dict` reads what the function's parameters (its receiver
-        aside) give it: a call of the function feeds the run the caller's values."""
+    def fed_from_parameters(self, func: FuncInfo, node: ast.Call, api: str) -> tuple[tuple[int | None, str], ...]:
+        """The parameters (their receiver aside) whose values a TF1 graph run's `feed_dict` reads, each as
+        (its position among a call's positional arguments, None for a keyword-only one; its name): a call
+        of the function feeds the run what the caller gives them. () where the feed reads none."""
         feed = _feed(node, api)
         if feed is None:
-            return False
+            return ()
         read = flow.names(feed)
-        return any(read & derived for param, derived in self.parameter_flow(func).items() if param != flow.RECEIVER)
+        positions = {name: i for i, name in enumerate(_positional(func))}
+        return tuple((positions.get(param), param) for param, derived in self.parameter_flow(func).items()
+                     if param != flow.RECEIVER and read & derived)
 
     def loop_features(self) -> dict:
         """`loop_multiplier` (the product of the enclosing loops' known counts), `loop_unbounded`
@@ -3380,7 +3383,7 @@ class Resolver:
             api = graphrun.FUNCTION_CALL if model is None else wrappers.MODEL_CALL
             where = f"`{name}` called in {getattr(function, 'name', 'the function')}"
             if self.exporting:
-                self.spent_through(Spent(api, where, False))
+                self.spent_through(Spent(api, where, ()))
                 return
             features, _ = self.record(node, api, [], [], model)
             features["receiver"] = wrappers.WRAPPER
@@ -3391,7 +3394,7 @@ class Resolver:
                 found.work.update(graphrun.function_work(value.meta["line"], None, value.meta["net"]))
             else:  # (the model's size as its value tells it) and its function spends its work here
                 found.work.update(wrappers.handed_model_work())
-                self.spent_through(Spent(api, where, False))
+                self.spent_through(Spent(api, where, ()))
             return
 
     def given_model(self, value: Any, expr: ast.expr) -> Inst | None:
@@ -3482,6 +3485,7 @@ class Resolver:
         features["via"] = where
         if fed:
             features["fed"] = True
+            features["fed_by"] = [[position, name] for position, name in fed]
         node = found.node
         name = ast.unparse(node.func) if len(ast.unparse(node.func)) <= 60 else "a project function"
         if followed is None:

@@ -251,14 +251,15 @@ class Walk(IntEnum):
 
 class Spent(NamedTuple):
     """Where a call of a function spends its work (`FuncInfo.runs`, wrappers.py): the TF call's *api* and
-    *where* it is; *fed*: a graph run fed through `feed_dict` what the function's parameters give it;
+    *where* it is; *fed*: the parameters (position among a call's positional arguments, or None for a
+    keyword-only one; name) whose values a graph run's `feed_dict` reads, () where it reads none;
     *step*: "training" where the graph run fetches an optimizer's update of its own; *fetched*: where its
     fetches are a parameter of the function, the positional parameters up to that one (a caller's
     argument for it tells whether the run is a training step)."""
 
     api: str
     where: str
-    fed: bool
+    fed: tuple[tuple[int | None, str], ...]
     step: str | None = None
     fetched: tuple[str, ...] | None = None
 
