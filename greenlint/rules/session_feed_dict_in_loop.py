@@ -106,21 +106,65 @@ def _filled(target: ast.expr) -> Iterator[str]:
         yield path
 
 
-def _reads(expr: ast.AST, calls: set[int], paths: set[str]) -> bool:
+#: A class's methods -> the attributes of `self` each reads (`attributes_read`), None where not known.
+Methods = Mapping[str, "frozenset[str] | None"]
+
+
+def _reads(expr: ast.AST, calls: set[int], paths: set[str], methods: Methods | None = None) -> bool:
     """Whether the expression uses one of the *calls* or a value at one of the *paths*: by its
     path or one within it (`self.memory.sample(32)` reads `self.memory`), or through a method of
-    an object holding it (`self.replay()` may read `self.memory`)."""
+    an object holding it (`self.replay()` may read `self.memory`; a method of `self` whose body,
+    *methods* says, reads none of them does not: `self.get_feed_dict(words)` after
+    `self.file_writer.add_summary(summary)`)."""
     for node in ast.walk(expr):
         if isinstance(node, ast.Call):
             owner = _path(node.func.value) if isinstance(node.func, ast.Attribute) else None
-            if id(node) in calls or owner is not None and any(p.startswith(f"{owner}.") for p in paths):
+            if id(node) in calls:
+                return True
+            inner = [p for p in paths if p.startswith(f"{owner}.")] if owner is not None else []
+            called = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+            read = methods.get(called) if methods and owner == "self" else None
+            if inner and (read is None or any(p.split(".")[1] in read for p in inner)):
                 return True
         elif isinstance(node, (ast.Name, ast.Attribute)) and _path(node) in paths:
             return True
     return False
 
 
-def _fed_back(fed: ast.expr, loop: ast.AST, results: set[int]) -> bool:
+def attributes_read(cls: ast.ClassDef) -> dict[str, frozenset[str] | None]:
+    """Each method of *cls* -> the attributes of `self` its body reads, those of the methods of `self` it
+    calls included; None where that is not known (`self` handed on whole, a method of a base class)."""
+    own: dict[str, set[str] | None] = {}
+    for function in cls.body:
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not function.args.args:
+            continue
+        me = function.args.args[0].arg
+        bases = {id(n.value) for n in ast.walk(function) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
+        whole = any(isinstance(n, ast.Name) and n.id == me and id(n) not in bases for n in ast.walk(function))
+        own[function.name] = None if whole else {
+            n.attr for n in ast.walk(function)
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == me
+        }
+    found: dict[str, frozenset[str] | None] = {}
+
+    def closure(name: str, seen: frozenset[str]) -> frozenset[str] | None:
+        attrs = own.get(name)
+        if attrs is None:
+            return None
+        total = set(attrs)
+        for attr in attrs & set(own) - seen:  # the methods of `self` it calls
+            more = closure(attr, seen | {attr})
+            if more is None:
+                return None
+            total |= more
+        return frozenset(total)
+
+    for name in own:
+        found[name] = closure(name, frozenset({name}))
+    return found
+
+
+def _fed_back(fed: ast.expr, loop: ast.AST, results: set[int], methods: Methods | None = None) -> bool:
     """Whether the fed values derive, through the loop's assignments and the containers it
     fills, from what a run in the loop returned (an agent's observations after `env.step` on
     the chosen action, gradients fed back, a generated sequence): input that exists only after
@@ -129,8 +173,9 @@ def _fed_back(fed: ast.expr, loop: ast.AST, results: set[int]) -> bool:
     exist before the body runs on them."""
     drawn = {id(n) for n in ast.walk(loop.iter)} if isinstance(loop, (ast.For, ast.AsyncFor)) else set()
     replies = results - drawn
-    tainted = _spread(loop, replies, results, None)
-    return any(_reads(value, replies, tainted) for value in (fed.values if isinstance(fed, ast.Dict) else [fed]))
+    tainted = _spread(loop, replies, results, None, methods)
+    values = fed.values if isinstance(fed, ast.Dict) else [fed]
+    return any(_reads(value, replies, tainted, methods) for value in values)
 
 
 def _host_only(expr: ast.AST, results: set[int], values: set[str]) -> bool:
@@ -146,7 +191,9 @@ def _host_only(expr: ast.AST, results: set[int], values: set[str]) -> bool:
     return True
 
 
-def _spread(loop: ast.AST, seeds: set[int], results: set[int], host: set[str] | None) -> set[str]:
+def _spread(
+    loop: ast.AST, seeds: set[int], results: set[int], host: set[str] | None, methods: Methods | None = None
+) -> set[str]:
     """The paths the loop binds from the calls in *seeds*: through its assignments, `for`
     targets and the objects its method calls are given them (`history.append(output)`,
     `env.step(action)`, `self.memory.append(obs)`: the object at the receiver's path, not the
@@ -156,7 +203,7 @@ def _spread(loop: ast.AST, seeds: set[int], results: set[int], host: set[str] | 
     tainted: set[str] = set()
 
     def reads(expr: ast.AST) -> bool:
-        return _reads(expr, seeds, tainted)
+        return _reads(expr, seeds, tainted, methods)
 
     def admits(expr: ast.AST) -> bool:
         return host is None or _host_only(expr, results, tainted | host)
@@ -437,7 +484,9 @@ class SessionFeedDictInLoop(Rule):
     path (`self.memory.append(obs)` fills `self.memory`, which `self.memory.sample(32)` or another
     method of `self` then reads), not the rest of the object holding it: a summary written with
     `self.writer.add_summary(summary, step)` leaves `self.data`, sliced into the next batch, fed
-    from Python. Such a loop is reported with its own
+    from Python, and a method of `self` whose body (with the methods of `self` it calls) reads none of
+    what the loop filled builds its feed from data, not from a reply (`fd = self.get_feed_dict(words)`
+    after that summary). Such a loop is reported with its own
     advice when it generates on the host: the fed values are drawn or picked from what the run
     fetched (`np.random.choice(n, p=probs)`, `np.argmax`, `np.random.multinomial`) through host
     arithmetic alone (NumPy, builtins, lists filled with `append`), in a loop that runs at least
@@ -569,6 +618,15 @@ class SessionFeedDictInLoop(Rule):
     )
     FIX_TITLE = "Feed changing batches with a tf.data pipeline, keep fixed data in the graph (and migrate to TF2)"
     VALID = (
+        Valid(  # the method building the feed reads what the last run left in `self.state`: fed back
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\n\n\nclass Agent:\n"
+            "    def feed(self, paths):\n        return {self.x: np.stack([cv2.imread(p) for p in paths]), self.h: self.state}\n\n"
+            "    def run_epoch(self, batches):\n        for i, paths in enumerate(batches):\n"
+            "            fd = self.feed(paths)\n"
+            "            out = self.sess.run(self.step, feed_dict=fd)\n"
+            "            self.state.update(out)\n",
+            options={"material-saving-j": 0.0},
+        ),
         Valid(  # a thousand counted runs whose whole figure stays under material-saving-j: a pipeline saves less
             "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\nfor step in range(1000):\n"
             "    batch = np.load(files[step])\n    sess.run(train_op, feed_dict={X: batch})\n"
@@ -828,6 +886,17 @@ class SessionFeedDictInLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # a summary written through `self.file_writer`: the feed its method builds reads no reply of the run
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\n\n\nclass Tagger:\n"
+            "    def feed(self, paths):\n        return {self.x: np.stack([cv2.imread(p) for p in paths])}\n\n"
+            "    def run_epoch(self, batches):\n        for i, paths in enumerate(batches):\n"
+            "            fd = self.feed(paths)\n"
+            "            _, summary = self.sess.run([self.train_op, self.merged], feed_dict=fd)\n"
+            "            self.file_writer.add_summary(summary, i)\n",
+            line=13,
+            message_contains="a file read (`cv2.imread`",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # autoregressive sampling on the host: the window fed ends with the sample drawn from the last output
             "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\nwaveform = [128] * 100\n"
             "for step in range(16000):\n    window = waveform[-1]\n"
@@ -1025,7 +1094,7 @@ class SessionFeedDictInLoop(Rule):
             if loop is None and fed is not None:  # run once per call: fed what a caller's loop gives it
                 yield from self._through_callers(facts, site, call, fed, results, fed_runs)
                 continue
-            if loop is not None and fed is not None and _fed_back(fed, loop, results):
+            if loop is not None and fed is not None and _fed_back(fed, loop, results, _methods(facts, loop, site)):
                 trips = site.loop_runs
                 if _sampled_on_host(fed, loop, results) and (trips is None or trips >= FEW_ELEMENTS):
                     yield self.diagnostic(site.callsite.span, facts.path, self.SAMPLED.format(times=site.loop_times()))
@@ -1115,6 +1184,12 @@ def _fed_arguments(call: ast.Call, fed_by: list | None) -> list[ast.expr]:
         elif name in keywords:
             found.append(keywords[name])
     return found
+
+
+def _methods(facts: FileFacts, node: ast.AST, site: Site) -> dict[str, frozenset[str] | None] | None:
+    """`attributes_read` of the class whose method holds *node*; None outside a class."""
+    cls = next((p for p in facts.ancestors(node, site.callsite.span.cell) if isinstance(p, ast.ClassDef)), None)
+    return attributes_read(cls) if cls is not None else None
 
 
 def _wrapped_feed(site: Site) -> bool:
