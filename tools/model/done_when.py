@@ -102,7 +102,7 @@ def gaissa_items(device: tuple[int, int, float] | None) -> list[Item]:
 def widths_items(results: dict | None) -> list[Item]:
     """Point figures' widths on real code: the research corpora and the development set kept apart."""
     total = ((results or {}).get("total") or {}).get("all") or {}
-    if not total.get("figured"):
+    if results is None or not total.get("figured"):
         return [Item("on real code, point figures: median 80 % interval ≤ 30×, < 5 % wider than 1000×",
                      "not measured yet (`python -m bench.realworld widths`)", None)]
     apart = ", ".join(sorted(results["apart"])) or "none"
