@@ -11,6 +11,8 @@
   vendor  re-copy the vendored corpora from git snapshots of their repositories (outputs stripped)
   research  recall on the research corpora: greenlint's call sites and findings against the careful
           readings (readings/), written to bench/realworld/research.json and docs/realworld.md
+  widths  the 80 % intervals' widths of the point figures on the research corpora and on folders named
+          (a kept-apart development set), written to bench/realworld/widths.json
 """
 
 from __future__ import annotations
@@ -155,6 +157,22 @@ def cmd_research(args) -> int:
     return 0
 
 
+def cmd_widths(args) -> int:
+    from .widths import RESULTS as WIDTHS
+    from .widths import collect as collect_widths
+    from .widths import measure, summary
+
+    missing = [str(f) for f in args.folders if not f.is_dir()]
+    if missing:
+        raise SystemExit(f"no such folder: {', '.join(missing)}")
+    results = measure(*collect_widths(args.folders))
+    out = args.out or WIDTHS
+    out.write_text(json.dumps(results, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
+    print(summary(results))
+    print(f"wrote {out}", file=sys.stderr)
+    return 0
+
+
 def cmd_second(args) -> int:
     """A results file whose `unlabelled` findings are a second judge's sample: up to 3 labelled default
     findings per rule (random.Random(18) over the keys in order; second_judge.csv was drawn so at ce73d52b),
@@ -205,6 +223,10 @@ def main(argv: list[str] | None = None) -> int:
     research.add_argument("--out", type=Path, help="results file (default bench/realworld/research.json)")
     research.add_argument("--corpus", action="append", choices=sorted(BY_NAME), help="only these (no docs written)")
     research.set_defaults(func=cmd_research)
+    width = sub.add_parser("widths", help="interval widths of the point figures on real code (issue 27)")
+    width.add_argument("folders", type=Path, nargs="*", help="folders of a development set kept apart, read from a copy")
+    width.add_argument("--out", type=Path, help="results file (default bench/realworld/widths.json)")
+    width.set_defaults(func=cmd_widths)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -72,16 +72,20 @@ def call_work(steps: list[BodyStep]) -> Work:
     else:
         work["samples"] = q(None, UNKNOWN, "the batch its model calls run on is not known from the code")
     flops: float = 0.0
-    partial = False
+    missing: list[str] = []  # what the sum leaves out, per model call: the floor's basis names it
     for s in steps:
         fps = _value(s.work, "flops_per_sample")
         if not isinstance(fps, (int, float)) or fps <= 0:
-            partial = True
+            missing.append(f"line {s.line}: its FLOPs unknown")
             continue
         own = _batch(s.work)
         flops += (fps * own / batch if own is not None and batch else fps) * (s.trips or 1) / per_call
-        partial = partial or "flops_per_sample" in s.work and s.work["flops_per_sample"].bound == "lower"
+        if "flops_per_sample" in s.work and s.work["flops_per_sample"].bound == "lower":
+            missing.append(f"line {s.line}: {s.work['flops_per_sample'].note or 'a lower bound'}")
+    partial = bool(missing)
     note = f"forward FLOPs per sample of the model calls at line(s) {lines}, summed"
+    if partial and flops:
+        note += f" (a lower bound; {'; '.join(missing)})"
     acts = [_value(s.work, "activations_per_sample") for s in steps]
     if all(isinstance(a, int) and a > 0 for a in acts):
         moved = sum(a * (_batch(s.work) or batch or 1) / (batch or 1) * (s.trips or 1) / per_call

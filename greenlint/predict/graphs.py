@@ -75,7 +75,8 @@ def graph_run(ctx: Context, api: str, features: dict,
             mu, low, high, note = found
             if point is not None and least:  # its high end as where the FLOPs and the batch are unknown
                 note += "; the least the code allows: " + ", ".join(least)
-                ceiling = ctx.unknown_size_floor(api, {k: v for k, v in features.items() if k != "flops_per_sample"})
+                ceiling = ctx.unknown_size_floor(api, {k: v for k, v in features.items()
+                                                       if k not in ("flops_per_sample", "flops_per_sample_bound")})
                 high = max(high, ceiling[2]) if ceiling is not None else high
             energy = 10**mu
             split = split_energy(energy, ctx.group_shares(api))

@@ -20,6 +20,7 @@ from greenlint.predict.context import Context
 from greenlint.predict.graphs import in_graph
 from greenlint.predict.held import held_draw
 from greenlint.predict.host_work import HOST, host_work
+from greenlint.predict.least_flops import flops_floor
 from greenlint.predict.least_steps import steps_floor
 from greenlint.predict.lookup_figure import lookup_figure
 from greenlint.predict.negligible import no_work
@@ -42,6 +43,7 @@ class Predictor(Context):
     def predict(self, api: str, features: dict | None = None) -> Prediction:
         features = features or {}
         pred = steps_floor(self._predict(api, features), features, lambda most: self._predict(api, most))
+        pred = flops_floor(pred, features, lambda unknown: self._predict(api, unknown))
         ov = self.overlay
         return on_this_machine(ov, pred) if ov is not None else pred
 

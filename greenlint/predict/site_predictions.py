@@ -65,7 +65,7 @@ def _predict(predict: Predict, callsite) -> Prediction:
     try:
         work = getattr(callsite, "work", None)
         features = with_work(callsite.features, work, getattr(callsite, "runs", None))
-        return with_options(finite_or_unknown(predict(callsite.api, features)), work)
+        return with_options(with_unknown_flops(finite_or_unknown(predict(callsite.api, features)), work), work)
     except Exception as exc:  # a predictor bug must not lose the call site
         return Prediction.unknown(note=f"prediction failed: {type(exc).__name__}: {exc}")
 
@@ -80,6 +80,18 @@ def with_options(prediction: Prediction, work: Work | None) -> Prediction:
     if entry is None or not entry.note or prediction.energy_j is None:
         return prediction
     note = "; ".join(n for n in (prediction.evidence.note, entry.note) if n)
+    return replace(prediction, evidence=replace(prediction.evidence, note=note))
+
+
+def with_unknown_flops(prediction: Prediction, work: Work | None) -> Prediction:
+    """*prediction* whose basis says which ops or layers its FLOPs leave out, where it is a floor on
+    FLOPs per sample that are a lower bound (`least_flops`): the work entry's note (`unknown: ...`)."""
+    entry = (work or {}).get("flops_per_sample")
+    if not prediction.floor or entry is None or entry.bound != "lower" or not entry.note:
+        return prediction
+    if entry.note in (prediction.evidence.note or ""):
+        return prediction
+    note = "; ".join(n for n in (prediction.evidence.note, f"its FLOPs per sample: {entry.note}") if n)
     return replace(prediction, evidence=replace(prediction.evidence, note=note))
 
 

@@ -426,8 +426,19 @@ def compute_s(model: dict, n: float, flops: float, features: dict | None) -> flo
     roof = model.get("roofline") or model
     moved = traffic(n, features) if "per_element" in roof else None
     if moved is None:
-        return model["per_flop"] * flops
-    return roof["per_flop"] * flops + roof["per_element"] * moved
+        return flop_s(model, features) * flops
+    return flop_s(roof, features) * flops + roof["per_element"] * moved
+
+
+def flop_s(model: dict, features: dict | None) -> float:
+    """Seconds one FLOP of a call costs: the model's `per_flop`, or where the call's FLOPs per sample are a
+    lower bound (`flops_per_sample_bound`: a floor, its ops or layers of known work alone) the least a FLOP
+    takes, at DENSE_FLOPS_PER_S, one large op's throughput, where that is less. The fitted cost is whole runs'
+    average, small kernels leaving the device idle: a model of large convolutions beats it, so it bounds
+    nothing; the steady power it is paid at is those runs' average too, under what a busy device draws."""
+    if (features or {}).get("flops_per_sample_bound") == "lower":
+        return min(model["per_flop"], 1 / DENSE_FLOPS_PER_S)
+    return model["per_flop"]
 
 
 def call_time(model: dict, group: str | None, f: dict, n: float, flops: float | None, start: bool = True) -> float:
@@ -554,8 +565,9 @@ def unknown_size_span(work: dict, group: str | None, f: dict, half: float,
     elif group == "training" and f.get("epochs_bound") == "upper":
         low["epochs"], run = fewest_epochs(f)["epochs"], least_epochs(f)
         least.append(f"{run:g} epoch{'s' if run != 1 else ''} (early stopping)")
-    if no_flops:
+    if no_flops:  # a stated most, no lower bound: at the fitted cost per FLOP (`flop_s`)
         high["flops_per_sample"] = HIGH_FLOPS_PER_SAMPLE
+        high.pop("flops_per_sample_bound", None)
         params = _num(f.get("params"))
         least.append(f"no model FLOPs but the optimizer's update of its {params:,.0f} weights"
                      if group == "training" and params else "no model FLOPs")

@@ -21,6 +21,7 @@ from greenlint.predict.work_energy import (
     epochs_ends,
     epochs_of,
     extrapolation_spread,
+    flop_s,
     flops_unknown,
     map_calls,
     model_flops,
@@ -76,6 +77,7 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
             f"{features['steps']:g} {kind}steps on batches of {features['batch_size']:g}; "
     note = (f"power {TIMES} time of its work: {shape}{n:.3g} steps"
             + (f", {flops:.3g} FLOPs" if flops else " (a pass over data: the fitted calls' median FLOPs per step)")
+            + _least_flop_said(model, features, flops)
             + _frozen_said(group, features)
             + (f" → about {t:.3g} s (the first call's {model['t0']:.3g} s start-up is paid once, not per step)"
                if shaped else f" → about {t:.3g} s, of which {start_up(model, features):.3g} s start-up"
@@ -106,6 +108,14 @@ def from_work(work: dict, half: float | None, kind: str | None, api: str, featur
     low = least - half - extrapolation_spread(model, t_fewest)
     high = largest + half + extrapolation_spread(model, t_most)
     return y + offset, low + offset, high + offset, note
+
+
+def _least_flop_said(model: dict, features: dict, flops: float | None) -> str:
+    """How a lower bound's FLOPs are timed (`work_energy.flop_s`) in words, where not at the fitted cost."""
+    each = flop_s(model, features)
+    if not flops or each == model["per_flop"]:
+        return ""
+    return f" at {1 / each:.3g} FLOP/s (a lower bound's: one large op's throughput, not whole runs' average)"
 
 
 def _layers_said(model: dict, features: dict) -> str:

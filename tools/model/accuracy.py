@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from greenlint.predict.hierarchy import LEVELS
+from tools.model import done_when
 from tools.model.cross_validation import (
     GOALS,
     HOTSPOT_GOAL,
@@ -32,7 +33,10 @@ from tools.model.cross_validation import (
     size_unknown,
     subsets,
 )
+from tools.model.device_eval import DeviceReport
 from tools.model.intervals import CALIBRATION_FOLDS
+from tools.model.physics import Goal, RunCheck, gaissa_check
+from tools.model.physics import goals as physics_goals
 
 HOTSPOT_THRESHOLDS_J = (10.0, 100.0)
 
@@ -121,12 +125,8 @@ def _goal_rows(held: Sequence[Held], scripts: Sequence[ScriptCheck]) -> list[str
     for t in HOTSPOT_THRESHOLDS_J:
         a = hotspot_auc(held, "predictor", t)["auc"]
         out.append(f"| hotspot AUC at {t:g} J, all call sites | ≥ {HOTSPOT_GOAL} | {_f(a)} | {_met(a, HOTSPOT_GOAL)} | |")
-    pointed = point_sites(held)
-    mine, lookup = metrics(pointed, "predictor"), metrics(pointed, "api")
-    behind = [label for key, label, higher in _AHEAD
-              if _cmp(mine, key) is None or _cmp(lookup, key) is None
-              or (_cmp(mine, key) < _cmp(lookup, key) if higher else _cmp(mine, key) > _cmp(lookup, key))]
-    out.append(f"| ahead of the per-API lookup on every measure, on the {mine.get('n', 0)} sites priced as a point "
+    n, behind = _behind_lookup(held)
+    out.append(f"| ahead of the per-API lookup on every measure, on the {n} sites priced as a point "
                f"| all {len(_AHEAD)} | {len(_AHEAD) - len(behind)} of {len(_AHEAD)}"
                f"{' (behind on ' + ', '.join(behind) + ')' if behind else ''} | {'met' if not behind else '**not met**'} | |")
     sm = script_metrics(scripts)
@@ -135,6 +135,15 @@ def _goal_rows(held: Sequence[Held], scripts: Sequence[ScriptCheck]) -> list[str
     out.append(f"| MdALE (log10), whole scripts | ≤ {SCRIPT_GOALS['mdale']} | {_f(sm.get('mdale'))} | "
                f"{_met(sm.get('mdale'), SCRIPT_GOALS['mdale'], False)} | |")
     return out
+
+
+def _behind_lookup(held: Sequence[Held]) -> tuple[int, list[str]]:
+    """The sites priced as a point, and the measures (of `_AHEAD`) where the per-API lookup beats the predictor there."""
+    pointed = point_sites(held)
+    mine, lookup = metrics(pointed, "predictor"), metrics(pointed, "api")
+    return mine.get("n", 0), [label for key, label, higher in _AHEAD
+                              if _cmp(mine, key) is None or _cmp(lookup, key) is None
+                              or (_cmp(mine, key) < _cmp(lookup, key) if higher else _cmp(mine, key) > _cmp(lookup, key))]
 
 
 def _cmp(m: dict, key: str):
@@ -579,10 +588,10 @@ def training_section(shared_dir: Path | None) -> str:
     return evaluate_training_runs(shared_dir).rstrip() + "\n"
 
 
-def physics_section() -> str:
-    """Physics goals (issue 18) from the crafted programs of `physics.goals`, the shipped model's figures."""
+def physics_section(goals: Sequence[Goal], gaissa: Sequence[RunCheck]) -> str:
+    """Physics goals (issue 18) from the crafted programs of `physics.goals`, the shipped model's figures, and
+    `physics.gaissa_check`'s runs."""
     from greenlint.predict.work_energy import BANDWIDTH_B_PER_S, DENSE_FLOPS_PER_S, DISPATCH_S, HALF_PEAK_FLOPS
-    from tools.model.physics import gaissa_check, goals
 
     lines = [
         "## Physics goals",
@@ -601,7 +610,7 @@ def physics_section() -> str:
         "| varied | figure | goal | |",
         "|---|---|---|---|",
     ]
-    for g in goals():
+    for g in goals:
         goal = (f"≥ {g.low:.3g}" if g.high == float("inf") else
                 f"{g.low:.3g}" if math.isclose(g.low, g.high, rel_tol=1e-5) else f"{g.low:.3g} – {g.high:.3g}")
         lines.append(f"| {g.name} | {g.figure:.3g}{g.unit} | {goal}{g.unit} | {'met' if g.met else '**missed**'} |")
@@ -614,15 +623,22 @@ def physics_section() -> str:
               "",
               "| architecture | GPU | runs | predicted / recorded | recorded s | predicted s | within 2× |",
               "|---|---|---|---|---|---|---|"]
-    for r in gaissa_check():
+    for r in gaissa:
         lines.append(f"| {r.architecture} | {r.gpu} | {r.runs} | {r.ratio:.3g}× | {r.recorded_s:.0f} | "
                      f"{r.predicted_s:.0f} | {'met' if 0.5 <= r.ratio <= 2 else '**missed**'} |")
     return "\n".join(lines) + "\n"
 
 
 def render(held: Sequence[Held], info: dict, training: str, sweeps: Sequence[SweepCheck] = (),
-           scripts: Sequence[ScriptCheck] = (), timed: str = "") -> str:
-    """The report; *timed* is the CPU-timed suite's block (`timed_suite.rendered`), appended last."""
+           scripts: Sequence[ScriptCheck] = (), timed: str = "", device: DeviceReport | None = None) -> str:
+    """The report; *device* is the told-GPU section's figures (in *training*), *timed* the CPU-timed suite's
+    block (`timed_suite.rendered`), appended last; issue 27's "Done when" comes first."""
+    goals, gaissa = physics_goals(), gaissa_check()
+    m = metrics(held, "predictor", bounds=True)
+    n, behind = _behind_lookup(held)
+    done = done_when.items(goals, (m.get("rho"), m.get("mdale"), (len(_AHEAD) - len(behind), len(_AHEAD)),
+                                   ISSUE27_GOALS["rho"], ISSUE27_GOALS["mdale"]),
+                           None if device is None else (device.within, device.architectures, device.rmse_factor))
     header = [
         "# Prediction accuracy",
         "",
@@ -633,8 +649,9 @@ def render(held: Sequence[Held], info: dict, training: str, sweeps: Sequence[Swe
         "issue 10. Every goal is listed with its measured value, met or not.",
         "",
     ]
-    return ("\n".join(header) + "\n" + call_site_section(held, info, scripts) + "\n" + sweep_section(sweeps)
-            + "\n" + physics_section() + "\n" + training + ("\n" + timed if timed else ""))
+    return ("\n".join(header) + "\n" + "\n".join(done_when.section(done)) + "\n" + call_site_section(held, info, scripts)
+            + "\n" + sweep_section(sweeps) + "\n" + physics_section(goals, gaissa) + "\n" + training
+            + ("\n" + timed if timed else ""))
 
 
 def stamp(info: dict) -> str:

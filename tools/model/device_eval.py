@@ -24,6 +24,7 @@ from __future__ import annotations
 import statistics
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -35,6 +36,14 @@ FIT = "tensorflow.keras.Model.fit"
 #: The goals of issue 27 for GAISSA's runs.
 GOAL_WITHIN = 2.0
 GOAL_RMSE_FACTOR = 1.5
+
+
+class DeviceReport(NamedTuple):
+    """The section and its goals' figures (issue 27's "Done when" quotes them)."""
+    text: str
+    within: int  # architectures within GOAL_WITHIN on each GPU
+    architectures: int
+    rmse_factor: float  # the better of Green Algorithms' and MLCO2's RMSE / greenlint's
 
 
 def _config(r: RunSummary) -> tuple[str, str]:
@@ -108,8 +117,8 @@ def _verdict(met: bool) -> str:
     return "met" if met else "**missed**"
 
 
-def device_section(runs_csv: Path, predictor=None) -> str:
-    """The Markdown section (deterministic: the shipped model, nothing fitted)."""
+def device_report(runs_csv: Path, predictor=None) -> DeviceReport:
+    """The Markdown section and its goals' figures (deterministic: the shipped model, nothing fitted)."""
     if predictor is None:
         from greenlint.predict import load_predictor
 
@@ -209,7 +218,7 @@ def device_section(runs_csv: Path, predictor=None) -> str:
         "RTX 3070 are checked here.",
         "",
     ]
-    return "\n".join(lines)
+    return DeviceReport("\n".join(lines), archs_ok, len(per_arch), same / lint[0])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -217,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = sys.argv[1:] if argv is None else argv
     runs_csv = Path(args[0]) if args else DATA_DIR / "training" / "runs.csv"
-    print(device_section(runs_csv))
+    print(device_report(runs_csv).text)
     return 0
 
 

@@ -75,11 +75,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         training = training_section(shared)
     from greenlint.paths import DATA_DIR
-    from tools.model.device_eval import device_section
+    from tools.model.device_eval import device_report
 
-    training = training.rstrip("\n") + "\n\n" + device_section(DATA_DIR / "training" / "runs.csv")
+    device = device_report(DATA_DIR / "training" / "runs.csv")
+    training = training.rstrip("\n") + "\n\n" + device.text
     atomic_write_text(args.out, render(held, info, training, size_scaling_check(records),
-                                       script_totals(records, scripts, folds), timed_rendered()))
+                                       script_totals(records, scripts, folds), timed_rendered(), device))
     print(f"wrote {args.out}")
     return 0
 

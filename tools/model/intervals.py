@@ -37,6 +37,7 @@ def calibrate(sites: Sequence[Site], hierarchy: Hierarchy, folds: int = CALIBRAT
     inside about 80% of the time, group by group. A figure known only by its bounds (`bounded`) has
     one end: its score is signed (`_bound_score`), its factor the quantile at BOUND_LEVEL, so the
     measurable calls of such APIs stay under the high end as often as under an 80 % interval's.
+    A floor whose FLOPs per sample are a lower bound is scored as its known work's point (`work_priced`).
     """
     tutorials = sorted({s.tutorial for s in sites})
     scores: dict[str, list[float]] = defaultdict(list)
@@ -58,14 +59,15 @@ def calibrate(sites: Sequence[Site], hierarchy: Hierarchy, folds: int = CALIBRAT
                 continue
             if unknown_size(s.features):  # a stated range, not a calibrated one (work.unknown_size_span)
                 continue
-            p = predictor.predict(s.api, s.features)
+            features = work_priced(s.features)
+            p = predictor.predict(s.api, features)
             if (p.energy_j is None or p.floor or p.basis in (Basis.NEGLIGIBLE, Basis.SYMBOLIC)
                     or p.evidence.level == "work"):
                 continue  # no figure, a floor's stated most, a bound, 0 J, or a roofline's stated device spread
             mu = math.log10(p.energy_j)
             # the unscaled half-width
             half = mu - math.log10(p.interval_j[0]) if p.interval_j[0] > 0 else 0.0
-            if predictor.from_work(s.api, s.features) is not None:
+            if predictor.from_work(s.api, features) is not None:
                 scores["work"].append(abs(s.y - mu) - half)
             elif p.basis is Basis.BOUNDED:
                 score = _bound_score(s.y, p, centred.predict(s.api, s.features))
@@ -98,6 +100,15 @@ def calibrate(sites: Sequence[Site], hierarchy: Hierarchy, folds: int = CALIBRAT
                  SINGLE: len(single)},
             "folds": folds,
             "work_half": work_half, "n_work": len(work_q)}
+
+def work_priced(features: dict) -> dict:
+    """*features* as the work model prices them where their FLOPs per sample are a lower bound: those
+    FLOPs as if all, so the call is scored as the point its known work gives, not left out as a floor
+    (`least_flops`). Its residual is the model's error where the code's FLOPs are partly known, which
+    real code's points have too: leaving such sites out narrows the interval by choosing the calls it fits."""
+    if features.get("flops_per_sample_bound") != "lower":
+        return features
+    return {k: v for k, v in features.items() if k != "flops_per_sample_bound"}
 
 def _bound_score(y: float, raw: Prediction, centred: Prediction) -> float | None:
     """How far above its high end's centre (the bounded factor 0) a measurable call of an API known by
