@@ -2505,9 +2505,11 @@ class Resolver:
         return _unknown_on_sym(node, args, self.instance) if callee is None else None
 
     def stacked_on(self, model: Inst, given: Any) -> Inst:
-        """A Sequential of layers of the project that declares no input, as built on what a call gives it
-        (`fit(x)`: its data's per-sample shape, `stacked`): a copy of *model* holding that graph, else *model*."""
-        items = model.meta.get("layers") or []
+        """A Sequential, or a subclassed model's layers in the order its `__init__` creates them
+        (`work.sub_layers`), holding layers of the project and declaring no input, as built on what a call
+        gives it (`fit(x)`: its data's per-sample shape, `stacked`): a copy of *model* holding that graph,
+        else *model*."""
+        items = _stack(model.meta)
         if not any(type(item) is UserInst for item in items):
             return model
         shape = work_mod.given_shape(given)
@@ -2525,14 +2527,15 @@ class Resolver:
         those build add their work: the model's `graph`, which each `add` (*added*) extends. Nothing where
         none is of the project or its input is not declared; no graph where a layer's output is not known
         (`work.sequential_net` counts its layers then, the unknown among them named)."""
-        items, graph = meta.get("layers") or [], meta.get("graph")
+        items, graph = _stack(meta), meta.get("graph")
         if graph is None:
             if self.exporting or not any(type(item) is UserInst for item in items):
                 return
             shape = work_mod.declared_input(items) or shape
             if shape is None or None in shape:
                 return
-            graph, added = arrays.Sym(shape, shape), items
+            order = work_mod.IN_CREATION_ORDER if meta.get("layers") is None else None
+            graph, added = arrays.Sym(shape, shape, sized=order), items
         x = Inst(KERAS_TENSOR, "factory", {"sym": graph})
         for item in added or ():
             if item is items[0] and arrays.is_sym(item) or type(item) is Inst and item.cls.endswith(".InputLayer"):
@@ -2969,8 +2972,8 @@ class Resolver:
                 features["input_drawn_above"] = node.lineno - batch.meta["line"]
         first = args[0][1] if args and not args[0][0] else None
         merge = work_mod.merge_layer(api, features)
-        if type(owner) is Inst and owner.cls == work_mod.SEQUENTIAL and "graph" not in owner.meta \
-                and api.rpartition(".")[2] in work_mod.MODEL_METHODS:  # (one of project layers, input not declared)
+        if type(owner) is Inst and "graph" not in owner.meta and api.rpartition(".")[2] in work_mod.MODEL_METHODS \
+                and work_mod.is_model(owner):  # (one of project layers, its input not declared)
             owner = self.stacked_on(owner, given.get("x", given.get("generator", first)))
         work = {} if self.exporting else work_mod.site_work(api, given, features, owner, first, merge)
         if not self.exporting:
@@ -4142,6 +4145,14 @@ _KERAS_ROOTS = TF_ROOTS | kerasext.ROOTS
 _FOLLOWED_ROOTS = (DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS | hostwork.ROOTS
                    | environments.ROOTS | progress.ROOTS | {downloads.PATH_MODULE, "absl", records.ROOT} | builders.BAG_MODULES | drivers.SEARCH_ROOTS)
 _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
+
+
+def _stack(meta: dict) -> list:
+    """The layers a model applies one after the other: a Sequential's, else a subclassed model's as its
+    `__init__` creates them (`work.sub_layers`)."""
+    return meta["layers"] if meta.get("layers") is not None else meta.get("sub_layers") or []
+
+
 #: `math` functions folded on a literal number, as `builtin_call` folds `int` and `round`: the sizes a
 #: program derives (`int(math.ceil(float(size) / float(stride)))`, a layer's output side).
 _MATH = {"math.ceil": math.ceil, "math.floor": math.floor, "math.sqrt": math.sqrt}

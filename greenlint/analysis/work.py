@@ -492,8 +492,7 @@ def model_net(model: Inst, hint: tuple | None, hint_note: str | None, most: tupl
     if meta.get("sub_layers"):
         net = sequential_net(meta["sub_layers"], hint, hint_note, "subclassed model", most)
         if net.params is not None:
-            extra = "layers assumed applied in the order __init__ creates them"
-            net.note = f"{extra}; {net.note}" if net.note else extra
+            net.note = f"{IN_CREATION_ORDER}; {net.note}" if net.note else IN_CREATION_ORDER
         return net
     return None
 
@@ -1324,14 +1323,28 @@ def _layer_call(layer: Inst, inputs: Any) -> Work:
     return work
 
 
+#: How a subclassed model's layers are taken to run (`sub_layers`): its `call` is not followed.
+IN_CREATION_ORDER = "layers assumed applied in the order __init__ creates them"
+
+
 def sub_layers(info: Any) -> list:
-    """A subclassed model's layers, in the order its methods created them (`self.x = Dense(...)`)."""
+    """A subclassed model's layers, in the order its methods created them (`self.x = Dense(...)`), the
+    project's own among them (`self.block = ConvBlock(64)`, `own_layer`)."""
     found = []
     for klass in reversed(info.mro()):
         for value in klass.attrs.values():
-            if is_layer(value):
+            if is_layer(value) or own_layer(value):
                 found.append(value)
     return found
+
+
+def own_layer(value: Any) -> bool:
+    """An instance of a Keras layer or model class of the project (`class ConvBlock(layers.Layer)`)."""
+    if type(value) is not UserInst:
+        return False
+    base = next((klass.tf_base for klass in value.info.mro() if klass.tf_base), None)
+    return base is not None and base.startswith("tensorflow.keras") and (
+        base.startswith(LAYERS) or base.rpartition(".")[2] in (*MODEL_CLASSES, "Layer"))
 
 
 # -- symbolic calls: a graph built at the line, its work counted where the graph runs -------------

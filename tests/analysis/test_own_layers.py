@@ -415,3 +415,52 @@ def test_a_model_class_of_another_module_is_sized_by_each_construction_here(tmp_
     assert big["params"].value == 3 * 3 * 4 * 64 + 64 + 65 and big["params"].bound is None
     assert big["flops_per_sample"].value == conv_flops(4, 64) + 64 * 64 + 2 * 64
     assert small["flops_per_sample"].value is None or small["flops_per_sample"].bound == "lower"
+
+
+BLOCKS = """
+    import numpy as np
+    from tensorflow import keras
+    from tensorflow.keras import layers
+
+
+    class ConvBlock(layers.Layer):
+        def __init__(self, filters):
+            super().__init__()
+            self.conv = layers.Conv2D(filters, 3, padding="same")
+
+        def {method}(self, inputs):
+            return self.conv(inputs)
+
+
+    class Net(keras.Model):
+        def __init__(self, width):
+            super().__init__()
+            self.first = ConvBlock(16)
+            self.second = ConvBlock(width)
+            self.pool = layers.GlobalAveragePooling2D()
+            self.out = layers.Dense(1)
+
+        def call(self, x):
+            return self.out(self.pool(self.second(self.first(x))))
+
+
+    wide, narrow = Net(32), Net(16)
+    for model in (wide, narrow):
+        model.compile("adam", "mse")
+    wide.fit(np.zeros((100, 8, 8, 4)), np.zeros(100), epochs=1)
+    narrow.fit(np.zeros((100, 8, 8, 4)), np.zeros(100), epochs=1)
+"""
+
+
+def test_a_model_of_the_project_built_of_its_layers_adds_their_work_per_construction():
+    wide, narrow = fits(BLOCKS.format(method="call"))
+    assert wide["params"].value == stacked(32)["params"].value and wide["params"].bound is None
+    assert narrow["flops_per_sample"].value == stacked(16)["flops_per_sample"].value
+    assert "order __init__ creates them" in wide["flops_per_sample"].note
+
+
+def test_a_model_of_the_project_built_of_its_layers_whose_work_is_not_known_is_not_a_point():
+    """Its head alone (pooling and Dense on the input's 4 channels) was once its whole figure, as a point."""
+    wide, _ = fits(BLOCKS.format(method="apply"))
+    assert wide["params"].value is None or wide["params"].bound == "lower"
+    assert "ConvBlock" in wide["params"].note
