@@ -361,6 +361,8 @@ class Resolver:
         self.handed: set[int] = set()  # ids of the builders whose walk's model a call was given (`another`)
         #: id of a Keras model's `__init__` -> (what a construction passed, the layers it built): `constructed_layers`
         self.constructions: dict[int, list[tuple[dict[str, Any], list]]] = {}
+        #: (id of a model's meta, its layers' count, a shape) -> (that meta, the model built on it): `stacked_on`
+        self.stacks: dict[tuple[int, int, tuple], tuple[dict, Inst]] = {}
         #: `config.x`, `FLAGS.x` read as the default of an option another module defines (`option_read`):
         #: that default, None where one walk read it as none
         self.options_read: dict[ast.Attribute, Const | None] = {}
@@ -2515,9 +2517,14 @@ class Resolver:
         shape = work_mod.given_shape(given)
         if shape is None or None in shape:
             return model
+        key = (id(model.meta), len(items), shape)  # (once a model, its layers and a shape: each call of them reads it)
+        if key in self.stacks and self.stacks[key][0] is model.meta:
+            return self.stacks[key][1]
         meta = {**model.meta}
         self.stacked(meta, items, shape)
-        return Inst(model.cls, model.how, meta) if "graph" in meta else model
+        built = Inst(model.cls, model.how, meta) if "graph" in meta else model
+        self.stacks[key] = (model.meta, built)
+        return built
 
     def stacked(self, meta: dict, added: list | None, shape: tuple | None = None) -> None:
         """A Sequential (*meta*) holding a layer of the project (`Sequential([ConvBlock(64), ...])`): its

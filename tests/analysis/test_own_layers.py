@@ -334,6 +334,10 @@ def test_a_sequential_of_layers_of_the_project_follows_their_arguments():
 
 def test_a_sequential_of_layers_of_the_project_declaring_no_input_is_built_on_the_datas_shape():
     assert stacked(first="")["flops_per_sample"].value == stacked()["flops_per_sample"].value
+    code = STACKED.format(second=32, first="", method="call") + "    model.evaluate(np.zeros((10, 8, 8, 4)), np.zeros(10))\n"
+    result = analyse_source(textwrap.dedent(code), "model.py")
+    fit, evaluate = [s.work["flops_per_sample"] for s in result.callsites if s.api.endswith((".fit", ".evaluate"))]
+    assert fit == evaluate and fit.value == stacked()["flops_per_sample"].value
 
 
 def test_layers_of_the_project_added_one_by_one_add_their_work():
