@@ -294,7 +294,8 @@ def test_a_plain_class_whose_call_applies_layers_builds_each_constructions_sizes
     assert (unknown.value, unknown.bound) == (conv_flops(4, 16), "lower")
 
 
-STACKED = """
+#: A Keras layer class of the project (its forward pass named *method*).
+CONV_BLOCK = """
     import numpy as np
     from tensorflow import keras
     from tensorflow.keras import layers
@@ -307,7 +308,8 @@ STACKED = """
 
         def {method}(self, inputs):
             return self.conv(inputs)
-
+"""
+STACKED = CONV_BLOCK + """
 
     model = keras.Sequential([{first}ConvBlock(16), ConvBlock({second}), layers.GlobalAveragePooling2D(), layers.Dense(1)])
     model.compile("adam", "mse")
@@ -421,20 +423,7 @@ def test_a_model_class_of_another_module_is_sized_by_each_construction_here(tmp_
     assert small["flops_per_sample"].value is None or small["flops_per_sample"].bound == "lower"
 
 
-BLOCKS = """
-    import numpy as np
-    from tensorflow import keras
-    from tensorflow.keras import layers
-
-
-    class ConvBlock(layers.Layer):
-        def __init__(self, filters):
-            super().__init__()
-            self.conv = layers.Conv2D(filters, 3, padding="same")
-
-        def {method}(self, inputs):
-            return self.conv(inputs)
-
+BLOCKS = CONV_BLOCK + """
 
     class Net(keras.Model):
         def __init__(self, width):
