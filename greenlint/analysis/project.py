@@ -961,6 +961,7 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
     from greenlint.analysis import hostwork  # as arrays above: a warm run never freezes a class
     from greenlint.analysis.arrays import unsized_generator
     from greenlint.analysis.resolver import Resolver, draws_rows
+    from greenlint.analysis.work import is_model
 
     ext = memo[id(info)] = ExtClass(info.name, Resolver.tf_base(info))
     bodies: dict[str, ast.AST] = {}  # the methods whose self-calls are found once their runs are known
@@ -1011,7 +1012,7 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
         for name, attr in klass.attrs.items():
             ext.attrs[name] = freeze(attr, memo, functions)
             ext.methods.pop(name, None)
-    wrapped.keep_constructor(ext, info, functions)
+    wrapped.keep_constructor(ext, info, functions, ext.tf_base is not None and is_model(Inst(ext.tf_base, "subclass")))
     for name, node in bodies.items():  # a method that spends work itself is never late bound: its calls are not read
         if name not in ext.runs or name in ext.late:
             ext.self_calls[name] = _self_calls(node)

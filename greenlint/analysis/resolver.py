@@ -156,6 +156,9 @@ TRACING = frozenset(
         "tensorflow.data.Dataset.interleave",
     }
 )
+#: The distinct constructions of one Keras model class of the project whose layers are built apart
+#: (`Resolver.constructed_layers`); later ones read the class's layers as its walks merged them.
+CONSTRUCTIONS = 8
 #: Methods Keras traces into a graph (tf.function) for a Layer or Model subclass.
 KERAS_STEPS = frozenset({"call", "train_step", "test_step", "predict_step"})
 #: The builtin `range` and Python 2's `xrange`, as a loop's iterable.
@@ -357,6 +360,10 @@ class Resolver:
         self.steps: dict[tuple[int, int, int], ast.Call] = {}  # (id of a call of composed functions, depth, step) -> its node
         self.composing: list[int] = []  # a composition's call being made: where its sites start, the ids of its nodes
         self.handed: set[int] = set()  # ids of the builders whose walk's model a call was given (`another`)
+        #: id of a Keras model's `__init__` -> (what a construction passed, the layers it built): `constructed_layers`
+        self.constructions: dict[int, list[tuple[dict[str, Any], list]]] = {}
+        #: (id of a model's meta, its layers' count, a shape) -> (that meta, the model built on it): `stacked_on`
+        self.stacks: dict[tuple[int, int, tuple], tuple[dict, Inst]] = {}
         #: `config.x`, `FLAGS.x` read as the default of an option another module defines (`option_read`):
         #: that default, None where one walk read it as none
         self.options_read: dict[ast.Attribute, Const | None] = {}
@@ -1991,7 +1998,7 @@ class Resolver:
                             {"sym": tensor})
             return Member(owner, attr)
         if kind is UserInst:
-            return self.instance_attribute(owner.info, attr)
+            return self.instance_attribute(owner.info, attr, owner.passed)
         if kind is UserClass:
             found, value = owner.info.find_attr(attr)
             if found:
@@ -2017,7 +2024,12 @@ class Resolver:
                 return ExtFunc(ext.methods[attr], ext.runs.get(attr), host, once, template, bound=bound)
             if ext.tf_base is None:
                 return None
-            return Member(Inst(ext.tf_base, "subclass"), attr) if kind is ExtInst else Ref(f"{ext.tf_base}.{attr}")
+            if kind is ExtClass:
+                return Ref(f"{ext.tf_base}.{attr}")
+            init = ext.templates.get("__init__")  # a Keras model of another module: as its construction built it
+            passed = owner.passed if init is not None and init.info.cls is not None else None
+            return Member(self.subclass_instance(init.info.cls, ext.tf_base, attr, passed, init.functions)
+                          if passed is not None else Inst(ext.tf_base, "subclass"), attr)
         if kind is Super:
             for klass in owner.info.mro()[1:]:
                 method = klass.methods.get(attr)
@@ -2029,7 +2041,9 @@ class Resolver:
             return Member(Inst(base, "subclass"), attr) if base and attr != "__init__" else None
         return None
 
-    def instance_attribute(self, info: ClassInfo, attr: str) -> Any:
+    def instance_attribute(self, info: ClassInfo, attr: str, passed: dict[str, Any] | None = None) -> Any:
+        """*attr* of an instance of the project's class *info*; *passed*: what its construction passed its
+        `__init__`, where kept (`UserInst.passed`: a Keras model of the project sized by its arguments)."""
         self.walk_assigners(info, attr)  # every `self.<attr> = ...` counts, wherever it is
         found, value = info.find_attr(attr)
         if found:
@@ -2041,15 +2055,39 @@ class Resolver:
         if found:
             return value
         base = self.tf_base(info)
-        return Member(self.subclass_instance(info, base, attr), attr) if base else None
+        return Member(self.subclass_instance(info, base, attr, passed), attr) if base else None
 
-    @staticmethod
-    def subclass_instance(info: ClassInfo, base: str, attr: str) -> Inst:
+    def subclass_instance(self, info: ClassInfo, base: str, attr: str, passed: dict[str, Any] | None = None,
+                          foreign: tuple[FuncInfo, ...] = ()) -> Inst:
         """The TF base of a user subclass as the receiver of *attr*; for a Model's fit/predict/...,
-        carrying its layers."""
+        carrying its layers (as the construction that passed *passed* builds them: `constructed_layers`;
+        *foreign*: the functions of another module's walk, for a class of that module)."""
         if attr in work_mod.MODEL_METHODS and base.rpartition(".")[2] in work_mod.MODEL_CLASSES:
-            return Inst(base, "subclass", {"sub_layers": work_mod.sub_layers(info)})
+            return Inst(base, "subclass", {"sub_layers": self.constructed_layers(info, passed, foreign)})
         return Inst(base, "subclass")
+
+    def constructed_layers(self, info: ClassInfo, passed: dict[str, Any] | None, foreign: tuple[FuncInfo, ...] = ()
+                           ) -> list:
+        """A subclassed model's layers (`work.sub_layers`) as the construction that passed *passed* builds
+        them: `__init__` walked again with those (values only, `constructed`) where its walk merged other
+        constructions' (`Generator(filters=64)`, `Generator(filters=16)`: each its own sizes) or is another
+        module's (*foreign*: that walk's functions), once per distinct construction (`CONSTRUCTIONS` at most
+        a class); the class's layers as they stand otherwise."""
+        init = info.find_method("__init__")
+        if passed is None or init is None or init.state is not Walk.DONE or self.exporting \
+                or not foreign and init.passed == passed and not init.blind or id(init) in self.unrolling \
+                or len(self.unrolling) >= unroll.MAX_DEPTH:
+            return work_mod.sub_layers(info)
+        built = self.constructions.setdefault(id(init), [])
+        for seen, layers in built:
+            if seen == passed:
+                return layers
+        if len(built) >= CONSTRUCTIONS:
+            return work_mod.sub_layers(info)
+        with self.constructed(init, passed, foreign):
+            layers = work_mod.sub_layers(info)
+        built.append((passed, layers))
+        return layers
 
     def walk_assigners(self, info: ClassInfo, attr: str) -> None:
         """Walk the not-yet-walked methods that assign `self.<attr>`."""
@@ -2293,11 +2331,12 @@ class Resolver:
                 return Inst(self.table.returns(api) or work_mod.CUT_LAYER, "method", {"cut": cut})
             if callee.name == "run" and api.startswith(DISTRIBUTE):
                 self.replica_call(node, named)
-            if callee.name == "add" and owner.cls == "tensorflow.keras.Sequential":
+            if callee.name == "add" and owner.cls == work_mod.SEQUENTIAL:
                 if owner.meta.get("layers") is not None:  # (a list not known: its count stays unknown)
                     added, count = work_mod.stack_layers([named.get("layer")]), owner.meta.get("n_layers", 0)
                     owner.meta["n_layers"] = None if added is None or count is None else count + added
                     owner.meta["layers"] = [*owner.meta["layers"], named.get("layer")]
+                    self.stacked(owner.meta, [named.get("layer")])
             if callee.name in work_mod.PREDICTS and work_mod.is_model(owner):  # `features = base.predict(images)`
                 return work_mod.output_array(owner, named.get("x"), node.lineno, callee.name, named.get("steps"))
             returns = self.table.returns(api)
@@ -2464,7 +2503,7 @@ class Resolver:
                 return self.call(node, value, args, keywords)
             base = self.tf_base(callee.info)
             if base:
-                receiver = self.subclass_instance(callee.info, base, "__call__")
+                receiver = self.subclass_instance(callee.info, base, "__call__", callee.passed)
                 # a layer's subclass: the base layer's forward pass on the tensors given (its output's graph)
                 forward = receiver if work_mod.is_layer(receiver) and not work_mod.is_model(receiver) \
                     else Member(receiver, "__call__")
@@ -2479,6 +2518,71 @@ class Resolver:
         if callee is None:
             self.applied(node, args)
         return _unknown_on_sym(node, args, self.instance) if callee is None else None
+
+    def stacked_on(self, model: Inst, given: Any) -> Inst:
+        """A Sequential, or a subclassed model's layers in the order its `__init__` creates them
+        (`work.sub_layers`), holding layers of the project and declaring no input, as built on what a call
+        gives it (`fit(x)`: its data's per-sample shape, `stacked`): a copy of *model* holding that graph,
+        else *model*."""
+        items = _stack(model.meta)
+        if not any(type(item) is UserInst for item in items):
+            return model
+        shape = work_mod.given_shape(given)
+        if shape is None or None in shape:
+            return model
+        key = (id(model.meta), len(items), shape)  # (once a model, its layers and a shape: each call of them reads it)
+        if key in self.stacks and self.stacks[key][0] is model.meta:
+            return self.stacks[key][1]
+        meta = {**model.meta}
+        self.stacked(meta, items, shape)
+        built = Inst(model.cls, model.how, meta) if "graph" in meta else model
+        self.stacks[key] = (model.meta, built)
+        return built
+
+    def stacked(self, meta: dict, added: list | None, shape: tuple | None = None) -> None:
+        """A Sequential (*meta*) holding a layer of the project (`Sequential([ConvBlock(64), ...])`): its
+        layers applied in turn to a symbolic tensor of its declared input (else *shape*, the data's: `stacked_on`),
+        each of the project through its
+        `call` (`own_layer_call`, its `__init__` first for what its construction passed), so that the layers
+        those build add their work: the model's `graph`, which each `add` (*added*) extends. Nothing where
+        none is of the project or its input is not declared; no graph where a layer's output is not known
+        (`work.sequential_net` counts its layers then, the unknown among them named)."""
+        items, graph = _stack(meta), meta.get("graph")
+        if graph is None:
+            if self.exporting or not any(type(item) is UserInst for item in items):
+                return
+            shape = work_mod.declared_input(items) or shape
+            if shape is None or None in shape:
+                return
+            order = work_mod.IN_CREATION_ORDER if meta.get("layers") is None else None
+            graph, added = arrays.Sym(shape, shape, sized=order), items
+        x = Inst(KERAS_TENSOR, "factory", {"sym": graph})
+        for item in added or ():
+            if item is items[0] and arrays.is_sym(item) or type(item) is Inst and item.cls.endswith(".InputLayer"):
+                continue
+            x = self.stacked_layer(item, x, ("stacked", id(meta), len(x.meta["sym"].layers)))
+            if not arrays.is_sym(x):
+                meta.pop("graph", None)
+                return
+        meta["graph"] = x.meta["sym"]
+        count = work_mod.graph_layers(meta["graph"])
+        if count is not None:
+            meta["n_layers"] = count
+
+    def stacked_layer(self, item: Any, x: Inst, key: Hashable) -> Any:
+        """What a Sequential's *item* gives for the symbolic tensor *x* (`stacked`), keyed *key* in the graph:
+        a Keras layer's or model's output, a project layer's through its `call`; None where not known."""
+        if type(item) is UserInst:
+            base = self.tf_base(item.info)
+            if not base:
+                return None
+            receiver = self.subclass_instance(item.info, base, "__call__", item.passed)
+            if not work_mod.is_model(receiver):
+                return self.own_layer_call(item, receiver, [(False, x)], [], None)
+            item = receiver
+        found = work_mod.layer_on_sym(item, x, key) if work_mod.is_layer(item) \
+            else work_mod.model_on_sym(item, x, key) if work_mod.is_model(item) else None
+        return Inst(KERAS_TENSOR, "factory", {"sym": found}) if found is not None else None
 
     def own_layer_call(self, layer: UserInst, receiver: Inst, args: list, keywords: list, value: Any) -> Any:
         """A Keras layer of the project (`class TransformerBlock(layers.Layer)`) called on symbolic tensors:
@@ -2673,13 +2777,14 @@ class Resolver:
             meta["trainable"] = None
         if api == feat.IMAGE_DATA_GENERATOR:  # whether `init` is all it was given (hostwork.augments)
             meta["init_complete"] = not node.args and all(k.arg in init for k in node.keywords)
-        if api == "tensorflow.keras.Sequential":
+        if api == work_mod.SEQUENTIAL:
             layers = named.get("layers")
             items = _items(layers) if "layers" in named else []
             count = work_mod.stack_layers(items) if items is not None else None
             if count is not None:
                 meta["n_layers"] = count
             meta["layers"] = items
+            self.stacked(meta, items)
         if application:
             meta["model_name"] = api.rpartition(".")[2]
         if kind == "class" and api.startswith(work_mod.LAYERS):
@@ -2887,6 +2992,9 @@ class Resolver:
                 features["input_drawn_above"] = node.lineno - batch.meta["line"]
         first = args[0][1] if args and not args[0][0] else None
         merge = work_mod.merge_layer(api, features)
+        if type(owner) is Inst and "graph" not in owner.meta and api.rpartition(".")[2] in work_mod.MODEL_METHODS \
+                and work_mod.is_model(owner):  # (one of project layers, its input not declared)
+            owner = self.stacked_on(owner, given.get("x", given.get("generator", first)))
         work = {} if self.exporting else work_mod.site_work(api, given, features, owner, first, merge)
         if not self.exporting:
             work_mod.add_options(work, named, owner)
@@ -4061,6 +4169,14 @@ _KERAS_ROOTS = TF_ROOTS | kerasext.ROOTS
 _FOLLOWED_ROOTS = (DATA_ROOTS | untyped.FOREIGN_ROOTS | _BINDER_MODULES | kerasext.ROOTS | hostwork.ROOTS
                    | environments.ROOTS | progress.ROOTS | {downloads.PATH_MODULE, "absl", records.ROOT} | builders.BAG_MODULES | drivers.SEARCH_ROOTS)
 _FOREIGN_BUILTINS = frozenset({"object", "open", "str", "bytes", "repr", "format", "input"})
+
+
+def _stack(meta: dict) -> list:
+    """The layers a model applies one after the other: a Sequential's, else a subclassed model's as its
+    `__init__` creates them (`work.sub_layers`)."""
+    return meta["layers"] if meta.get("layers") is not None else meta.get("sub_layers") or []
+
+
 #: `math` functions folded on a literal number, as `builtin_call` folds `int` and `round`: the sizes a
 #: program derives (`int(math.ceil(float(size) / float(stride)))`, a layer's output side).
 _MATH = {"math.ceil": math.ceil, "math.floor": math.floor, "math.sqrt": math.sqrt}

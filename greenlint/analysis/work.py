@@ -53,6 +53,7 @@ from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
 LITERAL, INFERRED, TABLE, UNKNOWN = "literal", "inferred", "table", "unknown"
 KERAS_BATCH = 32
 MODEL_CLASSES = frozenset({"Model", "Sequential", "Functional"})
+SEQUENTIAL = "tensorflow.keras.Sequential"
 #: The generator methods of old Keras and the method whose work they do (their data: `generator`).
 GENERATOR_METHODS = {"fit_generator": "fit", "evaluate_generator": "evaluate", "predict_generator": "predict"}
 MODEL_METHODS = frozenset(
@@ -222,6 +223,23 @@ def apply_layer(layer: Inst, shapes: list[tuple]) -> layers.LayerWork | None:
     return layers.apply(name, init, shapes)
 
 
+def declared_input(items: list) -> tuple | None:
+    """The per-sample input shape a list of layers declares (a Sequential's): a `keras.Input` first, its
+    first layer's `input_shape=` (`layer_input_shape`) or a Keras Application's declared input; None where none."""
+    if not items:
+        return None
+    first = items[0]
+    if is_sym(first):
+        return first.meta["sym"].shape
+    if is_layer(first):
+        return layer_input_shape(first)
+    if type(first) is Inst and "model_name" in first.meta:
+        declared = (first.meta.get("init") or {}).get("input_shape")
+        if isinstance(declared, list) and declared and all(type(d) is int for d in declared):
+            return tuple(declared)
+    return None
+
+
 def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name: str = "Sequential",
                    most: tuple | None = None) -> Net:
     """Walk a list of layers (a Sequential, a subclass's layers) from the declared input shape,
@@ -229,20 +247,9 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
     leaves free is the hint's, else the most the data's slice allows (*most*, the per-sample axes'
     bounds: `x[:7000, :50]` on `input_shape=[None, 1]`), the FLOPs then an upper bound where every
     layer's are known that way."""
-    shape = None
+    shape = declared_input(items)
     note = None
-    free = False  # the first layer's output does not depend on the input's shape
-    if items:
-        first = items[0]
-        if is_sym(first):
-            shape = first.meta["sym"].shape
-        elif is_layer(first):
-            shape = layer_input_shape(first)
-            free = first.cls.rpartition(".")[2] in layers.SHAPE_FREE
-        elif type(first) is Inst and "model_name" in first.meta:  # a Keras Application's declared input
-            declared = (first.meta.get("init") or {}).get("input_shape")
-            if isinstance(declared, list) and declared and all(type(d) is int for d in declared):
-                shape = tuple(declared)
+    free = bool(items) and is_layer(items[0]) and items[0].cls.rpartition(".")[2] in layers.SHAPE_FREE
     upper = False
     if shape is not None and None in shape and hint is not None and len(hint) == len(shape):
         shape, note = tuple(h if d is None else d for d, h in zip(shape, hint)), hint_note or "input shape from the data passed"
@@ -286,7 +293,7 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
                     unweighed.append(label or "?")
                     shape = sub.output_shape
                     continue
-            unknown.append(label or (item.cls.rpartition(".")[2] if type(item) is Inst else "?"))
+            unknown.append(label or _class_name(item))
             shape = None
             continue
         leaf = item.cls.rpartition(".")[2]
@@ -320,6 +327,13 @@ def sequential_net(items: list, hint: tuple | None, hint_note: str | None, name:
                partial_flops=bool(unknown or no_flops), output_shape=None if unknown else shape, passes=passes,
                weights=weights, base=stack_base(items, placed, input_shape), most_flops=upper,
                activations=None if unknown or upper else activations)
+
+
+def _class_name(value: Any) -> str:
+    """The class of a value a model holds, for its note: a Keras class's last name, a project class's name."""
+    if type(value) is Inst:
+        return value.cls.rpartition(".")[2]
+    return value.info.name if type(value) is UserInst else "?"
 
 
 def recurrent(layer: Inst) -> bool:
@@ -478,8 +492,7 @@ def model_net(model: Inst, hint: tuple | None, hint_note: str | None, most: tupl
     if meta.get("sub_layers"):
         net = sequential_net(meta["sub_layers"], hint, hint_note, "subclassed model", most)
         if net.params is not None:
-            extra = "layers assumed applied in the order __init__ creates them"
-            net.note = f"{extra}; {net.note}" if net.note else extra
+            net.note = f"{IN_CREATION_ORDER}; {net.note}" if net.note else IN_CREATION_ORDER
         return net
     return None
 
@@ -979,6 +992,15 @@ def _literal_or_default(features: dict, named: dict, key: str, default: Any, why
     return q(default, INFERRED, why)
 
 
+def given_shape(value: Any) -> tuple | None:
+    """The per-sample shape of what a model is given (`fit(x)`, `model(x)`): its data's (`_data`), or the
+    symbolic tensor's it is called on; None where not known."""
+    if is_sym(value):
+        return value.meta["sym"].shape
+    data, _ = _data(value)
+    return data.shape if data is not None else None
+
+
 def _model_call(method: str, named: dict, features: dict, owner: Inst | None,
                 unbuilt: str = "the model is not built statically here") -> Work:
     """*owner* None: a receiver not typed (untyped_work), *unbuilt* the note saying so."""
@@ -1092,13 +1114,17 @@ def untyped_work(api: str, named: dict, features: dict) -> Work:
 
 
 def _net_work(net: Net) -> Work:
+    """The work quantities of what is known of a model; a count of which no part is known (a lower bound
+    of 0: every layer unknown) is unknown, not 0."""
     work: Work = {}
     lower = {"bound": "lower"}
     if net.name:
         work["model"] = q(net.name, TABLE, None)
-    work["params"] = q(net.params, net.prov, net.note, **(lower if net.partial and net.params is not None else {}))
+    params = None if net.partial and not net.params else net.params
+    work["params"] = q(params, net.prov, net.note, **(lower if net.partial and params is not None else {}))
+    flops = None if net.partial_flops and not net.flops else net.flops
     bound = lower if net.partial_flops else {"bound": "upper"} if net.most_flops else {}
-    work["flops_per_sample"] = q(net.flops, net.prov, net.note, **(bound if net.flops is not None else {}))
+    work["flops_per_sample"] = q(flops, net.prov, net.note, **(bound if flops is not None else {}))
     if net.input_shape is not None:
         work["input_shape"] = q(list(net.input_shape), net.prov if net.name else INFERRED, None)
     if net.activations is not None:
@@ -1297,14 +1323,28 @@ def _layer_call(layer: Inst, inputs: Any) -> Work:
     return work
 
 
+#: How a subclassed model's layers are taken to run (`sub_layers`): its `call` is not followed.
+IN_CREATION_ORDER = "layers assumed applied in the order __init__ creates them"
+
+
 def sub_layers(info: Any) -> list:
-    """A subclassed model's layers, in the order its methods created them (`self.x = Dense(...)`)."""
+    """A subclassed model's layers, in the order its methods created them (`self.x = Dense(...)`), the
+    project's own among them (`self.block = ConvBlock(64)`, `own_layer`)."""
     found = []
     for klass in reversed(info.mro()):
         for value in klass.attrs.values():
-            if is_layer(value):
+            if is_layer(value) or own_layer(value):
                 found.append(value)
     return found
+
+
+def own_layer(value: Any) -> bool:
+    """An instance of a Keras layer or model class of the project (`class ConvBlock(layers.Layer)`)."""
+    if type(value) is not UserInst:
+        return False
+    base = next((klass.tf_base for klass in value.info.mro() if klass.tf_base), None)
+    return base is not None and base.startswith("tensorflow.keras") and (
+        base.startswith(LAYERS) or base.rpartition(".")[2] in (*MODEL_CLASSES, "Layer"))
 
 
 # -- symbolic calls: a graph built at the line, its work counted where the graph runs -------------

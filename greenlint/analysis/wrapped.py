@@ -31,13 +31,15 @@ def keeps(method: FuncInfo) -> bool:
         and method.node.name not in ("__init__", "__call__")
 
 
-def keep_constructor(ext: ExtClass, info: ClassInfo, functions: tuple) -> None:
-    """Keep the class's own `__init__` as a `Template` where it keeps a method `keeps` takes, so
-    that each construction records what it passes (`ExtInst.passed`)."""
+def keep_constructor(ext: ExtClass, info: ClassInfo, functions: tuple, model: bool = False) -> None:
+    """Keep the class's own `__init__` as a `Template` where it keeps a method `keeps` takes, or the
+    class is a Keras model (*model*) whose `__init__` has parameters (its layers sized by each
+    construction's arguments: `Resolver.constructed_layers`), so that each construction records what it
+    passes (`ExtInst.passed`)."""
     init = info.find_method("__init__")
     if "__init__" in ext.templates or init is None or init.state is not Walk.DONE or init.cls is not info:
         return
-    if any(keeps(template.info) for template in ext.templates.values()):
+    if model and init.has_parameters or any(keeps(template.info) for template in ext.templates.values()):
         ext.templates["__init__"] = Template(init, functions)
 
 

@@ -193,7 +193,7 @@ def _rests_on_html(site: dict) -> str:
         if value is None:
             unknown.append(name)
             continue
-        bound = " (upper bound)" if quantity.get("bound") == "upper" else ""
+        bound = {"upper": " (upper bound)", "lower": " (lower bound)"}.get(quantity.get("bound"), "")
         shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
         items.append(f"{name} {shown}{bound} [{quantity.get('provenance', 'unknown')}]")
     if unknown:

@@ -248,7 +248,7 @@ loaded.fit(x=None, epochs=1)
     known = work_of(sites, line_of(code, "known.fit"), ".fit")
     assert known["params"][:2] == (27 * 8 + 8, None)
     assert known["flops_per_sample"][0] == 2 * 27 * 8 * 16 * 16  # "same": the loaded dict could say otherwise
-    assert work_of(sites, line_of(code, "loaded.fit"), ".fit")["params"][:2] == (0, "lower")
+    assert work_of(sites, line_of(code, "loaded.fit"), ".fit")["params"][:2] == (None, None)  # unknown, not 0
 
 
 def test_a_size_argument_that_is_not_the_inputs_leaves_free_sides_unknown():
@@ -334,9 +334,9 @@ unspread.fit(x=None, epochs=1)
     assert work_of(sites, line_of(code, "same.fit"), ".fit")["flops_per_sample"][:2] == (2 * 27 * 8 * 16 * 16, None)
     assert work_of(sites, line_of(code, "valid.fit"), ".fit")["flops_per_sample"][:2] == (2 * 27 * 8 * 14 * 14, None)
     either = work_of(sites, line_of(code, "either.fit"), ".fit")  # its padding not known: not the default's FLOPs
-    assert either["params"][:2] == (27 * 8 + 8, None) and either["flops_per_sample"][:2] == (0, "lower")
+    assert either["params"][:2] == (27 * 8 + 8, None) and either["flops_per_sample"][:2] == (None, None)
     unspread = work_of(sites, line_of(code, "unspread.fit"), ".fit")  # any option, its use_bias too
-    assert unspread["params"][:2] == (0, "lower") and "Conv2D" in unspread["params"][2]
+    assert unspread["params"][:2] == (None, None) and "Conv2D" in unspread["params"][2]
 
 
 def test_a_list_spreading_a_models_outputs_feeds_a_layer_on_all_of_them():

@@ -116,9 +116,9 @@ def test_a_default_set_only_where_it_is_none_holds_unless_it_is_none():
     fallen = fit_work(code.format(default=None))
     assert fallen["params"].value == (10 * 32 + 32) + (32 + 1) and "height" in str(fallen["options"])
     unknown = fit_work(code.format(default=None).replace("FLAGS.width = FLAGS.height", "FLAGS.width = size(x)"))
-    assert unknown["params"].bound == "lower" and "options" not in unknown
+    assert unknown["params"].value is None and "options" not in unknown  # no layer known: unknown, not 0
     both = code.format(default=None).replace("FLAGS.width = FLAGS.height", "FLAGS.width = FLAGS.height\n        FLAGS.height = 8")
-    assert fit_work(both)["params"].bound == "lower"  # the program sets --height too
+    assert fit_work(both)["params"].value is None  # the program sets --height too
 
 
 def test_an_attribute_no_option_defines_stays_unknown():

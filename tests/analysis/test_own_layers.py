@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import textwrap
 
-from greenlint.analysis.analyse import analyse_source
+from greenlint.analysis.analyse import analyse_file, analyse_source
 
 
 def fit_work(code: str) -> dict:
@@ -292,3 +292,168 @@ def test_a_plain_class_whose_call_applies_layers_builds_each_constructions_sizes
     assert work["flops_per_sample"].bound is None
     unknown = fit_work(plain.format(second="int(input())"))["flops_per_sample"]
     assert (unknown.value, unknown.bound) == (conv_flops(4, 16), "lower")
+
+
+#: A Keras layer class of the project (its forward pass named *method*).
+CONV_BLOCK = """
+    import numpy as np
+    from tensorflow import keras
+    from tensorflow.keras import layers
+
+
+    class ConvBlock(layers.Layer):
+        def __init__(self, filters):
+            super().__init__()
+            self.conv = layers.Conv2D(filters, 3, padding="same")
+
+        def {method}(self, inputs):
+            return self.conv(inputs)
+"""
+STACKED = CONV_BLOCK + """
+
+    model = keras.Sequential([{first}ConvBlock(16), ConvBlock({second}), layers.GlobalAveragePooling2D(), layers.Dense(1)])
+    model.compile("adam", "mse")
+    model.fit(np.zeros((100, 8, 8, 4)), np.zeros(100), epochs=1)
+"""
+DECLARED = "keras.Input(shape=(8, 8, 4)), "
+
+
+def stacked(second: object = 32, first: str = DECLARED, method: str = "call") -> dict:
+    return fit_work(STACKED.format(second=second, first=first, method=method))
+
+
+def test_a_sequential_of_layers_of_the_project_adds_each_constructions_layers():
+    work = stacked()
+    assert work["flops_per_sample"].value == conv_flops(4, 16) + conv_flops(16, 32) + 64 * 32 + 2 * 32
+    assert work["flops_per_sample"].bound is None
+    assert work["params"].value == (3 * 3 * 4 * 16 + 16) + (3 * 3 * 16 * 32 + 32) + 33
+
+
+def test_a_sequential_of_layers_of_the_project_follows_their_arguments():
+    wide, narrow = stacked(32)["flops_per_sample"].value, stacked(16)["flops_per_sample"].value
+    assert wide - narrow == conv_flops(16, 32) - conv_flops(16, 16) + 16 * (64 + 2)
+
+
+def test_a_sequential_of_layers_of_the_project_declaring_no_input_is_built_on_the_datas_shape():
+    assert stacked(first="")["flops_per_sample"].value == stacked()["flops_per_sample"].value
+    code = STACKED.format(second=32, first="", method="call") + "    model.evaluate(np.zeros((10, 8, 8, 4)), np.zeros(10))\n"
+    result = analyse_source(textwrap.dedent(code), "model.py")
+    fit, evaluate = [s.work["flops_per_sample"] for s in result.callsites if s.api.endswith((".fit", ".evaluate"))]
+    assert fit == evaluate and fit.value == stacked()["flops_per_sample"].value
+
+
+def test_layers_of_the_project_added_one_by_one_add_their_work():
+    code = STACKED.replace("ConvBlock({second}), layers.GlobalAveragePooling2D(), layers.Dense(1)]", "]").replace(
+        'model.compile', "model.add(ConvBlock({second}))\n    model.add(layers.GlobalAveragePooling2D())\n"
+                         "    model.add(layers.Dense(1))\n    model.compile")
+    work = fit_work(code.format(first=DECLARED, second=32, method="call"))
+    assert work["flops_per_sample"].value == stacked()["flops_per_sample"].value
+    assert work["flops_per_sample"].bound is None
+
+
+def test_a_sequential_of_a_layer_of_the_project_of_unknown_size_is_a_floor():
+    flops = stacked("int(input())")["flops_per_sample"]
+    assert (flops.value, flops.bound) == (conv_flops(4, 16), "lower")
+
+
+def test_a_sequential_whose_layers_of_the_project_apply_nothing_known_is_unknown_not_zero():
+    """No layer's size known (a project layer without a `call`, the input not declared): params and FLOPs
+    unknown, the classes named, never a lower bound of 0."""
+    work = stacked(first="", method="apply")
+    assert work["flops_per_sample"].value is None and work["params"].value is None
+    assert "ConvBlock" in work["flops_per_sample"].note and "?" not in work["flops_per_sample"].note
+
+
+SUBCLASSED = """
+    import numpy as np
+    from tensorflow import keras
+    from tensorflow.keras import layers
+
+
+    class Generator(keras.Model):
+        def __init__(self, filters):
+            super().__init__()
+            self.conv = layers.Conv2D(filters, 3, padding="same")
+            self.pool = layers.GlobalAveragePooling2D()
+            self.out = layers.Dense(1)
+
+        def call(self, inputs):
+            return self.out(self.pool(self.conv(inputs)))
+
+
+    big = Generator(filters=64)
+    small = Generator(filters={small})
+    for model in (big, small):
+        model.compile("adam", "mse")
+    big.fit(np.zeros((100, 8, 8, 4)), np.zeros(100), epochs=1)
+    small.fit(np.zeros((100, 8, 8, 4)), np.zeros(100), epochs=1)
+"""
+
+
+def fits(code: str) -> list[dict]:
+    result = analyse_source(textwrap.dedent(code), "model.py")
+    return [dict(s.work) for s in result.callsites if s.api.endswith(".fit")]
+
+
+def test_each_construction_of_a_model_of_the_project_has_its_own_sizes():
+    big, small = fits(SUBCLASSED.format(small=16))
+    assert big["params"].value == 3 * 3 * 4 * 64 + 64 + 65
+    assert small["params"].value == 3 * 3 * 4 * 16 + 16 + 17
+    assert big["flops_per_sample"].value - small["flops_per_sample"].value == conv_flops(4, 64) - conv_flops(4, 16) \
+        + 48 * (64 + 2)
+
+
+def test_a_construction_of_a_model_of_the_project_of_unknown_argument_is_not_sized():
+    big, small = fits(SUBCLASSED.format(small="int(input())"))
+    assert big["params"].value == 3 * 3 * 4 * 64 + 64 + 65
+    assert small["flops_per_sample"].value is None or small["flops_per_sample"].bound == "lower"
+
+
+def test_a_model_class_of_another_module_is_sized_by_each_construction_here(tmp_path):
+    """`Generator` defined in models.py, built twice in train.py: each fit gets the layers its construction's
+    arguments build (its module's own walk knows neither); one whose argument is not known is not sized."""
+    model, script = textwrap.dedent(SUBCLASSED).split("\n\n\nbig = ")
+    (tmp_path / "models.py").write_text(model, encoding="utf-8")
+    (tmp_path / "train.py").write_text("import numpy as np\nfrom models import Generator\n\nbig = " + script.format(
+        small="int(input())").replace("filters=64", "64"), encoding="utf-8")
+    result = analyse_file(tmp_path / "train.py")
+    big, small = [dict(s.work) for s in result.callsites if s.api.endswith(".fit")]
+    assert big["params"].value == 3 * 3 * 4 * 64 + 64 + 65 and big["params"].bound is None
+    assert big["flops_per_sample"].value == conv_flops(4, 64) + 64 * 64 + 2 * 64
+    assert small["flops_per_sample"].value is None or small["flops_per_sample"].bound == "lower"
+
+
+BLOCKS = CONV_BLOCK + """
+
+    class Net(keras.Model):
+        def __init__(self, width):
+            super().__init__()
+            self.first = ConvBlock(16)
+            self.second = ConvBlock(width)
+            self.pool = layers.GlobalAveragePooling2D()
+            self.out = layers.Dense(1)
+
+        def call(self, x):
+            return self.out(self.pool(self.second(self.first(x))))
+
+
+    wide, narrow = Net(32), Net(16)
+    for model in (wide, narrow):
+        model.compile("adam", "mse")
+    wide.fit(np.zeros((100, 8, 8, 4)), np.zeros(100), epochs=1)
+    narrow.fit(np.zeros((100, 8, 8, 4)), np.zeros(100), epochs=1)
+"""
+
+
+def test_a_model_of_the_project_built_of_its_layers_adds_their_work_per_construction():
+    wide, narrow = fits(BLOCKS.format(method="call"))
+    assert wide["params"].value == stacked(32)["params"].value and wide["params"].bound is None
+    assert narrow["flops_per_sample"].value == stacked(16)["flops_per_sample"].value
+    assert "order __init__ creates them" in wide["flops_per_sample"].note
+
+
+def test_a_model_of_the_project_built_of_its_layers_whose_work_is_not_known_is_not_a_point():
+    """Its head alone (pooling and Dense on the input's 4 channels) was once its whole figure, as a point."""
+    wide, _ = fits(BLOCKS.format(method="apply"))
+    assert wide["params"].value is None or wide["params"].bound == "lower"
+    assert "ConvBlock" in wide["params"].note

@@ -167,3 +167,13 @@ def test_the_basis_column_wraps_rather_than_being_clipped():
     assert "overflow-wrap:anywhere" in api[:api.index("}")]
     assert ".wide{overflow-x:auto}" in css and "<div class=wide><table>" in html
     assert '<td class=basiscell><span class=basis title="' in html
+
+
+def test_a_bound_on_the_work_says_which():
+    """A count greenlint knows only in part reads as a lower bound, a point as a point, an unknown as unknown."""
+    fit = CallSite("src/train.py", Span(14, 5, 14, 40), "tensorflow.keras.Sequential.fit", {},
+                   work={"params": Quantity(2506, "inferred", "unknown: Block", "lower"),
+                         "epochs": Quantity(20, "literal"), "flops_per_sample": Quantity(None, "unknown")})
+    row = report([(fit, FIT_P)]).rows[1]
+    assert "params 2,506 (lower bound) [inferred]" in row
+    assert "epochs 20 [literal]" in row and "not known: flops_per_sample" in row
