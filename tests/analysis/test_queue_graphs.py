@@ -1,0 +1,130 @@
+"""A TF1 graph built on an input queue's batch (queues.py) and of slim's layers (slim.py): a session run fed
+nothing reads the queue's batch, each op of the graph priced on the element's static shape; a shape only a
+file states leaves the graph a floor."""
+
+from __future__ import annotations
+
+import textwrap
+
+from greenlint.analysis.analyse import analyse_source
+
+
+def runs(code: str) -> dict[int, dict]:
+    result = analyse_source(textwrap.dedent(code).lstrip("\n"), "train.py")
+    assert result.errors == []
+    return {s.span.line: s.work for s in result.callsites if "step" in s.work}
+
+
+QUEUE = """
+import argparse
+import numpy as np
+import tensorflow as tf
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--batch_size", type=int, default=16)
+a = parser.parse_args()
+queue = tf.train.string_input_producer(paths)
+_, contents = tf.WholeFileReader().read(queue)
+image = tf.image.decode_png(contents, channels=3)
+image.set_shape([64, 64, 3])
+images, labels = tf.train.shuffle_batch([image, label], batch_size=a.batch_size, capacity=100, min_after_dequeue=10)
+x = tf.to_float(images)
+logits = tf.layers.dense(tf.layers.flatten(x), 10)
+loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+train_op = tf.train.AdamOptimizer().minimize(loss)
+with tf.Session() as sess:
+    for step in range(1000):
+        sess.run(train_op)
+"""
+#: the cast, the dense layer on the 64x64x3 image, the loss over the 10 classes and its mean.
+QUEUE_FORWARD = 64 * 64 * 3 + 2 * 64 * 64 * 3 * 10 + 10 + 1
+
+
+def test_a_run_fed_nothing_reads_the_queue_batch_of_the_element_shape():
+    train = runs(QUEUE)[19]
+    assert train["step"].value == "training"
+    assert train["samples"].value == 16 and "batch_size" in train["samples"].note
+    assert train["flops_per_sample"].value == QUEUE_FORWARD and train["flops_per_sample"].bound is None
+
+
+def test_an_element_the_code_gives_no_shape_leaves_the_graph_a_floor():
+    """BEGAN sets its images' shape from the first file's size (`shape = [h, w, 3]` from PIL): the sides
+    unknown, the dense layer's work is; the batch is still the queue's."""
+    train = runs(QUEUE.replace("[64, 64, 3]", "[h, w, 3]"))[19]
+    assert train["samples"].value == 16
+    assert train["flops_per_sample"].value is None
+    unset = runs(QUEUE.replace("image.set_shape([64, 64, 3])\n", ""))[18]
+    assert unset["flops_per_sample"].value is None and unset["samples"].value == 16
+
+
+def test_a_batch_of_a_size_not_known_leaves_the_samples_unknown():
+    train = runs(QUEUE.replace("batch_size=a.batch_size", "batch_size=size"))[19]
+    assert train["samples"].value is None
+    assert train["flops_per_sample"].value == QUEUE_FORWARD
+
+
+def test_a_feed_sets_the_samples_over_the_queue():
+    fed = "sess.run(train_op, feed_dict={images: np.zeros((8, 64, 64, 3))})"
+    train = runs(QUEUE.replace("sess.run(train_op)", fed))[19]
+    assert train["samples"].value == 8
+
+
+def test_a_placeholder_of_literal_batch_is_the_batch_of_a_run_fed_arrays_not_known():
+    code = """
+    import tensorflow as tf
+    x = tf.placeholder(tf.float32, [32, 100])
+    y = tf.placeholder(tf.float32, [None, 100])
+    with tf.Session() as sess:
+        sess.run(tf.nn.relu(x), feed_dict=feed)
+        sess.run(tf.nn.relu(y), feed_dict=feed)
+    """
+    found = runs(code)
+    assert found[5]["samples"].value == 32
+    assert found[6]["samples"].value is None
+
+
+SLIM = """
+import tensorflow as tf
+import tensorflow.contrib.slim as slim
+
+x = tf.placeholder(tf.float32, [None, 32, 32, 3])
+with slim.arg_scope([slim.conv2d], padding="VALID", stride=2):
+    h = slim.conv2d(x, 16, [3, 3])
+    p = slim.max_pool2d(h, [2, 2])
+h2 = slim.conv2d(x, 16, 3)
+logits = slim.fully_connected(slim.flatten(p), 10, activation_fn=None)
+with tf.Session() as sess:
+    sess.run(logits, feed_dict={x: xs})
+    sess.run(h2, feed_dict={x: xs})
+"""
+
+
+def test_slim_layers_are_priced_as_their_keras_twins_under_arg_scope_defaults():
+    found = runs(SLIM)
+    # VALID, stride 2 from the scope: 15x15x16 outputs, each a 3x3x3 window, its ReLU; the 2x2 pool (stride 2,
+    # slim's default) to 7x7x16; the dense layer on its 784 values, no activation
+    conv = 2 * 3 * 3 * 3 * 16 * 15 * 15 + 15 * 15 * 16
+    pool = 7 * 7 * 16 * 4
+    assert found[11]["flops_per_sample"].value == conv + pool + 2 * 784 * 10
+    # outside the scope: slim's SAME padding and stride 1, 32x32x16 outputs
+    assert found[12]["flops_per_sample"].value == 2 * 3 * 3 * 3 * 16 * 32 * 32 + 32 * 32 * 16
+
+
+def test_a_slim_layer_whose_stride_or_layout_is_not_known_leaves_its_work_unknown():
+    found = runs(SLIM.replace("h2 = slim.conv2d(x, 16, 3)", "h2 = slim.conv2d(x, 16, 3, stride=s)"))
+    assert found[12]["flops_per_sample"].value is None
+    found = runs(SLIM.replace('padding="VALID", stride=2', 'data_format="NCHW"'))
+    assert found[11]["flops_per_sample"].value is None  # channels first: the layers after it of unknown shape too
+
+
+def test_a_scope_given_a_scope_and_a_network_called_in_it_use_its_defaults():
+    code = SLIM.replace(
+        'with slim.arg_scope([slim.conv2d], padding="VALID", stride=2):\n'
+        "    h = slim.conv2d(x, 16, [3, 3])\n    p = slim.max_pool2d(h, [2, 2])\n",
+        'def scope():\n    with slim.arg_scope([slim.conv2d], padding="VALID", stride=2) as sc:\n        return sc\n'
+        "def net(x):\n    h = slim.conv2d(x, 16, [3, 3])\n    return slim.max_pool2d(h, [2, 2])\n"
+        "with slim.arg_scope(scope()):\n    p = net(x)\n",
+    )
+    found = runs(code)
+    conv = 2 * 3 * 3 * 3 * 16 * 15 * 15 + 15 * 15 * 16
+    assert found[16]["flops_per_sample"].value == conv + 7 * 7 * 16 * 4 + 2 * 784 * 10
