@@ -87,8 +87,8 @@ def run_work(fetches: Any, fed_rows: int | None) -> Work:
     if fed_rows is not None:
         samples = q(fed_rows, INFERRED, "the rows of the arrays fed")
     elif (rows := graph_batch(fetches)) is not None:
-        samples = q(rows, INFERRED, "the batch the graph's inputs hold each run (a queue's batch_size, a "
-                                    "placeholder's literal first axis)")
+        samples = q(rows, INFERRED, "the batch the graph's inputs hold each run (a queue's or an iterator's "
+                                    "batch, a placeholder's literal first axis)")
     else:
         samples = q(None, UNKNOWN, "the batch fed is not known from the code")
     return {"step": step, "samples": samples, "flops_per_sample": forward(fetches)}

@@ -1,4 +1,4 @@
-"""TF1 input queues: the batch a graph built on `tf.train.batch` / `shuffle_batch` reads each run.
+"""TF1 input queues and iterators: the batch a graph built on `tf.train.batch` / `get_next()` reads each run.
 
 `tf.train.batch([image, label], batch_size=32)` dequeues *batch_size* elements of the tensors it is
 given each time the graph built on it runs (a `sess.run(train_op)` fed nothing): each tensor it returns
@@ -6,7 +6,9 @@ is symbolic (arrays.Sym) of the element's static shape per sample (what the code
 known shape, `image.set_shape([64, 64, 3])`, the `shapes` argument; a size it does not state None, a
 shape it does not state unknown, so that the graph after it is a floor) and of that batch
 (`Sym.batch`, which graphrun.py reads as the run's samples). What the queue runners do before the
-batch (reading and decoding files) runs on their own threads and is not priced here.
+batch (reading and decoding files) runs on their own threads and is not priced here. A TF1 iterator's
+`get_next()` over a tf.data pipeline whose elements are one tensor of known per-sample shape
+(`from_tensor_slices(x)`, batched) is such a tensor too, of the pipeline's batch.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from greenlint.analysis import symops
-from greenlint.analysis.arrays import Sym, is_sym, shape_of
+from greenlint.analysis.arrays import Data, Sym, is_sym, shape_of
 from greenlint.analysis.values import Const, Inst, Seq
 
 #: The batching ops of TF1's input queues and the argument holding the tensors of one element.
@@ -24,6 +26,11 @@ BATCHES = {
     "tensorflow.compat.v1.train.batch_join": "tensors_list",
     "tensorflow.compat.v1.train.shuffle_batch_join": "tensors_list",
 }  # fmt: skip
+#: What a TF1 iterator over a tf.data pipeline is (meta "data": the pipeline's `arrays.Data`), and what
+#: makes one: a function given the dataset, or the dataset's method of the same name.
+ITERATOR = "tensorflow.compat.v1.data.Iterator"
+ITERATOR_MAKERS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
+ITERATOR_FUNCTIONS = frozenset(f"tensorflow.compat.v1.data.{name}" for name in ITERATOR_MAKERS)
 #: Where `set_shape` keeps a tensor's static shape, a size it leaves open None (read by `element_shape`).
 STATIC_SHAPE = "static_shape"
 
@@ -78,3 +85,18 @@ def batched(api: str, named: dict, returns: str) -> Any:
         shape = tuple(dims) if dims is not None and -1 not in dims else element_shape(tensor, many)
         tensors.append(Inst(returns, "factory", {"sym": Sym(shape, shape, batch=batch)}))
     return tensors[0] if len(tensors) == 1 else Seq(tuple(tensors))
+
+
+def iterator(dataset: Any) -> Inst:
+    """The TF1 iterator `make_one_shot_iterator` / `make_initializable_iterator` makes over *dataset*."""
+    data = dataset.meta.get("data") if type(dataset) is Inst else None
+    return Inst(ITERATOR, "factory", {"data": data} if type(data) is Data else {})
+
+
+def next_element(it: Inst, returns: str) -> Inst | None:
+    """`iterator.get_next()`: a symbolic tensor of the pipeline's per-sample shape and batch where each element
+    is one tensor (a tuple's parts are not known apart); None otherwise."""
+    data = it.meta.get("data")
+    if type(data) is not Data or not data.whole:
+        return None
+    return Inst(returns, "factory", {"sym": Sym(data.shape, data.shape, batch=data.batch)})

@@ -2274,6 +2274,8 @@ class Resolver:
             if owner.cls == downloads.PATH:
                 return downloads.path_method(callee.name, owner, args)
             api = self.table.method(owner.cls, callee.name)
+            if api is None and owner.cls == DATASET and callee.name in queues.ITERATOR_MAKERS:
+                return queues.iterator(owner)  # TF1's `ds.make_one_shot_iterator()`
             if api is None:
                 return None
             if hostwork.encodes(api):  # `tokenizer.texts_to_sequences(texts)`
@@ -2283,6 +2285,8 @@ class Resolver:
                 return symops.shape_value(owner.meta["sym"])
             if callee.name == "set_shape" and owner.cls in _TENSORS:  # its static shape (a queue batches it)
                 queues.set_shape(owner, named.get("shape"))
+            if callee.name == "get_next" and owner.cls == queues.ITERATOR:  # a batch of its pipeline's elements
+                return queues.next_element(owner, self.table.returns(api) or "tensorflow.Tensor")
             self.mark_traced(api, args)
             cut = work_mod.layer_cut(owner, named.get("index"), named.get("name")) if callee.name == "get_layer" else None
             if cut is not None:  # `encoder = Model(m.input, m.get_layer("code").output)`: what feeds that layer
@@ -2642,6 +2646,8 @@ class Resolver:
         if api == graphrun.CONTROL_DEPENDENCIES:  # the ops built under it run these first
             ops = named.get("control_inputs")
             return Inst(api, "factory", graphrun.grouped([ops]) if ops is not None else {})
+        if api in queues.ITERATOR_FUNCTIONS:
+            return queues.iterator(named.get("dataset"))  # `tf.data.make_one_shot_iterator(ds)`
         if api in queues.BATCHES and (batch := queues.batched(api, named, returns or "tensorflow.Tensor")) is not None:
             return batch  # `tf.train.batch([image, label], 32)`: tensors of its element's shape and that batch
         if api in symops.SHAPE_OPS and type(shaped := named.get("input", named.get("x"))) is Inst and arrays.is_sym(shaped):

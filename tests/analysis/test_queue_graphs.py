@@ -43,7 +43,7 @@ QUEUE_FORWARD = 64 * 64 * 3 + 2 * 64 * 64 * 3 * 10 + 10 + 1
 def test_a_run_fed_nothing_reads_the_queue_batch_of_the_element_shape():
     train = runs(QUEUE)[19]
     assert train["step"].value == "training"
-    assert train["samples"].value == 16 and "batch_size" in train["samples"].note
+    assert train["samples"].value == 16 and "queue" in train["samples"].note
     assert train["flops_per_sample"].value == QUEUE_FORWARD and train["flops_per_sample"].bound is None
 
 
@@ -81,6 +81,34 @@ def test_a_placeholder_of_literal_batch_is_the_batch_of_a_run_fed_arrays_not_kno
     found = runs(code)
     assert found[5]["samples"].value == 32
     assert found[6]["samples"].value is None
+
+
+ITERATOR = """
+import numpy as np
+import tensorflow as tf
+x = np.zeros((1000, 784), dtype=np.float32)
+ds = tf.data.Dataset.from_tensor_slices(x).shuffle(1000).repeat().batch(50)
+features = tf.data.make_one_shot_iterator(ds).get_next()
+loss = tf.reduce_mean(tf.layers.dense(features, 10))
+train_op = tf.train.AdamOptimizer().minimize(loss)
+with tf.Session() as sess:
+    for step in range(1000):
+        sess.run(train_op)
+"""
+
+
+def test_an_iterator_over_a_pipeline_of_known_elements_gives_its_batch_and_shape():
+    for code in (ITERATOR, ITERATOR.replace("tf.data.make_one_shot_iterator(ds)", "ds.make_initializable_iterator()")):
+        train = runs(code)[10]
+        assert train["samples"].value == 50
+        assert train["flops_per_sample"].value == 2 * 784 * 10 + 10
+
+
+def test_an_iterator_over_elements_of_unknown_shape_is_a_floor():
+    train = runs(ITERATOR.replace("from_tensor_slices(x)", "from_tensor_slices((x, y))"))[10]
+    assert train["samples"].value is None and train["flops_per_sample"].value is None
+    train = runs(ITERATOR.replace("np.zeros((1000, 784), dtype=np.float32)", "np.load(path)"))[10]
+    assert train["flops_per_sample"].value is None
 
 
 SLIM = """
