@@ -25,6 +25,9 @@ from greenlint.analysis.work import INFERRED, UNKNOWN, merge_syms, q, sym_net
 
 #: Optimizer methods whose TF1 result is the update op a training step fetches.
 UPDATE_METHODS = frozenset({"minimize", "apply_gradients"})
+#: What a TF1 optimizer's `compute_gradients(loss)` gives (meta "loss": the loss's Sym), which the
+#: `apply_gradients` given it trains.
+GRADIENTS = "tensorflow.compat.v1.train.Optimizer.compute_gradients"
 #: The class a TF1 optimizer's update returns.
 OPERATION = "tensorflow.Operation"
 #: The op that runs all the ops it is given (`tf.group(update_ops, train_op)`).

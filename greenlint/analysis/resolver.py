@@ -2316,6 +2316,8 @@ class Resolver:
                 if data is not None:
                     flow["data"] = data
                 return Inst(feat.FLOW_ITERATOR, "method", flow)
+            if callee.name == "compute_gradients" and arrays.is_sym(named.get("loss")):
+                return Inst(graphrun.GRADIENTS, "method", {"loss": named["loss"].meta["sym"]})  # what applying them trains
             if returns is None:
                 return None
             meta = dict(owner.meta) if returns == owner.cls or (returns == DATASET and "data" in owner.meta) else None
@@ -2337,6 +2339,8 @@ class Resolver:
                 meta = {"train_op": node.lineno}  # `opt.minimize(loss)`: what a TF1 training step fetches
                 if arrays.is_sym(named.get("loss")):  # the graph the loss is computed by
                     meta["sym"] = named["loss"].meta["sym"]
+                elif type(given := named.get("grads_and_vars")) is Inst and given.cls == graphrun.GRADIENTS:
+                    meta["sym"] = given.meta["loss"]
             return Inst(returns, "method", meta)
         if kind is Inst:
             if callee.cls == SAVED_MODEL_LOAD:

@@ -13,7 +13,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from greenlint.analysis import symops
-from greenlint.analysis.arrays import Sym
+from greenlint.analysis.arrays import Sym, is_sym
 from greenlint.analysis.features import argument_values
 from greenlint.analysis.values import Const, Inst, Ref, Seq
 
@@ -86,7 +86,7 @@ def on_sym(name: str, args: list[tuple[bool, Any]], keywords: list[tuple[str | N
     given = argument_values(["inputs", *params], args, keywords)
     named = {**defaults, **scope.get(name, {}), **given}
     inputs = named.pop("inputs", None)
-    if type(inputs) is not Inst or "sym" not in inputs.meta:
+    if not is_sym(inputs):
         return None
     init = _init(keras, named)
     if init is None:

@@ -156,3 +156,16 @@ def test_a_scope_given_a_scope_and_a_network_called_in_it_use_its_defaults():
     found = runs(code)
     conv = 2 * 3 * 3 * 3 * 16 * 15 * 15 + 15 * 15 * 16
     assert found[16]["flops_per_sample"].value == conv + 7 * 7 * 16 * 4 + 2 * 784 * 10
+
+
+def test_an_update_applying_computed_gradients_trains_the_graph_of_their_loss():
+    """pix2pix's `discrim_optim.apply_gradients(discrim_optim.compute_gradients(loss, var_list=tvars))`."""
+    code = QUEUE.replace(
+        "train_op = tf.train.AdamOptimizer().minimize(loss)",
+        "opt = tf.train.AdamOptimizer()\ntrain_op = opt.apply_gradients(opt.compute_gradients(loss, var_list=tvars))",
+    )
+    train = runs(code)[20]
+    assert train["step"].value == "training"
+    assert train["samples"].value == 16 and train["flops_per_sample"].value == QUEUE_FORWARD
+    clipped = code.replace("opt.compute_gradients(loss, var_list=tvars)", "clip(opt.compute_gradients(loss))")
+    assert runs(clipped)[20]["flops_per_sample"].value is None  # gradients changed by code not followed
