@@ -6,7 +6,8 @@ is symbolic (arrays.Sym) of the element's static shape per sample (what the code
 known shape, `image.set_shape([64, 64, 3])`, the `shapes` argument; a size it does not state None, a
 shape it does not state unknown, so that the graph after it is a floor) and of that batch
 (`Sym.batch`, which graphrun.py reads as the run's samples). What the queue runners do before the
-batch (reading and decoding files) runs on their own threads and is not priced here. A TF1 iterator's
+batch (reading and decoding files) runs on their own threads and is not priced here. A queue's
+`dequeue_many(n)` is such a batch of n elements of the shapes the queue was made with (`shapes=`). A TF1 iterator's
 `get_next()` over a tf.data pipeline whose elements are one tensor of known per-sample shape
 (`from_tensor_slices(x)`, batched) is such a tensor too, of the pipeline's batch.
 """
@@ -31,6 +32,9 @@ BATCHES = {
 ITERATOR = "tensorflow.compat.v1.data.Iterator"
 ITERATOR_MAKERS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
 ITERATOR_FUNCTIONS = frozenset(f"tensorflow.compat.v1.data.{name}" for name in ITERATOR_MAKERS)
+#: TF's queues (`tf.FIFOQueue(capacity, dtypes, shapes=[(None, 1)])`) and their methods dequeuing a batch.
+QUEUES = frozenset({"tensorflow.queue.FIFOQueue", "tensorflow.queue.PaddingFIFOQueue", "tensorflow.queue.RandomShuffleQueue"})
+DEQUEUES_MANY = frozenset({"dequeue_many", "dequeue_up_to"})
 #: Where `set_shape` keeps a tensor's static shape, a size it leaves open None (read by `element_shape`).
 STATIC_SHAPE = "static_shape"
 
@@ -100,3 +104,19 @@ def next_element(it: Inst, returns: str) -> Inst | None:
     if type(data) is not Data or not data.whole:
         return None
     return Inst(returns, "factory", {"sym": Sym(data.shape, data.shape, batch=data.batch)})
+
+
+def dequeued(queue: Inst, n: Any, returns: str) -> Any:
+    """`queue.dequeue_many(n)` of a queue made with literal `shapes`: one symbolic tensor per component (the
+    tensor itself for one), each of its shape and of the batch n where n is an int; None where the shapes
+    are not stated."""
+    shapes = queue.meta.get("init", {}).get("shapes")
+    if not isinstance(shapes, list) or not shapes:
+        return None
+    batch = n.value if type(n) is Const and type(n.value) is int and n.value > 0 else None
+    tensors = []
+    for shape in shapes:
+        dims = symops.dims(Const(shape))
+        sample = tuple(dims) if dims is not None and -1 not in dims else None
+        tensors.append(Inst(returns, "factory", {"sym": Sym(sample, sample, batch=batch)}))
+    return tensors[0] if len(tensors) == 1 else Seq(tuple(tensors))

@@ -2316,6 +2316,10 @@ class Resolver:
                 if data is not None:
                     flow["data"] = data
                 return Inst(feat.FLOW_ITERATOR, "method", flow)
+            if callee.name in queues.DEQUEUES_MANY and owner.cls in queues.QUEUES:  # a batch of its elements
+                found = queues.dequeued(owner, named.get("n"), returns or "tensorflow.Tensor")
+                if found is not None:
+                    return found
             if callee.name == "compute_gradients" and arrays.is_sym(named.get("loss")):
                 return Inst(graphrun.GRADIENTS, "method", {"loss": named["loss"].meta["sym"]})  # what applying them trains
             if returns is None:

@@ -169,3 +169,22 @@ def test_an_update_applying_computed_gradients_trains_the_graph_of_their_loss():
     assert train["samples"].value == 16 and train["flops_per_sample"].value == QUEUE_FORWARD
     clipped = code.replace("opt.compute_gradients(loss, var_list=tvars)", "clip(opt.compute_gradients(loss))")
     assert runs(clipped)[20]["flops_per_sample"].value is None  # gradients changed by code not followed
+
+
+def test_a_queue_of_stated_shapes_dequeues_a_batch_of_them():
+    """tensorflow-wavenet's `tf.PaddingFIFOQueue(size, ['float32'], shapes=[(None, 1)])`, `dequeue_many(n)`:
+    the batch is n; a length the code leaves open leaves the work unknown."""
+    code = """
+    import tensorflow as tf
+    audio = tf.PaddingFIFOQueue(32, ['float32'], shapes=[(None, 1)]).dequeue_many(4)
+    x, y = tf.FIFOQueue(32, ['float32', 'int32'], shapes=[(784,), ()]).dequeue_many(8)
+    free = tf.FIFOQueue(32, ['float32']).dequeue_many(8)
+    with tf.Session() as sess:
+        sess.run(tf.reduce_mean(audio))
+        sess.run(tf.layers.dense(x, 10))
+        sess.run(tf.reduce_mean(free))
+    """
+    found = runs(code)
+    assert found[6]["samples"].value == 4 and found[6]["flops_per_sample"].value is None
+    assert found[7]["samples"].value == 8 and found[7]["flops_per_sample"].value == 2 * 784 * 10
+    assert found[8]["samples"].value is None
