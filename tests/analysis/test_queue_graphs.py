@@ -188,3 +188,21 @@ def test_a_queue_of_stated_shapes_dequeues_a_batch_of_them():
     assert found[6]["samples"].value == 4 and found[6]["flops_per_sample"].value is None
     assert found[7]["samples"].value == 8 and found[7]["flops_per_sample"].value == 2 * 784 * 10
     assert found[8]["samples"].value is None
+
+
+def test_paths_reading_batches_of_other_sizes_join_with_their_batch_unknown():
+    code = """
+    import tensorflow as tf
+    small = tf.placeholder(tf.float32, [16, 100])
+    large = tf.placeholder(tf.float32, [64, 100])
+    def build(other):
+        if flag:
+            return tf.nn.relu(small)
+        return tf.nn.relu(other)
+    with tf.Session() as sess:
+        sess.run(build(large), feed_dict=feed)
+        sess.run(build(small), feed_dict=feed)
+    """
+    found = runs(code)
+    assert found[9]["samples"].value is None
+    assert found[10]["samples"].value == 16
