@@ -206,3 +206,10 @@ def test_paths_reading_batches_of_other_sizes_join_with_their_batch_unknown():
     found = runs(code)
     assert found[9]["samples"].value is None
     assert found[10]["samples"].value == 16
+
+
+def test_a_static_shape_set_is_no_feature_of_the_calls_on_the_tensor():
+    code = QUEUE.replace("image.set_shape([64, 64, 3])\n", "image.set_shape([64, 64, 3])\nimage.get_shape()\n")
+    result = analyse_source(textwrap.dedent(code).lstrip("\n"), "train.py")
+    get_shape = next(s for s in result.callsites if s.api == "tensorflow.Tensor.get_shape")
+    assert get_shape.features["receiver"] == "factory" and "static_shape" not in get_shape.features
