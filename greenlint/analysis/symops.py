@@ -41,7 +41,8 @@ _OWN_CHANNELS = frozenset({"Dense", "Conv1D", "Conv2D", "Conv3D", "Conv2DTranspo
 _KEPT_CHANNELS = frozenset({"MaxPooling1D", "MaxPooling2D", "AveragePooling1D", "AveragePooling2D",
                             "BatchNormalization", "Dropout"})
 #: TF1 normalisations outside TF2's namespace (so outside the catalog): they keep their input's shape.
-NORMALISATIONS = frozenset({"tensorflow.contrib.layers.batch_norm", "tensorflow.contrib.layers.layer_norm"})
+NORMALISATIONS = frozenset({"tensorflow.contrib.layers.batch_norm", "tensorflow.contrib.layers.layer_norm",
+                            "tensorflow.contrib.slim.batch_norm", "tensorflow.contrib.slim.layer_norm"})
 #: Ops that keep their symbolic operand's shape, one FLOP per element (besides ops.py's unary and binary ops).
 _ELEMENTWISE = frozenset({
     "bias_add", "leaky_relu", "dropout", "sigmoid_cross_entropy_with_logits", "l2_normalize", "clip_by_value",

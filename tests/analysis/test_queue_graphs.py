@@ -213,3 +213,9 @@ def test_a_static_shape_set_is_no_feature_of_the_calls_on_the_tensor():
     result = analyse_source(textwrap.dedent(code).lstrip("\n"), "train.py")
     get_shape = next(s for s in result.callsites if s.api == "tensorflow.Tensor.get_shape")
     assert get_shape.features["receiver"] == "factory" and "static_shape" not in get_shape.features
+
+
+def test_a_slim_batch_norm_keeps_the_graph_its_shape_and_adds_its_work():
+    found = runs(SLIM.replace("h2 = slim.conv2d(x, 16, 3)", "h2 = slim.conv2d(slim.batch_norm(x), 16, 3)"))
+    # one FLOP per element normalised (symops.NORMALISATIONS), then the convolution as outside the scope
+    assert found[12]["flops_per_sample"].value == 32 * 32 * 3 + 2 * 3 * 3 * 3 * 16 * 32 * 32 + 32 * 32 * 16
