@@ -96,7 +96,9 @@ class Sym:
     nested model's own count, None where not known); *sized*: where the input's free sides were given
     their size (builders.stated_size), None where they were not free; *outputs*: the elements each call
     writes per sample (id of the call node -> its output's, a nested model's layers' summed; None where
-    not known or a recurrent layer's, whose time steps' state its output does not show)."""
+    not known or a recurrent layer's, whose time steps' state its output does not show); *batch*: the rows
+    a run of a TF1 graph reads from the inputs it is built on (a queue's `batch_size`, a placeholder's
+    literal first axis), None where not known."""
 
     shape: tuple | None
     input_shape: tuple | None
@@ -107,6 +109,7 @@ class Sym:
     layers: dict = field(default_factory=dict)
     sized: str | None = None
     outputs: dict = field(default_factory=dict)
+    batch: int | None = None
 
 
 def is_sym(value: Any) -> bool:

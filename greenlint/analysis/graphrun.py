@@ -25,6 +25,9 @@ from greenlint.analysis.work import INFERRED, UNKNOWN, merge_syms, q, sym_net
 
 #: Optimizer methods whose TF1 result is the update op a training step fetches.
 UPDATE_METHODS = frozenset({"minimize", "apply_gradients"})
+#: What a TF1 optimizer's `compute_gradients(loss)` gives (meta "loss": the loss's Sym), which the
+#: `apply_gradients` given it trains.
+GRADIENTS = "tensorflow.compat.v1.train.Optimizer.compute_gradients"
 #: The class a TF1 optimizer's update returns.
 OPERATION = "tensorflow.Operation"
 #: The op that runs all the ops it is given (`tf.group(update_ops, train_op)`).
@@ -84,12 +87,20 @@ def run_work(fetches: Any, fed_rows: int | None) -> Work:
     else:
         step = q("training", INFERRED, f"fetches the optimizer's update built at line {line}: one training step "
                                        "of the graph on the batch fed")
-    return {
-        "step": step,
-        "samples": q(fed_rows, INFERRED, "the rows of the arrays fed") if fed_rows is not None
-        else q(None, UNKNOWN, "the batch fed is not known from the code"),
-        "flops_per_sample": forward(fetches),
-    }
+    if fed_rows is not None:
+        samples = q(fed_rows, INFERRED, "the rows of the arrays fed")
+    elif (rows := graph_batch(fetches)) is not None:
+        samples = q(rows, INFERRED, "the batch the graph's inputs hold each run (a queue's or an iterator's "
+                                    "batch, a placeholder's literal first axis)")
+    else:
+        samples = q(None, UNKNOWN, "the batch fed is not known from the code")
+    return {"step": step, "samples": samples, "flops_per_sample": forward(fetches)}
+
+
+def graph_batch(fetches: Any) -> int | None:
+    """The rows a run of the graph *fetches* are computed by reads from its inputs, where they state it."""
+    syms = [v.meta["sym"] for v in _fetched(fetches) if is_sym(v)]
+    return merge_syms(syms, None).batch if syms else None
 
 
 def forward(fetches: Any) -> Quantity:

@@ -64,9 +64,11 @@ from greenlint.analysis import (
     ops,
     options,
     progress,
+    queues,
     rebinding,
     records,
     served,
+    slim,
     step_traces,
     symjoin,
     symops,
@@ -343,6 +345,7 @@ class Resolver:
         self.tf_imported = False  # the module imports TensorFlow or Keras: untyped `.fit(` is Keras's
         self.tape_steps: dict[int, int] = {}  # id of a GradientTape's meta -> the line of its training step
         self.fed_rows: dict[ast.Dict, int] = {}  # a dict display -> the rows of the first array among its values
+        self.arg_scopes: list[dict] = [{}]  # per enclosing `with slim.arg_scope(...)`, in the calls walked too: slim.py
         self.fed_host: dict[ast.Dict, Inst] = {}  # a dict display -> the first host batch among its values
         self.host_later: list[tuple[Any, FuncInfo, FuncInfo | None]] = []  # (site or None, callee, caller): `settle_host_sites`
         self.handed_memo: dict[int, tuple] = {}  # id(node) -> hostwork.handed_methods; -1: `module_functions`
@@ -1049,9 +1052,12 @@ class Resolver:
         return sym is None or sym[1] == "unknown"
 
     def s_with(self, node: ast.With) -> None:
-        tapes = dependencies = 0
+        tapes = dependencies = scopes = 0
         for item in node.items:
             value = self.expr(item.context_expr)
+            if type(value) is Inst and value.cls == slim.ARG_SCOPE:  # the slim layers' defaults in its body
+                self.arg_scopes.append(value.meta["scope"])
+                scopes += 1
             if type(value) is Inst and value.cls == work_mod.GRADIENT_TAPE:  # a training step's forward pass
                 self.ctx.tapes.append(value.meta)
                 tapes += 1
@@ -1063,6 +1069,7 @@ class Resolver:
         self.block(node.body)
         del self.ctx.tapes[len(self.ctx.tapes) - tapes :]
         del self.ctx.dependencies[len(self.ctx.dependencies) - dependencies :]
+        del self.arg_scopes[len(self.arg_scopes) - scopes :]
 
     def s_match(self, node) -> None:
         self.expr(node.subject)
@@ -2318,6 +2325,8 @@ class Resolver:
             if owner.cls == downloads.PATH:
                 return downloads.path_method(callee.name, owner, args)
             api = self.table.method(owner.cls, callee.name)
+            if api is None and owner.cls == DATASET and callee.name in queues.ITERATOR_MAKERS:
+                return queues.iterator(owner)  # TF1's `ds.make_one_shot_iterator()`
             if api is None:
                 return None
             if hostwork.encodes(api):  # `tokenizer.texts_to_sequences(texts)`
@@ -2325,6 +2334,10 @@ class Resolver:
             features, named = self.record(node, api, args, keywords, owner)
             if callee.name == "get_shape" and arrays.is_sym(owner):
                 return symops.shape_value(owner.meta["sym"])
+            if callee.name == "set_shape" and owner.cls in _TENSORS:  # its static shape (a queue batches it)
+                queues.set_shape(owner, named.get("shape"))
+            if callee.name == "get_next" and owner.cls == queues.ITERATOR:  # a batch of its pipeline's elements
+                return queues.next_element(owner, self.table.returns(api) or "tensorflow.Tensor")
             self.mark_traced(api, args)
             cut = work_mod.layer_cut(owner, named.get("index"), named.get("name")) if callee.name == "get_layer" else None
             if cut is not None:  # `encoder = Model(m.input, m.get_layer("code").output)`: what feeds that layer
@@ -2355,6 +2368,12 @@ class Resolver:
                 if data is not None:
                     flow["data"] = data
                 return Inst(feat.FLOW_ITERATOR, "method", flow)
+            if callee.name in queues.DEQUEUES_MANY and owner.cls in queues.QUEUES:  # a batch of its elements
+                found = queues.dequeued(owner, named.get("n"), returns or "tensorflow.Tensor")
+                if found is not None:
+                    return found
+            if callee.name == "compute_gradients" and arrays.is_sym(named.get("loss")):
+                return Inst(graphrun.GRADIENTS, "method", {"loss": named["loss"].meta["sym"]})  # what applying them trains
             if returns is None:
                 return None
             meta = dict(owner.meta) if returns == owner.cls or (returns == DATASET and "data" in owner.meta) else None
@@ -2376,6 +2395,8 @@ class Resolver:
                 meta = {"train_op": node.lineno}  # `opt.minimize(loss)`: what a TF1 training step fetches
                 if arrays.is_sym(named.get("loss")):  # the graph the loss is computed by
                     meta["sym"] = named["loss"].meta["sym"]
+                elif type(given := named.get("grads_and_vars")) is Inst and given.cls == graphrun.GRADIENTS:
+                    meta["sym"] = given.meta["loss"]
             return Inst(returns, "method", meta)
         if kind is Inst:
             if callee.cls == SAVED_MODEL_LOAD:
@@ -2718,6 +2739,11 @@ class Resolver:
             cls = path.rpartition(".")[0] if path.rpartition(".")[2] in kerasext.CONSTRUCTORS else path
             return kerasext.library_call(cls, self.library_base(cls))
         sym = self.table.symbol(path)
+        if sym is None and root in TF_ROOTS and slim.is_arg_scope(path):
+            return slim.arg_scope(args, keywords, self.arg_scopes[-1])
+        if sym is None and root in TF_ROOTS and (layer := slim.function(path)) is not None:  # `slim.conv2d(x, 64, 3)`
+            found = slim.on_sym(layer, args, keywords, self.arg_scopes[-1], _node_key(node, self.instance))
+            return Inst("tensorflow.Tensor", "factory", {"sym": found} if found is not None else {})
         if sym is None and path in symops.NORMALISATIONS and args and not args[0][0]:  # TF1's contrib.layers
             found = symops.on_sym(path, {"inputs": args[0][1]}, _node_key(node, self.instance))
             return Inst("tensorflow.Tensor", "factory", {"sym": found} if found is not None else {})
@@ -2745,6 +2771,10 @@ class Resolver:
         if api == graphrun.CONTROL_DEPENDENCIES:  # the ops built under it run these first
             ops = named.get("control_inputs")
             return Inst(api, "factory", graphrun.grouped([ops]) if ops is not None else {})
+        if api in queues.ITERATOR_FUNCTIONS:
+            return queues.iterator(named.get("dataset"))  # `tf.data.make_one_shot_iterator(ds)`
+        if api in queues.BATCHES and (batch := queues.batched(api, named, returns or "tensorflow.Tensor")) is not None:
+            return batch  # `tf.train.batch([image, label], 32)`: tensors of its element's shape and that batch
         if api in symops.SHAPE_OPS and type(shaped := named.get("input", named.get("x"))) is Inst and arrays.is_sym(shaped):
             return symops.shape_value(shaped.meta["sym"])  # `tf.shape(x)` of a symbolic tensor, as `x.shape`
         if api == work_mod.MODEL_TO_ESTIMATOR:  # an Estimator that trains and runs that Keras model
@@ -3721,8 +3751,8 @@ class Resolver:
     def entered(self, value: Any) -> Any:
         """The value `with value as x` binds: what `__enter__` returns, as the catalog says
         (the tape for `tf.GradientTape()`; unknown for `tf.name_scope(...)`, which gives a str)."""
-        if type(value) is Inst and value.cls in (arrays.KEYED, hostwork.OPENED):
-            return value  # `with np.load(path) as data:`, `with Image.open(path) as image:`
+        if type(value) is Inst and value.cls in (arrays.KEYED, hostwork.OPENED, slim.ARG_SCOPE):
+            return value  # `with np.load(path) as data:`, `with Image.open(path) as image:`, an arg_scope's defaults
         if type(value) is Inst:
             api = self.table.method(value.cls, "__enter__")
             returns = self.table.returns(api) if api else None

@@ -57,7 +57,8 @@ def _joined(syms: list[Sym], cls: str) -> Inst:
     same = len({(_flops(s), _params(s), _dispatched(s), s.shape) for s in syms}) == 1  # (one graph walked again)
     unknown = tuple(dict.fromkeys((*least.unknown, *lightest.unknown, *(() if same else (CHOICE,)))))
     sym = replace(least, shape=_shape([s.shape for s in syms]), params=dict(lightest.params), flops=dict(least.flops),
-                  unknown=unknown, owners=dict(least.owners), layers=dict(fewest.layers), outputs=dict(least.outputs))
+                  unknown=unknown, owners=dict(least.owners), layers=dict(fewest.layers), outputs=dict(least.outputs),
+                  batch=least.batch if len({s.batch for s in syms}) == 1 else None)  # (which path's batch: not known)
     return Inst(cls, "join", {"sym": sym})
 
 

@@ -41,11 +41,12 @@ _OWN_CHANNELS = frozenset({"Dense", "Conv1D", "Conv2D", "Conv3D", "Conv2DTranspo
 _KEPT_CHANNELS = frozenset({"MaxPooling1D", "MaxPooling2D", "AveragePooling1D", "AveragePooling2D",
                             "BatchNormalization", "Dropout"})
 #: TF1 normalisations outside TF2's namespace (so outside the catalog): they keep their input's shape.
-NORMALISATIONS = frozenset({"tensorflow.contrib.layers.batch_norm", "tensorflow.contrib.layers.layer_norm"})
+NORMALISATIONS = frozenset({"tensorflow.contrib.layers.batch_norm", "tensorflow.contrib.layers.layer_norm",
+                            "tensorflow.contrib.slim.batch_norm", "tensorflow.contrib.slim.layer_norm"})
 #: Ops that keep their symbolic operand's shape, one FLOP per element (besides ops.py's unary and binary ops).
 _ELEMENTWISE = frozenset({
     "bias_add", "leaky_relu", "dropout", "sigmoid_cross_entropy_with_logits", "l2_normalize", "clip_by_value",
-    "ones_like", "zeros_like", "add_n", "crelu",
+    "ones_like", "zeros_like", "add_n", "crelu", "to_float", "to_double", "to_int32", "to_int64", "to_bfloat16",
 })  # fmt: skip
 #: TF1's losses and summaries: a scalar of the batch, one FLOP per element read.
 _TO_SCALAR = ("tensorflow.compat.v1.losses.", "tensorflow.compat.v1.summary.")
@@ -77,7 +78,7 @@ def _sample(value: Any) -> tuple | None:
     return value.meta["sym"].shape if is_sym(value) else None
 
 
-def _dims(value: Any) -> list | None:
+def dims(value: Any) -> list | None:
     """The sizes a shape argument lists, a size the code does not show (`[self.batch_size] + image_dims`,
     a channel count read from the data) as None; None where it is not a list or tuple of sizes."""
     if type(value) is Seq:
@@ -96,18 +97,18 @@ def _weight_shape(value: Any) -> tuple | None:
     shape = shape_of(value)
     if shape is not None or type(value) is not Inst:
         return shape
-    raw = _dims(Const(value.meta.get("init", {}).get("shape")))
+    raw = dims(Const(value.meta.get("init", {}).get("shape")))
     return tuple(raw) if raw and -1 not in raw else None
 
 
 def placeholder(named: dict) -> tuple[Sym, int | None] | None:
     """A placeholder of known rank: its Sym (the shape after the batch axis, a size the code does not
-    show None) and its batch (an int, or None where left open)."""
-    raw = _dims(named.get("shape"))
+    show None; the batch a run feeds it where literal) and its batch (an int, or None where left open)."""
+    raw = dims(named.get("shape"))
     if not raw or -1 in raw:
         return None
     sample = tuple(raw[1:])
-    return Sym(sample, sample), raw[0]
+    return Sym(sample, sample, batch=raw[0] if raw[0] else None), raw[0]
 
 
 def shape_value(sym: Sym) -> Const | None:
@@ -164,6 +165,15 @@ def on_sym(api: str, named: dict, call_key: Hashable) -> Sym | None:
         if leaf is not None:
             found = _op(leaf, named, syms, call_key)
     return found if found is not None else unknown_on_sym(syms, api.rpartition(".")[2], call_key, 1)  # one op
+
+
+def on_layer(name: str | None, label: str, named: dict, call_key: Hashable) -> Sym:
+    """Keras layer *name* (its arguments Consts among *named*, its input `inputs`) called on a symbolic
+    tensor as a TF1 layer function is: its work added where known, else one of unknown shape with
+    *label* among the unknown (*name* None: an argument that moves its work not known)."""
+    syms = _syms(named)
+    found = _layer(name, named, syms, call_key) if name is not None else None
+    return found if found is not None else unknown_on_sym(syms, label, call_key, 1)
 
 
 def _elements(shape: tuple | None) -> int | None:
@@ -434,7 +444,7 @@ def _transpose(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
     filter's output channels where that leaves them open); its FLOPs unknown where the input's sides, the
     kernel or a channel count is not known."""
     shape, f = _sample(_first(named, "input", "value")), _weight_shape(_first(named, "filters", "filter"))
-    raw = _dims(named.get("output_shape"))
+    raw = dims(named.get("output_shape"))
     if shape is None or raw is None or len(raw) != len(shape) + 1 or None in raw[1:-1] \
             or not all(d is None or d > 0 for d in raw[1:]) or f is not None and len(f) != len(shape) + 1:
         return None
@@ -452,7 +462,7 @@ def _reshape(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
     (its batch axis None): the axes after the first (the batch's), one of them -1 at most, the sample's
     elements kept; a size the code does not show (`[self.batch_size, 1, 1, self.y_dim]`) unknown, where no
     axis is -1."""
-    raw = _dims(named.get("shape"))
+    raw = dims(named.get("shape"))
     size = _elements(_sample(named.get("tensor")))
     if raw is None or len(raw) < 2 or raw[0] is not None and raw[0] == 0:
         return None

@@ -551,14 +551,14 @@ def model_on_sym(model: Inst, inputs: Any, call_key: Hashable) -> Sym | None:
     merged.layers[call_key] = model_layers(model)
     if net is None or net.flops is None:
         return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label), merged.owners,
-                   merged.layers, merged.sized)
+                   merged.layers, merged.sized, batch=merged.batch)
     merged.params[id(model.meta)] = (net.params or 0, model.meta)
     merged.flops[call_key] = net.flops
     merged.outputs[call_key] = net.activations
     merged.owners[call_key] = id(model.meta)
     if net.params is None or net.partial:
         return Sym(merged.shape, merged.input_shape, merged.params, merged.flops, (*merged.unknown, f"{label} (part)"),
-                   merged.owners, merged.layers, merged.sized)
+                   merged.owners, merged.layers, merged.sized, batch=merged.batch)
     return merged
 
 
@@ -625,7 +625,9 @@ def merge_syms(syms: list[Sym], shape: tuple | None) -> Sym:
         unknown.extend(u for u in sym.unknown if u not in unknown)
     unknown.extend(_overlapping_cuts(params, flops, owners, counts))
     sized = next((sym.sized for sym in syms if sym.sized), None)
-    return Sym(shape, syms[0].input_shape, params, flops, tuple(unknown), owners, counts, sized, outputs)
+    batches = {sym.batch for sym in syms if sym.batch is not None}
+    batch = batches.pop() if len(batches) == 1 else None  # inputs of other batches: not known which a run reads
+    return Sym(shape, syms[0].input_shape, params, flops, tuple(unknown), owners, counts, sized, outputs, batch)
 
 
 def _overlapping_cuts(params: dict, flops: dict, owners: dict, counts: dict) -> list[str]:
@@ -695,7 +697,7 @@ def unknown_on_sym(syms: list[Sym], label: str, call_key: Hashable, layers: int 
     other callee)."""
     merged = merge_syms(syms, None)
     return Sym(None, merged.input_shape, merged.params, merged.flops, (*merged.unknown, label), merged.owners,
-               {**merged.layers, call_key: layers}, merged.sized)
+               {**merged.layers, call_key: layers}, merged.sized, batch=merged.batch)
 
 
 def normalisation_on_sym(syms: list[Sym], init: dict, label: str, call_key: Hashable) -> Sym:

@@ -1,0 +1,122 @@
+"""TF1 input queues and iterators: the batch a graph built on `tf.train.batch` / `get_next()` reads each run.
+
+`tf.train.batch([image, label], batch_size=32)` dequeues *batch_size* elements of the tensors it is
+given each time the graph built on it runs (a `sess.run(train_op)` fed nothing): each tensor it returns
+is symbolic (arrays.Sym) of the element's static shape per sample (what the code states: a tensor of
+known shape, `image.set_shape([64, 64, 3])`, the `shapes` argument; a size it does not state None, a
+shape it does not state unknown, so that the graph after it is a floor) and of that batch
+(`Sym.batch`, which graphrun.py reads as the run's samples). What the queue runners do before the
+batch (reading and decoding files) runs on their own threads and is not priced here. A queue's
+`dequeue_many(n)` is such a batch of n elements of the shapes the queue was made with (`shapes=`). A TF1 iterator's
+`get_next()` over a tf.data pipeline whose elements are one tensor of known per-sample shape
+(`from_tensor_slices(x)`, batched) is such a tensor too, of the pipeline's batch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from greenlint.analysis import symops
+from greenlint.analysis.arrays import Data, Sym, is_sym, shape_of
+from greenlint.analysis.values import Const, Inst, Seq
+
+#: The batching ops of TF1's input queues and the argument holding the tensors of one element.
+BATCHES = {
+    "tensorflow.compat.v1.train.batch": "tensors", "tensorflow.compat.v1.train.shuffle_batch": "tensors",
+    "tensorflow.compat.v1.train.maybe_batch": "tensors", "tensorflow.compat.v1.train.maybe_shuffle_batch": "tensors",
+    "tensorflow.compat.v1.train.batch_join": "tensors_list",
+    "tensorflow.compat.v1.train.shuffle_batch_join": "tensors_list",
+}  # fmt: skip
+#: What a TF1 iterator over a tf.data pipeline is (meta "data": the pipeline's `arrays.Data`), and what
+#: makes one: a function given the dataset, or the dataset's method of the same name.
+ITERATOR = "tensorflow.compat.v1.data.Iterator"
+ITERATOR_MAKERS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
+ITERATOR_FUNCTIONS = frozenset(f"tensorflow.compat.v1.data.{name}" for name in ITERATOR_MAKERS)
+#: TF's queues (`tf.FIFOQueue(capacity, dtypes, shapes=[(None, 1)])`) and their methods dequeuing a batch.
+QUEUES = frozenset({"tensorflow.queue.FIFOQueue", "tensorflow.queue.PaddingFIFOQueue", "tensorflow.queue.RandomShuffleQueue"})
+DEQUEUES_MANY = frozenset({"dequeue_many", "dequeue_up_to"})
+#: Where `set_shape` keeps a tensor's static shape, a size it leaves open None (read by `element_shape`).
+STATIC_SHAPE = "static_shape"
+
+
+def set_shape(tensor: Inst, shape: Any) -> None:
+    """`tensor.set_shape(shape)`: a symbolic tensor's per-sample sizes and batch where it had none, any
+    other tensor's static shape kept for the queue it may be batched by (a size left open None)."""
+    dims = symops.dims(shape)
+    if not dims or -1 in dims:
+        return
+    if is_sym(tensor):
+        sym = tensor.meta["sym"]
+        sample = tuple(dims[1:])
+        if sym.shape is not None and (len(sym.shape) != len(sample) or any(
+                a is not None and b is not None and a != b for a, b in zip(sym.shape, sample))):
+            return  # (TF raises on a clash)
+        shape = sample if sym.shape is None else tuple(a if a is not None else b for a, b in zip(sym.shape, sample))
+        tensor.meta["sym"] = Sym(shape, sym.input_shape, sym.params, sym.flops, sym.unknown, sym.owners, sym.layers,
+                                 sym.sized, sym.outputs, sym.batch if sym.batch is not None else dims[0])
+    else:
+        tensor.meta[STATIC_SHAPE] = tuple(dims)
+
+
+def element_shape(tensor: Any, many: bool) -> tuple | None:
+    """The static shape of one element of *tensor* (its first axis dropped where it enqueues many:
+    `enqueue_many=True`); None where not known."""
+    shape = shape_of(tensor) if type(tensor) is Inst else None
+    if shape is None and type(tensor) is Inst:
+        shape = tensor.meta.get(STATIC_SHAPE)
+    if shape is None or many and not shape:
+        return None
+    return tuple(shape[1:]) if many else tuple(shape)
+
+
+def batched(api: str, named: dict, returns: str) -> Any:
+    """What a batching op returns: one symbolic tensor per tensor of the element (the tensor itself where
+    the element is a list of one, as TF's dequeue gives), each of the element's shape and of the batch
+    dequeued where *batch_size* is an int; None where the element is not a list or tuple of tensors."""
+    element = named.get(BATCHES[api])
+    if api.endswith("_join"):  # a list of elements read by several threads: the first's shapes
+        element = element.items[0] if type(element) is Seq and element.items else None
+    if type(element) is not Seq or not element.items:
+        return None
+    size = named.get("batch_size")
+    batch = size.value if type(size) is Const and type(size.value) is int and size.value > 0 else None
+    many = type(named.get("enqueue_many")) is Const and named["enqueue_many"].value is True
+    given = named.get("shapes")
+    stated = [symops.dims(item) for item in given.items] if type(given) is Seq and len(given.items) == len(element.items) \
+        else [None] * len(element.items)
+    tensors = []
+    for tensor, dims in zip(element.items, stated):
+        shape = tuple(dims) if dims is not None and -1 not in dims else element_shape(tensor, many)
+        tensors.append(Inst(returns, "factory", {"sym": Sym(shape, shape, batch=batch)}))
+    return tensors[0] if len(tensors) == 1 else Seq(tuple(tensors))
+
+
+def iterator(dataset: Any) -> Inst:
+    """The TF1 iterator `make_one_shot_iterator` / `make_initializable_iterator` makes over *dataset*."""
+    data = dataset.meta.get("data") if type(dataset) is Inst else None
+    return Inst(ITERATOR, "factory", {"data": data} if type(data) is Data else {})
+
+
+def next_element(it: Inst, returns: str) -> Inst | None:
+    """`iterator.get_next()`: a symbolic tensor of the pipeline's per-sample shape and batch where each element
+    is one tensor (a tuple's parts are not known apart); None otherwise."""
+    data = it.meta.get("data")
+    if type(data) is not Data or not data.whole:
+        return None
+    return Inst(returns, "factory", {"sym": Sym(data.shape, data.shape, batch=data.batch)})
+
+
+def dequeued(queue: Inst, n: Any, returns: str) -> Any:
+    """`queue.dequeue_many(n)` of a queue made with literal `shapes`: one symbolic tensor per component (the
+    tensor itself for one), each of its shape and of the batch n where n is an int; None where the shapes
+    are not stated."""
+    shapes = queue.meta.get("init", {}).get("shapes")
+    if not isinstance(shapes, list) or not shapes:
+        return None
+    batch = n.value if type(n) is Const and type(n.value) is int and n.value > 0 else None
+    tensors = []
+    for shape in shapes:
+        dims = symops.dims(Const(shape))
+        sample = tuple(dims) if dims is not None and -1 not in dims else None
+        tensors.append(Inst(returns, "factory", {"sym": Sym(sample, sample, batch=batch)}))
+    return tensors[0] if len(tensors) == 1 else Seq(tuple(tensors))

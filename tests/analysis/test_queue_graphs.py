@@ -1,0 +1,221 @@
+"""A TF1 graph built on an input queue's batch (queues.py) and of slim's layers (slim.py): a session run fed
+nothing reads the queue's batch, each op of the graph priced on the element's static shape; a shape only a
+file states leaves the graph a floor."""
+
+from __future__ import annotations
+
+import textwrap
+
+from greenlint.analysis.analyse import analyse_source
+
+
+def runs(code: str) -> dict[int, dict]:
+    result = analyse_source(textwrap.dedent(code).lstrip("\n"), "train.py")
+    assert result.errors == []
+    return {s.span.line: s.work for s in result.callsites if "step" in s.work}
+
+
+QUEUE = """
+import argparse
+import numpy as np
+import tensorflow as tf
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--batch_size", type=int, default=16)
+a = parser.parse_args()
+queue = tf.train.string_input_producer(paths)
+_, contents = tf.WholeFileReader().read(queue)
+image = tf.image.decode_png(contents, channels=3)
+image.set_shape([64, 64, 3])
+images, labels = tf.train.shuffle_batch([image, label], batch_size=a.batch_size, capacity=100, min_after_dequeue=10)
+x = tf.to_float(images)
+logits = tf.layers.dense(tf.layers.flatten(x), 10)
+loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+train_op = tf.train.AdamOptimizer().minimize(loss)
+with tf.Session() as sess:
+    for step in range(1000):
+        sess.run(train_op)
+"""
+#: the cast, the dense layer on the 64x64x3 image, the loss over the 10 classes and its mean.
+QUEUE_FORWARD = 64 * 64 * 3 + 2 * 64 * 64 * 3 * 10 + 10 + 1
+
+
+def test_a_run_fed_nothing_reads_the_queue_batch_of_the_element_shape():
+    train = runs(QUEUE)[19]
+    assert train["step"].value == "training"
+    assert train["samples"].value == 16 and "queue" in train["samples"].note
+    assert train["flops_per_sample"].value == QUEUE_FORWARD and train["flops_per_sample"].bound is None
+
+
+def test_an_element_the_code_gives_no_shape_leaves_the_graph_a_floor():
+    """BEGAN sets its images' shape from the first file's size (`shape = [h, w, 3]` from PIL): the sides
+    unknown, the dense layer's work is; the batch is still the queue's."""
+    train = runs(QUEUE.replace("[64, 64, 3]", "[h, w, 3]"))[19]
+    assert train["samples"].value == 16
+    assert train["flops_per_sample"].value is None
+    unset = runs(QUEUE.replace("image.set_shape([64, 64, 3])\n", ""))[18]
+    assert unset["flops_per_sample"].value is None and unset["samples"].value == 16
+
+
+def test_a_batch_of_a_size_not_known_leaves_the_samples_unknown():
+    train = runs(QUEUE.replace("batch_size=a.batch_size", "batch_size=size"))[19]
+    assert train["samples"].value is None
+    assert train["flops_per_sample"].value == QUEUE_FORWARD
+
+
+def test_a_feed_sets_the_samples_over_the_queue():
+    fed = "sess.run(train_op, feed_dict={images: np.zeros((8, 64, 64, 3))})"
+    train = runs(QUEUE.replace("sess.run(train_op)", fed))[19]
+    assert train["samples"].value == 8
+
+
+def test_a_placeholder_of_literal_batch_is_the_batch_of_a_run_fed_arrays_not_known():
+    code = """
+    import tensorflow as tf
+    x = tf.placeholder(tf.float32, [32, 100])
+    y = tf.placeholder(tf.float32, [None, 100])
+    with tf.Session() as sess:
+        sess.run(tf.nn.relu(x), feed_dict=feed)
+        sess.run(tf.nn.relu(y), feed_dict=feed)
+    """
+    found = runs(code)
+    assert found[5]["samples"].value == 32
+    assert found[6]["samples"].value is None
+
+
+ITERATOR = """
+import numpy as np
+import tensorflow as tf
+x = np.zeros((1000, 784), dtype=np.float32)
+ds = tf.data.Dataset.from_tensor_slices(x).shuffle(1000).repeat().batch(50)
+features = tf.data.make_one_shot_iterator(ds).get_next()
+loss = tf.reduce_mean(tf.layers.dense(features, 10))
+train_op = tf.train.AdamOptimizer().minimize(loss)
+with tf.Session() as sess:
+    for step in range(1000):
+        sess.run(train_op)
+"""
+
+
+def test_an_iterator_over_a_pipeline_of_known_elements_gives_its_batch_and_shape():
+    for code in (ITERATOR, ITERATOR.replace("tf.data.make_one_shot_iterator(ds)", "ds.make_initializable_iterator()")):
+        train = runs(code)[10]
+        assert train["samples"].value == 50
+        assert train["flops_per_sample"].value == 2 * 784 * 10 + 10
+
+
+def test_an_iterator_over_elements_of_unknown_shape_is_a_floor():
+    train = runs(ITERATOR.replace("from_tensor_slices(x)", "from_tensor_slices((x, y))"))[10]
+    assert train["samples"].value is None and train["flops_per_sample"].value is None
+    train = runs(ITERATOR.replace("np.zeros((1000, 784), dtype=np.float32)", "np.load(path)"))[10]
+    assert train["flops_per_sample"].value is None
+
+
+SLIM = """
+import tensorflow as tf
+import tensorflow.contrib.slim as slim
+
+x = tf.placeholder(tf.float32, [None, 32, 32, 3])
+with slim.arg_scope([slim.conv2d], padding="VALID", stride=2):
+    h = slim.conv2d(x, 16, [3, 3])
+    p = slim.max_pool2d(h, [2, 2])
+h2 = slim.conv2d(x, 16, 3)
+logits = slim.fully_connected(slim.flatten(p), 10, activation_fn=None)
+with tf.Session() as sess:
+    sess.run(logits, feed_dict={x: xs})
+    sess.run(h2, feed_dict={x: xs})
+"""
+
+
+def test_slim_layers_are_priced_as_their_keras_twins_under_arg_scope_defaults():
+    found = runs(SLIM)
+    # VALID, stride 2 from the scope: 15x15x16 outputs, each a 3x3x3 window, its ReLU; the 2x2 pool (stride 2,
+    # slim's default) to 7x7x16; the dense layer on its 784 values, no activation
+    conv = 2 * 3 * 3 * 3 * 16 * 15 * 15 + 15 * 15 * 16
+    pool = 7 * 7 * 16 * 4
+    assert found[11]["flops_per_sample"].value == conv + pool + 2 * 784 * 10
+    # outside the scope: slim's SAME padding and stride 1, 32x32x16 outputs
+    assert found[12]["flops_per_sample"].value == 2 * 3 * 3 * 3 * 16 * 32 * 32 + 32 * 32 * 16
+
+
+def test_a_slim_layer_whose_stride_or_layout_is_not_known_leaves_its_work_unknown():
+    found = runs(SLIM.replace("h2 = slim.conv2d(x, 16, 3)", "h2 = slim.conv2d(x, 16, 3, stride=s)"))
+    assert found[12]["flops_per_sample"].value is None
+    found = runs(SLIM.replace('padding="VALID", stride=2', 'data_format="NCHW"'))
+    assert found[11]["flops_per_sample"].value is None  # channels first: the layers after it of unknown shape too
+
+
+def test_a_scope_given_a_scope_and_a_network_called_in_it_use_its_defaults():
+    code = SLIM.replace(
+        'with slim.arg_scope([slim.conv2d], padding="VALID", stride=2):\n'
+        "    h = slim.conv2d(x, 16, [3, 3])\n    p = slim.max_pool2d(h, [2, 2])\n",
+        'def scope():\n    with slim.arg_scope([slim.conv2d], padding="VALID", stride=2) as sc:\n        return sc\n'
+        "def net(x):\n    h = slim.conv2d(x, 16, [3, 3])\n    return slim.max_pool2d(h, [2, 2])\n"
+        "with slim.arg_scope(scope()):\n    p = net(x)\n",
+    )
+    found = runs(code)
+    conv = 2 * 3 * 3 * 3 * 16 * 15 * 15 + 15 * 15 * 16
+    assert found[16]["flops_per_sample"].value == conv + 7 * 7 * 16 * 4 + 2 * 784 * 10
+
+
+def test_an_update_applying_computed_gradients_trains_the_graph_of_their_loss():
+    """pix2pix's `discrim_optim.apply_gradients(discrim_optim.compute_gradients(loss, var_list=tvars))`."""
+    code = QUEUE.replace(
+        "train_op = tf.train.AdamOptimizer().minimize(loss)",
+        "opt = tf.train.AdamOptimizer()\ntrain_op = opt.apply_gradients(opt.compute_gradients(loss, var_list=tvars))",
+    )
+    train = runs(code)[20]
+    assert train["step"].value == "training"
+    assert train["samples"].value == 16 and train["flops_per_sample"].value == QUEUE_FORWARD
+    clipped = code.replace("opt.compute_gradients(loss, var_list=tvars)", "clip(opt.compute_gradients(loss))")
+    assert runs(clipped)[20]["flops_per_sample"].value is None  # gradients changed by code not followed
+
+
+def test_a_queue_of_stated_shapes_dequeues_a_batch_of_them():
+    """tensorflow-wavenet's `tf.PaddingFIFOQueue(size, ['float32'], shapes=[(None, 1)])`, `dequeue_many(n)`:
+    the batch is n; a length the code leaves open leaves the work unknown."""
+    code = """
+    import tensorflow as tf
+    audio = tf.PaddingFIFOQueue(32, ['float32'], shapes=[(None, 1)]).dequeue_many(4)
+    x, y = tf.FIFOQueue(32, ['float32', 'int32'], shapes=[(784,), ()]).dequeue_many(8)
+    free = tf.FIFOQueue(32, ['float32']).dequeue_many(8)
+    with tf.Session() as sess:
+        sess.run(tf.reduce_mean(audio))
+        sess.run(tf.layers.dense(x, 10))
+        sess.run(tf.reduce_mean(free))
+    """
+    found = runs(code)
+    assert found[6]["samples"].value == 4 and found[6]["flops_per_sample"].value is None
+    assert found[7]["samples"].value == 8 and found[7]["flops_per_sample"].value == 2 * 784 * 10
+    assert found[8]["samples"].value is None
+
+
+def test_paths_reading_batches_of_other_sizes_join_with_their_batch_unknown():
+    code = """
+    import tensorflow as tf
+    small = tf.placeholder(tf.float32, [16, 100])
+    large = tf.placeholder(tf.float32, [64, 100])
+    def build(other):
+        if flag:
+            return tf.nn.relu(small)
+        return tf.nn.relu(other)
+    with tf.Session() as sess:
+        sess.run(build(large), feed_dict=feed)
+        sess.run(build(small), feed_dict=feed)
+    """
+    found = runs(code)
+    assert found[9]["samples"].value is None
+    assert found[10]["samples"].value == 16
+
+
+def test_a_static_shape_set_is_no_feature_of_the_calls_on_the_tensor():
+    code = QUEUE.replace("image.set_shape([64, 64, 3])\n", "image.set_shape([64, 64, 3])\nimage.get_shape()\n")
+    result = analyse_source(textwrap.dedent(code).lstrip("\n"), "train.py")
+    get_shape = next(s for s in result.callsites if s.api == "tensorflow.Tensor.get_shape")
+    assert get_shape.features["receiver"] == "factory" and "static_shape" not in get_shape.features
+
+
+def test_a_slim_batch_norm_keeps_the_graph_its_shape_and_adds_its_work():
+    found = runs(SLIM.replace("h2 = slim.conv2d(x, 16, 3)", "h2 = slim.conv2d(slim.batch_norm(x), 16, 3)"))
+    # one FLOP per element normalised (symops.NORMALISATIONS), then the convolution as outside the scope
+    assert found[12]["flops_per_sample"].value == 32 * 32 * 3 + 2 * 3 * 3 * 3 * 16 * 32 * 32 + 32 * 32 * 16
