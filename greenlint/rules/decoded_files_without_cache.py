@@ -182,8 +182,8 @@ class DecodedFilesWithoutCache(Rule):
     yields in a `while` loop, or only yields what it was given (rows of arrays in memory); one that
     calls an augmentation (a call whose name holds `aug`, `transform`, `distort` or `jitter`).
 
-    A `for` over `range(n)` (or tqdm's `trange(n)`) whose bounds the code shows to allow at most
-    one pass (a literal, a parameter's or flag's default, what the file's calls pass:
+    A `for` over `range(n)` (maybe through a progress bar: `tqdm(range(n))`, tqdm's `trange(n)`) whose
+    bounds the code shows to allow at most one pass (a literal, a parameter's or flag's default, what the file's calls pass:
     `train(epochs=1)`) repeats nothing and is not reported; a count the code does not show (`epochs=args.epochs` with the flag
     defined elsewhere) is taken as the more than one pass an epoch loop is written for, and the
     finding quotes it.
@@ -414,6 +414,11 @@ class DecodedFilesWithoutCache(Rule):
             "ds = tf.data.Dataset.list_files('x/*.png').map(lambda p: tf.io.decode_png(tf.io.read_file(p))).batch(8)\n"
             "for epoch in tqdm.trange(1, desc='epoch'):\n    for x in ds:\n        train_step(x)\n"
         ),
+        Valid(  # tqdm's bar around a range of one: one pass over the files
+            "import tensorflow as tf\nfrom tqdm import tqdm\n"
+            "ds = tf.data.Dataset.list_files('x/*.png').map(lambda p: tf.io.decode_png(tf.io.read_file(p))).batch(8)\n"
+            "for epoch in tqdm(range(1)):\n    for x in ds:\n        train_step(x)\n"
+        ),
         Valid(  # a map function passed through a parameter: the arrays in memory are scaled, nothing decoded
             "import tensorflow as tf\n\n\ndef batched(dataset, map_fn):\n    return dataset.map(map_fn).batch(64)\n\n\n"
             "ds = batched(tf.data.Dataset.from_tensor_slices(x), lambda a: a / 255)\n"
@@ -490,6 +495,13 @@ class DecodedFilesWithoutCache(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # an epoch loop counted through tqdm's bar around its range: the count is named
+            "import tensorflow as tf\nfrom tqdm import tqdm\n"
+            "ds = tf.data.Dataset.list_files('x/*.png').map(lambda p: tf.io.decode_png(tf.io.read_file(p))).batch(8)\n"
+            "for epoch in tqdm(range(30)):\n    for x in ds:\n        train_step(x)\n",
+            line=3,
+            message_contains="on every pass of the loop at line 4 (30 passes)",
+        ),
         Invalid(  # the decoder itself given to map, by reference, then repeated for a fit of 100 steps an epoch
             "import tensorflow as tf\n"
             "images = tf.data.Dataset.list_files('horses/*.jpg').map(tf.io.read_file, num_parallel_calls=4)\n"

@@ -24,7 +24,9 @@ users to TensorFlow Addons), or the project pins a TensorFlow older than 2.2 (1.
 2.4, the first that is tf.keras, requires 2.2; greenlint/rules/tf_target.py reads the pin). A project module the file imports directly,
 or a module beside it, that calls one of those methods or imports `keras_contrib` says the same
 of the file (a demo script beside the training script it shares the project's Keras with, a
-sample script importing the package whose module trains with `fit_generator`).
+sample script importing the package whose module trains with `fit_generator`). A program that
+imports the standalone `keras` alone, with none of these signs, may run on any of them: its Keras
+is unknown (`Flavour.unknown`).
 """
 
 from __future__ import annotations
@@ -56,10 +58,13 @@ _SPLIT = re.compile(r"\W+")
 
 
 class Flavour(NamedTuple):
-    """*multi_backend*: the program runs on standalone Keras 2.0-2.3; *basis* says why ("" when not)."""
+    """*multi_backend*: the program runs on standalone Keras 2.0-2.3; *basis* says why ("" when not);
+    *unknown*: it imports the standalone `keras` alone and nothing says which (multi-backend 2.0-2.3,
+    tf.keras 2.4-2.15 under another name, or Keras 3)."""
 
     multi_backend: bool
     basis: str
+    unknown: bool = False
 
 
 def _kerases(text: str) -> tuple[bool, bool]:
@@ -147,4 +152,4 @@ def keras_flavour(facts: FileFacts, tf: TargetVersion | None = None) -> Flavour:
     tf = tf if tf is not None else target(facts.path)
     if tf.basis.startswith("pinned") and tf.older_than(*TF_KERAS_FROM):
         return Flavour(True, f"standalone `keras` on {tf.shown()}")
-    return Flavour(False, "")
+    return Flavour(False, "", unknown=True)

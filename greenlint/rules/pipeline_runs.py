@@ -22,6 +22,7 @@ from greenlint.rules.syntax import (
     enclosing,
     last_name,
     own_loops,
+    range_header,
     takes,
 )
 
@@ -74,15 +75,11 @@ def runs_once(facts: FileFacts, loop: Loop, cell: int | None) -> bool:
 
 
 def _passes_of(facts: FileFacts, loop: Loop, cell: int | None) -> int | None:
-    """How many passes a `for` over `range(n)` (or `range(start, stop)`, or tqdm's `trange`) makes with the values its
-    bounds hold by default (`default_value`: a literal, a parameter's or flag's default, what the
-    file's calls pass); None for another loop or a bound not known."""
-    header = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
-    if not isinstance(header, ast.Call) or last_name(header.func) not in ("range", "xrange", "trange"):
-        return None
-    if header.keywords and last_name(header.func) != "trange":  # tqdm's `desc=`, `leave=`: not bounds
-        return None
-    if not 1 <= len(header.args) <= 2:
+    """How many passes a `for` over `range(n)` (or `range(start, stop)`, maybe through a progress bar:
+    `syntax.range_header`) makes with the values its bounds hold by default (`default_value`: a literal,
+    a parameter's or flag's default, what the file's calls pass); None for another loop or a bound not known."""
+    header = range_header(facts, loop.iter, cell) if isinstance(loop, (ast.For, ast.AsyncFor)) else None
+    if header is None or not 1 <= len(header.args) <= 2:
         return None
     bounds = [default_value(facts, arg, cell) for arg in header.args]
     values = [

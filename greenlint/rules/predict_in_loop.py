@@ -25,11 +25,19 @@ from greenlint.rules.material import (
 )
 from greenlint.rules.site import Site, is_keras_model_method
 from greenlint.rules.syntax import LOOPS, last_name, own_body, own_loops, shows_each_pass, times_each_call
+from greenlint.rules.tiny_steps import tiny_step
 
 #: A base class whose method calls `self.step` once per pass of its loop (a decoder's search).
 DECODER = (
     "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\nclass Decoder:\n"
     "    def search(self, x):\n        for step in range(32):\n            x = self.step(x)\n        return x\n"
+)
+
+
+#: A model of standalone `keras`, which Keras not said, with layers `{layers}`, predicting once per state.
+STANDALONE = (
+    "from keras.models import Sequential\nfrom keras.layers import Dense\nmodel = Sequential()\n{layers}"
+    "model.compile(loss='mse', optimizer='adam')\nfor state in states:\n    q = model.predict(state)\n"
 )
 
 
@@ -75,7 +83,14 @@ class PredictInLoop(Rule):
     the file, a project module it imports or a module beside it), whose `predict` feeds a
     session the function it built on the first call: its per-call overhead is a few
     milliseconds of slicing and `Session.run`, not the start-up of TF2's `predict` the message
-    prices (blind-judged false on three such programs' demo and sample loops); a loop that
+    prices (blind-judged false on three such programs' demo and sample loops); a program on the
+    standalone `keras` whose code says nothing of its version (none of those signs, and tf.keras
+    never imported: multi-backend Keras 2.0-2.3, tf.keras 2.4-2.15 under another name or Keras 3
+    may run it), where the per-call overhead spans a session run to TF2's start-up, two orders of
+    magnitude, unless the model is tiny (a batch of it at most 10^6 FLOPs, rules/tiny_steps.py):
+    whichever Keras runs it, its per-call overhead outweighs that work, and the message gives both
+    (blind-judged false on two GAN scripts of Keras 2.2, whose three training steps a pass dwarf a
+    session run, and true on DQN agents' 4-24-24-2 MLPs); a loop that
     times each call (a clock read before and after it) and throws its result away (a statement
     of its own, or bound to a name the loop never reads): a benchmark of `predict` itself. Where the loop times each call and uses what it returns (a video demo
     showing its frame rate beside the boxes it draws), or shows each pass's result to a person as it
@@ -167,6 +182,16 @@ class PredictInLoop(Rule):
             "from keras.models import load_model\nmodel = load_model('m.h5')\n"
             "model.fit_generator(batches, steps_per_epoch=100)\nfor x in rows:\n    model.predict(x[None])\n",
             options={"material-saving-j": 0.0},
+        ),
+        Valid(  # the standalone `keras` alone does not say which Keras runs it: a session run or tf.keras's
+            # start-up per call, beside a loaded model of unknown size
+            "from keras.models import load_model\nmodel = load_model('m.h5')\n"
+            "model.fit(x, y, epochs=3)\nfor x in rows:\n    model.predict(x[None])\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # standalone `keras` of no known version: predict's overhead is a session run of a millisecond or
+            # 199 ms of start-up, and a 100-1024-784 generator's batch (58 MFLOPs) may outweigh the first
+            STANDALONE.format(layers="model.add(Dense(1024, input_dim=100))\nmodel.add(Dense(784))\n")
         ),
         Valid(  # ten calls, counted: their whole figure stays under material-saving-j, whatever they cost in overhead
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
@@ -348,12 +373,6 @@ class PredictInLoop(Rule):
             line=5,
             message_contains="is called inside a loop: each call pays",
         ),
-        Invalid(  # near miss: the standalone `keras` alone does not say which Keras runs it
-            "from keras.models import load_model\nmodel = load_model('m.h5')\n"
-            "model.fit(x, y, epochs=3)\nfor x in rows:\n    model.predict(x[None])\n",
-            line=5,
-            options={"material-saving-j": 0.0},
-        ),
         Invalid(  # `map` calls the lambda, and its predict, once per path of a list read at run time
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
             "paths = open('list.txt').read().split()\n"
@@ -375,6 +394,12 @@ class PredictInLoop(Rule):
             line=6,
             message_contains="once per element of what it is given (5,000 times)",
             options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # standalone `keras` of no known version, but a 4-24-2 MLP: any Keras' per-call overhead outweighs it
+            STANDALONE.format(layers="model.add(Dense(24, input_dim=4, activation='relu'))\nmodel.add(Dense(2))\n"),
+            line=8,
+            message_contains="with tf.keras; a session run with multi-backend Keras 2.0-2.3, which a standalone `keras`"
+            " may be: either way more than the model's own",
         ),
         Invalid(  # a model given as a parameter, Keras's by the argument only Keras takes
             "import tensorflow as tf\n"
@@ -415,7 +440,7 @@ class PredictInLoop(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        multi_backend = None
+        flavour = None
         for site in facts.sites:
             if not is_keras_model_method(site.api, ("predict",)):
                 continue
@@ -423,10 +448,12 @@ class PredictInLoop(Rule):
             keras = not site.untyped or _shows_keras(facts, site) or driver is not None and driver[2]
             if not keras or immaterial_work(facts, site, options):  # `clf.predict(x)` may be scikit-learn's
                 continue
-            if multi_backend is None:
-                multi_backend = keras_flavour(facts).multi_backend
-            timed = None if multi_backend else _timed(facts, site)
-            if multi_backend or timed is not None and _discarded(facts, site, timed):  # a benchmark of predict itself
+            if flavour is None:
+                flavour = keras_flavour(facts)
+            if flavour.multi_backend or flavour.unknown and tiny_step(site) is None:
+                continue
+            timed = _timed(facts, site)
+            if timed is not None and _discarded(facts, site, timed):  # a benchmark of predict itself
                 continue
             price = start_up()
             if price is not None and _minor_start_up(facts, site, price, options):
@@ -457,7 +484,7 @@ class PredictInLoop(Rule):
                 ).format(
                     api=site.api,
                     times=times,
-                    price="" if price is None else _price(site, price),
+                    price="" if price is None else _price(site, price, flavour.unknown),
                     why=why,
                     driver=mapped,
                 ),
@@ -542,9 +569,16 @@ def _minor_start_up(
     return p.basis in REFERENCE_BASES and not p.floor and low > 0 and joules < MIN_SHARE * low
 
 
-def _price(site: Site, price: tuple[float, float]) -> str:
-    """The start-up each call pays, and in all where the runs are counted."""
-    return f" ({repeated_cost(site, price[0], 'of start-up')} on the reference machine)"
+def _price(site: Site, price: tuple[float, float], unknown: bool) -> str:
+    """The start-up each call pays, and in all where the runs are counted; where which Keras runs the
+    call is *unknown*, tf.keras's, beside multi-backend Keras' session run (the call's model tiny)."""
+    cost = f"{repeated_cost(site, price[0], 'of start-up')} on the reference machine"
+    if not unknown:
+        return f" ({cost})"
+    return (
+        f" ({cost} with tf.keras; a session run with multi-backend Keras 2.0-2.3, which a standalone `keras` may"
+        f" be: either way more than the model's own {tiny_step(site):,.0f} FLOPs a batch)"
+    )
 
 
 #: Arguments Keras' `predict` takes and scikit-learn's does not.

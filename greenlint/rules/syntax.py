@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Iterator
 
-from greenlint.analysis import flow
+from greenlint.analysis import flow, progress
 from greenlint.analysis.runs import remainder
 from greenlint.rules.base import FileFacts, argument, binds, last_name
 from greenlint.rules.site import Site, is_keras_model_method, method
@@ -652,6 +652,25 @@ def literal_trips(loop: ast.AST) -> int | None:
         num = argument(it, "num", 2)
         return num.value if isinstance(num, ast.Constant) and type(num.value) is int else None
     return None
+
+
+#: Python's counting loops: `range`, and Python 2's lazy `xrange` (also six's).
+RANGES = ("range", "xrange")
+
+
+def range_header(facts: FileFacts, iterable: ast.expr, cell: int | None) -> ast.Call | None:
+    """The call whose positional arguments are the bounds a `for` loop's *iterable* counts
+    through: `range(n)` (or `xrange`), seen through a progress bar as the file imports it
+    (analysis/progress.py): `tqdm(range(n))` gives its `range(n)`, `trange(n, desc=...)` is
+    itself one; None for another iterable."""
+    if not isinstance(iterable, ast.Call):
+        return None
+    if isinstance(iterable.func, ast.Name) and iterable.func.id in RANGES:
+        return iterable
+    bar = facts.imported_path(iterable.func, cell) if isinstance(iterable.func, (ast.Name, ast.Attribute)) else None
+    if bar in progress.WRAPPERS and iterable.args:
+        return range_header(facts, iterable.args[0], cell)
+    return iterable if bar in progress.RANGES else None
 
 
 #: Names for a new leading axis in an index (`x[None]`, `x[np.newaxis, ...]`).

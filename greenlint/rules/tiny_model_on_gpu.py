@@ -9,29 +9,16 @@ from typing import Any
 from greenlint.analysis.agents import trained_by_agent
 from greenlint.analysis.callsite import Span
 from greenlint.predict.devices import gpu_spec
-from greenlint.predict.work_energy import DENSE_FLOPS_PER_S, HALF_PEAK_FLOPS, TRAINING_FLOPS
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, last_name
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.devices import hides_gpus
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.site import Site, is_keras_model_method, method
-from greenlint.rules.syntax import enclosing, is_training_step, last_bindings
+from greenlint.rules.site import Site, method
+from greenlint.rules.syntax import enclosing, last_bindings
+from greenlint.rules.tiny_steps import TINY_STEP_FLOPS, tiny_step
 
-#: Model methods a loop may call once per item or batch.
-STEPS = ("predict", "predict_on_batch", "train_on_batch", "test_on_batch", "fit", "evaluate", "__call__")
-#: Those that run what they are given as one batch; the others split it into batches of `batch_size`.
-ONE_BATCH = ("predict_on_batch", "train_on_batch", "test_on_batch", "__call__")
 #: The constructors a stepped model is reported at.
 MODELS = frozenset({"tensorflow.keras.Sequential", "tensorflow.keras.Model", "tensorflow.keras.models.clone_model"})
-#: Sustained FP32 FLOP/s of one CPU core on small dense products, a stated figure: an AVX2 core at
-#: 3 GHz peaks near 10^11 (two FMA units of eight lanes); products of a few thousand weights reach
-#: about a tenth of that.
-CPU_CORE_FLOPS = 1.0e10
-#: A step of at most this many FLOPs runs on a GPU no faster than on one CPU core: greenlint's cost
-#: model runs F FLOPs at peak x F / (F + n-half) (greenlint/predict/work_energy.py), one core's
-#: CPU_CORE_FLOPS at F = n-half x CPU_CORE_FLOPS / peak (10^6 FLOPs; a step's several kernels are
-#: each smaller still).
-TINY_STEP_FLOPS = HALF_PEAK_FLOPS * CPU_CORE_FLOPS / DENSE_FLOPS_PER_S
 #: Fewest times a loop must run the call (or an unknown number): fewer steps of a tiny model last
 #: seconds, not worth moving it.
 MIN_STEPS = 1000
@@ -252,7 +239,7 @@ class TinyModelOnGpu(Rule):
         steps = [
             (site, step)
             for site in facts.sites
-            if ((step := _tiny_step(site)) is not None and not trained_by_agent(site.features))
+            if ((step := tiny_step(site)) is not None and not trained_by_agent(site.features))
             or site.callsite.span in agents
         ]
         if not steps or hides_gpus(facts) or _placed_on_cpu(facts):
@@ -298,26 +285,6 @@ def _where(call: Span, built: Span) -> str:
     return f"line {call.line}" if call.cell == built.cell else f"cell {call.cell} line {call.line}"
 
 
-def _tiny_step(site: Site) -> float | None:
-    """The FLOPs of one step of a Keras model's call, where the model's FLOPs are known exactly and
-    the step's rows are known or bounded, and they are at most `TINY_STEP_FLOPS`; None otherwise."""
-    if not is_keras_model_method(site.api, STEPS) or site.untyped or site.work_value("symbolic") is True:
-        return None
-    flops = site.work_value("flops_per_sample")
-    if not _count(flops) or site.work_lower("flops_per_sample"):
-        return None
-    samples = site.work_value("samples")
-    if method(site.api) in ONE_BATCH:
-        rows = samples if _count(samples) else None
-    else:
-        batch = site.work_value("batch_size")
-        rows = (min(samples, batch) if _count(samples) else batch) if _count(batch) else None
-    if rows is None:
-        return None
-    step = (TRAINING_FLOPS if is_training_step(site) else 1.0) * flops * rows
-    return step if step <= TINY_STEP_FLOPS else None
-
-
 def _agent_steps(facts: FileFacts) -> dict[Span, tuple[float, float]]:
     """Per library call that trains the models it was given (`trained_by_agent`: keras-rl's
     `agent.fit` running a model it was given, listed at that call), where every one's
@@ -326,17 +293,13 @@ def _agent_steps(facts: FileFacts) -> dict[Span, tuple[float, float]]:
     found: dict[Span, list[tuple[Site, float | None]]] = {}
     for site in facts.sites:
         if trained_by_agent(site.features):
-            found.setdefault(site.callsite.span, []).append((site, _tiny_step(site)))
+            found.setdefault(site.callsite.span, []).append((site, tiny_step(site)))
     return {
         span: (sum(s.work_value("flops_per_sample") for s, _ in steps), total)
         for span, steps in found.items()
         if all(step is not None for _, step in steps)
         and (total := sum(step or 0.0 for _, step in steps)) <= TINY_STEP_FLOPS
     }
-
-
-def _count(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
 
 
 def _placed_on_cpu(facts: FileFacts) -> bool:

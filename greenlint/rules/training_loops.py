@@ -31,6 +31,7 @@ from greenlint.rules.syntax import (
     loop_varying,
     own_body,
     own_loops,
+    range_header,
     scope_body,
     scope_of,
 )
@@ -101,20 +102,15 @@ def _decided_outside(facts: FileFacts, loop: ast.For, cell: int | None, minimum:
 
 
 def _passes(facts: FileFacts, loop: ast.For, cell: int | None) -> tuple[int | None, str, str]:
-    """How many passes `for ... in range(stop)` (or `range(start, stop)`) makes with the
-    program's defaults, or how many epochs the batch generator it runs over makes
-    (`generator_epochs`), where that comes from and what is counted; None when not known."""
-    call = loop.iter
-    taken = _taken(facts, call, cell)
+    """How many passes `for ... in range(stop)` (or `range(start, stop)`, maybe through a progress
+    bar: `tqdm(range(stop))`, `trange(stop)`) makes with the program's defaults, or how many epochs
+    the batch generator it runs over makes (`generator_epochs`), where that comes from and what is
+    counted; None when not known."""
+    taken = _taken(facts, loop.iter, cell)
     if taken is not None:
         return (*taken, "steps")
-    if not (
-        isinstance(call, ast.Call)
-        and isinstance(call.func, ast.Name)
-        and call.func.id in ("range", "xrange")  # Python 2's lazy range (also `from six.moves import xrange`)
-        and 1 <= len(call.args) <= 2
-        and not call.keywords
-    ):
+    call = range_header(facts, loop.iter, cell)
+    if call is None or not 1 <= len(call.args) <= 2 or any(isinstance(a, ast.Starred) for a in call.args):
         epochs = generator_epochs(facts, loop, cell)
         if epochs is None:
             return None, "", ""

@@ -197,6 +197,16 @@ VALIDATED = (
     "{made}for epoch in range(50):\n    for x, y in train_ds:\n        train_step(x, y)\n"
     "    for x, y in {valid}:\n        {scored}\n    print(epoch, val_loss.result())\n"
 )
+#: VALIDATED's steps and validation pass in a function whose epoch loop counts through `{header}` (a
+#: progress bar imported by `{imports}`), `epochs={epochs}` by default.
+BARRED = (
+    "import tensorflow as tf\n{imports}\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
+    "opt = tf.keras.optimizers.Adam()\nloss_fn = tf.keras.losses.MeanSquaredError()\nval_loss = tf.keras.metrics.Mean()\n"
+    "@tf.function\ndef train_step(x, y):\n    with tf.GradientTape() as tape:\n        loss = loss_fn(y, model(x))\n"
+    "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+    "def train(train_ds, val_ds, epochs={epochs}):\n    for epoch in {header}:\n        for x, y in train_ds:\n"
+    "            train_step(x, y)\n        for x, y in val_ds:\n            val_loss(loss_fn(y, model(x)))\n"
+)
 #: The skip and the update of a trainer that keeps its best checkpoint.
 BEST_ONLY = dict(skip="save_best_only and psnr <= self.ckpt.psnr", update="self.ckpt.psnr = psnr", best_only="True")
 
@@ -361,7 +371,8 @@ class TrainingWithoutEarlyStopping(Rule):
     known to be wasted. The change worth making there is holding out validation data, a choice
     about the data that no callback stands in for.
 
-    The same holds for a training loop the program writes itself: a `for` over `range(N)` (or Python 2's `xrange(N)`)
+    The same holds for a training loop the program writes itself: a `for` over `range(N)` (or Python 2's `xrange(N)`,
+    either maybe through a progress bar: `tqdm(range(N))`, tqdm's `trange(N)`)
     (N at least `min-epochs`: a literal, a module constant, or a default as above; for a loop at
     the top level of a file or a notebook cell, else the count the analysis gives it as the
     program runs in order, a name a notebook binds to 40 before the loop and to 20 after it), or
@@ -703,6 +714,10 @@ class TrainingWithoutEarlyStopping(Rule):
             "    if loss < best:\n        best = loss\n        manager.save()\n"
         ),
         Valid(VALIDATED.format(made="", valid="train_ds", scored="test_step(x, y)")),  # scored on the training data
+        Valid(BARRED.format(imports="from tqdm import trange", header="trange(epochs)", epochs=5)),  # a short run
+        Valid(  # a project's own `tqdm`, no progress bar greenlint knows: how often it yields is not known
+            BARRED.format(imports="from utils import tqdm", header="tqdm(range(epochs))", epochs=50)
+        ),
         Valid(  # a sample of the training data: not held out
             VALIDATED.format(made="val_ds = train_ds.take(10)\n", valid="val_ds", scored="test_step(x, y)")
         ),
@@ -1027,6 +1042,17 @@ class TrainingWithoutEarlyStopping(Rule):
             line=16,
             message_contains="runs 50 passes that train the model and measure its progress (a loss or metric over"
             " `val_ds`, data the loop does not train on)",
+        ),
+        Invalid(  # the epoch loop of a function counts through a progress bar wrapping its range
+            BARRED.format(imports="from tqdm import tqdm", header="tqdm(range(epochs))", epochs=50),
+            line=13,
+            message_contains="`for epoch in tqdm(range(epochs))` runs 50 passes (`epochs`: the default of parameter"
+            " `epochs`) that train the model and measure its progress",
+        ),
+        Invalid(  # tqdm's `trange`, given a description: a range all the same
+            BARRED.format(imports="import tqdm", header="tqdm.trange(epochs, desc='epoch')", epochs=100),
+            line=13,
+            message_contains="runs 100 passes",
         ),
         Invalid(  # the validation pass calls the model and a metric itself, not through a step function
             VALIDATED.format(made="", valid="val_ds", scored="val_loss(loss_fn(y, model(x, training=False)))"),

@@ -12,7 +12,8 @@ import pytest
 from greenlint.predict import load_predictor
 from greenlint.predict.devices import DEVICE_HALF, gpu_spec
 from greenlint.predict.work_energy import power_for
-from greenlint.rules.tiny_model_on_gpu import CPU_CORE_FLOPS, TINY_STEP_FLOPS, TinyModelOnGpu
+from greenlint.rules.tiny_model_on_gpu import TinyModelOnGpu
+from greenlint.rules.tiny_steps import CPU_CORE_FLOPS, TINY_STEP_FLOPS
 
 FIT = "tensorflow.keras.Model.fit"
 REASONS = Path(__file__).resolve().parents[2] / "bench" / "rules" / "not_measurable.json"
