@@ -21,7 +21,9 @@ Keras 3 has none of them), or passes Keras 1's `nb_epoch=` to `fit` (tf.keras's 
 `**kwargs` from TensorFlow 2.2, the oldest standalone Keras 2.4 runs on: it rejects the name), the file imports `keras_contrib` (keras-contrib extends multi-backend
 Keras alone, through its `keras.engine` and `keras.backend` internals; its README sends tf.keras
 users to TensorFlow Addons), or the project pins a TensorFlow older than 2.2 (1.x, 2.0, 2.1: Keras
-2.4, the first that is tf.keras, requires 2.2; greenlint/rules/tf_target.py reads the pin). A project module the file imports directly,
+2.4, the first that is tf.keras, requires 2.2; greenlint/rules/tf_target.py reads the pin). It is read as
+tf.keras where the file, or a project module it imports directly, gives `fit`, `evaluate` or `predict` a
+Python generator (multi-backend Keras takes only arrays there: a generator goes to `fit_generator`). A project module the file imports directly,
 or a module beside it, that calls one of those methods or imports `keras_contrib` says the same
 of the file (a demo script beside the training script it shares the project's Keras with, a
 sample script importing the package whose module trains with `fit_generator`). A program that
@@ -37,7 +39,8 @@ import re
 from typing import NamedTuple
 
 from greenlint.analysis.project import direct_imports, import_statements
-from greenlint.rules.base import FileFacts
+from greenlint.rules.base import FileFacts, last_name
+from greenlint.rules.callbacks import read_tree
 from greenlint.rules.beside import KERAS_2_SIGNS, beside_mentions
 from greenlint.rules.tf_target import TargetVersion, target
 
@@ -47,6 +50,8 @@ GENERATOR_METHODS = frozenset({"fit_generator", "predict_generator", "evaluate_g
 #: TensorFlow 2.2 (its `fit` takes no `**kwargs`), the oldest standalone Keras 2.4 runs on.
 FORMER_EPOCHS = "nb_epoch"
 FIT_METHODS = frozenset({"fit", "fit_generator"})
+#: Model methods that take a Python generator in tf.keras (2.1 on) and Keras 3, never in multi-backend Keras.
+_GENERATOR_FED = ("fit", "evaluate", "predict")
 #: Extensions of multi-backend Keras alone: their import says the Keras is 2.3 or older.
 MULTI_BACKEND_EXTENSIONS = ("keras_contrib",)
 #: The oldest TensorFlow standalone Keras 2.4 (the first that is tf.keras) runs on: its `__init__`
@@ -152,4 +157,45 @@ def keras_flavour(facts: FileFacts, tf: TargetVersion | None = None) -> Flavour:
     tf = tf if tf is not None else target(facts.path)
     if tf.basis.startswith("pinned") and tf.older_than(*TF_KERAS_FROM):
         return Flavour(True, f"standalone `keras` on {tf.shown()}")
+    fed = _fed_a_generator(os.path.abspath(facts.path), text)
+    if fed is not None:
+        return Flavour(False, f"standalone `keras` whose {fed}: Keras 2.4 or later")
     return Flavour(False, "", unknown=True)
+
+
+def _fed_a_generator(path: str, text: str) -> str | None:
+    """The first `fit`/`evaluate`/`predict` call, in the module at *path* or a project module it
+    imports directly, given a Python generator: a name bound to a call of a function defined with
+    `yield` there or in a project module that module imports (`train_gen = image_segmentation_generator(...)`,
+    then `model.fit(train_gen, steps_per_epoch=512)`). Multi-backend Keras 2.0-2.3 take only arrays
+    there (a generator goes to `fit_generator`): only tf.keras (standalone 2.4 on) or Keras 3 run it."""
+    for module in (path, *direct_imports(path, text)):
+        read = read_tree(module)
+        if read is None or not any(f".{m}(" in read[0] for m in _GENERATOR_FED):
+            continue
+        bound = {t.id: n.value for n in ast.walk(read[1]) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+                 for t in n.targets if isinstance(t, ast.Name)}
+        generators: set[str] | None = None
+        for call in ast.walk(read[1]):
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _GENERATOR_FED):
+                continue
+            given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "x"), None)
+            made = bound.get(given.id) if isinstance(given, ast.Name) else given
+            name = last_name(made.func) if isinstance(made, ast.Call) else ""
+            if not name:
+                continue
+            generators = _generator_functions(module, read) if generators is None else generators
+            if name in generators:
+                return f"`{call.func.attr}()` is given the generator `{name}()` ({os.path.basename(module)} line {call.lineno})"
+    return None
+
+
+def _generator_functions(path: str, read: tuple[str, ast.Module]) -> set[str]:
+    """The names of the functions defined with `yield` in the module (*read*: its text and tree) at
+    *path*, or in a project module it imports directly."""
+    found: set[str] = set()
+    for text, tree in (read, *filter(None, map(read_tree, direct_imports(path, read[0])))):
+        if "yield" in text:
+            found |= {f.name for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                      and any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(f))}
+    return found

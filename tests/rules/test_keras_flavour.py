@@ -124,3 +124,24 @@ def test_a_sample_importing_a_package_module_that_trains_with_fit_generator_runs
     assert _predict_findings(tmp_path / "samples", predictor, "run.py", sample) == []
     (tmp_path / "lib" / "net.py").write_text("import tensorflow as tf\n")
     assert _predict_findings(tmp_path / "samples", predictor, "run2.py", sample) == [6]
+
+
+#: A predict per image on a ResNet50 of the standalone `keras`, which Keras unknown: its overhead may be a
+#: millisecond's session run (multi-backend Keras 2.0-2.3) or tf.keras's start-up, against a large model's work.
+BIG_DEMO = (
+    "from keras.applications import ResNet50\nfrom train import latest\nmodel = ResNet50(weights=latest())\n"
+    "for image in images:\n    model.predict(image[None])\n"
+)
+TRAIN = (
+    "from keras.applications import ResNet50\nfrom loader import batches\n\n\ndef latest():\n    return None\n\n\n"
+    "model = ResNet50(weights=None)\ntrain_gen = batches(32)\nmodel.fit(train_gen, steps_per_epoch=100, epochs=5)\n"
+)
+
+
+def test_a_module_it_imports_giving_fit_a_generator_says_tf_keras(tmp_path, predictor):
+    (tmp_path / "setup.py").write_text("")
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "loader.py").write_text("def batches(n):\n    return [n] * 10\n")  # a list: any Keras takes it
+    assert _predict_findings(tmp_path, predictor, "demo.py", BIG_DEMO) == []
+    (tmp_path / "loader.py").write_text("def batches(n):\n    while True:\n        yield n\n")
+    assert _predict_findings(tmp_path, predictor, "demo2.py", BIG_DEMO) == [5]  # only tf.keras fits a generator
