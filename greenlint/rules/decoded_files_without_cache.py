@@ -14,7 +14,7 @@ from greenlint.analysis import flow, worktables
 from greenlint.analysis.callsite import Span
 from greenlint.analysis.hostwork import DECODES, encoding
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, notebook
 from greenlint.rules.batch_draw import draw_node, each_step
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
@@ -104,8 +104,10 @@ class DecodedFilesWithoutCache(Rule):
     functions of this file it calls) decodes or parses file contents (`tf.io.decode_jpeg`, `tf.image.decode_png`, `tf.io.decode_image`,
     `tf.audio.decode_wav`, `tf.io.parse_single_example`, ...), or a split `tfds.load()` gives (TFDS
     parses and decodes each example as it reads it, unless given `decoders=`; named by a literal
-    `split`, alone, in a list, or with `with_info=True`), when the pipeline, directly or
-    through the names it is assigned to in the same function, is given to `fit()` with `epochs`
+    `split`, alone, in a list, or with `with_info=True`: a list's split picked by unpacking or by
+    its index, `ds[0]`), when the pipeline, directly or through the names it is assigned to in
+    the same function (in a notebook, a top-level name also in the later cells; a name bound
+    again holds another value from there on), is given to `fit()` with `epochs`
     other than 1 (as the training or the validation data; with `steps_per_epoch`, as "Options"
     says), or iterated by a `for` loop inside
     another loop (an epoch loop), also through `enumerate`, `zip` or `tqdm`. A pipeline a function
@@ -171,7 +173,9 @@ class DecodedFilesWithoutCache(Rule):
     pipeline that is yielded, passed to a function other than `fit`, or returned by a function
     the file never calls and no script beside it calls either (the caller or the helper may cache
     it), nor one a script caches (`Dataset.cache()` anywhere in it), hands to a helper of its own,
-    or that a test module iterates; a pipeline only inspected (`.take(n)`); one pass
+    or that a test module iterates; a pipeline only inspected (`.take(n)`; not a split, whose
+    `take(n)` the code pairs with a `skip(n)` of the same dataset by the same count: the part taken
+    is the training data); one pass
     (`epochs=1`, the default, or a single loop over the batches); a pipeline made anew on every
     pass of the loop that iterates it (a cache would not outlive the pass); for the Python
     loops, a generator made once and drawn from with `next()` or iterated by name, or one whose
@@ -338,6 +342,25 @@ class DecodedFilesWithoutCache(Rule):
             "import tensorflow as tf\n"
             "ds = tf.data.TFRecordDataset(files).map(lambda r: tf.io.parse_single_example(r, spec))\n"
             "for epoch in range(3):\n    for x in ds.take(2):\n        print(x)\n"
+        ),
+        Valid(  # the name holds other data from there on: the arrays in memory are trained on, not the split
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds, info = tfds.load('mnist', split='train', with_info=True)\n"
+            "ds = tf.data.Dataset.from_tensor_slices((x, y))\nmodel.fit(ds.batch(128), epochs=10)\n"
+        ),
+        Valid(  # a notebook whose later cell binds the name to arrays in memory before the fit
+            notebook(
+                "import tensorflow as tf\nimport tensorflow_datasets as tfds\n",
+                "ds = tfds.load('mnist', split='train', as_supervised=True)\n",
+                "ds = tf.data.Dataset.from_tensor_slices((x, y))\n",
+                "model.fit(ds.batch(128), epochs=10)\n",
+            ),
+            filename="train.ipynb",
+        ),
+        Valid(  # `take(64)` with no `skip` of the same count: a look at a few examples, not a split
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds = tfds.load('mnist', split='train', as_supervised=True)\nrest = ds.skip(1000)\n"
+            "model.fit(ds.take(64).batch(64), epochs=10)\n"
         ),
         Valid(  # a helper's pipeline returned to a call of this file that goes over it once
             "import tensorflow as tf\n\n\ndef batched(dataset, map_fn=None):\n    dataset = dataset.shuffle(2048)\n"
@@ -639,6 +662,25 @@ class DecodedFilesWithoutCache(Rule):
             line=3,
             message_contains="reads and decodes the files again on each of 10 epochs",
         ),
+        Invalid(  # a list of splits with its info: the split picked by its index, cut into training and held-out parts
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds, info = tfds.load('mnist', split=['train'], with_info=True)\nds = ds[0]\n"
+            "train = ds.take(50000)\nheld = ds.skip(50000)\nmodel.fit(train.batch(128), epochs=10)\n",
+            line=3,
+            message_contains="reads and decodes the files again on each of 10 epochs: if the decoded set fits in memory"
+            " (60,000 examples of 28×28×1 in `train`)",
+        ),
+        Invalid(  # a notebook: the pipeline's names followed into the later cells
+            notebook(
+                "import tensorflow as tf\nimport tensorflow_datasets as tfds\n",
+                "ds = tfds.load('mnist', split='train', as_supervised=True)\n",
+                "ds = ds.shuffle(1000).batch(128)\n",
+                "model.fit(ds, epochs=10)\n",
+            ),
+            filename="train.ipynb",
+            line=1,
+            message_contains="reads and decodes the files again on each of 10 epochs",
+        ),
         Invalid(  # the dataset of `with_info=True`, iterated on each pass of an epoch loop
             "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
             "ds, info = tfds.load('cifar10', split='train', with_info=True)\n"
@@ -696,8 +738,8 @@ class DecodedFilesWithoutCache(Rule):
                 message = self.MESSAGE.format(what=what, when=when, size=_size(site))
                 yield self.diagnostic(site.callsite.span, facts.path, message)
         reported: set[int] = set()  # one finding per `tfds.load()`, whichever of its splits runs again
-        for call, cell, index, size in _tfds_loads(facts):
-            when = None if id(call) in reported else pipeline_passes(facts, call, cell, options, index=index)
+        for call, cell, elements, size in _tfds_loads(facts):
+            when = None if id(call) in reported else pipeline_passes(facts, call, cell, options, elements=elements)
             if when:
                 reported.add(id(call))
                 message = self.MESSAGE.format(what=TFDS_WHAT, when=when, size=size)
@@ -735,11 +777,11 @@ def _decoder_given(site: Site) -> bool:
     return isinstance(given, str) and DECODER.match(given) is not None
 
 
-def _tfds_loads(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, int | None, str]]:
+def _tfds_loads(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, tuple[int, ...], str]]:
     """The file's `tfds.load()` calls that give datasets TFDS decodes as it reads them (its own
-    decoders, no `decoders=`): each with its cell, the element of the tuple it gives that is the
-    dataset (`with_info=True`: 0; a list of splits: each; else None) and what the table says of the
-    split's size. A call without `split` (a dict of every split) is not followed."""
+    decoders, no `decoders=`): each with its cell, the elements of what it gives that are the
+    dataset (`with_info=True`: (0,); a list of splits: each, (1,); both: (0, 1); else none) and what
+    the table says of the split's size. A call without `split` (a dict of every split) is not followed."""
     if TFDS not in facts.text:
         return  # no import of TFDS: the tree is not needed
     for cell in facts.cells:
@@ -755,11 +797,12 @@ def _tfds_loads(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, int | 
             if info is not None and not isinstance(info, ast.Constant):
                 continue
             name = named.get("name", call.args[0] if call.args else None)
-            if isinstance(split, (ast.List, ast.Tuple)) and not with_info:
+            info_first = (0,) if with_info else ()
+            if isinstance(split, (ast.List, ast.Tuple)):
                 for index, one in enumerate(split.elts):
-                    yield call, cell, index, _tfds_size(name, one)
+                    yield call, cell, (*info_first, index), _tfds_size(name, one)
             elif isinstance(split, ast.Constant) and isinstance(split.value, str):
-                yield call, cell, 0 if with_info else None, _tfds_size(name, split)
+                yield call, cell, info_first, _tfds_size(name, split)
 
 
 def _tfds_size(name: ast.expr | None, split: ast.expr) -> str:
