@@ -681,6 +681,14 @@ class DecodedFilesWithoutCache(Rule):
             line=1,
             message_contains="reads and decodes the files again on each of 10 epochs",
         ),
+        Invalid(  # a function's own name, bound in the function, is another name: the pipeline is still trained on
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds = tfds.load('mnist', split='train', as_supervised=True)\n"
+            "def show(x):\n    ds = x.take(1)\n    return [b for ds in [ds] for b in ds]\n"
+            "model.fit(ds.batch(128), epochs=10)\n",
+            line=3,
+            message_contains="on each of 10 epochs",
+        ),
         Invalid(  # the dataset of `with_info=True`, iterated on each pass of an epoch loop
             "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
             "ds, info = tfds.load('cifar10', split='train', with_info=True)\n"

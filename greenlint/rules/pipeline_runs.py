@@ -287,13 +287,26 @@ def _loads(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) ->
         and ((unit or 0), node.lineno, node.col_offset) > end
         and (unit == cell or isinstance(scope_of(facts, node, unit), ast.Module))
     ]
-    # the next binding of the name there: what it reads after that statement is another value
-    rebound = min((_statement_end(facts, node, unit) for _, unit, node in named if isinstance(node.ctx, ast.Store)),
-                  default=None)
+    stores = [(unit, node) for _, unit, node in named if isinstance(node.ctx, ast.Store)]
+    # a function of the scope that binds the name has a name of its own
+    own = {id(s) for unit, node in stores if (s := scope_of(facts, node, unit)) is not scope and unit == cell}
+    # the next binding of the name in its scope (not a comprehension's own name): what it reads after that
+    # statement is another value
+    rebound = min(
+        (
+            _statement_end(facts, node, unit)
+            for unit, node in stores
+            if not isinstance(facts.parent(node, unit), ast.comprehension)
+            and (unit != cell or scope_of(facts, node, unit) is scope)
+        ),
+        default=None,
+    )
     return [
         (unit, chain_top(facts, node, unit))
         for position, unit, node in named
-        if isinstance(node.ctx, ast.Load) and (rebound is None or position < rebound)
+        if isinstance(node.ctx, ast.Load)
+        and (rebound is None or position < rebound)
+        and not (own and id(scope_of(facts, node, unit)) in own)
     ]
 
 
