@@ -689,6 +689,25 @@ class DecodedFilesWithoutCache(Rule):
             line=3,
             message_contains="on each of 10 epochs",
         ),
+        Invalid(  # the name bound in each branch of an `if`: the other branch's binding does not follow this one
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "if flowers:\n    ds = tfds.load('tf_flowers', split='train', as_supervised=True)\n"
+            "else:\n    ds = tf.data.Dataset.from_tensor_slices((x, y))\n"
+            "model.fit(ds.batch(128), epochs=10)\n",
+            line=4,
+            message_contains="on each of 10 epochs",
+        ),
+        Invalid(  # a notebook's epoch loop in a later cell than the pipeline: the finding names its cell
+            notebook(
+                "import tensorflow as tf\n",
+                "def load(p):\n    return tf.io.decode_jpeg(tf.io.read_file(p))\n"
+                "ds = tf.data.Dataset.list_files('d/*.jpg').map(load).batch(32)\n",
+                "for epoch in range(10):\n    for x in ds:\n        train_step(x)\n",
+            ),
+            filename="train.ipynb",
+            line=3,
+            message_contains="on every pass of the loop at cell 3 line 1 (10 passes)",
+        ),
         Invalid(  # the dataset of `with_info=True`, iterated on each pass of an epoch loop
             "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
             "ds, info = tfds.load('cifar10', split='train', with_info=True)\n"

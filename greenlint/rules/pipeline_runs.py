@@ -132,9 +132,10 @@ def pipeline_passes(
         (facts, top, cell, elements, top, None if elements else chain_size(facts, top, cell))
     ]
     seen: set[int] = set()
+    start = cell
     while todo:
         here, expr, cell, elements, made, size = todo.pop()
-        where = "" if here is facts else f"{os.path.basename(here.path)} "
+        where = f"{os.path.basename(here.path)} " if here is not facts else f"cell {cell} " if cell != start else ""
         if id(expr) in seen:
             continue
         if len(seen) > MAX_USES:
@@ -290,14 +291,17 @@ def _loads(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) ->
     stores = [(unit, node) for _, unit, node in named if isinstance(node.ctx, ast.Store)]
     # a function of the scope that binds the name has a name of its own
     own = {id(s) for unit, node in stores if (s := scope_of(facts, node, unit)) is not scope and unit == cell}
-    # the next binding of the name in its scope (not a comprehension's own name): what it reads after that
-    # statement is another value
+    # the next binding of the name that runs whenever the assignment has run (in its block or one around it; a
+    # notebook's later cell's top level), not a comprehension's own name: what it reads after that statement is
+    # another value
+    blocks = {_block(facts, a, cell) for a in (assign, *facts.ancestors(assign, cell)) if isinstance(a, ast.stmt)}
     rebound = min(
         (
-            _statement_end(facts, node, unit)
+            _statement_end(statement, unit)
             for unit, node in stores
             if not isinstance(facts.parent(node, unit), ast.comprehension)
-            and (unit != cell or scope_of(facts, node, unit) is scope)
+            and (statement := _statement(facts, node, unit)) is not None
+            and (_block(facts, statement, unit) in blocks if unit == cell else isinstance(facts.parent(statement, unit), ast.Module))
         ),
         default=None,
     )
@@ -310,10 +314,21 @@ def _loads(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) ->
     ]
 
 
-def _statement_end(facts: FileFacts, node: ast.AST, cell: int | None) -> tuple[int, int, int]:
-    """Where the statement holding *node* ends (cell, line, column)."""
-    statement = next((a for a in facts.ancestors(node, cell) if isinstance(a, ast.stmt)), node)
-    return (cell or 0, getattr(statement, "end_lineno", None) or 0, getattr(statement, "end_col_offset", None) or 0)
+def _statement(facts: FileFacts, node: ast.AST, cell: int | None) -> ast.stmt | None:
+    """The statement holding *node*."""
+    return next((a for a in facts.ancestors(node, cell) if isinstance(a, ast.stmt)), None)
+
+
+def _statement_end(statement: ast.stmt, cell: int | None) -> tuple[int, int, int]:
+    """Where *statement* ends (cell, line, column)."""
+    return (cell or 0, statement.end_lineno or statement.lineno, statement.end_col_offset or 0)
+
+
+def _block(facts: FileFacts, statement: ast.stmt, cell: int | None) -> tuple[int, str]:
+    """The statement list *statement* is in: its parent and the field holding it (an `if`'s `body` or `orelse`)."""
+    parent = facts.parent(statement, cell)
+    field = next((f for f, v in ast.iter_fields(parent) if isinstance(v, list) and statement in v), "") if parent else ""
+    return id(parent), field
 
 
 def _constant_index(node: ast.expr) -> int | None:
