@@ -27,6 +27,7 @@ from greenlint.rules.importers import (
 )
 from greenlint.rules.listings import LISTED_BY
 from greenlint.rules.pipeline_runs import ITERATES, loop_at, pipeline_passes, repeated_after, runs_once
+from greenlint.rules.queue_decoding import queue_decodes
 from greenlint.rules.site import Site, is_dataset_method, is_keras_model_method
 from greenlint.rules.syntax import (
     Function,
@@ -46,6 +47,15 @@ from greenlint.rules.syntax import (
 )
 from greenlint.rules.tf_data_defaults import OPTION
 from greenlint.rules.tf_decoders import DECODER
+
+#: TF1: a function making a filename queue over `paths` (`{epochs}`: its other arguments), reading each file
+#: whole and decoding it (`{decode}`, line 6 where one line) into batches.
+QUEUE = (
+    "import tensorflow as tf\ndef loader(paths, batch_size, png=False, raw=False, epochs=1):\n"
+    "    queue = tf.train.string_input_producer(paths, shuffle=False{epochs})\n"
+    "    reader = tf.WholeFileReader()\n    _, data = reader.read(queue)\n    {decode}\n"
+    "    return tf.train.shuffle_batch([image], batch_size=batch_size, capacity=5000, min_after_dequeue=1000)\n"
+)
 
 #: Keras utilities that list a folder of files and decode each file on every pass.
 FROM_DIRECTORY = ("image_dataset_from_directory", "audio_dataset_from_directory")
@@ -126,6 +136,16 @@ class DecodedFilesWithoutCache(Rule):
     or on a name it is assigned to), wherever it goes then: a cache after an endless `repeat()`
     would never fill, so only the code that builds it can put the cache before it. The finding names the number of epochs or
     the `repeat()` where the code shows it.
+
+    Also TensorFlow 1's queue pipelines: a decoder of images or audio (`tf.image.decode_jpeg`,
+    `decode_png`, `decode_image`, `tf.audio.decode_wav`, ...; also through a name every binding of
+    which in the function is one, `decode = tf.image.decode_jpeg`) given the contents a reader
+    reads (`key, value = reader.read(queue)`) from a filename queue that the same function makes
+    with `tf.train.string_input_producer(files)` and no `num_epochs` (or None): the queue cycles
+    through its files for ever, so each file is decoded again on every pass. The finding is on the
+    decode; its advice is to decode each file once and read the decoded arrays (TensorFlow 1 has no
+    `.cache()` for a queue). A `num_epochs` count (a parameter may be 1), a parse of a record
+    (`TFRecordReader`'s examples: the records are the stored form) and `decode_raw` are not reported.
 
     Also a `fit()` (or Keras 2's `fit_generator()`) run for more than one epoch (a literal, a
     default, or a count the code does not show, as above) on a Python generator or a
@@ -292,6 +312,13 @@ class DecodedFilesWithoutCache(Rule):
         " loop at line {outer}: if the decoded set fits in memory (its size is not known from the code), decode each"
         " file once, keep the arrays and slice the batches from them"
     )
+    QUEUE_MESSAGE = (
+        "{what} decodes every file again on each pass over the files: the `string_input_producer`"
+        " at line {line} cycles through them for ever (no `num_epochs`). If the decoded set fits in memory or on a"
+        " local disk (its size is not known from the code), decode (and crop or resize) each file once, keep the"
+        " arrays (a `.npy` file, or a TFRecord of the decoded images) and read those instead (with `tf.data`,"
+        " `.cache()` after the decoding)"
+    )
     FIX_TITLE = "Decode each file once and keep the decoded elements (`.cache()` after a `tf.data` decoding map)"
     VALID = (
         Valid(  # the module's `tfds` is the program's own: TFDS is imported by another function, for itself
@@ -343,6 +370,21 @@ class DecodedFilesWithoutCache(Rule):
             "import tensorflow as tf\n"
             "ds = tf.data.TFRecordDataset(files).map(lambda r: tf.io.parse_single_example(r, spec))\n"
             "for epoch in range(3):\n    for x in ds.take(2):\n        print(x)\n"
+        ),
+        Valid(  # TF1: a queue of one pass over the files (`num_epochs=1`): nothing is decoded twice
+            QUEUE.format(decode="image = tf.image.decode_jpeg(data, channels=3)", epochs=", num_epochs=1")
+        ),
+        Valid(  # a count of passes from a parameter: it may be 1
+            QUEUE.format(decode="image = tf.image.decode_jpeg(data, channels=3)", epochs=", num_epochs=epochs")
+        ),
+        Valid(  # a name also bound to a function of the program: what it does is not known here
+            QUEUE.format(
+                decode="decode = tf.image.decode_jpeg\n    if raw:\n        decode = my_decode\n    image = decode(data)",
+                epochs="",
+            )
+        ),
+        Valid(  # a record's bytes reinterpreted (`decode_raw`): no decoding worth keeping
+            QUEUE.format(decode="image = tf.io.decode_raw(data, tf.uint8)", epochs="")
         ),
         Valid(  # the name holds other data from there on: the arrays in memory are trained on, not the split
             "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
@@ -708,6 +750,21 @@ class DecodedFilesWithoutCache(Rule):
             line=1,
             message_contains="on every pass of the loop at cell 3 line 1 (10 passes)",
         ),
+        Invalid(  # TF1: a filename queue cycling for ever, each file read whole and decoded again on each pass
+            QUEUE.format(decode="image = tf.image.decode_jpeg(data, channels=3)", epochs=""),
+            line=6,
+            message_contains="`tf.image.decode_jpeg()` decodes every file again on each pass"
+            " over the files: the `string_input_producer` at line 3 cycles through them for ever (no `num_epochs`)",
+        ),
+        Invalid(  # the decoder chosen by the files' extension: a name bound to decoders alone
+            QUEUE.format(
+                decode="decode = tf.image.decode_jpeg\n    if png:\n        decode = tf.image.decode_png\n"
+                "    image = decode(data)",
+                epochs=", num_epochs=None",
+            ),
+            line=9,
+            message_contains="`decode()` (`tf.image.decode_jpeg` or `tf.image.decode_png`) decodes every file again",
+        ),
         Invalid(  # the dataset of `with_info=True`, iterated on each pass of an epoch loop
             "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
             "ds, info = tfds.load('cifar10', split='train', with_info=True)\n"
@@ -757,6 +814,9 @@ class DecodedFilesWithoutCache(Rule):
             yield self.diagnostic(span, facts.path, message.format(what=what, host=host, outer=outer))
         for span, fields in _drawn_by_scripts(facts):
             yield self.diagnostic(span, facts.path, self.LOADER_MESSAGE.format(**fields))
+        for queued in queue_decodes(facts):
+            message = self.QUEUE_MESSAGE.format(what=queued.what, line=queued.producer.lineno)
+            yield self.diagnostic(facts.span(queued.decode, queued.cell), facts.path, message)
         if any(is_dataset_method(s.api, "cache") for s in facts.sites):
             return
         for site, call, cell, what in _decoding_maps(facts):
