@@ -4,6 +4,7 @@ reads (`FileFacts`: its call sites, `greenlint.rules.site`, and its syntax tree 
 from __future__ import annotations
 
 import ast
+import json
 import re
 import textwrap
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -34,6 +35,11 @@ SECTIONS = (
     "Fix safety",
     "Options",
 )
+
+
+def notebook(*cells: str) -> str:
+    """A case's notebook: the text of an .ipynb file of these code cells (a case's `filename` ends in `.ipynb`)."""
+    return json.dumps({"cells": [{"cell_type": "code", "source": c} for c in cells], "nbformat": 4, "nbformat_minor": 5})
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from greenlint.analysis import flow, worktables
 from greenlint.analysis.callsite import Span
 from greenlint.analysis.hostwork import DECODES, encoding
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, notebook
 from greenlint.rules.batch_draw import draw_node, each_step
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
@@ -27,6 +27,7 @@ from greenlint.rules.importers import (
 )
 from greenlint.rules.listings import LISTED_BY
 from greenlint.rules.pipeline_runs import ITERATES, loop_at, pipeline_passes, repeated_after, runs_once
+from greenlint.rules.queue_decoding import queue_decodes
 from greenlint.rules.site import Site, is_dataset_method, is_keras_model_method
 from greenlint.rules.syntax import (
     Function,
@@ -38,6 +39,7 @@ from greenlint.rules.syntax import (
     is_training_step,
     last_bindings,
     last_name,
+    located_definitions,
     loop_varying,
     map_function,
     own_loops,
@@ -45,6 +47,15 @@ from greenlint.rules.syntax import (
 )
 from greenlint.rules.tf_data_defaults import OPTION
 from greenlint.rules.tf_decoders import DECODER
+
+#: TF1: a function making a filename queue over `paths` (`{epochs}`: its other arguments), reading each file
+#: whole and decoding it (`{decode}`, line 6 where one line) into batches.
+QUEUE = (
+    "import tensorflow as tf\ndef loader(paths, batch_size, png=False, raw=False, epochs=1):\n"
+    "    queue = tf.train.string_input_producer(paths, shuffle=False{epochs})\n"
+    "    reader = tf.WholeFileReader()\n    _, data = reader.read(queue)\n    {decode}\n"
+    "    return tf.train.shuffle_batch([image], batch_size=batch_size, capacity=5000, min_after_dequeue=1000)\n"
+)
 
 #: Keras utilities that list a folder of files and decode each file on every pass.
 FROM_DIRECTORY = ("image_dataset_from_directory", "audio_dataset_from_directory")
@@ -104,8 +115,10 @@ class DecodedFilesWithoutCache(Rule):
     functions of this file it calls) decodes or parses file contents (`tf.io.decode_jpeg`, `tf.image.decode_png`, `tf.io.decode_image`,
     `tf.audio.decode_wav`, `tf.io.parse_single_example`, ...), or a split `tfds.load()` gives (TFDS
     parses and decodes each example as it reads it, unless given `decoders=`; named by a literal
-    `split`, alone, in a list, or with `with_info=True`), when the pipeline, directly or
-    through the names it is assigned to in the same function, is given to `fit()` with `epochs`
+    `split`, alone, in a list, or with `with_info=True`: a list's split picked by unpacking or by
+    its index, `ds[0]`), when the pipeline, directly or through the names it is assigned to in
+    the same function (in a notebook, a top-level name also in the later cells; a name bound
+    again holds another value from there on), is given to `fit()` with `epochs`
     other than 1 (as the training or the validation data; with `steps_per_epoch`, as "Options"
     says), or iterated by a `for` loop inside
     another loop (an epoch loop), also through `enumerate`, `zip` or `tqdm`. A pipeline a function
@@ -123,6 +136,16 @@ class DecodedFilesWithoutCache(Rule):
     or on a name it is assigned to), wherever it goes then: a cache after an endless `repeat()`
     would never fill, so only the code that builds it can put the cache before it. The finding names the number of epochs or
     the `repeat()` where the code shows it.
+
+    Also TensorFlow 1's queue pipelines: a decoder of images or audio (`tf.image.decode_jpeg`,
+    `decode_png`, `decode_image`, `tf.audio.decode_wav`, ...; also through a name every binding of
+    which in the function is one, `decode = tf.image.decode_jpeg`) given the contents a reader
+    reads (`key, value = reader.read(queue)`) from a filename queue that the same function makes
+    with `tf.train.string_input_producer(files)` and no `num_epochs` (or None): the queue cycles
+    through its files for ever, so each file is decoded again on every pass. The finding is on the
+    decode; its advice is to decode each file once and read the decoded arrays (TensorFlow 1 has no
+    `.cache()` for a queue). A `num_epochs` count (a parameter may be 1), a parse of a record
+    (`TFRecordReader`'s examples: the records are the stored form) and `decode_raw` are not reported.
 
     Also a `fit()` (or Keras 2's `fit_generator()`) run for more than one epoch (a literal, a
     default, or a count the code does not show, as above) on a Python generator or a
@@ -171,7 +194,9 @@ class DecodedFilesWithoutCache(Rule):
     pipeline that is yielded, passed to a function other than `fit`, or returned by a function
     the file never calls and no script beside it calls either (the caller or the helper may cache
     it), nor one a script caches (`Dataset.cache()` anywhere in it), hands to a helper of its own,
-    or that a test module iterates; a pipeline only inspected (`.take(n)`); one pass
+    or that a test module iterates; a pipeline only inspected (`.take(n)`; not a split, whose
+    `take(n)` the code pairs with a `skip(n)` of the same dataset by the same count: the part taken
+    is the training data); one pass
     (`epochs=1`, the default, or a single loop over the batches); a pipeline made anew on every
     pass of the loop that iterates it (a cache would not outlive the pass); for the Python
     loops, a generator made once and drawn from with `next()` or iterated by name, or one whose
@@ -287,6 +312,13 @@ class DecodedFilesWithoutCache(Rule):
         " loop at line {outer}: if the decoded set fits in memory (its size is not known from the code), decode each"
         " file once, keep the arrays and slice the batches from them"
     )
+    QUEUE_MESSAGE = (
+        "{what} decodes every file again on each pass over the files: the `string_input_producer`"
+        " at line {line} cycles through them for ever (no `num_epochs`). If the decoded set fits in memory or on a"
+        " local disk (its size is not known from the code), decode (and crop or resize) each file once, keep the"
+        " arrays (a `.npy` file, or a TFRecord of the decoded images) and read those instead (with `tf.data`,"
+        " `.cache()` after the decoding)"
+    )
     FIX_TITLE = "Decode each file once and keep the decoded elements (`.cache()` after a `tf.data` decoding map)"
     VALID = (
         Valid(  # the module's `tfds` is the program's own: TFDS is imported by another function, for itself
@@ -338,6 +370,40 @@ class DecodedFilesWithoutCache(Rule):
             "import tensorflow as tf\n"
             "ds = tf.data.TFRecordDataset(files).map(lambda r: tf.io.parse_single_example(r, spec))\n"
             "for epoch in range(3):\n    for x in ds.take(2):\n        print(x)\n"
+        ),
+        Valid(  # TF1: a queue of one pass over the files (`num_epochs=1`): nothing is decoded twice
+            QUEUE.format(decode="image = tf.image.decode_jpeg(data, channels=3)", epochs=", num_epochs=1")
+        ),
+        Valid(  # a count of passes from a parameter: it may be 1
+            QUEUE.format(decode="image = tf.image.decode_jpeg(data, channels=3)", epochs=", num_epochs=epochs")
+        ),
+        Valid(  # a name also bound to a function of the program: what it does is not known here
+            QUEUE.format(
+                decode="decode = tf.image.decode_jpeg\n    if raw:\n        decode = my_decode\n    image = decode(data)",
+                epochs="",
+            )
+        ),
+        Valid(  # a record's bytes reinterpreted (`decode_raw`): no decoding worth keeping
+            QUEUE.format(decode="image = tf.io.decode_raw(data, tf.uint8)", epochs="")
+        ),
+        Valid(  # the name holds other data from there on: the arrays in memory are trained on, not the split
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds, info = tfds.load('mnist', split='train', with_info=True)\n"
+            "ds = tf.data.Dataset.from_tensor_slices((x, y))\nmodel.fit(ds.batch(128), epochs=10)\n"
+        ),
+        Valid(  # a notebook whose later cell binds the name to arrays in memory before the fit
+            notebook(
+                "import tensorflow as tf\nimport tensorflow_datasets as tfds\n",
+                "ds = tfds.load('mnist', split='train', as_supervised=True)\n",
+                "ds = tf.data.Dataset.from_tensor_slices((x, y))\n",
+                "model.fit(ds.batch(128), epochs=10)\n",
+            ),
+            filename="train.ipynb",
+        ),
+        Valid(  # `take(64)` with no `skip` of the same count: a look at a few examples, not a split
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds = tfds.load('mnist', split='train', as_supervised=True)\nrest = ds.skip(1000)\n"
+            "model.fit(ds.take(64).batch(64), epochs=10)\n"
         ),
         Valid(  # a helper's pipeline returned to a call of this file that goes over it once
             "import tensorflow as tf\n\n\ndef batched(dataset, map_fn=None):\n    dataset = dataset.shuffle(2048)\n"
@@ -651,6 +717,66 @@ class DecodedFilesWithoutCache(Rule):
             line=3,
             message_contains="reads and decodes the files again on each of 10 epochs",
         ),
+        Invalid(  # a list of splits with its info: the split picked by its index, cut into training and held-out parts
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds, info = tfds.load('mnist', split=['train'], with_info=True)\nds = ds[0]\n"
+            "train = ds.take(50000)\nheld = ds.skip(50000)\nmodel.fit(train.batch(128), epochs=10)\n",
+            line=3,
+            message_contains="reads and decodes the files again on each of 10 epochs: if the decoded set fits in memory"
+            " (60,000 examples of 28×28×1 in `train`)",
+        ),
+        Invalid(  # a notebook: the pipeline's names followed into the later cells
+            notebook(
+                "import tensorflow as tf\nimport tensorflow_datasets as tfds\n",
+                "ds = tfds.load('mnist', split='train', as_supervised=True)\n",
+                "ds = ds.shuffle(1000).batch(128)\n",
+                "model.fit(ds, epochs=10)\n",
+            ),
+            filename="train.ipynb",
+            line=1,
+            message_contains="reads and decodes the files again on each of 10 epochs",
+        ),
+        Invalid(  # a function's own name, bound in the function, is another name: the pipeline is still trained on
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds = tfds.load('mnist', split='train', as_supervised=True)\n"
+            "def show(x):\n    ds = x.take(1)\n    return [b for ds in [ds] for b in ds]\n"
+            "model.fit(ds.batch(128), epochs=10)\n",
+            line=3,
+            message_contains="on each of 10 epochs",
+        ),
+        Invalid(  # the name bound in each branch of an `if`: the other branch's binding does not follow this one
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "if flowers:\n    ds = tfds.load('tf_flowers', split='train', as_supervised=True)\n"
+            "else:\n    ds = tf.data.Dataset.from_tensor_slices((x, y))\n"
+            "model.fit(ds.batch(128), epochs=10)\n",
+            line=4,
+            message_contains="on each of 10 epochs",
+        ),
+        Invalid(  # a notebook: the map function in an earlier cell, the epoch loop in a later one (the finding names its cell)
+            notebook(
+                "import tensorflow as tf\ndef load(p):\n    return tf.io.decode_jpeg(tf.io.read_file(p))\n",
+                "ds = tf.data.Dataset.list_files('d/*.jpg').map(load).batch(32)\n",
+                "for epoch in range(10):\n    for x in ds:\n        train_step(x)\n",
+            ),
+            filename="train.ipynb",
+            line=1,
+            message_contains="on every pass of the loop at cell 3 line 1 (10 passes)",
+        ),
+        Invalid(  # TF1: a filename queue cycling for ever, each file read whole and decoded again on each pass
+            QUEUE.format(decode="image = tf.image.decode_jpeg(data, channels=3)", epochs=""),
+            line=6,
+            message_contains="`tf.image.decode_jpeg()` decodes every file again on each pass"
+            " over the files: the `string_input_producer` at line 3 cycles through them for ever (no `num_epochs`)",
+        ),
+        Invalid(  # the decoder chosen by the files' extension: a name bound to decoders alone
+            QUEUE.format(
+                decode="decode = tf.image.decode_jpeg\n    if png:\n        decode = tf.image.decode_png\n"
+                "    image = decode(data)",
+                epochs=", num_epochs=None",
+            ),
+            line=9,
+            message_contains="`decode()` (`tf.image.decode_jpeg` or `tf.image.decode_png`) decodes every file again",
+        ),
         Invalid(  # the dataset of `with_info=True`, iterated on each pass of an epoch loop
             "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
             "ds, info = tfds.load('cifar10', split='train', with_info=True)\n"
@@ -700,6 +826,9 @@ class DecodedFilesWithoutCache(Rule):
             yield self.diagnostic(span, facts.path, message.format(what=what, host=host, outer=outer))
         for span, fields in _drawn_by_scripts(facts):
             yield self.diagnostic(span, facts.path, self.LOADER_MESSAGE.format(**fields))
+        for queued in queue_decodes(facts):
+            message = self.QUEUE_MESSAGE.format(what=queued.what, line=queued.producer.lineno)
+            yield self.diagnostic(facts.span(queued.decode, queued.cell), facts.path, message)
         if any(is_dataset_method(s.api, "cache") for s in facts.sites):
             return
         for site, call, cell, what in _decoding_maps(facts):
@@ -708,8 +837,8 @@ class DecodedFilesWithoutCache(Rule):
                 message = self.MESSAGE.format(what=what, when=when, size=_size(site))
                 yield self.diagnostic(site.callsite.span, facts.path, message)
         reported: set[int] = set()  # one finding per `tfds.load()`, whichever of its splits runs again
-        for call, cell, index, size in _tfds_loads(facts):
-            when = None if id(call) in reported else pipeline_passes(facts, call, cell, options, index=index)
+        for call, cell, elements, size in _tfds_loads(facts):
+            when = None if id(call) in reported else pipeline_passes(facts, call, cell, options, elements=elements)
             if when:
                 reported.add(id(call))
                 message = self.MESSAGE.format(what=TFDS_WHAT, when=when, size=size)
@@ -747,11 +876,11 @@ def _decoder_given(site: Site) -> bool:
     return isinstance(given, str) and DECODER.match(given) is not None
 
 
-def _tfds_loads(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, int | None, str]]:
+def _tfds_loads(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, tuple[int, ...], str]]:
     """The file's `tfds.load()` calls that give datasets TFDS decodes as it reads them (its own
-    decoders, no `decoders=`): each with its cell, the element of the tuple it gives that is the
-    dataset (`with_info=True`: 0; a list of splits: each; else None) and what the table says of the
-    split's size. A call without `split` (a dict of every split) is not followed."""
+    decoders, no `decoders=`): each with its cell, the elements of what it gives that are the
+    dataset (`with_info=True`: (0,); a list of splits: each, (1,); both: (0, 1); else none) and what
+    the table says of the split's size. A call without `split` (a dict of every split) is not followed."""
     if TFDS not in facts.text:
         return  # no import of TFDS: the tree is not needed
     for cell in facts.cells:
@@ -767,11 +896,12 @@ def _tfds_loads(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, int | 
             if info is not None and not isinstance(info, ast.Constant):
                 continue
             name = named.get("name", call.args[0] if call.args else None)
-            if isinstance(split, (ast.List, ast.Tuple)) and not with_info:
+            info_first = (0,) if with_info else ()
+            if isinstance(split, (ast.List, ast.Tuple)):
                 for index, one in enumerate(split.elts):
-                    yield call, cell, index, _tfds_size(name, one)
+                    yield call, cell, (*info_first, index), _tfds_size(name, one)
             elif isinstance(split, ast.Constant) and isinstance(split.value, str):
-                yield call, cell, 0 if with_info else None, _tfds_size(name, split)
+                yield call, cell, info_first, _tfds_size(name, split)
 
 
 def _tfds_size(name: ast.expr | None, split: ast.expr) -> str:
@@ -1079,7 +1209,7 @@ def _decodes(facts: FileFacts, func: ast.expr, cell: int | None) -> bool:
 def _functions(facts: FileFacts, expr: ast.expr, cell: int | None, depth: int = 0) -> list[tuple[Function, int | None]]:
     """The functions *expr* names (`definitions`), with the cell to read them in; for a parameter
     of the function *expr* is written in, the functions its calls in this file pass there."""
-    found = [(function, cell) for function in definitions(facts, expr, cell)]
+    found = located_definitions(facts, expr, cell)
     if found or not isinstance(expr, ast.Name) or depth >= MAX_HOPS:
         return found
     for unit, given in _arguments(facts, expr, cell):

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
-from greenlint.rules.base import Invalid, Rule, Valid
-
-
-def _notebook(*cells: str) -> str:
-    return json.dumps({"cells": [{"cell_type": "code", "source": c} for c in cells], "nbformat": 4, "nbformat_minor": 5})
+from greenlint.rules.base import Invalid, Rule, Valid, notebook
 
 
 class ExercisePlaceholder(Rule):
@@ -58,15 +52,15 @@ class ExercisePlaceholder(Rule):
     MESSAGE = "exercise placeholder: {detail}"
     FIX_TITLE = "Fill in the exercise"
     VALID = (
-        Valid(_notebook("import tensorflow as tf\n", "x = tf.ones(2)\n"), filename="done.ipynb"),
-        Valid(_notebook("import tensorflow as tf\n", "def train(:\n    pass\n"), filename="broken.ipynb"),  # a GL001
-        Valid(_notebook("import tensorflow as tf\n", "if ready:\nx = tf.ones(2)\n"), filename="indent.ipynb"),  # a GL001
+        Valid(notebook("import tensorflow as tf\n", "x = tf.ones(2)\n"), filename="done.ipynb"),
+        Valid(notebook("import tensorflow as tf\n", "def train(:\n    pass\n"), filename="broken.ipynb"),  # a GL001
+        Valid(notebook("import tensorflow as tf\n", "if ready:\nx = tf.ones(2)\n"), filename="indent.ipynb"),  # a GL001
         Valid("import tensorflow as tf\nimage_gen = \n"),  # a script with a blank is broken, not an exercise: GL001
     )
     INVALID = (
-        Invalid(_notebook("import tensorflow as tf\n", "image_gen = \ntrain_data_gen = \n"), filename="exercise.ipynb"),
+        Invalid(notebook("import tensorflow as tf\n", "image_gen = \ntrain_data_gen = \n"), filename="exercise.ipynb"),
         Invalid(
-            _notebook("import tensorflow as tf\n", "def build():\n    # YOUR CODE HERE\n", "model.fit(x, epochs=)\n"),
+            notebook("import tensorflow as tf\n", "def build():\n    # YOUR CODE HERE\n", "model.fit(x, epochs=)\n"),
             filename="exercise.ipynb",
             message_contains="2 code cells are an exercise's blanks and are skipped (cells 2, 3)",
         ),

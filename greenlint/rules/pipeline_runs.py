@@ -18,11 +18,13 @@ from greenlint.rules.site import is_dataset_method
 from greenlint.rules.syntax import (
     Loop,
     calls_of,
+    cell_units,
     chain_top,
     enclosing,
     last_name,
     own_loops,
     range_header,
+    scope_of,
     takes,
 )
 
@@ -47,12 +49,12 @@ def repeated_after(facts: FileFacts, call: ast.Call, cell: int | None) -> str | 
     to in its scope: "every pass of `repeat()` (line 12)", a `repeat` with no count, `None`, -1
     or a literal count above 1 (whatever takes it then: a cache there would hold an endless
     dataset, the cache belongs before it); None where there is none, where its count is not
-    known (a parameter may be 1), or where a `.take(n)` bounds it."""
-    todo: list[tuple[ast.expr, ast.AST | None]] = [(chain_top(facts, call, cell), call)]
+    known (a parameter may be 1), or where a `.take(n)` bounds it (`_looked_at`)."""
+    todo: list[tuple[int | None, ast.expr, ast.AST | None]] = [(cell, chain_top(facts, call, cell), call)]
     seen: set[int] = set()
     while todo:
-        top, stop = todo.pop()
-        if id(top) in seen or len(seen) > MAX_USES or takes(top):
+        cell, top, stop = todo.pop()
+        if id(top) in seen or len(seen) > MAX_USES or _looked_at(facts, top):
             continue
         seen.add(id(top))
         node: ast.expr = top
@@ -64,7 +66,7 @@ def repeated_after(facts: FileFacts, call: ast.Call, cell: int | None) -> str | 
             node = node.func.value
         parent = facts.parent(top, cell)
         if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-            todo += [(load, None) for load in _loads(facts, parent, parent.targets[0].id, cell)]
+            todo += [(unit, load, None) for unit, load in _loads(facts, parent, parent.targets[0].id, cell)]
     return None
 
 
@@ -107,7 +109,7 @@ def loop_at(facts: FileFacts, loop: Loop, cell: int | None) -> str:
 
 def pipeline_passes(
     facts: FileFacts, top: ast.expr, cell: int | None, options: Mapping[str, Any], exits: list[str] | None = None,
-    index: int | None = None,
+    elements: tuple[int, ...] = (),
 ) -> str | None:
     """How the pipeline *top* (the whole method chain) is run again and again: "each of 30
     epochs", "every epoch (`epochs=args.epochs`)", "every pass of the loop at line 12"; None
@@ -118,28 +120,35 @@ def pipeline_passes(
     `enumerate`, `zip` or `tqdm` is iterated; a `fit()` runs it again as `epoch_passes.fit_passes`
     says, from its cardinality (followed with it) and the TensorFlow of *options*. With *exits*, a
     function the file never calls is named there instead (its callers are in other modules), and
-    emptied where the pipeline goes elsewhere. With *index*, the pipeline is that element of the tuple *top*
-    gives (`ds, info = tfds.load(..., with_info=True)`: 0)."""
+    emptied where the pipeline goes elsewhere. With *elements*, the pipeline is that element of what *top*
+    gives, unpacked (`ds, info = tfds.load(..., with_info=True)`: (0,)) or subscripted (`ds[0]`), an
+    element of an element after it (a list of splits with its info: (0, 1))."""
     found: list[str] = []
-    # (the file, expression, its cell, the element of the tuple it gives that is the pipeline, where the pipeline is
+    # (the file, expression, its cell, the elements of what it gives that are the pipeline, where the pipeline is
     # made, its cardinality)
-    todo: list[tuple[FileFacts, ast.expr, int | None, int | None, ast.expr, Size]] = [
-        (facts, top, cell, index, top, chain_size(facts, top, cell) if index is None else None)
+    todo: list[tuple[FileFacts, ast.expr, int | None, tuple[int, ...], ast.expr, Size]] = [
+        (facts, top, cell, elements, top, None if elements else chain_size(facts, top, cell))
     ]
     seen: set[int] = set()
+    start = cell
     while todo:
-        here, expr, cell, index, made, size = todo.pop()
-        where = "" if here is facts else f"{os.path.basename(here.path)} "
+        here, expr, cell, elements, made, size = todo.pop()
+        where = f"{os.path.basename(here.path)} " if here is not facts else f"cell {cell} " if cell != start else ""
         if id(expr) in seen:
             continue
         if len(seen) > MAX_USES:
             _away(exits)  # too far to follow
             return None
         seen.add(id(expr))
-        if takes(expr):
+        if _looked_at(here, expr):
             continue
         parent = here.parent(expr, cell)
-        if index is not None:  # the pipeline is element *index* of the tuple *expr* gives
+        if elements:  # the pipeline is element `elements[0]` of what *expr* gives
+            index, rest = elements[0], elements[1:]
+            if isinstance(parent, ast.Subscript) and parent.value is expr and _constant_index(parent.slice) == index:
+                top = chain_top(here, parent, cell)
+                todo.append((here, top, cell, rest, made, size if rest else size_after(top, size, parent)))  # `ds[0]`
+                continue
             target = parent.targets[0] if isinstance(parent, ast.Assign) and len(parent.targets) == 1 else None
             if (
                 not isinstance(parent, ast.Assign)
@@ -152,13 +161,13 @@ def pipeline_passes(
             element = target.elts[index]
             if isinstance(element, ast.Name):
                 todo += [
-                    (here, load, cell, None, made, size_after(load, size))
-                    for load in _loads(here, parent, element.id, cell)
+                    (here, load, unit, rest, made, size if rest else size_after(load, size))
+                    for unit, load in _loads(here, parent, element.id, cell)
                 ]
             continue
         returned = here.parent(parent, cell) if isinstance(parent, ast.Tuple) else None
         if isinstance(parent, ast.Tuple) and isinstance(returned, ast.Return):
-            index = parent.elts.index(expr)
+            elements = (parent.elts.index(expr),)
             parent = returned
         if isinstance(parent, ast.Return):
             function = enclosing(here, parent, cell)
@@ -176,7 +185,7 @@ def pipeline_passes(
                 return None
             for at, unit, call in calls:
                 top = chain_top(at, call, unit)
-                todo.append((at, top, unit, index, call, size_after(top, size, call)))
+                todo.append((at, top, unit, elements, call, size_after(top, size, call)))
             continue
         if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is expr:
             around = set(here.ancestors(made, cell))  # a loop that makes the pipeline anew each pass: no cache outlives it
@@ -189,7 +198,7 @@ def pipeline_passes(
         if isinstance(parent, ast.keyword):
             parent = here.parent(parent, cell)
         if isinstance(parent, ast.Call) and expr is not parent.func and ast.unparse(parent.func) in ITERATES:
-            todo.append((here, parent, cell, None, made, size))  # `enumerate(ds)`, `tqdm(ds)`: its passes are the pipeline's
+            todo.append((here, parent, cell, (), made, size))  # `enumerate(ds)`, `tqdm(ds)`: its passes are the pipeline's
             continue
         if isinstance(parent, ast.Call) and expr is not parent.func:
             if last_name(parent.func) != "fit":
@@ -202,8 +211,8 @@ def pipeline_passes(
         if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
             bound = parent.targets[0]
             todo += [
-                (here, load, cell, None, made, size_after(load, size))
-                for load in _loads(here, parent, bound.id, cell)
+                (here, load, unit, (), made, size_after(load, size))
+                for unit, load in _loads(here, parent, bound.id, cell)
             ]
             continue
         if isinstance(parent, (ast.Yield, ast.YieldFrom, ast.Assign, ast.AnnAssign, ast.Tuple, ast.List)):
@@ -260,16 +269,92 @@ def _bound_from(script: FileFacts, unit: int | None, path: str) -> tuple[set[str
     return modules, names
 
 
-def _loads(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) -> list[ast.expr]:
-    """The method chains that read *name* after the assignment binding it, in its scope (a read
-    before it, `dataset = helper(dataset)`, is of what the name held before)."""
+def _loads(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) -> list[tuple[int | None, ast.expr]]:
+    """The method chains that read *name* after the assignment binding it, each with its cell, in its
+    scope (a read before it, `dataset = helper(dataset)`, is of what the name held before); a
+    notebook's top-level name also in the later cells, where their top level reads it."""
     scope = enclosing(facts, assign, cell)
-    end = (assign.end_lineno or assign.lineno, assign.end_col_offset or 0)
-    return [
-        chain_top(facts, node, cell)
-        for node in (ast.walk(scope) if scope is not None else ())
+    end = (cell or 0, assign.end_lineno or assign.lineno, assign.end_col_offset or 0)
+    later = isinstance(scope, ast.Module) and cell is not None
+    units = [(unit, tree) for unit, tree in cell_units(facts) if (unit or 0) > (cell or 0)] if later else []
+    named = [
+        ((unit or 0, node.lineno, node.col_offset), unit, node)
+        for unit, tree in [(cell, scope), *units]
+        for node in (ast.walk(tree) if tree is not None else ())
         if isinstance(node, ast.Name)
         and node.id == name
-        and isinstance(node.ctx, ast.Load)
-        and (node.lineno, node.col_offset) > end
+        and ((unit or 0), node.lineno, node.col_offset) > end
+        and (unit == cell or isinstance(scope_of(facts, node, unit), ast.Module))
     ]
+    stores = [(unit, node) for _, unit, node in named if isinstance(node.ctx, ast.Store)]
+    # a function of the scope that binds the name has a name of its own
+    own = {id(s) for unit, node in stores if (s := scope_of(facts, node, unit)) is not scope and unit == cell}
+    # the next binding of the name that runs whenever the assignment has run (in its block or one around it; a
+    # notebook's later cell's top level), not a comprehension's own name: what it reads after that statement is
+    # another value
+    blocks = {_block(facts, a, cell) for a in (assign, *facts.ancestors(assign, cell)) if isinstance(a, ast.stmt)}
+    rebound = min(
+        (
+            _statement_end(statement, unit)
+            for unit, node in stores
+            if not isinstance(facts.parent(node, unit), ast.comprehension)
+            and (statement := _statement(facts, node, unit)) is not None
+            and (_block(facts, statement, unit) in blocks if unit == cell else isinstance(facts.parent(statement, unit), ast.Module))
+        ),
+        default=None,
+    )
+    return [
+        (unit, chain_top(facts, node, unit))
+        for position, unit, node in named
+        if isinstance(node.ctx, ast.Load)
+        and (rebound is None or position < rebound)
+        and not (own and id(scope_of(facts, node, unit)) in own)
+    ]
+
+
+def _statement(facts: FileFacts, node: ast.AST, cell: int | None) -> ast.stmt | None:
+    """The statement holding *node*."""
+    return next((a for a in facts.ancestors(node, cell) if isinstance(a, ast.stmt)), None)
+
+
+def _statement_end(statement: ast.stmt, cell: int | None) -> tuple[int, int, int]:
+    """Where *statement* ends (cell, line, column)."""
+    return (cell or 0, statement.end_lineno or statement.lineno, statement.end_col_offset or 0)
+
+
+def _block(facts: FileFacts, statement: ast.stmt, cell: int | None) -> tuple[int, str]:
+    """The statement list *statement* is in: its parent and the field holding it (an `if`'s `body` or `orelse`)."""
+    parent = facts.parent(statement, cell)
+    field = next((f for f, v in ast.iter_fields(parent) if isinstance(v, list) and statement in v), "") if parent else ""
+    return id(parent), field
+
+
+def _constant_index(node: ast.expr) -> int | None:
+    """The integer a subscript's index writes (`ds[0]`), else None."""
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
+
+
+def _looked_at(facts: FileFacts, chain: ast.expr) -> bool:
+    """A method chain with a `.take(n)` that looks at a few elements, not one side of a split: a
+    `take(n)` whose receiver the file also `skip`s by the same count (`ds.take(k)` and `ds.skip(k)`:
+    training and held-out parts) bounds nothing the training draws."""
+    while isinstance(chain, ast.Call) and isinstance(chain.func, ast.Attribute):
+        if chain.func.attr == "take" and not _split(facts, chain):
+            return True
+        chain = chain.func.value
+    return False
+
+
+def _split(facts: FileFacts, take: ast.Call) -> bool:
+    """`recv.take(n)` where the file calls `recv.skip(n)` (the same text for both)."""
+    count = argument(take, "count", 0)
+    if count is None or not isinstance(take.func, ast.Attribute):
+        return False
+    key = (ast.unparse(take.func.value), ast.unparse(count))
+    for unit in facts.cells:
+        for skip in facts.calls_named(unit, "skip"):
+            skipped = argument(skip, "count", 0)
+            if isinstance(skip.func, ast.Attribute) and skipped is not None:
+                if (ast.unparse(skip.func.value), ast.unparse(skipped)) == key:
+                    return True
+    return False

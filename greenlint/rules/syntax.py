@@ -535,12 +535,18 @@ def map_function(call: ast.Call) -> ast.expr | None:
 
 def definitions(facts: FileFacts, expr: ast.expr | None, cell: int | None) -> list[Function]:
     """The lambda, or this file's functions and methods named like *expr* (`f`, `self.f`)."""
+    return [function for function, _ in located_definitions(facts, expr, cell)]
+
+
+def located_definitions(facts: FileFacts, expr: ast.expr | None, cell: int | None) -> list[tuple[Function, int | None]]:
+    """`definitions`, each with the cell it is written in (a notebook's function may be in an
+    earlier cell than *expr*, a lambda is in *cell*)."""
     if isinstance(expr, ast.Lambda):
-        return [expr]
+        return [(expr, cell)]
     name = expr.id if isinstance(expr, ast.Name) else expr.attr if isinstance(expr, ast.Attribute) else None
     if name is None:
         return []
-    return [function for _, function in facts.functions_named(name)]
+    return [(function, unit) for unit, function in facts.functions_named(name)]
 
 
 def calls_of(
