@@ -40,8 +40,8 @@ from typing import NamedTuple
 
 from greenlint.analysis.project import direct_imports, import_statements
 from greenlint.rules.base import FileFacts, last_name
-from greenlint.rules.callbacks import read_tree
 from greenlint.rules.beside import KERAS_2_SIGNS, beside_mentions
+from greenlint.rules.callbacks import read_tree
 from greenlint.rules.tf_target import TargetVersion, target
 
 #: Model methods that only multi-backend Keras (and tf.keras before 2.1) used for generator data.

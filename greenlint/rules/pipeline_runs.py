@@ -25,7 +25,6 @@ from greenlint.rules.syntax import (
     own_loops,
     range_header,
     scope_of,
-    takes,
 )
 
 #: How many uses of a pipeline are followed through the names it is assigned to (`ds = ds.batch(32)`).
