@@ -170,7 +170,7 @@ class WalkContext:
     __slots__ = (
         "loops", "trips", "counted", "exits", "resumes", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
         "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists", "branches",
-        "ended", "rebound", "kept", "dependencies",
+        "ended", "rebound", "kept", "dependencies", "unreached",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -200,6 +200,7 @@ class WalkContext:
         self.rebound: list[ast.For | ast.While] = []  # the enclosing loops (`fixed` asks which names they bind)
         self.kept = 0  # enclosing lookups of a dict kept between passes, filled on a miss (`hostwork.kept_by_key`)
         self.dependencies: list[dict] = []  # per enclosing `with tf.control_dependencies(ops):`, `graphrun.grouped(ops)`
+        self.unreached = 0  # enclosing branches a test the code fixes never takes (`s_if`)
 
 
 class SymbolTable:
@@ -604,14 +605,20 @@ class Resolver:
                         self.untaken(body[i + 1:])
                     return
 
-    def untaken(self, body: list[ast.stmt]) -> None:
+    def untaken(self, body: list[ast.stmt], unreached: bool = False) -> None:
         """Code a known test keeps from running (`s_if`, `tf_has`; what follows a taken branch that
         returns or raises): its call sites are the program's all the same (walked as under a
-        branch), its bindings and returns dropped."""
+        branch), its bindings and returns dropped; *unreached*: the test's value is the code's own (a
+        literal, a constant, what every call gives a parameter; not an option's default, which a
+        command line changes), so its sites say they never run as the program stands (`unreached`)."""
         ctx = self.ctx
         names, returns, ended = dict(self.scope.names), len(ctx.returns), ctx.ended
         ctx.ended = False
-        self.guarded(self.block, body)
+        ctx.unreached += unreached
+        try:
+            self.guarded(self.block, body)
+        finally:
+            ctx.unreached -= unreached
         del ctx.returns[returns:]
         self.scope.names, ctx.ended = names, ended
 
@@ -826,7 +833,7 @@ class Resolver:
         if type(test) is Const and test is not OPAQUE and self.fixed(node.test):
             taken, other = (node.body, node.orelse) if test.value else (node.orelse, node.body)
             if not self.instance and other:
-                self.untaken(other)
+                self.untaken(other, unreached=not test.option)
             self.block(taken)
             if test.option:
                 self.chosen_by(test.option, [*node.body, *node.orelse])
@@ -3047,6 +3054,8 @@ class Resolver:
             features["loop_unbounded"] = True
         if loops:
             features["loop_depth"] = len(loops)
+        if self.ctx.unreached:
+            features["unreached"] = True
         return features
 
     def mapped(self, node: ast.Call, args: list) -> None:
@@ -4294,12 +4303,13 @@ _TENSORS = {
 _TENSOR_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 #: Comparisons of literals the walk evaluates (`kwargs.get("strides") == (2, 2)`).
 _LITERAL_COMPARISONS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.In: lambda a, b: a in b,
-                        ast.NotIn: lambda a, b: a not in b}
+                        ast.NotIn: lambda a, b: a not in b, ast.Lt: operator.lt, ast.LtE: operator.le,
+                        ast.Gt: operator.gt, ast.GtE: operator.ge}
 
 
 def _compared(op: ast.cmpop, left: Any, right: Any) -> Const:
-    """A comparison of two literals (`==`, `!=`, `in`, `not in`): its truth (an option's, where one is
-    an option's default: `args.mode == "small"`); OPAQUE for anything else."""
+    """A comparison of two literals (`==`, `!=`, `in`, `not in`, an order: `num_thread > 1`): its truth (an
+    option's, where one is an option's default: `args.mode == "small"`); OPAQUE for anything else."""
     compare = _LITERAL_COMPARISONS.get(type(op))
     if compare is None or type(left) is not Const or type(right) is not Const or left is OPAQUE or right is OPAQUE:
         return OPAQUE
