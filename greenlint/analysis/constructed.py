@@ -21,7 +21,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from greenlint.analysis import import_table, options, trees
+from greenlint.analysis import entry_runners, import_table, options, trees
+from greenlint.analysis.script_runs import ScriptRuns
 from greenlint.analysis.values import Const, Options
 
 
@@ -40,6 +41,20 @@ class Made(NamedTuple):
 Value = Const | Options | Made | None
 #: One call's arguments: the positional values in order and the keyword values by name (None: unknown).
 Arguments = tuple[list[Value], dict[str, Value]]
+#: How often a script's calls of a name run per run of it as the program (script_runs.py; None: not known), and
+#: whether that is at most so.
+Counted = tuple[int | None, bool]
+
+
+class Called(NamedTuple):
+    """How the scripts beside call a name: each call's *arguments*, and how often those calls run per run
+    of the program (*runs*, None where not known; a program is one script: the most any script makes,
+    *upper* where they differ or one is at most so); *scripts*: the file names of the scripts calling it."""
+
+    arguments: list[Arguments]
+    runs: int | None
+    upper: bool
+    scripts: tuple[str, ...] = ()
 
 
 class Beside:
@@ -79,23 +94,25 @@ class Beside:
             words = self.whole[importer] = frozenset(re.findall(r"\w+", text)) if text.isascii() else frozenset()
         return name in words or not words
 
-    def calls(self, name: str, imported: Callable[[str], Iterable[str | None]] = lambda script: ()) -> list[Arguments] | None:
-        """The arguments of each call of *name* in the scripts; *name* a function or class, or
-        `Class.method` called on the instances a script makes of the class (`dcgan = DCGAN(...)`,
-        `dcgan.train(FLAGS)`). None where none calls it, or where one names it otherwise than in a plain
-        call (passes it on, subclasses it, spreads `*args` or `**kwargs` into it, reads `.method` of
-        anything but such an instance), or hands such an instance on (to a call) while a project module
-        it imports (*imported*: their texts by script) reads a `.method`."""
+    def calls(self, name: str, imported: Callable[[str], Iterable[str | None]] = lambda script: ()) -> Called | None:
+        """How the scripts call *name* (`Called`); *name* a function or class, or `Class.method` called on the
+        instances a script makes of the class (`dcgan = DCGAN(...)`, `dcgan.train(FLAGS)`). None where none
+        calls it, or where one names it otherwise than in a plain call (passes it on, subclasses it, spreads
+        `*args` or `**kwargs` into it, reads `.method` of anything but such an instance), or hands such an
+        instance on (to a call) while a project module it imports (*imported*: their texts by script) reads
+        a `.method`."""
         if not self.may_call(name):
             return None
         owner, _, method = name.rpartition(".")
         found: list[Arguments] = []
+        counts: list[Counted] = []
+        scripts: list[str] = []
         for importer, text, imported_names, modules in self.scripts:
             if not _may_call(imported_names, modules, self.stem, owner, name):
                 continue
             if not owner and (self.stem, name) not in imported_names.values() and not self._reads(importer, name):
                 continue  # imported whole only, and never names it
-            calls, handed = _script(importer, text)
+            calls, handed, counted = _script(importer, text)
             called = calls.get((self.stem, name), ())
             if called is None:
                 return None
@@ -103,8 +120,17 @@ class Beside:
                 read = re.compile(rf"\.\s*{re.escape(method)}\b")
                 if any(other is None or read.search(other) for other in imported(importer)):
                     return None
-            found.extend(called)
-        return found or None
+            if called:
+                found.extend(called)
+                counts.append(counted[(self.stem, name)])
+                scripts.append(os.path.basename(importer))
+        if not found:
+            return None
+        known = [count for count, _ in counts]
+        if None in known:
+            return Called(found, None, False, tuple(scripts))
+        most = max(count for count in known if count is not None)
+        return Called(found, most, len(set(known)) > 1 or any(upper for _, upper in counts), tuple(scripts))
 
 
 def flag_defaults(texts: dict[str, str | None]) -> dict[str, Const | None]:
@@ -225,14 +251,16 @@ def _may_call(imported: dict[str, tuple[str, str]], modules: dict[str, str], ste
 
 
 @_per_text
-def _script(path: str, text: str) -> tuple[dict[tuple[str, str], list[Arguments] | None], frozenset[str]]:
+def _script(path: str, text: str) -> tuple[dict[tuple[str, str], list[Arguments] | None], frozenset[str],
+                                           dict[tuple[str, str], Counted]]:
     """(module stem, name) -> the arguments of each call of a name this script imports from that
     module (a function, a class, `Class.method` on the instances it makes, a module's `function`
-    after `import module`), None where the script names it otherwise than in plain calls; and the
-    classes whose instances it hands on (passes to a call)."""
+    after `import module`), None where the script names it otherwise than in plain calls; the
+    classes whose instances it hands on (passes to a call); and how often the calls of each such name
+    run per run of the script (script_runs.py)."""
     imports = _imports(path, text)
     if imports is None or not any(imports):
-        return {}, frozenset()
+        return {}, frozenset(), {}
     imported, modules = imports
     tree = trees.parse_module(text, path, edited=False)
     script = _Script(tree)
@@ -246,27 +274,31 @@ def _script(path: str, text: str) -> tuple[dict[tuple[str, str], list[Arguments]
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             by_attribute.setdefault((func.value.id, func.attr), []).append(call)
     found: dict[tuple[str, str], list[Arguments] | None] = {}
+    nodes: dict[tuple[str, str], list[ast.Call]] = {}  # the calls of each name found
     for local, key in imported.items():
         if script.loads.get(local, 0):
-            found[key] = script.arguments(by_name.get(local, []), script.loads[local])
+            found[key] = script.arguments(nodes.setdefault(key, by_name.get(local, [])), script.loads[local])
     classes: dict[tuple[str, str], list[str]] = {}
     for holder, key in instances.items():
         classes.setdefault(key, []).append(holder)
     for (holder, attr), calls in by_attribute.items():
         if holder in modules:  # `model.train(FLAGS)` after `import model`
+            nodes[(modules[holder], attr)] = calls
             found[(modules[holder], attr)] = script.arguments(calls, script.attributes[(holder, attr)])
         elif holder in instances:  # `dcgan.train(FLAGS)` after `dcgan = DCGAN(...)`
             (stem, cls), held = instances[holder], classes[instances[holder]]
             if (stem, f"{cls}.{attr}") in found:
                 continue
-            calls = [c for h in held for c in by_attribute.get((h, attr), ())]
+            calls = nodes[(stem, f"{cls}.{attr}")] = [c for h in held for c in by_attribute.get((h, attr), ())]
             own = sum(script.attributes[(h, attr)] for h in held)
             # `tf.train`, `FLAGS.train`: no instance
             other = sum(script.attributes[(m, attr)] for m in (*modules, *imported, *script.holders))
             # every `.attr` the script reads of anything but what it imports or its options is on these instances
             found[(stem, f"{cls}.{attr}")] = script.arguments(calls, own) if own + other == script.reads[attr] else None
     handed = frozenset(cls for holder, (_, cls) in instances.items() if holder in script.handed)
-    return found, handed
+    runs = ScriptRuns(tree, script.loads) if any(found.values()) else None
+    counted = {key: runs.total(nodes[key]) for key, called in found.items() if called and runs is not None}
+    return found, handed, counted
 
 
 def _spreads(call: ast.Call) -> bool:
@@ -307,9 +339,11 @@ class _Script:
                 self.assigns.append(node)
             elif kind is ast.withitem:
                 self.withs.append(node)
+        top = [*tree.body, *(s for node in tree.body if type(node) is ast.If and entry_runners.is_main_guard(node.test)
+                             for s in node.body)]  # the main guard's statements run as the program's top level
         self.constants = {
             target.id: node.value
-            for node in tree.body
+            for node in top
             if isinstance(node, ast.Assign) and len(node.targets) == 1
             for target in node.targets
             if isinstance(target, ast.Name) and self.stores.get(target.id) == 1

@@ -870,12 +870,17 @@ class Imports:
             self.beside = constructed.Beside(texts, self.path)
         return self.beside
 
-    def calls_beside(self, name: str) -> list | None:
+    def calls_beside(self, name: str) -> constructed.Called | None:
         """How the scripts beside this module call its *name* (`constructed.Beside.calls`). Where one
         hands an instance on, the texts of the other project modules it imports are read too: its
-        digest in the cache key covers them."""
-        return self.scripts_beside().calls(
+        digest in the cache key covers them. Their runs are not known where a module beside that
+        imports this one was not read (`ProjectIndex.users` beyond `importers`: it names no TF)."""
+        called = self.scripts_beside().calls(
             name, lambda script: [module_code(module) for module in self.index.imports(script) if module != self.path])
+        if called is not None and called.runs is not None \
+                and not set(self.index.users(self.path)) <= set(self.index.importers(self.path)):
+            return called._replace(runs=None, upper=False)
+        return called
 
     def imported_beside(self, dotted: str) -> Any:
         """`module.name` of a project module as the scripts beside import it (`from models import

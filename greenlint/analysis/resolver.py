@@ -1332,7 +1332,9 @@ class Resolver:
         """What the scripts beside this module pass a module-level function, or a module-level class's
         constructor or method, that this module never names (`constructed.Beside.calls`: `DCGAN(sess,
         batch_size=FLAGS.batch_size)`, `dcgan.train(FLAGS)` in main.py): each parameter the one value every such call gives it,
-        its default where a call passes none; {} where no script calls it or one names it otherwise."""
+        its default where a call passes none; {} where no script calls it or one names it otherwise. Where
+        the runs of those calls per run of the program are known (none in a loop: script_runs.py), they
+        are its calls here, each once, as `note_call` notes a call of this module (its runs then counted)."""
         if self.exporting or self.imports is None or isinstance(info.node, ast.Lambda):
             return {}
         cls = info.cls if info.kind == "method" else None
@@ -1343,13 +1345,20 @@ class Resolver:
                 or (not method or init) and self.other_references(info, 0) > 0:
             return {}
         name = info.node.name if cls is None else cls.name if init else f"{cls.name}.{info.node.name}"
-        calls = self.imports.calls_beside(name)
-        if not calls or method and not init and self.method_named(info):  # (the walk only where a script calls it)
+        called = self.imports.calls_beside(name)
+        if not called or method and not init and self.method_named(info):  # (the walk only where a script calls it)
             return {}
         made = self.made_beside
         bound = [self.bind_arguments(info, [(False, made(v)) for v in args], [(k, made(v)) for k, v in keywords.items()])
-                 for args, keywords in calls]
-        return {name: value for name, value in bound[0].items() if all(b.get(name) == value for b in bound[1:])}
+                 for args, keywords in called.arguments]
+        passed = {name: value for name, value in bound[0].items() if all(b.get(name) == value for b in bound[1:])}
+        if called.runs is not None:  # its calls there, none in a loop: its runs per run of the program
+            runs = runs_mod.Local(1, runs_mod.UPPER if called.upper else runs_mod.EXACT)
+            place = runs_mod.Place(runs, beside=", ".join(called.scripts))
+            info.callers += [(None, place, passed)] * called.runs
+            info.calls_seen += called.runs
+            info.implicit_calls += called.runs  # (named nowhere here)
+        return passed
 
     def made_beside(self, value: Any) -> Any:
         """An argument a script beside passes (`passed_beside`), a call's result (`constructed.Made`)

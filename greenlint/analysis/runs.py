@@ -154,6 +154,7 @@ class Place(NamedTuple):
     unless: frozenset = frozenset()  # parameters of its function an enclosing `if p is None:` requires None
     line: int = 0  # the call's line (0: not known), and whether an `if`/`except`/`case` body encloses it
     branched: bool = False
+    beside: str = ""  # a call another module makes, named by its scripts (`Resolver.passed_beside`)
 
 
 def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted: list[str] | tuple = (),
@@ -253,7 +254,10 @@ class FunctionRuns:
             if total is None:
                 found = Local(None, UNKNOWN), why
             else:
-                places = f"{calls} call{'s' if calls != 1 else ''}" + \
+                beside = ", ".join(dict.fromkeys(place.beside for _, place, _ in info.callers if place.beside))
+                if "," in beside:  # each script a program of its own: the most calls one makes
+                    beside = f"one of {beside}, the most any makes"
+                places = f"{calls} call{'s' if calls != 1 else ''}" + (f" in {beside}" if beside else "") + \
                     (", the others traced into a graph" if eager and len(eager) < len(info.callers) else "")
                 found = Local(total, bound), f"{name}() runs {'at most ' if bound == UPPER else ''}{total}{TIMES} ({places})"
         self.memo[key] = found
