@@ -1,10 +1,11 @@
 """How the scripts beside a module call a class or function it defines but never names itself
 (`dcgan = DCGAN(sess, batch_size=FLAGS.batch_size, ...)` in main.py, `class DCGAN` in model.py), or
 a method of such a class on the instances they make (`dcgan.train(FLAGS)`): the project index's
-`importers` (the modules of its folder naming TensorFlow that import it, which the per-file cache
-key covers with the project modules they import), read from their syntax alone, never walked or
-imported. An argument is known where it is a literal, a module constant of the script bound once
-to a literal, the default of one of the script's command-line options that it does not set itself
+`callers` (the modules of its folder, or of the folder above its package, that import it, which the
+per-file cache key covers with the project modules they import), read from their syntax alone, never
+walked or imported; how often those calls run per run of the script too (script_runs.py). An argument
+is known where it is a literal, a module constant of the script bound once to a literal (at its top
+level or under its main guard), the default of one of the script's command-line options that it does not set itself
 (`options.py`: its `Const.option` says so), or the script's options object itself (`FLAGS`, `args =
 parser.parse_args()`: an `Options` of those defaults), or a call of what the script imports (`Made`:
 `load_model(path)`, a name bound once to one), which the module's resolver types where it makes a
@@ -44,6 +45,8 @@ Arguments = tuple[list[Value], dict[str, Value]]
 #: How often a script's calls of a name run per run of it as the program (script_runs.py; None: not known), and
 #: whether that is at most so.
 Counted = tuple[int | None, bool]
+#: The runs of calls a script may make that its reading cannot tell (`Beside.calls`).
+UNSEEN: Counted = (None, False)
 
 
 class Called(NamedTuple):
@@ -116,14 +119,16 @@ class Beside:
             called = calls.get((self.stem, name), ())
             if called is None:
                 return None
-            if called and owner in handed:
-                read = re.compile(rf"\.\s*{re.escape(method)}\b")
+            read = re.compile(rf"\.\s*{re.escape(method)}\b") if owner else None
+            if called and owner in handed and read is not None:
                 if any(other is None or read.search(other) for other in imported(importer)):
                     return None
             if called:
                 found.extend(called)
                 counts.append(counted[(self.stem, name)])
                 scripts.append(os.path.basename(importer))
+            elif read is not None and read.search(text):  # `.method` read on what it cannot tell: calls not seen
+                counts.append(UNSEEN)
         if not found:
             return None
         known = [count for count, _ in counts]
@@ -278,27 +283,79 @@ def _script(path: str, text: str) -> tuple[dict[tuple[str, str], list[Arguments]
     for local, key in imported.items():
         if script.loads.get(local, 0):
             found[key] = script.arguments(nodes.setdefault(key, by_name.get(local, [])), script.loads[local])
-    classes: dict[tuple[str, str], list[str]] = {}
-    for holder, key in instances.items():
-        classes.setdefault(key, []).append(holder)
+    own = {holder: _Held({}, Counter(), holder in script.handed) for holder in instances}  # the script's names
     for (holder, attr), calls in by_attribute.items():
         if holder in modules:  # `model.train(FLAGS)` after `import model`
             nodes[(modules[holder], attr)] = calls
             found[(modules[holder], attr)] = script.arguments(calls, script.attributes[(holder, attr)])
-        elif holder in instances:  # `dcgan.train(FLAGS)` after `dcgan = DCGAN(...)`
-            (stem, cls), held = instances[holder], classes[instances[holder]]
-            if (stem, f"{cls}.{attr}") in found:
-                continue
-            calls = nodes[(stem, f"{cls}.{attr}")] = [c for h in held for c in by_attribute.get((h, attr), ())]
-            own = sum(script.attributes[(h, attr)] for h in held)
-            # `tf.train`, `FLAGS.train`: no instance
+        elif holder in own:  # `dcgan.train(FLAGS)` after `dcgan = DCGAN(...)`
+            own[holder].calls[attr] = calls
+            own[holder].reads[attr] = script.attributes[(holder, attr)]
+    held: dict[tuple[str, str], list[_Held]] = {}  # (stem, class) -> what the names holding its instances do
+    for holder, key in instances.items():
+        held.setdefault(key, []).append(own[holder])
+    for key, local in _local_instances(tree, imported, frozenset(instances)):
+        held.setdefault(key, []).append(local)
+    # `tf.train`, `FLAGS.train`: no instance
+    for (stem, cls), holders in held.items():
+        for attr in dict.fromkeys(attr for h in holders for attr in h.calls):
+            calls = nodes[(stem, f"{cls}.{attr}")] = [c for h in holders for c in h.calls.get(attr, ())]
+            on = sum(h.reads[attr] for h in holders)
             other = sum(script.attributes[(m, attr)] for m in (*modules, *imported, *script.holders))
             # every `.attr` the script reads of anything but what it imports or its options is on these instances
-            found[(stem, f"{cls}.{attr}")] = script.arguments(calls, own) if own + other == script.reads[attr] else None
-    handed = frozenset(cls for holder, (_, cls) in instances.items() if holder in script.handed)
+            found[(stem, f"{cls}.{attr}")] = script.arguments(calls, on) if on + other == script.reads[attr] else None
+    handed = frozenset(cls for (_, cls), holders in held.items() if any(h.handed for h in holders))
     runs = ScriptRuns(tree, script.loads) if any(found.values()) else None
     counted = {key: runs.total(nodes[key]) for key, called in found.items() if called and runs is not None}
     return found, handed, counted
+
+
+class _Held(NamedTuple):
+    """What a name holding instances of a class the script imports does with them: the calls of each
+    method on it, how often it reads each attribute, and whether it hands them on (reads the name bare)."""
+
+    calls: dict[str, list[ast.Call]]
+    reads: Counter[str]
+    handed: bool
+
+
+def _local_instances(tree: ast.Module, imported: dict[str, tuple[str, str]], taken: frozenset[str]
+                     ) -> list[tuple[tuple[str, str], _Held]]:
+    """The names a top-level function of the script binds only to instances of a class it imports, none
+    of them a parameter there or one of the script's own (*taken*): `model = NERModel(config)` in `main`
+    while another function's parameter is also `model`. Each with (module stem, class) and what it does
+    (`_Held`), read in that function alone."""
+    found = []
+    for function in tree.body:
+        if type(function) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+            continue
+        nodes: list[Any] = trees.walk(function)
+        made: dict[str, list[tuple[str, str]]] = {}
+        for node in nodes:
+            if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
+                    and type(node.value) is ast.Call and type(node.value.func) is ast.Name and node.value.func.id in imported:
+                made.setdefault(node.targets[0].id, []).append(imported[node.value.func.id])
+        if not made:
+            continue
+        params = {node.arg for node in nodes if type(node) is ast.arg}
+        shared = {name for node in nodes if type(node) in (ast.Global, ast.Nonlocal) for name in node.names}
+        stores = Counter(node.id for node in nodes if type(node) is ast.Name and type(node.ctx) is not ast.Load)
+        for name, keys in made.items():
+            if name in taken or name in params or name in shared or len(set(keys)) != 1 or len(keys) != stores[name]:
+                continue
+            held = _Held({}, Counter(), False)
+            loads = 0
+            for node in nodes:
+                kind = type(node)
+                if kind is ast.Name and node.id == name and type(node.ctx) is ast.Load:
+                    loads += 1
+                elif kind is ast.Attribute and type(node.value) is ast.Name and node.value.id == name:
+                    held.reads[node.attr] += type(node.ctx) is ast.Load
+                elif kind is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
+                        and node.func.value.id == name:
+                    held.calls.setdefault(node.func.attr, []).append(node)
+            found.append((keys[0], held._replace(handed=loads > sum(held.reads.values()))))
+    return found
 
 
 def _spreads(call: ast.Call) -> bool:

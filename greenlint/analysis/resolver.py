@@ -387,7 +387,7 @@ class Resolver:
         self.tree = tree
         self.rebound = rebinding.rebound(tree.body)
         self.defined = rebinding.functions(tree.body) if self.rebound else {}
-        if not self.exporting and self.imports is not None and self.imports.index.importers(self.imports.path):
+        if not self.exporting and self.imports is not None and self.imports.index.callers(self.imports.path):
             self.read_otherwise = set()
             self.tf_imported = self.imports.in_keras_program()
         self.block(tree.body)

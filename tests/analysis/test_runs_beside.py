@@ -115,3 +115,43 @@ def test_script_runs_are_unknown_in_loops_comprehensions_and_recursion():
     assert script_counts("[t.train() for _ in range(2)]\n") == {"t.train": (None, False)}
     assert script_counts("def go():\n    t.train()\n    go()\ngo()\n") == {"t.train": (None, False)}
     assert script_counts("def go():\n    t.train()\n") == {"t.train": (None, False)}  # never called: not the program's
+
+
+def test_an_instance_a_function_binds_is_read_there_though_another_names_a_parameter_so(tmp_path):
+    main = (
+        "import tensorflow as tf\nfrom trainer import Trainer\n\n"
+        "def report(trainer):\n    print(trainer.steps)\n\n"
+        "def main():\n    trainer = Trainer(10)\n    trainer.train()\n    report(trainer)\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    assert sites(tmp_path, main)[10].runs.count == 1
+
+
+def test_a_method_read_where_the_script_cannot_tell_on_what_leaves_the_count_unknown(tmp_path):
+    main = (
+        "import tensorflow as tf\nfrom trainer import Trainer\n\n"
+        "def again(trainer):\n    trainer.train()\n\n"
+        "def main():\n    trainer = Trainer(10)\n    trainer.train()\n    again(trainer)\n\n"
+        "main()\n"
+    )
+    assert sites(tmp_path, main)[10].runs.count is None  # `again` calls it on its parameter: not counted
+
+
+def test_a_module_of_a_package_is_called_by_the_scripts_above_it(tmp_path):
+    """`train.py` beside the package `model/` calls `model/trainer.py`'s class: a caller (ProjectIndex.callers),
+    though it names no TensorFlow itself; a script in another folder is none."""
+    (tmp_path / ".git").mkdir()
+    package = tmp_path / "model"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "trainer.py").write_text(TRAINER)
+    (tmp_path / "train.py").write_text("from model.trainer import Trainer\n\nt = Trainer(1)\nt.train()\n")
+    found = {s.span.line: s for s in analyse_file(package / "trainer.py").callsites}
+    assert found[10].runs.count == 1 and "1 call in train.py" in found[10].runs.note
+    (tmp_path / "train.py").unlink()
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "train.py").write_text("from model.trainer import Trainer\n\nt = Trainer(1)\nt.train()\n")
+    from greenlint.analysis.project import project_index
+
+    project_index().refresh()
+    assert {s.span.line: s for s in analyse_file(package / "trainer.py").callsites}[10].runs.count is None
