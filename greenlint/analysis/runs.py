@@ -9,7 +9,9 @@ the module, of each call's own count (a helper called 7 times runs its `fit` 7 t
 from a 3-trip loop in a function called twice, 6). The count is exact only when every reference
 to the function is a call the resolver saw (`Resolver.all_calls_seen`); a function passed
 elsewhere (a callback, Keras's `call`/`train_step`, `tf.function(f)`), never called in the file,
-called recursively or through an unknown loop gives an unknown count. Code under `if`/`except`/
+called recursively or through an unknown loop gives an unknown count. A function only the scripts
+beside its module call (`trainer.train()` in main.py) runs as often as those calls do per run of
+the program, where none of them sits in a loop (script_runs.py, `Resolver.passed_beside`). Code under `if`/`except`/
 `case` inside a loop, in a comprehension with a filter, or in a loop a `break`/`return`/`raise`
 may leave, runs at most the loop bound (`upper`); under `if step % k == 0` (`np.mod(step, k)`,
 `tf.math.mod` too) at most 1 in k of those runs, and c more under `if step % k == 0 or step == c1
