@@ -605,12 +605,23 @@ class Resolver:
                         self.untaken(body[i + 1:])
                     return
 
+    def public_api(self) -> bool:
+        """Whether the code walked is a public function or method of a package's module (a library's API:
+        callers outside the project may give its parameters other values than the project's calls)."""
+        func = self.ctx.func
+        name = getattr(func.node, "name", "_") if func is not None else "_"
+        if self.file is None or name.startswith("_") and name != "__init__" or func is not None and func.cls is not None \
+                and func.cls.name.startswith("_"):
+            return False
+        return os.path.isfile(os.path.join(os.path.dirname(os.path.abspath(self.file)), "__init__.py"))
+
     def untaken(self, body: list[ast.stmt], unreached: bool = False) -> None:
         """Code a known test keeps from running (`s_if`, `tf_has`; what follows a taken branch that
         returns or raises): its call sites are the program's all the same (walked as under a
         branch), its bindings and returns dropped; *unreached*: the test's value is the code's own (a
         literal, a constant, what every call gives a parameter; not an option's default, which a
-        command line changes), so its sites say they never run as the program stands (`unreached`)."""
+        command line changes, nor a parameter of a library's API, `public_api`), so its sites say they
+        never run as the program stands (`unreached`)."""
         ctx = self.ctx
         names, returns, ended = dict(self.scope.names), len(ctx.returns), ctx.ended
         ctx.ended = False
@@ -833,7 +844,7 @@ class Resolver:
         if type(test) is Const and test is not OPAQUE and self.fixed(node.test):
             taken, other = (node.body, node.orelse) if test.value else (node.orelse, node.body)
             if not self.instance and other:
-                self.untaken(other, unreached=not test.option)
+                self.untaken(other, unreached=not test.option and not self.public_api())
             self.block(taken)
             if test.option:
                 self.chosen_by(test.option, [*node.body, *node.orelse])

@@ -155,3 +155,18 @@ def test_a_module_of_a_package_is_called_by_the_scripts_above_it(tmp_path):
 
     project_index().refresh()
     assert {s.span.line: s for s in analyse_file(package / "trainer.py").callsites}[10].runs.count is None
+
+
+def test_a_public_function_of_a_package_keeps_the_branch_its_own_calls_never_take(tmp_path):
+    """A library's API: callers outside the project may pass what its own calls do not (tensorflow-addons'
+    `dynamic_decode(..., enable_tflite_convertible=False)`); a private helper there, or a script's function, has
+    no such callers."""
+    (tmp_path / ".git").mkdir()
+    package = tmp_path / "lib"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    body = TRAINER + "\n\ndef run():\n    return {name}([1], 1)\n"
+    (package / "evaluate.py").write_text(body.replace("def evaluate(", "def {name}(").format(name="evaluate"))
+    assert "unreached" not in {s.span.line: s for s in analyse_file(package / "evaluate.py").callsites}[18].features
+    (package / "evaluate.py").write_text(body.replace("def evaluate(", "def {name}(").format(name="_evaluate"))
+    assert {s.span.line: s for s in analyse_file(package / "evaluate.py").callsites}[18].features.get("unreached")
