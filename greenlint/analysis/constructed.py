@@ -65,16 +65,20 @@ class Beside:
     None where unreadable), read once per module analysed: those whose text may import it or names
     from it (`_imports_from`: `from ...model import DCGAN`, `import model`) and whose imports parse.
     Which names they can call is kept beside (`may_call`), so that a name none of them can call
-    costs a set lookup and a script is walked only for the names it can call."""
+    costs a set lookup and a script is walked only for the names it can call. The others' texts (*unread*:
+    `import pkg.model as m`, an unreadable file) may call it where the reading does not follow: their
+    calls are not counted (`calls`)."""
 
     def __init__(self, importers: dict[str, str | None], path: str):
         self.stem = os.path.splitext(os.path.basename(path))[0]
         self.scripts: list[tuple[str, str, dict[str, tuple[str, str]], dict[str, str]]] = []
+        self.unread: list[str | None] = []
         for importer, text in importers.items():
-            if text is not None and _imports_from(text, self.stem):
-                imports = _imports(importer, text)
-                if imports is not None:
-                    self.scripts.append((importer, text, *imports))
+            imports = _imports(importer, text) if text is not None and _imports_from(text, self.stem) else None
+            if imports is not None and text is not None:
+                self.scripts.append((importer, text, *imports))
+            else:
+                self.unread.append(text)
         self.named = frozenset(name for _, _, imported, _ in self.scripts
                                for stem, name in imported.values() if stem == self.stem)
         self.whole: dict[str, frozenset[str] | None] = {  # the words of the scripts importing it whole (`_reads`)
@@ -110,8 +114,11 @@ class Beside:
         found: list[Arguments] = []
         counts: list[Counted] = []
         scripts: list[str] = []
+        named = re.compile(rf"\.\s*{re.escape(method)}\b" if owner else rf"\b{re.escape(name)}\b")
         for importer, text, imported_names, modules in self.scripts:
             if not _may_call(imported_names, modules, self.stem, owner, name):
+                if named.search(text):  # named otherwise than its reading follows (`import pkg.mod as m`; `m.f()`)
+                    counts.append(UNSEEN)
                 continue
             if not owner and (self.stem, name) not in imported_names.values() and not self._reads(importer, name):
                 continue  # imported whole only, and never names it
@@ -119,18 +126,19 @@ class Beside:
             called = calls.get((self.stem, name), ())
             if called is None:
                 return None
-            read = re.compile(rf"\.\s*{re.escape(method)}\b") if owner else None
-            if called and owner in handed and read is not None:
-                if any(other is None or read.search(other) for other in imported(importer)):
+            if called and owner in handed:
+                if any(other is None or named.search(other) for other in imported(importer)):
                     return None
             if called:
                 found.extend(called)
                 counts.append(counted[(self.stem, name)])
                 scripts.append(os.path.basename(importer))
-            elif read is not None and read.search(text):  # `.method` read on what it cannot tell: calls not seen
+            elif owner and named.search(text):  # `.method` read on what it cannot tell: calls not seen
                 counts.append(UNSEEN)
         if not found:
             return None
+        if any(text is None or named.search(text) for text in self.unread):
+            counts.append(UNSEEN)
         known = [count for count, _ in counts]
         if None in known:
             return Called(found, None, False, tuple(scripts))

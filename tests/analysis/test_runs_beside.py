@@ -170,3 +170,13 @@ def test_a_public_function_of_a_package_keeps_the_branch_its_own_calls_never_tak
     assert "unreached" not in {s.span.line: s for s in analyse_file(package / "evaluate.py").callsites}[18].features
     (package / "evaluate.py").write_text(body.replace("def evaluate(", "def {name}(").format(name="_evaluate"))
     assert {s.span.line: s for s in analyse_file(package / "evaluate.py").callsites}[18].features.get("unreached")
+
+
+def test_a_script_calling_it_in_a_form_not_read_leaves_the_count_unknown(tmp_path):
+    main = "import tensorflow as tf\nfrom trainer import evaluate\n\nevaluate(None, 1)\n"
+    assert sites(tmp_path, main)[19].runs.count == 1
+    (tmp_path / "other.py").write_text("import tensorflow as tf\nfrom trainer import *\n\nevaluate(None, 1)\nevaluate(None, 1)\n")
+    from greenlint.analysis.project import project_index
+
+    project_index().refresh()
+    assert sites(tmp_path, main)[19].runs.count is None  # `from trainer import *`: its calls are not read
