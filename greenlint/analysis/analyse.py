@@ -280,13 +280,13 @@ def project_imports(path: str, code: str) -> list[str] | None:
 
 
 def _importers(path: str) -> list[str]:
-    """The modules beside the file at *path* that name TensorFlow or Keras and import it, whether it
-    names them or not ([] if none, or if it is no file)."""
+    """The modules beside the file at *path* (or above its package) that name TensorFlow or Keras and
+    import it, whether it names them or not ([] if none, or if it is no file: `ProjectIndex.callers`)."""
     if not os.path.isfile(path):
         return []
     from greenlint.analysis.project import project_index
 
-    return project_index().importers(os.path.abspath(path))
+    return project_index().callers(os.path.abspath(path))
 
 
 def _tf_importers(path: str) -> list[str]:

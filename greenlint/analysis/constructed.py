@@ -1,10 +1,11 @@
 """How the scripts beside a module call a class or function it defines but never names itself
 (`dcgan = DCGAN(sess, batch_size=FLAGS.batch_size, ...)` in main.py, `class DCGAN` in model.py), or
 a method of such a class on the instances they make (`dcgan.train(FLAGS)`): the project index's
-`importers` (the modules of its folder naming TensorFlow that import it, which the per-file cache
-key covers with the project modules they import), read from their syntax alone, never walked or
-imported. An argument is known where it is a literal, a module constant of the script bound once
-to a literal, the default of one of the script's command-line options that it does not set itself
+`callers` (the modules of its folder, or of the folder above its package, that import it, which the
+per-file cache key covers with the project modules they import), read from their syntax alone, never
+walked or imported; how often those calls run per run of the script too (script_runs.py). An argument
+is known where it is a literal, a module constant of the script bound once to a literal (at its top
+level or under its main guard), the default of one of the script's command-line options that it does not set itself
 (`options.py`: its `Const.option` says so), or the script's options object itself (`FLAGS`, `args =
 parser.parse_args()`: an `Options` of those defaults), or a call of what the script imports (`Made`:
 `load_model(path)`, a name bound once to one), which the module's resolver types where it makes a
@@ -21,7 +22,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from greenlint.analysis import import_table, options, trees
+from greenlint.analysis import entry_runners, import_table, options, trees
+from greenlint.analysis.script_runs import ScriptRuns
 from greenlint.analysis.values import Const, Options
 
 
@@ -40,6 +42,22 @@ class Made(NamedTuple):
 Value = Const | Options | Made | None
 #: One call's arguments: the positional values in order and the keyword values by name (None: unknown).
 Arguments = tuple[list[Value], dict[str, Value]]
+#: How often a script's calls of a name run per run of it as the program (script_runs.py; None: not known), and
+#: whether that is at most so.
+Counted = tuple[int | None, bool]
+#: The runs of calls a script may make that its reading cannot tell (`Beside.calls`).
+UNSEEN: Counted = (None, False)
+
+
+class Called(NamedTuple):
+    """How the scripts beside call a name: each call's *arguments*, and how often those calls run per run
+    of the program (*runs*, None where not known; a program is one script: the most any script makes,
+    *upper* where they differ or one is at most so); *scripts*: the file names of the scripts calling it."""
+
+    arguments: list[Arguments]
+    runs: int | None
+    upper: bool
+    scripts: tuple[str, ...] = ()
 
 
 class Beside:
@@ -47,16 +65,20 @@ class Beside:
     None where unreadable), read once per module analysed: those whose text may import it or names
     from it (`_imports_from`: `from ...model import DCGAN`, `import model`) and whose imports parse.
     Which names they can call is kept beside (`may_call`), so that a name none of them can call
-    costs a set lookup and a script is walked only for the names it can call."""
+    costs a set lookup and a script is walked only for the names it can call. The others' texts (*unread*:
+    `import pkg.model as m`, an unreadable file) may call it where the reading does not follow: their
+    calls are not counted (`calls`)."""
 
     def __init__(self, importers: dict[str, str | None], path: str):
         self.stem = os.path.splitext(os.path.basename(path))[0]
         self.scripts: list[tuple[str, str, dict[str, tuple[str, str]], dict[str, str]]] = []
+        self.unread: list[str | None] = []
         for importer, text in importers.items():
-            if text is not None and _imports_from(text, self.stem):
-                imports = _imports(importer, text)
-                if imports is not None:
-                    self.scripts.append((importer, text, *imports))
+            imports = _imports(importer, text) if text is not None and _imports_from(text, self.stem) else None
+            if imports is not None and text is not None:
+                self.scripts.append((importer, text, *imports))
+            else:
+                self.unread.append(text)
         self.named = frozenset(name for _, _, imported, _ in self.scripts
                                for stem, name in imported.values() if stem == self.stem)
         self.whole: dict[str, frozenset[str] | None] = {  # the words of the scripts importing it whole (`_reads`)
@@ -79,32 +101,49 @@ class Beside:
             words = self.whole[importer] = frozenset(re.findall(r"\w+", text)) if text.isascii() else frozenset()
         return name in words or not words
 
-    def calls(self, name: str, imported: Callable[[str], Iterable[str | None]] = lambda script: ()) -> list[Arguments] | None:
-        """The arguments of each call of *name* in the scripts; *name* a function or class, or
-        `Class.method` called on the instances a script makes of the class (`dcgan = DCGAN(...)`,
-        `dcgan.train(FLAGS)`). None where none calls it, or where one names it otherwise than in a plain
-        call (passes it on, subclasses it, spreads `*args` or `**kwargs` into it, reads `.method` of
-        anything but such an instance), or hands such an instance on (to a call) while a project module
-        it imports (*imported*: their texts by script) reads a `.method`."""
+    def calls(self, name: str, imported: Callable[[str], Iterable[str | None]] = lambda script: ()) -> Called | None:
+        """How the scripts call *name* (`Called`); *name* a function or class, or `Class.method` called on the
+        instances a script makes of the class (`dcgan = DCGAN(...)`, `dcgan.train(FLAGS)`). None where none
+        calls it, or where one names it otherwise than in a plain call (passes it on, subclasses it, spreads
+        `*args` or `**kwargs` into it, reads `.method` of anything but such an instance), or hands such an
+        instance on (to a call) while a project module it imports (*imported*: their texts by script) reads
+        a `.method`."""
         if not self.may_call(name):
             return None
         owner, _, method = name.rpartition(".")
         found: list[Arguments] = []
+        counts: list[Counted] = []
+        scripts: list[str] = []
+        named = re.compile(rf"\.\s*{re.escape(method)}\b" if owner else rf"\b{re.escape(name)}\b")
         for importer, text, imported_names, modules in self.scripts:
             if not _may_call(imported_names, modules, self.stem, owner, name):
+                if named.search(text):  # named otherwise than its reading follows (`import pkg.mod as m`; `m.f()`)
+                    counts.append(UNSEEN)
                 continue
             if not owner and (self.stem, name) not in imported_names.values() and not self._reads(importer, name):
                 continue  # imported whole only, and never names it
-            calls, handed = _script(importer, text)
+            calls, handed, counted = _script(importer, text)
             called = calls.get((self.stem, name), ())
             if called is None:
                 return None
             if called and owner in handed:
-                read = re.compile(rf"\.\s*{re.escape(method)}\b")
-                if any(other is None or read.search(other) for other in imported(importer)):
+                if any(other is None or named.search(other) for other in imported(importer)):
                     return None
-            found.extend(called)
-        return found or None
+            if called:
+                found.extend(called)
+                counts.append(counted[(self.stem, name)])
+                scripts.append(os.path.basename(importer))
+            elif owner and named.search(text):  # `.method` read on what it cannot tell: calls not seen
+                counts.append(UNSEEN)
+        if not found:
+            return None
+        if any(text is None or named.search(text) for text in self.unread):
+            counts.append(UNSEEN)
+        known = [count for count, _ in counts]
+        if None in known:
+            return Called(found, None, False, tuple(scripts))
+        most = max(count for count in known if count is not None)
+        return Called(found, most, len(set(known)) > 1 or any(upper for _, upper in counts), tuple(scripts))
 
 
 def flag_defaults(texts: dict[str, str | None]) -> dict[str, Const | None]:
@@ -225,14 +264,16 @@ def _may_call(imported: dict[str, tuple[str, str]], modules: dict[str, str], ste
 
 
 @_per_text
-def _script(path: str, text: str) -> tuple[dict[tuple[str, str], list[Arguments] | None], frozenset[str]]:
+def _script(path: str, text: str) -> tuple[dict[tuple[str, str], list[Arguments] | None], frozenset[str],
+                                           dict[tuple[str, str], Counted]]:
     """(module stem, name) -> the arguments of each call of a name this script imports from that
     module (a function, a class, `Class.method` on the instances it makes, a module's `function`
-    after `import module`), None where the script names it otherwise than in plain calls; and the
-    classes whose instances it hands on (passes to a call)."""
+    after `import module`), None where the script names it otherwise than in plain calls; the
+    classes whose instances it hands on (passes to a call); and how often the calls of each such name
+    run per run of the script (script_runs.py)."""
     imports = _imports(path, text)
     if imports is None or not any(imports):
-        return {}, frozenset()
+        return {}, frozenset(), {}
     imported, modules = imports
     tree = trees.parse_module(text, path, edited=False)
     script = _Script(tree)
@@ -246,27 +287,83 @@ def _script(path: str, text: str) -> tuple[dict[tuple[str, str], list[Arguments]
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             by_attribute.setdefault((func.value.id, func.attr), []).append(call)
     found: dict[tuple[str, str], list[Arguments] | None] = {}
+    nodes: dict[tuple[str, str], list[ast.Call]] = {}  # the calls of each name found
     for local, key in imported.items():
         if script.loads.get(local, 0):
-            found[key] = script.arguments(by_name.get(local, []), script.loads[local])
-    classes: dict[tuple[str, str], list[str]] = {}
-    for holder, key in instances.items():
-        classes.setdefault(key, []).append(holder)
+            found[key] = script.arguments(nodes.setdefault(key, by_name.get(local, [])), script.loads[local])
+    own = {holder: _Held({}, Counter(), holder in script.handed) for holder in instances}  # the script's names
     for (holder, attr), calls in by_attribute.items():
         if holder in modules:  # `model.train(FLAGS)` after `import model`
+            nodes[(modules[holder], attr)] = calls
             found[(modules[holder], attr)] = script.arguments(calls, script.attributes[(holder, attr)])
-        elif holder in instances:  # `dcgan.train(FLAGS)` after `dcgan = DCGAN(...)`
-            (stem, cls), held = instances[holder], classes[instances[holder]]
-            if (stem, f"{cls}.{attr}") in found:
-                continue
-            calls = [c for h in held for c in by_attribute.get((h, attr), ())]
-            own = sum(script.attributes[(h, attr)] for h in held)
-            # `tf.train`, `FLAGS.train`: no instance
+        elif holder in own:  # `dcgan.train(FLAGS)` after `dcgan = DCGAN(...)`
+            own[holder].calls[attr] = calls
+            own[holder].reads[attr] = script.attributes[(holder, attr)]
+    held: dict[tuple[str, str], list[_Held]] = {}  # (stem, class) -> what the names holding its instances do
+    for holder, key in instances.items():
+        held.setdefault(key, []).append(own[holder])
+    for key, local in _local_instances(tree, imported, frozenset(instances)):
+        held.setdefault(key, []).append(local)
+    # `tf.train`, `FLAGS.train`: no instance
+    for (stem, cls), holders in held.items():
+        for attr in dict.fromkeys(attr for h in holders for attr in h.calls):
+            calls = nodes[(stem, f"{cls}.{attr}")] = [c for h in holders for c in h.calls.get(attr, ())]
+            on = sum(h.reads[attr] for h in holders)
             other = sum(script.attributes[(m, attr)] for m in (*modules, *imported, *script.holders))
             # every `.attr` the script reads of anything but what it imports or its options is on these instances
-            found[(stem, f"{cls}.{attr}")] = script.arguments(calls, own) if own + other == script.reads[attr] else None
-    handed = frozenset(cls for holder, (_, cls) in instances.items() if holder in script.handed)
-    return found, handed
+            found[(stem, f"{cls}.{attr}")] = script.arguments(calls, on) if on + other == script.reads[attr] else None
+    handed = frozenset(cls for (_, cls), holders in held.items() if any(h.handed for h in holders))
+    runs = ScriptRuns(tree, script.loads) if any(found.values()) else None
+    counted = {key: runs.total(nodes[key]) for key, called in found.items() if called and runs is not None}
+    return found, handed, counted
+
+
+class _Held(NamedTuple):
+    """What a name holding instances of a class the script imports does with them: the calls of each
+    method on it, how often it reads each attribute, and whether it hands them on (reads the name bare)."""
+
+    calls: dict[str, list[ast.Call]]
+    reads: Counter[str]
+    handed: bool
+
+
+def _local_instances(tree: ast.Module, imported: dict[str, tuple[str, str]], taken: frozenset[str]
+                     ) -> list[tuple[tuple[str, str], _Held]]:
+    """The names a top-level function of the script binds only to instances of a class it imports, none
+    of them a parameter there or one of the script's own (*taken*): `model = NERModel(config)` in `main`
+    while another function's parameter is also `model`. Each with (module stem, class) and what it does
+    (`_Held`), read in that function alone."""
+    found = []
+    for function in tree.body:
+        if type(function) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+            continue
+        nodes: list[Any] = trees.walk(function)
+        made: dict[str, list[tuple[str, str]]] = {}
+        for node in nodes:
+            if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
+                    and type(node.value) is ast.Call and type(node.value.func) is ast.Name and node.value.func.id in imported:
+                made.setdefault(node.targets[0].id, []).append(imported[node.value.func.id])
+        if not made:
+            continue
+        params = {node.arg for node in nodes if type(node) is ast.arg}
+        shared = {name for node in nodes if type(node) in (ast.Global, ast.Nonlocal) for name in node.names}
+        stores = Counter(node.id for node in nodes if type(node) is ast.Name and type(node.ctx) is not ast.Load)
+        for name, keys in made.items():
+            if name in taken or name in params or name in shared or len(set(keys)) != 1 or len(keys) != stores[name]:
+                continue
+            held = _Held({}, Counter(), False)
+            loads = 0
+            for node in nodes:
+                kind = type(node)
+                if kind is ast.Name and node.id == name and type(node.ctx) is ast.Load:
+                    loads += 1
+                elif kind is ast.Attribute and type(node.value) is ast.Name and node.value.id == name:
+                    held.reads[node.attr] += type(node.ctx) is ast.Load
+                elif kind is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
+                        and node.func.value.id == name:
+                    held.calls.setdefault(node.func.attr, []).append(node)
+            found.append((keys[0], held._replace(handed=loads > sum(held.reads.values()))))
+    return found
 
 
 def _spreads(call: ast.Call) -> bool:
@@ -307,9 +404,11 @@ class _Script:
                 self.assigns.append(node)
             elif kind is ast.withitem:
                 self.withs.append(node)
+        top = [*tree.body, *(s for node in tree.body if type(node) is ast.If and entry_runners.is_main_guard(node.test)
+                             for s in node.body)]  # the main guard's statements run as the program's top level
         self.constants = {
             target.id: node.value
-            for node in tree.body
+            for node in top
             if isinstance(node, ast.Assign) and len(node.targets) == 1
             for target in node.targets
             if isinstance(target, ast.Name) and self.stores.get(target.id) == 1

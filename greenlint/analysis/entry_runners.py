@@ -5,6 +5,7 @@ what main runs has a count (once per program run) instead of "passed where green
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 #: absl's module holding `run`, valued by the resolver (nothing else of absl's `app`).
@@ -27,3 +28,12 @@ def given_main(args: list, keywords: list) -> Any:
 def argv(params: int) -> list:
     """The arguments main is called with: the command line (unknown), where it takes one."""
     return [(False, None)] if params else []
+
+
+def is_main_guard(test: ast.expr) -> bool:
+    """`__name__ == "__main__"` (either way round): the script's own path when it runs as the program."""
+    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Eq:
+        return False
+    sides = (test.left, test.comparators[0])
+    return any(type(n) is ast.Name and n.id == "__name__" for n in sides) \
+        and any(type(n) is ast.Constant and n.value == "__main__" for n in sides)

@@ -89,6 +89,15 @@ def _is_package(directory: str) -> bool:
     return os.path.isfile(os.path.join(directory, "__init__.py"))
 
 
+def _outside_packages(directory: str) -> str:
+    """The nearest folder at or above *directory* that is no package: for a package's folder, the one
+    holding its top package (where the scripts importing it run from)."""
+    top = directory
+    while _is_package(top) and os.path.dirname(top) != top:
+        top = os.path.dirname(top)
+    return top
+
+
 _MAIN_GUARD = re.compile(r"""__name__\s*==\s*['"]__main__['"]""")
 
 
@@ -145,9 +154,7 @@ def search_roots(directory: str, cwd: str | None = None) -> tuple[str, ...]:
     roots = []
     if not _is_package(directory):
         roots.append(directory)
-    top = directory
-    while _is_package(top) and os.path.dirname(top) != top:
-        top = os.path.dirname(top)
+    top = _outside_packages(directory)
     roots.append(top)
     project = project_root(directory)
     if project is not None:
@@ -527,14 +534,28 @@ class ProjectIndex:
         self._folder_importers(folder)
         return self._users.get(folder, {}).get(path, [])
 
+    def callers(self, path: str) -> list[str]:
+        """The modules that may call what the module at *path* defines, sorted: those beside it that import
+        it (`users`), and for a module of a package those of the folder above its top package, where the
+        scripts importing the package run from (their folder first on `sys.path`: `train.py` beside the
+        package `model/`, importing `model.ner_model`)."""
+        found = self.users(path)
+        folder = os.path.dirname(path)
+        above = _outside_packages(folder)
+        if above == folder:
+            return found
+        self._folder_importers(above)
+        extra = self._users.get(above, {}).get(path, [])
+        return sorted({*found, *extra}) if extra else found
+
     def analysis_inputs(self, path: str) -> str:
         """What besides its own content decides the analysis of the module at *path*, as one string (a
         lint cache key's part): the digest of the project modules it imports, those of the modules
         beside it that import it (rules read them too: greenlint.rules.importers, greenlint.rules.given_model),
         and the stamp of the libraries installed where it runs (their Keras classes are read from them:
-        analysis.libraries)."""
+        analysis.libraries); for a module of a package, those of the folder above it too (`callers`)."""
         modules = self.digest(path) if self.imports(path) else ""
-        importers = self.users(path)
+        importers = self.callers(path)
         if importers:
             modules += "imported by " + "\0".join(f"{i}\0{self.digest(i)}" for i in importers)
         return modules + installed.stamp(path)
@@ -863,14 +884,14 @@ class Imports:
         return modules, functions
 
     def scripts_beside(self) -> constructed.Beside:
-        """The scripts beside this module that may call it (`constructed.Beside`; their texts read
-        once per module analysed)."""
+        """The scripts beside this module that may call it (`ProjectIndex.callers`, `constructed.Beside`;
+        their texts read once per module analysed)."""
         if self.beside is None:
-            texts = {importer: module_code(importer) for importer in self.index.importers(self.path)}
+            texts = {importer: module_code(importer) for importer in self.index.callers(self.path)}
             self.beside = constructed.Beside(texts, self.path)
         return self.beside
 
-    def calls_beside(self, name: str) -> list | None:
+    def calls_beside(self, name: str) -> constructed.Called | None:
         """How the scripts beside this module call its *name* (`constructed.Beside.calls`). Where one
         hands an instance on, the texts of the other project modules it imports are read too: its
         digest in the cache key covers them."""

@@ -176,7 +176,7 @@ class WalkContext:
     __slots__ = (
         "loops", "trips", "counted", "exits", "resumes", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
         "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists", "branches",
-        "ended", "rebound", "kept", "dependencies",
+        "ended", "rebound", "kept", "dependencies", "unreached",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -206,6 +206,7 @@ class WalkContext:
         self.rebound: list[ast.For | ast.While] = []  # the enclosing loops (`fixed` asks which names they bind)
         self.kept = 0  # enclosing lookups of a dict kept between passes, filled on a miss (`hostwork.kept_by_key`)
         self.dependencies: list[dict] = []  # per enclosing `with tf.control_dependencies(ops):`, `graphrun.grouped(ops)`
+        self.unreached = 0  # enclosing branches a test the code fixes never takes (`s_if`)
 
 
 class SymbolTable:
@@ -397,7 +398,7 @@ class Resolver:
         self.tree = tree
         self.rebound = rebinding.rebound(tree.body)
         self.defined = rebinding.functions(tree.body) if self.rebound else {}
-        if not self.exporting and self.imports is not None and self.imports.index.importers(self.imports.path):
+        if not self.exporting and self.imports is not None and self.imports.index.callers(self.imports.path):
             self.read_otherwise = set()
             self.tf_imported = self.imports.in_keras_program()
         self.block(tree.body)
@@ -623,14 +624,31 @@ class Resolver:
                         self.untaken(body[i + 1:])
                     return
 
-    def untaken(self, body: list[ast.stmt]) -> None:
+    def public_api(self) -> bool:
+        """Whether the code walked is a public function or method of a package's module (a library's API:
+        callers outside the project may give its parameters other values than the project's calls)."""
+        func = self.ctx.func
+        name = getattr(func.node, "name", "_") if func is not None else "_"
+        if self.file is None or name.startswith("_") and name != "__init__" or func is not None and func.cls is not None \
+                and func.cls.name.startswith("_"):
+            return False
+        return os.path.isfile(os.path.join(os.path.dirname(os.path.abspath(self.file)), "__init__.py"))
+
+    def untaken(self, body: list[ast.stmt], unreached: bool = False) -> None:
         """Code a known test keeps from running (`s_if`, `tf_has`; what follows a taken branch that
         returns or raises): its call sites are the program's all the same (walked as under a
-        branch), its bindings and returns dropped."""
+        branch), its bindings and returns dropped; *unreached*: the test's value is the code's own (a
+        literal, a constant, what every call gives a parameter; not an option's default, which a
+        command line changes, nor a parameter of a library's API, `public_api`), so its sites say they
+        never run as the program stands (`unreached`)."""
         ctx = self.ctx
         names, returns, ended = dict(self.scope.names), len(ctx.returns), ctx.ended
         ctx.ended = False
-        self.guarded(self.block, body)
+        ctx.unreached += unreached
+        try:
+            self.guarded(self.block, body)
+        finally:
+            ctx.unreached -= unreached
         del ctx.returns[returns:]
         self.scope.names, ctx.ended = names, ended
 
@@ -845,7 +863,7 @@ class Resolver:
         if type(test) is Const and test is not OPAQUE and self.fixed(node.test):
             taken, other = (node.body, node.orelse) if test.value else (node.orelse, node.body)
             if not self.instance and other:
-                self.untaken(other)
+                self.untaken(other, unreached=not test.option and not self.public_api())
             self.block(taken)
             if test.option:
                 self.chosen_by(test.option, [*node.body, *node.orelse])
@@ -1348,7 +1366,9 @@ class Resolver:
         """What the scripts beside this module pass a module-level function, or a module-level class's
         constructor or method, that this module never names (`constructed.Beside.calls`: `DCGAN(sess,
         batch_size=FLAGS.batch_size)`, `dcgan.train(FLAGS)` in main.py): each parameter the one value every such call gives it,
-        its default where a call passes none; {} where no script calls it or one names it otherwise."""
+        its default where a call passes none; {} where no script calls it or one names it otherwise. Where
+        the runs of those calls per run of the program are known (none in a loop: script_runs.py), they
+        are its calls here, each once, as `note_call` notes a call of this module (its runs then counted)."""
         if self.exporting or self.imports is None or isinstance(info.node, ast.Lambda):
             return {}
         cls = info.cls if info.kind == "method" else None
@@ -1359,13 +1379,20 @@ class Resolver:
                 or (not method or init) and self.other_references(info, 0) > 0:
             return {}
         name = info.node.name if cls is None else cls.name if init else f"{cls.name}.{info.node.name}"
-        calls = self.imports.calls_beside(name)
-        if not calls or method and not init and self.method_named(info):  # (the walk only where a script calls it)
+        called = self.imports.calls_beside(name)
+        if not called or method and not init and self.method_named(info):  # (the walk only where a script calls it)
             return {}
         made = self.made_beside
         bound = [self.bind_arguments(info, [(False, made(v)) for v in args], [(k, made(v)) for k, v in keywords.items()])
-                 for args, keywords in calls]
-        return {name: value for name, value in bound[0].items() if all(b.get(name) == value for b in bound[1:])}
+                 for args, keywords in called.arguments]
+        passed = {name: value for name, value in bound[0].items() if all(b.get(name) == value for b in bound[1:])}
+        if called.runs is not None:  # its calls there, none in a loop: its runs per run of the program
+            runs = runs_mod.Local(1, runs_mod.UPPER if called.upper else runs_mod.EXACT)
+            place = runs_mod.Place(runs, beside=", ".join(called.scripts))
+            info.callers += [(None, place, passed)] * called.runs
+            info.calls_seen += called.runs
+            info.implicit_calls += called.runs  # (named nowhere here)
+        return passed
 
     def made_beside(self, value: Any) -> Any:
         """An argument a script beside passes (`passed_beside`), a call's result (`constructed.Made`)
@@ -3201,6 +3228,8 @@ class Resolver:
             features["loop_unbounded"] = True
         if loops:
             features["loop_depth"] = len(loops)
+        if self.ctx.unreached:
+            features["unreached"] = True
         return features
 
     def mapped(self, node: ast.Call, args: list) -> None:
@@ -4467,12 +4496,13 @@ _TENSORS = {
 _TENSOR_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 #: Comparisons of literals the walk evaluates (`kwargs.get("strides") == (2, 2)`).
 _LITERAL_COMPARISONS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.In: lambda a, b: a in b,
-                        ast.NotIn: lambda a, b: a not in b}
+                        ast.NotIn: lambda a, b: a not in b, ast.Lt: operator.lt, ast.LtE: operator.le,
+                        ast.Gt: operator.gt, ast.GtE: operator.ge}
 
 
 def _compared(op: ast.cmpop, left: Any, right: Any) -> Const:
-    """A comparison of two literals (`==`, `!=`, `in`, `not in`): its truth (an option's, where one is
-    an option's default: `args.mode == "small"`); OPAQUE for anything else."""
+    """A comparison of two literals (`==`, `!=`, `in`, `not in`, an order: `num_thread > 1`): its truth (an
+    option's, where one is an option's default: `args.mode == "small"`); OPAQUE for anything else."""
     compare = _LITERAL_COMPARISONS.get(type(op))
     if compare is None or type(left) is not Const or type(right) is not Const or left is OPAQUE or right is OPAQUE:
         return OPAQUE

@@ -9,7 +9,9 @@ the module, of each call's own count (a helper called 7 times runs its `fit` 7 t
 from a 3-trip loop in a function called twice, 6). The count is exact only when every reference
 to the function is a call the resolver saw (`Resolver.all_calls_seen`); a function passed
 elsewhere (a callback, Keras's `call`/`train_step`, `tf.function(f)`), never called in the file,
-called recursively or through an unknown loop gives an unknown count. Code under `if`/`except`/
+called recursively or through an unknown loop gives an unknown count. A function only the scripts
+beside its module call (`trainer.train()` in main.py) runs as often as those calls do per run of
+the program, where none of them sits in a loop (script_runs.py, `Resolver.passed_beside`). Code under `if`/`except`/
 `case` inside a loop, in a comprehension with a filter, or in a loop a `break`/`return`/`raise`
 may leave, runs at most the loop bound (`upper`); under `if step % k == 0` (`np.mod(step, k)`,
 `tf.math.mod` too) at most 1 in k of those runs, and c more under `if step % k == 0 or step == c1
@@ -154,6 +156,7 @@ class Place(NamedTuple):
     unless: frozenset = frozenset()  # parameters of its function an enclosing `if p is None:` requires None
     line: int = 0  # the call's line (0: not known), and whether an `if`/`except`/`case` body encloses it
     branched: bool = False
+    beside: str = ""  # a call another module makes, named by its scripts (`Resolver.passed_beside`)
 
 
 def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted: list[str] | tuple = (),
@@ -253,7 +256,10 @@ class FunctionRuns:
             if total is None:
                 found = Local(None, UNKNOWN), why
             else:
-                places = f"{calls} call{'s' if calls != 1 else ''}" + \
+                beside = ", ".join(dict.fromkeys(place.beside for _, place, _ in info.callers if place.beside))
+                if "," in beside:  # each script a program of its own: the most calls one makes
+                    beside = f"one of {beside}, the most any makes"
+                places = f"{calls} call{'s' if calls != 1 else ''}" + (f" in {beside}" if beside else "") + \
                     (", the others traced into a graph" if eager and len(eager) < len(info.callers) else "")
                 found = Local(total, bound), f"{name}() runs {'at most ' if bound == UPPER else ''}{total}{TIMES} ({places})"
         self.memo[key] = found

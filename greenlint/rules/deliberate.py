@@ -176,10 +176,12 @@ _SLOW_HINTS = ("deoptimi", "de-optimi", "deliberately", "intentionally", "purpos
 
 def wanted(facts: FileFacts, findings: list[Diagnostic]) -> list[Diagnostic]:
     """The *findings* the code does not make moot: none in code declared slow on purpose
-    (`declared_slow`) or at a call left blank (`left_blank`). Read only where there is a finding."""
+    (`declared_slow`), at a call left blank (`left_blank`) or at a call the program never reaches (a
+    branch a test the code fixes never takes: the analysis' `unreached`). Read only where there is a finding."""
     if not findings:
         return findings
-    slow, blanks = declared_slow(facts), left_blank(facts)
+    slow = declared_slow(facts)
+    blanks = left_blank(facts) | {site.callsite.span for site in facts.sites if site.features.get("unreached")}
     return [d for d in findings if d.span not in blanks
             and not any(cell == d.span.cell and first <= d.span.line <= last for cell, first, last in slow)]
 

@@ -120,14 +120,14 @@ def test_a_script_is_walked_only_for_the_names_its_imports_can_call():
         "as_name.py": "from pkg import model\nmodel.train(7)\ngan = model.GAN(8)\ngan.fit(9)\n",
     }
     for path, text in scripts.items():
-        calls, _ = _script(path, text)
+        calls, _, _ = _script(path, text)
         assert calls, path
         for stem, name in calls:
             owner = name.rpartition(".")[0]
             assert _may_call(*_imports(path, text), stem, owner, name), (path, name)
     assert not any(_may_call(*_imports("as_name.py", scripts["as_name.py"]), "model", o, n)
                    for o, n in (("", "train"), ("", "GAN"), ("GAN", "GAN.fit")))
-    assert Beside(scripts, "/p/model.py").calls("GAN.fit") == [([Const(2)], {}), ([Const(6)], {})]
+    assert Beside(scripts, "/p/model.py").calls("GAN.fit").arguments == [([Const(2)], {}), ([Const(6)], {})]
 
 
 def test_a_name_no_script_can_call_is_known_before_any_walk(monkeypatch):
@@ -151,7 +151,7 @@ def test_a_name_no_script_can_call_is_known_before_any_walk(monkeypatch):
     real = constructed._script
     monkeypatch.setattr(constructed, "_script", lambda path, text: walked.append(path) or real(path, text))
     assert ascii_only.calls("predict") is None and walked == []
-    assert ascii_only.calls("evaluate") == [([Const(4)], {})] and walked == ["whole.py"]
+    assert ascii_only.calls("evaluate").arguments == [([Const(4)], {})] and walked == ["whole.py"]
 
 
 def test_a_script_is_read_once_per_text(monkeypatch, tmp_path):

@@ -223,3 +223,23 @@ def test_a_conditional_expression_on_a_name_its_loop_rebinds_is_not_known_for_ev
             keras.layers.Dense(units)(keras.Input((32,)))
         """)
     assert value(found, 8, "__call__", "params") is None  # 64 units on the first trip, 8 after
+
+
+def test_the_branch_a_constant_keeps_from_running_is_unreached_an_options_default_keeps_none():
+    found = sites(MODULE_FLAG.format(flag="False"))
+    bn = next(s for s in found if s.span.line == 10 and s.api.endswith("BatchNormalization"))
+    dense = next(s for s in found if s.span.line == 12 and s.api.endswith("Dense"))
+    assert bn.features.get("unreached") is True and "unreached" not in dense.features
+    optional = sites("""
+        import argparse
+        from tensorflow import keras
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--bn", action="store_true", default=False)
+        args = parser.parse_args()
+        x = keras.Input((32,))
+        if args.bn:
+            x = keras.layers.BatchNormalization()(x)
+        """)
+    (bn,) = [s for s in optional if s.api.endswith("BatchNormalization")]
+    assert "unreached" not in bn.features  # a command line may take it

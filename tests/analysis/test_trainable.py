@@ -130,7 +130,8 @@ def test_what_the_code_does_not_say_statically_keeps_the_whole_backward_pass():
             base.trainable = False
         """,
         """
-        base.trainable = bool(len(x) > 10)
+        import sys
+        base.trainable = bool(len(sys.argv) > 10)
         """,
         """
         for layer in base.layers:
@@ -142,15 +143,18 @@ def test_what_the_code_does_not_say_statically_keeps_the_whole_backward_pass():
             layer.trainable = False
         """,
         """
-        flag = len(x) > 10
+        import sys
+        flag = len(sys.argv) > 10
         model = keras.Sequential([base, keras.layers.Dense(10, trainable=flag)])
         base.trainable = False
         """,
-        # a function's body is walked once, whether and whenever it is called
+        # a function's body is walked once, whether and whenever it is called (a length the code gives
+        # would say: `len(x) > 10` of x's 2,000 rows is a known test)
         """
+        import sys
         def freeze():
             base.trainable = False
-        if len(x) > 10:
+        if len(sys.argv) > 10:
             freeze()
         """,
         """

@@ -63,3 +63,19 @@ def test_a_call_with_an_ellipsis_argument_is_left_blank_an_index_or_a_docstring_
     )
     found = check_source(source, "exercise.py", Config(select=("GL201",), no_cache=True), predictor)
     assert [d.span.line for d in found] == [8]
+
+
+def test_a_call_in_a_branch_the_code_never_takes_carries_no_finding(predictor):
+    """`if workers > 1:` where every call gives workers 1: its sites are `unreached`, their findings moot;
+    given 4 by one call, the branch may run and keeps its finding."""
+    from greenlint.check import Config, check_source
+
+    source = (
+        'import tensorflow as tf\nmodel = tf.keras.models.load_model("m.keras")\n'
+        "def evaluate(rows, workers):\n    if workers > 1:\n        return [model.predict(r) for r in rows]\n"
+        "    return model.predict(rows)\n"
+        "evaluate([1, 2], 1)\nevaluate([3], {workers})\n"
+    )
+    config = Config(select=("GL201",), no_cache=True)
+    assert check_source(source.format(workers=1), "evaluate.py", config, predictor) == []
+    assert [d.span.line for d in check_source(source.format(workers=4), "evaluate.py", config, predictor)] == [5]
