@@ -90,6 +90,14 @@ def discover(paths: Iterable[Path | str], config: Config) -> list[Path]:
     return sorted(found)
 
 
+def leads_out(path: Path, root: Path) -> bool:
+    """Whether *path* is a symbolic link whose target lies outside *root* (or nowhere it can reach)."""
+    if not os.path.islink(path):
+        return False
+    top = os.path.realpath(root)
+    return not os.path.realpath(path).startswith(top.rstrip("/") + "/")
+
+
 def refuse_empty(raw: Path | str) -> None:
     """Raise ConfigError for an empty PATH argument (`greenlint check "$FILE"` with FILE unset):
     `Path("")` is the current folder, which would be checked whole without a word."""

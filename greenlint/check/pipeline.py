@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import greenlint.check.overlay as overlay  # the module itself, not through the package's lazy hook
 from greenlint.analysis.callsite import Span
 from greenlint.check.config import Config
-from greenlint.check.discovery import discover
+from greenlint.check.discovery import discover, leads_out
 from greenlint.check.keys import NO_RULES, rule_settings, rules_id
 from greenlint.check.runner import Backend, RunStats, check_files, load_result
 from greenlint.check.selection import Selector
@@ -37,6 +37,9 @@ class CheckResult:
     results: list[FileResult] = field(default_factory=list, repr=False)
     config: Config = field(default_factory=Config, repr=False)
     backend: Backend = field(default_factory=Backend, repr=False)
+    #: The files found that are symbolic links leading out of the folder they must stay within
+    #: (`analyse_paths`' *within*), not read.
+    left_out: list[Path] = field(default_factory=list)
 
     def file_results(self) -> Iterator[FileResult]:
         """Each file's result with its analysis, in order (read from the cache on first use when
@@ -144,24 +147,26 @@ def run_check(
 
 
 def analyse_paths(
-    paths: Sequence[Path | str], config: Config, backend: Backend | None = None,
-    leave_out: Callable[[Path], bool] = lambda path: False,
+    paths: Sequence[Path | str], config: Config, backend: Backend | None = None, within: Path | None = None
 ) -> CheckResult:
     """Files and directories analysed as `run_check` analyses them (the same cache entries of
     their analyses), with their file errors (GL001/GL002) as the only diagnostics: no rule runs
     and the rules are not even imported (`greenlint diff` reports call sites, never findings).
-    A file found for which *leave_out* holds is not read. The configuration's rule selection is
-    not judged here (`selection.validate`)."""
-    return _check_paths(paths, config, backend, diagnose=file_errors, rules_id=lambda path: NO_RULES, leave_out=leave_out)
+    A file found that is a symbolic link leading out of *within* is not read (the result's
+    `left_out`). The configuration's rule selection is not judged here (`selection.validate`)."""
+    return _check_paths(paths, config, backend, diagnose=file_errors, rules_id=lambda path: NO_RULES, within=within)
 
 
 def _check_paths(
-    paths, config: Config, backend: Backend | None, diagnose, rules_id, results: bool = True,
-    leave_out: Callable[[Path], bool] = lambda path: False,
+    paths, config: Config, backend: Backend | None, diagnose, rules_id, results: bool = True, within: Path | None = None
 ) -> CheckResult:
     """Discover, then check each file through the cache (`check_files`) with *diagnose* and *rules_id*
-    (and the files' analyses sent back from worker processes with *results*), but those *leave_out* names."""
-    files = [f for f in discover(paths, config) if not leave_out(f)]
+    (and the files' analyses sent back from worker processes with *results*), but the links leading
+    out of *within*."""
+    files: list[Path] = []
+    left_out: list[Path] = []
+    for f in discover(paths, config):
+        (left_out if within is not None and leads_out(f, within) else files).append(f)
     backend = dataclasses.replace(backend or Backend(), overlay=config.overlay, device=config.device)
     checked, stats = check_files(files, config, diagnose=diagnose, rules_id=rules_id, backend=backend, results=results)
     diagnostics = [d for r in checked for d in r.diagnostics]
@@ -174,6 +179,7 @@ def _check_paths(
         results=checked,
         config=config,
         backend=backend,
+        left_out=left_out,
     )
 
 

@@ -89,19 +89,11 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     if not side.on_disk:
         config = dataclasses.replace(config, root=_moved(config.root, repo, root))
     validate(config)  # the configuration judged as `check` judges it: a code that matches no rule is an error
+    # no rule runs: a diff reports call sites and file errors (GL001/GL002, always kept), never findings;
     # git tracks a link, not what it points to: one leading out of the side's root (a committed link
     # to a file of the machine that runs the diff) is named, never read
-    linked_out: list[Path] = []
-
-    def leads_out(path: Path) -> bool:
-        if not _leads_out(path, root):
-            return False
-        linked_out.append(path)
-        return True
-
-    # no rule runs: a diff reports call sites and file errors (GL001/GL002, always kept), never findings
-    result = analyse_paths(targets, config, leave_out=leads_out)
-    for link in linked_out:
+    result = analyse_paths(targets, config, within=root)
+    for link in result.left_out:
         shown = _relative(str(link), root)
         if not inside(shown):
             out.errors.append(error_diagnostic(shown, 1, 1, UNREADABLE, f"{side.label}: {shown!r} is a symbolic link"
@@ -126,14 +118,6 @@ def analyse(repo: Path, side: Side, paths: list[str], config: Config, cache: Pat
     top = {s.path for s in out.sites if not s.callsite.scope}
     out.scripts = sorted(p for p in top if p not in imported or MAIN_GUARD.search(joined(texts[p])))
     return out
-
-
-def _leads_out(path: Path, root: Path) -> bool:
-    """Whether *path* is a symbolic link whose target lies outside *root* (or nowhere it can reach)."""
-    if not os.path.islink(path):
-        return False
-    top = os.path.realpath(root)
-    return not os.path.realpath(path).startswith(top.rstrip("/") + "/")
 
 
 def _holds(root: Path, path: str) -> bool:

@@ -218,6 +218,10 @@ class FileFacts:
         return node_span(node, cell, through, None if index is None else index["lines"])
 
     def module(self, cell: int | None = None) -> ast.Module | None:
+        """The unit's tree: a script's as the analysis parsed it (not indexed: a rule that reads
+        the tree alone needs no parent links), a notebook cell's from its index."""
+        if cell is None and self.parsed is not None:
+            return self.parsed if unit_text(self.source, cell) else None
         index = self._tree(cell)
         return None if index is None else index["module"]
 

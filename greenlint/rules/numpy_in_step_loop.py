@@ -443,9 +443,9 @@ class NumpyInStepLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            node, cell = facts.node(site), site.callsite.span.cell
             if site.api != NUMPY or not site.repeats(same=()) or not every_step(facts, site):
                 continue
+            node, cell = facts.node(site), site.callsite.span.cell
             if other_mode(facts, node, cell):
                 continue
             if _only_recorded(facts, node, cell):

@@ -249,3 +249,21 @@ def test_a_dead_worker_loses_only_its_file(tmp_path, config):
     assert list(errors) == ["m04.py"] and "worker process" in errors["m04.py"]
     flagged = {d.path.rsplit("/", 1)[-1] for d in result.diagnostics if d.code == "GL301"}
     assert flagged == {f"m{i:02d}.py" for i in range(9) if i != 4}
+
+
+def test_analyse_paths_leaves_out_the_links_leading_out_of_its_folder(tmp_path, config):
+    """`analyse_paths(within=...)` reads no file through a link leading out of that folder: it is
+    listed in `left_out` (`greenlint diff` names it); without *within*, the link is read as `check`
+    reads it."""
+    from greenlint.check.pipeline import analyse_paths
+
+    outside = tmp_path / "outside.py"
+    outside.write_text(TRAIN)
+    src = project(tmp_path, {"train.py": TRAIN})
+    (src / "out.py").symlink_to(outside)
+    kept = analyse_paths([src], config, FAKE, within=src)
+    assert kept.left_out == [src / "out.py"]
+    assert [f.rsplit("/", 1)[-1] for f in kept.files] == ["train.py"]
+    assert not any(r.path.endswith("out.py") for r in kept.file_results())
+    every = analyse_paths([src], config, FAKE)
+    assert every.left_out == [] and [f.rsplit("/", 1)[-1] for f in every.files] == ["out.py", "train.py"]

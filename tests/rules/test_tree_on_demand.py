@@ -39,6 +39,27 @@ def test_no_rule_indexes_a_file_whose_calls_it_does_not_judge():
     assert facts._trees == {}
 
 
+def test_a_rule_filters_its_sites_before_asking_for_their_calls():
+    """numpy-in-step-loop judges a `.numpy()` read that repeats with every step: a file whose one
+    read runs once is not indexed for it (nor by any other rule)."""
+    facts, found = _run_every_rule(f"{PLAIN}print(layer(tf.ones([2, 4])).numpy())\n")
+    assert any(site.api.endswith(".numpy") for site in facts.sites) and not found
+    assert facts._trees == {}
+
+
+def test_a_scripts_tree_is_the_analysis_own_and_unindexed():
+    """`facts.module` of a script is the tree the analysis parsed, without an index (a rule that
+    walks the tree alone needs no parent links); a notebook cell's comes from its index."""
+    import ast
+
+    tree = ast.parse(PLAIN)
+    facts = FileFacts("m.py", (), PLAIN, parsed=tree)
+    assert facts.module(None) is tree and facts._trees == {}
+    assert FileFacts("empty.py", (), "", parsed=ast.parse("")).module(None) is None
+    notebook = FileFacts("n.ipynb", (), ("import tensorflow as tf", "x = 1"))
+    assert isinstance(notebook.module(2), ast.Module) and 2 in notebook._trees
+
+
 @pytest.mark.parametrize(
     "call",
     [
