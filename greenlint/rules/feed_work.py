@@ -239,13 +239,22 @@ def _works_per_item(node: ast.AST, modules: dict[str, str], redraws: bool = Fals
     for part in parts if isinstance(parts, list) else [parts]:
         for inner in ast.walk(part):
             if isinstance(inner, ast.Call) and (dotted(inner.func) or ("",))[-1] not in INDEXING | FILLS:
-                if not _draws(inner, modules):
+                if not _draws(inner, modules) and not _maps_indexing(inner):
                     return True
             if redraws and isinstance(inner, ast.While) and _looks_up(inner.test):
                 return True
     if isinstance(node, ast.DictComp):
         return any(isinstance(n, ast.Call) for n in ast.walk(node.value))
     return False
+
+
+def _maps_indexing(call: ast.Call) -> bool:
+    """`map(len, seq)` or `map(lambda x: len(x), seq)`: a map of index arithmetic (a lambda's body is walked
+    with the loop's, so what it calls is judged there); not `map(decode, paths)`."""
+    if dotted(call.func) != ["map"] or not call.args:
+        return False
+    function = call.args[0]
+    return isinstance(function, ast.Lambda) or isinstance(function, ast.Name) and function.id in INDEXING
 
 
 def _looks_up(test: ast.expr) -> bool:

@@ -442,7 +442,8 @@ class SessionFeedDictInLoop(Rule):
     or decoded (`cv2.imread`, `np.load`, `open`), or a Python loop over the batch's items that
     works per item (a comprehension calling a function per item, a loop filling the batch item
     by item), in the loop or in a function of the file or of a project module it calls there.
-    A loop whose items take only index arithmetic and random draws of a number or of a few items
+    A loop whose items take only index arithmetic (`len`, `min`, `max`, a `map` of them: the widths a
+    padding computes) and random draws of a number or of a few items
     of a list (`random.randint(0, span)`, `random.sample(context_words, num_skips)`: a skip-gram
     batch gathered from a word array at random context offsets) gathers data already in memory,
     microseconds per item: a share of the step that depends on the step, which greenlint does not
@@ -618,6 +619,15 @@ class SessionFeedDictInLoop(Rule):
     )
     FIX_TITLE = "Feed changing batches with a tf.data pipeline, keep fixed data in the graph (and migrate to TF2)"
     VALID = (
+        Valid(  # padding token lists: a map of `len` per item is index arithmetic, microseconds a batch
+            "import tensorflow as tf\n\n\ndef pad_sequences(sequences):\n"
+            "    width = max([max(map(lambda x: len(x), seq)) for seq in sequences])\n    padded = []\n"
+            "    for seq in sequences:\n        padded += [seq + [0] * (width - len(seq))]\n    return padded\n\n\n"
+            "class Tagger:\n    def get_feed_dict(self, words):\n        return {self.word_ids: pad_sequences(words)}\n\n"
+            "    def run_epoch(self, train):\n        for i, words in enumerate(minibatches(train, 20)):\n"
+            "            fd = self.get_feed_dict(words)\n            self.sess.run(self.train_op, feed_dict=fd)\n",
+            options={"material-saving-j": 0.0},
+        ),
         Valid(  # the method building the feed reads what the last run left in `self.state`: fed back
             "import cv2\nimport numpy as np\nimport tensorflow as tf\n\n\nclass Agent:\n"
             "    def feed(self, paths):\n        return {self.x: np.stack([cv2.imread(p) for p in paths]), self.h: self.state}\n\n"
@@ -886,6 +896,17 @@ class SessionFeedDictInLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the same map calling a function per word: work per item while the device waits
+            "import tensorflow as tf\n\n\ndef pad_sequences(sequences):\n"
+            "    width = max([max(map(lambda x: encode(x), seq)) for seq in sequences])\n    padded = []\n"
+            "    for seq in sequences:\n        padded += [seq + [0] * (width - len(seq))]\n    return padded\n\n\n"
+            "class Tagger:\n    def get_feed_dict(self, words):\n        return {self.word_ids: pad_sequences(words)}\n\n"
+            "    def run_epoch(self, train):\n        for i, words in enumerate(minibatches(train, 20)):\n"
+            "            fd = self.get_feed_dict(words)\n            self.sess.run(self.train_op, feed_dict=fd)\n",
+            line=19,
+            message_contains="made on each step by a Python loop over its items (in `pad_sequences`",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # a summary written through `self.file_writer`: the feed its method builds reads no reply of the run
             "import cv2\nimport numpy as np\nimport tensorflow as tf\n\n\nclass Tagger:\n"
             "    def feed(self, paths):\n        return {self.x: np.stack([cv2.imread(p) for p in paths])}\n\n"
