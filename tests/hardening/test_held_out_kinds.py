@@ -344,9 +344,9 @@ def test_profile_show_of_a_committed_profile_prints_nothing_raw(tmp_path, own_ca
 # --- the language server: notifications and requests of the wrong shape ---------------------------
 
 
-def _errors_shown(client) -> list[str]:
+def _errors_shown(messages: list[dict]) -> list[str]:
     """The error and warning messages the server showed or logged for the user, beyond our own warnings."""
-    return [m["params"]["message"] for m in client.seen if m.get("method") in ("window/showMessage", "window/logMessage")
+    return [m["params"]["message"] for m in messages if m.get("method") in ("window/showMessage", "window/logMessage")
             and m["params"]["type"] == 1]
 
 
@@ -367,20 +367,23 @@ BAD_NOTIFICATIONS = [
 ]
 
 
-def test_notifications_of_the_wrong_shape_are_logged_and_left_out(server):
+def test_notifications_of_the_wrong_shape_are_logged_and_left_out(module_server):
     """pygls logged a traceback for each (`Unable to deserialize message`) and showed the user
     "Error in server: Invalid Params" (or "unhashable type: 'dict'" for a cancel of an object id):
-    a notification gets no answer, so the server logs a warning and goes on."""
-    client, ws = server
-    uri = (ws / "a.py").as_uri()
+    a notification gets no answer, so the server logs a warning and goes on. On the module's
+    session, judged on the messages after its own (read in order: all before the hover's answer)."""
+    client, ws = module_server
+    start = len(client.seen)
+    uri = (ws / "wrong-shape.py").as_uri()
     client.open(uri, LOOP)
     for method, params in BAD_NOTIFICATIONS:
         client.send({"jsonrpc": "2.0", "method": method, **({} if params is None else
                      {"params": json.loads(json.dumps(params).replace('"URI"', json.dumps(uri)))})})
     rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 10}})
     assert "predict" in client.answer(rid, 120)["result"]["contents"]["value"]
-    assert _errors_shown(client) == []
-    warnings = [m["params"]["message"] for m in client.seen if m.get("method") == "window/logMessage"]
+    since = client.seen[start:]
+    assert _errors_shown(since) == []
+    warnings = [m["params"]["message"] for m in since if m.get("method") == "window/logMessage"]
     assert sum("notification" in w and w.startswith("WARNING greenlint") for w in warnings) == 7, warnings
 
 
