@@ -3,10 +3,13 @@ where that is missing, and fails under GREENLINT_STRICT_TESTS=1 (tests/environme
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -64,10 +67,13 @@ def pytest_configure(config: pytest.Config) -> None:
     servers) keep compiled modules in pytest's cache folder (PYTHONPYCACHEPREFIX), kept between runs:
     under PYTHONDONTWRITEBYTECODE, as in a container, every start compiled greenlint again (a third of
     a language server session's CPU). Nothing is written beside the sources. Without pytest's cache
-    (`-p no:cacheprovider`, as `make test-fast`) nothing changes."""
-    if getattr(config, "cache", None) is None:
-        return
-    folder = str(config.cache.mkdir("pycache"))
+    (`-p no:cacheprovider`, as `make test-fast`) they are kept for the session alone, in a temp
+    folder removed at its end: each start still skips the compile the session's first one did."""
+    if getattr(config, "cache", None) is not None:
+        folder = str(config.cache.mkdir("pycache"))
+    else:
+        folder = tempfile.mkdtemp(prefix="greenlint-tests-pycache-")
+        config.add_cleanup(functools.partial(shutil.rmtree, folder, ignore_errors=True))
     patch = pytest.MonkeyPatch()
     patch.setenv("PYTHONPYCACHEPREFIX", folder)
     patch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
@@ -111,8 +117,6 @@ def vscode_extension() -> Path:
     TypeScript compiled to out/ (`npm run compile`, every session: never a stale build). Skips
     only where node/npm are not installed; a failing install or compile fails the test."""
     import fcntl
-    import shutil
-    import tempfile
 
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("node and npm are not installed")

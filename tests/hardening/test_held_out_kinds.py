@@ -344,9 +344,9 @@ def test_profile_show_of_a_committed_profile_prints_nothing_raw(tmp_path, own_ca
 # --- the language server: notifications and requests of the wrong shape ---------------------------
 
 
-def _errors_shown(client) -> list[str]:
+def _errors_shown(messages: list[dict]) -> list[str]:
     """The error and warning messages the server showed or logged for the user, beyond our own warnings."""
-    return [m["params"]["message"] for m in client.seen if m.get("method") in ("window/showMessage", "window/logMessage")
+    return [m["params"]["message"] for m in messages if m.get("method") in ("window/showMessage", "window/logMessage")
             and m["params"]["type"] == 1]
 
 
@@ -367,20 +367,23 @@ BAD_NOTIFICATIONS = [
 ]
 
 
-def test_notifications_of_the_wrong_shape_are_logged_and_left_out(server):
+def test_notifications_of_the_wrong_shape_are_logged_and_left_out(module_server):
     """pygls logged a traceback for each (`Unable to deserialize message`) and showed the user
     "Error in server: Invalid Params" (or "unhashable type: 'dict'" for a cancel of an object id):
-    a notification gets no answer, so the server logs a warning and goes on."""
-    client, ws = server
-    uri = (ws / "a.py").as_uri()
+    a notification gets no answer, so the server logs a warning and goes on. On the module's
+    session, judged on the messages after its own (read in order: all before the hover's answer)."""
+    client, ws = module_server
+    start = len(client.seen)
+    uri = (ws / "wrong-shape.py").as_uri()
     client.open(uri, LOOP)
     for method, params in BAD_NOTIFICATIONS:
         client.send({"jsonrpc": "2.0", "method": method, **({} if params is None else
                      {"params": json.loads(json.dumps(params).replace('"URI"', json.dumps(uri)))})})
     rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 10}})
     assert "predict" in client.answer(rid, 120)["result"]["contents"]["value"]
-    assert _errors_shown(client) == []
-    warnings = [m["params"]["message"] for m in client.seen if m.get("method") == "window/logMessage"]
+    since = client.seen[start:]
+    assert _errors_shown(since) == []
+    warnings = [m["params"]["message"] for m in since if m.get("method") == "window/logMessage"]
     assert sum("notification" in w and w.startswith("WARNING greenlint") for w in warnings) == 7, warnings
 
 
@@ -417,14 +420,18 @@ def test_odd_requests_get_an_error_or_an_empty_answer(module_server, request, me
 
 @pytest.mark.parametrize("body", [b'{"jsonrpc": "2.0", "id": 7, "method": ', b'{"jsonrpc": "2.0", "method": "x\xff\xfe"}', b"\x1b]52;c;aGk=\x07"],
                          ids=["cut short", "not utf-8", "escape"])
-def test_a_body_that_is_no_json_is_logged_not_shown(server, body):
+def test_a_body_that_is_no_json_is_logged_not_shown(module_server, request, body):
     """pygls showed the user "Error in server: Expecting value: line 1 column 43" for a body that is
-    no JSON; it is a warning in the log (its id unknown, nothing answers it), and the session goes on."""
-    client, ws = server
+    no JSON; it is a warning in the log (its id unknown, nothing answers it), and the session goes on.
+    One session for every case: each reads only the messages that came after its own body (the server
+    reads in order, so its log of the body comes before the hover's answer that ends the case)."""
+    client, ws = module_server
+    start = len(client.seen)
     client.send_raw(body)
-    uri = (ws / "a.py").as_uri()
+    uri = (ws / f"no-json{request.node.callspec.indices['body']}.py").as_uri()
     client.open(uri, LOOP)
     rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 10}})
     assert "predict" in client.answer(rid, 120)["result"]["contents"]["value"]
-    assert not [m for m in client.seen if m.get("method") == "window/showMessage"]
-    assert any("ignored a message that is not JSON" in m["params"]["message"] for m in client.seen if m.get("method") == "window/logMessage")
+    since = client.seen[start:]
+    assert not [m for m in since if m.get("method") == "window/showMessage"]
+    assert any("ignored a message that is not JSON" in m["params"]["message"] for m in since if m.get("method") == "window/logMessage")

@@ -469,20 +469,20 @@ def test_a_full_disk_while_a_snapshot_is_written_keeps_no_snapshot(case, monkeyp
 # --- the language server ------------------------------------------------------------------------------
 
 
-def test_a_second_did_open_of_an_open_document_takes_its_text(server):
-    client, ws = server
-    uri = (ws / "a.py").as_uri()
+def test_a_second_did_open_of_an_open_document_takes_its_text(module_server):
+    client, ws = module_server
+    uri = (ws / "reopened.py").as_uri()
     client.open(uri, "x = 1\n", version=1)
     client.open(uri, LOOP, version=2)
     assert client.diagnostics(uri, 2) == [("GL101", 3), ("GL201", 3)]
     assert "predict" in client.hover(uri)["result"]["contents"]["value"]
 
 
-def test_an_edit_past_the_end_of_the_document_is_applied_at_its_end(server):
+def test_an_edit_past_the_end_of_the_document_is_applied_at_its_end(module_server):
     """A range beyond the last line (a client out of step): as the LSP says of a character past
     a line's end, the position is taken back to the end; the document stays consistent."""
-    client, ws = server
-    uri = (ws / "a.py").as_uri()
+    client, ws = module_server
+    uri = (ws / "past-end.py").as_uri()
     client.open(uri, LOOP, version=1)
     far = {"line": 40, "character": 7}
     client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
@@ -492,9 +492,9 @@ def test_an_edit_past_the_end_of_the_document_is_applied_at_its_end(server):
     assert client.proc.poll() is None
 
 
-def test_a_cancelled_hover_is_answered_and_the_session_goes_on(server):
-    client, ws = server
-    uri = (ws / "a.py").as_uri()
+def test_a_cancelled_hover_is_answered_and_the_session_goes_on(module_server):
+    client, ws = module_server
+    uri = (ws / "cancelled.py").as_uri()
     client.open(uri, LOOP)
     rid = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 10}})
     client.notify("$/cancelRequest", {"id": rid})
@@ -599,11 +599,11 @@ def test_sigint_during_a_run_ends_it_quietly_and_the_cache_still_serves(tmp_path
     assert len(codes(again.stdout)) == 80
 
 
-def test_an_edit_whose_range_ends_before_it_starts_leaves_the_text(server):
+def test_an_edit_whose_range_ends_before_it_starts_leaves_the_text(module_server):
     """A reversed range (end before start): no text of the client's is lost or doubled; the next
     whole-text change is analysed as sent."""
-    client, ws = server
-    uri = (ws / "a.py").as_uri()
+    client, ws = module_server
+    uri = (ws / "reversed.py").as_uri()
     client.open(uri, LOOP, version=1)
     client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
         {"range": {"start": {"line": 3, "character": 4}, "end": {"line": 1, "character": 0}}, "text": "#"}]})
@@ -612,12 +612,12 @@ def test_an_edit_whose_range_ends_before_it_starts_leaves_the_text(server):
     assert client.proc.poll() is None
 
 
-def test_a_save_of_a_document_never_opened_is_left_out(server):
-    client, ws = server
+def test_a_save_of_a_document_never_opened_is_left_out(module_server):
+    client, ws = module_server
     uri = (ws / "never.py").as_uri()
     client.notify("textDocument/didSave", {"textDocument": {"uri": uri}, "text": LOOP})
     assert client.hover(uri)["result"] is None
-    opened = (ws / "a.py").as_uri()
+    opened = (ws / "opened-after-a-save.py").as_uri()
     client.open(opened, LOOP)
     assert "predict" in client.hover(opened)["result"]["contents"]["value"]
 

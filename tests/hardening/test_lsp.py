@@ -71,8 +71,8 @@ INVALID = [
 ]
 
 
-def test_invalid_params_are_answered_with_invalid_params(client, workspace):
-    client.initialize(workspace)
+def test_invalid_params_are_answered_with_invalid_params(module_server):
+    client, workspace = module_server
     uri = (workspace / "a.py").as_uri()
     client.open(uri, TEXT)
     for method, params in INVALID:
@@ -103,8 +103,8 @@ def test_fix_all_works_with_an_unknown_code_in_the_editors_ignore(client, worksp
     assert logged is not None and "pyproject.toml" not in logged["params"]["message"]
 
 
-def test_a_lone_surrogate_edit_recovers(client, workspace):
-    client.initialize(workspace)
+def test_a_lone_surrogate_edit_recovers(module_server):
+    client, workspace = module_server
     uri = (workspace / "s.py").as_uri()
     client.open(uri, TEXT)
     assert _diagnostics(client, uri, 1)
@@ -216,13 +216,13 @@ def test_a_request_whose_method_is_not_a_string_is_an_invalid_request(module_ser
     assert "greenlint energy" in client.answer(rid, 60)["result"]["contents"]["value"]
 
 
-def test_a_notebook_listing_a_cell_it_never_opened_is_answered(client, workspace):
+def test_a_notebook_listing_a_cell_it_never_opened_is_answered(module_server):
     """Issue 29 item 9, a held-out ordering: `notebookDocument/didOpen` whose `cells` name a cell
     with no entry in `cellTextDocuments`. pygls read that cell's URI from disk, the analysis died
     (FileNotFoundError) and every hover on the notebook waited forever; the cell is left out."""
-    client.initialize(workspace)
-    notebook = (workspace / "n.ipynb").as_uri()
-    cell = [f"vscode-notebook-cell:{workspace / 'n.ipynb'}#C{i}" for i in (1, 2)]
+    client, workspace = module_server
+    notebook = (workspace / "listed.ipynb").as_uri()
+    cell = [f"vscode-notebook-cell:{workspace / 'listed.ipynb'}#C{i}" for i in (1, 2)]
     client.notify("notebookDocument/didOpen", {
         "notebookDocument": {"uri": notebook, "notebookType": "jupyter-notebook", "version": 1,
                              "cells": [{"kind": 2, "document": cell[0]}, {"kind": 2, "document": cell[1]}]},
@@ -235,11 +235,11 @@ def test_a_notebook_listing_a_cell_it_never_opened_is_answered(client, workspace
     assert client.answer(rid, 30) == {"id": rid, "jsonrpc": "2.0", "result": None}
 
 
-def test_a_nul_in_a_document_uri_is_no_syntax_error_of_its_code(client, workspace):
+def test_a_nul_in_a_document_uri_is_no_syntax_error_of_its_code(module_server):
     """A held-out URI: `file:///…/a%00.py` is a valid URI whose path holds a NUL. compile() refused
     the file *name*, and the code was reported as `GL001 cannot parse: embedded null character`,
     its findings and hovers gone; the name is the editor's, the code is analysed."""
-    client.initialize(workspace)
+    client, workspace = module_server
     uri = workspace.as_uri() + "/a%00.py"
     client.open(uri, TEXT)
     published = _diagnostics(client, uri, 1)
@@ -249,12 +249,12 @@ def test_a_nul_in_a_document_uri_is_no_syntax_error_of_its_code(client, workspac
     assert "greenlint energy" in client.answer(rid, 60)["result"]["contents"]["value"]
 
 
-def test_a_cell_sent_as_a_text_document_is_analysed_as_code(client, workspace):
+def test_a_cell_sent_as_a_text_document_is_analysed_as_code(module_server):
     """A held-out ordering: a client without notebook sync sends a cell by `textDocument/didOpen`
     (`vscode-notebook-cell:…/n.ipynb#W0`, languageId python). Its name ends in `.ipynb`, so its
     Python was read as the notebook's JSON: `GL002 malformed notebook: invalid JSON`, no finding."""
-    client.initialize(workspace)
-    cell = f"vscode-notebook-cell:{workspace / 'n.ipynb'}#W0sZmlsZQ=="
+    client, workspace = module_server
+    cell = f"vscode-notebook-cell:{workspace / 'sent.ipynb'}#W0sZmlsZQ=="
     client.open(cell, TEXT)
     codes = {d["code"] for d in _diagnostics(client, cell, 1)["params"]["diagnostics"]}
     assert "GL101" in codes and "GL002" not in codes, codes

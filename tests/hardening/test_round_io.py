@@ -64,11 +64,13 @@ def test_a_lint_cache_cut_in_half_leaves_the_findings(tmp_path, own_caches):
 
 def test_a_cache_another_process_holds_locked_leaves_the_findings(tmp_path, own_caches, monkeypatch):
     """Another process (an editor's server, a hung run) holding the cache in an exclusive
-    transaction: the run waits at most its busy timeout, then gives every finding."""
+    transaction: the run waits at most its busy timeout, then gives every finding. The timeout is
+    set before the first run: the process keeps that run's connection (opened with the timeout of
+    then) for the next, which otherwise waited the default 30 s."""
+    monkeypatch.setattr(lint_cache, "BUSY_TIMEOUT_S", 1.0)
     _write(tmp_path, "p/a.py", LOOP)
     first = _json(str(tmp_path / "p"), "--cache-dir", str(tmp_path / "c"))
     _write(tmp_path, "p/b.py", LOOP)
-    monkeypatch.setattr(lint_cache, "BUSY_TIMEOUT_S", 1.0)
     holder = sqlite3.connect(tmp_path / "c" / lint_cache.FILE_NAME, isolation_level=None)
     try:
         holder.execute("BEGIN EXCLUSIVE")

@@ -381,9 +381,9 @@ def test_select_all_then_ignore_all_finds_nothing_and_says_so(tmp_path, own_cach
 # --- the language server, messages out of order ------------------------------------------------
 
 
-def test_edits_and_closes_of_documents_never_opened_then_a_normal_session(server):
-    client, ws = server
-    never, uri = (ws / "never.py").as_uri(), (ws / "a.py").as_uri()
+def test_edits_and_closes_of_documents_never_opened_then_a_normal_session(module_server):
+    client, ws = module_server
+    never, uri = (ws / "never.py").as_uri(), (ws / "closed-then-opened.py").as_uri()
     client.notify("textDocument/didChange", {"textDocument": {"uri": never, "version": 2}, "contentChanges": [{"text": LOOP}]})
     client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     assert client.hover(never)["result"] is None
@@ -393,10 +393,10 @@ def test_edits_and_closes_of_documents_never_opened_then_a_normal_session(server
     assert client.hover(uri)["result"] is None
 
 
-def test_a_batch_and_a_duplicated_id_leave_the_session_working(server):
+def test_a_batch_and_a_duplicated_id_leave_the_session_working(module_server):
     """LSP has no JSON-RPC batches: an array is dropped; a body naming `id` twice is one request."""
-    client, ws = server
-    uri = (ws / "a.py").as_uri()
+    client, ws = module_server
+    uri = (ws / "batch.py").as_uri()
     client.open(uri, LOOP)
     hover = {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}
     client.send_raw(json.dumps([{"jsonrpc": "2.0", "id": 500, "method": "textDocument/hover", "params": hover}]).encode())
