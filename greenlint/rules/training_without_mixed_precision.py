@@ -62,6 +62,9 @@ LEARNING_RATE_SETTERS = ("ReduceLROnPlateau", "LearningRateScheduler", "optimize
 KERAS_MIXED_PRECISION = (2, 6)
 STANDALONE_KERAS = re.compile(r"^\s*(?:import|from) keras\b", re.MULTILINE)
 TF_KERAS_WORDS = ("tf.keras", "tensorflow.keras", "tensorflow import keras")
+#: APIs Keras 3 (TensorFlow 2.16 on) removed: code using them runs on tf.keras 2, whatever TensorFlow is
+#: installed beside it (`tf.keras.losses.Reduction.NONE`, `tf.keras.optimizers.legacy.Adam`).
+KERAS_2_ONLY = re.compile(r"\blosses\.Reduction\b|\boptimizers\.legacy\b")
 #: A Keras optimizer's gradient clipping, which no `LossScaleOptimizer` before TensorFlow 2.4 wraps.
 CLIPPING = frozenset({"clipnorm", "clipvalue"})
 #: What a file that can train on a TPU builds.
@@ -258,7 +261,8 @@ class TrainingWithoutMixedPrecision(Rule):
     says what the change also needs: a custom step (a `GradientTape` loop, a `tf.function` step)
     and a `fit` in a file whose model class overrides `train_step` must scale their loss through
     a `LossScaleOptimizer` (`get_scaled_loss` and `get_unscaled_gradients` on tf.keras 2, before
-    TensorFlow 2.16; `optimizer.scale_loss(loss)` on Keras 3, whose `apply` unscales). An override
+    TensorFlow 2.16 or where the file uses an API Keras 3 removed, `tf.keras.losses.Reduction` or
+    `tf.keras.optimizers.legacy`; `optimizer.scale_loss(loss)` on Keras 3, whose `apply` unscales). An override
     that does not gets float16 gradients that may underflow on tf.keras 2, and on Keras 3
     gradients divided by the loss scale (2^15 at first): updates that many times too small for
     an optimizer that is not scale-invariant (SGD). The override is seen in the file's classes and
@@ -880,6 +884,15 @@ class TrainingWithoutMixedPrecision(Rule):
             line=11,
             message_contains="its step scaling its loss with a `LossScaleOptimizer`'s `scale_loss` before the gradient",
         ),
+        Invalid(  # the same step with a loss of tf.keras 2's `Reduction`, which Keras 3 removed: its scaling API
+            "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nopt = tf.keras.optimizers.SGD()\n"
+            "loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(reduction=tf.keras.losses.Reduction.NONE)\n"
+            "@tf.function\ndef step(x, y):\n    with tf.GradientTape() as tape:\n"
+            "        loss = tf.reduce_mean(loss_fn(y, m(x, training=True)))\n    grads = tape.gradient(loss, m.trainable_variables)\n"
+            "    opt.apply_gradients(zip(grads, m.trainable_variables))\nfor x, y in batches:\n    step(x, y)\n",
+            line=12,
+            message_contains="`get_scaled_loss` before the gradient and `get_unscaled_gradients` after it",
+        ),
         Invalid(  # a program that can train on a TPU: bfloat16 there, float16 on a GPU
             "import tensorflow as tf\nstrategy = tf.distribute.TPUStrategy(resolver)\n"
             "with strategy.scope():\n    m = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
@@ -1098,7 +1111,7 @@ def _advice(facts: FileFacts, tf: TargetVersion, own_step: str) -> str:
     if own_step:
         scaling = (
             "`get_scaled_loss` before the gradient and `get_unscaled_gradients` after it"
-            if tf.older_than(2, 16)
+            if tf.older_than(2, 16) or KERAS_2_ONLY.search(facts.text)
             else "`scale_loss` before the gradient"
         )
         advice += f", {own_step} scaling its loss with a `LossScaleOptimizer`'s {scaling}, which `mixed_bfloat16` does not need"
