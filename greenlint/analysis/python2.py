@@ -9,6 +9,7 @@ no fix is offered on it (LibCST parses the file as written)."""
 from __future__ import annotations
 
 import tokenize
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from greenlint.analysis.sources import lines_with_endings
@@ -122,20 +123,11 @@ def _raise(tokens: list, i: int) -> list[_Edit]:
 
 def _except(tokens: list, i: int) -> list[_Edit]:
     """`except IOError, e:` -> `except IOError as e:`."""
-    depth, comma = 0, None
-    for j in range(i + 1, len(tokens)):
-        token = tokens[j]
-        if token.type in _STARTS or token.type in _ENDS:
-            return []
-        if token.type != tokenize.OP:
-            continue
-        if token.string in _OPENING:
-            depth += 1
-        elif token.string in _CLOSING:
-            depth -= 1
-        elif depth == 0 and token.string == "," and comma is None:
+    comma = None
+    for j in _top_level(tokens, i, len(tokens) - 1):
+        if tokens[j].string == "," and comma is None:
             comma = j
-        elif depth == 0 and token.string == ":":
+        elif tokens[j].string == ":":
             named = comma is not None and comma + 2 == j and tokens[comma + 1].type == tokenize.NAME
             return [_Edit(tokens[comma].start, 1, " as")] if named and comma is not None else []
     return []
@@ -155,18 +147,24 @@ def _number(tokens: list, i: int) -> list[_Edit]:
 
 def _top_comma(tokens: list, i: int, last: int) -> int | None:
     """The index of the first comma outside brackets between tokens *i* and *last*."""
+    return next((j for j in _top_level(tokens, i, last) if tokens[j].string == ","), None)
+
+
+def _top_level(tokens: list, i: int, last: int) -> Iterator[int]:
+    """The indices of the operators outside brackets after token *i*, up to *last* or the statement's end."""
     depth = 0
     for j in range(i + 1, last + 1):
         token = tokens[j]
+        if token.type in _STARTS or token.type in _ENDS:
+            return
         if token.type != tokenize.OP:
             continue
         if token.string in _OPENING:
             depth += 1
         elif token.string in _CLOSING:
             depth -= 1
-        elif token.string == "," and depth == 0:
-            return j
-    return None
+        elif depth == 0:
+            yield j
 
 
 def _applied(text: str, edits: list[_Edit]) -> str:
