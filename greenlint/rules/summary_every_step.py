@@ -129,8 +129,12 @@ class SummaryEveryStep(Rule):
     which renders by default to show the trained agent.
 
     ## Why is this bad?
-    Each of these summaries copies a whole tensor (a layer's weights or gradients, a batch of
-    images) from the device, bins or encodes it on the host and writes it to the event file.
+    Each of these summaries reads a whole tensor (a layer's weights or gradients, a batch of
+    images) and writes the result to the event file. TF1's histogram op has a CPU kernel only,
+    so the tensor is copied from the device and binned on the host; TF2's `tf.summary.histogram`
+    bins it where it lives, comparing every element with every bucket (work in proportion to the
+    tensor's size times the buckets), and copies the buckets; an image is encoded to PNG on the
+    host.
     Written on every step, it adds that work to every step, and TensorBoard shows only a
     sample of them anyway. A TF1 run fetching the merged summaries evaluates every summary op
     of the graph, serialises them into one protocol buffer that is copied to Python, and
