@@ -11,6 +11,7 @@ parameter name.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from greenlint.analysis import trees
 
@@ -61,12 +62,14 @@ def _filled(target: ast.AST) -> str | None:
     return target.id if type(target) is ast.Name else None
 
 
-def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset, bool]]:
+def assignments(body: list[ast.stmt], steady: Steady | None = None) -> list[tuple[frozenset, frozenset, bool]]:
     """(names bound, names read, fresh) of every assignment statement in a block (`:=` inside
     expressions aside; an item or attribute assignment binds the object it fills), and of every statement calling a method that sets state
     (`obj.compile(args)` binds `obj` from its arguments), nested functions excluded. *fresh*:
     each run of the statement may bind another value whatever the names it reads (a call's
-    result, `n += 1`, a `for` or `with` target)."""
+    result, `n += 1`, a `for` or `with` target). A call *steady* accepts gives the same value for
+    the same names read (a function that only assembles its arguments); with *steady*, a container
+    filled by a method (`feed.update({x: batch})`) is bound from what it is filled with."""
     found = []
     stack: list[ast.stmt] = list(body)
     while stack:
@@ -76,14 +79,14 @@ def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset, bool]]
             continue
         if kind is ast.Assign:
             bound = frozenset().union(*(targets(t) for t in node.targets))
-            found.append((bound, names(node.value), _calls(node.value)))
+            found.append((bound, names(node.value), _calls(node.value, steady)))
             for target in node.targets:  # `feed[x] = v`, `obj.field = v`: the object changes with v
                 base = _filled(target)
                 if base is not None:
-                    found.append((frozenset((base,)), names(node.value) | names(target), _calls(node.value)))
+                    found.append((frozenset((base,)), names(node.value) | names(target), _calls(node.value, steady)))
         elif kind is ast.AnnAssign:
             if node.value is not None:
-                found.append((targets(node.target), names(node.value), _calls(node.value)))
+                found.append((targets(node.target), names(node.value), _calls(node.value, steady)))
         elif kind is ast.AugAssign:
             found.append((targets(node.target), names(node.value), True))
         elif kind in (ast.For, ast.AsyncFor):
@@ -94,7 +97,9 @@ def assignments(body: list[ast.stmt]) -> list[tuple[frozenset, frozenset, bool]]
                     found.append((targets(item.optional_vars), names(item.context_expr), True))
         elif kind is ast.Expr and type(node.value) is ast.Call and type(node.value.func) is ast.Attribute:
             call = node.value  # `model.compile(optimizer=Adam(lr))`: the object changes with its arguments
-            if type(call.func.value) is ast.Name and _sets_state(call.func.attr):
+            if type(call.func.value) is ast.Name and (
+                _sets_state(call.func.attr) or steady is not None and call.func.attr in FILLS
+            ):
                 read = frozenset().union(*(names(a) for a in call.args), *(names(k.value) for k in call.keywords))
                 found.append((frozenset((call.func.value.id,)), read, False))
         for field in ("body", "orelse", "finalbody", "handlers", "cases"):
@@ -118,9 +123,18 @@ def _sets_state(method: str) -> bool:
 _CALLING = (ast.Call, ast.Await, ast.Yield, ast.YieldFrom)
 
 
-def _calls(node: ast.AST) -> bool:
-    """Whether an expression calls something (its value may differ from one run to the next)."""
-    return type(node) in _CALLING or any(type(n) in _CALLING for n in trees.walk(node))
+#: Methods that fill a container from their arguments (`feed.update({x: batch})`).
+FILLS = frozenset({"update", "setdefault", "append", "extend", "insert"})
+#: Whether a call gives the same value whenever the names it reads hold the same ones.
+Steady = Callable[[ast.Call], bool]
+
+
+def _calls(node: ast.AST, steady: Steady | None = None) -> bool:
+    """Whether an expression calls something (its value may differ from one run to the next), but
+    for the calls *steady* accepts."""
+    if steady is None:
+        return type(node) in _CALLING or any(type(n) in _CALLING for n in trees.walk(node))
+    return any(type(n) in _CALLING and not (type(n) is ast.Call and steady(n)) for n in trees.walk(node))
 
 
 def derived(seeds: frozenset, body: list[ast.stmt], pairs: list | None = None) -> frozenset:
@@ -169,12 +183,12 @@ def next_pass(seeds: frozenset, body: list[ast.stmt], bound: frozenset = frozens
     return derived(derived(seeds, body, pairs) & read_first(body, bound), body, pairs)
 
 
-def varying(target: ast.AST, body: list[ast.stmt]) -> frozenset:
+def varying(target: ast.AST, body: list[ast.stmt], steady: Steady | None = None) -> frozenset:
     """The names a loop's iterations differ in: its variable (*target*), every name its body
     binds afresh (`batch = next(it)`, `n += 1`, an inner loop's variable), and every name the
     body assigns from those. A name the body binds to the same value each time (`shape = (2,
-    2)`) is not among them."""
-    pairs = assignments(body)
+    2)`, or a call *steady* accepts given names bound before the loop) is not among them."""
+    pairs = assignments(body, steady)
     found = set(targets(target))
     for bound, _, fresh in pairs:
         if fresh:

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
+from greenlint.rules.assembled import Assembled
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, binds
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.feed_work import host_work
@@ -68,18 +69,22 @@ HOST_MATH = frozenset(
 FEW_ELEMENTS = 100
 
 
-def _varies(fed: ast.expr, loop: ast.AST) -> bool | None:
-    """Whether the fed values change between iterations; None when they are all literals."""
+def _varies(fed: ast.expr, loop: ast.AST, steady: flow.Steady | None = None) -> bool | None:
+    """Whether the fed values change between iterations; None when they are all literals. A call
+    *steady* accepts (a function that only assembles its arguments into a feed dict) changes only
+    with what it is given."""
     values = fed.values if isinstance(fed, ast.Dict) else [fed]
     if all(
         isinstance(v, ast.Constant) or (isinstance(v, ast.UnaryOp) and isinstance(v.operand, ast.Constant))
         for v in values
     ):
         return None
-    bound = flow.varying(getattr(loop, "target", None), loop.body)
+    bound = flow.varying(getattr(loop, "target", None), loop.body, steady)
     for value in values:
         for node in ast.walk(value):
-            if isinstance(node, ast.Call) or (isinstance(node, ast.Name) and node.id in bound):
+            if isinstance(node, ast.Call) and not (steady is not None and steady(node)):
+                return True
+            if isinstance(node, ast.Name) and node.id in bound:
                 return True
     return False
 
@@ -324,6 +329,16 @@ def _timed(facts: FileFacts, loop: ast.AST, call: ast.Call, cell: int | None) ->
     )
 
 
+def _result_read(facts: FileFacts, loop: ast.AST, call: ast.Call, cell: int | None) -> bool:
+    """The loop reads what the run returned (`outs = sess.run(...)`, then `outs[1]` printed or tested): it
+    computes with its runs, as training does; a latency benchmark times its runs and drops what they return."""
+    parent = facts.parent(call, cell)
+    if not isinstance(parent, ast.Assign):
+        return False
+    names = frozenset().union(*(flow.targets(t) for t in parent.targets)) - {"_"}
+    return any(isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load) for n in own_body(loop))
+
+
 def _run_name(site: Site, call: ast.Call) -> str:
     """How a finding names the run: a session's `Session.run`; the default session's `train_step.run` as written."""
     return "Session.run" if site.api != OPERATION_RUN else ast.unparse(call.func)
@@ -461,7 +476,11 @@ class SessionFeedDictInLoop(Rule):
     holding the run in its other branch is not that run's (MNIST sliced in memory under
     `if dataset == 'mnist':`, files decoded otherwise). Values that stay the same (the whole training set on every epoch of
     full-batch gradient descent) are reported with their own advice: the same arrays are
-    converted and copied again on every run. Not reported: a loop that feeds only literals
+    converted and copied again on every run. That includes a feed dict the loop builds afresh on each
+    pass with a function of the file or of a project module that only assembles its arguments into a
+    container (gcn's `construct_feed_dict(features, support, y_train, train_mask, placeholders)`, given
+    names bound before the loop; greenlint/rules/assembled.py), unless the loop then fills it with what
+    changes (`feed_dict.update({x: batch})`). Not reported: a loop that feeds only literals
     (`{keep_prob: 0.5}`: copying a scalar costs nothing) or command-line options' scalars
     (`{batch_size: args.batch_size}`, the batches coming from an in-graph queue), or only values it makes on the host
     without reading data: random draws (a GAN's latent batch, `np.random.uniform(-1, 1, [64,
@@ -472,7 +491,9 @@ class SessionFeedDictInLoop(Rule):
     result, counts as data, and so does an array made with `np.zeros` then filled from one); a loop re-running one fixed feed
     in a loop that is timed (a timer such as `time.perf_counter()`, `time.time()` or `timeit`
     read in the loop, or right before and right after it), or that warms up such a loop
-    running the same call: a latency benchmark, which must re-run the same input; fixed values
+    running the same call: a latency benchmark, which must re-run the same input (a loop that reads
+    what its run returns, a loss printed with the epoch's time, computes with its runs: it is
+    training, not a benchmark, and is reported); fixed values
     fed to placeholders that a loop of the same scope (the outermost function or class around the
     loop, else the module) also feeds changing batches to (a per-epoch evaluation on the validation
     set; a sampling helper nested in the training function feeding its prompt to the placeholder the
@@ -723,6 +744,24 @@ class SessionFeedDictInLoop(Rule):
             "    def play(self):\n        env = Env()\n        obs = env.step(0)\n"
             "        for t in range(10000):\n            action = self.act(obs)\n"
             "            obs = env.step(action)\n"
+        ),
+        Valid(  # a feed dict assembled by a function of the file, then given each pass's batch: batches in memory
+            "import tensorflow as tf\n\n\ndef construct_feed_dict(labels, placeholders):\n"
+            "    feed_dict = dict()\n    feed_dict.update({placeholders['labels']: labels})\n    return feed_dict\n\n\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
+            "    feed_dict = construct_feed_dict(y_train, placeholders)\n"
+            "    feed_dict.update({placeholders['x']: X[step * 64:(step + 1) * 64]})\n"
+            "    outs = sess.run([opt_op, loss], feed_dict=feed_dict)\n    print(outs[1])\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # the function drawing noise on each call: not the same values on each pass
+            "import numpy as np\nimport tensorflow as tf\n\n\ndef construct_feed_dict(features, placeholders):\n"
+            "    feed_dict = dict()\n    feed_dict.update({placeholders['features']: features})\n"
+            "    feed_dict.update({placeholders['z']: np.random.normal(size=(64, 100))})\n    return feed_dict\n\n\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
+            "    outs = sess.run([opt_op, loss], feed_dict=construct_feed_dict(features, placeholders))\n"
+            "    print(outs[1])\n",
+            options={"material-saving-j": 0.0},
         ),
         Valid(  # a latency benchmark re-runs one input on purpose
             "import time\nimport numpy as np\nimport tensorflow as tf\n"
@@ -1056,6 +1095,20 @@ class SessionFeedDictInLoop(Rule):
             line=13,
             message_contains="a file read (`cv2.imread`, line 9)",
         ),
+        Invalid(  # full-batch training (a GCN): the feed dict a function of the file assembles from the same arrays each
+            # epoch, timed per epoch for the log; the loop prints what its runs return, so it is no latency benchmark
+            "import time\nimport tensorflow as tf\n\n\ndef construct_feed_dict(features, labels, placeholders):\n"
+            "    feed_dict = dict()\n    feed_dict.update({placeholders['features']: features})\n"
+            "    feed_dict.update({placeholders['labels']: labels})\n    return feed_dict\n\n\n"
+            "sess = tf.compat.v1.Session()\nfor epoch in range(200):\n    t = time.time()\n"
+            "    feed_dict = construct_feed_dict(features, y_train, placeholders)\n"
+            "    feed_dict.update({placeholders['dropout']: 0.5})\n"
+            "    outs = sess.run([opt_op, loss], feed_dict=feed_dict)\n"
+            "    print(epoch, outs[1], time.time() - t)\n",
+            line=17,
+            message_contains="feeds the same values",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # full-batch gradient descent: the whole set fed again on every epoch
             "import time\nimport tensorflow as tf\nstart = time.time()\nwith tf.compat.v1.Session() as sess:\n"
             "    for epoch in range(1000):\n        sess.run(training_op, feed_dict={X: X_train, y: y_train})\n",
@@ -1090,6 +1143,7 @@ class SessionFeedDictInLoop(Rule):
         if not runs:  # nothing to judge: the tree is not indexed
             return
         results = {id(facts.call_at(s)) for s in facts.sites if s.api in (*RUNS, *EVALS)}
+        steady = Assembled(facts)  # reads a project function only where a loop's feed calls one
         wrapped = [site for site in runs if _wrapped_feed(site)]
         fed_runs = {id(call) for call in map(facts.node, runs) if call is not None and binds(call, "feed_dict", 1)}
         fed_runs |= {id(facts.call_at(site)) for site in wrapped}
@@ -1125,7 +1179,7 @@ class SessionFeedDictInLoop(Rule):
             scope = enclosing(facts, call, site.callsite.span.cell)
             if fed is not None and scope is not None and made_on_host(facts, fed, scope, site.callsite.span.cell):
                 continue  # a drawn latent, a label grid, scalars: nothing a pipeline would stage
-            varies = True if loop is None or fed is None else _varies(fed, loop)
+            varies = True if loop is None or fed is None else _varies(fed, loop, steady)
             if varies:
                 work = host_work(facts, fed, loop, call, site.callsite.span.cell) if loop and fed else None
                 if work is not None:  # else slices of data in memory, or work not seen: nothing to overlap is known
@@ -1135,7 +1189,8 @@ class SessionFeedDictInLoop(Rule):
                 varies is False
                 and fed is not None
                 and loop is not None
-                and not _timed(facts, loop, call, site.callsite.span.cell)
+                and (_result_read(facts, loop, call, site.callsite.span.cell)
+                     or not _timed(facts, loop, call, site.callsite.span.cell))
                 and not _shares_placeholders(facts, fed, loop, results, site.callsite.span.cell)
             ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.SAME_FEED.format(run=_run_name(site, call)))
