@@ -42,6 +42,7 @@ from greenlint.analysis.project import direct_imports, import_statements
 from greenlint.rules.base import FileFacts, last_name
 from greenlint.rules.beside import KERAS_2_SIGNS, beside_mentions
 from greenlint.rules.callbacks import read_tree
+from greenlint.rules.syntax import own_yields
 from greenlint.rules.tf_target import TargetVersion, target
 
 #: Model methods that only multi-backend Keras (and tf.keras before 2.1) used for generator data.
@@ -196,6 +197,6 @@ def _generator_functions(path: str, read: tuple[str, ast.Module]) -> set[str]:
     found: set[str] = set()
     for text, tree in (read, *filter(None, map(read_tree, direct_imports(path, read[0])))):
         if "yield" in text:
-            found |= {f.name for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
-                      and any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(f))}
+            found |= {f.name for f in ast.walk(tree)
+                      if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(own_yields(f))}
     return found

@@ -145,3 +145,14 @@ def test_a_module_it_imports_giving_fit_a_generator_says_tf_keras(tmp_path, pred
     assert _predict_findings(tmp_path, predictor, "demo.py", BIG_DEMO) == []
     (tmp_path / "loader.py").write_text("def batches(n):\n    while True:\n        yield n\n")
     assert _predict_findings(tmp_path, predictor, "demo2.py", BIG_DEMO) == [5]  # only tf.keras fits a generator
+
+
+def test_a_function_whose_nested_function_yields_is_no_generator(tmp_path, predictor):
+    # `batches` returns the list its nested generator fills: any Keras takes it, so it says nothing
+    # (the generator of the test above says tf.keras).
+    (tmp_path / "setup.py").write_text("")
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "loader.py").write_text(
+        "def batches(n):\n    def rows():\n        for i in range(n):\n            yield [i]\n    return list(rows())\n"
+    )
+    assert _predict_findings(tmp_path, predictor, "demo.py", BIG_DEMO) == []
