@@ -30,27 +30,25 @@ CHECK = ("check", "--isolated", "--no-cache", "--format", "json", "--exit-zero")
 CALLS = ("calls", "--isolated", "--no-cache", "--format", "json")
 
 
-#: The repository holding the benchmark: its pyproject.toml pins greenlint's own TensorFlow.
-REPOSITORY = Path(__file__).resolve().parents[2]
-
-
 def greenlint(args: tuple[str, ...], cwd: Path, cache: Path) -> Any:
-    """The JSON output of the greenlint CLI (`check`: a list of findings; `calls`: docs/calls-json.md's document) run in `cwd` on its files, with `cache` as its cache
-    directory (an empty one: no calibration overlay of this machine); raises when it fails. A
-    corpus vendored in this repository is checked from a copy outside it: rules read the
-    TensorFlow a project pins from the nearest pin file above a file (greenlint/rules/tf_target.py),
-    which there would be greenlint's own pyproject.toml, not the corpus's. The copy's root is
-    marked as the repository it was vendored from (an empty `.git` folder), where the analysis
-    looks up the project's imports as in that repository's checkout; a downloaded corpus's root is
-    marked so in place: a project marker above the bench cache (a stray `/tmp/pyproject.toml`) would
-    otherwise make its folders import roots, and the same corpus would give other results elsewhere."""
-    if Path(cwd).resolve().is_relative_to(REPOSITORY):
-        with tempfile.TemporaryDirectory(prefix="greenlint-corpus-") as outside:
-            copy = Path(outside) / Path(cwd).name
-            shutil.copytree(cwd, copy)
-            (copy / ".git").mkdir()
-            return greenlint(args, copy, cache)
-    (Path(cwd) / ".git").mkdir(exist_ok=True)
+    """The JSON output of the greenlint CLI (`check`: a list of findings; `calls`: docs/calls-json.md's document) run on the files of the corpus `cwd`, with `cache` as its cache
+    directory (an empty one: no calibration overlay of this machine); raises when it fails. The
+    corpus is checked from a temporary copy, its root marked as the repository it came from (an
+    empty `.git` folder), where the analysis looks up the project's imports as in that
+    repository's checkout: a project marker above the corpus (greenlint's own pyproject.toml above
+    a vendored one, whose TensorFlow pin rules would read: greenlint/rules/tf_target.py; a stray
+    `/tmp/pyproject.toml` above the bench cache) would otherwise make its folders import roots, and
+    the same corpus would give other results elsewhere. The corpus itself is only read: a folder
+    the benchmark is given (the bench cache, a kept-apart development set) is never written."""
+    with tempfile.TemporaryDirectory(prefix="greenlint-corpus-") as outside:
+        copy = Path(outside) / Path(cwd).name
+        shutil.copytree(cwd, copy, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+        (copy / ".git").mkdir()
+        return _output(args, copy, cache)
+
+
+def _output(args: tuple[str, ...], cwd: Path, cache: Path) -> Any:
+    """The JSON output of `python -m greenlint ARGS .` run in `cwd` (`greenlint`)."""
     env = {**os.environ, "GREENLINT_CACHE_DIR": str(cache)}
     proc = subprocess.run([sys.executable, "-m", "greenlint", *args, "."], cwd=cwd, env=env, capture_output=True,
                           text=True)

@@ -2,7 +2,7 @@
 not floors: `score.widths`) that `greenlint calls` gives on every research corpus (readings/) and on the
 folders named, a development set kept apart from this repository. `python -m bench.realworld widths
 [FOLDER ...]` writes bench/realworld/widths.json; docs/accuracy.md states the goal from it. A named
-folder is read from a copy: greenlint marks a corpus's root, and a kept-apart folder is never written."""
+folder is only read (`score.greenlint` checks a copy of it)."""
 
 from __future__ import annotations
 
@@ -23,12 +23,7 @@ def collect(folders: list[Path]) -> tuple[dict[str, list[dict]], dict[str, list[
     try:
         research = {r.corpus: greenlint(CALLS, ensure(BY_NAME[r.corpus]), cache)["call_sites"]
                     for r in read_readings()}
-        apart = {}
-        for folder in folders:
-            with tempfile.TemporaryDirectory(prefix="greenlint-apart-") as outside:
-                copy = Path(outside) / folder.name
-                shutil.copytree(folder, copy, symlinks=True)
-                apart[folder.name] = greenlint(CALLS, copy, cache)["call_sites"]
+        apart = {folder.name: greenlint(CALLS, folder, cache)["call_sites"] for folder in folders}
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     return research, apart

@@ -362,14 +362,15 @@ class _Read(NamedTuple):
     builds_graphs: bool  #: it makes a TF1 graph's inputs or runs one (`_GRAPH_WORDS`: a placeholder, a Session)
 
 
-def module_code(path: str) -> str | None:
+def module_code(path: str, data: bytes | None = None) -> str | None:
     """The Python code of the module at *path* (a notebook's code cells joined, magics blanked);
-    None where it cannot be read."""
+    None where it cannot be read. *data*: its bytes, where the caller read them (not read again)."""
     from greenlint.analysis import sources
 
-    data, error = sources.read_bytes(Path(path), sources.MAX_BYTES)
-    if error is not None:
-        return None
+    if data is None:
+        data, error = sources.read_bytes(Path(path), sources.MAX_BYTES)
+        if error is not None or data is None:
+            return None
     text, error = sources.decode(path, data)
     if error is None and path.endswith(".ipynb"):  # the code cells, not the JSON around them
         cells, error = sources.notebook_cells(path, text)
@@ -402,13 +403,13 @@ class ProjectIndex:
         self._held = False  # `held`: refresh does nothing
         self._held_stamps: dict[str, tuple[int, ...] | None] = {}  # `stamp`'s, while held
 
-    def _statements(self, path: str) -> tuple[list[tuple], str, list[bool]]:
+    def _statements(self, path: str, data: bytes | None = None) -> tuple[list[tuple], str, list[bool]]:
         """The file's import statements, content hash and whether each is not indented (run when
         the module is imported, not later by a function). The file is always read and hashed
         (an edit can keep size and mtime); its statements are scanned again only when its content
         changed since this process last read it. They are not kept in the lint cache: scanning a
-        module's text takes less than reading an entry back."""
-        text = module_code(path)
+        module's text takes less than reading an entry back. *data*: its bytes where the caller read them."""
+        text = module_code(path, data)
         sha = hashlib.sha256((text or "").encode("utf-8", "surrogatepass")).hexdigest()
         known = self._read_before.get(path)
         if known is not None and known.sha == sha:
@@ -424,7 +425,7 @@ class ProjectIndex:
             text is not None and any(word in text for word in _GRAPH_WORDS))
         return statements, sha, top
 
-    def _scan(self, path: str) -> tuple[list[str], str]:
+    def _scan(self, path: str, data: bytes | None = None) -> tuple[list[str], str]:
         """Its imports and content hash, the file stamped once between calls of `refresh` (one
         analysis, one run's start: its digests walk the import graph again and again). Its imports
         are resolved again when the file or its search roots changed (a project marker added
@@ -440,7 +441,7 @@ class ProjectIndex:
         if stamp is None:
             imports, sha, top = [], "missing", []
         else:
-            statements, sha, tops = self._statements(path)
+            statements, sha, tops = self._statements(path, data)
             each = _resolve_each(path, statements)  # each statement once: most are not indented
             imports = _files_of(path, each)
             top = _files_of(path, (files for files, is_top in zip(each, tops) if is_top))
@@ -548,13 +549,14 @@ class ProjectIndex:
         extra = self._users.get(above, {}).get(path, [])
         return sorted({*found, *extra}) if extra else found
 
-    def analysis_inputs(self, path: str) -> str:
+    def analysis_inputs(self, path: str, content: bytes | None = None) -> str:
         """What besides its own content decides the analysis of the module at *path*, as one string (a
         lint cache key's part): the digest of the project modules it imports, those of the modules
         beside it that import it (rules read them too: greenlint.rules.importers, greenlint.rules.given_model),
         and the stamp of the libraries installed where it runs (their Keras classes are read from them:
-        analysis.libraries); for a module of a package, those of the folder above it too (`callers`)."""
-        modules = self.digest(path) if self.imports(path) else ""
+        analysis.libraries); for a module of a package, those of the folder above it too (`callers`).
+        *content*: the module's bytes, where the caller read them (the scan does not read them again)."""
+        modules = self.digest(path) if self._scan(path, content)[0] else ""
         importers = self.callers(path)
         if importers:
             modules += "imported by " + "\0".join(f"{i}\0{self.digest(i)}" for i in importers)

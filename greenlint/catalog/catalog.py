@@ -29,7 +29,6 @@ from greenlint.paths import DATA_DIR
 
 CATALOG_FILE = "catalog.json.gz"
 _TF = "tensorflow."
-_TF1 = TF1_PREFIX
 #: Namespaces TF1 names are never looked up again from: already versioned, or Keras (its own API).
 _NOT_TF1 = ("compat.", "keras.")
 
@@ -124,7 +123,7 @@ class Catalog:
         rest = dotted[len(_TF) :] if dotted.startswith(_TF) else None
         if not rest or rest.startswith(_NOT_TF1):
             return None
-        return self._walk(_TF1 + rest)
+        return self._walk(TF1_PREFIX + rest)
 
     def _member(self, owner: str, segment: str) -> str | None:
         entry = self._symbols.get(owner)

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
+from greenlint.catalog.names import TF1_PREFIX
+
 
 class CatalogLookups(Protocol):
     """What the grouping reads of a `greenlint.catalog.catalog.Catalog`, which imports this module
@@ -308,7 +310,7 @@ _OP_MODULES = ("math", "nn", "linalg", "image", "random", "strings", "sparse", "
 
 def _is_op_module(api: str) -> bool:
     module = api.rpartition(".")[0]
-    for prefix in ("tensorflow.compat.v1.", "tensorflow."):
+    for prefix in (TF1_PREFIX, "tensorflow."):
         if module + "." == prefix:
             return True  # top-level tf.* functions are ops
         if module.startswith(prefix) and any(

@@ -42,7 +42,7 @@ def look_up(
     (greenlint.rules.tf_target), unless no rule runs (`NO_RULES`: a diff reads neither). Each stamp
     is looked up once per folder in a run (*folder_stamps*: the files of a folder share them)."""
     absolute = os.path.abspath(path)
-    inputs = project.analysis_inputs(absolute)
+    inputs = project.analysis_inputs(absolute, content)
     folder = os.path.dirname(absolute)
     if folder not in folder_stamps:
         from greenlint.profile.store import stamp as profile_stamp  # on first need, as the other profile modules

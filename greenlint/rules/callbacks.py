@@ -218,13 +218,29 @@ def _bindings(facts: FileFacts, name: str) -> list[tuple[str | None, str]]:
 
 
 def read_tree(path: str) -> tuple[str, ast.Module] | None:
-    """The text and tree of a project module (its first million characters), the tree shared
-    with the run's (`trees.parse_module`: never to be changed); None if unreadable."""
+    """The text and tree of a project module (`read_text`, `parsed`); None if unreadable."""
+    text = read_text(path)
+    if text is None:
+        return None
+    tree = parsed(path, text)
+    return None if tree is None else (text, tree)
+
+
+def read_text(path: str) -> str | None:
+    """The text of a project module (its first million characters); None if unreadable."""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read(1_000_000)
-        return text, trees.parse_module(text, path, edited=False)
-    except (OSError, SyntaxError, ValueError):
+            return f.read(1_000_000)
+    except (OSError, ValueError):
+        return None
+
+
+def parsed(path: str, text: str) -> ast.Module | None:
+    """The tree of *text*, the module at *path*'s, shared with the run's (`trees.parse_module`:
+    never to be changed); None where it does not parse."""
+    try:
+        return trees.parse_module(text, path, edited=False)
+    except (SyntaxError, ValueError):
         return None
 
 

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.catalog.names import TF1_PREFIX
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.callbacks import constructors
 from greenlint.rules.decoding import may_decode, runs_network
@@ -18,9 +19,8 @@ from greenlint.rules.tf_target import target
 DISABLE_EQUALITY = frozenset(
     {"tensorflow.compat.v1.disable_v2_behavior", "tensorflow.compat.v1.disable_tensor_equality"}
 )
-TF1 = "tensorflow.compat.v1."
-#: APIs under `TF1` that a TF2 program reaches through `tf.keras` as well (no sign of a TF1 program).
-BOTH = ("tensorflow.compat.v1.keras.",)
+#: APIs under TF1's namespace that a TF2 program reaches through `tf.keras` as well (no sign of a TF1 program).
+BOTH = (TF1_PREFIX + "keras.",)
 #: `tf.compat.v1` imported under a name of its own: its TF1 names run under TensorFlow 2 as well.
 V1_ALIAS = re.compile(r"compat\.v1\s+as\s+\w+|compat\s+import\s+v1\b")
 #: Calls whose result is a NumPy value or a Python one, not a graph tensor.
@@ -245,7 +245,7 @@ def _identity_equality(facts: FileFacts) -> str:
     if V1_ALIAS.search(facts.text):
         return ""
     for site in facts.sites:
-        if site.api.startswith(TF1) and not site.api.startswith(BOTH):
+        if site.api.startswith(TF1_PREFIX) and not site.api.startswith(BOTH):
             call = facts.node(site)
             written = ast.unparse(call.func) if call is not None else "compat"
             if "compat" not in written:

@@ -12,7 +12,7 @@ from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.pipeline_runs import pipeline_passes, repeated_after
 from greenlint.rules.site import is_dataset_method, method
-from greenlint.rules.syntax import chain_top
+from greenlint.rules.syntax import chain_top, own_yields
 from greenlint.rules.tf_data_defaults import OPTION
 
 API = "tensorflow.data.Dataset.from_generator"
@@ -214,7 +214,7 @@ def _same_each_pass(facts: FileFacts, name: str) -> bool:
     elements on every pass: no `while` loop nor endless `itertools` one, and no call drawing at random or augmenting in it or
     in the functions of the file it calls (followed MAX_HOPS deep)."""
     defined = facts.functions_named(name)
-    if len(defined) != 1 or not any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(defined[0][1])):
+    if len(defined) != 1 or not any(own_yields(defined[0][1])):
         return False
     todo, seen = [(defined[0][1], 0)], {name}
     while todo:

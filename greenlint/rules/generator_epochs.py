@@ -14,7 +14,7 @@ from greenlint.analysis.project import project_bindings
 from greenlint.rules.base import FileFacts, argument
 from greenlint.rules.callbacks import imported_from_project, read_tree
 from greenlint.rules.defaults import known_value
-from greenlint.rules.syntax import scope_body, scope_of
+from greenlint.rules.syntax import own_yields, scope_body, scope_of
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -113,7 +113,7 @@ def _epoch_parameter(function: Function) -> str | None:
     """The parameter of a generator that counts its epochs: every `yield` of its body sits in one
     statement of its top level, `for ... in range(parameter):`, which has no way out (a `break`,
     `return` or `raise` would end the epochs early)."""
-    yields = {id(n) for n in scope_body(function) if isinstance(n, (ast.Yield, ast.YieldFrom))}
+    yields = {id(n) for n in own_yields(function)}
     if not yields:
         return None
     outer = [s for s in function.body if any(id(n) in yields for n in ast.walk(s))]

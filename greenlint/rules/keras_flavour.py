@@ -41,7 +41,8 @@ from typing import NamedTuple
 from greenlint.analysis.project import direct_imports, import_statements
 from greenlint.rules.base import FileFacts, last_name
 from greenlint.rules.beside import KERAS_2_SIGNS, beside_mentions
-from greenlint.rules.callbacks import read_tree
+from greenlint.rules.callbacks import parsed, read_text
+from greenlint.rules.syntax import cell_units, own_yields
 from greenlint.rules.tf_target import TargetVersion, target
 
 #: Model methods that only multi-backend Keras (and tf.keras before 2.1) used for generator data.
@@ -130,11 +131,10 @@ def keras_flavour(facts: FileFacts, tf: TargetVersion | None = None) -> Flavour:
     text = facts.text
     standalone, tf_keras = _kerases(text)
     imported_signs = False
-    for path in direct_imports(os.path.abspath(facts.path), text) if not tf_keras else ():
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                imported = f.read(1_000_000)
-        except OSError:
+    modules = _Modules(facts)
+    for path in modules.imports(modules.path) if not tf_keras else ():
+        imported = modules.text(path)
+        if imported is None:
             continue
         more = _kerases(imported)
         standalone, tf_keras = standalone or more[0], tf_keras or more[1]
@@ -157,45 +157,85 @@ def keras_flavour(facts: FileFacts, tf: TargetVersion | None = None) -> Flavour:
     tf = tf if tf is not None else target(facts.path)
     if tf.basis.startswith("pinned") and tf.older_than(*TF_KERAS_FROM):
         return Flavour(True, f"standalone `keras` on {tf.shown()}")
-    fed = _fed_a_generator(os.path.abspath(facts.path), text)
+    fed = _fed_a_generator(modules)
     if fed is not None:
         return Flavour(False, f"standalone `keras` whose {fed}: Keras 2.4 or later")
     return Flavour(False, "", unknown=True)
 
 
-def _fed_a_generator(path: str, text: str) -> str | None:
-    """The first `fit`/`evaluate`/`predict` call, in the module at *path* or a project module it
-    imports directly, given a Python generator: a name bound to a call of a function defined with
+class _Modules:
+    """The file and the project modules around it that `keras_flavour` reads, each read and parsed
+    once: the file's text and trees are its analysis' (a notebook's cells)."""
+
+    def __init__(self, facts: FileFacts) -> None:
+        self.path = os.path.abspath(facts.path)
+        self._facts = facts
+        self._texts: dict[str, str | None] = {self.path: facts.text}
+        self._units: dict[str, list[tuple[int | None, ast.Module]]] = {}
+        self._imports: dict[str, list[str]] = {}
+
+    def text(self, path: str) -> str | None:
+        """The module's text (`callbacks.read_text`), None if unreadable."""
+        if path not in self._texts:
+            self._texts[path] = read_text(path)
+        return self._texts[path]
+
+    def units(self, path: str) -> list[tuple[int | None, ast.Module]]:
+        """The module's trees with their cells (none where it cannot be read or parsed)."""
+        if path == self.path:
+            return cell_units(self._facts)
+        if path not in self._units:
+            text = self.text(path)
+            tree = parsed(path, text) if text is not None else None
+            self._units[path] = [(None, tree)] if tree is not None else []
+        return self._units[path]
+
+    def imports(self, path: str) -> list[str]:
+        """The files of the project modules the module imports directly (`direct_imports`)."""
+        if path not in self._imports:
+            text = self.text(path)
+            self._imports[path] = direct_imports(path, text) if text is not None else []
+        return self._imports[path]
+
+
+def _fed_a_generator(modules: _Modules) -> str | None:
+    """The first `fit`/`evaluate`/`predict` call, in the file or a project module it imports
+    directly, given a Python generator: a name bound to a call of a function defined with
     `yield` there or in a project module that module imports (`train_gen = image_segmentation_generator(...)`,
     then `model.fit(train_gen, steps_per_epoch=512)`). Multi-backend Keras 2.0-2.3 take only arrays
     there (a generator goes to `fit_generator`): only tf.keras (standalone 2.4 on) or Keras 3 run it."""
-    for module in (path, *direct_imports(path, text)):
-        read = read_tree(module)
-        if read is None or not any(f".{m}(" in read[0] for m in _GENERATOR_FED):
+    for module in (modules.path, *modules.imports(modules.path)):
+        text = modules.text(module)
+        if text is None or not any(f".{m}(" in text for m in _GENERATOR_FED):
             continue
-        bound = {t.id: n.value for n in ast.walk(read[1]) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+        units = modules.units(module)
+        bound = {t.id: n.value for _, tree in units for n in ast.walk(tree)
+                 if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
                  for t in n.targets if isinstance(t, ast.Name)}
         generators: set[str] | None = None
-        for call in ast.walk(read[1]):
-            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _GENERATOR_FED):
-                continue
-            given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "x"), None)
-            made = bound.get(given.id) if isinstance(given, ast.Name) else given
-            name = last_name(made.func) if isinstance(made, ast.Call) else ""
-            if not name:
-                continue
-            generators = _generator_functions(module, read) if generators is None else generators
-            if name in generators:
-                return f"`{call.func.attr}()` is given the generator `{name}()` ({os.path.basename(module)} line {call.lineno})"
+        for cell, tree in units:
+            for call in ast.walk(tree):
+                if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                        and call.func.attr in _GENERATOR_FED):
+                    continue
+                given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "x"), None)
+                made = bound.get(given.id) if isinstance(given, ast.Name) else given
+                name = last_name(made.func) if isinstance(made, ast.Call) else ""
+                if not name:
+                    continue
+                generators = _generator_functions(modules, module) if generators is None else generators
+                if name in generators:
+                    where = f"{os.path.basename(module)}" + (f" cell {cell}" if cell is not None else "")
+                    return f"`{call.func.attr}()` is given the generator `{name}()` ({where} line {call.lineno})"
     return None
 
 
-def _generator_functions(path: str, read: tuple[str, ast.Module]) -> set[str]:
-    """The names of the functions defined with `yield` in the module (*read*: its text and tree) at
-    *path*, or in a project module it imports directly."""
+def _generator_functions(modules: _Modules, path: str) -> set[str]:
+    """The names of the functions defined with `yield` in the module at *path*, or in a project
+    module it imports directly."""
     found: set[str] = set()
-    for text, tree in (read, *filter(None, map(read_tree, direct_imports(path, read[0])))):
-        if "yield" in text:
-            found |= {f.name for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
-                      and any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(f))}
+    for module in (path, *modules.imports(path)):
+        if "yield" in (modules.text(module) or ""):
+            found |= {f.name for _, tree in modules.units(module) for f in ast.walk(tree)
+                      if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(own_yields(f))}
     return found

@@ -13,8 +13,8 @@ from greenlint.rules.syntax import (
     Function,
     cell_units,
     definitions,
-    enclosing,
     last_name,
+    own_yields,
     scope_body,
 )
 
@@ -246,17 +246,12 @@ class OneHotLabelsInGenerator(Rule):
 
 def _generators(facts: FileFacts, cell: int | None) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     """The functions that yield (in their own body, not a nested function's), and the `__getitem__`
-    methods, in `ast.walk`'s order: each yield's innermost scope, from the file's one walk."""
-    functions = [
+    methods, in `ast.walk`'s order."""
+    return [
         f
         for f in facts.nodes(cell, ast.FunctionDef, ast.AsyncFunctionDef)
-        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and (f.name == "__getitem__" or any(own_yields(f)))
     ]
-    found = {id(f) for f in functions if f.name == "__getitem__"}
-    for node in facts.nodes(cell, ast.Yield, ast.YieldFrom):
-        scope = enclosing(facts, node, cell)
-        found.add(id(scope))
-    return [f for f in functions if id(f) in found]
 
 
 def _numpy_names(facts: FileFacts) -> frozenset[str]:

@@ -26,6 +26,7 @@ from greenlint.rules.syntax import (
     literal_trips,
     own_body,
     own_loops,
+    own_yields,
     parameters,
     periodic,
     positional_parameters,
@@ -355,13 +356,8 @@ def _producer(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     )
     if function is None:
         return False
-    stack: list[ast.AST] = list(function.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.Yield, ast.YieldFrom)):
-            return True
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            stack.extend(ast.iter_child_nodes(node))
+    if any(own_yields(function)):
+        return True
     module = facts.module(cell)
     return module is not None and any(
         last_name(node.func) in WORKERS

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
+from greenlint.catalog.names import TF1_PREFIX
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import chosen_at
@@ -35,7 +36,7 @@ HEAVY = frozenset({"tensorflow.summary.histogram", "tensorflow.summary.image", "
 #: TF1 ops that merge summary ops into one the session evaluates (`merge_all`: every summary of the graph).
 MERGES = frozenset({"tensorflow.compat.v1.summary.merge_all", "tensorflow.compat.v1.summary.merge"})
 #: The same heavy summaries as TF1 graph ops, what a merge may hold (`tf.summary.histogram` reads as TF2's).
-HEAVY_OPS = HEAVY | {name.replace("tensorflow.", "tensorflow.compat.v1.", 1) for name in HEAVY}
+HEAVY_OPS = HEAVY | {TF1_PREFIX + name.removeprefix("tensorflow.") for name in HEAVY}
 RUNS = frozenset({"tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run"})
 #: The writer the TF2 cases make, without which a summary writes nothing.
 WRITER = "writer = tf.summary.create_file_writer('logs')\n"

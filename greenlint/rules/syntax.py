@@ -264,6 +264,12 @@ def scope_body(node: ast.AST) -> Iterator[ast.AST]:
     return block_nodes(getattr(node, "body", ()))
 
 
+def own_yields(function: ast.AST) -> Iterator[ast.Yield | ast.YieldFrom]:
+    """The `yield`s of a function's own body (not of the functions, lambdas or classes it defines):
+    the function is a generator where it has one (`any(own_yields(f))`)."""
+    return (n for n in scope_body(function) if isinstance(n, (ast.Yield, ast.YieldFrom)))
+
+
 def block_nodes(block: Iterable[ast.AST]) -> Iterator[ast.AST]:
     """Every node of a block of statements, nested blocks included, not entering the functions,
     lambdas or classes it defines (those are yielded)."""

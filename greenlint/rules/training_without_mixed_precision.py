@@ -8,6 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.callsite import estimator_method
+from greenlint.catalog.names import TF1_PREFIX
 from greenlint.predict.devices import gpu_spec
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
 from greenlint.rules.base_classes import with_derived
@@ -36,10 +37,9 @@ from greenlint.rules.syntax import cell_units, enclosing, is_training_step, last
 from greenlint.rules.tf_data_defaults import OPTION as TF_VERSION
 from greenlint.rules.tf_target import TargetVersion, cpu_only, target
 
-#: TensorFlow 1's graph API: a training there is fixed by the graph rewrite, not a Keras policy.
-TF1 = "tensorflow.compat.v1."
-#: TF1 optimizers and the calls that build their update op: one training step per run of it.
-TF1_TRAIN = TF1 + "train."
+#: TF1 optimizers and the calls that build their update op: one training step per run of it (TensorFlow
+#: 1's graph API: a training there is fixed by the graph rewrite, not a Keras policy).
+TF1_TRAIN = TF1_PREFIX + "train."
 TF1_UPDATES = frozenset({"minimize", "apply_gradients"})
 #: Gradients taken from the graph itself, not through an optimizer: the rewrite's optimizer scales
 #: the loss in its `compute_gradients` (and `minimize`) alone, so these go unscaled.
@@ -988,7 +988,7 @@ class TrainingWithoutMixedPrecision(Rule):
         unsized = [s for s in trainings if not _model_known(s)]  # what the file builds may be in these
         if site is None and unsized and (backbone := built_backbone(facts)):
             site, why = _after(unsized, backbone[1], notebook=not isinstance(facts.source, str)), backbone[0]
-        if site is None and all(s.api.startswith(TF1) for s in steps):  # a TF1 graph's own evidence
+        if site is None and all(s.api.startswith(TF1_PREFIX) for s in steps):  # a TF1 graph's own evidence
             site, why = next(
                 ((s, why) for s in updates if not in_test_code(facts, s) and (why := _named_model(facts, s))),
                 (None, ""),
@@ -1010,7 +1010,7 @@ class TrainingWithoutMixedPrecision(Rule):
         saving = saving_j(trained, SPEED_UP_SHARE)
         if immaterial_saving(saving, options):
             return None
-        graph = site.api.startswith(TF1) or _estimator_train(site.api)  # a model_fn's graph
+        graph = site.api.startswith(TF1_PREFIX) or _estimator_train(site.api)  # a model_fn's graph
         custom = not is_keras_model_method(site.api, ("fit", "fit_generator"))
         if custom and (any(w in facts.text for w in GRAPH_CHOSEN) or _chosen_beside(facts.path)):
             return None

@@ -4,8 +4,12 @@ selection, the formatter's line length) sends the run back through the pipeline.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
+from greenlint.analysis import project as project_module
+from greenlint.analysis import sources
 from greenlint.cli import build_parser, main
 from greenlint.cli.check_cmd import DEFAULTS, from_cache
 
@@ -146,3 +150,18 @@ def test_a_folder_or_a_file_not_cached_goes_through_the_pipeline(project, capsys
     assert not served(["train.py", "clean.py"])
     (project / "train.py").write_text(TRAIN + "# edited\n")
     assert not served(["train.py"])
+
+
+def test_a_warm_one_file_check_reads_the_file_once(project, capsys, monkeypatch):
+    check(["train.py"], capsys)  # fills the cache
+    monkeypatch.setattr(project_module, "_INDEX", None)  # a fresh process's index of project modules
+    read: list[str] = []
+    real = sources.read_bytes
+
+    def counted(path, limit):
+        read.append(os.path.basename(path))
+        return real(path, limit)
+
+    monkeypatch.setattr(sources, "read_bytes", counted)
+    assert served(["train.py"])
+    assert read.count("train.py") == 1  # its cache key's bytes are the project index's scan's too

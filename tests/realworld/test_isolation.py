@@ -1,4 +1,4 @@
-"""A corpus gives the benchmark the same results wherever its bench cache lies."""
+"""A corpus gives the benchmark the same results wherever its bench cache lies, and is never written."""
 
 from __future__ import annotations
 
@@ -23,3 +23,14 @@ def test_a_project_marker_above_the_bench_cache_does_not_reach_a_corpus(tmp_path
         sites = greenlint(CALLS, corpus, tmp_path / "lint-cache")["call_sites"]
         calls[outer] = sorted((s["line"], s["api"]) for s in sites)
     assert calls["plain"] == calls["marked"] == []  # `build()` is not the corpus's: nothing to list
+
+
+def test_a_corpus_is_checked_from_a_copy_and_left_as_it_was(tmp_path):
+    # It was marked in place (an empty `.git` in the bench cache, or in any folder named to `widths`).
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "helpers.py").write_text(HELPER)
+    (corpus / "train.py").write_text(SCRIPT)
+    sites = greenlint(CALLS, corpus, tmp_path / "lint-cache")["call_sites"]
+    assert {s["path"] for s in sites} == {"helpers.py", "train.py"}  # the copy's files, named as the corpus's
+    assert sorted(p.name for p in corpus.iterdir()) == ["helpers.py", "train.py"]

@@ -3,8 +3,13 @@ the project's files: imports of the modules a script imports, and the project's 
 
 from __future__ import annotations
 
+import builtins
+import os
+
 from greenlint.check import Config, check_source
 from greenlint.rules import tf_target
+from greenlint.rules.base import FileFacts
+from greenlint.rules.keras_flavour import keras_flavour
 
 #: Every training material: the fake predictor's fits are 1 kJ at most, under `material-saving-j`.
 MATERIAL = {"material-saving-j": 0.0}
@@ -145,3 +150,46 @@ def test_a_module_it_imports_giving_fit_a_generator_says_tf_keras(tmp_path, pred
     assert _predict_findings(tmp_path, predictor, "demo.py", BIG_DEMO) == []
     (tmp_path / "loader.py").write_text("def batches(n):\n    while True:\n        yield n\n")
     assert _predict_findings(tmp_path, predictor, "demo2.py", BIG_DEMO) == [5]  # only tf.keras fits a generator
+
+
+def test_a_function_whose_nested_function_yields_is_no_generator(tmp_path, predictor):
+    # `batches` returns the list its nested generator fills: any Keras takes it, so it says nothing
+    # (the generator of the test above says tf.keras).
+    (tmp_path / "setup.py").write_text("")
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "loader.py").write_text(
+        "def batches(n):\n    def rows():\n        for i in range(n):\n            yield [i]\n    return list(rows())\n"
+    )
+    assert _predict_findings(tmp_path, predictor, "demo.py", BIG_DEMO) == []
+
+
+def test_each_module_around_the_file_is_read_once(tmp_path, monkeypatch):
+    (tmp_path / "setup.py").write_text("")
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "loader.py").write_text("def batches(n):\n    while True:\n        yield n\n")
+    demo = tmp_path / "demo.py"
+    demo.write_text(BIG_DEMO)
+    opened: list[str] = []
+    real_open = builtins.open
+
+    def counting_open(file, *args, **kwargs):
+        if str(file).startswith(str(tmp_path)):
+            opened.append(os.path.basename(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", counting_open)
+    flavour = keras_flavour(FileFacts(path=str(demo), sites=(), source=BIG_DEMO))
+    assert "`fit()` is given the generator `batches()` (train.py line 11)" in flavour.basis
+    assert sorted(opened) == ["loader.py", "train.py"]  # the file's own text is its analysis'
+
+
+def test_a_notebook_giving_fit_a_generator_in_a_cell_says_tf_keras(tmp_path):
+    cells = (
+        "from keras.applications import ResNet50\nmodel = ResNet50(weights=None)\n",
+        "def batches(n):\n    while True:\n        yield n\n",
+        "model.fit(batches(32), steps_per_epoch=100, epochs=5)\n",
+    )
+    flavour = keras_flavour(FileFacts(path=str(tmp_path / "train.ipynb"), sites=(), source=cells))
+    assert not flavour.unknown and "(train.ipynb cell 3 line 1)" in flavour.basis
+    other = keras_flavour(FileFacts(path=str(tmp_path / "other.ipynb"), sites=(), source=(cells[0], cells[2])))
+    assert other.unknown  # `batches` is no generator the notebook shows
