@@ -19,7 +19,7 @@ GOAL_S = 0.3
 _PROBE = """
 import json, sys, time
 t0 = time.perf_counter()
-from greenlint.catalog import load_catalog
+from greenlint.catalog.catalog import load_catalog
 t1 = time.perf_counter()
 cat = load_catalog()
 t2 = time.perf_counter()
@@ -68,7 +68,7 @@ def markdown(r: dict, repeat: int) -> str:
             "",
             "| step | time (ms) |",
             "|---|---:|",
-            f"| `from greenlint.catalog import load_catalog` | {1000 * r['import']:.1f} |",
+            f"| `from greenlint.catalog.catalog import load_catalog` | {1000 * r['import']:.1f} |",
             f"| `load_catalog()` (read + parse) | {1000 * r['load']:.1f} |",
             f"| first `canonical()` (builds alias index) | {1000 * r['index']:.1f} |",
             f"| **ready** (sum) | **{1000 * r['ready']:.1f}** |",

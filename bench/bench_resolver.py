@@ -32,7 +32,7 @@ files = Path(listing).read_text(encoding="utf-8").splitlines()
 found = errors = parsed = 0
 if step == "greenlint":
     from greenlint.analysis.analyse import analyse_file
-    from greenlint.catalog import load_catalog
+    from greenlint.catalog.catalog import load_catalog
     load_catalog()
 start, cpu = time.perf_counter(), time.process_time()
 if step == "greenlint":

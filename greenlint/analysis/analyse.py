@@ -102,7 +102,7 @@ def analyse_source(
     if not parses(path, code, local):
         return FileAnalysis(path, source_text=text, cells=cells)
     if catalog is None:
-        from greenlint.catalog import load_catalog
+        from greenlint.catalog.catalog import load_catalog
 
         catalog = load_catalog()
     if sys.getrecursionlimit() < _RECURSION_LIMIT:  # raised once, never lowered: threads may be analysing

@@ -29,7 +29,7 @@ def register(parser) -> None:
 
 
 def run(args) -> int:
-    from greenlint.catalog import CatalogError
+    from greenlint.catalog.catalog import CatalogError
     from greenlint.kb.build import build_kb
     from greenlint.kb.measurement_files import default_dirs
 

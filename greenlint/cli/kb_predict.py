@@ -86,7 +86,8 @@ def _check(option: str, name: str, value) -> None:
 
 
 def canonical_api(name: str) -> str:
-    from greenlint.catalog import load_catalog, normalise_name, strip_call_parens
+    from greenlint.catalog.catalog import load_catalog
+    from greenlint.catalog.names import normalise_name, strip_call_parens
 
     name = strip_call_parens(name.strip())
     try:

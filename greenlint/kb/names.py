@@ -12,7 +12,8 @@ def canonicaliser(require_catalog: bool = True) -> Callable[[str], str]:
     Without the catalog file, ``require_catalog=False`` falls back to the catalog package's
     rule-based `normalise_name` (good enough to look names up; the KB build insists on the catalog).
     """
-    from greenlint.catalog import CatalogError, load_catalog, normalise_name, strip_call_parens
+    from greenlint.catalog.catalog import CatalogError, load_catalog
+    from greenlint.catalog.names import normalise_name, strip_call_parens
 
     try:
         lookup = load_catalog().canonical

@@ -35,7 +35,7 @@ def component_stats(records: list[KBRecord]) -> dict[str, dict | None]:
 
 
 def _family_of() -> Callable[[str], str]:
-    from greenlint.catalog import CatalogError, load_catalog
+    from greenlint.catalog.catalog import CatalogError, load_catalog
 
     try:
         catalog = load_catalog()

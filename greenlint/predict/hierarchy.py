@@ -39,7 +39,7 @@ class Hierarchy:
         if self._load_default:  # loaded on first need: measured APIs never need it
             self._load_default = False
             try:
-                from greenlint.catalog import load_catalog
+                from greenlint.catalog.catalog import load_catalog
 
                 self._catalog = load_catalog()
             except Exception:  # catalog not built or not importable: fall back to name structure

@@ -53,7 +53,7 @@ def _parameter(facts: FileFacts, site) -> str | None:
     if isinstance(outer, ast.keyword):
         name = outer.arg
     elif isinstance(outer, ast.Call) and call in outer.args and not any(isinstance(a, ast.Starred) for a in outer.args):
-        from greenlint.catalog import load_catalog
+        from greenlint.catalog.catalog import load_catalog
 
         enclosing = facts.site_at(outer, site.callsite.span.cell)
         api = enclosing.api if enclosing is not None else None

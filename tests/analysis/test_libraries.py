@@ -14,7 +14,7 @@ import pytest
 
 from greenlint.analysis import installed, libraries
 from greenlint.analysis.analyse import analyse_file
-from greenlint.catalog import load_catalog
+from greenlint.catalog.catalog import load_catalog
 from greenlint.catalog.libraries import load_libraries
 
 PROGRAM = """

@@ -13,7 +13,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider, QualifiedNameProvider, QualifiedNameSource
 
 from greenlint.analysis.analyse import analyse_file
-from greenlint.catalog import load_catalog
+from greenlint.catalog.catalog import load_catalog
 from tests.analysis.expectations import fixture_files
 
 TF_ROOTS = ("tensorflow", "keras", "tf_keras")

@@ -188,7 +188,7 @@ def test_import_cycles_form_one_component_and_digests_follow_content(tmp_path):
 
 
 def test_summaries_are_kept_in_the_process_until_their_module_changes(tmp_path, monkeypatch):
-    from greenlint.catalog import load_catalog
+    from greenlint.catalog.catalog import load_catalog
 
     module = tmp_path / "nets.py"
     module.write_text((SRC / "nets.py").read_text())

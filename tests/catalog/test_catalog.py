@@ -6,7 +6,7 @@ import gzip
 
 import pytest
 
-from greenlint.catalog import CatalogError, load_catalog, read_catalog
+from greenlint.catalog.catalog import CatalogError, load_catalog, read_catalog
 from tests.environment import missing
 
 
@@ -339,7 +339,7 @@ def test_malformed_catalog_file_names_the_file(tmp_path):
 
 def test_legacy_optimizer_stand_ins_keep_their_names():
     """Keras 3 binds every `tf.keras.optimizers.legacy.*` to one placeholder class: names stay distinct."""
-    from greenlint.catalog import load_catalog
+    from greenlint.catalog.catalog import load_catalog
 
     catalog = load_catalog()
     for name in ("Adam", "SGD", "RMSprop", "Adagrad", "Ftrl", "Optimizer"):
@@ -365,8 +365,7 @@ def test_keras2_api_is_covered_and_marked():
     import gzip
     import json
 
-    from greenlint.catalog import load_catalog
-    from greenlint.catalog.catalog import CATALOG_FILE
+    from greenlint.catalog.catalog import CATALOG_FILE, load_catalog
     from greenlint.paths import DATA_DIR
 
     payload = json.loads(gzip.decompress((DATA_DIR / "catalog" / CATALOG_FILE).read_bytes()))
@@ -386,7 +385,7 @@ def test_keras2_api_is_covered_and_marked():
 def test_estimator_api_is_read_from_source():
     """tf.estimator (tensorflow-estimator 2.15, which does not import with this TF) resolves with signatures."""
     from greenlint.analysis.analyse import analyse_source
-    from greenlint.catalog import load_catalog
+    from greenlint.catalog.catalog import load_catalog
 
     catalog = load_catalog()
     if "tensorflow_estimator" not in catalog.versions:
@@ -406,7 +405,7 @@ def test_estimator_api_is_read_from_source():
 def test_estimator_names_of_tensorflows_own_classes_are_their_aliases():
     """tf.estimator re-exports TF's session hooks (`tf.estimator.StopAtStepHook` is
     `tf.compat.v1.train.StopAtStepHook`)."""
-    from greenlint.catalog import load_catalog
+    from greenlint.catalog.catalog import load_catalog
 
     catalog = load_catalog()
     if "tensorflow_estimator" not in catalog.versions:

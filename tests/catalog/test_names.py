@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.catalog import normalise_name, strip_call_parens
+from greenlint.catalog.names import normalise_name, strip_call_parens
 
 # Raw signatures as they appear in the Greenlight/FECoM measurements, with the chain we expect.
 STRIPPED = [

@@ -7,7 +7,7 @@ import lzma
 
 import pytest
 
-from greenlint.catalog import load_catalog
+from greenlint.catalog.catalog import load_catalog
 from tests.environment import SHARED
 
 

@@ -26,7 +26,7 @@ BLOCKED = textwrap.dedent(
     else:
         raise SystemExit("the import hook did not block tensorflow")
 
-    from greenlint.catalog import load_catalog
+    from greenlint.catalog.catalog import load_catalog
     cat = load_catalog()
     assert cat.canonical("keras.models.Sequential.fit") == "tensorflow.keras.Sequential.fit"
     assert cat.params("tensorflow.keras.Model.fit")[:4] == ["x", "y", "batch_size", "epochs"]

@@ -27,7 +27,7 @@ from pathlib import Path
 from greenlint.analysis import libraries
 from greenlint.analysis.installed import find
 from greenlint.atomic import atomic_write_bytes
-from greenlint.catalog import load_catalog
+from greenlint.catalog.catalog import load_catalog
 from greenlint.catalog.libraries import FORMAT, LIBRARIES_FILE, load_libraries
 from tools import DATA_DIR
 
