@@ -188,12 +188,11 @@ class PredictInLoop(Rule):
         " per call as before"
     )
     TRAINED = (
-        "`{api}` is called, on a batch drawn each pass, inside a loop{times} that also runs a training step: each"
-        " call predicts with the weights the steps before it left, so the calls cannot be merged into one; each pays"
-        " predict()'s"
-        " fixed overhead{price}, which `predict_on_batch` (its traced prediction on the one batch given, without"
-        " predict()'s data adapter and loop) or a direct call (`model(x, training=False)`) avoids, one batch per"
-        " call as before"
+        "`{api}` is called inside a loop{times} that also runs a training step, each call on an input made that"
+        " pass: each predicts with the weights the steps before it left, so the calls cannot be merged into one;"
+        " each pays predict()'s fixed overhead{price}, which `predict_on_batch` (its traced prediction on the one"
+        " batch given, without predict()'s data adapter and loop) or a direct call (`model(x, training=False)`)"
+        " avoids, one batch per call as before"
     )
     FIX_TITLE = (
         "Stack the items into one predict() call where they are all at hand; where they come one at a time,"
@@ -434,10 +433,10 @@ class PredictInLoop(Rule):
             message_contains="with tf.keras; a session run with multi-backend Keras 2.0-2.3, which a standalone `keras`"
             " may be: either way more than the model's own",
         ),
-        Invalid(  # a GAN's loop trains between the calls, each on a batch drawn that pass: not mergeable
+        Invalid(  # a GAN's loop trains between the calls, each on an input made that pass: not mergeable
             GAN,
             line=8,
-            message_contains="on a batch drawn each pass, inside a loop (30,000 times) that also runs a training step",
+            message_contains="inside a loop (30,000 times) that also runs a training step, each call on an input made",
         ),
         Invalid(  # a model given as a parameter, Keras's by the argument only Keras takes
             "import tensorflow as tf\n"
@@ -566,7 +565,7 @@ def _shown(facts: FileFacts, site: Site) -> str | None:
 def _trains_between(facts: FileFacts, site: Site) -> bool:
     """The innermost loop around the call also runs a training step (`syntax.trains`: a GAN's
     discriminator and combined model, an agent learning as it acts) and gives the call an input it
-    draws on each pass (a batch of noise; not a fixed validation set, which predict() may split into
+    makes on each pass (a batch of noise; not a fixed validation set, which predict() may split into
     many batches): the calls predict with weights that change between them, one batch each, so they
     cannot be stacked into one."""
     call = facts.node(site)
@@ -574,8 +573,8 @@ def _trains_between(facts: FileFacts, site: Site) -> bool:
     loops = own_loops(facts, call, cell) if isinstance(call, ast.Call) else []
     if not isinstance(call, ast.Call) or not loops or not trains(facts, loops[0], cell):
         return False
-    drawn = loop_varying(loops[0])
-    return any(flow.names(a) & drawn for a in (*call.args, *(k.value for k in call.keywords)))
+    made = loop_varying(loops[0])
+    return any(flow.names(a) & made for a in (*call.args, *(k.value for k in call.keywords)))
 
 
 def _discarded(facts: FileFacts, site: Site, loop: ast.AST) -> bool:

@@ -1,5 +1,5 @@
-"""GL201 says the calls cannot be merged where the loop around them also trains and each call is given a
-batch drawn on its pass (a GAN's fakes); not where the loop trains but predicts on the same input each
+"""GL201 says the calls cannot be merged where the loop around them also trains and each call is given an
+input made on its pass (a GAN's fakes); not where the loop trains but predicts on the same input each
 pass (a fixed validation set, which predict() may split into batches), nor where the training runs in
 an outer loop only (the inner loop's calls see the same weights)."""
 
@@ -18,7 +18,7 @@ def _messages(code: str) -> list[str]:
     return [d.message for d in found if d.code == "GL201"]
 
 
-def test_a_gan_loop_predicting_each_drawn_batch_cannot_merge_its_calls():
+def test_a_gan_loop_predicting_on_each_new_batch_cannot_merge_its_calls():
     (message,) = _messages(GAN)
     assert MERGED in message and "`predict_on_batch`" in message
 
