@@ -24,13 +24,33 @@ from greenlint.rules.material import (
     repeated_cost,
 )
 from greenlint.rules.site import Site, is_keras_model_method
-from greenlint.rules.syntax import LOOPS, last_name, own_body, own_loops, shows_each_pass, times_each_call
+from greenlint.rules.syntax import (
+    LOOPS,
+    last_name,
+    loop_varying,
+    own_body,
+    own_loops,
+    shows_each_pass,
+    times_each_call,
+    trains,
+)
 from greenlint.rules.tiny_steps import tiny_step
 
 #: A base class whose method calls `self.step` once per pass of its loop (a decoder's search).
 DECODER = (
     "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\nclass Decoder:\n"
     "    def search(self, x):\n        for step in range(32):\n            x = self.step(x)\n        return x\n"
+)
+
+
+#: A tf.keras GAN's loop: each pass draws a batch of noise, predicts fakes from it, and trains on them.
+GAN = (
+    "import numpy as np\nimport tensorflow as tf\n"
+    "generator = tf.keras.Sequential([tf.keras.layers.Dense(784, input_shape=(100,))])\n"
+    "discriminator = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(784,))])\n"
+    "discriminator.compile(optimizer='adam', loss='binary_crossentropy')\n"
+    "for step in range(30000):\n    noise = np.random.normal(0, 1, (32, 100))\n"
+    "    fakes = generator.predict(noise)\n    discriminator.train_on_batch(fakes, np.zeros((32, 1)))\n"
 )
 
 
@@ -60,7 +80,12 @@ class PredictInLoop(Rule):
     Keras's. Where each call is given what the previous one returned (an autoregressive
     forecast, a generated word joined to the prompt: the result flows into the next call's
     input), the calls cannot be batched, and the message says so: calling the model directly
-    avoids the fixed overhead. The builtin `map` given a function that predicts
+    avoids the fixed overhead. Where the loop around the call also runs a training step and gives the
+    call a batch it draws on each pass (a GAN's loop predicting fakes from fresh noise, then training
+    on them), each call predicts with the weights the steps before it left, so the calls cannot be
+    merged either: the message says so and proposes `predict_on_batch` or the direct call, one batch
+    per call as before (a fixed input each pass, such as a validation set, keeps the plain message:
+    predict() may split it into batches). The builtin `map` given a function that predicts
     (`list(map(score, rows))`, a lambda too) calls it once per element of its iterable, as a loop
     would, and so do pandas' `apply`/`map` and a pool's `map` (`df["text"].apply(score)`)
     (analysis/drivers.py: the driver's call is the site, counted as the iterable's length where
@@ -161,6 +186,13 @@ class PredictInLoop(Rule):
         " which `predict_on_batch` (its traced prediction on the one batch given, without predict()'s data"
         " adapter and loop), or for a small model a direct call (`model(x, training=False)`), avoids, one item"
         " per call as before"
+    )
+    TRAINED = (
+        "`{api}` is called inside a loop{times} that also runs a training step, each call on an input made that"
+        " pass: each predicts with the weights the steps before it left, so the calls cannot be merged into one;"
+        " each pays predict()'s fixed overhead{price}, which `predict_on_batch` (its traced prediction on the one"
+        " batch given, without predict()'s data adapter and loop) or a direct call (`model(x, training=False)`)"
+        " avoids, one batch per call as before"
     )
     FIX_TITLE = (
         "Stack the items into one predict() call where they are all at hand; where they come one at a time,"
@@ -401,6 +433,11 @@ class PredictInLoop(Rule):
             message_contains="with tf.keras; a session run with multi-backend Keras 2.0-2.3, which a standalone `keras`"
             " may be: either way more than the model's own",
         ),
+        Invalid(  # a GAN's loop trains between the calls, each on an input made that pass: not mergeable
+            GAN,
+            line=8,
+            message_contains="inside a loop (30,000 times) that also runs a training step, each call on an input made",
+        ),
         Invalid(  # a model given as a parameter, Keras's by the argument only Keras takes
             "import tensorflow as tf\n"
             "def evaluate(model, data):\n"
@@ -470,6 +507,7 @@ class PredictInLoop(Rule):
             else:
                 continue
             serial = call is not None and carried(facts, call, site.callsite.span.cell)
+            trained = not (mapped or serial or why) and driver is None and _trains_between(facts, site)
             yield self.diagnostic(
                 site.callsite.span,
                 facts.path,
@@ -478,6 +516,8 @@ class PredictInLoop(Rule):
                     if mapped
                     else self.CARRIED
                     if serial
+                    else self.TRAINED
+                    if trained
                     else self.MESSAGE
                     if why is None
                     else self.ONE_PER_PASS
@@ -520,6 +560,21 @@ def _shown(facts: FileFacts, site: Site) -> str | None:
     call = facts.node(site)
     loops = own_loops(facts, call, site.callsite.span.cell) if call is not None else []
     return "shows each pass's result to a person as it comes" if loops and shows_each_pass(loops[0]) else None
+
+
+def _trains_between(facts: FileFacts, site: Site) -> bool:
+    """The innermost loop around the call also runs a training step (`syntax.trains`: a GAN's
+    discriminator and combined model, an agent learning as it acts) and gives the call an input it
+    makes on each pass (a batch of noise; not a fixed validation set, which predict() may split into
+    many batches): the calls predict with weights that change between them, one batch each, so they
+    cannot be stacked into one."""
+    call = facts.node(site)
+    cell = site.callsite.span.cell
+    loops = own_loops(facts, call, cell) if isinstance(call, ast.Call) else []
+    if not isinstance(call, ast.Call) or not loops or not trains(facts, loops[0], cell):
+        return False
+    made = loop_varying(loops[0])
+    return any(flow.names(a) & made for a in (*call.args, *(k.value for k in call.keywords)))
 
 
 def _discarded(facts: FileFacts, site: Site, loop: ast.AST) -> bool:
