@@ -93,7 +93,8 @@ def remainder(node: ast.AST) -> tuple[ast.expr, ast.expr] | None:
 def period(test: ast.expr) -> tuple[int | ast.expr, frozenset, int] | None:
     """(k, names read by a, extra runs) of a test `a % k == 0` (also `0 == ...`, `not a % k`, and
     as one operand of `and`; `or a == c` adds one run per such test), k >= 2 a literal, or the
-    name or attribute holding it (`Resolver.divisor` reads its value); None for other tests."""
+    name or attribute holding it or arithmetic computing it (`Resolver.divisor` reads its value); None
+    for other tests."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
         found = [d for d in map(period, test.values) if d]
         literal = [d for d in found if isinstance(d[0], int)]
@@ -121,7 +122,7 @@ def _modulus(node: ast.expr) -> tuple[int | ast.expr, frozenset, int] | None:
     a, k = found
     if isinstance(k, ast.Constant) and type(k.value) is int and k.value >= 2:
         return k.value, flow.names(a), 0
-    if isinstance(k, (ast.Name, ast.Attribute)):
+    if isinstance(k, (ast.Name, ast.Attribute, ast.BinOp)):  # `step % (args.log_step * 10)`: computed
         return k, flow.names(a), 0
     return None
 
