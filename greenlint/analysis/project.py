@@ -896,7 +896,7 @@ class Imports:
         hands an instance on, the texts of the other project modules it imports are read too: its
         digest in the cache key covers them."""
         return self.scripts_beside().calls(
-            name, lambda script: [module_code(module) for module in self.index.imports(script) if module != self.path])
+            name, lambda script: {module: module_code(module) for module in self.index.imports(script) if module != self.path})
 
     def imported_beside(self, dotted: str) -> Any:
         """`module.name` of a project module as the scripts beside import it (`from models import
