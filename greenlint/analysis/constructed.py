@@ -133,10 +133,12 @@ class Beside:
         modules = imported(importer) if called else {}
         for local, (stem, name) in called.items():
             found = [path for path in modules if _stem(path) == stem]
-            text_there = modules[found[0]] if len(found) == 1 else None
-            told = _parses(found[0], text_there) if text_there is not None else None
-            pair = dict(told.parsing).get(name) if told is not None else None
-            if told is None or pair is None:
+            there = modules[found[0]] if len(found) == 1 else None
+            if there is None or not any(parser in there for parser in options.PARSERS):
+                continue  # (most modules: never parsed here)
+            told = _parses(found[0], there)
+            pair = dict(told.parsing).get(name)
+            if pair is None:
                 continue
             parsing.append((local, pair))
             for attr, value in told.defaults:
