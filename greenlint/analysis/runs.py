@@ -167,19 +167,21 @@ def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted:
     them resumes its count at a start not known here, so runs at most its trips); *divisors*:
     the `Period` of each enclosing `if ... % k == 0`: the loop at its depth (0: the function's own
     runs, as *share*, where no extra runs come with it) runs the place on at most 1 in k of its
-    trips (plus its extra runs)."""
+    trips (plus its extra runs); of several at one depth, the fewest (`step % 100 == 0` around `step % 1000
+    == 0` both test one counter: 1 in 1000, not 1 in 100,000)."""
     if not trips and not divisors:
         return ONCE
     count, share = 1, 1
     for period in divisors:
         if period.depth == 0 and not period.extra:
-            share *= period.k
-    for depth, trip in enumerate(trips, 1):
-        if trip is None:
+            share = max(share, period.k)
+    for depth, whole in enumerate(trips, 1):
+        if whole is None:
             return NEVER_KNOWN
+        trip = whole
         for period in divisors:
             if period.depth == depth:
-                trip = min(trip, ceil(trip / period.k) + period.extra)
+                trip = min(trip, ceil(whole / period.k) + period.extra)
         count *= trip
     option = next((p.option for p in divisors if p.option), "")
     held = guarded or bool(divisors)

@@ -763,3 +763,22 @@ def test_a_nested_def_passed_on_by_its_function_keeps_an_unknown_count():
         """
     )
     assert found[4]["count"] is None
+
+
+def test_nested_modulo_guards_on_one_counter_run_as_often_as_the_rarer():
+    """`if step % 100 == 0:` around `if step % (100 * 10) == 0:` both test the step: the inner body runs
+    on 1 in 1000 steps (8 of 7001), not 1 in 100,000; a single guard still divides once."""
+    found = runs(
+        """
+        EVERY = 100
+        for step in range(7001):
+            m.train_on_batch(x, y)
+            if step % EVERY == 0:
+                m.evaluate(x)
+                if step % (EVERY * 10) == 0:
+                    m.predict(x)
+        """
+    )
+    assert count(found[4]) == (7001, "exact")
+    assert count(found[6]) == (71, "upper")
+    assert count(found[8]) == (8, "upper")
