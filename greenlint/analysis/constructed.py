@@ -19,7 +19,7 @@ import functools
 import os
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
 from greenlint.analysis import entry_runners, import_table, options, trees
@@ -47,6 +47,23 @@ Arguments = tuple[list[Value], dict[str, Value]]
 Counted = tuple[int | None, bool]
 #: The runs of calls a script may make that its reading cannot tell (`Beside.calls`).
 UNSEEN: Counted = (None, False)
+
+
+class Elsewhere(NamedTuple):
+    """What the project modules a script imports tell of its command line (`Beside.elsewhere`): the
+    functions it imports from them that return it parsed, each with whether first of two (`from config
+    import get_config`; `config, unparsed = get_config()`), the literal defaults of the options those
+    modules define (None where not literal or defined twice), and the options they set themselves,
+    whatever holds them (`setattr(config, "data_format", ...)`), with whether only where None
+    (`options.set_by_program`)."""
+
+    parsing: tuple[tuple[str, bool], ...] = ()
+    defaults: tuple[tuple[str, Const | None], ...] = ()
+    set: tuple[tuple[str, bool], ...] = ()
+
+
+#: A script told nothing by the modules it imports.
+NOTHING_ELSEWHERE = Elsewhere()
 
 
 class Called(NamedTuple):
@@ -83,6 +100,7 @@ class Beside:
                                for stem, name in imported.values() if stem == self.stem)
         self.whole: dict[str, frozenset[str] | None] = {  # the words of the scripts importing it whole (`_reads`)
             importer: None for importer, _, _, modules in self.scripts if self.stem in modules.values()}
+        self.told: dict[str, Elsewhere] = {}  # a script -> what the modules it imports tell (`elsewhere`)
 
     def may_call(self, name: str) -> bool:
         """Whether a script can call *name* (`calls`'s): imported from the module by name, or
@@ -101,13 +119,43 @@ class Beside:
             words = self.whole[importer] = frozenset(re.findall(r"\w+", text)) if text.isascii() else frozenset()
         return name in words or not words
 
-    def calls(self, name: str, imported: Callable[[str], Iterable[str | None]] = lambda script: ()) -> Called | None:
+    def elsewhere(self, importer: str, text: str, names: dict[str, tuple[str, str]],
+                  imported: Callable[[str], dict[str, str | None]]) -> Elsewhere:
+        """What the project modules the script at *importer* imports (*imported*: their texts by path) tell
+        of its command line (`Elsewhere`), read where it binds a name to a call without arguments of one
+        it imports from them (*names*: `config, unparsed = get_config()`), once per script."""
+        if importer in self.told:
+            return self.told[importer]
+        called = {local: key for local, key in names.items() if re.search(rf"=\s*{re.escape(local)}\(\s*\)", text)}
+        parsing: list[tuple[str, bool]] = []
+        defaults: dict[str, Const | None] = {}
+        set_: dict[str, bool] = {}
+        modules = imported(importer) if called else {}
+        for local, (stem, name) in called.items():
+            found = [path for path in modules if _stem(path) == stem]
+            there = modules[found[0]] if len(found) == 1 else None
+            if there is None or not any(parser in there for parser in options.PARSERS):
+                continue  # (most modules: never parsed here)
+            told = _parses(found[0], there)
+            pair = dict(told.parsing).get(name)
+            if pair is None:
+                continue
+            parsing.append((local, pair))
+            for attr, value in told.defaults:
+                defaults[attr] = value if defaults.get(attr, value) == value else None
+            for attr, only_none in told.set:
+                set_[attr] = set_.get(attr, True) and only_none
+        result = Elsewhere(tuple(parsing), tuple(defaults.items()), tuple(set_.items())) if parsing else NOTHING_ELSEWHERE
+        self.told[importer] = result
+        return result
+
+    def calls(self, name: str, imported: Callable[[str], dict[str, str | None]] = lambda script: {}) -> Called | None:
         """How the scripts call *name* (`Called`); *name* a function or class, or `Class.method` called on the
         instances a script makes of the class (`dcgan = DCGAN(...)`, `dcgan.train(FLAGS)`). None where none
         calls it, or where one names it otherwise than in a plain call (passes it on, subclasses it, spreads
         `*args` or `**kwargs` into it, reads `.method` of anything but such an instance), or hands such an
-        instance on (to a call) while a project module it imports (*imported*: their texts by script) reads
-        a `.method`."""
+        instance on (to a call) while a project module it imports (*imported*: their texts by path, by
+        script) reads a `.method`."""
         if not self.may_call(name):
             return None
         owner, _, method = name.rpartition(".")
@@ -122,12 +170,12 @@ class Beside:
                 continue
             if not owner and (self.stem, name) not in imported_names.values() and not self._reads(importer, name):
                 continue  # imported whole only, and never names it
-            calls, handed, counted = _script(importer, text)
+            calls, handed, counted = _script(importer, text, self.elsewhere(importer, text, imported_names, imported))
             called = calls.get((self.stem, name), ())
             if called is None:
                 return None
             if called and owner in handed:
-                if any(other is None or named.search(other) for other in imported(importer)):
+                if any(other is None or named.search(other) for other in imported(importer).values()):
                     return None
             if called:
                 found.extend(called)
@@ -200,21 +248,22 @@ def _imports_from(text: str, stem: str) -> bool:
 MAX_SCRIPTS = 4096
 
 
-def _per_text(func: Callable[[str, str], Any]) -> Callable[[str, str], Any]:
-    """*func(path, text)* kept per path, length and `hash` of the text, for the last `MAX_SCRIPTS`
-    (unlike `functools.lru_cache`, the texts themselves are not kept). Python's string hash (64 bits,
-    keyed per process) is kept on the text object once computed; a cryptographic digest of the
-    whole text, recomputed on every ask, cost more than the parses it saved on Keras's sources."""
-    kept: dict[tuple[str, int, int], Any] = {}
+def _per_text(func: Callable[..., Any]) -> Callable[..., Any]:
+    """*func(path, text, *rest)* kept per path, length and `hash` of the text and the hashable *rest*,
+    for the last `MAX_SCRIPTS` (unlike `functools.lru_cache`, the texts themselves are not kept).
+    Python's string hash (64 bits, keyed per process) is kept on the text object once computed; a
+    cryptographic digest of the whole text, recomputed on every ask, cost more than the parses it
+    saved on Keras's sources."""
+    kept: dict[tuple, Any] = {}
 
     @functools.wraps(func)
-    def once(path: str, text: str) -> Any:
-        key = (path, len(text), hash(text))
+    def once(path: str, text: str, *rest: Any) -> Any:
+        key = (path, len(text), hash(text), *rest)
         try:
             return kept[key]
         except KeyError:
             pass
-        found = func(path, text)
+        found = func(path, text, *rest)
         if len(kept) >= MAX_SCRIPTS:
             kept.pop(next(iter(kept)), None)  # the oldest
         kept[key] = found
@@ -233,6 +282,31 @@ def _flags(path: str, text: str) -> dict[str, Const | None]:
     script = _Script(tree)
     defined = options.defaults(c for c in script.calls if options.last_name(c.func) in options.ABSL)
     return {flag: script.option("FLAGS", flag) for flag in defined}
+
+
+@_per_text
+def _parses(path: str, text: str) -> Elsewhere:
+    """What the module at *path* tells the scripts importing it of their command line (`Elsewhere`), for
+    each of its functions returning it parsed; empty where none does."""
+    try:
+        tree = trees.parse_module(text, path, edited=False)
+    except SyntaxError:
+        return NOTHING_ELSEWHERE
+    parsing = _Parsing(tree)
+    if not parsing.functions and not parsing.pairs:
+        return NOTHING_ELSEWHERE
+    script = _Script(tree)
+    set_: dict[str, bool] = {}
+    for (_, attr), only_none in script.set.items():
+        set_[attr] = set_.get(attr, True) and only_none
+    named = sorted([*((n, False) for n in parsing.functions), *((n, True) for n in parsing.pairs)])
+    return Elsewhere(tuple(named), tuple((attr, script.default(attr)) for attr in script.defaults), tuple(set_.items()))
+
+
+def _stem(path: str) -> str:
+    """The last name of the module at *path* (`config` of config.py, of config/__init__.py)."""
+    stem, folder = os.path.splitext(os.path.basename(path))[0], os.path.dirname(path)
+    return os.path.basename(folder) if stem == "__init__" else stem
 
 
 @_per_text
@@ -264,19 +338,20 @@ def _may_call(imported: dict[str, tuple[str, str]], modules: dict[str, str], ste
 
 
 @_per_text
-def _script(path: str, text: str) -> tuple[dict[tuple[str, str], list[Arguments] | None], frozenset[str],
+def _script(path: str, text: str, elsewhere: Elsewhere = NOTHING_ELSEWHERE) -> tuple[dict[tuple[str, str], list[Arguments] | None], frozenset[str],
                                            dict[tuple[str, str], Counted]]:
     """(module stem, name) -> the arguments of each call of a name this script imports from that
     module (a function, a class, `Class.method` on the instances it makes, a module's `function`
     after `import module`), None where the script names it otherwise than in plain calls; the
     classes whose instances it hands on (passes to a call); and how often the calls of each such name
-    run per run of the script (script_runs.py)."""
+    run per run of the script (script_runs.py). *elsewhere*: what the project modules it imports tell of its
+    command line."""
     imports = _imports(path, text)
     if imports is None or not any(imports):
         return {}, frozenset(), {}
     imported, modules = imports
     tree = trees.parse_module(text, path, edited=False)
-    script = _Script(tree)
+    script = _Script(tree, elsewhere)
     instances = script.instances(imported)
     by_name: dict[str, list[ast.Call]] = {}
     by_attribute: dict[tuple[str, str], list[ast.Call]] = {}
@@ -375,15 +450,16 @@ class _Script:
     options it sets itself, its names bound once at its top level to a literal and how it reads
     its names (bare, or their attributes)."""
 
-    def __init__(self, tree: ast.Module):
+    def __init__(self, tree: ast.Module, elsewhere: Elsewhere = NOTHING_ELSEWHERE):
         self.tree = tree
+        self.elsewhere = elsewhere
         self.calls: list[ast.Call] = []
         self.loads: dict[str, int] = {}
         self.stores: dict[str, int] = {}
         self.attributes: Counter[tuple[str, str]] = Counter()  # (name, attr) -> `name.attr` read
         self.reads: Counter[str] = Counter()  # attr -> `<anything>.attr` read
         self.bare: set[str] = set()  # names read otherwise than as `name.attr`
-        self.parameters: set[str] = set()
+        self.parameters: Counter[str] = Counter()  # how often each name is a parameter
         self.assigns: list[ast.Assign] = []  # in the walk's order (`instances`, `parsed`)
         self.withs: list[ast.withitem] = []  # `with tf.compat.v1.Session() as sess` (`made`)
         node: Any  # told apart by exact type: a parsed tree's nodes are of ast's own classes
@@ -399,7 +475,7 @@ class _Script:
             elif kind is ast.Call:
                 self.calls.append(node)
             elif kind is ast.arg:
-                self.parameters.add(node.arg)
+                self.parameters[node.arg] += 1
             elif kind is ast.Assign:
                 self.assigns.append(node)
             elif kind is ast.withitem:
@@ -450,7 +526,8 @@ class _Script:
         holder = _source(node) if isinstance(node, (ast.Name, ast.Attribute)) else ""
         if isinstance(node, ast.Name) and node.id in self.holders or \
                 isinstance(node, ast.Attribute) and holder.endswith(options.FLAGS):
-            known = {attr: found for attr in self.defaults if (found := self.option(holder, attr)) is not None}
+            attrs = dict.fromkeys([*self.defaults, *(attr for attr, _ in self.elsewhere.defaults)])
+            known = {attr: found for attr in attrs if (found := self.option(holder, attr)) is not None}
             return Options(known) if known else None
         if isinstance(node, ast.Name) and node.id in self.constants:
             node = self.constants[node.id]
@@ -468,10 +545,16 @@ class _Script:
             known = self.default(read)
         if read is None or known is None or known.value is None and read != attr:
             return None
+        if holder in self.parsed and any(options.set_here(self.set, other, read, known.value is None)
+                                         for other in self.parsed if other != holder):
+            return None  # set on the same namespace under another name (`setattr(config, ...)` in `main(config)`)
         return Const(known.value, read)
 
     def default(self, option: str) -> Const | None:
-        """The literal default of the script's *option*, where it has one."""
+        """The literal default of the script's *option*, or of one a project module it imports defines
+        (`Elsewhere`), where it has one."""
+        if option not in self.defaults:
+            return dict(self.elsewhere.defaults).get(option)
         default = self.defaults.get(option)
         if isinstance(default, ast.Name):
             default = self.constants.get(default.id)
@@ -515,54 +598,92 @@ class _Script:
 
     @functools.cached_property
     def parsed(self) -> frozenset[str]:
-        """The names bound once, none a parameter (but of a function handing its argument back), to
-        the command line parsed (`args = parser.parse_args()`, `args, rest = parser.parse_known_args()`,
-        `args = parse_args()` of a script function returning it: `_Parsing`)."""
-        parsing = _Parsing(self.tree)
-        found = set()
-        for node in self.assigns:
-            if len(node.targets) != 1 or type(node.value) is not ast.Call:
-                continue
-            func, target = node.value.func, node.targets[0]
-            if type(target) is ast.Tuple and target.elts and type(func) is ast.Attribute \
-                    and func.attr == "parse_known_args":
-                target = target.elts[0]
-            if type(target) is ast.Name and self.stores.get(target.id) == 1 and parsing.parses(node.value) \
-                    and (target.id not in self.parameters or target.id in parsing.handed_back):
-                found.add(target.id)
-        return frozenset(found)
+        """The names bound once to the command line parsed (`args = parser.parse_args()`, `args, rest =
+        parser.parse_known_args()`, `args = parse_args()` of a script function returning it, `config, _ =
+        get_config()` of a project module's: `_Parsing`), none a parameter but of a function handing its
+        argument back; and the parameters every call passes one (`main(config)`: `_handed_in`)."""
+        parsing = _Parsing(self.tree, self.elsewhere.parsing)
+        bound = parsing.bound(self.assigns, self.stores)
+        found = {name for name in bound if name not in self.parameters or name in parsing.handed_back}
+        return frozenset(self._handed_in(bound, found))
+
+    def _handed_in(self, bound: set[str], found: set[str]) -> set[str]:
+        """*found* and the parameters of the script's top-level functions, named only in plain calls, that
+        each of those calls passes the command line parsed (`def main(config): ...`, `main(config)`), where
+        the name is a parameter nowhere else and bound otherwise only as one of *bound*."""
+        calls: dict[str, list[ast.Call]] = {}
+        for call in self.calls:
+            if type(call.func) is ast.Name:
+                calls.setdefault(call.func.id, []).append(call)
+        functions = [(node, calls[node.name]) for node in self.tree.body if type(node) is ast.FunctionDef
+                     and node.name in calls and self.loads.get(node.name) == len(calls[node.name])
+                     and not any(_spreads(c) for c in calls[node.name])]
+        holders = set(found)
+        grown = bool(holders or bound) and bool(functions)
+        while grown:
+            given: Counter[str] = Counter()  # a parameter's name -> its places every call passes one
+            for function, made in functions:
+                for index, param in enumerate([*function.args.posonlyargs, *function.args.args]):
+                    passed = [options.argument(call, param.arg, index) for call in made]
+                    if all(type(a) is ast.Name and (a.id in holders or a.id == param.arg and a.id in bound) for a in passed):
+                        given[param.arg] += 1
+            taken = {name for name, places in given.items() if name not in holders
+                     and places == self.parameters[name] and (name in bound or name not in self.stores)}
+            holders |= taken
+            grown = bool(taken)
+        return holders
 
     @functools.cached_property
     def defaults(self) -> dict[str, ast.expr | None]:
         """The defaults of the options the script defines (`options.defaults`)."""
-        return options.defaults(self.calls)
+        found = options.defaults(self.calls)
+        found.update((attr, None) for attr, _ in self.elsewhere.defaults if attr in found)  # defined twice
+        return found
 
     @functools.cached_property
     def set(self) -> dict[tuple[str, str], bool]:
         """The options the script sets itself (`options.set_by_program`), read where an argument
         names one with a known default."""
-        return options.set_by_program(self.tree)
+        found = options.set_by_program(self.tree)
+        for attr, only_none in self.elsewhere.set:  # set where they are defined, whatever holds them
+            found[("", attr)] = found.get(("", attr), True) and only_none
+        return found
 
 
 class _Parsing:
     """Which calls of a script give its command line parsed: a parser's `parse_args()` (of the
     process's own arguments), a call of a top-level function of the script whose every `return` gives
-    one (`def parse_args(): ...; return parser.parse_args()`), or of one handing its first argument back
-    (`return check_args(parser.parse_args())`, `def check_args(args): ...; return args`) given one."""
+    one (`def parse_args(): ...; return parser.parse_args()`, or a name it binds once to one), or of one
+    handing its first argument back (`return check_args(parser.parse_args())`, `def check_args(args):
+    ...; return args`) given one. *pairs*: the functions returning it first of two, as
+    `parse_known_args` does (`return config, unparsed`); *elsewhere*: such functions the script
+    imports from project modules (`Elsewhere.parsing`)."""
 
-    def __init__(self, tree: ast.Module):
+    def __init__(self, tree: ast.Module, elsewhere: tuple[tuple[str, bool], ...] = ()):
         functions = {node.name: node for node in tree.body if type(node) is ast.FunctionDef}
         walked = {name: trees.walk(node) for name, node in functions.items()}  # each function walked once
         self.back = {name for name, node in functions.items() if _hands_back(node, walked[name])}
         self.handed_back = frozenset(functions[name].args.args[0].arg for name in self.back)
-        self.functions: set[str] = set()
+        self.functions: set[str] = {name for name, pair in elsewhere if not pair}
+        self.pairs: set[str] = {name for name, pair in elsewhere if pair}
         returned = {name: [n.value for n in nodes if type(n) is ast.Return] for name, nodes in walked.items()}
+        scopes = {name: ([n for n in nodes if type(n) is ast.Assign],
+                         Counter(n.id for n in nodes if type(n) is ast.Name and type(n.ctx) is not ast.Load))
+                  for name, nodes in walked.items() if returned[name] and None not in returned[name]}
         grown = True
         while grown:  # (a function returning another's: `return check_args(build().parse_args())`)
             grown = False
-            for name, returns in returned.items():
-                if name not in self.functions and returns and all(v is not None and self.parses(v) for v in returns):
+            for name, (assigns, stores) in scopes.items():
+                if name in self.functions or name in self.pairs:
+                    continue
+                returns: list[Any] = returned[name]
+                bound = self.bound(assigns, stores)
+                if all(self.parses(v) or type(v) is ast.Name and v.id in bound for v in returns):
                     self.functions.add(name)
+                    grown = True
+                elif all(type(v) is ast.Tuple and len(v.elts) == 2 and type(v.elts[0]) is ast.Name
+                         and v.elts[0].id in bound for v in returns):
+                    self.pairs.add(name)
                     grown = True
 
     def parses(self, value: ast.expr) -> bool:
@@ -575,6 +696,29 @@ class _Parsing:
         if type(func) is not ast.Name:
             return False
         return func.id in self.functions or func.id in self.back and bool(value.args) and self.parses(value.args[0])
+
+    def pair(self, value: ast.expr) -> bool:
+        """Whether *value* gives the command line parsed first of two (`parser.parse_known_args()`, a
+        function of *pairs*)."""
+        func = value.func if type(value) is ast.Call else None
+        if type(func) is ast.Attribute:
+            return func.attr == "parse_known_args" and self.parses(value)
+        return type(func) is ast.Name and func.id in self.pairs
+
+    def bound(self, assigns: Iterable[ast.Assign], stores: Mapping[str, int]) -> set[str]:
+        """The names that a scope's *assigns* bind to the command line parsed (`args =
+        parser.parse_args()`; `args, rest = parser.parse_known_args()`), each bound only there (*stores*:
+        how often the scope binds each name)."""
+        found: set[str] = set()
+        for node in assigns:
+            target = node.targets[0] if len(node.targets) == 1 else None
+            if self.pair(node.value):
+                target = target.elts[0] if type(target) is ast.Tuple and len(target.elts) == 2 else None
+            elif not self.parses(node.value):
+                continue
+            if type(target) is ast.Name and stores.get(target.id) == 1:
+                found.add(target.id)
+        return found
 
 
 def _hands_back(function: ast.FunctionDef, nodes: list[ast.AST]) -> bool:

@@ -400,6 +400,7 @@ class ProjectIndex:
         self._importers: dict[str, dict[str, list[str]]] = {}
         #: folder -> {module: every module there that imports it} (`users`), listed with `_importers`
         self._users: dict[str, dict[str, list[str]]] = {}
+        self._script_folders: dict[str, list[str]] = {}  # folder -> its subfolders of scripts (`callers`)
         self._held = False  # `held`: refresh does nothing
         self._held_stamps: dict[str, tuple[int, ...] | None] = {}  # `stamp`'s, while held
 
@@ -459,6 +460,7 @@ class ProjectIndex:
         self._stamped.clear()  # stamped again when next asked for
         self._importers.clear()  # the folders listed again
         self._users.clear()
+        self._script_folders.clear()
         now = time.monotonic()
         if now - self._refreshed < max_age:
             return
@@ -539,15 +541,31 @@ class ProjectIndex:
         """The modules that may call what the module at *path* defines, sorted: those beside it that import
         it (`users`), and for a module of a package those of the folder above its top package, where the
         scripts importing the package run from (their folder first on `sys.path`: `train.py` beside the
-        package `model/`, importing `model.ner_model`)."""
+        package `model/`, importing `model.ner_model`), and those of its subfolders that are no package
+        and hold a script (`scripts/train.py` importing `model.ner_model`: `script_folders`)."""
         found = self.users(path)
         folder = os.path.dirname(path)
         above = _outside_packages(folder)
         if above == folder:
             return found
-        self._folder_importers(above)
-        extra = self._users.get(above, {}).get(path, [])
+        extra = []
+        for place in (above, *self.script_folders(above)):
+            self._folder_importers(place)
+            extra += self._users.get(place, {}).get(path, [])
         return sorted({*found, *extra}) if extra else found
+
+    def script_folders(self, folder: str) -> list[str]:
+        """The subfolders of *folder* that are no package and hold a script run as the program
+        (`_holds_script`): `scripts/`, `tools/` beside a package, listed once between refreshes."""
+        self._fresh()
+        found = self._script_folders.get(folder)
+        if found is None:
+            try:
+                entries = sorted(entry.path for entry in os.scandir(folder) if entry.is_dir() and not entry.name.startswith("."))
+            except OSError:
+                entries = []
+            found = self._script_folders[folder] = [e for e in entries if not _is_package(e) and _holds_script(e)]
+        return found
 
     def analysis_inputs(self, path: str, content: bytes | None = None) -> str:
         """What besides its own content decides the analysis of the module at *path*, as one string (a
@@ -613,6 +631,7 @@ class ProjectIndex:
             self._digests.clear()
             self._importers.clear()
             self._users.clear()
+            self._script_folders.clear()
             self._memo_version = self._version
 
     def component(self, path: str) -> frozenset[str]:
@@ -898,7 +917,7 @@ class Imports:
         hands an instance on, the texts of the other project modules it imports are read too: its
         digest in the cache key covers them."""
         return self.scripts_beside().calls(
-            name, lambda script: [module_code(module) for module in self.index.imports(script) if module != self.path])
+            name, lambda script: {module: module_code(module) for module in self.index.imports(script) if module != self.path})
 
     def imported_beside(self, dotted: str) -> Any:
         """`module.name` of a project module as the scripts beside import it (`from models import

@@ -93,7 +93,8 @@ def remainder(node: ast.AST) -> tuple[ast.expr, ast.expr] | None:
 def period(test: ast.expr) -> tuple[int | ast.expr, frozenset, int] | None:
     """(k, names read by a, extra runs) of a test `a % k == 0` (also `0 == ...`, `not a % k`, and
     as one operand of `and`; `or a == c` adds one run per such test), k >= 2 a literal, or the
-    name or attribute holding it (`Resolver.divisor` reads its value); None for other tests."""
+    name or attribute holding it or arithmetic computing it (`Resolver.divisor` reads its value); None
+    for other tests."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
         found = [d for d in map(period, test.values) if d]
         literal = [d for d in found if isinstance(d[0], int)]
@@ -121,7 +122,7 @@ def _modulus(node: ast.expr) -> tuple[int | ast.expr, frozenset, int] | None:
     a, k = found
     if isinstance(k, ast.Constant) and type(k.value) is int and k.value >= 2:
         return k.value, flow.names(a), 0
-    if isinstance(k, (ast.Name, ast.Attribute)):
+    if isinstance(k, (ast.Name, ast.Attribute, ast.BinOp)):  # `step % (args.log_step * 10)`: computed
         return k, flow.names(a), 0
     return None
 
@@ -166,19 +167,21 @@ def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted:
     them resumes its count at a start not known here, so runs at most its trips); *divisors*:
     the `Period` of each enclosing `if ... % k == 0`: the loop at its depth (0: the function's own
     runs, as *share*, where no extra runs come with it) runs the place on at most 1 in k of its
-    trips (plus its extra runs)."""
+    trips (plus its extra runs); of several at one depth, the fewest (`step % 100 == 0` around `step % 1000
+    == 0` both test one counter: 1 in 1000, not 1 in 100,000)."""
     if not trips and not divisors:
         return ONCE
     count, share = 1, 1
     for period in divisors:
         if period.depth == 0 and not period.extra:
-            share *= period.k
-    for depth, trip in enumerate(trips, 1):
-        if trip is None:
+            share = max(share, period.k)
+    for depth, whole in enumerate(trips, 1):
+        if whole is None:
             return NEVER_KNOWN
+        trip = whole
         for period in divisors:
             if period.depth == depth:
-                trip = min(trip, ceil(trip / period.k) + period.extra)
+                trip = min(trip, ceil(whole / period.k) + period.extra)
         count *= trip
     option = next((p.option for p in divisors if p.option), "")
     held = guarded or bool(divisors)

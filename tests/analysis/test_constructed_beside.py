@@ -149,7 +149,7 @@ def test_a_name_no_script_can_call_is_known_before_any_walk(monkeypatch):
     assert beside.may_call("predict")  # a non-ASCII text may name it in a normalised form: walked
     walked = []
     real = constructed._script
-    monkeypatch.setattr(constructed, "_script", lambda path, text: walked.append(path) or real(path, text))
+    monkeypatch.setattr(constructed, "_script", lambda path, text, *rest: walked.append(path) or real(path, text, *rest))
     assert ascii_only.calls("predict") is None and walked == []
     assert ascii_only.calls("evaluate").arguments == [([Const(4)], {})] and walked == ["whole.py"]
 

@@ -160,7 +160,8 @@ def test_a_modulo_guard_divides_the_loop_count():
 
 def test_a_modulo_guard_by_a_name_divides_by_the_value_it_holds():
     """`epoch % save_interval == 0` with the interval a module constant or a parameter bound at the
-    function's one call divides as a literal does; an interval of unknown value divides nothing."""
+    function's one call, or computed from one (`save_interval * 10`), divides as a literal does; an
+    interval of unknown value divides nothing."""
     found = runs(
         """
         EVERY = 50
@@ -173,6 +174,10 @@ def test_a_modulo_guard_by_a_name_divides_by_the_value_it_holds():
                     m.save("ckpt.keras")
                 if epoch % interval_of_unknown_value == 0:
                     m.evaluate(x)
+                if epoch % (save_interval * 10) == 0:
+                    m.test_on_batch(x, y)
+                if epoch % (interval_of_unknown_value * 10) == 0:
+                    m.predict_on_batch(x)
         train(epochs=4000, save_interval=200)
         """
     )
@@ -180,6 +185,8 @@ def test_a_modulo_guard_by_a_name_divides_by_the_value_it_holds():
     assert count(found[7]) == (20, "upper")  # 4000 / 200, the value bound at the call, not the default
     assert count(found[9]) == (80, "upper")
     assert count(found[11]) == (4000, "upper")  # at most the loop bound
+    assert count(found[13]) == (2, "upper")  # an interval computed from the name's value: 4000 / 2000
+    assert count(found[15]) == (4000, "upper")
 
 
 def test_a_modulo_guard_by_a_command_line_option_divides_by_its_default():
@@ -756,3 +763,22 @@ def test_a_nested_def_passed_on_by_its_function_keeps_an_unknown_count():
         """
     )
     assert found[4]["count"] is None
+
+
+def test_nested_modulo_guards_on_one_counter_run_as_often_as_the_rarer():
+    """`if step % 100 == 0:` around `if step % (100 * 10) == 0:` both test the step: the inner body runs
+    on 1 in 1000 steps (8 of 7001), not 1 in 100,000; a single guard still divides once."""
+    found = runs(
+        """
+        EVERY = 100
+        for step in range(7001):
+            m.train_on_batch(x, y)
+            if step % EVERY == 0:
+                m.evaluate(x)
+                if step % (EVERY * 10) == 0:
+                    m.predict(x)
+        """
+    )
+    assert count(found[4]) == (7001, "exact")
+    assert count(found[6]) == (71, "upper")
+    assert count(found[8]) == (8, "upper")

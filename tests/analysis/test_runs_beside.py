@@ -139,7 +139,8 @@ def test_a_method_read_where_the_script_cannot_tell_on_what_leaves_the_count_unk
 
 def test_a_module_of_a_package_is_called_by_the_scripts_above_it(tmp_path):
     """`train.py` beside the package `model/` calls `model/trainer.py`'s class: a caller (ProjectIndex.callers),
-    though it names no TensorFlow itself; a script in another folder is none."""
+    though it names no TensorFlow itself; so is a script run as the program in a folder beside the package
+    (`tools/train.py` with a main guard), but not a module there that no such script marks as a program's."""
     (tmp_path / ".git").mkdir()
     package = tmp_path / "model"
     package.mkdir()
@@ -155,6 +156,11 @@ def test_a_module_of_a_package_is_called_by_the_scripts_above_it(tmp_path):
 
     project_index().refresh()
     assert {s.span.line: s for s in analyse_file(package / "trainer.py").callsites}[10].runs.count is None
+    main = "from model.trainer import Trainer\n\nif __name__ == '__main__':\n    t = Trainer(1)\n    t.train()\n"
+    (tmp_path / "tools" / "train.py").write_text(main)
+    project_index().refresh()
+    runs = {s.span.line: s for s in analyse_file(package / "trainer.py").callsites}[10].runs
+    assert runs.count == 1 and "1 call in train.py" in runs.note
 
 
 def test_a_public_function_of_a_package_keeps_the_branch_its_own_calls_never_take(tmp_path):
