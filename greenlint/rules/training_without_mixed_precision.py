@@ -61,6 +61,10 @@ LEARNING_RATE_SETTERS = ("ReduceLROnPlateau", "LearningRateScheduler", "optimize
 KERAS_MIXED_PRECISION = (2, 6)
 STANDALONE_KERAS = re.compile(r"^\s*(?:import|from) keras\b", re.MULTILINE)
 TF_KERAS_WORDS = ("tf.keras", "tensorflow.keras", "tensorflow import keras")
+#: Keras 2 chosen on TensorFlow 2.16 and later, where `tf.keras` is Keras 3: its own package imported
+#: (`import tf_keras`, whose layers follow its own policy) or `TF_USE_LEGACY_KERAS` set (`tf.keras` is then tf_keras).
+TF_KERAS_PACKAGE = re.compile(r"^[ \t]*(?:import[ \t][^\n#]*\btf_keras\b|from[ \t]+tf_keras\b)", re.MULTILINE)
+LEGACY_KERAS = re.compile(r"\bTF_USE_LEGACY_KERAS\b")
 #: A Keras optimizer's gradient clipping, which no `LossScaleOptimizer` before TensorFlow 2.4 wraps.
 CLIPPING = frozenset({"clipnorm", "clipvalue"})
 #: What a file that can train on a TPU builds.
@@ -258,7 +262,9 @@ class TrainingWithoutMixedPrecision(Rule):
     and a `fit` in a file whose model class overrides `train_step` must scale their loss through
     a `LossScaleOptimizer` (`get_scaled_loss` and `get_unscaled_gradients` on tf.keras 2, before
     TensorFlow 2.16 or where the file, or a module beside it (a project runs one Keras), uses an API
-    Keras 3 removed, `tf.keras.losses.Reduction` or `tf.keras.optimizers.legacy`;
+    Keras 3 removed, `tf.keras.losses.Reduction` or `tf.keras.optimizers.legacy`, or where the file
+    chooses Keras 2 on a later TensorFlow: it imports `tf_keras` (then told
+    `tf_keras.mixed_precision`, the policy its layers follow) or sets `TF_USE_LEGACY_KERAS`;
     `optimizer.scale_loss(loss)` on Keras 3, whose `apply` unscales). An override
     that does not gets float16 gradients that may underflow on tf.keras 2, and on Keras 3
     gradients divided by the loss scale (2^15 at first): updates that many times too small for
@@ -1103,14 +1109,16 @@ def _advice(facts: FileFacts, tf: TargetVersion, own_step: str) -> str:
     standalone = STANDALONE_KERAS.search(facts.text) and not any(
         w in facts.text for w in TF_KERAS_WORDS
     )
-    keras = "keras" if standalone and not tf.older_than(*KERAS_MIXED_PRECISION) else "tf.keras"
+    package = TF_KERAS_PACKAGE.search(facts.text)
+    keras = "tf_keras" if package else "keras" if standalone and not tf.older_than(*KERAS_MIXED_PRECISION) else "tf.keras"
     call = "experimental.set_policy" if tf.older_than(2, 4) else "set_global_policy"
     policy = '"mixed_bfloat16")` on its TPU, `"mixed_float16"` on a GPU,' if _on_tpu(facts) else '"mixed_float16")`'
     advice = f"`{keras}.mixed_precision.{call}({policy} before the model is built"
     if own_step:
         scaling = (
             "`get_scaled_loss` before the gradient and `get_unscaled_gradients` after it"
-            if tf.older_than(2, 16) or KERAS_2_ONLY.search(facts.text) or beside_mentions(facts.path, KERAS_2_ONLY)
+            if tf.older_than(2, 16) or package or LEGACY_KERAS.search(facts.text) or KERAS_2_ONLY.search(facts.text)
+            or beside_mentions(facts.path, KERAS_2_ONLY)
             else "`scale_loss` before the gradient"
         )
         advice += f", {own_step} scaling its loss with a `LossScaleOptimizer`'s {scaling}, which `mixed_bfloat16` does not need"

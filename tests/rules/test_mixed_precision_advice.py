@@ -101,6 +101,23 @@ def test_a_module_beside_on_tf_keras_2_tells_the_custom_step_its_scaling(beside,
     assert f"its step scaling its loss with a `LossScaleOptimizer`'s {scaling}" in found.message
 
 
+@pytest.mark.parametrize(
+    ("chosen", "policy", "scaling"),
+    [
+        ("import tensorflow as tf, tf_keras\n", "`tf_keras.mixed_precision.set_global_policy(", "`get_scaled_loss`"),
+        ("import os\nos.environ['TF_USE_LEGACY_KERAS'] = '1'\nimport tensorflow as tf\n",
+         "`tf.keras.mixed_precision.set_global_policy(", "`get_scaled_loss`"),
+        ("import tensorflow as tf\n", "`tf.keras.mixed_precision.set_global_policy(", "`scale_loss`"),
+    ],
+)
+def test_keras_2_chosen_on_a_tensorflow_of_keras_3_is_told_keras_2_s_api(chosen, policy, scaling, predictor):
+    """From TensorFlow 2.16 `tf.keras` is Keras 3; a program that imports `tf_keras` or sets
+    `TF_USE_LEGACY_KERAS` runs Keras 2, as tf-models-official does."""
+    code = chosen + CUSTOM_STEP.split("\n", 1)[1]
+    (message,) = _messages(code, predictor, **{"tensorflow-version": "2.16"})
+    assert policy in message and f"`LossScaleOptimizer`'s {scaling} before the gradient" in message
+
+
 @pytest.mark.parametrize(("device", "found"), [("/cpu:0", 0), ("/GPU:0", 1)])
 def test_a_training_placed_on_the_host_is_not_reported(device, found, predictor):
     code = "import tensorflow as tf\n" + RESNET + f"with tf.device({device!r}):\n    m.fit(x, y, epochs=10)\n"
