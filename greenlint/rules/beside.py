@@ -39,12 +39,17 @@ LOADED_BY_NAME = re.compile(r"\bby_name\s*=\s*True\b")
 #: A Keras 2 generator method called, Keras 1's `nb_epoch=` given, or an extension of multi-backend Keras imported: what says a
 #: program on the standalone `keras` runs multi-backend Keras 2.0-2.3 (rules/keras_flavour.py).
 KERAS_2_SIGNS = re.compile(r"\.(?:fit|predict|evaluate)_generator\s*\(|\bkeras_contrib\b|\bnb_epoch\s*=")
+#: APIs Keras 3 (TensorFlow 2.16 on) removed: code using them runs on tf.keras 2, whatever TensorFlow is
+#: installed beside it (`tf.keras.losses.Reduction.NONE`, `tf.keras.optimizers.legacy.Adam`); a project
+#: runs one Keras, so a module beside a file that uses one says the file's Keras too (GL602).
+KERAS_2_ONLY = re.compile(r"\blosses\.Reduction\b|\boptimizers\.legacy\b")
 #: What rules look for beside a file: each pattern with the words one of which any match of it
 #: holds (most modules hold none: their bytes are searched for them, and never decoded).
 SOUGHT = (
     (PRECISION_CHOSEN, PRECISION_WORDS),
     (LOADED_BY_NAME, ("by_name",)),
     (KERAS_2_SIGNS, ("_generator", "keras_contrib", "nb_epoch")),
+    (KERAS_2_ONLY, ("Reduction", "legacy")),
 )
 _NEEDLES = tuple(tuple(word.encode() for word in words) for _, words in SOUGHT)
 

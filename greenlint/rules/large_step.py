@@ -172,13 +172,6 @@ def imported_builder(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
     return None
 
 
-def imported_override(facts: FileFacts, method: str) -> str:
-    """The name of a class that a project module the file imports defines with its own *method*
-    (`train_step`) and that the file calls (`Net(...)` after `from model import Net`,
-    `model_lib.Net(...)` after `import model as model_lib`); "" where none."""
-    return next((node.name for node in imported_definitions(facts) if has_method(node, method)), "")
-
-
 def imported_definitions(facts: FileFacts) -> Iterator[ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef]:
     """The top-level classes and functions of project modules the file imports that the file calls
     (`Net` for `Net(...)` after `from model import Net`, `create_optimizer` for

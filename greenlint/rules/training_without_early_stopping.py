@@ -362,7 +362,9 @@ class TrainingWithoutEarlyStopping(Rule):
     counted runs) must reach `material-saving-j` (10 kJ); the message says that saving at the high
     end of the fit's 80 % interval. A fit
     whose work is not known (data of unknown size: its figure a floor) is reported without one,
-    and a fit in test code is not reported.
+    its message saying that the saving, the epochs after the model stops improving, is not known
+    before the run (at most all but two of them; a training loop's message says the same of its
+    passes); and a fit in test code is not reported.
 
     A fit with neither validation data nor such a callback is not reported, however many
     epochs it runs. Early stopping on the training loss is a weak rule: on most problems the
@@ -511,6 +513,11 @@ class TrainingWithoutEarlyStopping(Rule):
         " (a mean reward of {threshold:g} over {episodes} episodes, its registered threshold)"
     )
     SAVING = "; early stopping saves {saving}"
+    #: Where the training's figure is not known: the saving in epochs, unknown until the run plateaus.
+    UNPRICED = (
+        "; what it would save, the {unit} after the model stops improving, is not known before the run"
+        " (at most {stoppable} of the {count})"
+    )
     FIX_TITLE = (
         "Stop when the model stops improving: a `tf.keras.callbacks.EarlyStopping(restore_best_weights=True)`"
         " callback, or a `break` on the measure a loop of your own already takes"
@@ -1010,6 +1017,12 @@ class TrainingWithoutEarlyStopping(Rule):
             line=8,
             message_contains="(`accuracy.eval()` on data the loop does not train on)",
         ),
+        Invalid(  # a loop's saving, the passes after the plateau, is the run's to decide
+            GRAPH.format(batches=SHUFFLED, fed="{X: X_valid, y: y_valid}"),
+            line=9,
+            message_contains="; what it would save, the passes after the model stops improving, is not known before"
+            " the run (at most 38 of the 40)",
+        ),
         Invalid(  # the pass count a name bound twice: the value the program reaches the loop with
             "n_epochs = 5\nn_epochs = 40\n"
             + GRAPH.format(batches=SHUFFLED, fed="{X: X_valid, y: y_valid}").replace("range(40)", "range(n_epochs)"),
@@ -1130,6 +1143,8 @@ class TrainingWithoutEarlyStopping(Rule):
             message = template.format(method=method, epochs=epochs, basis=basis, keeper=keeper)
             if saving is not None:
                 message += self.SAVING.format(saving=saving_clause(saving, share, site.prediction.label))
+            else:
+                message += self.UNPRICED.format(unit="epochs", stoppable=stoppable(epochs), count=epochs)
             yield self.diagnostic(site.callsite.span, facts.path, message)
         yield from self._agents(facts)
         for found in fixed_training_loops(facts, minimum):
@@ -1138,7 +1153,8 @@ class TrainingWithoutEarlyStopping(Rule):
             header = ast.unparse(loop).split("\n", 1)[0].rstrip(":")
             shown = dict(header=header, passes=found.passes, unit=found.unit, basis=found.basis, progress=found.progress)
             if found.dead is None:
-                message = self.LOOP_MESSAGE.format(**shown)
+                unpriced = self.UNPRICED.format(unit=found.unit, stoppable=stoppable(found.passes), count=found.passes)
+                message = self.LOOP_MESSAGE.format(**shown) + unpriced
             else:
                 message = self.DEAD_LOOP_MESSAGE.format(**shown, **found.dead._asdict())
             yield self.diagnostic(span, facts.path, message)
@@ -1175,9 +1191,14 @@ class TrainingWithoutEarlyStopping(Rule):
 
 def stopped_share(epochs: int) -> tuple[float, float]:
     """The share of a fit's epochs early stopping can save: none where the model improves to the
-    end; at most all but two (the best epoch, then the one that shows no improvement, at
-    `EarlyStopping`'s least patience)."""
-    return 0.0, max(epochs - 2, 0) / epochs
+    end; at most all but two (`stoppable`)."""
+    return 0.0, stoppable(epochs) / epochs
+
+
+def stoppable(epochs: int) -> int:
+    """The most epochs (or passes) a stop on a plateau can save: all but two, the best one and the
+    one that shows no improvement, at `EarlyStopping`'s least patience."""
+    return max(epochs - 2, 0)
 
 
 def _wrapped_fit(facts: FileFacts, site: Site) -> tuple[int, str] | None:

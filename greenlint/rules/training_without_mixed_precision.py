@@ -12,7 +12,7 @@ from greenlint.catalog.names import TF1_PREFIX
 from greenlint.predict.devices import gpu_spec
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
 from greenlint.rules.base_classes import with_derived
-from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, PRECISION_CHOSEN, beside_mentions
+from greenlint.rules.beside import CHOSEN, GRAPH_CHOSEN, KERAS_2_ONLY, PRECISION_CHOSEN, beside_mentions
 from greenlint.rules.defaults import other_mode
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.devices import hides_gpus, placed_on_host
@@ -27,7 +27,6 @@ from greenlint.rules.large_step import (
     factory_architecture,
     has_method,
     imported_definitions,
-    imported_override,
     large_step,
     small_step,
 )
@@ -62,9 +61,10 @@ LEARNING_RATE_SETTERS = ("ReduceLROnPlateau", "LearningRateScheduler", "optimize
 KERAS_MIXED_PRECISION = (2, 6)
 STANDALONE_KERAS = re.compile(r"^\s*(?:import|from) keras\b", re.MULTILINE)
 TF_KERAS_WORDS = ("tf.keras", "tensorflow.keras", "tensorflow import keras")
-#: APIs Keras 3 (TensorFlow 2.16 on) removed: code using them runs on tf.keras 2, whatever TensorFlow is
-#: installed beside it (`tf.keras.losses.Reduction.NONE`, `tf.keras.optimizers.legacy.Adam`).
-KERAS_2_ONLY = re.compile(r"\blosses\.Reduction\b|\boptimizers\.legacy\b")
+#: Keras 2 chosen on TensorFlow 2.16 and later, where `tf.keras` is Keras 3: its own package imported
+#: (`import tf_keras`, whose layers follow its own policy) or `TF_USE_LEGACY_KERAS` set (`tf.keras` is then tf_keras).
+TF_KERAS_PACKAGE = re.compile(r"^[ \t]*(?:import[ \t][^\n#]*\btf_keras\b|from[ \t]+tf_keras\b)", re.MULTILINE)
+LEGACY_KERAS = re.compile(r"\bTF_USE_LEGACY_KERAS\b")
 #: A Keras optimizer's gradient clipping, which no `LossScaleOptimizer` before TensorFlow 2.4 wraps.
 CLIPPING = frozenset({"clipnorm", "clipvalue"})
 #: What a file that can train on a TPU builds.
@@ -261,12 +261,17 @@ class TrainingWithoutMixedPrecision(Rule):
     says what the change also needs: a custom step (a `GradientTape` loop, a `tf.function` step)
     and a `fit` in a file whose model class overrides `train_step` must scale their loss through
     a `LossScaleOptimizer` (`get_scaled_loss` and `get_unscaled_gradients` on tf.keras 2, before
-    TensorFlow 2.16 or where the file uses an API Keras 3 removed, `tf.keras.losses.Reduction` or
-    `tf.keras.optimizers.legacy`; `optimizer.scale_loss(loss)` on Keras 3, whose `apply` unscales). An override
+    TensorFlow 2.16 or where the file, or a module beside it (a project runs one Keras), uses an API
+    Keras 3 removed, `tf.keras.losses.Reduction` or `tf.keras.optimizers.legacy`, or where the file
+    chooses Keras 2 on a later TensorFlow: it imports `tf_keras` (then told
+    `tf_keras.mixed_precision`, the policy its layers follow) or sets `TF_USE_LEGACY_KERAS`;
+    `optimizer.scale_loss(loss)` on Keras 3, whose `apply` unscales). An override
     that does not gets float16 gradients that may underflow on tf.keras 2, and on Keras 3
     gradients divided by the loss scale (2^15 at first): updates that many times too small for
     an optimizer that is not scale-invariant (SGD). The override is seen in the file's classes and
-    in those it calls from a project module it imports (`from model import Net`, `Net(...)`).
+    in those it calls from a project module it imports (`from model import Net`, `Net(...)`), where
+    the class may be a Keras model: a class with no base but `object` (a trainer object whose
+    `train_step` runs its own loop, beside a `fit` of Keras' own step) is none.
     A file that can train on a TPU (a `TPUStrategy`, a `TPUClusterResolver`) is told
     `mixed_bfloat16` there, which needs no loss scale (a `LossScaleOptimizer` raises under
     `TPUStrategy`), and `mixed_float16` on a GPU.
@@ -1104,14 +1109,16 @@ def _advice(facts: FileFacts, tf: TargetVersion, own_step: str) -> str:
     standalone = STANDALONE_KERAS.search(facts.text) and not any(
         w in facts.text for w in TF_KERAS_WORDS
     )
-    keras = "keras" if standalone and not tf.older_than(*KERAS_MIXED_PRECISION) else "tf.keras"
+    package = TF_KERAS_PACKAGE.search(facts.text)
+    keras = "tf_keras" if package else "keras" if standalone and not tf.older_than(*KERAS_MIXED_PRECISION) else "tf.keras"
     call = "experimental.set_policy" if tf.older_than(2, 4) else "set_global_policy"
     policy = '"mixed_bfloat16")` on its TPU, `"mixed_float16"` on a GPU,' if _on_tpu(facts) else '"mixed_float16")`'
     advice = f"`{keras}.mixed_precision.{call}({policy} before the model is built"
     if own_step:
         scaling = (
             "`get_scaled_loss` before the gradient and `get_unscaled_gradients` after it"
-            if tf.older_than(2, 16) or KERAS_2_ONLY.search(facts.text)
+            if tf.older_than(2, 16) or package or LEGACY_KERAS.search(facts.text) or KERAS_2_ONLY.search(facts.text)
+            or beside_mentions(facts.path, KERAS_2_ONLY)
             else "`scale_loss` before the gradient"
         )
         advice += f", {own_step} scaling its loss with a `LossScaleOptimizer`'s {scaling}, which `mixed_bfloat16` does not need"
@@ -1149,8 +1156,18 @@ def _own_step(facts: FileFacts, site: Site) -> str:
     loss scale, gradients 2^15 times too small at first); "" otherwise."""
     if not is_keras_model_method(site.api, KERAS_STEPS):
         return "its step"
-    overrides = any(has_method(node, "train_step") for cell in facts.cells for node in facts.nodes(cell, ast.ClassDef))
-    return "its `train_step`" if overrides or imported_override(facts, "train_step") else ""
+    classes = [node for cell in facts.cells for node in facts.nodes(cell, ast.ClassDef)]
+    overrides = any(_model_step(node) for node in (*classes, *imported_definitions(facts)))
+    return "its `train_step`" if overrides else ""
+
+
+def _model_step(node: ast.AST) -> bool:
+    """*node* is a class with its own `train_step` that may be a Keras model: one with a base other
+    than `object` (a trainer object's `train_step`, `class Train(object)`, is its custom loop's
+    step, which a `fit` never calls)."""
+    return isinstance(node, ast.ClassDef) and has_method(node, "train_step") and any(
+        not (isinstance(base, ast.Name) and base.id == "object") for base in node.bases
+    )
 
 
 def _on_host(facts: FileFacts, site: Site) -> bool:

@@ -38,11 +38,11 @@ def test_a_later_run_stats_the_modules_beside_and_reads_only_a_changed_folder(tm
     (tmp_path / "load.py").write_text("model.load_weights(path, by_name=True)\n")
     store = Store()
     _later_run(monkeypatch, beside.SETTLED_S + 1)
-    assert beside_stamp(str(tmp_path / "model.py"), store) == "010" and len(store.entries) == 1
+    assert beside_stamp(str(tmp_path / "model.py"), store) == "0100" and len(store.entries) == 1
     _later_run(monkeypatch, beside.SETTLED_S + 1)
     read = []
     monkeypatch.setattr(beside, "read_bytes", lambda path, limit: read.append(path) or (b"", None))
-    assert beside_stamp(str(tmp_path / "model.py"), store) == "010" and read == []
+    assert beside_stamp(str(tmp_path / "model.py"), store) == "0100" and read == []
     (tmp_path / "load.py").write_text("model.load_weights(path, by_name=False)\n")
     _later_run(monkeypatch, beside.SETTLED_S + 1)
     beside_stamp(str(tmp_path / "model.py"), store)
@@ -55,7 +55,7 @@ def test_modules_changed_within_the_file_system_time_resolution_are_not_kept(tmp
     (tmp_path / "model.py").write_text("import tensorflow as tf\n")
     store = Store()
     _later_run(monkeypatch)
-    assert beside_stamp(str(tmp_path / "model.py"), store) == "000" and store.entries == {}
+    assert beside_stamp(str(tmp_path / "model.py"), store) == "0000" and store.entries == {}
     _later_run(monkeypatch, beside.SETTLED_S + 1)
     beside_stamp(str(tmp_path / "model.py"), store)
     assert len(store.entries) == 1

@@ -239,6 +239,7 @@ def test_fit_level_rules_report_where_their_priced_saving_reaches_the_floor(pred
     assert bool(found) is reported  # the fit's own finding (GL308 may also report the loop of fits)
     if reported:
         assert "over a run of the program" in found[0].message
+        assert "is not known before the run" not in found[0].message  # priced: the saving in joules
 
 
 @pytest.mark.parametrize(
@@ -252,6 +253,9 @@ def test_fit_level_rules_report_where_their_priced_saving_reaches_the_floor(pred
 def test_fit_level_rules_whose_runs_are_not_counted_report_without_joules(predictor, rule, call):
     found = _found(FITS.format(loop="seeds") + f"    {call}\n", rule, predictor)
     assert len(found) == 1 and "over a run of the program" not in found[0].message
+    if rule == "GL308":  # says the saving in epochs, which the run alone decides
+        assert "the epochs after the model stops improving, is not known before the run (at most 98 of the 100)" \
+            in found[0].message
 
 
 def test_a_priced_inference_batch_says_the_inferences_joules(predictor):

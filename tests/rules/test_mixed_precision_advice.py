@@ -66,6 +66,58 @@ def test_a_fit_is_told_to_scale_the_loss_only_where_the_file_overrides_train_ste
     assert "its `train_step` scaling its loss" in own[0] and "LossScaleOptimizer" not in other[0]
 
 
+@pytest.mark.parametrize(("bases", "told"), [("(tf.keras.Model)", True), ("(object)", False), ("", False)])
+def test_a_trainer_object_s_own_train_step_is_no_override_of_the_fit_s(bases, told, predictor):
+    """A plain class's `train_step` (a trainer's custom loop, as tensorflow/examples' DenseNet `Train`
+    keeps beside its `keras_fit` path) is not the step `fit` runs: the fit scales its loss itself."""
+    code = (
+        "import tensorflow as tf\n" + RESNET + f"class Train{bases}:\n    def train_step(self, x, y):\n"
+        "        return x\n    def keras_fit(self):\n        m.fit(x, y, epochs=10)\n"
+    )
+    (message,) = _messages(code, predictor)
+    assert ("its `train_step` scaling its loss" in message) is told
+
+
+#: A custom step of a program on tf.keras 2, which its own file does not show (`{beside}`: a module beside it).
+CUSTOM_STEP = (
+    "import tensorflow as tf\n" + RESNET + "opt = tf.keras.optimizers.SGD()\n"
+    "for x, y in batches:\n    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(m(x, training=True))\n"
+    "    opt.apply_gradients(zip(tape.gradient(loss, m.trainable_variables), m.trainable_variables))\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("beside", "scaling"),
+    [
+        ("loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(reduction=tf.keras.losses.Reduction.NONE)\n",
+         "`get_scaled_loss` before the gradient"),
+        ("loss_fn = tf.keras.losses.SparseCategoricalCrossentropy()\n", "`scale_loss` before the gradient"),
+    ],
+)
+def test_a_module_beside_on_tf_keras_2_tells_the_custom_step_its_scaling(beside, scaling, tmp_path, predictor):
+    files = {"train.py": CUSTOM_STEP, "distributed_train.py": "import tensorflow as tf\n" + beside}
+    options = {"material-saving-j": 0.0, "tensorflow-version": "2.16"}
+    (found,) = check_in_project(tmp_path, predictor, files, "train.py", "GL602", options)
+    assert f"its step scaling its loss with a `LossScaleOptimizer`'s {scaling}" in found.message
+
+
+@pytest.mark.parametrize(
+    ("chosen", "policy", "scaling"),
+    [
+        ("import tensorflow as tf, tf_keras\n", "`tf_keras.mixed_precision.set_global_policy(", "`get_scaled_loss`"),
+        ("import os\nos.environ['TF_USE_LEGACY_KERAS'] = '1'\nimport tensorflow as tf\n",
+         "`tf.keras.mixed_precision.set_global_policy(", "`get_scaled_loss`"),
+        ("import tensorflow as tf\n", "`tf.keras.mixed_precision.set_global_policy(", "`scale_loss`"),
+    ],
+)
+def test_keras_2_chosen_on_a_tensorflow_of_keras_3_is_told_keras_2_s_api(chosen, policy, scaling, predictor):
+    """From TensorFlow 2.16 `tf.keras` is Keras 3; a program that imports `tf_keras` or sets
+    `TF_USE_LEGACY_KERAS` runs Keras 2, as tf-models-official does."""
+    code = chosen + CUSTOM_STEP.split("\n", 1)[1]
+    (message,) = _messages(code, predictor, **{"tensorflow-version": "2.16"})
+    assert policy in message and f"`LossScaleOptimizer`'s {scaling} before the gradient" in message
+
+
 @pytest.mark.parametrize(("device", "found"), [("/cpu:0", 0), ("/GPU:0", 1)])
 def test_a_training_placed_on_the_host_is_not_reported(device, found, predictor):
     code = "import tensorflow as tf\n" + RESNET + f"with tf.device({device!r}):\n    m.fit(x, y, epochs=10)\n"
