@@ -91,8 +91,8 @@ def remainder(node: ast.AST) -> tuple[ast.expr, ast.expr] | None:
 
 
 def period(test: ast.expr) -> tuple[int | ast.expr, frozenset, int] | None:
-    """(k, names read by a, extra runs) of a test `a % k == 0` (also `0 == ...`, `not a % k`, and
-    as one operand of `and`; `or a == c` adds one run per such test), k >= 2 a literal, or the
+    """(k, names read by a, extra runs) of a test `a % k == 0` (also `0 == ...`, `not a % k`, `a % k == c`
+    for one residue c, and as one operand of `and`; `or a == c` adds one run per such test), k >= 2 a literal, or the
     name or attribute holding it or arithmetic computing it (`Resolver.divisor` reads its value); None
     for other tests."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
@@ -109,10 +109,28 @@ def period(test: ast.expr) -> tuple[int | ast.expr, frozenset, int] | None:
         return _modulus(test.operand)
     if not isinstance(test, ast.Compare) or len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
         return None
-    for left, right in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
+    pairs = ((test.left, test.comparators[0]), (test.comparators[0], test.left))
+    for left, right in pairs:
         if isinstance(right, ast.Constant) and right.value == 0 and type(right.value) is int:
             return _modulus(left)
+    for left, right in pairs:
+        found = remainder(left)
+        if found is not None and _one_residue(right, *found):
+            return _modulus(left)
     return None
+
+
+def _one_residue(c: ast.expr, a: ast.expr, k: ast.expr) -> bool:
+    """`a % k == c` holds once every k passes as a counts up: c a literal 0 < c < k, or an expression
+    that calls nothing and reads nothing a reads (`step % self.n == self.n - 1`)."""
+    if isinstance(c, ast.Constant):
+        literal_k = isinstance(k, ast.Constant) and type(k.value) is int
+        return type(c.value) is int and c.value > 0 and not (literal_k and c.value >= k.value)
+    return (
+        isinstance(c, (ast.Name, ast.Attribute, ast.BinOp))
+        and not any(isinstance(n, ast.Call) for n in ast.walk(c))
+        and not flow.names(c) & flow.names(a)
+    )
 
 
 def _modulus(node: ast.expr) -> tuple[int | ast.expr, frozenset, int] | None:

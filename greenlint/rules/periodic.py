@@ -107,7 +107,7 @@ def always_due(facts: FileFacts, point: ast.AST, cell: int | None) -> str | None
         if isinstance(parent, ast.If):
             found = None if isinstance(parent.test, ast.BoolOp) else period(parent.test)
             divisor = found[0] if found is not None else None
-            if child not in parent.body or not isinstance(divisor, ast.expr):
+            if child not in parent.body or not isinstance(divisor, ast.expr) or _literal_residue(parent.test):
                 return None
             value, source = known_value(facts, divisor, cell)
             if value != 1 or isinstance(value, bool):
@@ -115,6 +115,13 @@ def always_due(facts: FileFacts, point: ast.AST, cell: int | None) -> str | None
             why = f"`{ast.unparse(parent.test)}` holds on every pass{source}"
         child = parent
     return None
+
+
+def _literal_residue(test: ast.expr) -> bool:
+    """`a % n == 3`: never true where n is 1 (a residue written as an expression, `n - 1`, is 0 then)."""
+    return isinstance(test, ast.Compare) and any(
+        isinstance(e, ast.Constant) and e.value != 0 for e in (test.left, *test.comparators)
+    )
 
 
 def training_steps(facts: FileFacts, loop: ast.AST, cell: int | None) -> list[Site]:

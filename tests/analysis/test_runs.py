@@ -135,6 +135,36 @@ def test_a_call_under_if_in_a_loop_is_at_most_the_loop_bound():
     assert count(found[5]) == (201, "exact")  # the unguarded sibling
 
 
+def test_a_guard_on_one_residue_divides_the_loop_count():
+    """`step % 100 == 99` holds once every 100 steps like `== 0`; a residue read from the step, or one
+    the divisor can never leave, is no period."""
+    found = runs(
+        """
+        class Trainer:
+            def __init__(self):
+                self.every = 50
+
+            def train(self):
+                for step in range(10000):
+                    m.train_on_batch(x, y)
+                    if step % 100 == 99:
+                        m.save("ckpt.keras")
+                    if step % self.every == self.every - 1:
+                        m.evaluate(x)
+                    if step % 10 == step // 1000:
+                        m.predict(x)
+                    if step % 10 == 10:
+                        m.test_on_batch(x, y)
+
+        Trainer().train()
+        """
+    )
+    assert count(found[10]) == (100, "upper")
+    assert count(found[12]) == (200, "upper")
+    assert count(found[14]) == (10000, "upper")  # the residue moves with the step: only the loop bounds it
+    assert count(found[16]) == (10000, "upper")
+
+
 def test_a_modulo_guard_divides_the_loop_count():
     found = runs(
         """

@@ -87,9 +87,14 @@ MAIN = (
 )
 
 
-@pytest.mark.parametrize(("every", "lines"), [(1, [19]), (5, [])], ids=["period-1", "period-5"])
-def test_a_step_gated_by_a_period_an_option_beside_leaves_at_1_runs_every_step(tmp_path, predictor, every, lines):
-    files = {"main.py": MAIN.format(every=every), "gan.py": CRITIC}
+@pytest.mark.parametrize(
+    ("every", "test", "lines"),
+    [(1, "(idx - 1) % self.n_critic == 0", [19]), (5, "(idx - 1) % self.n_critic == 0", []),
+     (1, "idx % self.n_critic == self.n_critic - 1", [19]), (1, "idx % self.n_critic == 1", [])],
+    ids=["period-1", "period-5", "residue-n-minus-1", "residue-1-never-true"],
+)
+def test_a_step_gated_by_a_period_an_option_beside_leaves_at_1_runs_every_step(tmp_path, predictor, every, test, lines):
+    files = {"main.py": MAIN.format(every=every), "gan.py": CRITIC.replace("(idx - 1) % self.n_critic == 0", test)}
     found = check_in_project(tmp_path, predictor, files, "gan.py", "GL318")
     assert [d.span.line for d in found] == lines
-    assert all("`(idx - 1) % self.n_critic == 0` holds on every pass" in d.message for d in found)
+    assert all(f"`{test}` holds on every pass" in d.message for d in found)
