@@ -130,9 +130,16 @@ class ScriptRuns:
         self._children(node, scope, repeated, guarded)
 
     def _children(self, node: ast.AST, scope: str | None, repeated: bool, guarded: bool, skip: ast.AST | None = None) -> None:
-        for child in ast.iter_child_nodes(node):
-            if child is not skip:
-                self._visit(child, scope, repeated, guarded)
+        """Visit *node*'s children in `ast.iter_child_nodes`' order, less the shared leaves no call is
+        in (`trees.child_fields`: a `Name`'s context, an operator), which were most of the visits."""
+        for name in trees.child_fields(type(node)):
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for child in value:
+                    if child is not skip and isinstance(child, ast.AST):
+                        self._visit(child, scope, repeated, guarded)
+            elif value is not skip and isinstance(value, ast.AST):
+                self._visit(value, scope, repeated, guarded)
 
     def _runner(self, call: ast.Call) -> None:
         """Note *call* as a call of the top-level function it runs: `main(args)`, or an entry runner's
