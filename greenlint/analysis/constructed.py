@@ -182,7 +182,8 @@ def _imports_from(text: str, stem: str) -> bool:
     with only blanks and line continuations between) or `import <stem>`: a test of the text before
     its parse. Tried where the name occurs only: a search for a pattern that starts with `\\b` does
     not skip ahead to the name and cost 40× more on Keras's modules."""
-    named, module = _stem_patterns(stem)
+    named = re.compile(rf"{re.escape(stem)}[\s\\]*import\b")
+    module = re.compile(rf"\bimport[ \t]+{re.escape(stem)}\b")
     at = text.find(stem)
     while at != -1:
         before = at > 0 and (text[at - 1].isalnum() or text[at - 1] == "_")
@@ -192,14 +193,6 @@ def _imports_from(text: str, stem: str) -> bool:
             return True
         at = text.find(stem, at + 1)
     return False
-
-
-@functools.lru_cache(maxsize=1024)
-def _stem_patterns(stem: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """`_imports_from`'s patterns for a module's last name, compiled once per name: asked for each
-    script beside each module, their compilation cost more than the searches once `re`'s own cache
-    (512 patterns) turned over on a large project."""
-    return re.compile(rf"{re.escape(stem)}[\s\\]*import\b"), re.compile(rf"\bimport[ \t]+{re.escape(stem)}\b")
 
 
 #: The scripts whose `_imports` and `_script` are kept: a run asks again for most of them (each module
