@@ -20,6 +20,9 @@ from greenlint.analysis import entry_runners, trees
 UNKNOWN: tuple[int | None, bool] = (None, False)
 #: The comprehensions: their first iterable is read once, the rest once per element.
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+#: The nodes that change how often, or whether, the calls inside them run (`ScriptRuns._visit`).
+_SHAPING = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.For, ast.AsyncFor, ast.While,
+                      *_COMPREHENSIONS, ast.If, ast.IfExp, ast.BoolOp, ast.Try, getattr(ast, "TryStar", ast.Try), ast.Match})
 
 
 class ScriptRuns:
@@ -73,9 +76,12 @@ class ScriptRuns:
         """Note the place of each call in *node* (told apart by exact type: a parsed tree's nodes are of
         ast's own classes)."""
         kind = type(node)
-        if kind is ast.Call:
-            self.places[id(node)] = (scope, repeated, guarded)
-            self._runner(node)
+        if kind not in _SHAPING:  # most nodes: a call's place is its parent's
+            if kind is ast.Call:
+                self.places[id(node)] = (scope, repeated, guarded)
+                self._runner(node)
+            self._children(node, scope, repeated, guarded)
+            return
         if kind in (ast.FunctionDef, ast.AsyncFunctionDef):
             top = scope is None and not repeated and self.functions.get(node.name) is node
             for part in (*node.decorator_list, *node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)):
@@ -122,17 +128,22 @@ class ScriptRuns:
             for handler in node.handlers:
                 self._visit(handler, scope, repeated, True)
             return
-        if kind is ast.Match:
-            self._visit(node.subject, scope, repeated, guarded)
-            for case in node.cases:
-                self._visit(case, scope, repeated, True)
-            return
-        self._children(node, scope, repeated, guarded)
+        # ast.Match, the last of _SHAPING
+        self._visit(node.subject, scope, repeated, guarded)
+        for case in node.cases:
+            self._visit(case, scope, repeated, True)
 
     def _children(self, node: ast.AST, scope: str | None, repeated: bool, guarded: bool, skip: ast.AST | None = None) -> None:
-        for child in ast.iter_child_nodes(node):
-            if child is not skip:
-                self._visit(child, scope, repeated, guarded)
+        """Visit *node*'s children in `ast.iter_child_nodes`' order, less the shared leaves no call is
+        in (`trees.child_fields`: a `Name`'s context, an operator), which were most of the visits."""
+        for name in trees.child_fields(type(node)):
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for child in value:
+                    if child is not skip and isinstance(child, ast.AST):
+                        self._visit(child, scope, repeated, guarded)
+            elif value is not skip and isinstance(value, ast.AST):
+                self._visit(value, scope, repeated, guarded)
 
     def _runner(self, call: ast.Call) -> None:
         """Note *call* as a call of the top-level function it runs: `main(args)`, or an entry runner's

@@ -53,13 +53,15 @@ KERAS_APPLICATIONS: tuple[ArchSpec, ...] = (
 )
 
 
+#: A name's letters and digits, lower case, are its key: "VGG16", "vgg_16" and "vgg16" are one.
+_NOT_KEY = re.compile(r"[^a-z0-9]")
+#: KERAS_APPLICATIONS by key, for the lookup every predicted site makes.
+_BY_KEY = {_NOT_KEY.sub("", spec.name.lower()): spec for spec in KERAS_APPLICATIONS}
+
+
 def arch_spec(name: str) -> ArchSpec | None:
     """By constructor name, canonical API or GAISSA folder name ("tensorflow.keras.applications.VGG16", "vgg16")."""
-    key = re.sub(r"[^a-z0-9]", "", name.rsplit(".", 1)[-1].lower())
-    for spec in KERAS_APPLICATIONS:
-        if re.sub(r"[^a-z0-9]", "", spec.name.lower()) == key:
-            return spec
-    return None
+    return _BY_KEY.get(_NOT_KEY.sub("", name.rsplit(".", 1)[-1].lower())) if name else None
 
 
 def shape_hw(shape) -> tuple[int, int] | None:
