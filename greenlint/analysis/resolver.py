@@ -2869,6 +2869,8 @@ class Resolver:
                 parts = symops.split_parts(api, named, found)
                 if parts is not None:  # `a, b = tf.split(x, 2, axis=-1)` of a symbolic tensor
                     return Seq(tuple(Inst(returns, "factory", {**meta, "sym": part}) for part in parts))
+            elif "shape" not in meta and (static := queues.static_result(api, named)) is not None:  # `tf.image.resize_images(image, [286, 286])`
+                meta[queues.STATIC_SHAPE] = static
         if type(meta.get("data")) is tuple:  # `subset="both"`: (training, validation)
             return Seq(tuple(Inst(returns, "factory", {**meta, "data": data}) for data in meta["data"]))
         value = Inst(returns, "constructor" if kind == "class" else "factory", meta)
@@ -3879,7 +3881,7 @@ class Resolver:
                                 {"a": left, "b": right} if type(op) is ast.MatMult else {"x": left, "y": right}, key)
         if sym is not None:  # `inputs + attended` in a functional model, `x + 5` of a TF1 placeholder
             return Inst(_tensor_class([left, right]), "operator", {"sym": sym})
-        return self.binop(op, left, right)
+        return queues.static_scaled(self.binop(op, left, right), left, right)
 
     @classmethod
     def binop(cls, op: ast.operator, left: Any, right: Any) -> Any:
@@ -3982,7 +3984,7 @@ class Resolver:
         if type(owner) is Inst and owner.cls == arrays.HOST_BATCH:
             return owner  # `batch[:, :, :, None]`, `batch[0]`: the batch prepared on the spot, or a part of it
         if type(owner) is Inst and owner.cls in _TENSORS:
-            return arrays.subscript(Inst(_TENSORS[owner.cls], "operator", owner.meta), parts)
+            return queues.static_part(owner, parts, arrays.subscript(Inst(_TENSORS[owner.cls], "operator", owner.meta), parts))
         if type(owner) is Inst and owner.cls == arrays.SHAPE and type(index) is Const and index.value == 0:
             return arrays.rows_count(owner)
         if type(owner) is Const and type(index) is Const and isinstance(owner.value, (tuple, list)):
