@@ -11,7 +11,10 @@ computed by, followed from the placeholders (symops.py: the loss `minimize` was 
 fetched), a lower bound where some op's work is not known; unknown where no fetch was followed
 back to a placeholder, so that the run is priced at least as one step of a graph run (a floor),
 never as another program's measured `Session.run`. A training step costs about 3 such passes
-(the backward pass: predict/work_energy.py).
+(the backward pass: predict/work_energy.py). `params` is the weights of that graph where every op of it is
+known. A `Saver` built with no `var_list` after a graph's optimizer update writes every variable of the
+graph, so its `save(sess, ...)` writes at least the weights of the largest graph that session trained
+(`params`, a lower bound: the optimizer's slots and other graphs' variables besides).
 """
 
 from __future__ import annotations
@@ -28,6 +31,12 @@ UPDATE_METHODS = frozenset({"minimize", "apply_gradients"})
 #: What a TF1 optimizer's `compute_gradients(loss)` gives (meta "loss": the loss's Sym), which the
 #: `apply_gradients` given it trains.
 GRADIENTS = "tensorflow.compat.v1.train.Optimizer.compute_gradients"
+#: TF1's `Saver` and its `save`; the meta of a Saver given no variables (the line it is built at), and of a
+#: session (the weights of the largest graph it trained, the line of that graph's update).
+SAVER = "tensorflow.compat.v1.train.Saver"
+SAVER_SAVE = f"{SAVER}.save"
+SAVES_ALL = "saves_all"
+TRAINED = "trained_params"
 #: The class a TF1 optimizer's update returns.
 OPERATION = "tensorflow.Operation"
 #: The op that runs all the ops it is given (`tf.group(update_ops, train_op)`).
@@ -94,7 +103,49 @@ def run_work(fetches: Any, fed_rows: int | None) -> Work:
                                     "batch, a placeholder's literal first axis)")
     else:
         samples = q(None, UNKNOWN, "the batch fed is not known from the code")
-    return {"step": step, "samples": samples, "flops_per_sample": forward(fetches)}
+    work = {"step": step, "samples": samples, "flops_per_sample": forward(fetches)}
+    params = weights(fetches)
+    if params is not None:
+        work["params"] = q(params, INFERRED, "the weights of the graph the fetches are computed by (its layers' "
+                                             "variables)")
+    return work
+
+
+def weights(fetches: Any) -> int | None:
+    """The weights of the graph *fetches* are computed by (its layers' variables), where every op of it is
+    known (one unknown op may hold variables: then None, never a part)."""
+    syms = [v.meta["sym"] for v in _fetched(fetches) if is_sym(v)]
+    net = sym_net(merge_syms(syms, None)) if syms else None
+    return net.params if net is not None and not net.partial and net.params else None
+
+
+def trained(session: Any, fetches: Any, work: Work) -> None:
+    """Keep on *session* (a TF1 session's value) the weights of the largest graph a training step it ran
+    updates (*work*: the run of *fetches*), which a `Saver` built after that graph writes at least
+    (`save_work`)."""
+    if type(session) is not Inst or "params" not in work or work["step"].value != "training":
+        return
+    line = train_op_line(fetches)
+    if line is not None and work["params"].value > session.meta.get(TRAINED, (0, 0))[0]:
+        session.meta[TRAINED] = (work["params"].value, line)
+
+
+def saver_meta(named: dict, line: int) -> dict:
+    """The meta of `tf.train.Saver(...)` built at *line*: that line where it is given no variables
+    (`var_list`), so that it writes every variable of the graph then built; {} otherwise."""
+    return {} if named.get("var_list") is not None or "var_list" in named else {SAVES_ALL: line}
+
+
+def save_work(saver: Any, session: Any) -> Work:
+    """The work of `saver.save(sess, path)`: at least the weights of the largest graph *session* trained,
+    where *saver* writes every variable of the graph and was built after that graph's optimizer update
+    (the variables then existed); {} otherwise."""
+    built = saver.meta.get(SAVES_ALL) if type(saver) is Inst else None
+    found = session.meta.get(TRAINED) if type(session) is Inst else None
+    if built is None or found is None or built < found[1]:
+        return {}
+    return {"params": q(found[0], INFERRED, "the weights of the graph the session trains, which the Saver "
+                                            "(given no var_list) writes with every other variable", bound="lower")}
 
 
 def graph_batch(fetches: Any) -> int | None:

@@ -73,8 +73,8 @@ def set_shape(tensor: Inst, shape: Any) -> None:
 
 def static_result(api: str, named: dict) -> tuple | None:
     """The static shape of what the TF op *api* returns given a tensor of static shape, where TF infers it
-    from the input's and the literal sizes the call states: images resized or cropped to literal sides
-    (their channels the input's, None where not known), `random_crop` or `reshape` to a literal shape,
+    from the input's and the literal sizes the call states: images resized or cropped (their channels the
+    input's, a side the call does not state None), `random_crop` or `reshape` to a literal shape,
     an op that keeps its input's shape; None where not known (`set_shape` is then the code's only word)."""
     if not api.startswith("tensorflow."):
         return None
@@ -91,7 +91,8 @@ def static_result(api: str, named: dict) -> tuple | None:
     else:
         return None
     shape = _static(named.get("images", named.get("image")))
-    if not sides or len(sides) != 2 or None in sides or min(sides) <= 0 or shape is None or len(shape) not in (3, 4):
+    if sides is None or len(sides) != 2 or any(side is not None and side <= 0 for side in sides) \
+            or shape is None or len(shape) not in (3, 4):
         return None
     return (*shape[:-3], *sides, shape[-1])
 
@@ -114,6 +115,17 @@ def static_scaled(found: Any, left: Any, right: Any) -> Any:
     if shape is None or type(found) is not Inst or not isinstance(number.value, (int, float)):
         return found
     return Inst(found.cls, found.how, {**found.meta, STATIC_SHAPE: shape})
+
+
+def static_given(value: Any, given: list) -> bool:
+    """Whether a helper returning *value* for all its calls (None: not known) returns no tensor of static
+    shape, and is given one among *given*: walked again for this call, it may return one (resolver's
+    `instantiated`)."""
+    return not _has_static(value) and any(map(_has_static, given))
+
+
+def _has_static(value: Any) -> bool:
+    return type(value) is Inst and STATIC_SHAPE in value.meta
 
 
 def _static(tensor: Any) -> tuple | None:

@@ -1522,7 +1522,8 @@ class Resolver:
         or when it is a formula (`_formula`) given literal numbers, whose merged return is not one
         (`conv_out_size_same(s_h, 2)`, a layer's side, called with several sizes),
         or when it is given an array or tensor of known shape and its merged return has none (the same
-        `preprocess(images)` applied to the training and the test arrays), or when it builds a layer or
+        `preprocess(images)` applied to the training and the test arrays; a TF1 queue's element of known
+        static shape, queues.py), or when it builds a layer or
         composes callables from its arguments (`DarknetConv2D(64, (3, 3), strides=(2, 2))`, builders.py):
         its body walked again with them (`shadowed`), so that each call adds its own layers to the graph,
         yields its own batches, returns its own shape or builds its own layer; None where that does not
@@ -1544,7 +1545,9 @@ class Resolver:
         picked = (value is None or value is OPAQUE) and not (unsized or unpriced or symbolic or unshaped or built
                                                              or counted or rowless) \
             and any(type(v) is Const and v is not OPAQUE for v in given) and _dispatches(info.node)
-        if not (unsized or unpriced or symbolic or unshaped or built or counted or rowless or picked):
+        static = not (unsized or unpriced or symbolic or unshaped or built or counted or rowless or picked) \
+            and queues.static_given(value, given)
+        if not (unsized or unpriced or symbolic or unshaped or built or counted or rowless or picked or static):
             return None
         ctx = self.walk_with(info, args, keywords, foreign)
         if ctx.generator:
@@ -1565,6 +1568,8 @@ class Resolver:
             return None if arrays.rowless(value) else value
         if picked:  # `get_norm_layer("batch_norm")`: what the branch this literal takes returns
             return None if value is OPAQUE else value
+        if static:  # `transform(image)` of a queue's element: the static shape it returns for this one
+            return value if queues.static_given(None, [value]) else None
         return value
 
     def another(self, info: FuncInfo, value: Any) -> Any:
@@ -2860,6 +2865,8 @@ class Resolver:
             self.sized_input(meta)
         if api == graphrun.GROUP:  # `tf.group(update_ops, train_op)`: a training step's op
             meta.update(graphrun.grouped([v for starred, v in args if not starred]))
+        if api == graphrun.SAVER:  # `tf.train.Saver()`: every variable of the graph built so far
+            meta.update(graphrun.saver_meta(named, node.lineno))
         if self.ctx.dependencies and kind == "function" and (returns in _TENSORS or returns == graphrun.OPERATION):
             graphrun.dependent(meta, self.ctx.dependencies)
         if kind == "function" and returns in _TENSORS and "sym" not in meta:  # an op on symbolic tensors
@@ -3059,6 +3066,8 @@ class Resolver:
             work_mod.add_options(work, named, owner)
             self.training_step(node, api, named, owner, first, work)
             self.graph_run(node, api, named, owner, work, features)
+            if api == graphrun.SAVER_SAVE:  # `saver.save(sess, path)`: the weights of the graph sess trained
+                work.update(graphrun.save_work(owner, named.get("sess")))
         fed = mapped.fed_maps(named) if api.rpartition(".")[2] in work_mod.MODEL_METHODS else ()
         if not fed and (api == TRACED_CALL or api.rpartition(".")[2] in work_mod.MODEL_METHODS):
             # a batch the enclosing loop drew from a mapped pipeline: its first call handed it pays the draws
@@ -3698,6 +3707,8 @@ class Resolver:
         fetches = named.get("fetches") if session else owner
         feed = _feed(node, api)
         work.update(graphrun.run_work(fetches, self.fed_rows.get(feed) if type(feed) is ast.Dict else None))
+        if session:
+            graphrun.trained(owner, fetches, work)
         batch = self.fed_host.get(feed) if type(feed) is ast.Dict else None
         if batch is not None and "step" in work and work["step"].value == "training":
             features["input_host_work"] = batch.meta["host"]  # a training step fed a batch decoded on the spot

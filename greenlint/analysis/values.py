@@ -580,6 +580,9 @@ def _same_work(a: Inst, b: Inst) -> Inst:
     if not differ and not options:
         return a
     meta = {k: v for k, v in a.meta.items() if k not in differ}
+    static, other = a.meta.get("static_shape"), b.meta.get("static_shape")
+    if "static_shape" in differ and static is not None and other is not None and len(static) == len(other):
+        meta["static_shape"] = tuple(x if x == y else None for x, y in zip(static, other))  # the sizes both agree on
     if options:  # `if ...: Conv2D(8, 3, padding="same") else: Conv2D(8, 3)`: either runs
         init = {k: v for k, v in (a.meta.get("init") or {}).items() if k not in options}
         meta.pop("init", None)

@@ -284,3 +284,32 @@ def test_an_element_whose_size_or_channels_the_code_does_not_state_leaves_the_gr
         train = runs(unknown)[34]
         assert train["samples"].value == 4
         assert train["flops_per_sample"].value is None
+
+
+def saved(code: str) -> dict[int, dict]:
+    result = analyse_source(textwrap.dedent(code).lstrip("\n"), "train.py")
+    return {s.span.line: s.work for s in result.callsites if s.api.endswith("Saver.save")}
+
+
+SAVED = DECODED.replace("with tf.Session() as sess:", "saver = tf.train.Saver()\nwith tf.Session() as sess:").replace(
+    "        sess.run(train_op)", "        sess.run(train_op)\n        saver.save(sess, 'ckpt', global_step=step)"
+)
+
+
+def test_a_graph_of_known_ops_has_its_weights_and_a_saver_writes_at_least_them():
+    """The convolution's 4x4x3x8 kernel and 8 biases: the weights a training step reads and updates, which a
+    Saver given no `var_list` (built after the graph) writes at least, with the optimizer's slots besides."""
+    train = runs(SAVED)[35]
+    assert train["params"].value == 4 * 4 * 3 * 8 + 8 and train["params"].bound is None
+    save = saved(SAVED)[36]
+    assert save["params"].value == 4 * 4 * 3 * 8 + 8 and save["params"].bound == "lower"
+
+
+def test_a_graph_of_an_unknown_op_or_a_saver_of_some_variables_has_no_weights():
+    unknown = SAVED.replace("train_op = tf.train.AdamOptimizer().minimize(tf.reduce_mean(logits))",
+                            "train_op = tf.train.AdamOptimizer().minimize(tf.reduce_mean(tf.nn.local_response_normalization(logits)))")
+    assert "params" not in runs(unknown)[35] and "params" not in saved(unknown)[36]
+    for saver in ("tf.train.Saver(var_list=g_vars)", "tf.train.Saver(g_vars)"):
+        assert "params" not in saved(SAVED.replace("tf.train.Saver()", saver))[36]
+    early = SAVED.replace("saver = tf.train.Saver()\n", "").replace("_, contents =", "saver = tf.train.Saver()\n_, contents =")
+    assert "params" in runs(early)[35] and "params" not in saved(early)[36]
