@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from greenlint.analysis.arrays import is_sym
+from greenlint.analysis.arrays import Sym, is_sym
 from greenlint.analysis.callsite import Quantity, Work
 from greenlint.analysis.values import Inst, Kw, Seq
-from greenlint.analysis.work import INFERRED, UNKNOWN, merge_syms, q, sym_net
+from greenlint.analysis.work import INFERRED, UNKNOWN, Net, merge_syms, q, sym_net
 
 #: Optimizer methods whose TF1 result is the update op a training step fetches.
 UPDATE_METHODS = frozenset({"minimize", "apply_gradients"})
@@ -96,27 +96,42 @@ def run_work(fetches: Any, fed_rows: int | None) -> Work:
     else:
         step = q("training", INFERRED, f"fetches the optimizer's update built at line {line}: one training step "
                                        "of the graph on the batch fed")
+    graph = _graph(fetches)
     if fed_rows is not None:
         samples = q(fed_rows, INFERRED, "the rows of the arrays fed")
-    elif (rows := graph_batch(fetches)) is not None:
-        samples = q(rows, INFERRED, "the batch the graph's inputs hold each run (a queue's or an iterator's "
-                                    "batch, a placeholder's literal first axis)")
+    elif graph is not None and graph.batch is not None:
+        samples = q(graph.batch, INFERRED, "the batch the graph's inputs hold each run (a queue's or an iterator's "
+                                           "batch, a placeholder's literal first axis)")
     else:
         samples = q(None, UNKNOWN, "the batch fed is not known from the code")
-    work = {"step": step, "samples": samples, "flops_per_sample": forward(fetches)}
-    params = weights(fetches)
-    if params is not None:
-        work["params"] = q(params, INFERRED, "the weights of the graph the fetches are computed by (its layers' "
-                                             "variables)")
+    net = sym_net(graph) if graph is not None else None
+    work = {"step": step, "samples": samples, "flops_per_sample": _forward(net)}
+    if net is not None and not net.partial and net.params:  # (one unknown op may hold variables: no part)
+        work["params"] = q(net.params, INFERRED, "the weights of the graph the fetches are computed by (its "
+                                                 "layers' variables)")
     return work
 
 
-def weights(fetches: Any) -> int | None:
-    """The weights of the graph *fetches* are computed by (its layers' variables), where every op of it is
-    known (one unknown op may hold variables: then None, never a part)."""
+def _graph(fetches: Any) -> Sym | None:
+    """The graph *fetches* are computed by (the ops of all of them, once); None where none is symbolic."""
     syms = [v.meta["sym"] for v in _fetched(fetches) if is_sym(v)]
-    net = sym_net(merge_syms(syms, None)) if syms else None
-    return net.params if net is not None and not net.partial and net.params else None
+    return merge_syms(syms, None) if syms else None
+
+
+def forward(fetches: Any) -> Quantity:
+    """The forward FLOPs per sample of the graph *fetches* are computed by (the ops of all of them, once)."""
+    graph = _graph(fetches)
+    return _forward(sym_net(graph) if graph is not None else None)
+
+
+def _forward(net: Net | None) -> Quantity:
+    if net is None or not net.flops:
+        return q(None, UNKNOWN, "the graph the fetches depend on is not followed back to its placeholders"
+                 if net is None else "no op of known work among those the fetches depend on")
+    note = "the forward pass of the graph the fetches are computed by, from its placeholders"
+    if net.partial_flops:
+        return q(net.flops, INFERRED, f"{note}; the ops of known work alone ({net.note})", bound="lower")
+    return q(net.flops, INFERRED, note)
 
 
 def trained(session: Any, fetches: Any, work: Work) -> None:
@@ -133,7 +148,7 @@ def trained(session: Any, fetches: Any, work: Work) -> None:
 def saver_meta(named: dict, line: int) -> dict:
     """The meta of `tf.train.Saver(...)` built at *line*: that line where it is given no variables
     (`var_list`), so that it writes every variable of the graph then built; {} otherwise."""
-    return {} if named.get("var_list") is not None or "var_list" in named else {SAVES_ALL: line}
+    return {} if "var_list" in named else {SAVES_ALL: line}
 
 
 def save_work(saver: Any, session: Any) -> Work:
@@ -146,25 +161,6 @@ def save_work(saver: Any, session: Any) -> Work:
         return {}
     return {"params": q(found[0], INFERRED, "the weights of the graph the session trains, which the Saver "
                                             "(given no var_list) writes with every other variable", bound="lower")}
-
-
-def graph_batch(fetches: Any) -> int | None:
-    """The rows a run of the graph *fetches* are computed by reads from its inputs, where they state it."""
-    syms = [v.meta["sym"] for v in _fetched(fetches) if is_sym(v)]
-    return merge_syms(syms, None).batch if syms else None
-
-
-def forward(fetches: Any) -> Quantity:
-    """The forward FLOPs per sample of the graph *fetches* are computed by (the ops of all of them, once)."""
-    syms = [v.meta["sym"] for v in _fetched(fetches) if is_sym(v)]
-    net = sym_net(merge_syms(syms, None)) if syms else None
-    if net is None or not net.flops:
-        return q(None, UNKNOWN, "the graph the fetches depend on is not followed back to its placeholders"
-                 if net is None else "no op of known work among those the fetches depend on")
-    note = "the forward pass of the graph the fetches are computed by, from its placeholders"
-    if net.partial_flops:
-        return q(net.flops, INFERRED, f"{note}; the ops of known work alone ({net.note})", bound="lower")
-    return q(net.flops, INFERRED, note)
 
 
 def function_work(line: int | None, rows: int | None, net: Work) -> Work:
