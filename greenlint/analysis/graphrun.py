@@ -11,23 +11,32 @@ computed by, followed from the placeholders (symops.py: the loss `minimize` was 
 fetched), a lower bound where some op's work is not known; unknown where no fetch was followed
 back to a placeholder, so that the run is priced at least as one step of a graph run (a floor),
 never as another program's measured `Session.run`. A training step costs about 3 such passes
-(the backward pass: predict/work_energy.py).
+(the backward pass: predict/work_energy.py). `params` is the weights of that graph where every op of it is
+known. A `Saver` built with no `var_list` after a graph's optimizer update writes every variable of the
+graph, so its `save(sess, ...)` writes at least the weights of the largest graph that session trained
+(`params`, a lower bound: the optimizer's slots and other graphs' variables besides).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from greenlint.analysis.arrays import is_sym
+from greenlint.analysis.arrays import Sym, is_sym
 from greenlint.analysis.callsite import Quantity, Work
 from greenlint.analysis.values import Inst, Kw, Seq
-from greenlint.analysis.work import INFERRED, UNKNOWN, merge_syms, q, sym_net
+from greenlint.analysis.work import INFERRED, UNKNOWN, Net, merge_syms, q, sym_net
 
 #: Optimizer methods whose TF1 result is the update op a training step fetches.
 UPDATE_METHODS = frozenset({"minimize", "apply_gradients"})
 #: What a TF1 optimizer's `compute_gradients(loss)` gives (meta "loss": the loss's Sym), which the
 #: `apply_gradients` given it trains.
 GRADIENTS = "tensorflow.compat.v1.train.Optimizer.compute_gradients"
+#: TF1's `Saver` and its `save`; the meta of a Saver given no variables (the line it is built at), and of a
+#: session (the weights of the largest graph it trained, the line of that graph's update).
+SAVER = "tensorflow.compat.v1.train.Saver"
+SAVER_SAVE = f"{SAVER}.save"
+SAVES_ALL = "saves_all"
+TRAINED = "trained_params"
 #: The class a TF1 optimizer's update returns.
 OPERATION = "tensorflow.Operation"
 #: The op that runs all the ops it is given (`tf.group(update_ops, train_op)`).
@@ -87,26 +96,35 @@ def run_work(fetches: Any, fed_rows: int | None) -> Work:
     else:
         step = q("training", INFERRED, f"fetches the optimizer's update built at line {line}: one training step "
                                        "of the graph on the batch fed")
+    graph = _graph(fetches)
     if fed_rows is not None:
         samples = q(fed_rows, INFERRED, "the rows of the arrays fed")
-    elif (rows := graph_batch(fetches)) is not None:
-        samples = q(rows, INFERRED, "the batch the graph's inputs hold each run (a queue's or an iterator's "
-                                    "batch, a placeholder's literal first axis)")
+    elif graph is not None and graph.batch is not None:
+        samples = q(graph.batch, INFERRED, "the batch the graph's inputs hold each run (a queue's or an iterator's "
+                                           "batch, a placeholder's literal first axis)")
     else:
         samples = q(None, UNKNOWN, "the batch fed is not known from the code")
-    return {"step": step, "samples": samples, "flops_per_sample": forward(fetches)}
+    net = sym_net(graph) if graph is not None else None
+    work = {"step": step, "samples": samples, "flops_per_sample": _forward(net)}
+    if net is not None and not net.partial and net.params:  # (one unknown op may hold variables: no part)
+        work["params"] = q(net.params, INFERRED, "the weights of the graph the fetches are computed by (its "
+                                                 "layers' variables)")
+    return work
 
 
-def graph_batch(fetches: Any) -> int | None:
-    """The rows a run of the graph *fetches* are computed by reads from its inputs, where they state it."""
+def _graph(fetches: Any) -> Sym | None:
+    """The graph *fetches* are computed by (the ops of all of them, once); None where none is symbolic."""
     syms = [v.meta["sym"] for v in _fetched(fetches) if is_sym(v)]
-    return merge_syms(syms, None).batch if syms else None
+    return merge_syms(syms, None) if syms else None
 
 
 def forward(fetches: Any) -> Quantity:
     """The forward FLOPs per sample of the graph *fetches* are computed by (the ops of all of them, once)."""
-    syms = [v.meta["sym"] for v in _fetched(fetches) if is_sym(v)]
-    net = sym_net(merge_syms(syms, None)) if syms else None
+    graph = _graph(fetches)
+    return _forward(sym_net(graph) if graph is not None else None)
+
+
+def _forward(net: Net | None) -> Quantity:
     if net is None or not net.flops:
         return q(None, UNKNOWN, "the graph the fetches depend on is not followed back to its placeholders"
                  if net is None else "no op of known work among those the fetches depend on")
@@ -114,6 +132,35 @@ def forward(fetches: Any) -> Quantity:
     if net.partial_flops:
         return q(net.flops, INFERRED, f"{note}; the ops of known work alone ({net.note})", bound="lower")
     return q(net.flops, INFERRED, note)
+
+
+def trained(session: Any, fetches: Any, work: Work) -> None:
+    """Keep on *session* (a TF1 session's value) the weights of the largest graph a training step it ran
+    updates (*work*: the run of *fetches*), which a `Saver` built after that graph writes at least
+    (`save_work`)."""
+    if type(session) is not Inst or "params" not in work or work["step"].value != "training":
+        return
+    line = train_op_line(fetches)
+    if line is not None and work["params"].value > session.meta.get(TRAINED, (0, 0))[0]:
+        session.meta[TRAINED] = (work["params"].value, line)
+
+
+def saver_meta(named: dict, line: int) -> dict:
+    """The meta of `tf.train.Saver(...)` built at *line*: that line where it is given no variables
+    (`var_list`), so that it writes every variable of the graph then built; {} otherwise."""
+    return {} if "var_list" in named else {SAVES_ALL: line}
+
+
+def save_work(saver: Any, session: Any) -> Work:
+    """The work of `saver.save(sess, path)`: at least the weights of the largest graph *session* trained,
+    where *saver* writes every variable of the graph and was built after that graph's optimizer update
+    (the variables then existed); {} otherwise."""
+    built = saver.meta.get(SAVES_ALL) if type(saver) is Inst else None
+    found = session.meta.get(TRAINED) if type(session) is Inst else None
+    if built is None or found is None or built < found[1]:
+        return {}
+    return {"params": q(found[0], INFERRED, "the weights of the graph the session trains, which the Saver "
+                                            "(given no var_list) writes with every other variable", bound="lower")}
 
 
 def function_work(line: int | None, rows: int | None, net: Work) -> Work:

@@ -2,7 +2,7 @@
 argparse option (`parser.add_argument("--display-step", default=100)`, read as
 `args.display_step`) or absl / tf.app flag (`flags.DEFINE_integer("display_step", 100, ...)`,
 read as `FLAGS.display_step`) is read as, and the default it takes when the command line
-does not set it. The resolver reads them as the values of `args.x` and `FLAGS.x` where the program
+does not set it (a switch's, `action="store_true"`, is argparse's: False). The resolver reads them as the values of `args.x` and `FLAGS.x` where the program
 does not set them itself (`set_by_program`): a batch size, a layer's width, a loop's period (`if
 step % args.display_step == 0`); the rules read their figures (`rules.defaults`)."""
 
@@ -69,13 +69,28 @@ def defined(call: ast.Call) -> tuple[str, ast.expr] | None:
     name = last_name(call.func)
     if name == "add_argument":
         default = keyword(call, "default")
+        value = default.value if default is not None else _switch_default(call)
         attr = dest(call)
-        return (attr, default.value) if default is not None and attr else None
+        return (attr, value) if value is not None and attr else None
     if name in ABSL:
         flag, value = argument(call, "name", 0), argument(call, "default", 1)
         if isinstance(flag, ast.Constant) and isinstance(flag.value, str) and value is not None:
             return flag.value, value
     return None
+
+
+#: argparse's actions whose option defaults to a constant without `default=`: a switch's opposite.
+_SWITCHES = {"store_true": False, "store_false": True}
+
+
+def _switch_default(call: ast.Call) -> ast.expr | None:
+    """The default argparse gives an option `action="store_true"` (False) or `"store_false"` (True) sets
+    without `default=`, written where its action is; None for any other option."""
+    action = keyword(call, "action")
+    name = action.value.value if action is not None and isinstance(action.value, ast.Constant) else None
+    if action is None or not isinstance(name, str) or name not in _SWITCHES:
+        return None
+    return ast.copy_location(ast.Constant(_SWITCHES[name]), action.value)
 
 
 def defaults(calls: Iterable[ast.Call]) -> dict[str, ast.expr | None]:

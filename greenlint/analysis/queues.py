@@ -5,7 +5,10 @@ given each time the graph built on it runs (a `sess.run(train_op)` fed nothing):
 is symbolic (arrays.Sym) of the element's static shape per sample (what the code states: a tensor of
 known shape, `image.set_shape([64, 64, 3])`, the `shapes` argument; a size it does not state None, a
 shape it does not state unknown, so that the graph after it is a floor) and of that batch
-(`Sym.batch`, which graphrun.py reads as the run's samples). What the queue runners do before the
+(`Sym.batch`, which graphrun.py reads as the run's samples). An element's static shape follows it through
+the ops between its decoding and the batch, as TF infers it (`static_result`, `static_part`, `static_scaled`):
+ops that keep it (`tf.identity`, `cast`, a random flip, arithmetic with a number, a slice), and those that
+give it literal sides (`resize_images` to a literal size, `crop_to_bounding_box`, `random_crop`, `reshape`). What the queue runners do before the
 batch (reading and decoding files) runs on their own threads and is not priced here. A queue's
 `dequeue_many(n)` is such a batch of n elements of the shapes the queue was made with (`shapes=`). A TF1 iterator's
 `get_next()` over a tf.data pipeline whose elements are one tensor of known per-sample shape
@@ -17,8 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from greenlint.analysis import symops
-from greenlint.analysis.arrays import Data, Sym, is_sym, shape_of
-from greenlint.analysis.values import Const, Inst, Seq
+from greenlint.analysis.arrays import Data, Sym, is_sym, shape_of, subscript
+from greenlint.analysis.values import OPAQUE, Const, Inst, Seq
 
 #: The batching ops of TF1's input queues and the argument holding the tensors of one element.
 BATCHES = {
@@ -37,6 +40,16 @@ QUEUES = frozenset({"tensorflow.queue.FIFOQueue", "tensorflow.queue.PaddingFIFOQ
 DEQUEUES_MANY = frozenset({"dequeue_many", "dequeue_up_to"})
 #: Where `set_shape` keeps a tensor's static shape, a size it leaves open None (read by `element_shape`).
 STATIC_SHAPE = "static_shape"
+#: Ops whose result has their input's static shape (the input's key), and those giving it a literal size.
+_SHAPE_KEPT = {
+    "identity": "input", "cast": "x", "to_float": "x", "convert_image_dtype": "image",
+    "random_flip_left_right": "image", "random_flip_up_down": "image", "flip_left_right": "image",
+    "flip_up_down": "image", "per_image_standardization": "image", "random_brightness": "image",
+    "random_contrast": "image", "adjust_brightness": "image", "adjust_contrast": "image",
+}  # fmt: skip
+_RESIZES = frozenset({"resize", "resize_images", "resize_bilinear", "resize_nearest_neighbor", "resize_area",
+                      "resize_bicubic"})
+_CROPS = frozenset({"crop_to_bounding_box", "resize_image_with_crop_or_pad", "resize_with_crop_or_pad"})
 
 
 def set_shape(tensor: Inst, shape: Any) -> None:
@@ -56,6 +69,67 @@ def set_shape(tensor: Inst, shape: Any) -> None:
                                  sym.sized, sym.outputs, sym.batch if sym.batch is not None else dims[0])
     else:
         tensor.meta[STATIC_SHAPE] = tuple(dims)
+
+
+def static_result(api: str, named: dict) -> tuple | None:
+    """The static shape of what the TF op *api* returns given a tensor of static shape, where TF infers it
+    from the input's and the literal sizes the call states: images resized or cropped (their channels the
+    input's, a side the call does not state None), `random_crop` or `reshape` to a literal shape,
+    an op that keeps its input's shape; None where not known (`set_shape` is then the code's only word)."""
+    if not api.startswith("tensorflow."):
+        return None
+    leaf = api.rpartition(".")[2]
+    if leaf in _SHAPE_KEPT:
+        return _static(named.get(_SHAPE_KEPT[leaf]))
+    if leaf == "random_crop" or leaf == "reshape":
+        dims = symops.dims(named.get("size" if leaf == "random_crop" else "shape"))
+        return tuple(dims) if dims and None not in dims and all(d > 0 for d in dims) else None
+    if leaf in _RESIZES:
+        sides = symops.dims(named.get("size"))
+    elif leaf in _CROPS:
+        sides = symops.dims(Seq((named.get("target_height", OPAQUE), named.get("target_width", OPAQUE))))
+    else:
+        return None
+    shape = _static(named.get("images", named.get("image")))
+    if sides is None or len(sides) != 2 or any(side is not None and side <= 0 for side in sides) \
+            or shape is None or len(shape) not in (3, 4):
+        return None
+    return (*shape[:-3], *sides, shape[-1])
+
+
+def static_part(owner: Any, parts: list, found: Any) -> Any:
+    """`x[:, :w // 2, :]` of a tensor of static shape (*found*: the value the index gives otherwise): that
+    value with the static shape of the part taken (arrays.subscript's axes, a size not known None)."""
+    shape = owner.meta.get(STATIC_SHAPE) if type(owner) is Inst else None
+    if shape is None or type(found) is not Inst or shape_of(found) is not None:
+        return found
+    part = shape_of(subscript(Inst(owner.cls, "operator", {"shape": shape}), parts))
+    return Inst(found.cls, found.how, {**found.meta, STATIC_SHAPE: part}) if part is not None else found
+
+
+def static_scaled(found: Any, left: Any, right: Any) -> Any:
+    """`image * 2 - 1` of a tensor of static shape and a number (*found*: the value the operator gives
+    otherwise): that value with the tensor's static shape."""
+    tensor, number = (left, right) if type(right) is Const else (right, left)
+    shape = tensor.meta.get(STATIC_SHAPE) if type(tensor) is Inst and type(number) is Const else None
+    if shape is None or type(found) is not Inst or not isinstance(number.value, (int, float)):
+        return found
+    return Inst(found.cls, found.how, {**found.meta, STATIC_SHAPE: shape})
+
+
+def static_given(value: Any, given: list) -> bool:
+    """Whether a helper returning *value* for all its calls (None: not known) returns no tensor of static
+    shape, and is given one among *given*: walked again for this call, it may return one (resolver's
+    `instantiated`)."""
+    return not _has_static(value) and any(map(_has_static, given))
+
+
+def _has_static(value: Any) -> bool:
+    return type(value) is Inst and STATIC_SHAPE in value.meta
+
+
+def _static(tensor: Any) -> tuple | None:
+    return element_shape(tensor, False) if type(tensor) is Inst and not is_sym(tensor) else None
 
 
 def element_shape(tensor: Any, many: bool) -> tuple | None:

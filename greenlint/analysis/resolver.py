@@ -1522,7 +1522,8 @@ class Resolver:
         or when it is a formula (`_formula`) given literal numbers, whose merged return is not one
         (`conv_out_size_same(s_h, 2)`, a layer's side, called with several sizes),
         or when it is given an array or tensor of known shape and its merged return has none (the same
-        `preprocess(images)` applied to the training and the test arrays), or when it builds a layer or
+        `preprocess(images)` applied to the training and the test arrays; a TF1 queue's element of known
+        static shape, queues.py), or when it builds a layer or
         composes callables from its arguments (`DarknetConv2D(64, (3, 3), strides=(2, 2))`, builders.py):
         its body walked again with them (`shadowed`), so that each call adds its own layers to the graph,
         yields its own batches, returns its own shape or builds its own layer; None where that does not
@@ -1544,7 +1545,9 @@ class Resolver:
         picked = (value is None or value is OPAQUE) and not (unsized or unpriced or symbolic or unshaped or built
                                                              or counted or rowless) \
             and any(type(v) is Const and v is not OPAQUE for v in given) and _dispatches(info.node)
-        if not (unsized or unpriced or symbolic or unshaped or built or counted or rowless or picked):
+        static = not (unsized or unpriced or symbolic or unshaped or built or counted or rowless or picked) \
+            and queues.static_given(value, given)
+        if not (unsized or unpriced or symbolic or unshaped or built or counted or rowless or picked or static):
             return None
         ctx = self.walk_with(info, args, keywords, foreign)
         if ctx.generator:
@@ -1565,6 +1568,8 @@ class Resolver:
             return None if arrays.rowless(value) else value
         if picked:  # `get_norm_layer("batch_norm")`: what the branch this literal takes returns
             return None if value is OPAQUE else value
+        if static:  # `transform(image)` of a queue's element: the static shape it returns for this one
+            return value if queues.static_given(None, [value]) else None
         return value
 
     def another(self, info: FuncInfo, value: Any) -> Any:
@@ -2860,6 +2865,8 @@ class Resolver:
             self.sized_input(meta)
         if api == graphrun.GROUP:  # `tf.group(update_ops, train_op)`: a training step's op
             meta.update(graphrun.grouped([v for starred, v in args if not starred]))
+        if api == graphrun.SAVER:  # `tf.train.Saver()`: every variable of the graph built so far
+            meta.update(graphrun.saver_meta(named, node.lineno))
         if self.ctx.dependencies and kind == "function" and (returns in _TENSORS or returns == graphrun.OPERATION):
             graphrun.dependent(meta, self.ctx.dependencies)
         if kind == "function" and returns in _TENSORS and "sym" not in meta:  # an op on symbolic tensors
@@ -2869,6 +2876,8 @@ class Resolver:
                 parts = symops.split_parts(api, named, found)
                 if parts is not None:  # `a, b = tf.split(x, 2, axis=-1)` of a symbolic tensor
                     return Seq(tuple(Inst(returns, "factory", {**meta, "sym": part}) for part in parts))
+            elif "shape" not in meta and (static := queues.static_result(api, named)) is not None:  # `tf.image.resize_images(image, [286, 286])`
+                meta[queues.STATIC_SHAPE] = static
         if type(meta.get("data")) is tuple:  # `subset="both"`: (training, validation)
             return Seq(tuple(Inst(returns, "factory", {**meta, "data": data}) for data in meta["data"]))
         value = Inst(returns, "constructor" if kind == "class" else "factory", meta)
@@ -3057,6 +3066,8 @@ class Resolver:
             work_mod.add_options(work, named, owner)
             self.training_step(node, api, named, owner, first, work)
             self.graph_run(node, api, named, owner, work, features)
+            if api == graphrun.SAVER_SAVE:  # `saver.save(sess, path)`: the weights of the graph sess trained
+                work.update(graphrun.save_work(owner, named.get("sess")))
         fed = mapped.fed_maps(named) if api.rpartition(".")[2] in work_mod.MODEL_METHODS else ()
         if not fed and (api == TRACED_CALL or api.rpartition(".")[2] in work_mod.MODEL_METHODS):
             # a batch the enclosing loop drew from a mapped pipeline: its first call handed it pays the draws
@@ -3696,6 +3707,8 @@ class Resolver:
         fetches = named.get("fetches") if session else owner
         feed = _feed(node, api)
         work.update(graphrun.run_work(fetches, self.fed_rows.get(feed) if type(feed) is ast.Dict else None))
+        if session:
+            graphrun.trained(owner, fetches, work)
         batch = self.fed_host.get(feed) if type(feed) is ast.Dict else None
         if batch is not None and "step" in work and work["step"].value == "training":
             features["input_host_work"] = batch.meta["host"]  # a training step fed a batch decoded on the spot
@@ -3879,7 +3892,7 @@ class Resolver:
                                 {"a": left, "b": right} if type(op) is ast.MatMult else {"x": left, "y": right}, key)
         if sym is not None:  # `inputs + attended` in a functional model, `x + 5` of a TF1 placeholder
             return Inst(_tensor_class([left, right]), "operator", {"sym": sym})
-        return self.binop(op, left, right)
+        return queues.static_scaled(self.binop(op, left, right), left, right)
 
     @classmethod
     def binop(cls, op: ast.operator, left: Any, right: Any) -> Any:
@@ -3982,7 +3995,7 @@ class Resolver:
         if type(owner) is Inst and owner.cls == arrays.HOST_BATCH:
             return owner  # `batch[:, :, :, None]`, `batch[0]`: the batch prepared on the spot, or a part of it
         if type(owner) is Inst and owner.cls in _TENSORS:
-            return arrays.subscript(Inst(_TENSORS[owner.cls], "operator", owner.meta), parts)
+            return queues.static_part(owner, parts, arrays.subscript(Inst(_TENSORS[owner.cls], "operator", owner.meta), parts))
         if type(owner) is Inst and owner.cls == arrays.SHAPE and type(index) is Const and index.value == 0:
             return arrays.rows_count(owner)
         if type(owner) is Const and type(index) is Const and isinstance(owner.value, (tuple, list)):

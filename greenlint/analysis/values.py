@@ -565,7 +565,8 @@ WORK_KEYS = frozenset(
      "trainable_set_in", "traced_functions", "cut", "call_output", "either", "unread", "estimator_model",
      "estimator_work", "mapped", "batched",  # these two: a dataset's mapped functions (mapped.py)
      "rows", "index", "drawn",  # rows of unknown shape, row numbers, a batch drawn (arrays.py)
-     "static_shape"}  # a tensor's `set_shape` (queues.STATIC_SHAPE)
+     "static_shape",  # a tensor's `set_shape` (queues.STATIC_SHAPE)
+     "saves_all", "trained_params"}  # a TF1 Saver's variables, the weights a session trained (graphrun.py)
 )
 #: `Inst.meta` keys of a model built here: its network (work.py).
 _NETWORK_KEYS = ("graph", "layers", "sub_layers", "model_name")
@@ -580,6 +581,9 @@ def _same_work(a: Inst, b: Inst) -> Inst:
     if not differ and not options:
         return a
     meta = {k: v for k, v in a.meta.items() if k not in differ}
+    static, other = a.meta.get("static_shape"), b.meta.get("static_shape")
+    if "static_shape" in differ and static is not None and other is not None and len(static) == len(other):
+        meta["static_shape"] = tuple(x if x == y else None for x, y in zip(static, other))  # the sizes both agree on
     if options:  # `if ...: Conv2D(8, 3, padding="same") else: Conv2D(8, 3)`: either runs
         init = {k: v for k, v in (a.meta.get("init") or {}).items() if k not in options}
         meta.pop("init", None)

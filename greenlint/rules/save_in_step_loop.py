@@ -32,6 +32,17 @@ MANAGED = WIDE.replace(
     "x, y = np.zeros", "manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=m), 'ckpts', 3)\nx, y = np.zeros"
 )
 
+#: The same wide layers as a TF1 graph fed batches of one (`{saver}`: the Saver's arguments, `{every}`
+#: and `{save}` as in WIDE).
+GRAPH = (
+    "import tensorflow as tf\nx = tf.compat.v1.placeholder(tf.float32, [1, 784])\n"
+    "h = tf.compat.v1.layers.dense(tf.compat.v1.layers.dense(x, 8192, activation=tf.nn.relu), 8192)\n"
+    "loss = tf.reduce_mean(tf.square(tf.compat.v1.layers.dense(h, 10)))\n"
+    "train_op = tf.compat.v1.train.AdamOptimizer().minimize(loss)\nsaver = tf.compat.v1.train.Saver({saver})\n"
+    "with tf.compat.v1.Session() as sess:\n    for step in range(100000):\n"
+    "        sess.run(train_op, feed_dict={{x: xs}})\n        if {every}:\n            {save}\n"
+)
+
 
 def _is_save(api: str) -> bool:
     if api in SAVE_FUNCTIONS:
@@ -77,9 +88,11 @@ class SaveInStepLoop(Rule):
     a T4, every step constant at its slow end). A periodic save is reported when that least
     share reaches 10 %, and the message states it; the weights of a TF2 `Checkpoint` (and of a
     `CheckpointManager` of one) are those of the Keras models it tracks (`Checkpoint(model=m,
-    optimizer=opt)`: at least those). Where the saved model's weights or any
-    step's FLOPs or batch are not known (a TF1 `Saver` of a graph's variables, a batch read from
-    a file), nothing is priced and nothing reported. A save on every step is reported unless
+    optimizer=opt)`: at least those), and those of a TF1 `Saver` given no `var_list` (built after
+    the graph) at least the weights of the largest graph its session trains, where every op of that
+    graph is known. Where the saved model's weights or any
+    step's FLOPs or batch are not known (a TF1 `Saver` of some variables, a graph of an op not known,
+    a batch read from a file), nothing is priced and nothing reported. A save on every step is reported unless
     its price is known and under 10 % (a large convolutional network on large batches, whose
     step computes far longer than its weights take to write). Not reported either: a save in a
     loop over epochs (its own body runs no step: the step is in the loop inside it); a loop
@@ -221,6 +234,14 @@ class SaveInStepLoop(Rule):
             "for step in range(100000):\n    sess.run(train_op)\n"
             "    if step % CHECKPOINT_EVERY == 0:\n        saver.save(sess, 'model.ckpt', global_step=step)\n"
         ),
+        Valid(  # TF1: a Saver of some variables only (`var_list`): its save's weights not known, nothing priced
+            GRAPH.format(saver="var_list=g_vars", every="step % 2 == 0", save="saver.save(sess, 'ckpt')")
+        ),
+        Valid(  # TF1: a Saver built before the graph writes the variables then made: not priced
+            GRAPH.format(saver="", every="step % 2 == 0", save="saver.save(sess, 'ckpt')")
+            .replace("saver = tf.compat.v1.train.Saver()\n", "")
+            .replace("import tensorflow as tf\n", "import tensorflow as tf\nsaver = tf.compat.v1.train.Saver()\n")
+        ),
         Valid(  # a batch the code does not size: the steps between two saves are not priced
             "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(8192)])\n"
             "m.compile(optimizer='adam', loss='mse')\nfor step, (x, y) in enumerate(batches):\n"
@@ -271,6 +292,18 @@ class SaveInStepLoop(Rule):
             WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')"),
             line=9,
             message_contains="every 20 training steps: each save takes at least",
+        ),
+        Invalid(  # TF1: a Saver given no variables writes at least the weights of the graph its session trains
+            GRAPH.format(saver="", every="step % 2 == 0", save="saver.save(sess, 'ckpt')"),
+            line=11,
+            message_contains="every 2 training steps: each save takes at least 63.8 ms (5 ms to lay out the file, then 295 MB",
+        ),
+        Invalid(  # TF1: the same graph saved on every step, its price stated
+            GRAPH.format(saver="max_to_keep=1", every="True", save="saver.save(sess, 'ckpt')").replace(
+                "        if True:\n            saver", "        saver"
+            ),
+            line=10,
+            message_contains="runs on every training step: saving serialises and writes every weight; each save takes at least",
         ),
         Invalid(  # a TF2 checkpoint tracking that model, written every 20 steps: its weights priced
             MANAGED.format(every="step % 20 == 0", save="manager.save()"),

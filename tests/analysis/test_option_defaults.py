@@ -41,6 +41,25 @@ def test_an_argparse_default_is_the_batch_size_and_the_work_says_so():
     assert "the default of `--batch_size`" in work["options"].note
 
 
+def test_a_switch_without_a_default_takes_argparses_and_its_branch():
+    """`action="store_true"` defaults to False, `"store_false"` to True: a branch on the switch takes the
+    default run's path; any other action without `default=` stays unknown."""
+    code = """
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--small", {action})
+        args = parser.parse_args()
+        if args.small:
+            batch = 8
+        else:
+            batch = 32
+        m = keras.Sequential([keras.layers.Dense(1)])
+        m.fit(x, y, batch_size=batch, epochs=1)
+        """
+    assert fit_work(code.format(action='action="store_true"'))["batch_size"].value == 32
+    assert fit_work(code.format(action='action="store_false"'))["batch_size"].value == 8
+    assert fit_work(code.format(action='type=int'))["batch_size"].value is None
+
+
 def test_flag_defaults_size_the_model_through_arithmetic():
     """tf.compat.v1 flags and absl's: `Dense(FLAGS.width * 2)` is 128 units wide."""
     for imported in ("flags = tf.compat.v1.flags", "from absl import flags"):

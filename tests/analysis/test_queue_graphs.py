@@ -219,3 +219,97 @@ def test_a_slim_batch_norm_keeps_the_graph_its_shape_and_adds_its_work():
     found = runs(SLIM.replace("h2 = slim.conv2d(x, 16, 3)", "h2 = slim.conv2d(slim.batch_norm(x), 16, 3)"))
     # one FLOP per element normalised (symops.NORMALISATIONS), then the convolution as outside the scope
     assert found[12]["flops_per_sample"].value == 32 * 32 * 3 + 2 * 3 * 3 * 3 * 16 * 32 * 32 + 32 * 32 * 16
+
+
+DECODED = """
+import argparse
+import tensorflow as tf
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--scale_size", type=int, default=286)
+parser.add_argument("--gray", action="store_true")
+a = parser.parse_args()
+
+
+def preprocess(image):
+    with tf.name_scope("preprocess"):
+        return image * 2 - 1
+
+
+def transform(image):
+    r = tf.image.random_flip_left_right(image)
+    r = tf.image.resize_images(r, [a.scale_size, a.scale_size], method=tf.image.ResizeMethod.AREA)
+    return tf.image.crop_to_bounding_box(r, 0, 0, 256, 256)
+
+
+_, contents = tf.WholeFileReader().read(tf.train.string_input_producer(paths))
+raw = tf.identity(tf.image.decode_png(contents))
+raw.set_shape([None, None, 3])
+width = tf.shape(raw)[1]
+if a.gray:
+    half = tf.image.rgb_to_grayscale(raw[:, :width // 2, :])
+else:
+    half = preprocess(raw[:, :width // 2, :])
+images = tf.train.batch([transform(half)], batch_size=4)
+logits = tf.layers.conv2d(images, 8, kernel_size=4, strides=(2, 2), padding="same")
+train_op = tf.train.AdamOptimizer().minimize(tf.reduce_mean(logits))
+with tf.Session() as sess:
+    for step in range(1000):
+        sess.run(train_op)
+"""
+#: the 4x4 convolution from 256x256x3 to 128x128x8 and the mean of its outputs.
+DECODED_FORWARD = 2 * 4 * 4 * 3 * 8 * 128 * 128 + 128 * 128 * 8
+
+
+def test_an_element_keeps_the_static_shape_tf_infers_through_slices_resizes_and_crops():
+    """pix2pix: the decoded image's channels from `set_shape`, its half taken and scaled to [-1, 1], resized
+    to the option's literal size and cropped to 256x256: the batch's per-sample shape, so the graph on it is
+    priced (the switch `--gray`, argparse's False, takes the branch that keeps the channels)."""
+    train = runs(DECODED)[34]
+    assert train["samples"].value == 4
+    assert train["flops_per_sample"].value == DECODED_FORWARD and train["flops_per_sample"].bound is None
+    cropped = DECODED.replace("return tf.image.crop_to_bounding_box(r, 0, 0, 256, 256)", "return r")
+    assert runs(cropped)[34]["flops_per_sample"].value == 2 * 4 * 4 * 3 * 8 * 143 * 143 + 143 * 143 * 8
+    cropped = DECODED.replace("tf.image.crop_to_bounding_box(r, 0, 0, 256, 256)", "tf.random_crop(r, [200, 200, 3])")
+    assert runs(cropped)[34]["flops_per_sample"].value == 2 * 4 * 4 * 3 * 8 * 100 * 100 + 100 * 100 * 8
+
+
+def test_an_element_whose_size_or_channels_the_code_does_not_state_leaves_the_graph_a_floor():
+    for unknown in (DECODED.replace("[a.scale_size, a.scale_size]", "[a.scale_size, side]").replace(
+                        "return tf.image.crop_to_bounding_box(r, 0, 0, 256, 256)", "return r"),
+                    DECODED.replace("raw.set_shape([None, None, 3])", "raw.set_shape(shape)"),
+                    DECODED.replace("preprocess(raw[:, :width // 2, :])", "preprocess(raw[:, :width // 2, :]) * mask"),
+                    DECODED.replace('parser.add_argument("--gray", action="store_true")',
+                                    'parser.add_argument("--gray", action="store_false")')):
+        train = runs(unknown)[34]
+        assert train["samples"].value == 4
+        assert train["flops_per_sample"].value is None
+
+
+def saved(code: str) -> dict[int, dict]:
+    result = analyse_source(textwrap.dedent(code).lstrip("\n"), "train.py")
+    return {s.span.line: s.work for s in result.callsites if s.api.endswith("Saver.save")}
+
+
+SAVED = DECODED.replace("with tf.Session() as sess:", "saver = tf.train.Saver()\nwith tf.Session() as sess:").replace(
+    "        sess.run(train_op)", "        sess.run(train_op)\n        saver.save(sess, 'ckpt', global_step=step)"
+)
+
+
+def test_a_graph_of_known_ops_has_its_weights_and_a_saver_writes_at_least_them():
+    """The convolution's 4x4x3x8 kernel and 8 biases: the weights a training step reads and updates, which a
+    Saver given no `var_list` (built after the graph) writes at least, with the optimizer's slots besides."""
+    train = runs(SAVED)[35]
+    assert train["params"].value == 4 * 4 * 3 * 8 + 8 and train["params"].bound is None
+    save = saved(SAVED)[36]
+    assert save["params"].value == 4 * 4 * 3 * 8 + 8 and save["params"].bound == "lower"
+
+
+def test_a_graph_of_an_unknown_op_or_a_saver_of_some_variables_has_no_weights():
+    unknown = SAVED.replace("train_op = tf.train.AdamOptimizer().minimize(tf.reduce_mean(logits))",
+                            "train_op = tf.train.AdamOptimizer().minimize(tf.reduce_mean(tf.nn.local_response_normalization(logits)))")
+    assert "params" not in runs(unknown)[35] and "params" not in saved(unknown)[36]
+    for saver in ("tf.train.Saver(var_list=g_vars)", "tf.train.Saver(g_vars)"):
+        assert "params" not in saved(SAVED.replace("tf.train.Saver()", saver))[36]
+    early = SAVED.replace("saver = tf.train.Saver()\n", "").replace("_, contents =", "saver = tf.train.Saver()\n_, contents =")
+    assert "params" in runs(early)[35] and "params" not in saved(early)[36]
