@@ -114,8 +114,8 @@ def period(test: ast.expr) -> tuple[int | ast.expr, frozenset, int] | None:
         if isinstance(right, ast.Constant) and right.value == 0 and type(right.value) is int:
             return _modulus(left)
     for left, right in pairs:
-        found = remainder(left)
-        if found is not None and _one_residue(right, *found):
+        parts = remainder(left)
+        if parts is not None and _one_residue(right, *parts):
             return _modulus(left)
     return None
 
@@ -124,8 +124,10 @@ def _one_residue(c: ast.expr, a: ast.expr, k: ast.expr) -> bool:
     """`a % k == c` holds once every k passes as a counts up: c a literal 0 < c < k, or an expression
     that calls nothing and reads nothing a reads (`step % self.n == self.n - 1`)."""
     if isinstance(c, ast.Constant):
-        literal_k = isinstance(k, ast.Constant) and type(k.value) is int
-        return type(c.value) is int and c.value > 0 and not (literal_k and c.value >= k.value)
+        residue, divisor = c.value, k.value if isinstance(k, ast.Constant) else None
+        if not isinstance(residue, int) or isinstance(residue, bool) or residue <= 0:
+            return False
+        return not isinstance(divisor, int) or residue < divisor
     return (
         isinstance(c, (ast.Name, ast.Attribute, ast.BinOp))
         and not any(isinstance(n, ast.Call) for n in ast.walk(c))
