@@ -45,6 +45,28 @@ def made_on_host(facts: FileFacts, expr: ast.expr, scope: ast.AST, cell: int | N
     return _Maker(facts, cell).made(expr, scope, DEPTH, frozenset())
 
 
+def scalars_only(facts: FileFacts, fed: ast.expr, scope: ast.AST, cell: int | None = None) -> bool:
+    """Whether the feed *fed* (a dict literal, or the one name bound to one in *scope*) holds only
+    scalars: literal numbers, command-line options' values, or names one binding of which in *scope*
+    is one of those (`lr = args.lr` in one branch, read from a schedule file in the other: a variable
+    keeps its type). Feeding them again copies a few bytes."""
+    if isinstance(fed, ast.Name):
+        bound = list(bindings(scope, fed.id))
+        fed = bound[0] if len(bound) == 1 and bound[0] is not None else fed
+    if not isinstance(fed, ast.Dict) or not fed.values:
+        return False
+    maker = _Maker(facts, cell)
+
+    def scalar(value: ast.expr | None, named: bool = True) -> bool:
+        if isinstance(value, ast.Constant):
+            return isinstance(value.value, (bool, int, float))
+        if isinstance(value, (ast.Name, ast.Attribute)) and maker.option_scalar(value):
+            return True
+        return named and isinstance(value, ast.Name) and any(scalar(b, False) for b in bindings(scope, value.id))
+
+    return all(scalar(value) for value in fed.values)
+
+
 class ProjectFunctions:
     """The functions a call of a name may run: the file's own, else a project module's it imports
     (each module read once)."""

@@ -11,7 +11,7 @@ from greenlint.rules.assembled import Assembled
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, binds
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.feed_work import host_work
-from greenlint.rules.host_made import made_on_host
+from greenlint.rules.host_made import made_on_host, scalars_only
 from greenlint.rules.material import SAVING_OPTION, immaterial_work
 from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import (
@@ -478,7 +478,9 @@ class SessionFeedDictInLoop(Rule):
     names bound before the loop; greenlint/rules/assembled.py), unless the loop then fills it with what
     changes (`feed_dict.update({x: batch})`). Not reported: a loop that feeds only literals
     (`{keep_prob: 0.5}`: copying a scalar costs nothing) or command-line options' scalars
-    (`{batch_size: args.batch_size}`, the batches coming from an in-graph queue), or only values it makes on the host
+    (`{batch_size: args.batch_size}`, the batches coming from an in-graph queue), or names bound to one
+    of those in some branch (a learning rate from `args.lr` or, otherwise, from a schedule file: a
+    variable keeps its type), or only values it makes on the host
     without reading data: random draws (a GAN's latent batch, `np.random.uniform(-1, 1, [64,
     100])`, drawn in the loop or by a function of the file or of a project module that returns
     one), NumPy's constructors (a one-hot label grid made with `np.zeros`), literals and
@@ -748,6 +750,17 @@ class SessionFeedDictInLoop(Rule):
             "    feed_dict = construct_feed_dict(y_train, placeholders)\n"
             "    feed_dict.update({placeholders['x']: X[step * 64:(step + 1) * 64]})\n"
             "    outs = sess.run([opt_op, loss], feed_dict=feed_dict)\n    print(outs[1])\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # scalars fed on every step (a rate from an option or a schedule file, a flag): a few bytes
+            "import argparse\nimport time\nimport tensorflow as tf\nparser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--lr', type=float, default=0.1)\n"
+            "parser.add_argument('--batch_size', type=int, default=90)\nargs = parser.parse_args()\n\n\n"
+            "def train(sess, schedule):\n    if args.lr > 0:\n        lr = args.lr\n    else:\n"
+            "        lr = read_schedule(schedule)\n    for step in range(1000):\n        t = time.time()\n"
+            "        feed_dict = {lr_ph: lr, train_ph: True, batch_ph: args.batch_size}\n"
+            "        loss_, _ = sess.run([loss, train_op], feed_dict=feed_dict)\n"
+            "        print(step, loss_, time.time() - t)\n",
             options={"material-saving-j": 0.0},
         ),
         Valid(  # the function drawing noise on each call: not the same values on each pass
@@ -1188,6 +1201,7 @@ class SessionFeedDictInLoop(Rule):
                 and (_result_read(facts, loop, call, site.callsite.span.cell)
                      or not _timed(facts, loop, call, site.callsite.span.cell))
                 and not _shares_placeholders(facts, fed, loop, results, site.callsite.span.cell)
+                and not (scope is not None and scalars_only(facts, fed, scope, site.callsite.span.cell))
             ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.SAME_FEED.format(run=_run_name(site, call)))
 
