@@ -12,7 +12,7 @@ from greenlint.rules.batch_price import device
 from greenlint.rules.defaults import bound_literal, known_value
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MIN_SHARE
-from greenlint.rules.periodic import call_points, loop_period, training_steps
+from greenlint.rules.periodic import call_points, loop_period, pass_steps
 from greenlint.rules.save_price import steps_seconds
 from greenlint.rules.syntax import LOOPS, SCOPES, cell_units, every_pass, last_name, own_loops
 from greenlint.units import fmt_s
@@ -55,7 +55,8 @@ class FigureEveryFewSteps(Rule):
     calls, up to three calls deep (an `if` there hides it, but one on a parameter true with the
     program's defaults). The loop trains when its own
     body runs a training step (`train_on_batch`, `apply_gradients`, `minimize`, a TF1 run that
-    fetches the update, a `tf.function` that trains).
+    fetches the update, a `tf.function` that trains), or calls a function of the file that runs
+    one step a call (`train_step(x, y)`, as GL311 reads it).
 
     It is priced, and reported only where the figures take at least 10 % of the time they and
     the training steps between two of them take: each saved figure costs at least 17 ms and
@@ -173,6 +174,13 @@ class FigureEveryFewSteps(Rule):
             message_contains="`sample()` draws and saves matplotlib figures (1 figure, 25 axes) every 50 training"
             " steps: they take at least 117 ms",
         ),
+        Invalid(  # the training step in a function of the file the loop calls, one step a call
+            GRID.format(every="step % 50 == 0")
+            .replace("    m.train_on_batch(x, y)\n    if", "    train_step()\n    if")
+            .replace("for step in", "def train_step():\n    return m.train_on_batch(x, y)\n\n\nfor step in"),
+            line=27,
+            message_contains="(1 figure, 25 axes) every 50 training steps: they take at least 117 ms",
+        ),
         Invalid(  # a figure drawn on every training step
             GRID.format(every="True").replace("    if True:\n        sample(step)\n", "    sample(step)\n"),
             line=22,
@@ -214,7 +222,7 @@ class FigureEveryFewSteps(Rule):
         if found is None or found[0] < 1:
             return None
         period, source, loop = found
-        steps = training_steps(facts, loop, unit_cell)
+        steps = pass_steps(facts, loop, unit_cell)
         runs = next((s.loop_runs for s in steps if s.loop_runs is not None), None)
         one = steps_seconds(steps, facts.device)
         gpu = device(facts.device)

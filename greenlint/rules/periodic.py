@@ -1,7 +1,8 @@
 """Work a training loop runs every few steps (GL311's saves, GL321's figures): where a loop runs a
 call, made there or in a function of the file it calls; the period of the `if ... % N` that gates
-it, N known with the program's defaults; the training steps the loop's own body runs; and whether
-a call runs after every one of them (GL311's saves, GL203's host reads)."""
+it, N known with the program's defaults; the training steps the loop's own body runs, and those
+one pass runs through the file's functions it calls; and whether a call runs after every one of
+them (GL311's saves, GL203's host reads)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ from greenlint.rules.syntax import (
     calls_of,
     in_unguarded_step_loop,
     innermost_loop,
+    located_definitions,
     own_body,
     own_loops,
+    scope_body,
 )
 
 
@@ -133,6 +136,37 @@ def training_steps(facts: FileFacts, loop: ast.AST, cell: int | None) -> list[Si
         site = facts.site_at(node, cell) if isinstance(node, ast.Call) else None
         if site is not None and _is_step(site):
             found.append(site)
+    return found
+
+
+def pass_steps(facts: FileFacts, loop: ast.AST, cell: int | None, depth: int = 2) -> list[Site]:
+    """The training steps one pass of the loop runs: those of its own body (`training_steps`), and
+    those of each function of the file it calls there that runs one step a call (`train_step(x, y)`,
+    `self.step(batch)` around a `Session.run` fetching the update): the steps of that function's
+    own body, or, up to *depth* calls further in, of the functions it calls so. A function with a
+    step in a loop of its own runs many a call (an epoch): it and the loop calling it are not
+    followed, nor a name the file defines more than once."""
+    found = training_steps(facts, loop, cell)
+    for node in own_body(loop):
+        if isinstance(node, ast.Call) and facts.site_at(node, cell) is None:
+            found.extend(_called_steps(facts, node, cell, depth))
+    return found
+
+
+def _called_steps(facts: FileFacts, call: ast.Call, cell: int | None, depth: int) -> list[Site]:
+    """The training steps a call of a function of the file runs, where it runs one step a call
+    (pass_steps); none otherwise."""
+    defined = located_definitions(facts, call.func, cell)
+    if len(defined) != 1 or not isinstance(defined[0][0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return []
+    function, unit = defined[0]
+    if any(isinstance(n, LOOPS) and _runs_step(facts, n, unit) for n in scope_body(function)):
+        return []
+    found = training_steps(facts, function, unit)
+    if depth > 0:
+        for node in own_body(function):
+            if isinstance(node, ast.Call) and node is not call and facts.site_at(node, unit) is None:
+                found.extend(_called_steps(facts, node, unit, depth - 1))
     return found
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MIN_SHARE
-from greenlint.rules.periodic import call_points, every_step, loop_period, training_steps
+from greenlint.rules.periodic import call_points, every_step, loop_period, pass_steps
 from greenlint.rules.save_price import FEW_SAVES, SaveShare, save_share
 from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import own_loops
@@ -71,7 +71,10 @@ class SaveInStepLoop(Rule):
     or an argparse/absl flag's default (`args.checkpoint_every`, or passed so by every call of the
     function to a parameter without one). The loop trains when its own body runs a training step:
     a step method as above, or a call the analysis found to run one (a TF1 `Session.run` fetching
-    the optimizer's update, a `tf.function` whose body trains a model). The save may be the call
+    the optimizer's update, a `tf.function` whose body trains a model), or a call of a function
+    of the file that runs one step a call (`train_step(x, y)`, `self.step(batch)` around such a
+    step, up to two calls further in; one with a step in a loop of its own trains an epoch a
+    call, and its loop is no loop of steps). The save may be the call
     in the loop, or in a function of the file that the loop calls there (`save(saver, sess,
     logdir, step)` around `saver.save(...)`, TF1's `Saver.save` included), or in one that such a
     function calls (a helper nested in it), up to three calls deep; an `if` around the save in
@@ -247,6 +250,13 @@ class SaveInStepLoop(Rule):
             "m.compile(optimizer='adam', loss='mse')\nfor step, (x, y) in enumerate(batches):\n"
             "    m.train_on_batch(x, y)\n    if step % 10 == 0:\n        m.save_weights('w.weights.h5')\n"
         ),
+        Valid(  # each call of the file's function trains an epoch (a loop of steps): a save every 20 epochs
+            WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')")
+            .replace("    m.train_on_batch(x, y)\n", "    train_epoch()\n")
+            .replace(
+                "for step", "def train_epoch():\n    for _ in range(100):\n        m.train_on_batch(x, y)\n\n\nfor step"
+            )
+        ),
         Valid(  # the `if` on a parameter that a call turns off: whether it saves is the caller's choice
             WIDE.format(every="step % 20 == 0", save="save(step, ckpt=False)")
             + "def save(step, ckpt=True):\n    if ckpt:\n        m.save_weights('w.weights.h5')\n"
@@ -338,6 +348,24 @@ class SaveInStepLoop(Rule):
             line=9,
             message_contains="`save_all()` writes a checkpoint every 20 training steps",
         ),
+        Invalid(  # the step in a function of the file the loop calls, one step a call
+            WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')")
+            .replace("    m.train_on_batch(x, y)\n", "    loss = train_step(x, y)\n")
+            .replace("for step", "def train_step(x, y):\n    return m.train_on_batch(x, y)\n\n\nfor step"),
+            line=13,
+            message_contains="every 20 training steps: each save takes at least 63.8 ms",
+        ),
+        Invalid(  # TF1: the run fetching the update in a function the loop calls, through a helper it calls
+            GRAPH.format(saver="", every="step % 2 == 0", save="saver.save(sess, 'ckpt')")
+            .replace("        sess.run(train_op, feed_dict={x: xs})\n", "        train_step(sess, xs)\n")
+            .replace(
+                "with tf.compat.v1.Session()",
+                "def run_update(sess, xs):\n    return sess.run(train_op, feed_dict={x: xs})\n\n\n"
+                "def train_step(sess, xs):\n    return run_update(sess, xs)\n\n\nwith tf.compat.v1.Session()",
+            ),
+            line=19,
+            message_contains="every 2 training steps: each save takes at least 63.8 ms (5 ms to lay out the file, then 295 MB",
+        ),
         Invalid(  # the remainder taken by `tf.math.mod`, the period a flag's default
             "import argparse\nparser = argparse.ArgumentParser()\n"
             "parser.add_argument('--save-every', type=int, default=10)\nargs = parser.parse_args()\n"
@@ -386,7 +414,7 @@ def _price(facts: FileFacts, save: Site, loop: ast.AST, cell: int | None, period
     """The priced share of a save every *period* passes of the loop beside its training steps
     (save_price), None where the loop runs no training step, saves fewer than `FEW_SAVES` times
     or something is not priced."""
-    steps = training_steps(facts, loop, cell)
+    steps = pass_steps(facts, loop, cell)
     runs = next((s.loop_runs for s in steps if s.loop_runs is not None), None)
     if not steps or runs is not None and runs // period < FEW_SAVES:
         return None
