@@ -170,16 +170,26 @@ def _called_steps(facts: FileFacts, call: ast.Call, cell: int | None, depth: int
     return found
 
 
-def every_step(facts: FileFacts, site: Site) -> bool:
+def every_step(facts: FileFacts, site: Site, called: bool = False) -> bool:
     """The call runs after every training step of a loop: one calling a step method on the same
     model (`in_unguarded_step_loop`), or a call the analysis found to train that runs one step a
-    call (`one_step`) on the same receiver (session)."""
+    call (`one_step`) on the same receiver (session); with *called*, also a step that a function
+    of the file the loop calls runs (`pass_steps`: a step method, or a call that runs one step)."""
     if in_unguarded_step_loop(facts, site):
         return True
     loop, guarded = innermost_loop(facts, site)
     cell = site.callsite.span.cell
-    steps = training_steps(facts, loop, cell) if loop is not None and not guarded else []
-    return any(step.repeats(same=("receiver",)) and one_step(facts, step, cell) for step in steps)
+    if loop is None or guarded:
+        return False
+    steps = training_steps(facts, loop, cell)
+    if any(step.repeats(same=("receiver",)) and one_step(facts, step, cell) for step in steps):
+        return True
+    inner = [s for s in pass_steps(facts, loop, cell) if all(s is not t for t in steps)] if called else []
+    return any(
+        step.repeats(same=("receiver",))
+        and (method(step.api) in STEP_METHODS or one_step(facts, step, step.callsite.span.cell))
+        for step in inner
+    )
 
 
 def one_step(facts: FileFacts, step: Site, cell: int | None) -> bool:

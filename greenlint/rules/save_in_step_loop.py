@@ -58,8 +58,9 @@ class SaveInStepLoop(Rule):
     `CheckpointManager.save()` called directly in the body of a loop that runs a training step
     (`apply_gradients`, `minimize` or `train_on_batch` in the same loop, or a call the analysis
     found to run one, one step a call: a TF1 `Session.run` fetching the optimizer's update, a
-    `tf.function` of the file whose body trains a model and has no loop of steps), with no `if`
-    around the save inside that loop. The step must repeat on the same optimizer, model or
+    `tf.function` of the file whose body trains a model and has no loop of steps; or a call of a
+    plain function of the file that runs such a step once a call, `train_step(x, y)` around
+    `apply_gradients`), with no `if` around the save inside that loop. The step must repeat on the same optimizer, model or
     session: a loop over
     settings (dtypes, one new optimizer each) is no training loop; nor is a loop of one trip
     (`ds.take(1)`).
@@ -257,6 +258,15 @@ class SaveInStepLoop(Rule):
                 "for step", "def train_epoch():\n    for _ in range(100):\n        m.train_on_batch(x, y)\n\n\nfor step"
             )
         ),
+        Valid(  # after each call of the file's function that trains an epoch (a loop of steps): a save an epoch
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n\n\ndef train_epoch():\n"
+            "    for x, y in ds:\n        m.train_on_batch(x, y)\n\n\nfor epoch in range(100):\n"
+            "    train_epoch()\n    m.save_weights('w.weights.h5')\n"
+        ),
+        Valid(  # after each call of the file's function that fits: `fit` trains an epoch or more, not one step
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n\n\ndef train(x, y):\n    m.fit(x, y)\n\n\n"
+            "for x, y in chunks:\n    train(x, y)\n    m.save_weights('w.weights.h5')\n"
+        ),
         Valid(  # the `if` on a parameter that a call turns off: whether it saves is the caller's choice
             WIDE.format(every="step % 20 == 0", save="save(step, ckpt=False)")
             + "def save(step, ckpt=True):\n    if ckpt:\n        m.save_weights('w.weights.h5')\n"
@@ -289,6 +299,15 @@ class SaveInStepLoop(Rule):
             "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
             "for x, y in ds:\n    train_step(x, y)\n    ckpt.save('ckpt')\n",
             line=12,
+        ),
+        Invalid(  # after every call of the file's (untraced) function that runs one step
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
+            "opt = tf.keras.optimizers.Adam()\nckpt = tf.train.Checkpoint(model=model)\n\n\n"
+            "def train_step(x, y):\n    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(model(x) - y)\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n\n\n"
+            "for x, y in ds:\n    train_step(x, y)\n    ckpt.save('ckpt')\n",
+            line=15,
+            message_contains="`save()` runs on every training step",
         ),
         Invalid(  # every step of ResNet50 on batches of 8: the price is stated
             "import numpy as np\nimport tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\n"
@@ -386,7 +405,7 @@ class SaveInStepLoop(Rule):
             if not _is_save(site.api):
                 continue
             call = facts.node(site)
-            if site.repeats(same=("receiver",)) and every_step(facts, site):
+            if site.repeats(same=("receiver",)) and every_step(facts, site, called=True):
                 loops = own_loops(facts, call, site.callsite.span.cell) if call is not None else []
                 priced = _price(facts, site, loops[0], site.callsite.span.cell, 1) if loops else None
                 if priced is None or priced.share >= MIN_SHARE:
