@@ -19,6 +19,7 @@ from greenlint.rules.syntax import (
     calls_of,
     in_unguarded_step_loop,
     innermost_loop,
+    is_method,
     located_definitions,
     own_body,
     own_loops,
@@ -145,7 +146,8 @@ def pass_steps(facts: FileFacts, loop: ast.AST, cell: int | None, depth: int = 2
     `self.step(batch)` around a `Session.run` fetching the update): the steps of that function's
     own body, or, up to *depth* calls further in, of the functions it calls so. A function with a
     step in a loop of its own runs many a call (an epoch): it and the loop calling it are not
-    followed, nor a name the file defines more than once."""
+    followed, nor a name the file defines more than once, nor a method called on anything but
+    `self` (`env.step(action)` is no call of the file's `Agent.step`)."""
     found = training_steps(facts, loop, cell)
     for node in own_body(loop):
         if isinstance(node, ast.Call) and facts.site_at(node, cell) is None:
@@ -160,6 +162,11 @@ def _called_steps(facts: FileFacts, call: ast.Call, cell: int | None, depth: int
     if len(defined) != 1 or not isinstance(defined[0][0], (ast.FunctionDef, ast.AsyncFunctionDef)):
         return []
     function, unit = defined[0]
+    on_self = (
+        isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) and call.func.value.id == "self"
+    )
+    if is_method(facts, function, unit) != on_self or not on_self and not isinstance(call.func, ast.Name):
+        return []  # `env.step(action)` is not the file's `Agent.step`
     if any(isinstance(n, LOOPS) and _runs_step(facts, n, unit) for n in scope_body(function)):
         return []
     found = training_steps(facts, function, unit)

@@ -267,6 +267,12 @@ class SaveInStepLoop(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\n\n\ndef train(x, y):\n    m.fit(x, y)\n\n\n"
             "for x, y in chunks:\n    train(x, y)\n    m.save_weights('w.weights.h5')\n"
         ),
+        Valid(  # `env.step(action)` is no call of the file's method `Agent.step`, which trains
+            "import tensorflow as tf\nm = tf.keras.Sequential()\n\n\nclass Agent:\n"
+            "    def step(self, x, y):\n        return m.train_on_batch(x, y)\n\n\n"
+            "agent = Agent()\nfor b in range(100):\n    agent.step(x, y)\n"
+            "for t in range(100000):\n    obs = env.step(action)\n    m.save_weights('w.weights.h5')\n"
+        ),
         Valid(  # the `if` on a parameter that a call turns off: whether it saves is the caller's choice
             WIDE.format(every="step % 20 == 0", save="save(step, ckpt=False)")
             + "def save(step, ckpt=True):\n    if ckpt:\n        m.save_weights('w.weights.h5')\n"
