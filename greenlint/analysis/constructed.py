@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
-from greenlint.analysis import entry_runners, import_table, options, trees
+from greenlint.analysis import entry_runners, import_table, options, references, trees
 from greenlint.analysis.script_runs import ScriptRuns
 from greenlint.analysis.values import Const, Options
 
@@ -75,6 +75,20 @@ class Called(NamedTuple):
     runs: int | None
     upper: bool
     scripts: tuple[str, ...] = ()
+
+
+class Tally(NamedTuple):
+    """What the scripts beside a module do with a name of it, before they are summed up (`Beside.tally`):
+    each call's arguments, the runs of each script's calls of it (`Counted`), and the scripts' file names."""
+
+    found: list[Arguments]
+    counts: list[Counted]
+    scripts: list[str]
+
+
+#: How the scripts beside the module at a path call a name of it (`Beside.tally` there): asked of the
+#: callers defining a subclass, for the method it inherits (`Sub.train`); None where one names it otherwise.
+Inherited = Callable[[str, str], Tally | None]
 
 
 class Beside:
@@ -149,13 +163,32 @@ class Beside:
         self.told[importer] = result
         return result
 
-    def calls(self, name: str, imported: Callable[[str], dict[str, str | None]] = lambda script: {}) -> Called | None:
+    def calls(self, name: str, imported: Callable[[str], dict[str, str | None]] = lambda script: {},
+              inherited: Inherited | None = None) -> Called | None:
         """How the scripts call *name* (`Called`); *name* a function or class, or `Class.method` called on the
-        instances a script makes of the class (`dcgan = DCGAN(...)`, `dcgan.train(FLAGS)`). None where none
-        calls it, or where one names it otherwise than in a plain call (passes it on, subclasses it, spreads
-        `*args` or `**kwargs` into it, reads `.method` of anything but such an instance), or hands such an
-        instance on (to a call) while a project module it imports (*imported*: their texts by path, by
-        script) reads a `.method`."""
+        instances a script makes of the class (`dcgan = DCGAN(...)`, `dcgan.train(FLAGS)`), or on those of a
+        subclass a script defines without the method (*inherited*, `tally`). None where none calls it, or
+        where one names it otherwise than in a plain call (passes it on, subclasses it, spreads `*args` or
+        `**kwargs` into it, reads `.method` of anything but such an instance), or hands such an instance on
+        (to a call) while a project module it imports (*imported*: their texts by path, by script) reads a
+        `.method`."""
+        tally = self.tally(name, imported, inherited)
+        if tally is None or not tally.found:
+            return None
+        found, counts, scripts = tally
+        known = [count for count, _ in counts]
+        if None in known:
+            return Called(found, None, False, tuple(scripts))
+        most = max(count for count in known if count is not None)
+        return Called(found, most, len(set(known)) > 1 or any(upper for _, upper in counts), tuple(scripts))
+
+    def tally(self, name: str, imported: Callable[[str], dict[str, str | None]] = lambda script: {},
+              inherited: Inherited | None = None) -> Tally | None:
+        """The calls of *name* the scripts make, each script's runs of them and the scripts (`calls`); None
+        where one names it otherwise. For `Class.method`, a script defining `class Sub(Class)` (the class
+        imported by name) whose body does not define the method adds the calls of `Sub.method` that the
+        scripts beside it make (*inherited*, asked of its path: `model.train(...)` in train.py on a
+        `NERModel`, whose `train` is `BaseModel`'s); not asked, they are calls not seen."""
         if not self.may_call(name):
             return None
         owner, _, method = name.rpartition(".")
@@ -183,15 +216,20 @@ class Beside:
                 scripts.append(os.path.basename(importer))
             elif owner and named.search(text):  # `.method` read on what it cannot tell: calls not seen
                 counts.append(UNSEEN)
-        if not found:
-            return None
-        if any(text is None or named.search(text) for text in self.unread):
+        for importer, text, imported_names, _ in self.scripts if owner else ():
+            bases = frozenset(local for local, key in imported_names.items() if key == (self.stem, owner))
+            for heir in _heirs(importer, text, bases, method) if bases else ():
+                through = inherited(importer, f"{heir}.{method}") if inherited is not None else Tally([], [UNSEEN], [])
+                if through is None:
+                    return None
+                if set(through.scripts) & set(scripts):  # one script calling it through two classes: not summed
+                    counts.append(UNSEEN)
+                found.extend(through.found)
+                counts.extend(through.counts)
+                scripts.extend(through.scripts)
+        if found and any(text is None or named.search(text) for text in self.unread):
             counts.append(UNSEEN)
-        known = [count for count, _ in counts]
-        if None in known:
-            return Called(found, None, False, tuple(scripts))
-        most = max(count for count in known if count is not None)
-        return Called(found, most, len(set(known)) > 1 or any(upper for _, upper in counts), tuple(scripts))
+        return Tally(found, counts, scripts)
 
 
 def flag_defaults(texts: dict[str, str | None]) -> dict[str, Const | None]:
@@ -209,20 +247,24 @@ def flag_defaults(texts: dict[str, str | None]) -> dict[str, Const | None]:
 
 
 
-def names_method(nodes: Iterable[ast.AST], name: str) -> bool:
-    """Whether a module's *nodes* name a method's *name* besides its definition: bare, or as an
-    attribute of anything but a name the module imports (`self.train`, `obj.train`; `tf.train` is
-    none): a call of it that the scripts beside do not make."""
+def names_method(tree: ast.Module, name: str) -> bool:
+    """Whether a module's *tree* names a method's *name* besides its definition: bare, but in a function
+    binding the name itself (`references.in_binding_functions`), or as an attribute of anything but a
+    name the module imports (`self.train`, `obj.train`; `tf.train` is none): a call of it that the
+    scripts beside do not make."""
     imported: set[str] = set()
-    owners: list[ast.expr] = []
-    for node in nodes:
+    attributes: list[ast.Attribute] = []
+    bare: list[ast.Name] = []
+    for node in trees.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             imported.update(alias.asname or alias.name.partition(".")[0] for alias in node.names)
         elif isinstance(node, ast.Name) and node.id == name:
-            return True
+            bare.append(node)
         elif isinstance(node, ast.Attribute) and node.attr == name:
-            owners.append(node.value)
-    return any(not (type(owner) is ast.Name and owner.id in imported) for owner in owners)
+            attributes.append(node)
+    if bare and any(id(node) not in local for local in [references.in_binding_functions(tree, name)] for node in bare):
+        return True
+    return not all(references.of_module(node, frozenset(imported)) for node in attributes)
 
 
 def _imports_from(text: str, stem: str) -> bool:
@@ -282,6 +324,24 @@ def _flags(path: str, text: str) -> dict[str, Const | None]:
     script = _Script(tree)
     defined = options.defaults(c for c in script.calls if options.last_name(c.func) in options.ABSL)
     return {flag: script.option("FLAGS", flag) for flag in defined}
+
+
+@_per_text
+def _heirs(path: str, text: str, bases: frozenset[str], method: str) -> tuple[str, ...]:
+    """The classes the module at *path* defines at its top level on one of *bases* (names it binds by
+    import to a class of another module) whose body does not define *method*: they inherit it."""
+    tree = trees.parse_module(text, path, edited=False)  # (parsed already by `_imports`: shared in a run)
+    found = []
+    for node in tree.body:
+        if type(node) is not ast.ClassDef or not any(type(b) is ast.Name and b.id in bases for b in node.bases):
+            continue
+        own = {part.name for part in node.body if isinstance(part, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        own.update(target.id for part in node.body if isinstance(part, (ast.Assign, ast.AnnAssign))
+                   for target in (part.targets if isinstance(part, ast.Assign) else [part.target])
+                   if type(target) is ast.Name)
+        if method not in own:
+            found.append(node.name)
+    return tuple(found)
 
 
 @_per_text

@@ -360,6 +360,7 @@ class _Read(NamedTuple):
     serves: bool  #: whether it imports a web framework (`served.imports_server`)
     not_keras_only: bool  #: unreadable, or it imports a library with estimators of its own (`untyped.imports_estimator`)
     builds_graphs: bool  #: it makes a TF1 graph's inputs or runs one (`_GRAPH_WORDS`: a placeholder, a Session)
+    classes: bool  #: it may define a class at its top level (`heirs_callers`)
 
 
 def module_code(path: str, data: bytes | None = None) -> str | None:
@@ -423,7 +424,8 @@ class ProjectIndex:
         self._read_before[path] = _Read(
             sha, statements, top, text is not None and sources.mentions_tf(text),
             text is not None and served.imports_server(text), text is None or untyped.imports_estimator(text),
-            text is not None and any(word in text for word in _GRAPH_WORDS))
+            text is not None and any(word in text for word in _GRAPH_WORDS),
+            text is not None and (text.startswith("class ") or "\nclass " in text))
         return statements, sha, top
 
     def _scan(self, path: str, data: bytes | None = None) -> tuple[list[str], str]:
@@ -554,6 +556,17 @@ class ProjectIndex:
             extra += self._users.get(place, {}).get(path, [])
         return sorted({*found, *extra}) if extra else found
 
+    def heirs_callers(self, path: str, callers: list[str]) -> list[str]:
+        """The callers of those of *callers* (the module at *path*'s) that define a class, sorted, less
+        *callers* and *path*: the scripts calling a method a subclass inherits from a class of *path*
+        (`Imports.inherited`)."""
+        found: set[str] = set()
+        for caller in callers:
+            read = self._read_before.get(caller)
+            if read is not None and read.classes:
+                found.update(self.callers(caller))
+        return sorted(found - {path, *callers})
+
     def script_folders(self, folder: str) -> list[str]:
         """The subfolders of *folder* that are no package and hold a script run as the program
         (`_holds_script`): `scripts/`, `tools/` beside a package, listed once between refreshes."""
@@ -576,6 +589,7 @@ class ProjectIndex:
         *content*: the module's bytes, where the caller read them (the scan does not read them again)."""
         modules = self.digest(path) if self._scan(path, content)[0] else ""
         importers = self.callers(path)
+        importers += self.heirs_callers(path, importers)
         if importers:
             modules += "imported by " + "\0".join(f"{i}\0{self.digest(i)}" for i in importers)
         return modules + installed.stamp(path)
@@ -916,8 +930,18 @@ class Imports:
         """How the scripts beside this module call its *name* (`constructed.Beside.calls`). Where one
         hands an instance on, the texts of the other project modules it imports are read too: its
         digest in the cache key covers them."""
-        return self.scripts_beside().calls(
-            name, lambda script: {module: module_code(module) for module in self.index.imports(script) if module != self.path})
+        return self.scripts_beside().calls(name, self.imported_texts, self.inherited)
+
+    def imported_texts(self, script: str) -> dict[str, str | None]:
+        """The texts of the project modules the script at *script* imports, this one aside, by path."""
+        return {module: module_code(module) for module in self.index.imports(script) if module != self.path}
+
+    def inherited(self, path: str, name: str) -> constructed.Tally | None:
+        """How the scripts beside the module at *path*, a caller of this one defining a subclass of its
+        class, call *name* (`Sub.method`, a method the subclass inherits: `constructed.Beside.tally`);
+        one level of subclass (the cache key covers those scripts: `ProjectIndex.heirs_callers`)."""
+        other = Imports(self.index, path, self.catalog)
+        return other.scripts_beside().tally(name, other.imported_texts)
 
     def imported_beside(self, dotted: str) -> Any:
         """`module.name` of a project module as the scripts beside import it (`from models import

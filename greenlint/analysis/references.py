@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from greenlint.analysis import trees
+from greenlint.analysis import import_table, trees
 
 #: A string literal closed on its line ('...' or "...", escapes included).
 _CLOSED_STRING = re.compile(r"'(?:\\.|[^'\\])*'" + r'|"(?:\\.|[^"\\])*"')
@@ -133,11 +133,32 @@ class CodeReferences:
         self.tree = tree
         self._named: dict[str, Named] | None = None
         self._prose: str | None = None  # the docstrings, joined by NUL (no word character: no word spans two)
+        self._local: Counter[str] | None = None  # name -> its references naming no method (`not_a_method`)
+        self._params: Counter[str] = Counter()  # name -> the parameters named so (`parameters`)
 
     def of(self, name: str) -> Named:
         if self._named is None:
             self._named = _count(self.tree)
         return self._named.get(name) or Named()
+
+    def not_a_method(self, name: str) -> int:
+        """How many of the references to *name* (a module's) name no method of it: the `Name` nodes in
+        functions binding it themselves (`in_binding_functions`), and its reads as an attribute of a name
+        the module's imports bind (`tf.train`)."""
+        if self._local is None:
+            self._local = Counter(in_binding_functions(self.tree).values())
+            imported = frozenset(import_table.own(self.tree)) if type(self.tree) is ast.Module else frozenset()
+            for node in trees.walk(self.tree):
+                if isinstance(node, ast.arg):
+                    self._params[node.arg] += 1
+                elif isinstance(node, ast.Attribute) and of_module(node, imported):
+                    self._local[node.attr] += 1
+        return self._local[name]
+
+    def parameters(self, name: str) -> int:
+        """How many parameters are named *name*: words of the text the tree counts nowhere (`not_a_method`)."""
+        self.not_a_method(name)
+        return self._params[name]
 
     def in_prose(self, name: str) -> int:
         """How often the statements that are a string alone (docstrings) name *name* as a word: the
@@ -205,6 +226,37 @@ def _count(tree: ast.AST) -> dict[str, Named]:
         elif node.name:  # a definition, an `except ... as name`, a pattern's capture
             add(node.name)
     return named
+
+
+def of_module(node: ast.AST, imported: frozenset[str]) -> bool:
+    """Whether *node* is an attribute read off a dotted path whose first name is one of *imported* (the
+    names a module's imports bind: `tf.train`, `tf.compat.v1.train`)."""
+    if not isinstance(node, ast.Attribute):
+        return False
+    names = trees.dotted(node.value)
+    return bool(names) and names[0] in imported
+
+
+def in_binding_functions(tree: ast.AST, name: str | None = None) -> dict[int, str]:
+    """The `Name` nodes (id -> name; of *name* alone where given) in the functions of *tree* that bind
+    that name themselves (a parameter, or stored there and not declared global or nonlocal; their nested
+    functions included): none of them names a method (a class body is no enclosing scope of its
+    functions), as in `def train(self, train, dev): self.run_epoch(train, ...)`."""
+    found: dict[int, str] = {}
+    for node in trees.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        inner = list(ast.walk(node))
+        args = node.args
+        bound = {arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg is not None}
+        if not isinstance(node, ast.Lambda):
+            shared = {shared for n in inner if isinstance(n, (ast.Global, ast.Nonlocal)) for shared in n.names}
+            bound |= {n.id for n in inner if type(n) is ast.Name and type(n.ctx) is ast.Store} - shared
+        if name is not None:
+            bound &= {name}
+        if bound:
+            found.update((id(n), n.id) for n in inner if type(n) is ast.Name and n.id in bound)
+    return found
 
 
 #: `super(Cls, self)`: a class named to reach its base's methods, never to make one (`super_mentions`).

@@ -1423,7 +1423,7 @@ class Resolver:
         walked only where its text names it so."""
         if self.tree is None or self.other_references(info, 0, precise=False) <= 0:
             return False
-        return constructed.names_method(trees.walk(self.tree), info.node.name)
+        return constructed.names_method(self.tree, info.node.name)
 
     def gather_calls(self, info: FuncInfo) -> None:
         """Before a constructor is walked while code names its class in functions not walked yet,
@@ -1714,14 +1714,19 @@ class Resolver:
         # walked only where that may reach *expected*
         supers = super_mentions(self.source, name) if init else 0  # `super(Cls, self).__init__()` makes none
         most = total - 1 - supers - references.in_prose(name) - (before_dot if init else 0)
-        if enclosing is None and most > expected and most - keyword_mentions(self.source, name) > expected:
+        # a method's name read in a function binding it is that function's (`def train(self, train, dev)`),
+        # as an attribute of a name the module imports a module's (`tf.train`): neither is the method
+        local = params = 0
+        if enclosing is None and not init and info.kind != "function":
+            local, params = references.not_a_method(name), references.parameters(name)
+        if enclosing is None and most - local - params > expected and most - keyword_mentions(self.source, name) > expected:
             return total - 1
         named = references.of(name)
         total = named.total - named.strings if strings_data else named.total
         if info.kind == "function":
             total -= named.after_dot
         elif not init:
-            total -= sum(named.attributes.values())
+            total -= sum(named.attributes.values()) + local
         elif cls is not None:
             for attr, count in named.attributes.items():
                 if _makes_none(cls, attr):
