@@ -71,6 +71,14 @@ def set_shape(tensor: Inst, shape: Any) -> None:
         tensor.meta[STATIC_SHAPE] = tuple(dims)
 
 
+def image_op(api: str) -> bool:
+    """Whether *api* is an op whose result's static shape `static_result` follows (`convert_image_dtype`,
+    `resize_images`, `crop_to_bounding_box`): it returns one tensor, even where the catalog does not say so."""
+    leaf = api.rpartition(".")[2]
+    return api.startswith("tensorflow.") and (leaf in _SHAPE_KEPT or leaf in _RESIZES or leaf in _CROPS
+                                              or leaf == "random_crop")
+
+
 def static_result(api: str, named: dict) -> tuple | None:
     """The static shape of what the TF op *api* returns given a tensor of static shape, where TF infers it
     from the input's and the literal sizes the call states: images resized or cropped (their channels the

@@ -2821,8 +2821,8 @@ class Resolver:
             graph = work_mod.functional_model(named)
             net = work_mod.model_work(Inst(untyped.MODEL, "factory", {"graph": graph})) if graph else {}
             return Inst(graphrun.BACKEND_FUNCTION, "factory", {"line": node.lineno, "net": net})
-        if returns is None and kind == "function" and symops.returns_tensor(api):
-            returns = "tensorflow.Tensor"  # `tf.nn.leaky_relu(conv)`, its return type not in the catalog
+        if returns is None and kind == "function" and (symops.returns_tensor(api) or queues.image_op(api)):
+            returns = "tensorflow.Tensor"  # `tf.nn.leaky_relu(conv)`, `tf.image.convert_image_dtype(image)`: not in the catalog
         if returns is None:
             return None
         if merge is not None:  # `concatenate([a, b], axis=3)` on symbolic tensors: the merged graph

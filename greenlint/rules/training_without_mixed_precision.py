@@ -174,7 +174,11 @@ class TrainingWithoutMixedPrecision(Rule):
 
     A model greenlint cannot size is no evidence: a few Dense or RNN layers on data of unknown
     width or length (a regression on a CSV file, a small RNN) is not reported, and neither is a
-    class named after an architecture (`TransformerBlock(32, 2)`: a layer of any size).
+    class named after an architecture (`TransformerBlock(32, 2)`: a layer of any size), nor a
+    TensorFlow Hub layer of any name (`hub.KerasLayer(".../resnet_v1_50/feature_vector/5")`): the
+    SavedModel keeps the float32 computation it was exported with, and a mixed policy reaches only
+    the layers around it, or fails on the float16 inputs its signatures reject (tensorflow/hub
+    issues 466, 748 and 854).
     One finding per file (and per trainer class given a large model), on its first training with
     such evidence, except where the advice
     cannot be followed or changes what the code is for:
@@ -594,6 +598,14 @@ class TrainingWithoutMixedPrecision(Rule):
             "    op = tf.compat.v1.train.AdamOptimizer(1e-3).minimize(loss)\n"
             "    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=op)\n"
             "est = tf.estimator.Estimator(model_fn=model_fn)\nest.train(input_fn, max_steps=100000)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # a TF Hub SavedModel named after ResNet: its float32 graph is fixed at export, the policy misses it
+            "import tensorflow as tf\nimport tensorflow_hub as hub\nmodel = tf.keras.Sequential([\n"
+            "    tf.keras.layers.InputLayer(input_shape=(224, 224, 3)),\n"
+            "    hub.KerasLayer('https://tfhub.dev/google/imagenet/resnet_v1_50/feature_vector/5', trainable=True),\n"
+            "    tf.keras.layers.Dense(10),\n])\nmodel.compile('adam', 'sparse_categorical_crossentropy')\n"
+            "model.fit(train_ds, epochs=10)\n",
             options={"material-saving-j": 0.0},
         ),
         Valid(  # a CamelCase layer class may be a block of any size: its name is no evidence

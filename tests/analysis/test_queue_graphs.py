@@ -274,6 +274,18 @@ def test_an_element_keeps_the_static_shape_tf_infers_through_slices_resizes_and_
     assert runs(cropped)[34]["flops_per_sample"].value == 2 * 4 * 4 * 3 * 8 * 100 * 100 + 100 * 100 * 8
 
 
+def test_image_ops_the_catalog_gives_no_return_type_keep_the_static_shape():
+    """pix2pix converts the decoded image to float32 before `set_shape` (and others adjust its brightness):
+    `convert_image_dtype` and `random_brightness` return one tensor of their input's shape, though the
+    catalog states no return type for them; the graph on the batch is priced as without them."""
+    converted = DECODED.replace("tf.identity(tf.image.decode_png(contents))",
+                                "tf.identity(tf.image.convert_image_dtype(tf.image.decode_png(contents), tf.float32))")
+    assert runs(converted)[34]["flops_per_sample"].value == DECODED_FORWARD
+    brightened = DECODED.replace("r = tf.image.random_flip_left_right(image)",
+                                 "r = tf.image.random_brightness(tf.image.random_flip_left_right(image), 0.2)")
+    assert runs(brightened)[34]["flops_per_sample"].value == DECODED_FORWARD
+
+
 def test_an_element_whose_size_or_channels_the_code_does_not_state_leaves_the_graph_a_floor():
     for unknown in (DECODED.replace("[a.scale_size, a.scale_size]", "[a.scale_size, side]").replace(
                         "return tf.image.crop_to_bounding_box(r, 0, 0, 256, 256)", "return r"),
