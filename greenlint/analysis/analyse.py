@@ -12,19 +12,18 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from greenlint.analysis import exercises, sources, trees
+from greenlint.analysis import exercises, installed, libraries, sources, trees
 from greenlint.analysis.arrays import TENSOR
 from greenlint.analysis.callsite import CallSite, Span, node_columns
 from greenlint.analysis.enclosing import Enclosing, shape
 from greenlint.analysis.options import OptionRead
+from greenlint.analysis.project import Imports, direct_imports, import_statements, project_index, working_directory
+from greenlint.analysis.resolver import Resolver
 from greenlint.analysis.sources import Code, FileError
 from greenlint.analysis.work import mark_symbolic
+from greenlint.catalog.catalog import Catalog, load_catalog
 from greenlint.catalog.names import TF1_PREFIX
-
-if TYPE_CHECKING:
-    from greenlint.catalog.catalog import Catalog
 
 #: Deeply nested code (long `a + b + ...` chains) needs more than Python's default 1000 frames.
 _RECURSION_LIMIT = 10_000
@@ -102,8 +101,6 @@ def analyse_source(
     if not parses(path, code, local):
         return FileAnalysis(path, source_text=text, cells=cells)
     if catalog is None:
-        from greenlint.catalog.catalog import load_catalog
-
         catalog = load_catalog()
     if sys.getrecursionlimit() < _RECURSION_LIMIT:  # raised once, never lowered: threads may be analysing
         sys.setrecursionlimit(_RECURSION_LIMIT)
@@ -114,14 +111,10 @@ def analyse_source(
     depends: tuple = ()
     importers = _importers(path)  # how they call what it defines (constructed.py)
     if local is not None or importers:
-        from greenlint.analysis.project import Imports, project_index, working_directory
-
         index, absolute = project_index(), os.path.abspath(path)
         imports = Imports(index, absolute, catalog, local or [])
         depends = (working_directory(), index.digest(absolute), *((m, index.digest(m)) for m in (*(local or ()), *importers)))
     if os.path.isfile(path):
-        from greenlint.analysis import installed
-
         depends += (installed.stamp(path),)  # the libraries its classes are read from (installed, upgraded)
     tree = trees[0] if cells is None else None  # a cell's tree is renumbered into the joined module
     known = _known((os.path.abspath(path), code)) if tree is not None else None
@@ -173,7 +166,7 @@ def _moved(known: FileAnalysis, path: str, tree: ast.Module) -> FileAnalysis:
 
 def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[FileError]]:
     """One tree per unit (None where it does not parse, with a FileError saying why)."""
-    trees: list[ast.Module | None] = []
+    parsed: list[ast.Module | None] = []
     errors = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # e.g. invalid escape sequences: not ours to report
@@ -181,10 +174,14 @@ def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[
         for unit in units:
             where = f"{path}:cell {unit.cell}" if unit.cell is not None else path
             try:
-                tree = _parse_unit(unit, name)
+                trees.analysing(name)
+                if unit.cell is None:  # a cell's tree is renumbered (changed) later: never shared
+                    tree = trees.parse_module(unit.text, name)
+                else:
+                    tree = sources.parse_code(unit, name)
                 if unit.cell is not None or _known((os.path.abspath(path), unit.text)) is None:
                     _compiles(tree, unit, name)
-                trees.append(tree)
+                parsed.append(tree)
             except SyntaxError as exc:
                 line, column = exc.lineno or 0, exc.offset or 0
                 left = exercises.blank(unit.retry or unit.text) if unit.cell is not None else None
@@ -194,13 +191,13 @@ def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[
                 else:
                     message = f"{where}:{line}:{column}: syntax error: {exc.msg} ({_GRAMMAR})"
                     errors.append(sources.file_error(path, sources.SYNTAX_ERROR, message, line, column, unit.cell))
-                trees.append(None)
+                parsed.append(None)
             except (RecursionError, MemoryError, ValueError) as exc:
                 reason = "too deeply nested" if not isinstance(exc, ValueError) else str(exc)
                 message = f"{where}: {reason}"  # GL001 says "cannot parse: " before it
                 errors.append(sources.file_error(path, sources.SYNTAX_ERROR, message, cell=unit.cell))
-                trees.append(None)
-    return trees, _said_once(errors)
+                parsed.append(None)
+    return parsed, _said_once(errors)
 
 
 def _graph_op(catalog: Catalog, api: str, features: dict) -> bool:
@@ -245,13 +242,6 @@ def _compiles(tree: ast.Module, unit: Code, path: str) -> None:
     compile(tree, path, "exec", flags=flags, dont_inherit=True)
 
 
-def _parse_unit(unit: Code, path: str) -> ast.Module:
-    trees.analysing(path)
-    if unit.cell is None:  # a cell's tree is renumbered (changed) later: never shared
-        return trees.parse_module(unit.text, path)
-    return sources.parse_code(unit, path)
-
-
 def parses(path: str, code: str, local: list[str] | None) -> bool:
     """The cheap text check: a file is parsed where its text *code* names TensorFlow or Keras,
     imports another module of its project (*local*: `project_imports`), is imported by a module
@@ -261,9 +251,6 @@ def parses(path: str, code: str, local: list[str] | None) -> bool:
 
 def _imports_library(path: str, code: str) -> bool:
     """Whether *code* imports a library built on TF/Keras (libraries.py: installed, or in the table)."""
-    from greenlint.analysis import libraries
-    from greenlint.analysis.project import import_statements
-
     roots = {(dotted or plain or "").partition(".")[0] for dots, dotted, _, plain in import_statements(code) if not dots}
     return any(libraries.built_on_keras(root, path) for root in roots if root)
 
@@ -273,8 +260,6 @@ def project_imports(path: str, code: str) -> list[str] | None:
     buffer may differ from it); None if it imports none (or is not a file)."""
     if not os.path.isfile(path):
         return None
-    from greenlint.analysis.project import direct_imports, project_index
-
     project_index().refresh(max_age=1.0)  # an imported module edited meanwhile (the editor) is read again
     return direct_imports(os.path.abspath(path), code) or None
 
@@ -284,8 +269,6 @@ def _importers(path: str) -> list[str]:
     import it, whether it names them or not ([] if none, or if it is no file: `ProjectIndex.callers`)."""
     if not os.path.isfile(path):
         return []
-    from greenlint.analysis.project import project_index
-
     return project_index().callers(os.path.abspath(path))
 
 
@@ -294,8 +277,6 @@ def _tf_importers(path: str) -> list[str]:
     none, or if it is no file): the loader module of a TF program, analysed with it."""
     if not os.path.isfile(path):
         return []
-    from greenlint.analysis.project import project_index
-
     return project_index().tf_importers(os.path.abspath(path))
 
 
@@ -305,8 +286,6 @@ def _resolve(
 ) -> tuple[list[CallSite], list[OptionRead]]:
     """Resolve the parsed units as one module (notebook cells share one namespace, in order): its
     call sites, and the attributes it read as another module's option defaults (`Resolver.read_options`)."""
-    from greenlint.analysis.resolver import Resolver
-
     starts = []  # first line of each unit in the joined module
     body = []
     offset = 0

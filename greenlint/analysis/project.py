@@ -85,7 +85,10 @@ _IMPORT_LINE = re.compile(
 _SPLIT = re.compile(r"\W+")
 
 
+@functools.lru_cache(maxsize=65536)
 def _is_package(directory: str) -> bool:
+    """Whether *directory* holds an `__init__.py`: asked for each folder above each module, file after
+    file, and answered once between refreshes (`ProjectIndex.refresh`), as the search roots are."""
     return os.path.isfile(os.path.join(directory, "__init__.py"))
 
 
@@ -468,6 +471,7 @@ class ProjectIndex:
             return
         self._refreshed = now
         search_roots.cache_clear()
+        _is_package.cache_clear()
         project_root.cache_clear()
         _holds_python.cache_clear()
         installed.clear()

@@ -8,10 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import greenlint.check.overlay as overlay  # the module itself, not through the package's lazy hook
+import greenlint.check.noqa as noqa  # the modules themselves, not through the package's lazy hook
+import greenlint.check.overlay as overlay
 from greenlint.analysis.callsite import Span
 from greenlint.check.config import Config
 from greenlint.check.discovery import discover, leads_out
+from greenlint.check.file_result import internal_error
 from greenlint.check.keys import NO_RULES, rule_settings, rules_id
 from greenlint.check.runner import Backend, RunStats, check_files, load_result
 from greenlint.check.selection import Selector
@@ -69,8 +71,6 @@ FILE_ERRORS = frozenset({"GL001", "GL002"})
 def file_errors(result: FileResult) -> list[Diagnostic]:
     """The file errors (GL001/GL002) of one analysed file, suppressions applied: `apply_rules`
     with no rule enabled, without the rules (a run that reports no finding: `analyse_paths`)."""
-    from greenlint.check import noqa
-
     kept, _ = noqa.apply(list(result.errors), result.suppressions)
     return sorted((d for d in kept if d.code in FILE_ERRORS), key=Diagnostic.sort_key)
 
@@ -83,8 +83,7 @@ def apply_rules(result: FileResult, config: Config, enabled: frozenset[str], fix
     so that whether a suppression is used never depends on the selection: `--select GL3,GL003`
     judges a `# noqa: GL101` as `--extend-select GL003` does.
     """
-    from greenlint.check import noqa
-    from greenlint.check.file_result import internal_error
+    # here: a diff (`analyse_paths`) imports no rule's module, a warm run no predictor's (`rules.site`)
     from greenlint.rules.base import FileFacts
     from greenlint.rules.deliberate import wanted
     from greenlint.rules.site import judged, method
