@@ -11,6 +11,7 @@ from typing import TypeGuard
 from greenlint.analysis import trees
 from greenlint.analysis.project import project_bindings
 from greenlint.rules.base import FileFacts
+from greenlint.rules.defaults import other_mode
 from greenlint.rules.syntax import cell_units, enclosing_anywhere, last_name, scope_body, units
 
 
@@ -42,8 +43,9 @@ def constructor(facts: FileFacts, node: ast.expr) -> ast.Call | None:
 def listed(facts: FileFacts, node: ast.expr, scope: ast.AST | None = None) -> list[ast.expr] | None:
     """The callbacks a `callbacks=` argument holds: a literal list or tuple (or a sum of them),
     or the name of one the file binds once (in the whole file, else in the function the name is
-    read in, *scope*), with what it `append`s, `extend`s or `+=`s to it, where the list may be
-    the result of a helper function of the file that builds and returns it
+    read in, *scope*; a binding in a branch the program's defaults do not take left out), with
+    what it `append`s, `extend`s or `+=`s to it, where the list may be the result of a helper
+    function of the file that builds and returns it
     (`callbacks = create_callbacks(args)`, or that call itself), or a `self.` attribute its class
     assigns once, with what it adds to it; None where greenlint cannot tell (another call's
     result, a name bound twice in its function)."""
@@ -60,6 +62,8 @@ def listed(facts: FileFacts, node: ast.expr, scope: ast.AST | None = None) -> li
     if not isinstance(node, ast.Name):
         return None
     bound, added = _built(list(units(facts)) if scope is None else [scope], node)
+    if len(bound) > 1:  # bound in the branches of a choice on an option: the one its default takes
+        bound = [value for value in bound if not _other_mode(facts, value)]
     if len(bound) != 1 and scope is None:
         function = function_of(facts, node)
         return listed(facts, node, function) if function is not None else None
@@ -83,6 +87,14 @@ def _grown(
             return None
         found += more
     return found
+
+
+def _other_mode(facts: FileFacts, value: ast.expr) -> bool:
+    """Whether *value* is written in the branch of an `if`/`else` on an option that the program's
+    defaults leave for the other (`if args.wandb: callbacks = [WandbCallback()] else: callbacks = []`
+    with `--wandb` off by default: defaults.other_mode), in the file's cell that holds it."""
+    cell = next((c for c in facts.cells if facts.parent(value, c) is not None), None)
+    return other_mode(facts, value, cell)
 
 
 def is_self_attribute(node: ast.AST) -> TypeGuard[ast.Attribute]:

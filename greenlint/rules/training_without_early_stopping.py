@@ -89,6 +89,16 @@ HELPER = (
 )
 
 
+#: A callbacks list bound in the two branches of a choice on `--wandb` (default `{default}`): a logger of
+#: another library's in one, an empty list in the other, a checkpoint added after.
+LOGGED = (
+    "import argparse\nimport tensorflow as tf\nfrom wandb.keras import WandbCallback\n"
+    "p = argparse.ArgumentParser()\np.add_argument('--wandb', default={default})\nargs = p.parse_args()\n"
+    "m = tf.keras.Sequential()\nif args.wandb:\n    callbacks = [WandbCallback()]\nelse:\n    callbacks = []\n"
+    "callbacks.append(tf.keras.callbacks.ModelCheckpoint('w.h5', save_best_only=True))\n"
+    "m.fit(x, y, epochs=50, validation_split=0.1, callbacks=callbacks)\n"
+)
+
 #: A reinforcement-learning agent trained for a fixed number of episodes (`{stop}`: more lines at
 #: the end of each episode, `{count}`: the episode count).
 AGENT = (
@@ -329,7 +339,10 @@ class TrainingWithoutEarlyStopping(Rule):
     name is bound elsewhere too), which may be what a helper function of the file builds and
     returns (`callbacks = create_callbacks(args)`, or `callbacks=create_callbacks(args)` itself;
     with several `return`s, the callbacks of each), or from a `self.` attribute its class assigns
-    a list once (`self.callbacks = [...]`, appends included); a name in it that is `None` until a
+    a list once (`self.callbacks = [...]`, appends included); a list bound in the two branches of a
+    choice on an option is the one the program's defaults take (`if args.wandb: callbacks =
+    [WandbCallback()] else: callbacks = []` with `--wandb` empty by default: the empty one, a
+    Hydra configuration's `null` included); a name in it that is `None` until a
     callback is assigned holds that callback, and one assigned two callbacks in two branches
     holds either. Given any other way (another call's result, `**kwargs`), the callbacks are
     unknown and nothing is reported. An `EarlyStopping` covers the fits it is passed to, not
@@ -691,6 +704,10 @@ class TrainingWithoutEarlyStopping(Rule):
         Valid(  # the helper that builds the list adds an EarlyStopping
             HELPER.format(extra="    callbacks.append(tf.keras.callbacks.EarlyStopping(patience=5))\n")
         ),
+        Valid(  # the default takes the branch of a callback not known
+            LOGGED.format(default="'my-project'"),
+            options={"material-saving-j": 0.0},
+        ),
         Valid(  # the helper returns another call's result: the callbacks are unknown
             "import tensorflow as tf\ndef make_callbacks(args):\n    return build(args)\n"
             "m = tf.keras.Sequential()\ncallbacks = make_callbacks(args)\n"
@@ -989,6 +1006,12 @@ class TrainingWithoutEarlyStopping(Rule):
         Invalid(  # the list a helper of the file builds and returns (a TensorBoard only when logging)
             HELPER.format(extra=""),
             line=13,
+        ),
+        Invalid(  # the list bound in two branches: the one the program's defaults take holds no stopping callback
+            LOGGED.format(default="''"),
+            line=13,
+            message_contains="runs 50 epochs with validation data",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # an agent trained for a fixed number of episodes: the break leaves the episode only
             AGENT.format(count=1000, stop=""),
