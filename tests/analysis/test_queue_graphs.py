@@ -141,8 +141,13 @@ def test_slim_layers_are_priced_as_their_keras_twins_under_arg_scope_defaults():
 def test_a_slim_layer_whose_stride_or_layout_is_not_known_leaves_its_work_unknown():
     found = runs(SLIM.replace("h2 = slim.conv2d(x, 16, 3)", "h2 = slim.conv2d(x, 16, 3, stride=s)"))
     assert found[12]["flops_per_sample"].value is None
-    found = runs(SLIM.replace('padding="VALID", stride=2', 'data_format="NCHW"'))
-    assert found[11]["flops_per_sample"].value is None  # channels first: the layers after it of unknown shape too
+    found = runs(SLIM.replace('padding="VALID", stride=2', "data_format=layout"))
+    assert found[11]["flops_per_sample"].value is None  # channels first or last: the layers after it of unknown shape too
+
+
+def test_a_slim_layer_of_channels_first_is_priced_as_its_channels_last_twin():
+    code = SLIM.replace("[None, 32, 32, 3]", "[None, 3, 32, 32]").replace("slim.conv2d(x, 16, 3)", 'slim.conv2d(x, 16, 3, data_format="NCHW")')
+    assert runs(code)[12]["flops_per_sample"].value == 2 * 3 * 3 * 3 * 16 * 32 * 32 + 32 * 32 * 16
 
 
 def test_a_scope_given_a_scope_and_a_network_called_in_it_use_its_defaults():
