@@ -2981,6 +2981,9 @@ class Resolver:
                 return batch
         if name == "zip" and args and not any(starred for starred, _ in args):
             return arrays.zipped([value for _, value in args])
+        if name == "len" and len(args) == 1 and not args[0][0] and type(args[0][1]) is Seq \
+                and args[0][1].items and all(map(arrays.is_sym, args[0][1].items)):
+            return Const(len(args[0][1].items))  # `len(layers)` of the graph's tensors a loop walked trip by trip appended
         if name == "len" and len(args) == 1 and not args[0][0] and type(args[0][1]) is Inst:
             rows = arrays.rows_of(args[0][1])  # `len(x)` of an array whose rows are known (or bounded)
             return Const(rows) if type(rows) is int else arrays.rows_count(args[0][1])

@@ -318,3 +318,41 @@ def test_a_graph_of_an_unknown_op_or_a_saver_of_some_variables_has_no_weights():
         assert "params" not in saved(SAVED.replace("tf.train.Saver()", saver))[36]
     early = SAVED.replace("saver = tf.train.Saver()\n", "").replace("_, contents =", "saver = tf.train.Saver()\n_, contents =")
     assert "params" in runs(early)[35] and "params" not in saved(early)[36]
+
+
+SKIPS = """
+import tensorflow as tf
+
+def build(x):
+    h = tf.layers.conv2d(x, 8, 3, padding="same")
+    layers = [h]
+    for filters in (8, 16):
+        h = tf.layers.conv2d(layers[-1], filters, 3, padding="same")
+        APPEND
+    merged = tf.concat([layers[-1], layers[len(layers) - 3]], axis=3)
+    return merged
+
+queue = tf.train.string_input_producer(paths)
+_, contents = tf.WholeFileReader().read(queue)
+image = tf.image.decode_png(contents, channels=3)
+image.set_shape([32, 32, 3])
+images, labels = tf.train.batch([image, label], batch_size=4)
+logits = tf.layers.dense(tf.layers.flatten(build(tf.to_float(images))), 10)
+loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+train_op = tf.train.AdamOptimizer().minimize(loss)
+with tf.Session() as sess:
+    sess.run(train_op)
+"""
+
+
+def test_len_of_the_tensors_a_loop_appended_indexes_the_skip_it_concatenates():
+    """pix2pix's U-Net: `layers[len(layers) - 3]` of the list its encoder's loop of known trips appended is
+    its first layer, so the concatenation, and the graph after it, are priced as `layers[0]` is."""
+    (train,) = runs(SKIPS.replace("APPEND", "layers.append(h)")).values()
+    (literal,) = runs(SKIPS.replace("APPEND", "layers.append(h)").replace("len(layers) - 3", "0")).values()
+    assert train["flops_per_sample"].bound is None and train["flops_per_sample"].value == literal["flops_per_sample"].value
+
+
+def test_len_of_tensors_appended_on_a_branch_not_known_stays_unknown():
+    (train,) = runs(SKIPS.replace("APPEND", "if deep:\n            layers.append(h)")).values()
+    assert train["flops_per_sample"].bound == "lower" or train["flops_per_sample"].value is None
