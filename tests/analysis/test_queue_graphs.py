@@ -104,9 +104,21 @@ def test_an_iterator_over_a_pipeline_of_known_elements_gives_its_batch_and_shape
         assert train["flops_per_sample"].value == 2 * 784 * 10 + 10
 
 
+def test_an_iterator_over_tuples_gives_each_part_of_its_shape_and_the_batch():
+    """`images, labels = iterator.get_next()` over `from_tensor_slices((x, y))`: each part a batch of its own
+    shape; a `map` since leaves the parts unknown (what it returns is not read here)."""
+    code = ITERATOR.replace("from_tensor_slices(x)", "from_tensor_slices((x, np.zeros((1000,), dtype=np.int64)))")
+    code = code.replace("features = ", "features, labels = ")
+    train = runs(code)[10]
+    assert train["samples"].value == 50
+    assert train["flops_per_sample"].value == 2 * 784 * 10 + 10 and train["flops_per_sample"].bound is None
+    mapped = runs(code.replace(".shuffle(1000)", ".map(parse)"))[10]
+    assert mapped["flops_per_sample"].value is None
+
+
 def test_an_iterator_over_elements_of_unknown_shape_is_a_floor():
     train = runs(ITERATOR.replace("from_tensor_slices(x)", "from_tensor_slices((x, y))"))[10]
-    assert train["samples"].value is None and train["flops_per_sample"].value is None
+    assert train["samples"].value == 50 and train["flops_per_sample"].value is None  # a dense layer on the tuple
     train = runs(ITERATOR.replace("np.zeros((1000, 784), dtype=np.float32)", "np.load(path)"))[10]
     assert train["flops_per_sample"].value is None
 
