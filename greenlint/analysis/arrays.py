@@ -83,6 +83,7 @@ class Data:
     batch_note: str | None = None  # where `batch` was read, if not a `.batch(n)`
     most_shape: tuple | None = None  # the per-sample axes' most, where `shape` is unknown (`x[:64, :50]`)
     whole: bool = False  # each element is one tensor of `shape` (`from_tensor_slices(x)`), not a tuple
+    parts: tuple | None = None  # where each element is a tuple (`from_tensor_slices((x, y))`): each part's per-sample shape
     decoded: int | None = None  # pixels each sample decodes from its file per pass (`image_dataset_from_directory`)
 
 
@@ -1070,13 +1071,15 @@ def dataset_source(api: str, named: dict, positional: list = ()) -> Data | None:
     if leaf == "from_tensor_slices":
         source = named.get("tensors")
         whole = type(source) is not Seq
+        parts = None
         if type(source) is Seq and source.items:
+            parts = tuple(tuple(part[1:]) if part else None for part in map(shape_of, source.items))
             source = source.items[0]  # (x, y): x's first axis
         shape = shape_of(source)
         if not shape or shape[0] is None:
-            return replace(_UNSIZED, shape=tuple(shape[1:]) if shape else None)
+            return replace(_UNSIZED, shape=tuple(shape[1:]) if shape else None, parts=parts)
         prov, note = shape_source(source)
-        return Data(shape[0], tuple(shape[1:]), prov=prov, note=note, whole=whole)
+        return Data(shape[0], tuple(shape[1:]), prov=prov, note=note, whole=whole, parts=parts)
     if leaf == "from_tensors":  # one element, whatever its shape
         return Data(1, shape_of(named.get("tensors")), prov="literal")
     if leaf == "range":
@@ -1103,14 +1106,14 @@ def dataset_step(name: str, data: Data, named: dict) -> Data | None:
     if name in ("shuffle", "prefetch", "with_options", "apply", "ignore_errors"):
         return data
     if name in ("map", "flat_map"):
-        return replace(data, shape=None) if name == "map" else None
+        return replace(data, shape=None, parts=None) if name == "map" else None
     if name == "filter":
         return replace(data, upper=True)
     if name in ("batch", "padded_batch"):
         size = _int(named.get("batch_size"))
         if data.batch is not None or size is None or size <= 0:
             return None
-        return replace(data, batch=size)
+        return replace(data, batch=size) if name == "batch" else replace(data, batch=size, parts=None)  # (padded)
     if name == "unbatch":
         return replace(data, batch=None) if data.batch is not None else None
     if name in ("take", "skip"):

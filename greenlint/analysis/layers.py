@@ -444,13 +444,15 @@ ALIASES = {
 RULES.update({alias: RULES[name] for alias, name in ALIASES.items()})
 #: Options the rules read with a default where they are absent (`padding="valid"`, `use_bias=True`).
 DEFAULTED = frozenset({
-    "attention_axes", "axis", "center", "cropping", "depth_multiplier", "dilation_rate", "groups", "keepdims",
+    "attention_axes", "axis", "center", "cropping", "data_format", "depth_multiplier", "dilation_rate", "groups", "keepdims",
     "merge_mode", "output_mode", "output_sequence_length", "padding", "pool_size", "reset_after",
     "return_sequences", "scale", "score_mode", "shared_axes", "size", "strides", "use_bias", "use_gate", "use_scale",
 })
 #: Of those, the options that move a layer's output sides alone: its parameters and channels are the same
 #: whatever they are.
 SIDES_ONLY = frozenset({"cropping", "dilation_rate", "padding", "pool_size", "size", "strides"})
+#: The `data_format`s putting the channels before the sides (Keras' `"channels_first"`, `nn` ops' `"NCHW"`).
+CHANNELS_FIRST = frozenset({"channels_first", "NCW", "NCHW", "NCDHW"})
 #: Layers joining several inputs of one shape (Concatenate joins along its axis).
 MERGES = frozenset({"Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate"})
 #: Keras' functional helpers that build a merge layer and call it at once (`concatenate([a, b], axis=3)`).
@@ -468,6 +470,8 @@ def apply(name: str, init: dict, shapes: list[Shape]) -> LayerWork | None:
     rule = RULES.get(name)
     if rule is None or len(shapes) != 1:
         return None
+    if init.get("data_format") in CHANNELS_FIRST:
+        return _channels_first(name, init, shapes[0])
     found = rule(init, shapes[0])
     if found is None:
         return None
@@ -476,6 +480,17 @@ def apply(name: str, init: dict, shapes: list[Shape]) -> LayerWork | None:
         extra = product(found.shape)
         found = found._replace(flops=None if found.flops is None or extra is None else found.flops + extra)
     return found
+
+
+def _channels_first(name: str, init: dict, shape: Shape) -> LayerWork | None:
+    """The work of a layer given `data_format="channels_first"` on a sample of *shape* (channels, then
+    sides): the same layer's on the channels moved last, its output's channels moved first again."""
+    if len(shape) < 2:
+        return None
+    found = apply(name, {k: v for k, v in init.items() if k != "data_format"}, [(*shape[1:], shape[0])])
+    if found is None or len(found.shape) != len(shape):
+        return found  # (a global pooling's channels, a flattened sample: no sides left)
+    return found._replace(shape=(found.shape[-1], *found.shape[:-1]))
 
 
 def unread(named: dict[str, Any], init: dict, spread: bool, options: frozenset[str] = DEFAULTED) -> tuple[str, ...]:

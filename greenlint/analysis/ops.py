@@ -15,6 +15,7 @@ from typing import Any
 
 from greenlint.analysis.arrays import shape_of, shape_source
 from greenlint.analysis.callsite import Quantity, Work
+from greenlint.analysis.layers import CHANNELS_FIRST
 from greenlint.analysis.values import Const
 
 REDUCTIONS = frozenset({
@@ -196,36 +197,45 @@ def op_work(api: str, named: dict, features: dict) -> Work:
 def _conv(named: dict) -> Work:
     source = named.get("input")
     found = conv_work(shape_of(source), shape_of(named.get("filters")), named.get("strides", Const(1)),
-                      named.get("padding"))
+                      named.get("padding"), channels_first(named))
     if found is None:
         return _unknown("the input's or the filters' shape, the strides or the padding")
     out, flops = found
     return _work(math.prod(out), flops, source, "2·k·c_in·c_out per output position")
 
 
-def per_axis(value: Any, rank: int) -> tuple[int, ...] | None:
+def per_axis(value: Any, rank: int, first: bool = False) -> tuple[int, ...] | None:
     """A window's or stride's size along each of *rank* spatial axes, as `nn` ops take it (a Const): one int
-    for all, or one per axis (with the batch's and channels' 1s around them); None otherwise."""
+    for all, or one per axis (with the batch's and channels' 1s around them, the channels' before the
+    sides where they come *first*); None otherwise."""
     raw = value.value if type(value) is Const else None
     if type(raw) is int:
         return (raw,) * rank
     if isinstance(raw, (list, tuple)) and len(raw) in (rank, rank + 2) and all(type(s) is int for s in raw):
-        return tuple(raw[1:-1]) if len(raw) == rank + 2 else tuple(raw)
+        return tuple(raw if len(raw) == rank else raw[2:] if first else raw[1:-1])
     return None
 
 
-def conv_work(x: tuple | None, f: tuple | None, strides: Any, padding: Any) -> tuple[tuple, int] | None:
-    """The output shape and FLOPs of `nn.conv*d` on an input of shape *x* (batch first, channels last)
-    with filters of shape *f*, *strides* and *padding* as given (Const); None where one is not known."""
+def channels_first(named: dict) -> bool:
+    """Whether an `nn` op's arguments put the channels before the sides (`data_format="NCHW"`)."""
+    given = named.get("data_format")
+    return type(given) is Const and given.value in CHANNELS_FIRST
+
+
+def conv_work(x: tuple | None, f: tuple | None, strides: Any, padding: Any, first: bool = False) -> tuple[tuple, int] | None:
+    """The output shape and FLOPs of `nn.conv*d` on an input of shape *x* (batch first, channels last, or
+    right after the batch where they come *first*: `"NCHW"`) with filters of shape *f* (channels last
+    whatever the input's), *strides* and *padding* as given (Const); None where one is not known."""
     if not x or not f or len(x) != len(f) or None in x or None in f or type(padding) is not Const:
         return None
     rank = len(f) - 2
-    steps = per_axis(strides, rank)
+    steps = per_axis(strides, rank, first)
     if steps is None:
         return None
     same = str(padding.value).upper() == "SAME"
-    spatial = [(-(-n // s)) if same else max(0, (n - k) // s + 1) for n, k, s in zip(x[1:-1], f[:rank], steps)]
-    out = (x[0], *spatial, f[-1])
+    sides = x[2:] if first else x[1:-1]
+    spatial = [(-(-n // s)) if same else max(0, (n - k) // s + 1) for n, k, s in zip(sides, f[:rank], steps)]
+    out = (x[0], f[-1], *spatial) if first else (x[0], *spatial, f[-1])
     return out, 2 * math.prod(out) * math.prod(f[:rank]) * f[-2]
 
 

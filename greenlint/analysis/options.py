@@ -165,6 +165,36 @@ def set_by_program(tree: ast.AST) -> dict[tuple[str, str], bool]:
     return found
 
 
+def reassigned(tree: ast.AST) -> dict[str, bool]:
+    """The options the program assigns on a holder by statements alone (`a.scale_size = CROP_SIZE`, `+=`),
+    each as `holder_key` names it, with whether a function assigns it (its value there then not known in
+    the functions it calls); one also set by `setattr` is left out. The resolver follows their values
+    flow-sensitively."""
+    found: dict[str, bool] = {}
+    called: set[str] = set()
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    while stack:
+        node, inside = stack.pop()
+        kind = type(node)
+        if kind is ast.Assign or kind is ast.AugAssign or kind is ast.AnnAssign:
+            for target in node.targets if kind is ast.Assign else [node.target]:  # type: ignore[attr-defined]
+                if type(target) is ast.Attribute:
+                    key = holder_key(target)
+                    found[key] = found.get(key, False) or inside
+        elif kind is ast.Call and last_name(node.func) == "setattr" and len(node.args) > 1:  # type: ignore[attr-defined]
+            attr = node.args[1]  # type: ignore[attr-defined]
+            if type(attr) is ast.Constant and isinstance(attr.value, str):
+                called.add(f"{_written(node.args[0])}.{attr.value}")  # type: ignore[attr-defined]
+        inner = inside or kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return {key: inside for key, inside in found.items() if key not in called}
+
+
+def holder_key(node: ast.Attribute) -> str:
+    """`a.scale_size` as written: the name under which a scope binds the option's value once assigned."""
+    return f"{_written(node.value)}.{node.attr}"
+
+
 def read_as(found: dict[tuple[str, str], bool], tree: ast.AST | None, holder: str, attr: str,
             default_is_none: bool) -> str | None:
     """The option whose default a read of *attr* on *holder* takes: *attr* where the program does not

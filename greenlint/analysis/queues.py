@@ -12,7 +12,8 @@ give it literal sides (`resize_images` to a literal size, `crop_to_bounding_box`
 batch (reading and decoding files) runs on their own threads and is not priced here. A queue's
 `dequeue_many(n)` is such a batch of n elements of the shapes the queue was made with (`shapes=`). A TF1 iterator's
 `get_next()` over a tf.data pipeline whose elements are one tensor of known per-sample shape
-(`from_tensor_slices(x)`, batched) is such a tensor too, of the pipeline's batch.
+(`from_tensor_slices(x)`, batched) is such a tensor too, of the pipeline's batch; over one whose elements
+are tuples of known parts (`from_tensor_slices((x, y))`), a tuple of such tensors.
 """
 
 from __future__ import annotations
@@ -179,12 +180,16 @@ def iterator(dataset: Any) -> Inst:
     return Inst(ITERATOR, "factory", {"data": data} if type(data) is Data else {})
 
 
-def next_element(it: Inst, returns: str) -> Inst | None:
+def next_element(it: Inst, returns: str) -> Inst | Seq | None:
     """`iterator.get_next()`: a symbolic tensor of the pipeline's per-sample shape and batch where each element
-    is one tensor (a tuple's parts are not known apart); None otherwise."""
+    is one tensor; a tuple of them, each of its part's shape, where each element is a tuple the pipeline
+    states the parts of (`from_tensor_slices((x, y))`, not mapped since: `images, labels = it.get_next()`);
+    None otherwise."""
     data = it.meta.get("data")
-    if type(data) is not Data or not data.whole:
+    if type(data) is not Data or not data.whole and data.parts is None:
         return None
+    if data.parts is not None:
+        return Seq(tuple(Inst(returns, "factory", {"sym": Sym(part, part, batch=data.batch)}) for part in data.parts))
     return Inst(returns, "factory", {"sym": Sym(data.shape, data.shape, batch=data.batch)})
 
 

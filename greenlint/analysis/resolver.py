@@ -334,6 +334,8 @@ class Resolver:
         self.tree: ast.Module | None = None  # the module walked (`run`)
         self.option_defaults: dict[str, ast.expr | None] | None = None  # its command-line options' (`options.defaults`)
         self.options_set: dict[tuple[str, str], bool] | None = None  # the options it sets itself (`options.set_by_program`)
+        self.reassigned: dict[str, bool] = {}  # those assigned on a parsed command line's holder (`options.reassigned`)
+        self.reassigned_read: ast.Module | None = None  # the tree `reassigned` was read from
         self.iter_option = ""  # the option whose default the last loop iterable walked counts (`loop_trips`)
         self.iter_resumed = False  # the last loop iterable walked resumes a count (`resumed_range`)
         self.ctx = WalkContext()
@@ -679,6 +681,8 @@ class Resolver:
             scope = self.scope.target(target.id)
             left = self.name(target.id)
             scope.names[target.id] = self.operated(node, node.op, left, right)
+        elif type(target) is ast.Attribute and self.reassigned and type(self.expr(target.value)) is Parsed:
+            self.assign(target, self.operated(node, node.op, self.expr(target), right))  # `a.lr *= 0.1`
         else:
             self.assign_side_effects(target)
 
@@ -1342,6 +1346,7 @@ class Resolver:
         if not passed and info.calls_seen and (any(arg.annotation is None for arg in own) or self.read_rebound(info)):
             info.blind = True  # walked before all its calls were seen: see rewalk_blind
         scope = Scope("function", self.pinned(info, passed))
+        self.seed_reassigned(scope)
         self.bind_parameters(info, scope, passed)
         ctx = WalkContext(info)
         with self.inside(scope, ctx):
@@ -1839,6 +1844,8 @@ class Resolver:
                 old = attrs.get(attr, MISSING)
                 joined = symjoin.either_path([old, value])  # two symbolic tensors (`self.h0 = ...` on each call)
                 attrs[attr] = joined if joined is not None else merge(old, value)
+            elif isinstance(target, ast.Attribute) and type(owner) is Parsed and options.holder_key(target) in self.reassigned:  # `a.x = 1`
+                self.scope.names[options.holder_key(target)] = value if type(value) is Const else None  # from here on
             elif type(owner) is Kw and owner.attrs and isinstance(target, ast.Attribute):  # `cfg.TRAIN.EPOCHS = 20`
                 builders.set_key(owner, target.attr, value, self.ctx.branches > 0)
             elif isinstance(target, ast.Attribute) and target.attr == "shape" and isinstance(target.value, ast.Name) \
@@ -1972,6 +1979,10 @@ class Resolver:
         attr = node.attr
         if type(owner) is Parsed and attr in owner.given:
             return None
+        if type(owner) is Parsed and self.reassigned:  # `a.scale_size` after `a.scale_size = CROP_SIZE`
+            found, value = self.scope.lookup(options.holder_key(node))
+            if found:
+                return value if type(value) is Const and value is not OPAQUE else None
         if type(owner) is Ref and not self.defines_option(attr):
             return self.flag_elsewhere(node)
         default = self.option_default(attr)
@@ -2005,6 +2016,28 @@ class Resolver:
         if type(found) is Const and options.set_here(self.program_sets(), ast.unparse(node.value), node.attr, found.value is None):
             return None
         return found
+
+    def reassign_options(self, parsed: Parsed, tree: ast.Module) -> None:
+        """At a command line's parse, the options the program then assigns (`options.reassigned`, among
+        those this module defines) bound in this scope to the defaults the parse gives them."""
+        if self.reassigned_read is not tree:  # (read once: a helper parsing it may be walked again)
+            found = options.reassigned(tree)
+            self.reassigned = {key: inside for key, inside in found.items() if self.defines_option(key.rpartition(".")[2])}
+            self.reassigned_read = tree
+        for key in self.reassigned:
+            attr = key.rpartition(".")[2]
+            default = None if attr in parsed.given else self.option_default(attr)
+            self.scope.names[key] = Const(default.value, attr) if default is not None and default.value is not None else None
+
+    def seed_reassigned(self, scope: Scope) -> None:
+        """Bind in a function's *scope*, as it opens, each option the program assigns on a parsed command
+        line's holder (`options.reassigned`, whose holder the parse binds to its defaults) to what it holds
+        there: the module's last value where no function assigns it (functions run after the module's
+        code), else unknown. Assignments then rebind it flow-sensitively (`assign`), and a path that
+        assigns it joins the others' value at the branches' end."""
+        for key, in_function in self.reassigned.items():
+            if key not in scope.names:
+                scope.names[key] = None if in_function else scope.lookup(key)[1]
 
     def program_sets(self) -> dict[tuple[str, str], bool]:
         """The options this module sets itself (`options.set_by_program`), read once."""
@@ -2186,6 +2219,8 @@ class Resolver:
         if type(func) is ast.Attribute and func.attr in options.PARSERS and callee is None:
             given = options.given(options.argument(node, "args", 0))  # `parser.parse_args()`: the command line
             parsed = Parsed(given) if given is not None else None
+            if parsed is not None and self.tree is not None and self.program_sets():
+                self.reassign_options(parsed, self.tree)
             return Seq((parsed, None)) if func.attr == "parse_known_args" else parsed
         if filler is not None and self.graph_list(*filler, args):
             pass  # `outputs.append(head)` of a graph's tensors: the list of them
@@ -2986,6 +3021,9 @@ class Resolver:
                 return batch
         if name == "zip" and args and not any(starred for starred, _ in args):
             return arrays.zipped([value for _, value in args])
+        if name == "len" and len(args) == 1 and not args[0][0] and type(args[0][1]) is Seq \
+                and args[0][1].items and all(map(arrays.is_sym, args[0][1].items)):
+            return Const(len(args[0][1].items))  # `len(layers)` of the graph's tensors a loop walked trip by trip appended
         if name == "len" and len(args) == 1 and not args[0][0] and type(args[0][1]) is Inst:
             rows = arrays.rows_of(args[0][1])  # `len(x)` of an array whose rows are known (or bounded)
             return Const(rows) if type(rows) is int else arrays.rows_count(args[0][1])
@@ -3459,6 +3497,7 @@ class Resolver:
         """`walk_with`, its parameters given as *bound* (name -> value); *made*: gets the records
         the walk made before they are dropped."""
         scope = Scope("function", self.pinned(info, bound))
+        self.seed_reassigned(scope)
         self.bind_parameters(info, scope, bound)
         ctx = WalkContext(info)
         self.unrolling.add(id(info))

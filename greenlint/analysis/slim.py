@@ -3,8 +3,9 @@
 `slim.conv2d(x, 64, [3, 3], stride=2)` on a symbolic tensor is `Conv2D(64, [3, 3], strides=2)` called on it
 (symops.on_layer): slim's own defaults (`padding="SAME"`, a ReLU, a pool's stride 2) and those an enclosing
 `with slim.arg_scope([slim.conv2d], padding="VALID"):` sets for it, which the call's own arguments override.
-An argument that moves the work given as a value the code does not show, or channels first
-(`data_format="NCHW"`), leaves the layer's work unknown (its name among the graph's unknown).
+Channels first (`data_format="NCHW"`) is the Keras layer's `"channels_first"`. An argument that moves the
+work given as a value the code does not show leaves the layer's work unknown (its name among the graph's
+unknown).
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ def on_sym(name: str, args: list[tuple[bool, Any]], keywords: list[tuple[str | N
 
 def _init(keras: str, named: dict) -> dict | None:
     """The Keras layer's arguments (Consts) for slim's *named* (plain defaults or values), None where one
-    that moves the work is not known or the channels come first."""
+    that moves the work is not known."""
     init: dict = {}
     for key, value in named.items():
         sizes = symops.dims(value) if type(value) is Seq else None
@@ -105,7 +106,11 @@ def _init(keras: str, named: dict) -> dict | None:
             if value is not None:
                 init["activation"] = Const("relu")  # any activation: one FLOP per output element
         elif key == "data_format":
-            if value not in (None, "NHWC", "NWC", "NDHWC"):
+            if type(named[key]) is not Const:
+                return None
+            if value in ("NCW", "NCHW", "NCDHW"):
+                init["data_format"] = Const("channels_first")  # (layers.py moves the channels last and back)
+            elif value not in (None, "NHWC", "NWC", "NDHWC"):
                 return None
         elif key == "padding":
             if value not in ("SAME", "VALID", "same", "valid"):

@@ -190,8 +190,8 @@ def _added(syms: list[Sym], shape: tuple | None, flops: int | None, call_key: Ha
 
 def _layer(name: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
     shape = _sample(named.get("inputs"))
-    if shape is None:
-        return None
+    if shape is None or "data_format" in named and (type(named["data_format"]) is not Const or named["data_format"] is OPAQUE):
+        return None  # (channels first or last: the code does not say)
     init = {k: list(v.value) if isinstance(v.value, tuple) else v.value
             for k, v in named.items() if type(v) is Const and k != "inputs"}
     found = layers.apply(name, init, [shape])
@@ -208,7 +208,8 @@ def _layer_shape(name: str, init: dict, shape: tuple, syms: list[Sym], call_key:
     """A layer function on a sample whose channels alone are not known (its last axis): the output
     shape, which a layer setting its own channels (`units`, `filters`) or keeping its input's gives
     without them, its FLOPs and weights unknown; None otherwise."""
-    if not shape or shape[-1] is not None or None in shape[:-1] or name not in _OWN_CHANNELS | _KEPT_CHANNELS:
+    if not shape or shape[-1] is not None or None in shape[:-1] or name not in _OWN_CHANNELS | _KEPT_CHANNELS \
+            or init.get("data_format") in layers.CHANNELS_FIRST:
         return None
     found = layers.apply(name, init, [(*shape[:-1], 1)])
     if found is None or not found.shape:
@@ -239,7 +240,7 @@ def _op(leaf: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | No
         if shape is None:
             return None
         found = _conv(shape, _weight_shape(_first(named, "filters", "filter")), named.get("strides", Const(1)),
-                      named.get("padding"))
+                      named.get("padding"), ops.channels_first(named))
         return _added(syms, found[0][1:], found[1], call_key) if found is not None else None
     if leaf in _POOLS:
         return _pool(named, syms, call_key)
@@ -259,26 +260,30 @@ def _op(leaf: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | No
     return None
 
 
-def _conv(shape: tuple, f: tuple | None, strides: Any, padding: Any) -> tuple[tuple, int | None] | None:
-    """`nn.conv*d` on a sample of *shape* with filters of shape *f*: its output shape and FLOPs
-    (ops.conv_work); where the input channels alone are not known (the input's last axis, the filters'
-    next to last), the output shape, which does not depend on them, and its FLOPs unknown."""
-    found = ops.conv_work((1, *shape), f, strides, padding)
+def _conv(shape: tuple, f: tuple | None, strides: Any, padding: Any, first: bool) -> tuple[tuple, int | None] | None:
+    """`nn.conv*d` on a sample of *shape* (its channels *first* or last) with filters of shape *f*: its
+    output shape and FLOPs (ops.conv_work); where the input channels alone are not known (the input's
+    channel axis, the filters' next to last), the output shape, which does not depend on them, and its
+    FLOPs unknown."""
+    found = ops.conv_work((1, *shape), f, strides, padding, first)
     if found is not None or f is None or len(f) != len(shape) + 1:
         return found
-    sized = ops.conv_work((1, *shape[:-1], 1), (*f[:-2], 1, f[-1]), strides, padding)
+    one = (1, *shape[1:]) if first else (*shape[:-1], 1)
+    sized = ops.conv_work((1, *one), (*f[:-2], 1, f[-1]), strides, padding, first)
     return (sized[0], None) if sized is not None else None
 
 
 def _pool(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
-    """`nn.max_pool(x, ksize, strides, padding)` (channels last): the sides a window of *ksize* steps
-    over (`ops.conv_work`, the channels kept), one FLOP per value each output reads."""
+    """`nn.max_pool(x, ksize, strides, padding)` (channels last, or first: `"NCHW"`): the sides a window of
+    *ksize* steps over (`ops.conv_work`, the channels kept), one FLOP per value each output reads."""
     shape = _sample(_first(named, "input", "value"))
-    window = ops.per_axis(named.get("ksize"), len(shape) - 1) if shape is not None and len(shape) >= 2 else None
+    first = ops.channels_first(named)
+    window = ops.per_axis(named.get("ksize"), len(shape) - 1, first) if shape is not None and len(shape) >= 2 else None
     if shape is None or window is None:
         return None
-    found = ops.conv_work((1, *shape), (*window, shape[-1], shape[-1]), named.get("strides", Const(1)),
-                          named.get("padding"))
+    channels = shape[0] if first else shape[-1]
+    found = ops.conv_work((1, *shape), (*window, channels, channels), named.get("strides", Const(1)),
+                          named.get("padding"), first)
     if found is None:
         return None
     out = found[0][1:]

@@ -584,3 +584,32 @@ def test_a_layer_kept_on_self_by_a_method_walked_again_keeps_its_graph():
         """)
     train = found[16]["flops_per_sample"]
     assert train.value == 2 * 784 * 32 + 32 + 2 * 32 * 10 + 10 and train.bound is None
+
+
+NCHW = """
+import tensorflow as tf
+x = tf.placeholder(tf.float32, [8, {shape}])
+w = tf.get_variable("w", [3, 3, 3, 32])
+h = tf.nn.conv2d(x, w, {strides}, "SAME"{fmt})
+h = tf.nn.max_pool(h, {strides}, {strides}, "VALID"{fmt})
+h = tf.layers.conv2d(h, 16, 3, padding="same"{layer_fmt})
+with tf.Session() as sess:
+    sess.run(h, feed_dict=feed)
+"""
+
+
+def test_a_graph_of_channels_first_ops_costs_what_its_channels_last_twin_does():
+    """`data_format="NCHW"`: the strides' 1s for the batch and the channels come first, and the channel axis
+    is the first after the batch; read as channels last, the sides would be taken for channels."""
+    last = runs(NCHW.format(shape="32, 32, 3", strides="[1, 2, 2, 1]", fmt="", layer_fmt=""))[8]
+    first = runs(NCHW.format(shape="3, 32, 32", strides="[1, 1, 2, 2]", fmt=', data_format="NCHW"',
+                             layer_fmt=', data_format="channels_first"'))[8]
+    assert last["flops_per_sample"].value is not None and last["flops_per_sample"].bound is None
+    assert first["flops_per_sample"].value == last["flops_per_sample"].value
+    assert first["flops_per_sample"].bound is None
+
+
+def test_a_data_format_the_code_does_not_state_leaves_the_layer_unknown():
+    code = NCHW.format(shape="3, 32, 32", strides="[1, 1, 2, 2]", fmt=', data_format="NCHW"', layer_fmt=", data_format=fmt")
+    flops = runs(code)[8]["flops_per_sample"]
+    assert flops.value is None or flops.bound == "lower"

@@ -465,3 +465,22 @@ def test_a_layer_placed_on_a_free_side_takes_its_flops_from_the_data_placing_it_
     # its dilation not known: as any dilation's, padded to the input's 24 positions
     assert dilated["params"].value == 2 * 20 * 20 + 20
     assert dilated["flops_per_sample"].value == 2 * 2 * 20 * 20 * 24
+
+
+# -- channels first ------------------------------------------------------------------------
+@pytest.mark.parametrize("name, init", [
+    ("Conv2D", {"filters": 16, "kernel_size": 3, "strides": 2, "padding": "same"}),
+    ("Conv2DTranspose", {"filters": 8, "kernel_size": 4, "strides": 2, "padding": "same"}),
+    ("MaxPooling2D", {"pool_size": 2}),
+    ("GlobalAveragePooling2D", {}),
+    ("UpSampling2D", {"size": 2}),
+])
+def test_a_channels_first_layer_does_the_work_of_its_channels_last_twin(name, init):
+    """`data_format="channels_first"` (NCHW): the same convolution on the same image, so the same FLOPs and
+    weights; the output's channels first too, not the sides read as channels."""
+    last = apply(name, init, [(32, 24, 3)])
+    first = apply(name, {**init, "data_format": "channels_first"}, [(3, 32, 24)])
+    assert last is not None and first is not None
+    assert (first.flops, first.params) == (last.flops, last.params)
+    assert first.shape == (last.shape if len(last.shape) == 1 else (last.shape[-1], *last.shape[:-1]))
+

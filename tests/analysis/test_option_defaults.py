@@ -175,3 +175,68 @@ def test_a_loop_over_an_options_default_counts_it_and_says_so():
     for method in ("train_on_batch", "predict"):
         assert "the default of `--steps` as a loop's trip count" in runs[method].note
     assert runs["evaluate"].count == 3 and "default" not in runs["evaluate"].note
+
+
+REASSIGNED = """
+parser = argparse.ArgumentParser()
+parser.add_argument("--batch-size", type=int, default=8)
+parser.add_argument("--mode", required=True)
+args = parser.parse_args()
+m = keras.Sequential([keras.layers.Dense(1)])
+"""
+
+
+def test_an_option_the_program_reassigns_holds_the_new_value_after_the_assignment():
+    """pix2pix's `a.scale_size = CROP_SIZE` after parsing: from there on the option holds that value, at
+    module level, in the function that assigns it, and inside the branch that assigns it."""
+    module = fit_work(REASSIGNED + "args.batch_size = 16\nm.fit(x, y, batch_size=args.batch_size, epochs=2)\n")
+    assert module["batch_size"].value == 16 and "options" not in module
+    in_main = fit_work(REASSIGNED + textwrap.dedent("""
+        def main():
+            args.batch_size = 16
+            m.fit(x, y, batch_size=args.batch_size, epochs=2)
+        main()
+        """))
+    assert in_main["batch_size"].value == 16
+    in_branch = fit_work(REASSIGNED + textwrap.dedent("""
+        if args.mode == "test":
+            args.batch_size = 4
+            m.fit(x, y, batch_size=args.batch_size, epochs=2)
+        """))
+    assert in_branch["batch_size"].value == 4
+
+
+def test_an_option_reassigned_on_one_branch_is_not_known_after_the_join():
+    """`if a.mode == "test": a.scale_size = CROP_SIZE`: after the `if` the option holds the default on one
+    path and the new value on the other; so does a function the assigning one calls, and a loop's."""
+    cases = {
+        "a branch": """
+            if args.mode == "test":
+                args.batch_size = 16
+            m.fit(x, y, batch_size=args.batch_size, epochs=2)
+            """,
+        "another function": """
+            def train():
+                m.fit(x, y, batch_size=args.batch_size, epochs=2)
+            def main():
+                if args.mode == "test":
+                    args.batch_size = 16
+                train()
+            main()
+            """,
+        "a loop": """
+            for size in sizes:
+                args.batch_size = 16
+            m.fit(x, y, batch_size=args.batch_size, epochs=2)
+            """,
+        "an augmented assignment on a branch": """
+            if args.mode == "test":
+                args.batch_size *= 2
+            m.fit(x, y, batch_size=args.batch_size, epochs=2)
+            """,
+    }
+    for case, code in cases.items():
+        work = fit_work(REASSIGNED + textwrap.dedent(code))
+        assert work["batch_size"].value is None, case
+    doubled = fit_work(REASSIGNED + "args.batch_size *= 2\nm.fit(x, y, batch_size=args.batch_size, epochs=2)\n")
+    assert doubled["batch_size"].value == 16

@@ -104,9 +104,21 @@ def test_an_iterator_over_a_pipeline_of_known_elements_gives_its_batch_and_shape
         assert train["flops_per_sample"].value == 2 * 784 * 10 + 10
 
 
+def test_an_iterator_over_tuples_gives_each_part_of_its_shape_and_the_batch():
+    """`images, labels = iterator.get_next()` over `from_tensor_slices((x, y))`: each part a batch of its own
+    shape; a `map` since leaves the parts unknown (what it returns is not read here)."""
+    code = ITERATOR.replace("from_tensor_slices(x)", "from_tensor_slices((x, np.zeros((1000,), dtype=np.int64)))")
+    code = code.replace("features = ", "features, labels = ")
+    train = runs(code)[10]
+    assert train["samples"].value == 50
+    assert train["flops_per_sample"].value == 2 * 784 * 10 + 10 and train["flops_per_sample"].bound is None
+    mapped = runs(code.replace(".shuffle(1000)", ".map(parse)"))[10]
+    assert mapped["flops_per_sample"].value is None
+
+
 def test_an_iterator_over_elements_of_unknown_shape_is_a_floor():
     train = runs(ITERATOR.replace("from_tensor_slices(x)", "from_tensor_slices((x, y))"))[10]
-    assert train["samples"].value is None and train["flops_per_sample"].value is None
+    assert train["samples"].value == 50 and train["flops_per_sample"].value is None  # a dense layer on the tuple
     train = runs(ITERATOR.replace("np.zeros((1000, 784), dtype=np.float32)", "np.load(path)"))[10]
     assert train["flops_per_sample"].value is None
 
@@ -141,8 +153,13 @@ def test_slim_layers_are_priced_as_their_keras_twins_under_arg_scope_defaults():
 def test_a_slim_layer_whose_stride_or_layout_is_not_known_leaves_its_work_unknown():
     found = runs(SLIM.replace("h2 = slim.conv2d(x, 16, 3)", "h2 = slim.conv2d(x, 16, 3, stride=s)"))
     assert found[12]["flops_per_sample"].value is None
-    found = runs(SLIM.replace('padding="VALID", stride=2', 'data_format="NCHW"'))
-    assert found[11]["flops_per_sample"].value is None  # channels first: the layers after it of unknown shape too
+    found = runs(SLIM.replace('padding="VALID", stride=2', "data_format=layout"))
+    assert found[11]["flops_per_sample"].value is None  # channels first or last: the layers after it of unknown shape too
+
+
+def test_a_slim_layer_of_channels_first_is_priced_as_its_channels_last_twin():
+    code = SLIM.replace("[None, 32, 32, 3]", "[None, 3, 32, 32]").replace("slim.conv2d(x, 16, 3)", 'slim.conv2d(x, 16, 3, data_format="NCHW")')
+    assert runs(code)[12]["flops_per_sample"].value == 2 * 3 * 3 * 3 * 16 * 32 * 32 + 32 * 32 * 16
 
 
 def test_a_scope_given_a_scope_and_a_network_called_in_it_use_its_defaults():
@@ -325,3 +342,41 @@ def test_a_graph_of_an_unknown_op_or_a_saver_of_some_variables_has_no_weights():
         assert "params" not in saved(SAVED.replace("tf.train.Saver()", saver))[36]
     early = SAVED.replace("saver = tf.train.Saver()\n", "").replace("_, contents =", "saver = tf.train.Saver()\n_, contents =")
     assert "params" in runs(early)[35] and "params" not in saved(early)[36]
+
+
+SKIPS = """
+import tensorflow as tf
+
+def build(x):
+    h = tf.layers.conv2d(x, 8, 3, padding="same")
+    layers = [h]
+    for filters in (8, 16):
+        h = tf.layers.conv2d(layers[-1], filters, 3, padding="same")
+        APPEND
+    merged = tf.concat([layers[-1], layers[len(layers) - 3]], axis=3)
+    return merged
+
+queue = tf.train.string_input_producer(paths)
+_, contents = tf.WholeFileReader().read(queue)
+image = tf.image.decode_png(contents, channels=3)
+image.set_shape([32, 32, 3])
+images, labels = tf.train.batch([image, label], batch_size=4)
+logits = tf.layers.dense(tf.layers.flatten(build(tf.to_float(images))), 10)
+loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+train_op = tf.train.AdamOptimizer().minimize(loss)
+with tf.Session() as sess:
+    sess.run(train_op)
+"""
+
+
+def test_len_of_the_tensors_a_loop_appended_indexes_the_skip_it_concatenates():
+    """pix2pix's U-Net: `layers[len(layers) - 3]` of the list its encoder's loop of known trips appended is
+    its first layer, so the concatenation, and the graph after it, are priced as `layers[0]` is."""
+    (train,) = runs(SKIPS.replace("APPEND", "layers.append(h)")).values()
+    (literal,) = runs(SKIPS.replace("APPEND", "layers.append(h)").replace("len(layers) - 3", "0")).values()
+    assert train["flops_per_sample"].bound is None and train["flops_per_sample"].value == literal["flops_per_sample"].value
+
+
+def test_len_of_tensors_appended_on_a_branch_not_known_stays_unknown():
+    (train,) = runs(SKIPS.replace("APPEND", "if deep:\n            layers.append(h)")).values()
+    assert train["flops_per_sample"].bound == "lower" or train["flops_per_sample"].value is None
