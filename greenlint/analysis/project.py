@@ -514,13 +514,15 @@ class ProjectIndex:
         return known.statements if known is not None else []
 
     def tf_importers(self, path: str) -> list[str]:
-        """The modules beside *path* (in its folder, a script's `sys.path[0]`) that name TensorFlow
-        or Keras and import it, sorted: a loader module of a TF program is analysed with it though
-        it names neither itself. [] where *path* names them (analysed for itself) or is no file."""
+        """The modules that may call *path* (`callers`: beside it, a script's `sys.path[0]`, and for a
+        module of a package, in the folders its scripts run from) that name TensorFlow or Keras,
+        sorted: a loader module of a TF program (`rl/memory.py`, which `examples/dqn_atari.py`
+        imports) is analysed with it though it names neither itself. [] where *path* names them
+        (analysed for itself) or is no file."""
         self._scan(path)
         if path not in self._read_before or self._read_before[path].names_tf:
             return []
-        return [module for module in self.importers(path) if self._read_before[module].names_tf]
+        return [module for module in self.callers(path) if self._read_before[module].names_tf]
 
     def text_flags(self, path: str) -> _Read | None:
         """What the scan of the module at *path* read in its text (`_Read`); None for no file."""
@@ -573,7 +575,9 @@ class ProjectIndex:
 
     def script_folders(self, folder: str) -> list[str]:
         """The subfolders of *folder* that are no package and hold a script run as the program
-        (`_holds_script`): `scripts/`, `tools/` beside a package, listed once between refreshes."""
+        (`_holds_script`), or a module naming TensorFlow or Keras (`examples/dqn_atari.py`, a TF
+        program's script with no `__main__` guard): `scripts/`, `tools/`, `examples/` beside a
+        package, listed once between refreshes."""
         self._fresh()
         found = self._script_folders.get(folder)
         if found is None:
@@ -581,8 +585,15 @@ class ProjectIndex:
                 entries = sorted(entry.path for entry in os.scandir(folder) if entry.is_dir() and not entry.name.startswith("."))
             except OSError:
                 entries = []
-            found = self._script_folders[folder] = [e for e in entries if not _is_package(e) and _holds_script(e)]
+            found = self._script_folders[folder] = [
+                e for e in entries if not _is_package(e) and (_holds_script(e) or self._names_tf(e))
+            ]
         return found
+
+    def _names_tf(self, folder: str) -> bool:
+        """Whether a module of *folder* that names TensorFlow or Keras imports a module of the project
+        (`_folder_importers`)."""
+        return any(self._folder_importers(folder).values())
 
     def analysis_inputs(self, path: str, content: bytes | None = None) -> str:
         """What besides its own content decides the analysis of the module at *path*, as one string (a

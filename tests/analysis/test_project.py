@@ -248,6 +248,22 @@ def test_a_module_naming_no_tf_is_analysed_when_a_tf_module_beside_it_imports_it
     assert analyse_source(LOADER, "loader.py").parsed is False  # no file beside it
 
 
+def test_a_package_module_naming_no_tf_is_analysed_when_an_examples_script_naming_tf_imports_it(tmp_path):
+    """A library's package and its examples beside it (`rl/memory.py`, `examples/dqn_atari.py`): the
+    example scripts, no package and without a `__main__` guard, are the TF program that calls it."""
+    (tmp_path / "pyproject.toml").write_text("")  # the project's root, where `lib` is imported from
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "__init__.py").write_text("")
+    (tmp_path / "lib" / "loader.py").write_text(LOADER)
+    (tmp_path / "lib" / "unused.py").write_text(LOADER)
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "train.py").write_text("import tensorflow as tf\nfrom lib.loader import Loader\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "conf.py").write_text("import lib.unused\n")  # imports it, but names no TF
+    assert analyse_file(tmp_path / "lib" / "loader.py").parsed is True
+    assert analyse_file(tmp_path / "lib" / "unused.py").parsed is False
+
+
 def test_a_loader_modules_cache_entry_follows_the_tf_modules_importing_it(tmp_path):
     project = tmp_path / "proj"
     project.mkdir()
