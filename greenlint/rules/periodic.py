@@ -159,9 +159,11 @@ def _called_steps(facts: FileFacts, call: ast.Call, cell: int | None, depth: int
     """The training steps a call of a function of the file runs, where it runs one step a call
     (pass_steps); none otherwise."""
     defined = located_definitions(facts, call.func, cell)
-    if len(defined) != 1 or not isinstance(defined[0][0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+    if len(defined) != 1:
         return []
     function, unit = defined[0]
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return []
     on_self = (
         isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) and call.func.value.id == "self"
     )
