@@ -86,6 +86,14 @@ class Tally(NamedTuple):
     scripts: list[str]
 
 
+class Read(NamedTuple):
+    """The words a module's code reads (`_Script.read`): the attributes (`.train` of `model.train(...)`) and
+    the bare names; none of a comment or a string."""
+
+    attributes: frozenset[str]
+    names: frozenset[str]
+
+
 #: How the scripts beside the module at a path call a name of it (`Beside.tally` there): asked of the
 #: callers defining a subclass, for the method it inherits (`Sub.train`); None where one names it otherwise.
 Inherited = Callable[[str, str], Tally | None]
@@ -96,20 +104,20 @@ class Beside:
     None where unreadable), read once per module analysed: those whose text may import it or names
     from it (`_imports_from`: `from ...model import DCGAN`, `import model`) and whose imports parse.
     Which names they can call is kept beside (`may_call`), so that a name none of them can call
-    costs a set lookup and a script is walked only for the names it can call. The others' texts (*unread*:
-    `import pkg.model as m`, an unreadable file) may call it where the reading does not follow: their
+    costs a set lookup and a script is walked only for the names it can call. The others' texts (*unread*,
+    by path: `import pkg.model as m`, an unreadable file) may call it where the reading does not follow: their
     calls are not counted (`calls`)."""
 
     def __init__(self, importers: dict[str, str | None], path: str):
         self.stem = os.path.splitext(os.path.basename(path))[0]
         self.scripts: list[tuple[str, str, dict[str, tuple[str, str]], dict[str, str]]] = []
-        self.unread: list[str | None] = []
+        self.unread: list[tuple[str, str | None]] = []
         for importer, text in importers.items():
             imports = _imports(importer, text) if text is not None and _imports_from(text, self.stem) else None
             if imports is not None and text is not None:
                 self.scripts.append((importer, text, *imports))
             else:
-                self.unread.append(text)
+                self.unread.append((importer, text))
         self.named = frozenset(name for _, _, imported, _ in self.scripts
                                for stem, name in imported.values() if stem == self.stem)
         self.whole: dict[str, frozenset[str] | None] = {  # the words of the scripts importing it whole (`_reads`)
@@ -195,26 +203,36 @@ class Beside:
         found: list[Arguments] = []
         counts: list[Counted] = []
         scripts: list[str] = []
-        named = re.compile(rf"\.\s*{re.escape(method)}\b" if owner else rf"\b{re.escape(name)}\b")
+        pattern = re.compile(rf"\.\s*{re.escape(method)}\b" if owner else rf"\b{re.escape(name)}\b")
+
+        def named(path: str, text: str | None, read: Read | None = None) -> bool:
+            """Whether the code of the module at *path* reads `.method` (or *name*, bare or as an attribute):
+            the pattern a test of its text, its tree the judge (*read*, or `_read`): a comment or a
+            string naming it calls nothing (`# model.restore_session(...)`). So where it does not parse."""
+            if text is None or pattern.search(text) is None:
+                return text is None
+            read = read or _read(path, text)
+            return read is None or method in read.attributes or not owner and name in read.names
+
         for importer, text, imported_names, modules in self.scripts:
             if not _may_call(imported_names, modules, self.stem, owner, name):
-                if named.search(text):  # named otherwise than its reading follows (`import pkg.mod as m`; `m.f()`)
+                if named(importer, text):  # named otherwise than its reading follows (`import pkg.mod as m`; `m.f()`)
                     counts.append(UNSEEN)
                 continue
             if not owner and (self.stem, name) not in imported_names.values() and not self._reads(importer, name):
                 continue  # imported whole only, and never names it
-            calls, handed, counted = _script(importer, text, self.elsewhere(importer, text, imported_names, imported))
+            calls, handed, counted, read = _script(importer, text, self.elsewhere(importer, text, imported_names, imported))
             called = calls.get((self.stem, name), ())
             if called is None:
                 return None
             if called and owner in handed:
-                if any(other is None or named.search(other) for other in imported(importer).values()):
+                if any(named(path, other) for path, other in imported(importer).items()):
                     return None
             if called:
                 found.extend(called)
                 counts.append(counted[(self.stem, name)])
                 scripts.append(os.path.basename(importer))
-            elif owner and named.search(text):  # `.method` read on what it cannot tell: calls not seen
+            elif owner and named(importer, text, read):  # `.method` read on what it cannot tell: calls not seen
                 counts.append(UNSEEN)
         for importer, text, imported_names, _ in self.scripts if owner else ():
             bases = frozenset(local for local, key in imported_names.items() if key == (self.stem, owner))
@@ -227,7 +245,7 @@ class Beside:
                 found.extend(through.found)
                 counts.extend(through.counts)
                 scripts.extend(through.scripts)
-        if found and any(text is None or named.search(text) for text in self.unread):
+        if found and any(named(path, text) for path, text in self.unread):
             counts.append(UNSEEN)
         return Tally(found, counts, scripts)
 
@@ -345,6 +363,16 @@ def _heirs(path: str, text: str, bases: frozenset[str], method: str) -> tuple[st
 
 
 @_per_text
+def _read(path: str, text: str) -> Read | None:
+    """What the code of the module at *path* reads (`Read`), from its tree (shared in a run); None where it
+    does not parse."""
+    try:
+        return _Script(trees.parse_module(text, path, edited=False)).read
+    except SyntaxError:
+        return None
+
+
+@_per_text
 def _parses(path: str, text: str) -> Elsewhere:
     """What the module at *path* tells the scripts importing it of their command line (`Elsewhere`), for
     each of its functions returning it parsed; empty where none does."""
@@ -399,16 +427,16 @@ def _may_call(imported: dict[str, tuple[str, str]], modules: dict[str, str], ste
 
 @_per_text
 def _script(path: str, text: str, elsewhere: Elsewhere = NOTHING_ELSEWHERE) -> tuple[dict[tuple[str, str], list[Arguments] | None], frozenset[str],
-                                           dict[tuple[str, str], Counted]]:
+                                           dict[tuple[str, str], Counted], Read]:
     """(module stem, name) -> the arguments of each call of a name this script imports from that
     module (a function, a class, `Class.method` on the instances it makes, a module's `function`
     after `import module`), None where the script names it otherwise than in plain calls; the
-    classes whose instances it hands on (passes to a call); and how often the calls of each such name
-    run per run of the script (script_runs.py). *elsewhere*: what the project modules it imports tell of its
-    command line."""
+    classes whose instances it hands on (passes to a call); how often the calls of each such name
+    run per run of the script (script_runs.py); and what its code reads (`Read`). *elsewhere*: what the
+    project modules it imports tell of its command line."""
     imports = _imports(path, text)
     if imports is None or not any(imports):
-        return {}, frozenset(), {}
+        return {}, frozenset(), {}, Read(frozenset(), frozenset())
     imported, modules = imports
     tree = trees.parse_module(text, path, edited=False)
     script = _Script(tree, elsewhere)
@@ -450,7 +478,7 @@ def _script(path: str, text: str, elsewhere: Elsewhere = NOTHING_ELSEWHERE) -> t
     handed = frozenset(cls for (_, cls), holders in held.items() if any(h.handed for h in holders))
     runs = ScriptRuns(tree, script.loads) if any(found.values()) else None
     counted = {key: runs.total(nodes[key]) for key, called in found.items() if called and runs is not None}
-    return found, handed, counted
+    return found, handed, counted, script.read
 
 
 class _Held(NamedTuple):
@@ -549,6 +577,11 @@ class _Script:
             for target in node.targets
             if isinstance(target, ast.Name) and self.stores.get(target.id) == 1
         }
+
+    @property
+    def read(self) -> Read:
+        """The attributes and the names the script reads."""
+        return Read(frozenset(self.reads), frozenset(self.loads))
 
     def arguments(self, calls: list[ast.Call], named: int) -> list[Arguments] | None:
         """The arguments of *calls*; None where the script names their callee *named* times

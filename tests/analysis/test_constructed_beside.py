@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from greenlint.analysis.analyse import analyse_file
 
 MODEL = """\
@@ -120,7 +122,7 @@ def test_a_script_is_walked_only_for_the_names_its_imports_can_call():
         "as_name.py": "from pkg import model\nmodel.train(7)\ngan = model.GAN(8)\ngan.fit(9)\n",
     }
     for path, text in scripts.items():
-        calls, _, _ = _script(path, text)
+        calls, _, _, _ = _script(path, text)
         assert calls, path
         for stem, name in calls:
             owner = name.rpartition(".")[0]
@@ -152,6 +154,35 @@ def test_a_name_no_script_can_call_is_known_before_any_walk(monkeypatch):
     monkeypatch.setattr(constructed, "_script", lambda path, text, *rest: walked.append(path) or real(path, text, *rest))
     assert ascii_only.calls("predict") is None and walked == []
     assert ascii_only.calls("evaluate").arguments == [([Const(4)], {})] and walked == ["whole.py"]
+
+
+@pytest.mark.parametrize("name, scripts, helper", [
+    # a script walked, reading `.evaluate` of what it cannot tell (sequence_tagging's `# model.restore_session(...)`)
+    ("GAN.evaluate", {"main.py": "from model import GAN\nother = make()\n{0}other.evaluate(3){1}\n"}, ""),
+    # a script whose imports cannot call it (`from pkg import model`), naming it
+    ("train", {"as_name.py": "from pkg import model\n{0}model.train(3){1}\n"}, ""),
+    # a script not read (`import pkg.model as m`), naming it
+    ("train", {"aliased.py": "import pkg.model as m\n{0}m.train(3){1}\n"}, ""),
+    # a project module the script hands its instance to, reading `.evaluate` of it
+    ("GAN.evaluate", {"main.py": "from model import GAN\nfrom helpers import run\ng = GAN(1)\ng.evaluate(4)\nrun(g)\n"},
+     "def run(g):\n    {0}g.evaluate(3){1}\n    return g\n"),
+])
+@pytest.mark.parametrize("around, counted", [(("", ""), False), (("# ", ""), True), (("print('", "')"), True)])
+def test_a_name_in_a_comment_or_a_string_is_no_call(name, scripts, helper, around, counted):
+    """`Beside.calls` counts the calls of a name as not all seen where a script (or a project module it
+    hands an instance to) names it otherwise than its reading follows; a comment or a string naming it
+    calls nothing (`# model.restore_session(...)`), a call in the code does (*around*: the other call
+    as written, in a comment, in a string)."""
+    from greenlint.analysis.constructed import Beside
+
+    texts = {"eval.py": "from model import GAN, train\ng = GAN(1)\ng.evaluate(2)\ntrain(2)\n"}
+    texts.update((path, text.format(*around)) for path, text in scripts.items())
+    modules = {"/p/helpers.py": helper.format(*around)} if helper else {}
+    called = Beside(texts, "/p/model.py").calls(name, lambda script: modules)
+    if counted:
+        assert called is not None and called.runs == 1 and "eval.py" in called.scripts
+    else:
+        assert called is None or called.runs is None
 
 
 def test_a_script_is_read_once_per_text(monkeypatch, tmp_path):
