@@ -162,7 +162,7 @@ class Beside:
         found: list[Arguments] = []
         counts: list[Counted] = []
         scripts: list[str] = []
-        named = re.compile(rf"\.\s*{re.escape(method)}\b" if owner else rf"\b{re.escape(name)}\b")
+        named = _Naming(method if owner else name, bool(owner))
         for importer, text, imported_names, modules in self.scripts:
             if not _may_call(imported_names, modules, self.stem, owner, name):
                 if named.search(text):  # named otherwise than its reading follows (`import pkg.mod as m`; `m.f()`)
@@ -192,6 +192,19 @@ class Beside:
             return Called(found, None, False, tuple(scripts))
         most = max(count for count in known if count is not None)
         return Called(found, most, len(set(known)) > 1 or any(upper for _, upper in counts), tuple(scripts))
+
+
+class _Naming:
+    """Whether a text may name *word* (`Beside.calls`): `.word` where *attribute*, else the word itself;
+    searched for only where the text holds it (most scripts do not: a pattern search of each script for
+    each name analysed cost more than the walks of the few that do)."""
+
+    def __init__(self, word: str, attribute: bool):
+        self.word = word
+        self.pattern = re.compile(rf"\.\s*{re.escape(word)}\b" if attribute else rf"\b{re.escape(word)}\b")
+
+    def search(self, text: str) -> bool:
+        return self.word in text and self.pattern.search(text) is not None
 
 
 def flag_defaults(texts: dict[str, str | None]) -> dict[str, Const | None]:
