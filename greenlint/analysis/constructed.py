@@ -203,13 +203,14 @@ class Beside:
         found: list[Arguments] = []
         counts: list[Counted] = []
         scripts: list[str] = []
-        pattern = re.compile(rf"\.\s*{re.escape(method)}\b" if owner else rf"\b{re.escape(name)}\b")
+        word = method if owner else name
+        pattern = re.compile(rf"\.\s*{re.escape(word)}\b" if owner else rf"\b{re.escape(word)}\b")
 
         def named(path: str, text: str | None, read: Read | None = None) -> bool:
             """Whether the code of the module at *path* reads `.method` (or *name*, bare or as an attribute):
             the pattern a test of its text, its tree the judge (*read*, or `_read`): a comment or a
             string naming it calls nothing (`# model.restore_session(...)`). So where it does not parse."""
-            if text is None or pattern.search(text) is None:
+            if text is None or word not in text or pattern.search(text) is None:  # `in` first: most texts lack it
                 return text is None
             read = read or _read(path, text)
             return read is None or method in read.attributes or not owner and name in read.names

@@ -324,6 +324,7 @@ class Resolver:
         self.exporting = exporting  # walked for other modules: parameters stay unknown
         self.source = source  # the module's text, to count references to a function
         self.words: dict[str, tuple[int, int, int, int]] = {}  # identifier -> `text_references` in the text
+        self.mentioned: dict[tuple[Callable[[str, str], int], str], int] = {}  # (count, identifier) -> `mentions`
         self.strings_looked_up: bool | None = None  # `looks_up_strings` of the text, found when first asked
         self.references: CodeReferences | None = None  # the same in the tree's code (`run`)
         self.local_references: dict[int, CodeReferences] = {}  # id of a function -> the same in its code alone
@@ -1717,14 +1718,18 @@ class Resolver:
             references = self.local_references[id(enclosing)]
         # the tree takes off prose (docstrings), keywords (`run(main=main)`) and, for a class, `Cls.attr`:
         # walked only where that may reach *expected*
-        supers = super_mentions(self.source, name) if init else 0  # `super(Cls, self).__init__()` makes none
+        supers = self.mentions(super_mentions, name) if init else 0  # `super(Cls, self).__init__()` makes none
         most = total - 1 - supers - references.in_prose(name) - (before_dot if init else 0)
         # a method's name read in a function binding it is that function's (`def train(self, train, dev)`),
         # as an attribute of a name the module imports a module's (`tf.train`): neither is the method
         local = params = 0
         if enclosing is None and not init and info.kind != "function":
             local, params = references.not_a_method(name), references.parameters(name)
-        if enclosing is None and most - local - params > expected and most - keyword_mentions(self.source, name) > expected:
+        if (
+            enclosing is None
+            and most - local - params > expected
+            and most - self.mentions(keyword_mentions, name) > expected
+        ):
             return total - 1
         named = references.of(name)
         total = named.total - named.strings if strings_data else named.total
@@ -1737,6 +1742,15 @@ class Resolver:
                 if _makes_none(cls, attr):
                     total -= count
         return total - 1
+
+    def mentions(self, count: Callable[[str, str], int], name: str) -> int:
+        """*count* (`super_mentions`, `keyword_mentions`) of *name* in the module's text, once per name:
+        `other_references` asks again for each walk that may bind a function's parameters."""
+        key = (count, name)
+        found = self.mentioned.get(key)
+        if found is None:
+            found = self.mentioned[key] = count(self.source, name)
+        return found
 
     def bind_call(self, info: FuncInfo, args: list, keywords: list) -> dict[str, Any]:
         """One call's parameter values (`bind_arguments`) and the values of the rebound globals the
