@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from greenlint.analysis import worktables
-from greenlint.analysis.values import OPAQUE, Const, Inst, Seq, items_of
+from greenlint.analysis.values import OPAQUE, Const, Inst, Seq, items_of, set_as
 from greenlint.units import fmt_counted
 
 #: Libraries followed only for the shapes and sizes they imply; no call of theirs is reported.
@@ -583,7 +583,7 @@ def _drawn_meta(index: Inst) -> dict:
     """What indexing with *index* (`row_numbers`) says of the rows drawn: how many, and what set them
     (the default of a command-line option, kept as meta "options", or the code itself)."""
     rows, options = row_numbers(index), index.meta.get("options", ())
-    how = f"the default of `--{options[0]}`, which the command line can change" if options else "set in the code"
+    how = f"the default of `{set_as(options[0])}`, which the command line can change" if options else "set in the code"
     meta = {"rows": rows, "shape_prov": "inferred", "shape_note": f"{rows:,} rows drawn by an index array ({how})"}
     return {**meta, "options": options} if options else meta
 

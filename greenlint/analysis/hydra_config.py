@@ -20,7 +20,7 @@ import yaml
 
 from greenlint.analysis import trees
 from greenlint.analysis.options import argument
-from greenlint.analysis.values import Const, Options
+from greenlint.analysis.values import HYDRA_KEY, Const, Options
 
 #: The largest configuration file read, in bytes.
 MAX_BYTES = 256 * 1024
@@ -122,7 +122,7 @@ def _composed(primary: Path, groups: list[Path]) -> dict:
 
 def _options(mapping: dict, prefix: str) -> Options | None:
     """A mapping as an options object: nested mappings as nested ones, each scalar a `Const`
-    naming its dotted key as the option; what `_scalar` refuses left out (unknown)."""
+    naming its dotted key, as its override is written (`HYDRA_KEY`), as the option; what `_scalar` refuses left out (unknown)."""
     known: dict[str, Const | Options] = {}
     for key, value in mapping.items():
         if not isinstance(key, str) or not key.isidentifier():
@@ -133,7 +133,7 @@ def _options(mapping: dict, prefix: str) -> Options | None:
             if nested is not None:
                 known[key] = nested
         elif _scalar(value):
-            known[key] = Const(value, name)
+            known[key] = Const(value, name + HYDRA_KEY)
     return Options(known) if known else None
 
 

@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Runs
-from greenlint.analysis.values import MISSING, Const, Foreign
+from greenlint.analysis.values import MISSING, Const, Foreign, set_as
 from greenlint.units import TIMES
 
 EXACT, UPPER, UNKNOWN = "exact", "upper", "unknown"
@@ -382,7 +382,7 @@ class FunctionRuns:
 def option_defaults(options: str) -> str:
     """"the default of `--epoch`", "the defaults of `--epoch` and `--iteration`": *options* as
     `Local.counted` and `Runs.loop_option` hold them (comma-separated)."""
-    names = [f"`--{o}`" for o in options.split(", ")]
+    names = [f"`{set_as(o)}`" for o in options.split(", ")]
     if len(names) == 1:
         return f"the default of {names[0]}"
     return f"the defaults of {', '.join(names[:-1])} and {names[-1]}"
@@ -421,7 +421,7 @@ def _counted_note(place: Local) -> str:
     if place.bound == UPPER:
         if place.option:
             return (
-                f"at most {place.count}{TIMES} in its loops with the default of `--{place.option}` as the period of"
+                f"at most {place.count}{TIMES} in its loops with the default of `{set_as(place.option)}` as the period of"
                 " the condition it runs under (a command line may change it)"
             )
         why = [cause for cause, holds in ((_HELD, place.guarded or not place.resumed), (_RESUMED, place.resumed)) if holds]

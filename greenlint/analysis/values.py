@@ -17,8 +17,9 @@ from typing import Any, NamedTuple
 
 class Const:
     """A literal value (numbers, strings, None, tuples of literals...); `option`: the command-line
-    option (`batch_size` of `--batch_size`) whose default it is, a value the user can change; "" for
-    one the program fixes."""
+    option whose default it is, a value the user can change (`batch_size` of `--batch_size`, or a
+    Hydra configuration's key with its override's `=`: `train.epochs=`; `set_as` writes either); ""
+    for one the program fixes."""
 
     __slots__ = ("value", "option")
 
@@ -37,6 +38,17 @@ class Const:
 
     def __reduce__(self):  # unpickled, OPAQUE is OPAQUE again
         return (_const, (self.value, self.option))
+
+
+#: Ends the `Const.option` of a Hydra configuration's key, which the command line overrides as
+#: `train.epochs=40` (`hydra_config`), not as an argparse option or absl flag (`--epochs 40`).
+HYDRA_KEY = "="
+
+
+def set_as(option: str) -> str:
+    """A command-line option (`Const.option`) as the user sets it: `--epochs` for an argparse option
+    or absl flag, `train.epochs=` for a Hydra configuration's key (`HYDRA_KEY`)."""
+    return option if option.endswith(HYDRA_KEY) else f"--{option}"
 
 
 #: A known non-TF value whose exact value is not tracked (a non-literal string, a list of variables).

@@ -47,7 +47,7 @@ from greenlint.analysis.arrays import (
 )
 from greenlint.analysis.callsite import UNTYPED_BATCH, Quantity, Work, estimator_method
 from greenlint.analysis.ops import op_work
-from greenlint.analysis.values import Const, Inst, Seq, UserInst, is_sequence, items_of, options_of
+from greenlint.analysis.values import Const, Inst, Seq, UserInst, is_sequence, items_of, options_of, set_as
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
 
 LITERAL, INFERRED, TABLE, UNKNOWN = "literal", "inferred", "table", "unknown"
@@ -100,7 +100,7 @@ def add_options(work: Work, named: dict[str, Any], owner: Any = None) -> None:
     used = options_of([*named.values(), owner])
     if not used:
         return
-    listed = ", ".join(f"`--{o}`" for o in used)
+    listed = ", ".join(f"`{set_as(o)}`" for o in used)
     direct = {name: v.option for name, v in named.items() if type(v) is Const and v.option}
     work["options"] = q(list(used), INFERRED, f"with the default of {listed}: the command line can change it",
                         **({"arguments": direct} if direct else {}))

@@ -27,6 +27,7 @@ import ast
 
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span, estimator_method
+from greenlint.analysis.values import set_as
 from greenlint.rules.base import FileFacts, argument
 from greenlint.rules.defaults import Origin, default_value, flag_default, init_binding, module_value
 from greenlint.rules.deliberate import in_test
@@ -91,7 +92,7 @@ def written_batch(facts: FileFacts, site: Site) -> tuple[int, str] | None:
     options = site.callsite.work.get("options")
     option = (options.arguments or {}).get("batch_size") if options is not None else None
     if option:  # the analysis followed an option's default here (`main(**{"batch_size": FLAGS.batch_size})`)
-        return known, f" (the default of `--{option}`)"
+        return known, f" (the default of `{set_as(option)}`)"
     bound = None
     if isinstance(given, ast.Name) and call is not None:
         function = _function(facts, call, site.callsite.span.cell)

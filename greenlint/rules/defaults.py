@@ -19,6 +19,7 @@ import enum
 from dataclasses import dataclass, replace
 
 from greenlint.analysis import options
+from greenlint.analysis.values import set_as
 from greenlint.rules.base import FileFacts, argument
 from greenlint.rules.framework_calls import called_by_framework
 from greenlint.rules.syntax import (
@@ -104,9 +105,9 @@ def default_value(
             return held
         found = _flag_default(facts, expr.attr)
         if found is not None:
-            return DefaultValue(found, f"the default of `--{expr.attr}`", Origin.DEFAULT)
+            return DefaultValue(found, f"the default of `{set_as(expr.attr)}`", Origin.DEFAULT)
         read = facts.option_read(expr) if cell is None else None
-        return None if read is None else DefaultValue(read.value, f"the default of `--{read.option}`", Origin.DEFAULT)
+        return None if read is None else DefaultValue(read.value, f"the default of `{set_as(read.option)}`", Origin.DEFAULT)
     return None
 
 

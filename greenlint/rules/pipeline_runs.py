@@ -102,7 +102,7 @@ def loop_at(facts: FileFacts, loop: Loop, cell: int | None) -> str:
         return f"{loop.lineno}"
     stop = loop.iter.args[-1]  # (`_passes_of`: a `range` call)
     found = default_value(facts, stop, cell)
-    option = f": `{ast.unparse(stop)}`, {found.where}" if found is not None and found.where.startswith("the default of `--") else ""
+    option = f": `{ast.unparse(stop)}`, {found.where}" if found is not None and found.where.startswith("the default of `") else ""
     return f"{loop.lineno} ({passes} passes{option})"
 
 

@@ -2,12 +2,14 @@
 holds the YAML file's values, read by the resolver and the rules as an option's default
 (`cfg.train.epochs`); a group of the defaults list is read from its file; what cannot be read stays
 unknown; `getattr(module, name)` of a known name is that member (`getattr(applications,
-cfg.model.name)`); the lint cache's key follows the files read."""
+cfg.model.name)`); a message writes the key as its override is set (`train.epochs=`, not
+`--train.epochs`); the lint cache's key follows the files read."""
 
 from __future__ import annotations
 
 from greenlint.analysis import hydra_config
 from greenlint.analysis.project import project_index
+from greenlint.analysis.values import set_as
 from greenlint.check import Config, check_source
 from greenlint.rules.defaults import DefaultValue, Origin
 from tests.analysis.test_flags_elsewhere import fit_epochs
@@ -46,7 +48,41 @@ def project(folder, files: dict[str, str]):
 def test_the_configuration_hydra_hands_main_gives_the_default_epochs(tmp_path):
     folder = project(tmp_path / "p", {"train.py": TRAIN.format(decorator=HYDRA_1, extra=""),
                                       "conf/config.yaml": "train:\n  epochs: 30\n  lr: 0.001\n"})
-    assert fit_epochs(folder / "train.py") == (30, DefaultValue(30, "the default of `--train.epochs`", Origin.DEFAULT))
+    assert fit_epochs(folder / "train.py") == (30, DefaultValue(30, "the default of `train.epochs=`", Origin.DEFAULT))
+
+
+def messages(path, code: str) -> list[str]:
+    config = Config(select=(code,), no_cache=True)
+    return [d.message for d in check_source(path.read_text(), str(path), config) if d.code == code]
+
+
+ARGPARSE = """\
+import argparse
+import tensorflow as tf
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--epochs", type=int, default=300)
+args = parser.parse_args()
+model = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+model.compile("sgd", "mse")
+model.fit(x, y, epochs=args.epochs, validation_split=0.2)
+"""
+
+
+def test_a_message_writes_an_option_as_the_user_sets_it(tmp_path):
+    nested = project(tmp_path / "a", {"train.py": TRAIN.format(decorator=HYDRA_1, extra=""),
+                                      "conf/config.yaml": "train:\n  epochs: 300\n"})
+    (message,) = messages(nested / "train.py", "GL308")
+    assert "300 epochs (the default of `train.epochs=`)" in message
+    assert "--train.epochs" not in message
+    top = project(tmp_path / "b", {"train.py": TRAIN.format(decorator=HYDRA_1, extra="").replace("cfg.train.epochs", "cfg.epochs"),
+                                   "conf/config.yaml": "epochs: 300\n"})
+    (message,) = messages(top / "train.py", "GL308")
+    assert "the default of `epochs=`" in message  # a key at the top: Hydra's still, with no dot to tell
+    script = project(tmp_path / "c", {"train.py": ARGPARSE})
+    (message,) = messages(script / "train.py", "GL308")
+    assert "300 epochs (the default of `--epochs`)" in message
+    assert [set_as("epochs"), set_as("train.epochs=")] == ["--epochs", "train.epochs="]
 
 
 def test_hydra_0_11_names_the_file_itself(tmp_path):
@@ -101,17 +137,12 @@ main()
 """
 
 
-def gl602(path) -> list[str]:
-    config = Config(select=("GL602",), no_cache=True)  # (the real predictor: the rule reads the model's FLOPs)
-    return [d.message for d in check_source(path.read_text(), str(path), config) if d.code == "GL602"]
-
-
 def test_getattr_of_a_module_by_a_known_name_builds_that_application(tmp_path):
     folder = project(tmp_path / "a", {"train.py": FACTORY, "conf/config.yaml": "model:\n  name: ResNet50\n"})
-    (message,) = gl602(folder / "train.py")
+    (message,) = messages(folder / "train.py", "GL602")
     assert "compute-bound" in message
     folder = project(tmp_path / "b", {"train.py": FACTORY, "conf/config.yaml": "model:\n  name: ${oc.env:MODEL}\n"})
-    assert gl602(folder / "train.py") == []  # the model is not known
+    assert messages(folder / "train.py", "GL602") == []  # the model is not known
 
 
 def test_the_cache_key_follows_the_configuration_files_read(tmp_path):
