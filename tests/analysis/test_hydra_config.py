@@ -8,6 +8,7 @@ cfg.model.name)`); a message writes the key as its override is set (`train.epoch
 from __future__ import annotations
 
 from greenlint.analysis import hydra_config
+from greenlint.analysis.analyse import analyse_file
 from greenlint.analysis.project import project_index
 from greenlint.analysis.values import set_as
 from greenlint.check import Config, check_source
@@ -75,6 +76,8 @@ def test_a_message_writes_an_option_as_the_user_sets_it(tmp_path):
     (message,) = messages(nested / "train.py", "GL308")
     assert "300 epochs (the default of `train.epochs=`)" in message
     assert "--train.epochs" not in message
+    (fit,) = [s for s in analyse_file(nested / "train.py").callsites if s.api.endswith(".fit")]
+    assert fit.work["options"].note.startswith("with the default of `train.epochs=`:")  # (the calls' JSON)
     top = project(tmp_path / "b", {"train.py": TRAIN.format(decorator=HYDRA_1, extra="").replace("cfg.train.epochs", "cfg.epochs"),
                                    "conf/config.yaml": "epochs: 300\n"})
     (message,) = messages(top / "train.py", "GL308")
