@@ -2924,7 +2924,7 @@ class Resolver:
         if self.ctx.dependencies and kind == "function" and (returns in _TENSORS or returns == graphrun.OPERATION):
             graphrun.dependent(meta, self.ctx.dependencies)
         if kind == "function" and returns in _TENSORS and "sym" not in meta:  # an op on symbolic tensors
-            found = symops.on_sym(api, named, _node_key(node, self.instance))
+            found = symops.on_sym(api, named, _node_key(node, self.instance), any(name is None for name, _ in keywords))
             if found is not None:
                 meta["sym"] = found
                 parts = symops.split_parts(api, named, found)

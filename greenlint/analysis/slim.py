@@ -4,8 +4,8 @@
 (symops.on_layer): slim's own defaults (`padding="SAME"`, a ReLU, a pool's stride 2) and those an enclosing
 `with slim.arg_scope([slim.conv2d], padding="VALID"):` sets for it, which the call's own arguments override.
 Channels first (`data_format="NCHW"`) is the Keras layer's `"channels_first"`. An argument that moves the
-work given as a value the code does not show leaves the layer's work unknown (its name among the graph's
-unknown).
+work given as a value the code does not show, or a `**dict` not known, leaves the layer's work unknown (its
+name among the graph's unknown).
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def on_sym(name: str, args: list[tuple[bool, Any]], keywords: list[tuple[str | N
     inputs = named.pop("inputs", None)
     if not is_sym(inputs):
         return None
-    init = _init(keras, named)
+    init = _init(keras, named) if all(k is not None for k, _ in keywords) else None  # (`**kwargs` not known)
     if init is None:
         return symops.on_layer(None, name, {"inputs": inputs}, call_key)
     return symops.on_layer(keras, name, {"inputs": inputs, **init}, call_key)

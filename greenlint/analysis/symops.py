@@ -24,6 +24,7 @@ from typing import Any
 
 from greenlint.analysis import layers, ops
 from greenlint.analysis.arrays import Sym, is_sym, shape_of
+from greenlint.analysis.features import literal_features
 from greenlint.analysis.values import OPAQUE, Const, Inst, Seq, items_of
 from greenlint.analysis.work import merge_syms, unknown_on_sym
 
@@ -142,10 +143,10 @@ def returns_tensor(api: str) -> bool:
                                  or leaf in ops.REDUCTIONS or leaf in _SHAPED)
 
 
-def on_sym(api: str, named: dict, call_key: Hashable) -> Sym | None:
-    """The Sym a TF op returns given symbolic tensor(s) among *named* (None where it is given none):
-    its known work added, else one of unknown shape (`unknown_on_sym`); either way one op node of the
-    graph, one layer dispatched a step (Keras 2 wraps it in a TFOpLambda layer)."""
+def on_sym(api: str, named: dict, call_key: Hashable, spread: bool = False) -> Sym | None:
+    """The Sym a TF op returns given symbolic tensor(s) among *named* (None where it is given none; *spread*:
+    a `**dict` not known besides): its known work added, else one of unknown shape (`unknown_on_sym`);
+    either way one op node of the graph, one layer dispatched a step (Keras 2 wraps it in a TFOpLambda layer)."""
     syms = _syms(named)
     if not syms:
         return None
@@ -159,7 +160,7 @@ def on_sym(api: str, named: dict, call_key: Hashable) -> Sym | None:
     elif api in _RESIZES:
         found = _resize(api, named, syms, call_key)
     elif api.startswith(_LAYER_MODULE) and api[len(_LAYER_MODULE):] in LAYER_FUNCTIONS:
-        found = _layer(LAYER_FUNCTIONS[api[len(_LAYER_MODULE):]], named, syms, call_key)
+        found = _layer(LAYER_FUNCTIONS[api[len(_LAYER_MODULE):]], named, syms, call_key, spread)
     else:
         leaf = _leaf(api)
         if leaf is not None:
@@ -188,15 +189,19 @@ def _added(syms: list[Sym], shape: tuple | None, flops: int | None, call_key: Ha
     return merged
 
 
-def _layer(name: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
+def _layer(name: str, named: dict, syms: list[Sym], call_key: Hashable, spread: bool = False) -> Sym | None:
+    """Keras layer *name* built from the literal arguments among *named* (as a Keras constructor's,
+    `literal_features`) on its symbolic `inputs`; an option given as a value not known (`strides=s`, a
+    `**dict` not known: *spread*) leaves what it moves unknown (`layers.unread`), never its default's."""
     shape = _sample(named.get("inputs"))
-    if shape is None or "data_format" in named and (type(named["data_format"]) is not Const or named["data_format"] is OPAQUE):
-        return None  # (channels first or last: the code does not say)
-    init = {k: list(v.value) if isinstance(v.value, tuple) else v.value
-            for k, v in named.items() if type(v) is Const and k != "inputs"}
-    found = layers.apply(name, init, [shape])
+    if shape is None:
+        return None
+    init = literal_features({k: v for k, v in named.items() if k != "inputs"})
+    unread = layers.unread(named, init, spread)
+    # `tf.layers.conv2d(x, 16, 3, strides=s)`: its sides and FLOPs unknown, its channels and weights known
+    found = layers.unread_work(name, init, [shape], unread) if unread else layers.apply(name, init, [shape])
     if found is None:
-        return _layer_shape(name, init, shape, syms, call_key)
+        return None if unread else _layer_shape(name, init, shape, syms, call_key)
     meta = {"init": init}
     merged = _added(syms, found.shape, found.flops, call_key)
     merged.params[id(meta)] = (found.params, meta)  # the meta kept alive: its id stays its own

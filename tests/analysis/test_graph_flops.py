@@ -613,3 +613,49 @@ def test_a_data_format_the_code_does_not_state_leaves_the_layer_unknown():
     code = NCHW.format(shape="3, 32, 32", strides="[1, 1, 2, 2]", fmt=', data_format="NCHW"', layer_fmt=", data_format=fmt")
     flops = runs(code)[8]["flops_per_sample"]
     assert flops.value is None or flops.bound == "lower"
+
+
+STRIDED = """
+import tensorflow as tf
+
+def block(x, stride, padding):
+    return tf.reduce_mean(tf.layers.conv2d(x, 16, 3, strides=stride, padding=padding{extra}))
+
+images = tf.placeholder(tf.float32, [None, 32, 32, 3])
+loss = block(images, {stride}, {padding})
+step = tf.train.AdamOptimizer().minimize(loss)
+with tf.Session() as sess:
+    sess.run(step, feed_dict={{images: batch}})
+"""
+
+
+def _strided(stride: str, padding: str = '"same"', extra: str = "", head: str = ""):
+    (step,) = runs(head + STRIDED.format(stride=stride, padding=padding, extra=extra)).values()
+    return step["flops_per_sample"]
+
+
+def test_a_tf1_layer_s_option_given_as_a_known_variable_is_priced_at_its_value():
+    """`tf.layers.conv2d(x, 16, 3, strides=stride)` of a parameter the caller gives 2 (or a module constant
+    holding it): a stride of 2, as the literal, not the default 1."""
+    halved = 2 * 3 * 3 * 3 * 16 * 16 * 16 + 16 * 16 * 16  # 16x16x16 outputs of 3x3x3 windows, the mean's reads
+    assert _strided("2").value == halved and _strided("(2, 2)").value == halved
+    assert _strided("STRIDE", head="STRIDE = [2, 2]\n").value == halved
+    assert _strided("1").value == 2 * 3 * 3 * 3 * 16 * 32 * 32 + 32 * 32 * 16
+    assert _strided("2", '"valid"').value == 2 * 3 * 3 * 3 * 16 * 15 * 15 + 15 * 15 * 16
+
+
+def test_a_tf1_layer_s_option_given_as_a_value_not_known_leaves_its_flops_unknown():
+    """A stride or padding the code does not show (an option of the command line not defined here, a
+    `**dict` not known) is not the default's: the convolution's output sides and FLOPs are unknown."""
+    assert _strided("FLAGS.stride").value is None
+    assert _strided("2", "FLAGS.padding").value is None
+    assert _strided("2", extra=", **options").value is None
+    assert _strided("2", extra=', **{"dilation_rate": 1}').value == _strided("2").value  # a dict it shows
+
+
+def test_a_tf1_layer_s_activation_adds_one_flop_per_output():
+    """`activation=tf.nn.relu` is read as a Keras layer's (the same literal arguments): one FLOP per output
+    element; none without."""
+    outputs = 16 * 16 * 16
+    assert _strided("2", extra=", activation=tf.nn.relu").value == _strided("2").value + outputs
+    assert _strided("2", extra=", activation=None").value == _strided("2").value

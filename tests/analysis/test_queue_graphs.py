@@ -380,3 +380,12 @@ def test_len_of_the_tensors_a_loop_appended_indexes_the_skip_it_concatenates():
 def test_len_of_tensors_appended_on_a_branch_not_known_stays_unknown():
     (train,) = runs(SKIPS.replace("APPEND", "if deep:\n            layers.append(h)")).values()
     assert train["flops_per_sample"].bound == "lower" or train["flops_per_sample"].value is None
+
+
+def test_a_slim_layer_given_a_dict_not_known_is_not_priced_at_its_defaults():
+    """`slim.conv2d(x, 16, 3, **options)` of options not known may set any stride or padding: that layer's
+    work is unknown; a dict the code shows is read as its keywords."""
+    unknown = runs(SLIM.replace("h2 = slim.conv2d(x, 16, 3)", "h2 = slim.conv2d(x, 16, 3, **options)"))[12]
+    assert unknown["flops_per_sample"].value is None
+    shown = runs(SLIM.replace("h2 = slim.conv2d(x, 16, 3)", 'h2 = slim.conv2d(x, 16, 3, **{"stride": 2})'))[12]
+    assert shown["flops_per_sample"].value == 2 * 3 * 3 * 3 * 16 * 16 * 16 + 16 * 16 * 16
