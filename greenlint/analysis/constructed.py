@@ -281,8 +281,10 @@ def names_method(tree: ast.Module, name: str) -> bool:
             bare.append(node)
         elif isinstance(node, ast.Attribute) and node.attr == name:
             attributes.append(node)
-    if bare and any(id(node) not in local for local in [references.in_binding_functions(tree, name)] for node in bare):
-        return True
+    if bare:
+        local = references.in_binding_functions(tree, name)
+        if any(id(node) not in local for node in bare):
+            return True
     return not all(references.of_module(node, frozenset(imported)) for node in attributes)
 
 
