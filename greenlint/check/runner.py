@@ -100,6 +100,11 @@ class RunStats:
     workers: int = 0
 
 
+def cache_for(config: Config) -> Cache | None:
+    """The lint cache *config* asks for (None with `--no-cache`)."""
+    return None if config.no_cache else cache_in(config.cache_dir, config.overlay_root, config.device)
+
+
 def check_files(
     files: Sequence[Path],
     config: Config,
@@ -121,7 +126,7 @@ def check_files(
     findings only; a caller that asks for it later reads it from the cache, or analyses the file
     again: `load_result`.
     """
-    cache = None if config.no_cache else cache_in(config.cache_dir, config.overlay_root, config.device)
+    cache = cache_for(config)
     project = project_modules()
     stats = RunStats(files=len(files))
     done: dict[int, FileResult] = {}
@@ -245,7 +250,7 @@ def load_result(checked: FileResult, config: Config, backend: Backend = Backend(
     again; its findings kept."""
     if checked.held:
         return checked
-    cache = None if config.no_cache else cache_in(config.cache_dir, config.overlay_root, config.device)
+    cache = cache_for(config)
     hit = _cached_result(cache, checked.key) if cache and checked.key else None
     if hit is not None and hit.source == "":
         hit = dataclasses.replace(hit, source=checked.source)
