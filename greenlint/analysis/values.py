@@ -606,9 +606,18 @@ def _same_work(a: Inst, b: Inst) -> Inst:
     unread = {*a.meta.get("unread", ()), *b.meta.get("unread", ()), *options}
     if unread:  # an option not known on either path (`padding=pad`) is not known after them
         meta["unread"] = tuple(sorted(unread))
-    if any(k in a.meta for k in _NETWORK_KEYS) and any(k in b.meta for k in _NETWORK_KEYS):
-        meta["either"] = (a.meta, b.meta)  # two models built on alternative paths: either may run (work.model_net)
+    models = [_alternatives(a.meta), _alternatives(b.meta)]
+    if all(models):  # models built on alternative paths, or given by different callers: any may run (work.model_net)
+        meta["either"] = tuple({id(m): m for m in (*models[0], *models[1])}.values())
     return Inst(a.cls, a.how, meta)
+
+
+def _alternatives(meta: dict) -> tuple[dict, ...]:
+    """The models a model value may be: itself where its network is known, those it was merged from
+    (`either`, so that a third path or caller adds to them rather than losing them); () otherwise."""
+    if "either" in meta:
+        return meta["either"]
+    return (meta,) if any(k in meta for k in _NETWORK_KEYS) else ()
 
 
 def _options_differ(a: dict | None, b: dict | None) -> set[str]:

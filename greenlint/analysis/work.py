@@ -499,14 +499,15 @@ def model_net(model: Inst, hint: tuple | None, hint_note: str | None, most: tupl
 
 def _either_net(model: Inst, hint: tuple | None, hint_note: str | None, most: tuple | None) -> Net | None:
     """A model built one way or another on alternative paths (`if tiny: model = create_tiny_model() else:
-    model = create_model()`): the smaller's FLOPs and parameters, lower bounds (either may run)."""
+    model = create_model()`), or given by different callers: the smallest's FLOPs and parameters, lower
+    bounds (any may run)."""
     found = [model_net(Inst(model.cls, model.how, meta), hint, hint_note, most) for meta in model.meta["either"]]
     nets = [net for net in found if net is not None and net.flops is not None]
     if len(nets) < len(found):
         return None
     least = min(nets, key=lambda net: net.flops or 0)
     params = [net.params for net in nets]
-    note = "one of two models (built on alternative paths, or given by different callers): the smaller's figures, lower bounds"
+    note = f"one of {len(nets)} models (built on alternative paths, or given by different callers): the smallest's figures, lower bounds"
     note = "; ".join(filter(None, [note, least.note]))
     return Net(None if None in params else min(params), least.flops, None, note=note, partial=True, partial_flops=True)
 

@@ -363,7 +363,42 @@ def test_different_models_passed_to_one_helper_give_the_smallers_figures_as_lowe
     # not a's figure shown as b's: the smaller model's, a floor for either call
     assert (w["flops_per_sample"].value, w["flops_per_sample"].bound) == (2 * 4 * 16, "lower")
     assert (w["params"].value, w["params"].bound) == (4 * 16 + 16, "lower")
-    assert "one of two models" in w["flops_per_sample"].note
+    assert "one of 2 models" in w["flops_per_sample"].note
+
+
+def test_a_third_model_passed_to_one_helper_keeps_the_smallest_as_lower_bounds():
+    # each merge adds to the models the parameter may be: a third caller does not lose them all
+    w = work(
+        """
+        def train(model):
+            return model.fit(np.zeros((10, 4)), np.zeros(10))
+        a = keras.Sequential([keras.layers.Dense(64, input_shape=(4,))])
+        b = keras.Sequential([keras.layers.Dense(16, input_shape=(4,))])
+        c = keras.Sequential([keras.layers.Dense(256, input_shape=(4,)), keras.layers.Dense(1)])
+        train(a)
+        train(b)
+        train(c)
+        train(b)
+        """,
+        "tensorflow.keras.Sequential.fit",
+    )
+    assert (w["flops_per_sample"].value, w["flops_per_sample"].bound) == (2 * 4 * 16, "lower")
+    assert (w["params"].value, w["params"].bound) == (4 * 16 + 16, "lower")
+    assert "one of 3 models" in w["flops_per_sample"].note
+
+
+def test_a_model_of_unknown_network_among_several_callers_leaves_the_figures_unknown():
+    w = work(
+        """
+        def train(model):
+            return model.fit(np.zeros((10, 4)), np.zeros(10))
+        train(keras.Sequential([keras.layers.Dense(16, input_shape=(4,))]))
+        train(keras.Sequential([keras.layers.Dense(64, input_shape=(4,))]))
+        train(keras.models.load_model("saved"))
+        """,
+        "tensorflow.keras.Model.fit",
+    )
+    assert w["flops_per_sample"].value is None
     same = work(
         """
         def train(model):
