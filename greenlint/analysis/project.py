@@ -1062,8 +1062,11 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
             if "__init__" in base.methods:
                 ext.workers = base.workers
             ext.assigned |= base.assigned
+            ext.heir_calls.update(base.heir_calls)
         ext.assigned |= frozenset(klass.assigners)
+        ext.heir_calls.update(_heir_calls(info, klass))
         for name, method in klass.methods.items():
+            ext.heir_calls.pop(name, None)
             if name == "__getitem__":
                 ext.sliced = hostwork.slices_only(method.node, lambda attr: info.find_attr(attr)[1])
             elif name == "__init__":
@@ -1111,6 +1114,18 @@ def _builds_graph(info: FuncInfo) -> bool:
     from greenlint.analysis.arrays import holds_tensor  # as in `freeze`: a warm run never needs it
 
     return info.has_parameters and any(holds_tensor(item) for item in info.returned)
+
+
+def _heir_calls(info: ClassInfo, klass: ClassInfo) -> dict[str, tuple[tuple[str, Any], ...]]:
+    """The `self.m(...)` calls of *klass*, a class of *info*'s, that a subclass's `m` answers
+    (`ExtClass.heir_calls`): those of its methods that *info* does not override and no code of the module calls."""
+    found: dict[str, tuple[tuple[str, Any], ...]] = {}
+    for attr, calls in klass.heir_calls.items():
+        kept = tuple((method, runs) for method, runs in calls.values()
+                     if info.find_method(method) is klass.methods.get(method) and klass.methods[method].calls_seen == 0)
+        if kept and info.find_method(attr) is None:
+            found[attr] = kept
+    return found
 
 
 def _self_calls(node: ast.AST) -> tuple[str, ...]:
