@@ -1443,13 +1443,16 @@ class Resolver:
         """An argument a script beside passes (`passed_beside`), a call's result (`constructed.Made`)
         made an instance where it is a Keras model, a TF1 session or a `tf.data` dataset: the API its
         callee resolves to, or what a function of the project it imports returns (`build_model(...)`),
-        then each chained method's; of unknown size. Unknown for anything else."""
+        then each chained method's; of unknown size. A plain project class's construction (`Config()`) is
+        the instance `Imports.held` makes of it. Unknown for anything else."""
         if type(value) is not constructed.Made:
             return value
         sym = self.table.symbol(value.path)
         cls = sym[2] if sym is not None else None
         if sym is None and self.imports is not None:
             function = self.imports.imported_beside(value.path)
+            if type(function) is ExtClass and function.tf_base is None and not value.methods:
+                return self.imports.held(function)  # `config = Config()`: its class attributes
             returned = function.returns if type(function) is ExtFunc else None
             cls = returned.cls if type(returned) is Inst else None
         for method in value.methods:
