@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from greenlint.analysis.analyse import analyse_file
 from greenlint.analysis.project import project_index
+from tests.analysis.test_runs_inherited import MAIN, SUB
 
 BASE = """\
 import tensorflow as tf
@@ -17,35 +18,6 @@ class Base(object):
     def train(self, batch, epochs):
         for _ in range(4):
             self.step(batch)
-        self.finish()
-
-    def finish(self):
-        pass
-"""
-
-SUB = """\
-import tensorflow as tf
-from base import Base
-
-
-class Sub(Base):
-    def step(self, batch):
-        return tf.reduce_sum(batch)
-"""
-
-MAIN = """\
-import tensorflow as tf
-from sub import Sub
-
-
-def main():
-    model = Sub()
-    model.train([1.0], 2)
-    model.train([2.0], 3)
-
-
-if __name__ == "__main__":
-    main()
 """
 
 STEP = 7  # the line of `tf.reduce_sum` in Sub.step
