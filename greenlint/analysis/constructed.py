@@ -9,7 +9,9 @@ level or under its main guard), the default of one of the script's command-line 
 (`options.py`: its `Const.option` says so), or the script's options object itself (`FLAGS`, `args =
 parser.parse_args()`: an `Options` of those defaults), or a call of what the script imports (`Made`:
 `load_model(path)`, a name bound once to one), which the module's resolver types where it makes a
-Keras model, a TF1 session or a `tf.data` dataset; unknown otherwise. The absl flags such
+Keras model, a TF1 session, a `tf.data` dataset or an instance of a plain project class (`config = Config()`:
+`Imports.held`); unknown otherwise. A class's constructions include its subclasses' in the modules importing
+it, as their `__init__` hands their arguments on (`super().__init__(config)`: `_constructing_heirs`). The absl flags such
 modules define are read the same way (`flag_defaults`): absl's `FLAGS` is one for the process."""
 
 from __future__ import annotations
@@ -216,6 +218,22 @@ class Beside:
             return read is None or method in read.attributes or not owner and name in read.names
 
         for importer, text, imported_names, modules in self.scripts:
+            bases = frozenset(local for local, key in imported_names.items() if key == (self.stem, name)) \
+                if not owner and "class " in text else frozenset()
+            heirs = _constructing_heirs(importer, text, bases) if bases else ()
+            if heirs is None:
+                return None
+            for heir, forward in heirs:  # `class NERModel(BaseModel)`: its constructions make a `BaseModel`
+                through = inherited(importer, heir) if inherited is not None else Tally([], [UNSEEN], [])
+                handed = [arguments if forward is None else _forwarded(forward, arguments) for arguments in
+                          (through.found if through is not None else ())]
+                if through is None or None in handed:
+                    return None
+                found.extend(arguments for arguments in handed if arguments is not None)
+                counts.extend(through.counts)
+                scripts.extend(through.scripts)
+            if heirs:
+                continue
             if not _may_call(imported_names, modules, self.stem, owner, name):
                 if named(importer, text):  # named otherwise than its reading follows (`import pkg.mod as m`; `m.f()`)
                     counts.append(UNSEEN)
@@ -363,6 +381,97 @@ def _heirs(path: str, text: str, bases: frozenset[str], method: str) -> tuple[st
         if method not in own:
             found.append(node.name)
     return tuple(found)
+
+
+class _Forward(NamedTuple):
+    """How a subclass's `__init__` hands what it is given to its base's (`super().__init__(config)`): its own
+    parameters after `self`, their literal defaults, and the base call's positional and keyword arguments,
+    each the name of one of those parameters or a literal (None: neither, unknown)."""
+
+    params: tuple[str, ...]
+    defaults: tuple[tuple[str, Const | None], ...]
+    args: tuple[str | Const | None, ...]
+    keywords: tuple[tuple[str, str | Const | None], ...]
+
+
+@_per_text
+def _constructing_heirs(path: str, text: str, bases: frozenset[str]) -> tuple[tuple[str, _Forward | None], ...] | None:
+    """The classes the module at *path* defines at its top level on one of *bases* (names it binds by import
+    to a class of another module), each with how its `__init__` calls the base's (`_Forward`; None where it
+    defines none, the base's own then); None where the module names a base otherwise (makes one, hands the
+    class on), or an `__init__` calls the base's in a form not read (not once, `*args`, `**kwargs`)."""
+    try:
+        tree = trees.parse_module(text, path, edited=False)  # (parsed already by `_imports`: shared in a run)
+    except SyntaxError:
+        return None
+    found: list[tuple[str, _Forward | None]] = []
+    allowed: set[int] = set()  # the base names read as a class's base or in `Base.__init__(self, ...)`
+    for node in tree.body:
+        if type(node) is not ast.ClassDef or not any(type(b) is ast.Name and b.id in bases for b in node.bases):
+            continue
+        allowed.update(id(b) for b in node.bases)
+        init = next((part for part in node.body if type(part) is ast.FunctionDef and part.name == "__init__"), None)
+        forward = _forward(init, node.name, bases, allowed) if init is not None else None
+        if init is not None and forward is None:
+            return None
+        found.append((node.name, forward))
+    if found and any(type(n) is ast.Name and n.id in bases and id(n) not in allowed for n in trees.walk(tree)):
+        return None
+    return tuple(found)
+
+
+def _forward(init: ast.FunctionDef, name: str, bases: frozenset[str], allowed: set[int]) -> _Forward | None:
+    """How *init*, class *name*'s `__init__`, calls its base's (`_Forward`): exactly once, as
+    `super().__init__(...)`, `super(name, self).__init__(...)` or `Base.__init__(self, ...)`; None otherwise."""
+    args = init.args
+    if args.vararg or args.kwarg or args.posonlyargs or not args.args:
+        return None
+    params = tuple(arg.arg for arg in args.args[1:])
+    defaults = tuple((arg.arg, _literal(d)) for arg, d in zip(args.args[len(args.args) - len(args.defaults):], args.defaults))
+    calls = []
+    for call in trees.walk(init):
+        if type(call) is not ast.Call or type(call.func) is not ast.Attribute or call.func.attr != "__init__":
+            continue
+        owner = call.func.value
+        if type(owner) is ast.Call and type(owner.func) is ast.Name and owner.func.id == "super" and (
+                not owner.args or len(owner.args) == 2 and type(owner.args[0]) is ast.Name and owner.args[0].id == name):
+            calls.append(call.args)
+        elif type(owner) is ast.Name and owner.id in bases and call.args and type(call.args[0]) is ast.Name \
+                and call.args[0].id == args.args[0].arg:
+            allowed.add(id(owner))
+            calls.append(call.args[1:])
+        else:
+            continue
+        if any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        keywords = tuple((k.arg, _handed(k.value, params)) for k in call.keywords if k.arg is not None)
+    if len(calls) != 1:
+        return None
+    return _Forward(params, defaults, tuple(_handed(a, params) for a in calls[0]), keywords)
+
+
+def _handed(node: ast.expr, params: tuple[str, ...]) -> str | Const | None:
+    """An argument a subclass's `__init__` gives its base's: the name of one of its *params*, a literal, or None."""
+    return node.id if type(node) is ast.Name and node.id in params else _literal(node)
+
+
+def _forwarded(forward: _Forward, arguments: Arguments) -> Arguments | None:
+    """A construction's *arguments* of a subclass as its `__init__` hands them to the base's (`_Forward`);
+    None where they do not bind its parameters."""
+    given, named = arguments
+    if len(given) > len(forward.params) or any(k not in forward.params for k in named):
+        return None
+    bound: dict[str, Value] = dict(zip(forward.params, given))
+    if any(k in bound for k in named):
+        return None
+    bound.update(named)
+    for param, default in forward.defaults:
+        bound.setdefault(param, default)
+
+    def value(handed: str | Const | None) -> Value:
+        return bound.get(handed) if isinstance(handed, str) else handed
+
+    return [value(a) for a in forward.args], {k: value(v) for k, v in forward.keywords}
 
 
 @_per_text

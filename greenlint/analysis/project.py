@@ -43,7 +43,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from greenlint.analysis import constructed, installed, served, trees, untyped, wrapped
+from greenlint.analysis import assigned, constructed, installed, served, trees, untyped, wrapped
 from greenlint.analysis.import_table import bindings
 from greenlint.analysis.records import Record
 from greenlint.analysis.values import (
@@ -407,6 +407,8 @@ class ProjectIndex:
         self._script_folders: dict[str, list[str]] = {}  # folder -> its subfolders of scripts (`callers`)
         self._held = False  # `held`: refresh does nothing
         self._held_stamps: dict[str, tuple[int, ...] | None] = {}  # `stamp`'s, while held
+        #: path -> (its content hash, the attributes its code may set: `assigned.attributes_set`), where asked
+        self._sets: dict[str, tuple[str, frozenset[str] | None]] = {}
 
     def _statements(self, path: str, data: bytes | None = None) -> tuple[list[tuple], str, list[bool]]:
         """The file's import statements, content hash and whether each is not indented (run when
@@ -723,6 +725,29 @@ class ProjectIndex:
                 for member in members:
                     components[member] = group
 
+    def attributes_set(self, paths: Iterable[str]) -> frozenset[str] | None:
+        """The attributes the code of the modules at *paths* and of the project modules they import,
+        at any depth, may set (`assigned.attributes_set`; what their digests cover); None where one may
+        set any. Each module's text read where asked, once per content."""
+        found: set[str] = set()
+        seen: set[str] = set()
+        todo = list(paths)
+        while todo:
+            path = todo.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            imports, sha = self._scan(path)
+            todo.extend(imports)
+            known = self._sets.get(path)
+            if known is None or known[0] != sha:
+                text = module_code(path)
+                known = self._sets[path] = (sha, assigned.attributes_set(text) if text is not None else None)
+            if known[1] is None:
+                return None
+            found |= known[1]
+        return frozenset(found)
+
     def digest(self, path: str) -> str:
         """A digest of everything a module's resolution depends on: the contents of its component
         and, recursively, the digests of the modules the component imports."""
@@ -800,6 +825,8 @@ class Imports:
         self.scanned = set(index.imports(path) if scanned is None else scanned)
         self.beside: constructed.Beside | None = None  # the scripts that may call it (`scripts_beside`)
         self.flags: dict[str, Const | None] | None = None  # the absl flags defined around it (`flag_default`)
+        #: id of a project class -> (it, the instance of it the scripts beside make: `held`)
+        self.instances: dict[int, tuple[ExtClass, ExtInst]] = {}
 
     def in_keras_program(self) -> bool:
         """Whether this module, naming neither TensorFlow nor Keras, is imported by scripts beside it that
@@ -958,6 +985,19 @@ class Imports:
         other = Imports(self.index, path, self.catalog)
         return other.scripts_beside().tally(name, other.imported_texts)
 
+    def held(self, cls: ExtClass) -> ExtInst:
+        """An instance of a project class with no TF base that a script beside makes (`Resolver.made_beside`:
+        `config = Config()` handed to this module), one per class: its class attributes of immutable literals
+        (`nepochs = 15`) where no code that could hold the instance sets them (this module, the scripts beside
+        and the modules they import: `self.config.lr *= decay` anywhere leaves `lr` unknown); nothing else of its."""
+        if id(cls) not in self.instances:
+            callers = self.index.callers(self.path)
+            set_ = self.index.attributes_set([self.path, *callers, *self.index.heirs_callers(self.path, callers)])
+            kept = {} if set_ is None else {name: value for name, value in cls.attrs.items() if name not in set_
+                                            and type(value) is Const and isinstance(value.value, (int, float, str, bool))}
+            self.instances[id(cls)] = (cls, ExtInst(ExtClass(cls.name, attrs=kept)))
+        return self.instances[id(cls)][1]
+
     def imported_beside(self, dotted: str) -> Any:
         """`module.name` of a project module as the scripts beside import it (`from models import
         build_model`: `constructed.Made`), from its summary; None where the project has no such module,
@@ -1062,8 +1102,11 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
             if "__init__" in base.methods:
                 ext.workers = base.workers
             ext.assigned |= base.assigned
+            ext.heir_calls.update(base.heir_calls)
         ext.assigned |= frozenset(klass.assigners)
+        ext.heir_calls.update(_heir_calls(info, klass))
         for name, method in klass.methods.items():
+            ext.heir_calls.pop(name, None)
             if name == "__getitem__":
                 ext.sliced = hostwork.slices_only(method.node, lambda attr: info.find_attr(attr)[1])
             elif name == "__init__":
@@ -1111,6 +1154,18 @@ def _builds_graph(info: FuncInfo) -> bool:
     from greenlint.analysis.arrays import holds_tensor  # as in `freeze`: a warm run never needs it
 
     return info.has_parameters and any(holds_tensor(item) for item in info.returned)
+
+
+def _heir_calls(info: ClassInfo, klass: ClassInfo) -> dict[str, tuple[tuple[str, Any], ...]]:
+    """The `self.m(...)` calls of *klass*, a class of *info*'s, that a subclass's `m` answers
+    (`ExtClass.heir_calls`): those of its methods that *info* does not override and no code of the module calls."""
+    found: dict[str, tuple[tuple[str, Any], ...]] = {}
+    for attr, calls in klass.heir_calls.items():
+        kept = tuple((method, runs) for method, runs in calls.values()
+                     if info.find_method(method) is klass.methods.get(method) and klass.methods[method].calls_seen == 0)
+        if kept and info.find_method(attr) is None:
+            found[attr] = kept
+    return found
 
 
 def _self_calls(node: ast.AST) -> tuple[str, ...]:

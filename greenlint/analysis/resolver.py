@@ -1386,6 +1386,8 @@ class Resolver:
             return {}
         name = info.node.name if cls is None else cls.name if init else f"{cls.name}.{info.node.name}"
         called = self.imports.calls_beside(name)
+        if not called and method and not init:
+            return self.heir_called(info)
         if not called or method and not init and self.method_named(info):  # (the walk only where a script calls it)
             return {}
         made = self.made_beside
@@ -1400,17 +1402,57 @@ class Resolver:
             info.implicit_calls += called.runs  # (named nowhere here)
         return passed
 
+    def note_heir_call(self, node: ast.Call, cls: ClassInfo, attr: str) -> None:
+        """A method's `self.m(...)` where no class of its own holds `m` (a base's `train` calling
+        `self.run_epoch(...)`, which its subclasses define): kept with its runs per run of the method, for the
+        subclasses of other modules (`ClassInfo.heir_calls`, `heir_called`)."""
+        func = self.ctx.func
+        if func is None or func.cls is not cls or func.kind != "method" or cls.find_method(attr) is not None \
+                or cls.find_attr(attr)[0] or cls.ext_member(attr)[0]:
+            return
+        cls.heir_calls.setdefault(attr, {})[node] = (func.node.name, self.place(node, []).runs)
+
+    def heir_called(self, info: FuncInfo) -> dict[str, Any]:
+        """The calls of a method only a base class of another module calls on `self` (`ExtClass.heir_calls`:
+        `BaseModel.train` calling `self.run_epoch(...)`, `run_epoch` defined in `NERModel(BaseModel)` here),
+        as `passed_beside` notes the scripts' calls: each base method calling it runs as often as the scripts
+        beside call it on this class (`model.train(...)` on a `NERModel`), times that call's runs in it; none
+        where this class overrides such a method, or a script calls one where its runs are not known (its
+        arguments are never known: {})."""
+        cls, name = info.cls, info.node.name
+        if cls is None or self.imports is None:
+            return {}
+        through = [(method, runs) for klass in cls.mro() for base in klass.ext_bases
+                   for method, runs in base.heir_calls.get(name, ())]
+        if not through or self.method_named(info):
+            return {}
+        places = []
+        for method, runs in through:
+            called = None if cls.find_method(method) is not None else self.imports.calls_beside(f"{cls.name}.{method}")
+            if called is None or called.runs is None:
+                return {}
+            bound = runs_mod.UPPER if called.upper else runs_mod.EXACT
+            beside = f"{', '.join(called.scripts)} through {method}"
+            places += [runs_mod.Place(runs_mod.combine(runs, runs_mod.Local(1, bound)), beside=beside)] * called.runs
+        info.callers += [(None, place, {}) for place in places]
+        info.calls_seen += len(places)
+        info.implicit_calls += len(places)
+        return {}
+
     def made_beside(self, value: Any) -> Any:
         """An argument a script beside passes (`passed_beside`), a call's result (`constructed.Made`)
         made an instance where it is a Keras model, a TF1 session or a `tf.data` dataset: the API its
         callee resolves to, or what a function of the project it imports returns (`build_model(...)`),
-        then each chained method's; of unknown size. Unknown for anything else."""
+        then each chained method's; of unknown size. A plain project class's construction (`Config()`) is
+        the instance `Imports.held` makes of it. Unknown for anything else."""
         if type(value) is not constructed.Made:
             return value
         sym = self.table.symbol(value.path)
         cls = sym[2] if sym is not None else None
         if sym is None and self.imports is not None:
             function = self.imports.imported_beside(value.path)
+            if type(function) is ExtClass and function.tf_base is None and not value.methods:
+                return self.imports.held(function)  # `config = Config()`: its class attributes
             returned = function.returns if type(function) is ExtFunc else None
             cls = returned.cls if type(returned) is Inst else None
         for method in value.methods:
@@ -2200,6 +2242,8 @@ class Resolver:
         if type(func) is ast.Attribute:
             receiver = self.expr(func.value)
             callee = self.attribute(receiver, func.attr)
+            if callee is None and type(receiver) is UserInst and type(func.value) is ast.Name and func.value.id == "self":
+                self.note_heir_call(node, receiver.info, func.attr)
         else:
             receiver = MISSING
             callee = self.expr(func)

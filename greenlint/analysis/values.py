@@ -333,6 +333,9 @@ class ClassInfo:
     attrs: dict[str, Any] = field(default_factory=dict)  # class-body names and self.X targets
     assigners: dict[str, list[FuncInfo]] = field(default_factory=dict)  # X -> methods assigning self.X
     ext_bases: list[ExtClass] = field(default_factory=list)  # bases imported from project modules
+    #: a method no class of its own defines -> the `self.m(...)` calls of it its methods make, each (call node ->
+    #: the calling method's name and the call's runs per run of that method): a subclass's `m` (`heir_calls`)
+    heir_calls: dict[str, dict[Any, tuple[str, Any]]] = field(default_factory=dict)
 
     def find_method(self, name: str) -> FuncInfo | None:
         for klass in self.mro():
@@ -726,6 +729,10 @@ class ExtClass:
     #: method name -> its `Template`, where each call's arguments may tell the rows of the batch it gives (a
     #: data loader's `load_data(batch_size)` or `load_batch(batch_size)` generator, decoding per item)
     batches: dict[str, Any] = field(default_factory=dict)
+    #: a method it does not define -> the methods calling it on `self` that no code of its module calls, each
+    #: with that call's runs per run of it (`ClassInfo.heir_calls`): a subclass's `m` runs as often as those
+    #: methods, called on the subclass, run times that (`Resolver.heir_called`)
+    heir_calls: dict[str, tuple[tuple[str, Any], ...]] = field(default_factory=dict)
 
 
 class ExtInst:

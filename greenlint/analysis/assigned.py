@@ -1,0 +1,28 @@
+"""The attributes a module's code may set on any object, read from its text alone (`obj.lr = ...`,
+`self.config.lr *= decay`, `setattr(config, "lr", ...)`): a class attribute of the project read through an
+instance keeps its literal only where no module that could hold the instance sets it (`Imports.held`).
+Over-counted, never under: a comment or a string that looks like an assignment counts; `setattr` with a
+name not literal, or `__dict__`/`vars(...)` written to, may set any (None)."""
+
+from __future__ import annotations
+
+import re
+
+#: `.name =` and `.name op=`, not `==`, `<=`, `>=`, `!=`.
+_SET = re.compile(r"\.\s*([A-Za-z_]\w*)\s*(?:\*\*|//|<<|>>|[-+*/%&|^@])?=(?!=)")
+#: `setattr(obj, "name"` with a literal name, and any `setattr(` at all.
+_SETATTR = re.compile(r"""\bsetattr\s*\(\s*[^,()]+,\s*(?:["']([A-Za-z_]\w*)["'])?""")
+#: Writing an object's attributes wholesale (`obj.__dict__.update(d)`, `vars(obj)[k] = v`).
+_WHOLESALE = re.compile(r"__dict__|\bvars\s*\(")
+
+
+def attributes_set(text: str) -> frozenset[str] | None:
+    """The names of the attributes *text*'s code may set; None where it may set any."""
+    found = set(_SET.findall(text))
+    for name in _SETATTR.findall(text):
+        if not name:
+            return None
+        found.add(name)
+    if _WHOLESALE.search(text):
+        return None
+    return frozenset(found)
