@@ -16,6 +16,7 @@ from greenlint.analysis.hostwork import DECODES, encoding
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, notebook
 from greenlint.rules.batch_draw import draw_node, each_step
+from greenlint.rules.dataset_cache import caches, optional_cache
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.importers import (
@@ -105,6 +106,16 @@ DECODING_SEQUENCE = (
 )
 
 
+#: A case's decoding pipeline whose `.cache()` an absl flag guards (`{default}`: the flag's default), fit for 30 epochs.
+FLAGGED_CACHE = (
+    "import tensorflow as tf\nfrom absl import flags\n"
+    "flags.DEFINE_bool('cache_dataset', {default}, 'Cache the decoded images.')\nFLAGS = flags.FLAGS\n"
+    "def load(path):\n    return tf.io.decode_png(tf.io.read_file(path))\n"
+    "def train(model, files):\n    ds = tf.data.Dataset.from_tensor_slices(files).map(load)\n"
+    "    if FLAGS.cache_dataset:\n        ds = ds.cache()\n    model.fit(ds.batch(32), epochs=30)\n"
+)
+
+
 class DecodedFilesWithoutCache(Rule):
     """
     ## What it does
@@ -190,7 +201,10 @@ class DecodedFilesWithoutCache(Rule):
     (`self.data = glob(pattern)`, then shuffled in place); that finding is on the expression
     drawing the batch.
 
-    Not reported: a file that calls `Dataset.cache()` anywhere (in memory or to a file); a
+    Not reported: a file that calls `Dataset.cache()` anywhere (in memory or to a file) where the
+    program's defaults run it (greenlint/rules/dataset_cache.py: one under an `if` on an option whose
+    default skips it, `if FLAGS.cache_dataset:` with the flag False by default, does not count, and the
+    finding names it and the option); a
     pipeline that is yielded, passed to a function other than `fit`, or returned by a function
     the file never calls and no script beside it calls either (the caller or the helper may cache
     it), nor one a script caches (`Dataset.cache()` anywhere in it), hands to a helper of its own,
@@ -321,6 +335,10 @@ class DecodedFilesWithoutCache(Rule):
     )
     FIX_TITLE = "Decode each file once and keep the decoded elements (`.cache()` after a `tf.data` decoding map)"
     VALID = (
+        Valid(FLAGGED_CACHE.format(default=True)),  # a cache an option guards, on by default: decoded once
+        Valid(  # a cache guarded by a test the code does not settle (a flag and a call of the program): it may run
+            FLAGGED_CACHE.format(default=False).replace("FLAGS.cache_dataset:", "FLAGS.cache_dataset and small(files):")
+        ),
         Valid(  # the module's `tfds` is the program's own: TFDS is imported by another function, for itself
             "import tensorflow as tf\nimport mydata.sets as tfds\n"
             "def builder():\n    import tensorflow_datasets as tfds\n    return tfds.builder('mnist')\n"
@@ -561,6 +579,23 @@ class DecodedFilesWithoutCache(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the one `.cache()` runs only when a flag off by default is set: the defaults decode on every epoch
+            FLAGGED_CACHE.format(default=False),
+            line=8,
+            message_contains="on each of 30 epochs: if the decoded set fits in memory (its size is not known from the code),"
+            " `.cache()` after the decoding (before random augmentation and shuffling) decodes each file once; the"
+            " `.cache()` at line 10 does not run with the program's defaults (`if FLAGS.cache_dataset:` at line 9):"
+            " set that option, or make caching the default",
+        ),
+        Invalid(  # an argparse `store_true` option (False by default) guarding the cache, before an endless repeat
+            "import argparse\nimport tensorflow as tf\nparser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--cache', action='store_true')\nargs = parser.parse_args()\n"
+            "ds = tf.data.Dataset.list_files('data/*.jpg').map(lambda p: tf.io.decode_jpeg(tf.io.read_file(p)))\n"
+            "if args.cache:\n    ds = ds.cache()\nds = ds.shuffle(1000).repeat().batch(32)\n"
+            "model.fit(ds, steps_per_epoch=100, epochs=30)\n",
+            line=6,
+            message_contains="the `.cache()` at line 8 does not run with the program's defaults (`if args.cache:` at line 7)",
+        ),
         Invalid(  # an epoch loop counted through tqdm's bar around its range: the count is named
             "import tensorflow as tf\nfrom tqdm import tqdm\n"
             "ds = tf.data.Dataset.list_files('x/*.png').map(lambda p: tf.io.decode_png(tf.io.read_file(p))).batch(8)\n"
@@ -829,24 +864,25 @@ class DecodedFilesWithoutCache(Rule):
         for queued in queue_decodes(facts):
             message = self.QUEUE_MESSAGE.format(what=queued.what, line=queued.producer.lineno)
             yield self.diagnostic(facts.span(queued.decode, queued.cell), facts.path, message)
-        if any(is_dataset_method(s.api, "cache") for s in facts.sites):
+        if caches(facts):
             return
+        optional = optional_cache(facts)  # a cache the program's defaults skip, named by each finding below
         for site, call, cell, what in _decoding_maps(facts):
             when = repeated_after(facts, call, cell) or pipeline_passes(facts, chain_top(facts, call, cell), cell, options)
             if when:
-                message = self.MESSAGE.format(what=what, when=when, size=_size(site))
+                message = self.MESSAGE.format(what=what, when=when, size=_size(site)) + optional
                 yield self.diagnostic(site.callsite.span, facts.path, message)
         reported: set[int] = set()  # one finding per `tfds.load()`, whichever of its splits runs again
         for call, cell, elements, size in _tfds_loads(facts):
             when = None if id(call) in reported else pipeline_passes(facts, call, cell, options, elements=elements)
             if when:
                 reported.add(id(call))
-                message = self.MESSAGE.format(what=TFDS_WHAT, when=when, size=size)
+                message = self.MESSAGE.format(what=TFDS_WHAT, when=when, size=size) + optional
                 yield self.diagnostic(facts.span(call, cell), facts.path, message)
         for call, cell, what in _decoding_helpers(facts):
             when = pipeline_passes(facts, chain_top(facts, call, cell), cell, options)
             if when:
-                message = self.MESSAGE.format(what=what, when=when, size="its size is not known from the code")
+                message = self.MESSAGE.format(what=what, when=when, size="its size is not known from the code") + optional
                 yield self.diagnostic(facts.span(call, cell), facts.path, message)
 
 
@@ -979,8 +1015,8 @@ def _defined_if_decoding(path: str) -> frozenset[str]:
 def _returned_decoding(facts: FileFacts) -> dict[str, int]:
     """The module-level functions of a module that return one of its decoding pipelines
     (`_decoding_maps`) with no `repeat()` after the decoding, to callers in other modules only,
-    where the module calls no `Dataset.cache()`: each with the line of its decoding map."""
-    if any(is_dataset_method(s.api, "cache") for s in facts.sites):
+    where the module calls no `Dataset.cache()` that runs by default: each with the line of its decoding map."""
+    if caches(facts):
         return {}
     found: dict[str, int] = {}
     for site, call, cell, _ in _decoding_maps(facts):

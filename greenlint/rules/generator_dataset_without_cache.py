@@ -8,10 +8,11 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, last_name
+from greenlint.rules.dataset_cache import caches, optional_cache
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.pipeline_runs import pipeline_passes, repeated_after
-from greenlint.rules.site import is_dataset_method, method
+from greenlint.rules.site import method
 from greenlint.rules.syntax import chain_top, own_yields
 from greenlint.rules.tf_data_defaults import OPTION
 
@@ -52,7 +53,8 @@ class GeneratorDatasetWithoutCache(Rule):
     `rng.choice(...)` or `rng.integers(...)`, a name holding `aug`, `transform`, `distort` or
     `jitter`), in it or in the functions of the file it calls (by name).
 
-    Not reported: a file that calls `Dataset.cache()` anywhere; a generator greenlint cannot see
+    Not reported: a file that calls `Dataset.cache()` anywhere where the program's defaults run it
+    (as for GL408: a cache an option leaves off by default does not count, and the finding names it); a generator greenlint cannot see
     (a lambda, a method, a function of another module, a parameter); a pipeline returned to code
     the file does not show or handed to a helper (it may cache it); one pass; test code.
 
@@ -194,8 +196,9 @@ class GeneratorDatasetWithoutCache(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        if any(is_dataset_method(s.api, "cache") for s in facts.sites):
+        if caches(facts):
             return
+        optional = optional_cache(facts)  # a cache the program's defaults skip, named by each finding below
         for site in facts.sites:
             if site.api != API or in_test_code(facts, site):
                 continue
@@ -205,7 +208,7 @@ class GeneratorDatasetWithoutCache(Rule):
                 continue
             when = repeated_after(facts, call, cell) or pipeline_passes(facts, chain_top(facts, call, cell), cell, options)
             if when:
-                message = self.MESSAGE.format(generator=generator.id, when=when)
+                message = self.MESSAGE.format(generator=generator.id, when=when) + optional
                 yield self.diagnostic(site.callsite.span, facts.path, message)
 
 
