@@ -31,6 +31,7 @@ from greenlint.rules.pipeline_runs import ITERATES, loop_at, pipeline_passes, re
 from greenlint.rules.queue_decoding import queue_decodes
 from greenlint.rules.site import Site, is_dataset_method, is_keras_model_method
 from greenlint.rules.syntax import (
+    SCOPES,
     Function,
     Loop,
     calls_of,
@@ -78,6 +79,8 @@ _DECODING_DEFINES: dict[str, tuple[tuple | None, frozenset[str]]] = {}
 TFDS = "tensorflow_datasets"
 #: How a finding names a `tfds.load()` dataset.
 TFDS_WHAT = "The dataset `tfds.load()` gives (TFDS decodes each example as it reads it)"
+#: How a finding names the dataset a `tfds.builder()`'s `as_dataset()` gives.
+TFDS_BUILDER_WHAT = "The dataset `as_dataset()` of a `tfds.builder()` gives (TFDS decodes each example as it reads it)"
 #: Bytes per decoded pixel channel: the directory utilities yield float32 images.
 FLOAT32 = 4
 #: How many helpers a map function is followed through, parameter to parameter (`map_fn=map_fn`).
@@ -116,6 +119,15 @@ FLAGGED_CACHE = (
 )
 
 
+#: A case's `tfds.builder()` whose `as_dataset()` (`{options}`: its further arguments) is fit for 10 epochs.
+TFDS_BUILDER = (
+    "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+    "def train(model):\n    builder = tfds.builder('mnist')\n    builder.download_and_prepare()\n"
+    "    ds = builder.as_dataset(split='train', as_supervised=True{options})\n"
+    "    model.fit(ds.shuffle(1000).batch(128), epochs=10)\n"
+)
+
+
 class DecodedFilesWithoutCache(Rule):
     """
     ## What it does
@@ -127,7 +139,9 @@ class DecodedFilesWithoutCache(Rule):
     `tf.audio.decode_wav`, `tf.io.parse_single_example`, ...), or a split `tfds.load()` gives (TFDS
     parses and decodes each example as it reads it, unless given `decoders=`; named by a literal
     `split`, alone, in a list, or with `with_info=True`: a list's split picked by unpacking or by
-    its index, `ds[0]`), when the pipeline, directly or through the names it is assigned to in
+    its index, `ds[0]`; likewise the split `as_dataset()` gives of a `tfds.builder()`, called on it or
+    on the name its function last bound to it: not on a builder it is given, whose kind is not known
+    there), when the pipeline, directly or through the names it is assigned to in
     the same function (in a notebook, a top-level name also in the later cells; a name bound
     again holds another value from there on), is given to `fit()` with `epochs`
     other than 1 (as the training or the validation data; with `steps_per_epoch`, as "Options"
@@ -335,6 +349,16 @@ class DecodedFilesWithoutCache(Rule):
     )
     FIX_TITLE = "Decode each file once and keep the decoded elements (`.cache()` after a `tf.data` decoding map)"
     VALID = (
+        Valid(  # the builder's images left encoded (`decoders=`): the program decodes them, in a map GL408 reads
+            TFDS_BUILDER.format(options=", decoders={'image': tfds.decode.SkipDecoding()}")
+        ),
+        Valid(  # `as_dataset()` of a builder the function is given: what it is, is not known here
+            TFDS_BUILDER.format(options="").replace("def train(model):", "def train(model, builder):")
+            .replace("    builder = tfds.builder('mnist')\n", "")
+        ),
+        Valid(  # another library's `as_dataset()` (a replay buffer's) in a module that imports TFDS
+            TFDS_BUILDER.format(options="").replace("tfds.builder('mnist')", "TFUniformReplayBuffer(spec, 1)")
+        ),
         Valid(FLAGGED_CACHE.format(default=True)),  # a cache an option guards, on by default: decoded once
         Valid(  # a cache guarded by a test the code does not settle (a flag and a call of the program): it may run
             FLAGGED_CACHE.format(default=False).replace("FLAGS.cache_dataset:", "FLAGS.cache_dataset and small(files):")
@@ -579,6 +603,13 @@ class DecodedFilesWithoutCache(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the split a `tfds.builder()`'s `as_dataset()` gives is decoded again on each of 10 epochs
+            TFDS_BUILDER.format(options=""),
+            line=6,
+            message_contains="The dataset `as_dataset()` of a `tfds.builder()` gives (TFDS decodes each example as it"
+            " reads it) reads and decodes the files again on each of 10 epochs: if the decoded set fits in memory"
+            " (60,000 examples of 28×28×1 in `train`)",
+        ),
         Invalid(  # the one `.cache()` runs only when a flag off by default is set: the defaults decode on every epoch
             FLAGGED_CACHE.format(default=False),
             line=8,
@@ -873,11 +904,11 @@ class DecodedFilesWithoutCache(Rule):
                 message = self.MESSAGE.format(what=what, when=when, size=_size(site)) + optional
                 yield self.diagnostic(site.callsite.span, facts.path, message)
         reported: set[int] = set()  # one finding per `tfds.load()`, whichever of its splits runs again
-        for call, cell, elements, size in _tfds_loads(facts):
+        for call, cell, elements, size, what in _tfds_loads(facts):
             when = None if id(call) in reported else pipeline_passes(facts, call, cell, options, elements=elements)
             if when:
                 reported.add(id(call))
-                message = self.MESSAGE.format(what=TFDS_WHAT, when=when, size=size) + optional
+                message = self.MESSAGE.format(what=what, when=when, size=size) + optional
                 yield self.diagnostic(facts.span(call, cell), facts.path, message)
         for call, cell, what in _decoding_helpers(facts):
             when = pipeline_passes(facts, chain_top(facts, call, cell), cell, options)
@@ -912,32 +943,52 @@ def _decoder_given(site: Site) -> bool:
     return isinstance(given, str) and DECODER.match(given) is not None
 
 
-def _tfds_loads(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, tuple[int, ...], str]]:
-    """The file's `tfds.load()` calls that give datasets TFDS decodes as it reads them (its own
-    decoders, no `decoders=`): each with its cell, the elements of what it gives that are the
-    dataset (`with_info=True`: (0,); a list of splits: each, (1,); both: (0, 1); else none) and what
-    the table says of the split's size. A call without `split` (a dict of every split) is not followed."""
+def _tfds_loads(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, tuple[int, ...], str, str]]:
+    """The file's `tfds.load()` calls, and `as_dataset()` calls of a `tfds.builder()` (called on it, or on
+    the name the scope last bound to it before), that give datasets TFDS decodes as it reads them (its
+    own decoders, no `decoders=`): each with its cell, the elements of what it gives that are the
+    dataset (`with_info=True`: (0,); a list of splits: each, (1,); both: (0, 1); else none), what
+    the table says of the split's size and how a finding names it. A call without `split` (a dict of
+    every split) is not followed."""
     if TFDS not in facts.text:
         return  # no import of TFDS: the tree is not needed
     for cell in facts.cells:
         for call in facts.calls(cell):
-            if last_name(call.func) != "load" or facts.imported_path(call.func, cell) != f"{TFDS}.load":
-                continue  # not TFDS's `load` as the imports visible there bind it
+            if last_name(call.func) == "load" and facts.imported_path(call.func, cell) == f"{TFDS}.load":
+                source, what, at = call, TFDS_WHAT, 1  # `tfds.load(name, split, ...)`
+            elif last_name(call.func) == "as_dataset" and (made := _tfds_builder(facts, call, cell)) is not None:
+                source, what, at = made, TFDS_BUILDER_WHAT, 0  # `builder.as_dataset(split, ...)`
+            else:
+                continue  # neither, as the imports visible there bind it
             named = {k.arg: k.value for k in call.keywords}
             if None in named or "decoders" in named or any(isinstance(a, ast.Starred) for a in call.args):
                 continue  # `decoders=`: the program decodes (a map GL408 reads), or arguments not shown
-            split = named.get("split", call.args[1] if len(call.args) > 1 else None)
+            split = named.get("split", call.args[at] if len(call.args) > at else None)
             info = named.get("with_info")
             with_info = isinstance(info, ast.Constant) and info.value is True
             if info is not None and not isinstance(info, ast.Constant):
                 continue
-            name = named.get("name", call.args[0] if call.args else None)
+            name = argument(source, "name", 0)
             info_first = (0,) if with_info else ()
             if isinstance(split, (ast.List, ast.Tuple)):
                 for index, one in enumerate(split.elts):
-                    yield call, cell, (*info_first, index), _tfds_size(name, one)
+                    yield call, cell, (*info_first, index), _tfds_size(name, one), what
             elif isinstance(split, ast.Constant) and isinstance(split.value, str):
-                yield call, cell, info_first, _tfds_size(name, split)
+                yield call, cell, info_first, _tfds_size(name, split), what
+
+
+def _tfds_builder(facts: FileFacts, call: ast.Call, cell: int | None) -> ast.Call | None:
+    """The `tfds.builder(...)` call whose builder an `as_dataset()` call is made on: that call itself
+    (`tfds.builder("mnist").as_dataset(...)`), or the one the name it is made on was last bound to in
+    its scope before (`builder = tfds.builder("mnist")`); None otherwise (a parameter, say)."""
+    owner = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if isinstance(owner, ast.Name):
+        scope = next((a for a in facts.ancestors(call, cell) if isinstance(a, SCOPES)), None)
+        bound = last_bindings(scope if scope is not None else facts.module(cell), call.lineno).get(owner.id)
+        owner = bound.value if bound is not None else None
+    if isinstance(owner, ast.Call) and facts.imported_path(owner.func, cell) == f"{TFDS}.builder":
+        return owner
+    return None
 
 
 def _tfds_size(name: ast.expr | None, split: ast.expr) -> str:
