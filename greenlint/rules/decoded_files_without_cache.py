@@ -360,6 +360,9 @@ class DecodedFilesWithoutCache(Rule):
             TFDS_BUILDER.format(options="").replace("tfds.builder('mnist')", "TFUniformReplayBuffer(spec, 1)")
         ),
         Valid(FLAGGED_CACHE.format(default=True)),  # a cache an option guards, on by default: decoded once
+        Valid(  # a cache in the `else` of an option false by default: the defaults run it
+            FLAGGED_CACHE.format(default=False).replace("ds = ds.cache()", "ds = ds.prefetch(1)\n    else:\n        ds = ds.cache()")
+        ),
         Valid(  # a cache guarded by a test the code does not settle (a flag and a call of the program): it may run
             FLAGGED_CACHE.format(default=False).replace("FLAGS.cache_dataset:", "FLAGS.cache_dataset and small(files):")
         ),
@@ -617,6 +620,11 @@ class DecodedFilesWithoutCache(Rule):
             " `.cache()` after the decoding (before random augmentation and shuffling) decodes each file once; the"
             " `.cache()` at line 10 does not run with the program's defaults (`if FLAGS.cache_dataset:` at line 9):"
             " set that option, or make caching the default",
+        ),
+        Invalid(  # a cache in the `else` of an option true by default: the defaults skip it
+            FLAGGED_CACHE.format(default=True).replace("ds = ds.cache()", "ds = ds.prefetch(1)\n    else:\n        ds = ds.cache()"),
+            line=8,
+            message_contains="the `.cache()` at line 12 does not run with the program's defaults (`if FLAGS.cache_dataset:` at line 9)",
         ),
         Invalid(  # an argparse `store_true` option (False by default) guarding the cache, before an endless repeat
             "import argparse\nimport tensorflow as tf\nparser = argparse.ArgumentParser()\n"
