@@ -38,6 +38,14 @@ _PASSES = (
 )
 
 
+#: A case's generator pipeline whose `.cache()` an argparse option guards (`{action}`: how the option is stored).
+_FLAGGED = _PASSES.replace("import tensorflow as tf\n", "import argparse\nimport tensorflow as tf\n", 1) + (
+    "parser = argparse.ArgumentParser()\nparser.add_argument('--cache', action='{action}')\nargs = parser.parse_args()\n"
+    "ds = tf.data.Dataset.from_generator(pairs, args=(texts, labels), output_types=(tf.int32, tf.int32))\n"
+    "if args.cache:\n    ds = ds.cache()\nmodel.fit(ds.padded_batch(32), epochs=30)\n"
+)
+
+
 class GeneratorDatasetWithoutCache(Rule):
     """
     ## What it does
@@ -130,6 +138,7 @@ class GeneratorDatasetWithoutCache(Rule):
     FIX_TITLE = "Cache the generator's elements (`.cache()` right after `from_generator`)"
     EVIDENCE_APIS = (API,)
     VALID = (
+        Valid(_FLAGGED.format(action="store_false")),  # the option's cache runs by default (`--cache` defaults to True)
         Valid(  # cached: the generator runs once
             _PASSES + "ds = tf.data.Dataset.from_generator(pairs, args=(texts, labels), output_types=(tf.int32, tf.int32))\n"
             "ds = ds.cache().shuffle(1000).repeat().padded_batch(64)\n"
@@ -179,6 +188,11 @@ class GeneratorDatasetWithoutCache(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the one cache runs only with `--cache` (False by default): the defaults run the generator every epoch
+            _FLAGGED.format(action="store_true"),
+            line=13,
+            message_contains="the `.cache()` at line 15 does not run with the program's defaults (`if args.cache:` at line 14)",
+        ),
         Invalid(  # repeated for ever: the generator runs again on every pass
             _PASSES + "ds = tf.data.Dataset.from_generator(pairs, args=(texts, labels), output_types=(tf.int32, tf.int32))\n"
             "ds = ds.shuffle(1000)\nds = ds.repeat()\nds = ds.padded_batch(64).prefetch(1)\n",
