@@ -16,6 +16,7 @@ from greenlint.analysis.hostwork import DECODES, encoding
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, notebook
 from greenlint.rules.batch_draw import draw_node, each_step
+from greenlint.rules.dataset_cache import caches, optional_cache
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.importers import (
@@ -30,6 +31,7 @@ from greenlint.rules.pipeline_runs import ITERATES, loop_at, pipeline_passes, re
 from greenlint.rules.queue_decoding import queue_decodes
 from greenlint.rules.site import Site, is_dataset_method, is_keras_model_method
 from greenlint.rules.syntax import (
+    SCOPES,
     Function,
     Loop,
     calls_of,
@@ -77,6 +79,8 @@ _DECODING_DEFINES: dict[str, tuple[tuple | None, frozenset[str]]] = {}
 TFDS = "tensorflow_datasets"
 #: How a finding names a `tfds.load()` dataset.
 TFDS_WHAT = "The dataset `tfds.load()` gives (TFDS decodes each example as it reads it)"
+#: How a finding names the dataset a `tfds.builder()`'s `as_dataset()` gives.
+TFDS_BUILDER_WHAT = "The dataset `as_dataset()` of a `tfds.builder()` gives (TFDS decodes each example as it reads it)"
 #: Bytes per decoded pixel channel: the directory utilities yield float32 images.
 FLOAT32 = 4
 #: How many helpers a map function is followed through, parameter to parameter (`map_fn=map_fn`).
@@ -105,6 +109,25 @@ DECODING_SEQUENCE = (
 )
 
 
+#: A case's decoding pipeline whose `.cache()` an absl flag guards (`{default}`: the flag's default), fit for 30 epochs.
+FLAGGED_CACHE = (
+    "import tensorflow as tf\nfrom absl import flags\n"
+    "flags.DEFINE_bool('cache_dataset', {default}, 'Cache the decoded images.')\nFLAGS = flags.FLAGS\n"
+    "def load(path):\n    return tf.io.decode_png(tf.io.read_file(path))\n"
+    "def train(model, files):\n    ds = tf.data.Dataset.from_tensor_slices(files).map(load)\n"
+    "    if FLAGS.cache_dataset:\n        ds = ds.cache()\n    model.fit(ds.batch(32), epochs=30)\n"
+)
+
+
+#: A case's `tfds.builder()` whose `as_dataset()` (`{options}`: its further arguments) is fit for 10 epochs.
+TFDS_BUILDER = (
+    "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+    "def train(model):\n    builder = tfds.builder('mnist')\n    builder.download_and_prepare()\n"
+    "    ds = builder.as_dataset(split='train', as_supervised=True{options})\n"
+    "    model.fit(ds.shuffle(1000).batch(128), epochs=10)\n"
+)
+
+
 class DecodedFilesWithoutCache(Rule):
     """
     ## What it does
@@ -116,7 +139,9 @@ class DecodedFilesWithoutCache(Rule):
     `tf.audio.decode_wav`, `tf.io.parse_single_example`, ...), or a split `tfds.load()` gives (TFDS
     parses and decodes each example as it reads it, unless given `decoders=`; named by a literal
     `split`, alone, in a list, or with `with_info=True`: a list's split picked by unpacking or by
-    its index, `ds[0]`), when the pipeline, directly or through the names it is assigned to in
+    its index, `ds[0]`; likewise the split `as_dataset()` gives of a `tfds.builder()`, called on it or
+    on the name its function last bound to it: not on a builder it is given, whose kind is not known
+    there), when the pipeline, directly or through the names it is assigned to in
     the same function (in a notebook, a top-level name also in the later cells; a name bound
     again holds another value from there on), is given to `fit()` with `epochs`
     other than 1 (as the training or the validation data; with `steps_per_epoch`, as "Options"
@@ -190,7 +215,10 @@ class DecodedFilesWithoutCache(Rule):
     (`self.data = glob(pattern)`, then shuffled in place); that finding is on the expression
     drawing the batch.
 
-    Not reported: a file that calls `Dataset.cache()` anywhere (in memory or to a file); a
+    Not reported: a file that calls `Dataset.cache()` anywhere (in memory or to a file) where the
+    program's defaults run it (greenlint/rules/dataset_cache.py: one under an `if` on an option whose
+    default skips it, `if FLAGS.cache_dataset:` with the flag False by default, does not count, and the
+    finding names it and the option); a
     pipeline that is yielded, passed to a function other than `fit`, or returned by a function
     the file never calls and no script beside it calls either (the caller or the helper may cache
     it), nor one a script caches (`Dataset.cache()` anywhere in it), hands to a helper of its own,
@@ -321,6 +349,23 @@ class DecodedFilesWithoutCache(Rule):
     )
     FIX_TITLE = "Decode each file once and keep the decoded elements (`.cache()` after a `tf.data` decoding map)"
     VALID = (
+        Valid(  # the builder's images left encoded (`decoders=`): the program decodes them, in a map GL408 reads
+            TFDS_BUILDER.format(options=", decoders={'image': tfds.decode.SkipDecoding()}")
+        ),
+        Valid(  # `as_dataset()` of a builder the function is given: what it is, is not known here
+            TFDS_BUILDER.format(options="").replace("def train(model):", "def train(model, builder):")
+            .replace("    builder = tfds.builder('mnist')\n", "")
+        ),
+        Valid(  # another library's `as_dataset()` (a replay buffer's) in a module that imports TFDS
+            TFDS_BUILDER.format(options="").replace("tfds.builder('mnist')", "TFUniformReplayBuffer(spec, 1)")
+        ),
+        Valid(FLAGGED_CACHE.format(default=True)),  # a cache an option guards, on by default: decoded once
+        Valid(  # a cache in the `else` of an option false by default: the defaults run it
+            FLAGGED_CACHE.format(default=False).replace("ds = ds.cache()", "ds = ds.prefetch(1)\n    else:\n        ds = ds.cache()")
+        ),
+        Valid(  # a cache guarded by a test the code does not settle (a flag and a call of the program): it may run
+            FLAGGED_CACHE.format(default=False).replace("FLAGS.cache_dataset:", "FLAGS.cache_dataset and small(files):")
+        ),
         Valid(  # the module's `tfds` is the program's own: TFDS is imported by another function, for itself
             "import tensorflow as tf\nimport mydata.sets as tfds\n"
             "def builder():\n    import tensorflow_datasets as tfds\n    return tfds.builder('mnist')\n"
@@ -561,6 +606,35 @@ class DecodedFilesWithoutCache(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the split a `tfds.builder()`'s `as_dataset()` gives is decoded again on each of 10 epochs
+            TFDS_BUILDER.format(options=""),
+            line=6,
+            message_contains="The dataset `as_dataset()` of a `tfds.builder()` gives (TFDS decodes each example as it"
+            " reads it) reads and decodes the files again on each of 10 epochs: if the decoded set fits in memory"
+            " (60,000 examples of 28×28×1 in `train`)",
+        ),
+        Invalid(  # the one `.cache()` runs only when a flag off by default is set: the defaults decode on every epoch
+            FLAGGED_CACHE.format(default=False),
+            line=8,
+            message_contains="on each of 30 epochs: if the decoded set fits in memory (its size is not known from the code),"
+            " `.cache()` after the decoding (before random augmentation and shuffling) decodes each file once; the"
+            " `.cache()` at line 10 does not run with the program's defaults (`if FLAGS.cache_dataset:` at line 9):"
+            " set that option, or make caching the default",
+        ),
+        Invalid(  # a cache in the `else` of an option true by default: the defaults skip it
+            FLAGGED_CACHE.format(default=True).replace("ds = ds.cache()", "ds = ds.prefetch(1)\n    else:\n        ds = ds.cache()"),
+            line=8,
+            message_contains="the `.cache()` at line 12 does not run with the program's defaults (`if FLAGS.cache_dataset:` at line 9)",
+        ),
+        Invalid(  # an argparse `store_true` option (False by default) guarding the cache, before an endless repeat
+            "import argparse\nimport tensorflow as tf\nparser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--cache', action='store_true')\nargs = parser.parse_args()\n"
+            "ds = tf.data.Dataset.list_files('data/*.jpg').map(lambda p: tf.io.decode_jpeg(tf.io.read_file(p)))\n"
+            "if args.cache:\n    ds = ds.cache()\nds = ds.shuffle(1000).repeat().batch(32)\n"
+            "model.fit(ds, steps_per_epoch=100, epochs=30)\n",
+            line=6,
+            message_contains="the `.cache()` at line 8 does not run with the program's defaults (`if args.cache:` at line 7)",
+        ),
         Invalid(  # an epoch loop counted through tqdm's bar around its range: the count is named
             "import tensorflow as tf\nfrom tqdm import tqdm\n"
             "ds = tf.data.Dataset.list_files('x/*.png').map(lambda p: tf.io.decode_png(tf.io.read_file(p))).batch(8)\n"
@@ -829,24 +903,25 @@ class DecodedFilesWithoutCache(Rule):
         for queued in queue_decodes(facts):
             message = self.QUEUE_MESSAGE.format(what=queued.what, line=queued.producer.lineno)
             yield self.diagnostic(facts.span(queued.decode, queued.cell), facts.path, message)
-        if any(is_dataset_method(s.api, "cache") for s in facts.sites):
+        if caches(facts):
             return
+        optional = optional_cache(facts)  # a cache the program's defaults skip, named by each finding below
         for site, call, cell, what in _decoding_maps(facts):
             when = repeated_after(facts, call, cell) or pipeline_passes(facts, chain_top(facts, call, cell), cell, options)
             if when:
-                message = self.MESSAGE.format(what=what, when=when, size=_size(site))
+                message = self.MESSAGE.format(what=what, when=when, size=_size(site)) + optional
                 yield self.diagnostic(site.callsite.span, facts.path, message)
         reported: set[int] = set()  # one finding per `tfds.load()`, whichever of its splits runs again
-        for call, cell, elements, size in _tfds_loads(facts):
+        for call, cell, elements, size, what in _tfds_loads(facts):
             when = None if id(call) in reported else pipeline_passes(facts, call, cell, options, elements=elements)
             if when:
                 reported.add(id(call))
-                message = self.MESSAGE.format(what=TFDS_WHAT, when=when, size=size)
+                message = self.MESSAGE.format(what=what, when=when, size=size) + optional
                 yield self.diagnostic(facts.span(call, cell), facts.path, message)
         for call, cell, what in _decoding_helpers(facts):
             when = pipeline_passes(facts, chain_top(facts, call, cell), cell, options)
             if when:
-                message = self.MESSAGE.format(what=what, when=when, size="its size is not known from the code")
+                message = self.MESSAGE.format(what=what, when=when, size="its size is not known from the code") + optional
                 yield self.diagnostic(facts.span(call, cell), facts.path, message)
 
 
@@ -876,32 +951,52 @@ def _decoder_given(site: Site) -> bool:
     return isinstance(given, str) and DECODER.match(given) is not None
 
 
-def _tfds_loads(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, tuple[int, ...], str]]:
-    """The file's `tfds.load()` calls that give datasets TFDS decodes as it reads them (its own
-    decoders, no `decoders=`): each with its cell, the elements of what it gives that are the
-    dataset (`with_info=True`: (0,); a list of splits: each, (1,); both: (0, 1); else none) and what
-    the table says of the split's size. A call without `split` (a dict of every split) is not followed."""
+def _tfds_loads(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, tuple[int, ...], str, str]]:
+    """The file's `tfds.load()` calls, and `as_dataset()` calls of a `tfds.builder()` (called on it, or on
+    the name the scope last bound to it before), that give datasets TFDS decodes as it reads them (its
+    own decoders, no `decoders=`): each with its cell, the elements of what it gives that are the
+    dataset (`with_info=True`: (0,); a list of splits: each, (1,); both: (0, 1); else none), what
+    the table says of the split's size and how a finding names it. A call without `split` (a dict of
+    every split) is not followed."""
     if TFDS not in facts.text:
         return  # no import of TFDS: the tree is not needed
     for cell in facts.cells:
         for call in facts.calls(cell):
-            if last_name(call.func) != "load" or facts.imported_path(call.func, cell) != f"{TFDS}.load":
-                continue  # not TFDS's `load` as the imports visible there bind it
+            if last_name(call.func) == "load" and facts.imported_path(call.func, cell) == f"{TFDS}.load":
+                source, what, at = call, TFDS_WHAT, 1  # `tfds.load(name, split, ...)`
+            elif last_name(call.func) == "as_dataset" and (made := _tfds_builder(facts, call, cell)) is not None:
+                source, what, at = made, TFDS_BUILDER_WHAT, 0  # `builder.as_dataset(split, ...)`
+            else:
+                continue  # neither, as the imports visible there bind it
             named = {k.arg: k.value for k in call.keywords}
             if None in named or "decoders" in named or any(isinstance(a, ast.Starred) for a in call.args):
                 continue  # `decoders=`: the program decodes (a map GL408 reads), or arguments not shown
-            split = named.get("split", call.args[1] if len(call.args) > 1 else None)
+            split = named.get("split", call.args[at] if len(call.args) > at else None)
             info = named.get("with_info")
             with_info = isinstance(info, ast.Constant) and info.value is True
             if info is not None and not isinstance(info, ast.Constant):
                 continue
-            name = named.get("name", call.args[0] if call.args else None)
+            name = argument(source, "name", 0)
             info_first = (0,) if with_info else ()
             if isinstance(split, (ast.List, ast.Tuple)):
                 for index, one in enumerate(split.elts):
-                    yield call, cell, (*info_first, index), _tfds_size(name, one)
+                    yield call, cell, (*info_first, index), _tfds_size(name, one), what
             elif isinstance(split, ast.Constant) and isinstance(split.value, str):
-                yield call, cell, info_first, _tfds_size(name, split)
+                yield call, cell, info_first, _tfds_size(name, split), what
+
+
+def _tfds_builder(facts: FileFacts, call: ast.Call, cell: int | None) -> ast.Call | None:
+    """The `tfds.builder(...)` call whose builder an `as_dataset()` call is made on: that call itself
+    (`tfds.builder("mnist").as_dataset(...)`), or the one the name it is made on was last bound to in
+    its scope before (`builder = tfds.builder("mnist")`); None otherwise (a parameter, say)."""
+    owner = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if isinstance(owner, ast.Name):
+        scope = next((a for a in facts.ancestors(call, cell) if isinstance(a, SCOPES)), None)
+        bound = last_bindings(scope if scope is not None else facts.module(cell), call.lineno).get(owner.id)
+        owner = bound.value if bound is not None else None
+    if isinstance(owner, ast.Call) and facts.imported_path(owner.func, cell) == f"{TFDS}.builder":
+        return owner
+    return None
 
 
 def _tfds_size(name: ast.expr | None, split: ast.expr) -> str:
@@ -979,8 +1074,8 @@ def _defined_if_decoding(path: str) -> frozenset[str]:
 def _returned_decoding(facts: FileFacts) -> dict[str, int]:
     """The module-level functions of a module that return one of its decoding pipelines
     (`_decoding_maps`) with no `repeat()` after the decoding, to callers in other modules only,
-    where the module calls no `Dataset.cache()`: each with the line of its decoding map."""
-    if any(is_dataset_method(s.api, "cache") for s in facts.sites):
+    where the module calls no `Dataset.cache()` that runs by default: each with the line of its decoding map."""
+    if caches(facts):
         return {}
     found: dict[str, int] = {}
     for site, call, cell, _ in _decoding_maps(facts):

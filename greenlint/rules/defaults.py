@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import enum
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from greenlint.analysis import options
@@ -332,19 +333,32 @@ def other_mode(facts: FileFacts, node: ast.AST | None, cell: int | None) -> bool
     defaults take another branch of the same choice (`if FLAGS.mode == "eager_tf": <loop> else:
     <fit>` with `--mode` defaulting to "fit"): a mode the program offers beside its default, run
     only when asked for. An `if` without an alternative (`if FLAGS.do_train:`) chooses no mode."""
+    return any(branch.orelse for branch in _branches_not_taken(facts, node, cell))
+
+
+def off_by_default(facts: FileFacts, node: ast.AST | None, cell: int | None) -> ast.expr | None:
+    """The test of the innermost `if` of the node's scope whose branch holding the node the
+    program's defaults do not take (`if FLAGS.cache_dataset: ds = ds.cache()` with the flag
+    defaulting to False), with or without an alternative: the node runs only when an option asks
+    for it. None where the defaults run it, or its guard is not an option read with a literal default."""
+    return next((branch.test for branch in _branches_not_taken(facts, node, cell)), None)
+
+
+def _branches_not_taken(facts: FileFacts, node: ast.AST | None, cell: int | None) -> Iterator[ast.If]:
+    """The `if` statements of the node's scope, innermost first, whose branch holding the node the
+    program's defaults do not take (`_holds_by_default`)."""
     if node is None:
-        return False
+        return
     child = node
     for parent in facts.ancestors(node, cell):
         if isinstance(parent, SCOPES):
-            return False
+            return
         if isinstance(parent, ast.If) and child is not parent.test:
             holds = _holds_by_default(facts, parent.test, cell)
             in_body = any(child is s for s in parent.body)
-            if holds is not None and (holds is False if in_body else holds is True) and parent.orelse:
-                return True
+            if holds is not None and (holds is False if in_body else holds is True):
+                yield parent
         child = parent
-    return False
 
 
 def _holds_by_default(facts: FileFacts, test: ast.expr, cell: int | None) -> bool | None:

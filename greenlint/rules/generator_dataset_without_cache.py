@@ -8,10 +8,11 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, last_name
+from greenlint.rules.dataset_cache import caches, optional_cache
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.pipeline_runs import pipeline_passes, repeated_after
-from greenlint.rules.site import is_dataset_method, method
+from greenlint.rules.site import method
 from greenlint.rules.syntax import chain_top, own_yields
 from greenlint.rules.tf_data_defaults import OPTION
 
@@ -37,6 +38,14 @@ _PASSES = (
 )
 
 
+#: A case's generator pipeline whose `.cache()` an argparse option guards (`{action}`: how the option is stored).
+_FLAGGED = _PASSES.replace("import tensorflow as tf\n", "import argparse\nimport tensorflow as tf\n", 1) + (
+    "parser = argparse.ArgumentParser()\nparser.add_argument('--cache', action='{action}')\nargs = parser.parse_args()\n"
+    "ds = tf.data.Dataset.from_generator(pairs, args=(texts, labels), output_types=(tf.int32, tf.int32))\n"
+    "if args.cache:\n    ds = ds.cache()\nmodel.fit(ds.padded_batch(32), epochs=30)\n"
+)
+
+
 class GeneratorDatasetWithoutCache(Rule):
     """
     ## What it does
@@ -52,7 +61,8 @@ class GeneratorDatasetWithoutCache(Rule):
     `rng.choice(...)` or `rng.integers(...)`, a name holding `aug`, `transform`, `distort` or
     `jitter`), in it or in the functions of the file it calls (by name).
 
-    Not reported: a file that calls `Dataset.cache()` anywhere; a generator greenlint cannot see
+    Not reported: a file that calls `Dataset.cache()` anywhere where the program's defaults run it
+    (as for GL408: a cache an option leaves off by default does not count, and the finding names it); a generator greenlint cannot see
     (a lambda, a method, a function of another module, a parameter); a pipeline returned to code
     the file does not show or handed to a helper (it may cache it); one pass; test code.
 
@@ -128,6 +138,7 @@ class GeneratorDatasetWithoutCache(Rule):
     FIX_TITLE = "Cache the generator's elements (`.cache()` right after `from_generator`)"
     EVIDENCE_APIS = (API,)
     VALID = (
+        Valid(_FLAGGED.format(action="store_false")),  # the option's cache runs by default (`--cache` defaults to True)
         Valid(  # cached: the generator runs once
             _PASSES + "ds = tf.data.Dataset.from_generator(pairs, args=(texts, labels), output_types=(tf.int32, tf.int32))\n"
             "ds = ds.cache().shuffle(1000).repeat().padded_batch(64)\n"
@@ -177,6 +188,11 @@ class GeneratorDatasetWithoutCache(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the one cache runs only with `--cache` (False by default): the defaults run the generator every epoch
+            _FLAGGED.format(action="store_true"),
+            line=13,
+            message_contains="the `.cache()` at line 15 does not run with the program's defaults (`if args.cache:` at line 14)",
+        ),
         Invalid(  # repeated for ever: the generator runs again on every pass
             _PASSES + "ds = tf.data.Dataset.from_generator(pairs, args=(texts, labels), output_types=(tf.int32, tf.int32))\n"
             "ds = ds.shuffle(1000)\nds = ds.repeat()\nds = ds.padded_batch(64).prefetch(1)\n",
@@ -194,8 +210,9 @@ class GeneratorDatasetWithoutCache(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        if any(is_dataset_method(s.api, "cache") for s in facts.sites):
+        if caches(facts):
             return
+        optional = optional_cache(facts)  # a cache the program's defaults skip, named by each finding below
         for site in facts.sites:
             if site.api != API or in_test_code(facts, site):
                 continue
@@ -205,7 +222,7 @@ class GeneratorDatasetWithoutCache(Rule):
                 continue
             when = repeated_after(facts, call, cell) or pipeline_passes(facts, chain_top(facts, call, cell), cell, options)
             if when:
-                message = self.MESSAGE.format(generator=generator.id, when=when)
+                message = self.MESSAGE.format(generator=generator.id, when=when) + optional
                 yield self.diagnostic(site.callsite.span, facts.path, message)
 
 

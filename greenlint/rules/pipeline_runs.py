@@ -10,11 +10,11 @@ from typing import Any
 
 from greenlint.analysis.project import project_bindings
 from greenlint.rules.base import FileFacts, argument
+from greenlint.rules.dataset_cache import caches
 from greenlint.rules.defaults import default_value
 from greenlint.rules.deliberate import test_module
 from greenlint.rules.epoch_passes import Size, chain_size, fit_passes, size_after
 from greenlint.rules.importers import script_facts
-from greenlint.rules.site import is_dataset_method
 from greenlint.rules.syntax import (
     Loop,
     calls_of,
@@ -230,11 +230,11 @@ def _script_calls(facts: FileFacts, name: str) -> list[tuple[FileFacts, int | No
     """The calls of the module-level function *name* of the module of *facts* in the scripts beside
     it that import it (`script_facts`), as the script's imports bind it (`data.name(...)`,
     `name(...)` after `from data import name`; `_bound_from`); none from a test module or from a
-    script that calls `Dataset.cache()` (it may cache what it is given)."""
+    script that calls `Dataset.cache()` where its defaults run it (it may cache what it is given)."""
     path = os.path.abspath(facts.path)
     found = []
     for script in script_facts(facts.path):
-        if test_module(script.path) or any(is_dataset_method(s.api, "cache") for s in script.sites):
+        if test_module(script.path) or caches(script):
             continue
         for unit in script.cells:
             modules, functions = _bound_from(script, unit, path)

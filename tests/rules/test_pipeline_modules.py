@@ -177,3 +177,39 @@ def test_a_modules_cache_key_follows_its_scripts_whatever_it_imports(tmp_path):
     (tmp_path / "train.py").write_text(SCRIPT.format(epochs=1))
     index.refresh()
     assert index.analysis_inputs(str(tmp_path / "data.py")) != before
+
+
+#: A data module whose one `.cache()` an absl flag guards, the flag defined by the script beside it.
+FLAGGED_DATA = (
+    "import tensorflow as tf\nfrom absl import flags\n\nFLAGS = flags.FLAGS\n\n\n"
+    "def parse(path):\n"
+    "    return tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path), 3), (64, 64))\n\n\n"
+    "def make_dataset(paths, batch_size):\n"
+    "    dataset = tf.data.Dataset.from_tensor_slices(paths).map(parse, num_parallel_calls=4)\n"
+    "    if FLAGS.cache_dataset:\n"
+    "        dataset = dataset.cache()\n"
+    "    return dataset.shuffle(1024).repeat(-1).batch(batch_size)\n"
+)
+
+#: The script defining the flag (`{default}`: its default) and training on the data module's pipeline.
+FLAGGED_SCRIPT = (
+    "import tensorflow as tf\nfrom absl import flags\nimport data\n\n"
+    "flags.DEFINE_bool('cache_dataset', {default}, 'Cache the decoded images in memory.')\n"
+    "FLAGS = flags.FLAGS\n"
+    "model.fit(data.make_dataset(paths, 64), steps_per_epoch=100, epochs=30)\n"
+)
+
+
+def test_a_cache_a_flag_of_another_module_leaves_off_by_default_does_not_count(tmp_path, predictor):
+    files = {"data.py": FLAGGED_DATA, "train.py": FLAGGED_SCRIPT.format(default=False)}
+    found = check_in_project(tmp_path, predictor, files, "data.py", "GL408")
+    assert [d.span.line for d in found] == [12]
+    assert (
+        "the `.cache()` at line 14 does not run with the program's defaults (`if FLAGS.cache_dataset:` at line 13)"
+        in found[0].message
+    )
+
+
+def test_a_cache_a_flag_of_another_module_turns_on_by_default_counts(tmp_path, predictor):
+    files = {"data.py": FLAGGED_DATA, "train.py": FLAGGED_SCRIPT.format(default=True)}
+    assert check_in_project(tmp_path, predictor, files, "data.py", "GL408") == []
