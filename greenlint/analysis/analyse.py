@@ -197,7 +197,7 @@ def _parse(path: str, units: list[Code]) -> tuple[list[ast.Module | None], list[
                 message = f"{where}: {reason}"  # GL001 says "cannot parse: " before it
                 errors.append(sources.file_error(path, sources.SYNTAX_ERROR, message, cell=unit.cell))
                 parsed.append(None)
-    return parsed, _said_once(errors)
+    return parsed, _said_once(errors) if len(units) > 1 else errors  # one unit: no cells to say once
 
 
 def _graph_op(catalog: Catalog, api: str, features: dict) -> bool:

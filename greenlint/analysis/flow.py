@@ -98,7 +98,7 @@ def assignments(body: list[ast.stmt], steady: Steady | None = None) -> list[tupl
         elif kind is ast.Expr and type(node.value) is ast.Call and type(node.value.func) is ast.Attribute:
             call = node.value  # `model.compile(optimizer=Adam(lr))`: the object changes with its arguments
             if type(call.func.value) is ast.Name and (
-                _sets_state(call.func.attr) or steady is not None and call.func.attr in FILLS
+                call.func.attr in SETTERS or call.func.attr.startswith("set_") or steady is not None and call.func.attr in FILLS
             ):
                 read = frozenset().union(*(names(a) for a in call.args), *(names(k.value) for k in call.keywords))
                 found.append((frozenset((call.func.value.id,)), read, False))
@@ -107,16 +107,12 @@ def assignments(body: list[ast.stmt], steady: Steady | None = None) -> list[tupl
     return found
 
 
-#: Methods that set an object's state from their arguments (a layer added to a `Sequential`,
+#: Methods that set an object's state from their arguments, with any `set_*` one (a layer added to a `Sequential`,
 #: Keras's `compile`, weights loaded or set, a variable assigned): after `model.add(layer)` or
 #: `model.compile(optimizer=Adam(lr))` in a loop over layers or rates, each iteration's `model`
 #: is another one. Training and inference calls change weights or nothing and are not among
 #: them: the same model trained step after step is the loop's repeat.
 SETTERS = frozenset({"add", "compile", "load_weights", "set_weights", "assign", "assign_add", "assign_sub"})
-
-
-def _sets_state(method: str) -> bool:
-    return method in SETTERS or method.startswith("set_")
 
 
 #: The expressions whose value may differ from one run to the next (`_calls`).

@@ -43,17 +43,13 @@ class Library:
 def of_file(module_file: str | None) -> tuple[str, ...]:
     """The site directories searched for the libraries of the file at *module_file* (None: greenlint's)."""
     project = project_root(os.path.dirname(os.path.abspath(module_file))) if module_file else None
-    return site_dirs(project)
-
-
-def site_dirs(project: str | None) -> tuple[str, ...]:
-    """The site directories searched, first match wins: the *project*'s virtualenv, `$VIRTUAL_ENV`,
-    then greenlint's own environment (real paths, each once)."""
     return _site_dirs(project, os.environ.get("VIRTUAL_ENV"))
 
 
 @functools.lru_cache(maxsize=256)
 def _site_dirs(project: str | None, virtual_env: str | None) -> tuple[str, ...]:
+    """The site directories searched, first match wins: the *project*'s virtualenv, *virtual_env*
+    (`$VIRTUAL_ENV`), then greenlint's own environment (real paths, each once)."""
     venvs = [os.path.join(project, name) for name in (".venv", "venv")] if project else []
     if virtual_env:
         venvs.append(virtual_env)

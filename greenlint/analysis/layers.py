@@ -353,33 +353,29 @@ def _attention(additive: bool):
     return rule
 
 
-def _repeat(rank: int, rule):
-    return lambda init, shape: rule(init, shape, rank)
-
-
 #: Short class name -> rule(init, per-sample input shape) for single-input layers.
 RULES = {
     "Dense": _dense,
-    "Conv1D": _repeat(1, _conv),
-    "Conv2D": _repeat(2, _conv),
-    "Conv3D": _repeat(3, _conv),
+    "Conv1D": lambda i, s: _conv(i, s, 1),
+    "Conv2D": lambda i, s: _conv(i, s, 2),
+    "Conv3D": lambda i, s: _conv(i, s, 3),
     "Conv1DTranspose": lambda i, s: _conv(i, s, 1, transpose=True),
     "Conv2DTranspose": lambda i, s: _conv(i, s, 2, transpose=True),
     "Conv3DTranspose": lambda i, s: _conv(i, s, 3, transpose=True),
     "DepthwiseConv2D": lambda i, s: _conv(i, s, 2, depthwise=True),
     "SeparableConv2D": lambda i, s: _conv(i, s, 2, separable=True),
-    "MaxPooling1D": _repeat(1, _pool),
-    "MaxPooling2D": _repeat(2, _pool),
-    "MaxPooling3D": _repeat(3, _pool),
-    "AveragePooling1D": _repeat(1, _pool),
-    "AveragePooling2D": _repeat(2, _pool),
-    "AveragePooling3D": _repeat(3, _pool),
-    "GlobalAveragePooling1D": _repeat(1, _global_pool),
-    "GlobalAveragePooling2D": _repeat(2, _global_pool),
-    "GlobalAveragePooling3D": _repeat(3, _global_pool),
-    "GlobalMaxPooling1D": _repeat(1, _global_pool),
-    "GlobalMaxPooling2D": _repeat(2, _global_pool),
-    "GlobalMaxPooling3D": _repeat(3, _global_pool),
+    "MaxPooling1D": lambda i, s: _pool(i, s, 1),
+    "MaxPooling2D": lambda i, s: _pool(i, s, 2),
+    "MaxPooling3D": lambda i, s: _pool(i, s, 3),
+    "AveragePooling1D": lambda i, s: _pool(i, s, 1),
+    "AveragePooling2D": lambda i, s: _pool(i, s, 2),
+    "AveragePooling3D": lambda i, s: _pool(i, s, 3),
+    "GlobalAveragePooling1D": lambda i, s: _global_pool(i, s, 1),
+    "GlobalAveragePooling2D": lambda i, s: _global_pool(i, s, 2),
+    "GlobalAveragePooling3D": lambda i, s: _global_pool(i, s, 3),
+    "GlobalMaxPooling1D": lambda i, s: _global_pool(i, s, 1),
+    "GlobalMaxPooling2D": lambda i, s: _global_pool(i, s, 2),
+    "GlobalMaxPooling3D": lambda i, s: _global_pool(i, s, 3),
     "LSTM": lambda i, s: _recurrent(i, s, 4, 0),
     "GRU": _gru,
     "SimpleRNN": lambda i, s: _recurrent(i, s, 1, 0),

@@ -400,30 +400,26 @@ def _given(bound: dict, names: frozenset) -> bool:
     return False
 
 
-def _place_note(place: Local) -> str:
-    note = _counted_note(place)
-    if place.counted and place.count is not None:
-        several = ", " in place.counted
-        note += (f", with {option_defaults(place.counted)} as {'loops' if several else 'a loop'}'s trip "
-                 f"count{'s' if several else ''} (a command line may change {'them' if several else 'it'})")
-    return note
-
-
 _HELD = "under a condition, or a loop left by break/return"
 _RESUMED = "a loop resumes its count at a start not known here"
 
 
-def _counted_note(place: Local) -> str:
+def _place_note(place: Local) -> str:
+    """How often its loops run a call at *place*, in words, with the options whose defaults count them."""
     if place.count is None:
         return "inside a loop of unknown length"
     if place.share > 1 and place.count == 1:
-        return f"at most 1 in {place.share} of its function's runs (under `if ... % {place.share} == 0`)"
-    if place.bound == UPPER:
-        if place.option:
-            return (
-                f"at most {place.count}{TIMES} in its loops with the default of `{set_as(place.option)}` as the period of"
-                " the condition it runs under (a command line may change it)"
-            )
+        note = f"at most 1 in {place.share} of its function's runs (under `if ... % {place.share} == 0`)"
+    elif place.bound == UPPER and place.option:
+        note = (f"at most {place.count}{TIMES} in its loops with the default of `{set_as(place.option)}` as the period"
+                " of the condition it runs under (a command line may change it)")
+    elif place.bound == UPPER:
         why = [cause for cause, holds in ((_HELD, place.guarded or not place.resumed), (_RESUMED, place.resumed)) if holds]
-        return f"at most {place.count}{TIMES} in its loops ({'; '.join(why)})"
-    return f"{place.count}{TIMES} in its loops"
+        note = f"at most {place.count}{TIMES} in its loops ({'; '.join(why)})"
+    else:
+        note = f"{place.count}{TIMES} in its loops"
+    if place.counted:
+        several = ", " in place.counted
+        note += (f", with {option_defaults(place.counted)} as {'loops' if several else 'a loop'}'s trip "
+                 f"count{'s' if several else ''} (a command line may change {'them' if several else 'it'})")
+    return note

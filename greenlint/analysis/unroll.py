@@ -118,8 +118,8 @@ def unrollable(node: ast.For, names: dict[str, Any], is_model, items: list) -> b
     body = node.body
     grows = any(is_sym(names.get(name)) for name in _assigned(body))
     grows = grows or any(is_model(names.get(name)) for name in _added_to(body))
-    grows = grows or any(_graph_list(names.get(name)) for name in _appended_to(body)) and any(
-        is_sym(part) for item in items for part in items_of(item))
+    grows = grows or any(is_sym(part) for item in items for part in items_of(item)) and any(
+        _graph_list(names.get(name)) for name in _appended_to(body))  # the items first: they seldom hold tensors
     return grows and not _leaves(body)
 
 

@@ -31,6 +31,8 @@ CATALOG_FILE = "catalog.json.gz"
 _TF = "tensorflow."
 #: Namespaces TF1 names are never looked up again from: already versioned, or Keras (its own API).
 _NOT_TF1 = ("compat.", "keras.")
+#: Module names of APIs gone from the catalog's TensorFlow (estimator, compat.v1.layers): a `family` goes on through them.
+_MODULE_NAMES = frozenset({"estimator", "layers", "inputs", "export", "experimental", "feature_column", "contrib"})
 
 
 class CatalogError(Exception):
@@ -81,25 +83,22 @@ class Catalog:
 
         Call chains follow factory return types (``tensorflow.data.Dataset.from_tensor_slices
         .batch`` -> ``tensorflow.data.Dataset.batch``). A TF/Keras name the catalog cannot
-        resolve gets the rule-based `normalise_name` form.
+        resolve gets the rule-based `normalise_name` form. Memoised.
         """
-        if name not in self._canonical_memo:
-            self._canonical_memo[name] = self._canonical(name)
-        return self._canonical_memo[name]
-
-    def _canonical(self, name: str) -> str | None:
+        if name in self._canonical_memo:
+            return self._canonical_memo[name]
         try:
-            dotted = strip_call_parens(name) if "(" in name or "[" in name else name.strip()
-        except ValueError:
-            return None
-        dotted = _collapse_prefix(dotted.replace(" ", ""))
-        if not is_tf_name(dotted):
-            return None
-        found = self._walk(dotted) or self._walk_tf1(dotted)
-        if found is not None:
-            return found
-        ruled = normalise_name(dotted)
-        return self._walk(ruled) or ruled
+            dotted = _collapse_prefix((strip_call_parens(name) if "(" in name or "[" in name else name.strip()).replace(" ", ""))
+        except ValueError:  # not a name
+            dotted = ""
+        found = None
+        if is_tf_name(dotted):
+            found = self._walk(dotted) or self._walk_tf1(dotted)
+            if found is None:
+                ruled = normalise_name(dotted)
+                found = self._walk(ruled) or ruled
+        self._canonical_memo[name] = found
+        return found
 
     def _walk(self, dotted: str) -> str | None:
         """Resolve the longest known prefix, then each further segment as a member."""
@@ -242,8 +241,20 @@ class Catalog:
         return kind
 
     def family(self, api: str) -> str:
-        """Module-level group of a canonical API, e.g. ``tensorflow.keras.layers``."""
-        return kinds.family_of(self, api)
+        """Module-level group of a canonical API, e.g. ``tensorflow.keras.layers``: the longest module
+        prefix the catalog knows, extended by the lower-case segments that follow it and that the
+        catalog does not know (``tensorflow.compat.v1.estimator``: gone from TF 2.16+)."""
+        parts = api.split(".")
+        known = 0
+        for i in range(len(parts) - 1, 0, -1):
+            entry = self._symbols.get(self._aliases.get(".".join(parts[:i]), ""))
+            if entry is not None and entry["k"] == "module":
+                known = i
+                break
+        end = known
+        while end < len(parts) - 1 and parts[end] in _MODULE_NAMES and ".".join(parts[: end + 1]) not in self._aliases:
+            end += 1
+        return ".".join(parts[:end]) or api
 
 
 def read_catalog(path: Path) -> Catalog:

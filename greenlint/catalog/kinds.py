@@ -1,4 +1,5 @@
-"""Coarse groups of APIs for the predictor's fallback chain: kind (what the call does) and family.
+"""The coarse group of an API for the predictor's fallback chain: its kind (what the call does;
+the catalog's `family` is the other group, its module).
 
 Kinds: layer-constructor, layer-call, model-construction, model-training, model-evaluation,
 model-inference, compile, data-pipeline, tensor-op, io, optimizer, loss-metric, config, accessor,
@@ -25,13 +26,10 @@ from greenlint.catalog.names import TF1_PREFIX
 
 class CatalogLookups(Protocol):
     """What the grouping reads of a `greenlint.catalog.catalog.Catalog`, which imports this module
-    (its `kind` and `family`): the symbol table and the lookups, never the class itself."""
+    (its `kind`): the symbol table and the lookups, never the class itself."""
 
     @property
     def _symbols(self) -> dict[str, dict]: ...
-
-    @property
-    def _aliases(self) -> dict[str, str]: ...
 
     def __contains__(self, name: str) -> bool: ...
 
@@ -318,26 +316,3 @@ def _is_op_module(api: str) -> bool:
         ):
             return True
     return False
-
-
-#: Module names of APIs gone from the catalog's TensorFlow (estimator, compat.v1.layers).
-_MODULE_NAMES = frozenset({"estimator", "layers", "inputs", "export", "experimental", "feature_column", "contrib"})
-
-
-def family_of(cat: CatalogLookups, api: str) -> str:
-    """The module a canonical API lives in, e.g. ``tensorflow.data``.
-
-    The longest module prefix the catalog knows, extended by the lower-case segments that follow
-    it and that the catalog does not know (``tensorflow.compat.v1.estimator``: gone from TF 2.16+).
-    """
-    parts = api.split(".")
-    known = 0
-    for i in range(len(parts) - 1, 0, -1):
-        entry = cat._symbols.get(cat._aliases.get(".".join(parts[:i]), ""))
-        if entry is not None and entry["k"] == "module":
-            known = i
-            break
-    end = known
-    while end < len(parts) - 1 and parts[end] in _MODULE_NAMES and ".".join(parts[: end + 1]) not in cat._aliases:
-        end += 1
-    return ".".join(parts[:end]) or api

@@ -21,7 +21,6 @@ def _best(code: str, prefixes: Iterable[str]) -> int:
 def enabled_codes(config: Config, extra_ignore: Iterable[str] = ()) -> frozenset[str]:
     """Codes enabled by the config; the most specific of select and ignore wins, ignore on a tie."""
     defaults = {code: entry["enabled"] for code, entry in codes.table().items()}
-    _validate(config, defaults)
     ignore = (*config.ignore, *extra_ignore)
     enabled = set()
     for code, default in defaults.items():
@@ -33,16 +32,6 @@ def enabled_codes(config: Config, extra_ignore: Iterable[str] = ()) -> frozenset
         if selected >= 0 and selected > _best(code, ignore):
             enabled.add(code)
     return frozenset(enabled)
-
-
-def _validate(config: Config, rules: dict) -> None:
-    patterns = [*(config.select or ()), *config.extend_select, *config.ignore]
-    patterns += [c for named in config.per_file_ignores.values() for c in named]
-    for p in patterns:
-        if p != "ALL" and not any(code.startswith(p) for code in rules):
-            from greenlint.check.config import ConfigError
-
-            raise ConfigError(f"{config.source or 'command line'}: `{p}` matches no greenlint rule code")
 
 
 def validate(config: Config) -> None:
@@ -57,6 +46,14 @@ class Selector:
     """Enabled codes per file, with per-file-ignores matched relative to the config root."""
 
     def __init__(self, config: Config):
+        """ConfigError for a code the configuration names that matches no rule."""
+        patterns = [*(config.select or ()), *config.extend_select, *config.ignore]
+        patterns += [c for named in config.per_file_ignores.values() for c in named]
+        for p in patterns:
+            if p != "ALL" and not any(code.startswith(p) for code in codes.table()):
+                from greenlint.check.config import ConfigError
+
+                raise ConfigError(f"{config.source or 'command line'}: `{p}` matches no greenlint rule code")
         self.config = config
         self.base = enabled_codes(config)
         self._specs = []

@@ -33,6 +33,7 @@ class Hierarchy:
         self._load_default = catalog is None and use_default
         self.chain = lru_cache(maxsize=None)(self._chain)
         self.kind = lru_cache(maxsize=None)(partial(self._call, "kind"))  # asked several times per prediction
+        self.family = partial(self._call, "family")  # the catalog's module group (asked once per API: `chain`)
 
     @property
     def catalog(self):
@@ -45,9 +46,6 @@ class Hierarchy:
             except Exception:  # catalog not built or not importable: fall back to name structure
                 self._catalog = None
         return self._catalog
-
-    def family(self, api: str) -> str | None:
-        return self._call("family", api)
 
     def _call(self, name: str, api: str):
         fn = getattr(self.catalog, name, None)

@@ -24,8 +24,16 @@ _MEMO_SIZE = 20_000  # distinct predictions kept per predictor (a long editor se
 
 def predict_sites(predict: Predict, callsites: Sequence[Any]) -> list[Prediction]:
     """The prediction of each call site, in order, by *predict* (`Predictor.predict` or any
-    function of the api and features); never raises."""
-    memo = _memo(predict)  # one object per distinct prediction: less work, a smaller cache entry
+    function of the api and features); never raises. One object per distinct prediction (less
+    work, a smaller cache entry), kept for the files of this process where *predict* is a
+    predictor's method."""
+    owner = getattr(predict, "__self__", None)  # `predictor.predict`; a plain function: this file only
+    try:
+        memo = _MEMOS.setdefault(owner, {}) if owner is not None else {}
+    except TypeError:  # an owner that cannot be weakly referenced
+        memo = {}
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
     predictions = []
     for cs in callsites:
         key = _memo_key(cs)
@@ -48,17 +56,6 @@ def _memo_key(callsite) -> tuple[str, bytes | str, bytes | str, Any]:
         return callsite.api, marshal.dumps(callsite.features, 2), marshal.dumps(work, 2), count
     except ValueError:
         return callsite.api, repr(callsite.features), repr(work), count
-
-
-def _memo(predict: Callable | None) -> dict[tuple, Prediction]:
-    owner = getattr(predict, "__self__", None)  # `predictor.predict`; a plain function: this file only
-    try:
-        memo = _MEMOS.setdefault(owner, {}) if owner is not None else {}
-    except TypeError:  # an owner that cannot be weakly referenced
-        return {}
-    if len(memo) >= _MEMO_SIZE:
-        memo.clear()
-    return memo
 
 
 def _predict(predict: Predict, callsite) -> Prediction:

@@ -195,7 +195,7 @@ def test_a_library_not_installed_is_known_from_the_generated_table(tmp_path):
     assert table["versions"]["keras-hub"] and table["roots"]["transformers"] == "transformers"
     catalog = load_catalog()
     module = str(tmp_path / "train.py")
-    assert installed.find(installed.site_dirs(None), "keras_hub") is None  # not installed here
+    assert installed.find(installed.of_file(None), "keras_hub") is None  # not installed here
     assert libraries.base("keras_hub.models.BertClassifier", module, catalog) == "tensorflow.keras.Model"
     assert libraries.base("keras_nlp.models.BertClassifier", module, catalog) == "tensorflow.keras.Model"  # re-exported
     assert libraries.base("transformers.TFBertModel", module, catalog) == "tensorflow.keras.Model"

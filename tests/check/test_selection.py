@@ -26,7 +26,7 @@ def test_select_prefix_ignore_and_specificity():
 
 def test_unknown_code_is_an_error():
     with pytest.raises(ConfigError, match="GL999"):
-        enabled_codes(Config(ignore=("GL999",)))
+        Selector(Config(ignore=("GL999",)))
 
 
 def test_validate_judges_named_codes_and_reads_no_rule_table_without_them(monkeypatch):
