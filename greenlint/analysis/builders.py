@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from greenlint.analysis import flow
 from greenlint.analysis.arrays import is_sym
 from greenlint.analysis.values import MISSING, Const, Kw, Seq
 
@@ -238,16 +239,11 @@ def builds_afresh(node: ast.AST) -> bool:
         return False
     returns: list[ast.Return] = []
     bound: set[str] = set()
-    todo: list[ast.AST] = list(node.body)
-    while todo:
-        item = todo.pop()
-        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
+    for item in flow.own_nodes(node):
         if type(item) is ast.Return:
             returns.append(item)
         elif type(item) is ast.Name and type(item.ctx) is ast.Store:
             bound.add(item.id)
-        todo.extend(ast.iter_child_nodes(item))
     return bool(returns) and all(
         type(r.value) is ast.Call or type(r.value) is ast.Name and r.value.id in bound for r in returns
     )

@@ -11,13 +11,23 @@ parameter name.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from greenlint.analysis import trees
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 RECEIVER = "receiver"
 RESULT = "result"
+
+
+def own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a function's own body (a lambda's), not of the functions and classes defined in it."""
+    todo = list(ast.iter_child_nodes(scope))
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, _SCOPES):
+            yield node
+            todo.extend(ast.iter_child_nodes(node))
 
 
 def names(node: ast.AST | None) -> frozenset:

@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
+from greenlint.analysis import flow
+from greenlint.analysis.arrays import Data
 from greenlint.analysis.callsite import Work
 from greenlint.analysis.values import Inst, UserFunc
 from greenlint.analysis.work import INFERRED, q
@@ -27,6 +30,8 @@ MAPPED = "mapped"
 DRAWN_IN = "drawn_in"
 #: A dataset value's meta key: a `batch` was applied (its size known or not).
 BATCHED = "batched"
+#: The transformation `Dataset.apply` takes that maps then batches, and its value's meta key (its arguments).
+MAP_AND_BATCH = "tensorflow.data.experimental.map_and_batch"
 
 
 def dataset_step(meta: dict, name: str, named: dict, line: int) -> None:
@@ -38,6 +43,39 @@ def dataset_step(meta: dict, name: str, named: dict, line: int) -> None:
         meta.pop(BATCHED, None)
     elif name == "map" and type(named.get("map_func")) is UserFunc:
         meta[MAPPED] = (*meta.get(MAPPED, ()), (named["map_func"].info, bool(meta.get(BATCHED)), line))
+
+
+def steps_of(name: str, named: dict) -> tuple[tuple[str, dict], ...]:
+    """The Dataset methods a call of the method *name* amounts to, each with its arguments: `apply` of
+    `map_and_batch(f, n)` a `map(f)` then a `batch(n)`; any other call itself."""
+    given = named.get("transformation_func") if name == "apply" else None
+    fused = given.meta.get(MAP_AND_BATCH) if type(given) is Inst and isinstance(given.meta, dict) else None
+    if fused is None:
+        return ((name, named),)
+    return (("map", {"map_func": fused["map_func"]}), ("batch", {"batch_size": fused["batch_size"]}))
+
+
+def mapped_element(data: Data, func: Any) -> Data:
+    """The pipeline *data* after `map(func)` (`arrays.dataset_step` has made its element's shape unknown):
+    where every `return` of the project function *func* (a lambda's body) is a literal tuple of the same
+    length, each element a tuple of that many parts of unknown shape (`get_next()` then gives one tensor
+    per part, of the pipeline's batch: `images, labels = it.get_next()`); else as it was."""
+    count = _tuple_length(func.info.node) if type(func) is UserFunc else None
+    return data if count is None else replace(data, whole=False, parts=(None,) * count)
+
+
+def _tuple_length(node: ast.AST) -> int | None:
+    """The length of the literal tuple every `return` of a function gives (a lambda's body); None where a
+    return gives anything else (a name may hold a tuple of any length), where lengths differ, or none is seen."""
+    if type(node) is ast.Lambda:
+        values: list[ast.AST | None] = [node.body]
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        values = [item.value for item in flow.own_nodes(node) if type(item) is ast.Return]
+    else:
+        return None
+    lengths = {len(v.elts) if type(v) is ast.Tuple and not any(type(e) is ast.Starred for e in v.elts) else None
+               for v in values}
+    return lengths.pop() if len(lengths) == 1 and None not in lengths else None
 
 
 def fed_maps(named: dict) -> tuple:

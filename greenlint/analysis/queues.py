@@ -13,7 +13,10 @@ batch (reading and decoding files) runs on their own threads and is not priced h
 `dequeue_many(n)` is such a batch of n elements of the shapes the queue was made with (`shapes=`). A TF1 iterator's
 `get_next()` over a tf.data pipeline whose elements are one tensor of known per-sample shape
 (`from_tensor_slices(x)`, batched) is such a tensor too, of the pipeline's batch; over one whose elements
-are tuples of known parts (`from_tensor_slices((x, y))`), a tuple of such tensors.
+are tuples of known parts (`from_tensor_slices((x, y))`), a tuple of such tensors; over one mapped by a
+function of the file every `return` of which is a literal tuple (`map(parse)`, or
+`apply(map_and_batch(parse, n))`, a map then a batch: mapped.py), a tuple of that many tensors of the
+batch, their shapes unknown (what the function computes is not followed).
 """
 
 from __future__ import annotations
@@ -183,8 +186,8 @@ def iterator(dataset: Any) -> Inst:
 def next_element(it: Inst, returns: str) -> Inst | Seq | None:
     """`iterator.get_next()`: a symbolic tensor of the pipeline's per-sample shape and batch where each element
     is one tensor; a tuple of them, each of its part's shape, where each element is a tuple the pipeline
-    states the parts of (`from_tensor_slices((x, y))`, not mapped since: `images, labels = it.get_next()`);
-    None otherwise."""
+    states the parts of (`from_tensor_slices((x, y))`: `images, labels = it.get_next()`; a part's shape
+    unknown after a `map` whose function returns a literal tuple); None otherwise."""
     data = it.meta.get("data")
     if type(data) is not Data or not data.whole and data.parts is None:
         return None

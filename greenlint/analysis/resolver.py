@@ -2512,15 +2512,21 @@ class Resolver:
                     meta["batch_size"] = features["batch_size"]
                 elif callee.name == "unbatch":
                     meta.pop("batch_size", None)
-                mapped.dataset_step(meta, callee.name, named, node.lineno)
-                if callee.name == "cache":  # the generator runs on the first pass only
-                    meta.pop(arrays.GENERATOR_HOST, None)
-                if "data" in meta:
-                    data = arrays.dataset_step(callee.name, meta["data"], named)
-                    if data is None:
-                        del meta["data"]
-                    else:
-                        meta["data"] = data
+                for name, step in mapped.steps_of(callee.name, named):  # `apply(map_and_batch(f, n))`: a map, a batch
+                    if name == "batch" and name != callee.name and type(step["batch_size"]) is Const \
+                            and type(step["batch_size"].value) is int:
+                        meta["batch_size"] = step["batch_size"].value
+                    mapped.dataset_step(meta, name, step, node.lineno)
+                    if name == "cache":  # the generator runs on the first pass only
+                        meta.pop(arrays.GENERATOR_HOST, None)
+                    if "data" in meta:
+                        data = arrays.dataset_step(name, meta["data"], step)
+                        if data is not None and name == "map":  # `map(parse)` of a function returning (x, y)
+                            data = mapped.mapped_element(data, step.get("map_func"))
+                        if data is None:
+                            del meta["data"]
+                        else:
+                            meta["data"] = data
             if callee.name in graphrun.UPDATE_METHODS and returns == graphrun.OPERATION:
                 meta = {"train_op": node.lineno}  # `opt.minimize(loss)`: what a TF1 training step fetches
                 if arrays.is_sym(named.get("loss")):  # the graph the loss is computed by
@@ -3011,6 +3017,8 @@ class Resolver:
             meta["saved"] = work_mod.checkpointed(api, named)
         elif api.startswith(work_mod.LAYERS) and "layer" in named:  # Bidirectional, TimeDistributed
             meta["wrapped"] = named["layer"]
+        elif api == mapped.MAP_AND_BATCH:  # the transformation a dataset's `apply` makes
+            meta[mapped.MAP_AND_BATCH] = {"map_func": named.get("map_func"), "batch_size": named.get("batch_size")}
         elif arrays.is_dataset_source(api):
             data = arrays.dataset_source(api, named, positional)
             if data is not None:

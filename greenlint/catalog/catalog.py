@@ -33,6 +33,10 @@ _TF = "tensorflow."
 _NOT_TF1 = ("compat.", "keras.")
 #: Module names of APIs gone from the catalog's TensorFlow (estimator, compat.v1.layers): a `family` goes on through them.
 _MODULE_NAMES = frozenset({"estimator", "layers", "inputs", "export", "experimental", "feature_column", "contrib"})
+#: TF1 contrib namespaces gone from TensorFlow, each with where its names moved, in the order looked up:
+#: `tf.contrib.data`'s transformations went to `tf.data.experimental` (TF 1.13: `map_and_batch`,
+#: `shuffle_and_repeat`, `prefetch_to_device`), its datasets to `tf.data` (TF 1.4: `TFRecordDataset`).
+_MOVED = (("tensorflow.contrib.data.", ("tensorflow.data.experimental.", "tensorflow.data.")),)
 
 
 class CatalogError(Exception):
@@ -93,7 +97,7 @@ class Catalog:
             dotted = ""
         found = None
         if is_tf_name(dotted):
-            found = self._walk(dotted) or self._walk_tf1(dotted)
+            found = self._walk(dotted) or self._walk_tf1(dotted) or self._walk_moved(dotted)
             if found is None:
                 ruled = normalise_name(dotted)
                 found = self._walk(ruled) or ruled
@@ -123,6 +127,15 @@ class Catalog:
         if not rest or rest.startswith(_NOT_TF1):
             return None
         return self._walk(TF1_PREFIX + rest)
+
+    def _walk_moved(self, dotted: str) -> str | None:
+        """A name of a contrib namespace TensorFlow dropped (`_MOVED`) as the namespace its names moved
+        to keeps it (`tf.contrib.data.map_and_batch`: `tf.data.experimental.map_and_batch`)."""
+        for old, new in _MOVED:
+            if dotted.startswith(old):
+                rest = dotted[len(old) :]
+                return next(filter(None, (self._walk(place + rest) for place in new)), None)
+        return None
 
     def _member(self, owner: str, segment: str) -> str | None:
         entry = self._symbols.get(owner)

@@ -116,6 +116,37 @@ def test_an_iterator_over_tuples_gives_each_part_of_its_shape_and_the_batch():
     assert mapped["flops_per_sample"].value is None
 
 
+#: A pipeline of records mapped by a function of the file returning a pair, unpacked from the iterator.
+PARSED = ITERATOR.replace("x = np.zeros", "def parse(record):\n    return tf.io.decode_raw(record, tf.uint8), record\nx = np.zeros")
+PARSED = PARSED.replace(".shuffle(1000)", ".map(parse)").replace("features = ", "features, labels = ")
+
+
+def test_an_iterator_over_a_map_returning_a_tuple_gives_its_parts_of_the_batch():
+    """`map(parse)` where every return of `parse` is a literal pair: `images, labels = it.get_next()` is a
+    pair of tensors of the pipeline's batch, their shapes unknown (what `parse` computes is not followed)."""
+    for code in (PARSED, PARSED.replace(".map(parse)", ".map(lambda r: (tf.io.decode_raw(r, tf.uint8), r))")):
+        train = runs(code)[12 if "def parse" in code else 10]
+        assert train["samples"].value == 50 and train["flops_per_sample"].value is None
+
+
+def test_a_map_returning_a_name_or_tuples_of_two_lengths_leaves_the_parts_unknown():
+    """A name may hold a tuple of any length, and two returns of different lengths say no one arity."""
+    held = PARSED.replace("    return tf.io.decode_raw(record, tf.uint8), record",
+                          "    pair = tf.io.decode_raw(record, tf.uint8), record\n    return pair")
+    assert runs(held)[13]["samples"].value is None
+    two = PARSED.replace("    return tf.io.decode_raw(record, tf.uint8), record",
+                         "    if flag:\n        return record, record, record\n    return record, record")
+    assert runs(two)[14]["samples"].value is None
+
+
+def test_apply_of_map_and_batch_is_a_map_then_a_batch():
+    """`ds.apply(tf.data.experimental.map_and_batch(parse, 50))` (TF 1.x's fused transformation): the batch
+    of 50 of the pairs `parse` returns; a batch size not known leaves the samples unknown."""
+    code = PARSED.replace(".map(parse).repeat().batch(50)", ".repeat().apply(tf.data.experimental.map_and_batch(parse, 50))")
+    assert runs(code)[12]["samples"].value == 50
+    assert runs(code.replace("map_and_batch(parse, 50)", "map_and_batch(parse, n)"))[12]["samples"].value is None
+
+
 def test_an_iterator_over_elements_of_unknown_shape_is_a_floor():
     train = runs(ITERATOR.replace("from_tensor_slices(x)", "from_tensor_slices((x, y))"))[10]
     assert train["samples"].value == 50 and train["flops_per_sample"].value is None  # a dense layer on the tuple

@@ -72,6 +72,22 @@ def test_tf1_names(cat, name, expected):
 
 
 @pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        # tf.contrib.data's transformations as tf.data.experimental keeps them, its datasets as tf.data does
+        ("tf.contrib.data.map_and_batch", "tensorflow.data.experimental.map_and_batch"),
+        ("tensorflow.contrib.data.shuffle_and_repeat", "tensorflow.data.experimental.shuffle_and_repeat"),
+        ("tf.contrib.data.TFRecordDataset", "tensorflow.data.TFRecordDataset"),
+        # a name neither keeps stays as written; another contrib namespace is not moved
+        ("tf.contrib.data.no_such_op", "tensorflow.contrib.data.no_such_op"),
+        ("tf.contrib.rnn.LSTMCell", "tensorflow.contrib.rnn.LSTMCell"),
+    ],
+)
+def test_moved_contrib_names(cat, name, expected):
+    assert cat.canonical(name) == expected
+
+
+@pytest.mark.parametrize(
     ("api", "returned"),
     [
         # TF1 graph ops, so that `init.run()` and `training_op.run(feed_dict=...)` resolve
