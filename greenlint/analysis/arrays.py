@@ -10,7 +10,7 @@ Sources: literal lists and NumPy constructors (`np.array([[0, 1], ...])`, `np.ze
 `np.random.rand(100, 8)`, `np.random.default_rng().normal(size=...)`, `np.arange`, `np.linspace`,
 `np.concatenate`), TF constructors with literal shapes (features.tensor_features, ops.result_shape),
 `keras.datasets.*.load_data()` and `tfds.load(...)` (shipped tables, worktables.py; without `split=`,
-a KEYED value of every split: `datasets["train"]`), downloaded files (downloads.py),
+a KEYED value of every split: `datasets["train"]`; likewise a `tfds.builder(name)`'s `as_dataset(...)`), downloaded files (downloads.py),
 `sklearn.model_selection.train_test_split`, what a model returns on data (`model.predict(x)`,
 `predict_on_batch`, an eager `model(x)`: work.output_array); indexing `x[:1000]`, `x[i:i + 32]`, `x[None, ...]`,
 `x[0, :5]`, `reshape`, `astype`, a new first axis on a value of unknown shape (`np.expand_dims(x, 0)`,
@@ -64,6 +64,10 @@ HOST_BATCH = "builtins.generator.batch"
 #: A mapping of string keys to known values (`tfds.load(name)` without `split=`, `np.load` of an
 #: `.npz`): meta "items"; indexed with a literal key it gives that key's value (resolver.e_subscript).
 KEYED = "builtins.dict"
+#: What `tfds.builder(name)` gives: meta "name", the dataset's name where known; its `as_dataset(split)` is
+#: the split `tfds.load(name, split)` gives (`tfds_as_dataset`).
+TFDS_BUILDER = "tensorflow_datasets.core.DatasetBuilder"
+TFDS_BUILD = "tensorflow_datasets.builder"
 #: What a TF op returns (a placeholder, a variable, an op's result), and a Keras layer's call on symbolic tensors.
 TF_TENSORS = frozenset({TENSOR, "tensorflow.Variable"})
 KERAS_TENSOR = "tensorflow.keras.KerasTensor"
@@ -284,6 +288,10 @@ def data_call(path: str, args: list, keywords: list) -> Any:
         return numpy_call(path, args, keywords)
     if path == "tensorflow_datasets.load":
         return tfds_load(args, keywords)
+    if path == TFDS_BUILD:
+        positional = [value for starred, value in args if not starred]
+        name = positional[0] if positional else dict(keywords).get("name")
+        return Inst(TFDS_BUILDER, "factory", {"name": name})
     if path.rpartition(".")[2] == "train_test_split" and path.startswith("sklearn."):
         return train_test_split(args, keywords)
     return None
@@ -1010,6 +1018,17 @@ def tfds_load(args: list, keywords: list) -> Any:
     if type(with_info) is Const and with_info.value is True:
         return Seq((found, None))
     return found
+
+
+def tfds_as_dataset(owner: Inst, args: list, keywords: list) -> Any:
+    """A `tfds.builder(name)`'s `as_dataset(split, ...)`: what `tfds.load(name, split)` gives, where the
+    table knows it; else, for one split (not a list of them, nor every split: no `split`), a dataset
+    of unknown size."""
+    found = tfds_load([(False, owner.meta.get("name")), *args], keywords)
+    positional = [value for starred, value in args if not starred]
+    split = dict(keywords).get("split", positional[0] if positional else None)
+    one = split is not None and not (type(split) is Const and isinstance(split.value, (list, tuple)))
+    return found if found is not None or not one else Inst(DATASET, "factory")
 
 
 def _tfds_split(name: str, split: Any) -> Inst | None:

@@ -9,8 +9,8 @@ level or under its main guard), the default of one of the script's command-line 
 (`options.py`: its `Const.option` says so), or the script's options object itself (`FLAGS`, `args =
 parser.parse_args()`: an `Options` of those defaults), or a call of what the script imports (`Made`:
 `load_model(path)`, a name bound once to one), which the module's resolver types where it makes a
-Keras model, a TF1 session, a `tf.data` dataset or an instance of a plain project class (`config = Config()`:
-`Imports.held`); unknown otherwise. A class's constructions include its subclasses' in the modules importing
+Keras model, a TF1 session, a `tf.data` dataset, a `tfds.builder()` or an instance of a plain project class
+(`config = Config()`: `Imports.held`); unknown otherwise. A class's constructions include its subclasses' in the modules importing
 it, as their `__init__` hands their arguments on (`super().__init__(config)`: `_constructing_heirs`). The absl flags such
 modules define are read the same way (`flag_defaults`): absl's `FLAGS` is one for the process."""
 
@@ -787,13 +787,15 @@ class _Script:
 
     @functools.cached_property
     def calls_bound(self) -> dict[str, ast.Call]:
-        """The names the script binds once (none a parameter), to a call: `model = load_model(p)`,
-        `with tf.compat.v1.Session() as sess`."""
+        """The names the script binds once, to a call: `model = load_model(p)`, `with tf.compat.v1.Session()
+        as sess`; none a parameter but of top-level functions each call of which passes the name itself
+        (`builder = tfds.builder(name)`, `evaluate(model, builder)` of `def evaluate(model, builder)`: `_handed_in`)."""
         bound = [(node.targets[0], node.value) for node in self.assigns if len(node.targets) == 1]
         bound += [(item.optional_vars, item.context_expr) for item in self.withs if item.optional_vars is not None]
-        return {target.id: value for target, value in bound
-                if type(target) is ast.Name and type(value) is ast.Call
-                and self.stores.get(target.id) == 1 and target.id not in self.parameters}
+        once = {target.id: value for target, value in bound
+                if type(target) is ast.Name and type(value) is ast.Call and self.stores.get(target.id) == 1}
+        handed = self._handed_in(set(once), set()) if any(name in self.parameters for name in once) else set()
+        return {name: value for name, value in once.items() if name not in self.parameters or name in handed}
 
     @functools.cached_property
     def holders(self) -> frozenset[str]:

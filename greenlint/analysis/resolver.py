@@ -1443,19 +1443,26 @@ class Resolver:
         """An argument a script beside passes (`passed_beside`), a call's result (`constructed.Made`)
         made an instance where it is a Keras model, a TF1 session or a `tf.data` dataset: the API its
         callee resolves to, or what a function of the project it imports returns (`build_model(...)`),
-        then each chained method's; of unknown size. A plain project class's construction (`Config()`) is
-        the instance `Imports.held` makes of it. Unknown for anything else."""
+        then each chained method's; of unknown size. Likewise a `tfds.builder(...)`, its name not known
+        here (its `as_dataset()` with no arguments known: a dataset, `arrays.tfds_as_dataset`, where a
+        method follows). A plain project class's construction (`Config()`) is the instance `Imports.held`
+        makes of it. Unknown for anything else."""
         if type(value) is not constructed.Made:
             return value
+        methods = value.methods
         sym = self.table.symbol(value.path)
         cls = sym[2] if sym is not None else None
-        if sym is None and self.imports is not None:
+        if value.path == arrays.TFDS_BUILD:  # `tfds.builder(name)`, its name not known here
+            if not methods:
+                return Inst(arrays.TFDS_BUILDER, "factory")
+            cls, methods = (DATASET, methods[1:]) if methods[0] == "as_dataset" and methods[1:] else (None, ())
+        elif sym is None and self.imports is not None:
             function = self.imports.imported_beside(value.path)
             if type(function) is ExtClass and function.tf_base is None and not value.methods:
                 return self.imports.held(function)  # `config = Config()`: its class attributes
             returned = function.returns if type(function) is ExtFunc else None
             cls = returned.cls if type(returned) is Inst else None
-        for method in value.methods:
+        for method in methods:
             api = self.table.method(cls, method) if cls is not None else None
             cls = self.table.returns(api) if api is not None else None
         if cls is None:
@@ -2450,6 +2457,8 @@ class Resolver:
                 return arrays.kept(owner, method=callee.name)
             if owner.cls in (arrays.ARRAY, arrays.GENERATOR):
                 return arrays.numpy_method(callee.name, owner, args, keywords)
+            if owner.cls == arrays.TFDS_BUILDER:
+                return arrays.tfds_as_dataset(owner, args, keywords) if callee.name == "as_dataset" else None
             if owner.cls == SAVED_MODEL_LOAD:
                 return self.saved_model_call(node, callee.name, args, keywords)
             if owner.cls == downloads.PATH:

@@ -1,7 +1,8 @@
 """A parameter of a function or class that the scripts beside its module call (`constructed.Made`,
-`Resolver.made_beside`): where every call passes a Keras model, a TF1 session or a `tf.data`
-dataset made by a call of what the script imports (or a name it binds once to one), the parameter
-is that instance, of unknown size, and the calls on it are call sites; unknown otherwise."""
+`Resolver.made_beside`): where every call passes a Keras model, a TF1 session, a `tf.data`
+dataset or a `tfds.builder()` made by a call of what the script imports (or a name it binds once to
+one, also through a script function every call of which passes that name), the parameter is that
+instance, of unknown size, and the calls on it are call sites; unknown otherwise."""
 
 from __future__ import annotations
 
@@ -35,17 +36,18 @@ class Trainer:
 """
 
 
-def apis(tmp_path, *scripts: str, folder: str = "") -> list[str]:
-    """The APIs of helpers.py's call sites on a typed receiver (not those a module beside naming
+def apis(tmp_path, *scripts: str, folder: str = "", module: str = "helpers.py") -> list[str]:
+    """The APIs of *module*'s call sites on a typed receiver (not those a module beside naming
     TensorFlow makes Keras's by their name: `untyped.py`), with the scripts *scripts* (run0.py, ...)
-    in *folder*."""
+    in *folder*; *module* helpers.py (`HELPERS`) unless written already."""
     (tmp_path / ".git").mkdir(parents=True)
-    (tmp_path / "helpers.py").write_text(HELPERS)
+    if module == "helpers.py":
+        (tmp_path / "helpers.py").write_text(HELPERS)
     where = tmp_path / folder
     where.mkdir(exist_ok=True)
     for i, script in enumerate(scripts):
         (where / f"run{i}.py").write_text(script)
-    sites = analyse_file(tmp_path / "helpers.py").callsites
+    sites = analyse_file(tmp_path / module).callsites
     return sorted(s.api for s in sites if s.features.get("receiver") != "untyped")
 
 
@@ -137,3 +139,79 @@ def test_gl201_reports_the_predict_loop_of_a_model_passed_from_beside(tmp_path):
     given = "import sys\nimport tensorflow as tf\nfrom helpers import score_all\n\ndef main(model):\n    score_all(model, sys.argv)\n"
     assert gl201(tmp_path / "loaded", loaded) == [7]
     assert gl201(tmp_path / "given", given) == []
+
+
+PIPELINE = """\
+def pipeline(builder, batch):
+    return builder.as_dataset(split="train").shuffle(1000).batch(batch)
+"""
+SHUFFLE = "tensorflow.data.Dataset.shuffle"
+
+
+def pipeline_apis(tmp_path, *scripts: str) -> list[str]:
+    """The APIs of data.py's call sites (`pipeline(builder, batch)`: the split a builder's `as_dataset()`
+    gives, shuffled and batched), with the scripts *scripts* beside it."""
+    tmp_path.mkdir(parents=True)
+    (tmp_path / "data.py").write_text(PIPELINE)
+    return apis(tmp_path, *scripts, module="data.py")
+
+
+def test_a_tfds_builder_passed_from_beside_makes_its_split_a_dataset(tmp_path):
+    direct = "import tensorflow_datasets as tfds\nimport data\n\nbuilder = tfds.builder('mnist')\ndata.pipeline(builder, 32)\n"
+    assert SHUFFLE in pipeline_apis(tmp_path / "direct", direct)
+    through = """\
+import tensorflow_datasets as tfds
+import data as data_lib
+
+
+def evaluate(model, builder):
+    return data_lib.pipeline(builder, 256)
+
+
+def main():
+    builder = tfds.builder('cifar10')
+    data_lib.pipeline(builder, 512)
+    evaluate(None, builder)
+"""
+    assert SHUFFLE in pipeline_apis(tmp_path / "through", through)
+
+
+def test_a_builder_parameter_given_anything_else_somewhere_stays_unknown(tmp_path):
+    other = """\
+import tensorflow_datasets as tfds
+import data
+
+
+def evaluate(builder):
+    return data.pipeline(builder, 256)
+
+
+def main():
+    builder = tfds.builder('cifar10')
+    data.pipeline(builder, 512)
+    evaluate(builder)
+    evaluate(make_other())
+"""
+    assert SHUFFLE not in pipeline_apis(tmp_path / "other", other)
+    mixed = "import tensorflow_datasets as tfds\nimport data\n\ndata.pipeline(tfds.builder('mnist'), 32)\ndata.pipeline(get(), 32)\n"
+    assert SHUFFLE not in pipeline_apis(tmp_path / "mixed", mixed)
+
+
+def test_a_builder_of_this_module_passed_to_its_function_types_the_split(tmp_path):
+    module = PIPELINE + "\n\nimport tensorflow_datasets as tfds\n\nds = pipeline(tfds.builder('mnist'), 32)\n"
+    given = PIPELINE + "\n\ndef main(b):\n    return pipeline(b, 32)\n"
+    (tmp_path / "a").mkdir(parents=True)
+    (tmp_path / "b").mkdir(parents=True)
+    (tmp_path / "a" / "one.py").write_text(module)
+    (tmp_path / "b" / "one.py").write_text(given)
+    assert SHUFFLE in [s.api for s in analyse_file(tmp_path / "a" / "one.py").callsites]
+    assert SHUFFLE not in [s.api for s in analyse_file(tmp_path / "b" / "one.py").callsites]
+
+
+def test_as_dataset_without_a_split_gives_every_split_not_a_dataset(tmp_path):
+    (tmp_path / "a").mkdir(parents=True)
+    (tmp_path / "a" / "one.py").write_text(
+        "import tensorflow_datasets as tfds\n\nsplits = tfds.builder(NAME).as_dataset()\nsplits.shuffle(10)\n"
+        "one = tfds.builder(NAME).as_dataset(split='train')\none.shuffle(10)\n")
+    lines = [s.span.line for s in analyse_file(tmp_path / "a" / "one.py").callsites if s.api == SHUFFLE]
+    assert lines == [6]
