@@ -606,7 +606,7 @@ class ProjectIndex:
         *content*: the module's bytes, where the caller read them (the scan does not read them again)."""
         modules = self.digest(path) if self._scan(path, content)[0] else ""
         importers = self.callers(path)
-        importers += self.heirs_callers(path, importers)
+        importers = importers + self.heirs_callers(path, importers)  # (a new list: `callers` may hand back `users`')
         if importers:
             modules += "imported by " + "\0".join(f"{i}\0{self.digest(i)}" for i in importers)
         return modules + installed.stamp(path)

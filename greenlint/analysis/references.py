@@ -241,22 +241,69 @@ def in_binding_functions(tree: ast.AST, name: str | None = None) -> dict[int, st
     """The `Name` nodes (id -> name; of *name* alone where given) in the functions of *tree* that bind
     that name themselves (a parameter, or stored there and not declared global or nonlocal; their nested
     functions included): none of them names a method (a class body is no enclosing scope of its
-    functions), as in `def train(self, train, dev): self.run_epoch(train, ...)`."""
-    found: dict[int, str] = {}
-    for node in trees.walk(tree):
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+    functions), as in `def train(self, train, dev): self.run_epoch(train, ...)`. One walk of the tree:
+    each function's stores and declarations are its own and its nested functions' (met after it)."""
+    functions: list[_Function] = []
+    stack: list[tuple[ast.AST, int]] = [(tree, -1)]  # (node, index of its innermost function; -1: none)
+    node: Any  # told apart by exact type: a parsed tree's nodes are of ast's own classes
+    while stack:
+        node, inside = stack.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            if inside >= 0:
+                functions[inside].names.append(node)
+                if type(node.ctx) is ast.Store:
+                    functions[inside].stores.add(node.id)
             continue
-        inner = list(ast.walk(node))
+        if kind in _FUNCTION_KINDS:
+            functions.append(_Function(node, inside))
+            inside = len(functions) - 1
+        elif (kind is ast.Global or kind is ast.Nonlocal) and inside >= 0:
+            functions[inside].shared.update(node.names)
+        for field_name in trees.child_fields(kind):
+            value = getattr(node, field_name, None)
+            if type(value) is list:
+                stack.extend((child, inside) for child in value if isinstance(child, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append((value, inside))
+    for function in reversed(functions):  # a nested function after the one it is in: its names are that one's too
+        if function.parent >= 0:
+            outer = functions[function.parent]
+            outer.stores |= function.stores
+            outer.shared |= function.shared
+    found: dict[int, str] = {}
+    binding: list[frozenset[str]] = []  # each function's names bound by it or a function it is in
+    for function in functions:
+        node = function.node
         args = node.args
         bound = {arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg is not None}
-        if not isinstance(node, ast.Lambda):
-            shared = {shared for n in inner if isinstance(n, (ast.Global, ast.Nonlocal)) for shared in n.names}
-            bound |= {n.id for n in inner if type(n) is ast.Name and type(n.ctx) is ast.Store} - shared
+        if type(node) is not ast.Lambda:
+            bound |= function.stores - function.shared
         if name is not None:
             bound &= {name}
+        if function.parent >= 0:
+            bound |= binding[function.parent]
+        binding.append(frozenset(bound))
         if bound:
-            found.update((id(n), n.id) for n in inner if type(n) is ast.Name and n.id in bound)
+            found.update((id(n), n.id) for n in function.names if n.id in bound)
     return found
+
+
+#: The nodes whose parameters and stores bind names of their own (`in_binding_functions`).
+_FUNCTION_KINDS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda})
+
+
+@dataclass(slots=True)
+class _Function:
+    """A function met in `in_binding_functions`' walk: its node, the index of the function it is in (-1:
+    none), the names stored and declared global or nonlocal in it (with its nested functions' once the
+    walk is over), and its own `Name` nodes (none of its nested functions')."""
+
+    node: Any
+    parent: int
+    stores: set[str] = field(default_factory=set)
+    shared: set[str] = field(default_factory=set)
+    names: list[ast.Name] = field(default_factory=list)
 
 
 #: `super(Cls, self)`: a class named to reach its base's methods, never to make one (`super_mentions`).

@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from greenlint.analysis.analyse import analyse_file
-from greenlint.analysis.references import CodeReferences, super_mentions, word_lines
+from greenlint.analysis.references import CodeReferences, in_binding_functions, super_mentions, word_lines
 
 
 def sites(tmp_path, code: str) -> dict[tuple[int, str], object]:
@@ -134,3 +134,39 @@ def test_a_class_named_to_reach_its_base_is_no_reference_that_makes_one():
     assert super_mentions(code, "Block") == 1
     assert super_mentions(code.replace("super(Block, self)", "super()"), "Block") == 0
     assert CodeReferences(ast.parse(code.replace("super(Block, self)", "Block.mro()[1]"))).of("Block").total == 3
+
+
+#: Functions binding `train` themselves, or not: a parameter, a store seen from an outer function through its
+#: nested one, a global declaration, a lambda's parameter, a decorator and a default read in the function.
+BINDING = """
+def fit(self, train, dev):
+    self.run(train)
+
+def outer(data):
+    def inner():
+        train = data
+    return train
+
+def declared():
+    global train
+    train = 1
+    return train
+
+step = lambda train: train + 1
+later = lambda: train
+
+def given(x=train):
+    return train(x)
+"""
+
+
+def test_names_bound_by_a_function_or_one_it_is_in_name_no_method():
+    tree = ast.parse(BINDING)
+    found = in_binding_functions(tree)
+    lines = sorted(node.lineno for node in ast.walk(tree) if type(node) is ast.Name and id(node) in found and node.id == "train")
+    assert lines == [3, 7, 8, 15]  # fit's parameter, outer's (its nested function stores it), the lambda's
+    assert set(in_binding_functions(tree, "train").values()) == {"train"}
+    assert len(in_binding_functions(tree, "train")) == len(lines)
+    inner = tree.body[1]  # a function's own tree, as its nested functions' references are counted
+    assert sorted(node.lineno for node in ast.walk(inner) if id(node) in in_binding_functions(inner, "train")) == [7, 8]
+    assert in_binding_functions(ast.parse("train = 1\nprint(train)\n")) == {}
