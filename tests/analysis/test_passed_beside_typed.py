@@ -6,7 +6,8 @@ is that instance, of unknown size, and the calls on it are call sites; unknown o
 from __future__ import annotations
 
 from greenlint.analysis.analyse import analyse_file
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 from tests.check.fakes import Predictor
 
 HELPERS = """\
