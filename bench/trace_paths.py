@@ -118,7 +118,7 @@ def editor(path):
     # the language server, analysing on a thread of this process, driven over a pipe: open the
     # file, wait for its GL304 finding, trace the code action request at it
     from pathlib import Path
-    from greenlint.lsp_server import build_server
+    from greenlint.lsp_server.build import build_server
     from greenlint.predict import load_predictor
 
     server = build_server(predictor_loader=load_predictor)

@@ -5,22 +5,7 @@ push diagnostics, hover, inlay hints, code lenses and quick fixes, one module ea
 `features/` (with document sync and configuration). Requests answer at once from the newest
 finished analysis; analyses run in a worker process (`analysis.py`).
 Needs the `lsp` extra (pygls, lsprotocol).
+
+The package exports nothing: an analysis process imports `analysis` alone and never loads pygls and
+lsprotocol (~1 s of CPU at its start); the command imports `build:build_server`.
 """
-
-from greenlint.lsp_server.analysis import ConfigLookup
-
-__all__ = ["GreenlintServer", "ConfigLookup", "build_server"]
-
-
-def __getattr__(name: str):
-    """`build_server` and `GreenlintServer`, imported on first use: an analysis process imports this
-    package for `analysis` alone and never loads pygls and lsprotocol (~1 s of CPU at its start)."""
-    if name == "build_server":
-        from greenlint.lsp_server.build import build_server
-
-        return build_server
-    if name == "GreenlintServer":
-        from greenlint.lsp_server.server import GreenlintServer
-
-        return GreenlintServer
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

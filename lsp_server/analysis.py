@@ -30,8 +30,9 @@ from typing import NamedTuple
 from greenlint.analysis.analyse import analyse_source
 from greenlint.analysis.project import project_index
 from greenlint.analysis.sources import split_lines
-from greenlint.check import Config, ConfigError, apply_rules, load_config
+from greenlint.check.config import Config, ConfigError, load_config
 from greenlint.check.file_result import FileResult, error_diagnostic, from_analysis, internal_error
+from greenlint.check.pipeline import apply_rules
 from greenlint.check.selection import Selector
 from greenlint.fix.engine import Outline, attach_fixes, outline
 from greenlint.rules.diagnostic import Diagnostic

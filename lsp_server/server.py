@@ -246,6 +246,8 @@ def _first_line(exc: BaseException) -> ValueError:
 class GreenlintServer(LanguageServer):
     """A pygls server holding the analyses of open documents; features register on it."""
 
+    protocol: GreenlintProtocol  # the `protocol_cls` passed below (its `exit_code`)
+
     def __init__(self, lookup: ConfigLookup = ConfigLookup(), predictor_loader=None):
         super().__init__(
             "greenlint",

@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from greenlint.check import Config, ConfigError
-from greenlint.check.config import parse_table
+from greenlint.check.config import Config, ConfigError, parse_table
 from greenlint.lsp_server.analysis import ConfigLookup, file_config
 
 PREFERENCES = ("editorFirst", "filesystemFirst", "editorOnly")

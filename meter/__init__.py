@@ -12,27 +12,21 @@ The gross / baseline / net arithmetic (`greenlint.window`) and the hardware id
 
 Only `greenlint.meter.callback` and the workloads import TensorFlow.
 
-Installed as `greenlint.meter` (the folder stays at the repository's top level). The names below are
-lazy re-exports: nothing here imports TensorFlow until a name that needs it is used.
+Installed as `greenlint.meter` (the folder stays at the repository's top level).
+
+`EnergyCallback` is documented public API (`from greenlint.meter import EnergyCallback`,
+docs/measurements.md) and its module imports TensorFlow, which only the `meter` extra installs: the
+module `__getattr__` below imports it on first use, so that importing `greenlint.meter` or any other
+meter module (`greenlint measure`, `calibrate`) does not import TensorFlow. Everything else is imported
+from the module that defines it (`greenlint.meter.session:MeterSession`, `greenlint.hardware:hardware_id`).
 """
 
-from __future__ import annotations
-
-_EXPORTS = {
-    "EnergyCallback": "greenlint.meter.callback",
-    "MeterSession": "greenlint.meter.session",
-    "MeterConfig": "greenlint.meter.session",
-    "StabilitySettings": "greenlint.meter.stability",
-    "build_sources": "greenlint.meter.counters",
-    "hardware_id": "greenlint.hardware",
-}
-
-__all__ = sorted(_EXPORTS)
+__all__ = ["EnergyCallback"]
 
 
 def __getattr__(name: str):
-    if name not in _EXPORTS:
+    if name != "EnergyCallback":
         raise AttributeError(f"module 'greenlint.meter' has no attribute {name!r}")
     import importlib
 
-    return getattr(importlib.import_module(_EXPORTS[name]), name)
+    return importlib.import_module("greenlint.meter.callback").EnergyCallback

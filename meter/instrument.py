@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from greenlint.analysis.callsite import CallSite
 from greenlint.analysis.sources import split_lines
-from greenlint.profile import statement_hash
+from greenlint.profile.lookup import statement_hash
 
 HELPER = "_greenlint_call"
 GRAPH_FEATURES = ("in_tf_function", "in_keras_step")

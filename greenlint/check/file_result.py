@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import greenlint.check.noqa as noqa  # the modules themselves, not through the package's lazy hook
+import greenlint.check.noqa as noqa
 import greenlint.check.records as records
 from greenlint.analysis.callsite import Span
 from greenlint.analysis.options import OptionRead

@@ -52,7 +52,7 @@ def fix_checked(checked, config, unsafe: bool = False, predictor=None) -> list[F
     """Fix every checked file (its `FileResult`, from `run_check(..., fixes=True)`) that has a
     usable fix and may be written (`link_refusal`); write nothing."""
     from greenlint.analysis import sources
-    from greenlint.check import check_source
+    from greenlint.check.pipeline import check_source
 
     out = []
     for c in checked:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import greenlint.check.noqa as noqa  # the modules themselves, not through the package's lazy hook
+import greenlint.check.noqa as noqa
 import greenlint.check.overlay as overlay
 from greenlint.analysis.callsite import Span
 from greenlint.check.config import Config

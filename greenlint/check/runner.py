@@ -159,7 +159,7 @@ def check_files(
     finish = functools.partial(_finish, cache=cache, diagnose=diagnose, keep=results)
     trees_shared: contextlib.AbstractContextManager = contextlib.nullcontext()
     if todo:  # one parse per module for the files analysed now; nothing to import for a fully cached run
-        import greenlint.analysis.trees as trees  # the module itself, not through the package's lazy hook
+        import greenlint.analysis.trees as trees
 
         trees_shared = trees.shared(shown for _, shown, _ in todo)
     with project.held(), trees_shared, _few_collections():

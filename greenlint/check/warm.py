@@ -38,7 +38,7 @@ def cached_run(paths: list[str], output_format: str, fixes: bool,
     from greenlint.paths import calibration_dir
 
     overlay_root = calibration_dir() if calibration else None  # the overlay this run applies: its cache
-    import greenlint.check.keys as keys  # the module itself: `from greenlint.check import` passes the package's lazy hook
+    import greenlint.check.keys as keys
     from greenlint.check.cache import cache_in
     from greenlint.check.overlay import applied
     from greenlint.rules.codes import default_codes

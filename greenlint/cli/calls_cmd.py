@@ -51,8 +51,7 @@ def write(result, fmt: str, out=None, include_test_asserts: bool = False) -> Non
     """Print the call sites of `result` in `fmt` (json, text or html) to `out` (stdout); test-case
     assertions only with `include_test_asserts`."""
     from greenlint.predict.prediction import width_summary
-    from greenlint.report import calls_table
-    from greenlint.report.calls import calls_document, held_line, startup_line
+    from greenlint.report.calls import calls_document, calls_table, held_line, startup_line
     from greenlint.rules.site import is_test_assertion
 
     out = out or sys.stdout
@@ -114,7 +113,7 @@ def program_figures(result, pairs: list) -> tuple:
 
 
 def run(args: argparse.Namespace) -> int:
-    from greenlint.check import ConfigError
+    from greenlint.check.config import ConfigError
     from greenlint.report.concise import line
     from greenlint.report.escape import visible
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 from pathlib import Path
+from typing import BinaryIO, cast
 
 HELP = "run the greenlint language server over stdio (for editors)"
 
@@ -27,7 +28,8 @@ def register(parser):
 
 def run(args) -> int:
     try:
-        from greenlint.lsp_server import ConfigLookup, build_server
+        from greenlint.lsp_server.analysis import ConfigLookup
+        from greenlint.lsp_server.build import build_server
         from greenlint.lsp_server.framing import HeaderReader
     except ImportError as exc:
         from greenlint.paths import install_extra
@@ -40,5 +42,5 @@ def run(args) -> int:
         return 2
     logging.basicConfig(stream=sys.stderr, level=logging.DEBUG if args.verbose else logging.WARNING)
     server = build_server(ConfigLookup(config_file=config_file, isolated=args.isolated))
-    server.start_io(stdin=HeaderReader(sys.stdin.buffer))
+    server.start_io(stdin=cast(BinaryIO, HeaderReader(sys.stdin.buffer)))  # pygls calls its readline and read alone
     return server.protocol.exit_code or 0  # 1 after `exit` without `shutdown` (the LSP specification)

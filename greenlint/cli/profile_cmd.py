@@ -33,7 +33,7 @@ def _unusable(path: Path) -> str | None:
 def _profile_files(paths: list[Path]) -> list[Path]:
     """The profile files *paths* name: for each, the one covering it, else those of the
     sub-projects below it (a folder whose sub-projects have their own `.greenlint/`)."""
-    from greenlint.profile import find_profile_file
+    from greenlint.profile.store import find_profile_file
 
     found: dict[Path, None] = {}
     for path in paths or [Path.cwd()]:

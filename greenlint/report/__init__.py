@@ -20,18 +20,7 @@ FORMATS = ("concise", "full", "json", "json-lines", "sarif", "github", "grouped"
 #: The formats that write each finding's fix (the others name the rule's fix title at most).
 FIX_FORMATS = frozenset({"json", "json-lines", "sarif"})
 
-__all__ = ["FORMATS", "FIX_FORMATS", "CALLS_SCHEMA_VERSION", "RuleMeta", "render", "calibration_note", "calls_json",
-           "calls_table"]
-#: Imported on first use: a warm `greenlint check` renders concise output and needs neither.
-_LAZY = {"CALLS_SCHEMA_VERSION": "calls", "calls_json": "calls", "calls_table": "calls", "RuleMeta": "rulemeta"}
-
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(f"greenlint.report.{_LAZY[name]}"), name)
-    raise AttributeError(f"module 'greenlint.report' has no attribute {name!r}")
+__all__ = ["FORMATS", "FIX_FORMATS", "render", "calibration_note"]
 
 
 def calibration_note(calibration: dict | None) -> str | None:
@@ -66,7 +55,7 @@ def render(
         raise ValueError(f"unknown output format {fmt!r}; choose one of {', '.join(FORMATS)}")
     ordered = sorted(diagnostics, key=Diagnostic.sort_key)
     if statistics:
-        import greenlint.report.stats as stats  # each module itself, not through the package's lazy hook
+        import greenlint.report.stats as stats
 
         return stats.render(ordered, as_json=fmt in ("json", "json-lines"))
     if fmt == "concise":

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import greenlint.check.noqa as noqa  # the module itself, not through the package's lazy hook
+import greenlint.check.noqa as noqa
 from greenlint.analysis.callsite import CallSite
 from greenlint.analysis.sources import UNREADABLE, joined
 from greenlint.check.config import Config

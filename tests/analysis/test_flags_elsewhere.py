@@ -9,7 +9,8 @@ import ast
 
 from greenlint.analysis.analyse import analyse_file
 from greenlint.analysis.project import project_index
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 from greenlint.rules.base import FileFacts
 from greenlint.rules.defaults import DefaultValue, Origin, default_value
 from tests.check.fakes import Predictor

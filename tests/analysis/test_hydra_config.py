@@ -11,7 +11,8 @@ from greenlint.analysis import hydra_config
 from greenlint.analysis.analyse import analyse_file
 from greenlint.analysis.project import project_index
 from greenlint.analysis.values import set_as
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 from greenlint.rules.defaults import DefaultValue, Origin
 from tests.analysis.test_flags_elsewhere import fit_epochs
 

@@ -7,7 +7,8 @@ instance, of unknown size, and the calls on it are call sites; unknown otherwise
 from __future__ import annotations
 
 from greenlint.analysis.analyse import analyse_file
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 from tests.check.fakes import Predictor
 
 HELPERS = """\

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.check import Config
+from greenlint.check.config import Config
 from greenlint.check.runner import Backend
 
 FAKE = Backend("tests.check.fakes:analyse_file", "tests.check.fakes:load_predictor", preload=())

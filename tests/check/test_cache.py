@@ -18,9 +18,10 @@ import pytest
 from greenlint.analysis.callsite import CallSite, Span
 from greenlint.analysis.options import OptionRead
 from greenlint.check import cache as cache_module
-from greenlint.check import records, run_check, runner
+from greenlint.check import records, runner
 from greenlint.check.cache import Cache, close_all
 from greenlint.check.file_result import FileResult, error_diagnostic, from_record, to_record
+from greenlint.check.pipeline import run_check
 from greenlint.predict.prediction import Prediction
 from greenlint.report.calls import CALLS_SCHEMA_VERSION, callsite_json
 from tests.analysis.test_flags_elsewhere import MAIN, TRAINER

@@ -2,8 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.check import ConfigError, load_config
-from greenlint.check.config import DEFAULT_EXCLUDE, find_pyproject
+from greenlint.check.config import DEFAULT_EXCLUDE, ConfigError, find_pyproject, load_config
 
 
 def write(path, text):

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from greenlint.check import Config, ConfigError
+from greenlint.check.config import Config, ConfigError
 from greenlint.check.discovery import discover
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from greenlint.check import ConfigError, run_check
-from greenlint.check.config import parse_table
+from greenlint.check.config import ConfigError, parse_table
+from greenlint.check.pipeline import run_check
 
 #: A GL301 (batch_size=2) for the real resolver and for the fake one (tests/check/fakes.py) alike.
 TF_FIT = "import tensorflow as tf\ntf.keras.Sequential().fit(x, y, batch_size=2)\n"

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from greenlint.check import load_config, run_check
+from greenlint.check.config import load_config
+from greenlint.check.pipeline import run_check
 from greenlint.paths import REPO_DIR
 from tests.check.readme_make_run import EXAMPLE
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from greenlint.check import Config, run_check
+from greenlint.check.config import Config
+from greenlint.check.pipeline import run_check
 
 
 def test_bad_files(tmp_path):

@@ -100,7 +100,8 @@ def test_fixes_are_linear_in_the_findings(monkeypatch):
     each finding's statement is parsed and generated alone."""
     import libcst
 
-    from greenlint.check import Config, check_source
+    from greenlint.check.config import Config
+    from greenlint.check.pipeline import check_source
 
     source = "import tensorflow as tf\n" + "".join(
         f"def step_{i}(xs):\n    for x in xs:\n        y = tf.add(x, tf.constant([{i}.0, 2.0]))\n\n" for i in range(40)

@@ -134,7 +134,7 @@ def test_an_eager_graph_fixture_keeps_both_modes(project, capsys):
 
 
 def test_line_length_comes_from_the_formatter_config(tmp_path):
-    from greenlint.check import load_config
+    from greenlint.check.config import load_config
 
     (tmp_path / "pyproject.toml").write_text("[tool.black]\nline-length = 100\n")
     assert load_config([tmp_path]).line_length == 100  # no [tool.greenlint]: the formatter's

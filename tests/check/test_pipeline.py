@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from greenlint.check import run_check
 from greenlint.check.cache import close_all
+from greenlint.check.pipeline import run_check
 from greenlint.check.runner import FILE_ALLOCATIONS, Backend, _chunks
 from tests.check import cache_entries
 from tests.check.conftest import FAKE
@@ -220,7 +220,7 @@ def test_notebook_sources_are_cells(tmp_path, config, monkeypatch):
 
 
 def test_no_such_path(tmp_path, config):
-    from greenlint.check import ConfigError
+    from greenlint.check.config import ConfigError
 
     with pytest.raises(ConfigError, match="nope"):
         run_check([tmp_path / "nope"], config, FAKE)

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.check import Config, ConfigError, selection
+from greenlint.check import selection
+from greenlint.check.config import Config, ConfigError
 from greenlint.check.selection import Selector, enabled_codes, validate
 from greenlint.rules.registry import all_rules
 

@@ -6,9 +6,9 @@ import os
 import zlib
 
 from greenlint.check import cache as cache_module
-from greenlint.check import run_check
 from greenlint.check.cache import Cache
 from greenlint.check.file_result import FileResult, to_record
+from greenlint.check.pipeline import run_check
 from greenlint.check.records import diagnostics_record
 from tests.check import cache_entries
 from tests.check.conftest import FAKE

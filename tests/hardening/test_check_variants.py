@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.check import ConfigError
-from greenlint.check.config import check_file_pattern
+from greenlint.check.config import ConfigError, check_file_pattern
 from tests.hardening import fuzz
 
 STATEFUL_MAP = ("import tensorflow as tf\n\ndef augment(x):\n    return tf.image.random_flip_left_right(x)\n\n"

@@ -6,8 +6,9 @@ import dataclasses
 
 import pytest
 
-from greenlint.check import ConfigError, load_config, run_check, runner
-from greenlint.check.config import Config
+from greenlint.check import runner
+from greenlint.check.config import Config, ConfigError, load_config
+from greenlint.check.pipeline import run_check
 from tests.check.conftest import FAKE
 
 TRAIN = "import tensorflow as tf\ntf.keras.Sequential().fit(x, y)\n"

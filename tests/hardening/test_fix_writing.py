@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from greenlint.check import Config, run_check
 from greenlint.check import fixes as fix_files
+from greenlint.check.config import Config
+from greenlint.check.pipeline import run_check
 from greenlint.cli import main
 
 MAP = "import tensorflow as tf\nds = tf.data.Dataset.range(n).map(lambda x: x + tf.random.uniform([], 0, 9, tf.int64))\n"  # a random map: GL402 on any TF

@@ -8,7 +8,8 @@ import pytest
 
 from greenlint.cli import main
 from greenlint.hardware import hardware_id
-from greenlint.profile import for_file, store
+from greenlint.profile import store
+from greenlint.profile.lookup import for_file
 from tests.profile.test_profile import SRC, entry
 
 SHAPES = [

@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from greenlint.analysis.analyse import analyse_source
-from greenlint.check import Config, check_source, run_check
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source, run_check
 
 TF = "import tensorflow as tf\n"
 

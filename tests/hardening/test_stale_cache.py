@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 
-from greenlint.check import Config, run_check
+from greenlint.check.config import Config
+from greenlint.check.pipeline import run_check
 
 MAIN = "import tensorflow as tf\nfrom settings import EPOCHS\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=EPOCHS)\n"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from greenlint.check import Config
+from greenlint.check.config import Config
 from greenlint.lsp_server import analysis as lsp_analysis
 from greenlint.lsp_server.analysis import Analyses, Cancelled, ConfigLookup, Snapshot, analyse_text, file_config
 from greenlint.predict import load_predictor
@@ -265,8 +265,8 @@ def test_unknown_code_in_select_falls_back_to_defaults(tmp_path: Path):
 @pytest.mark.e2e
 def test_the_server_side_never_imports_tensorflow():
     probe = (
-        "import sys; from greenlint.lsp_server import build_server; from greenlint.lsp_server.analysis import analyse_text; "
-        "from greenlint.check import Config; from greenlint.predict import load_predictor; "
+        "import sys; from greenlint.lsp_server.build import build_server; from greenlint.lsp_server.analysis import analyse_text; "
+        "from greenlint.check.config import Config; from greenlint.predict import load_predictor; "
         "from tests.lsp_server.samples import TRAIN; build_server(); "
         "analyse_text(TRAIN, 'x.py', Config(), load_predictor().predict); "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('tensorflow', 'keras')))"

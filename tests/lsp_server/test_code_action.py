@@ -115,7 +115,7 @@ def test_strings_are_read_from_the_findings_statements_alone():
     finds ending inside strings are the whole file's, there."""
     import ast
 
-    from greenlint.check import Config
+    from greenlint.check.config import Config
     from greenlint.check.file_result import FileResult
     from greenlint.fix.engine import outline, statement_lines
     from greenlint.lsp_server.analysis import Analysis
@@ -168,7 +168,8 @@ def _apply(text: str, edits: list[types.TextEdit]) -> str:
 @pytest.mark.e2e
 @pytest.mark.asyncio(loop_scope="module")
 async def test_quick_fix_and_fix_all_apply_the_engines_edits(client: LanguageClient, workspace: Path):
-    from greenlint.check import Config, check_source
+    from greenlint.check.config import Config
+    from greenlint.check.pipeline import check_source
     from greenlint.fix.engine import fix_text
 
     path = workspace / "mapped.py"
@@ -224,7 +225,7 @@ async def test_fix_all_writes_nothing_through_a_linked_file(client: LanguageClie
 
 
 def test_notebook_cells_get_fixes_with_tensorflow_imported_in_another_cell():
-    from greenlint.check import Config
+    from greenlint.check.config import Config
     from greenlint.lsp_server.analysis import Analysis, analyse_text, join_cells
     from tests.check.fakes import Predictor
 
@@ -269,7 +270,7 @@ async def test_an_eager_training_step_offers_tf_function_beside_noqa(client: Lan
 def test_no_quick_fix_whose_edit_would_not_parse(monkeypatch):
     """The code action offers the engine's checked fix only: a codemod whose edit would leave
     code that does not parse gives the finding no fix (and so no quick fix)."""
-    from greenlint.check import Config
+    from greenlint.check.config import Config
     from greenlint.fix.codemods import CODEMODS, Codemod
     from greenlint.lsp_server.analysis import Analysis, analyse_text
     from greenlint.rules.base import FixBy

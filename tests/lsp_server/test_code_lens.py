@@ -10,7 +10,7 @@ import pytest_asyncio
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from greenlint.check import Config
+from greenlint.check.config import Config
 from greenlint.lsp_server.analysis import analyse_text
 from greenlint.predict import load_predictor
 from greenlint.predict.prediction import Basis

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from greenlint.check import load_config
+from greenlint.check.config import load_config
 from greenlint.lsp_server.analysis import analyse_text
 from greenlint.lsp_server.energy_text import hover_markdown
 from greenlint.predict import load_predictor

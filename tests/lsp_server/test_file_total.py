@@ -9,7 +9,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from greenlint.check import Config
+from greenlint.check.config import Config
 from greenlint.lsp_server.analysis import analyse_text, join_cells
 from greenlint.lsp_server.energy_text import HINT_MAX
 from greenlint.predict import load_predictor

@@ -9,7 +9,8 @@ import pytest_asyncio
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from greenlint.check import check_source, load_config
+from greenlint.check.config import load_config
+from greenlint.check.pipeline import check_source
 from tests.lsp_server.conftest import wait_for_diagnostics, wait_for_publish
 from tests.lsp_server.samples import NOTEBOOK, TRAIN
 

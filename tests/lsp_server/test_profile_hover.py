@@ -10,7 +10,8 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from greenlint.hardware import hardware_id
-from greenlint.profile import statement_hash, store
+from greenlint.profile import store
+from greenlint.profile.lookup import statement_hash
 from tests.lsp_server.conftest import open_document, wait_for_diagnostics
 from tests.lsp_server.samples import TRAIN
 

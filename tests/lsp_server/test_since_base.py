@@ -12,7 +12,7 @@ import pytest_asyncio
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from greenlint.check import Config
+from greenlint.check.config import Config
 from greenlint.review import gitfs
 from greenlint.review.diff import diff_revisions
 from greenlint.review.formats import fmt_ratio

@@ -146,7 +146,7 @@ def test_repeated_calibrations_keep_and_report_their_disagreement(tmp_path, monk
 
 
 def test_the_editor_applies_the_overlay_its_configuration_names(calibrated, program):
-    from greenlint.check import Config
+    from greenlint.check.config import Config
     from greenlint.lsp_server.analysis import _analyse_unit
 
     cache, result = calibrated

@@ -152,7 +152,7 @@ def test_graph_code_detection_is_the_resolvers(tmp_path):
 
 
 def test_sites_carry_the_statement_hash_the_linter_computes(tmp_path):
-    from greenlint.profile import statement_hash
+    from greenlint.profile.lookup import statement_hash
 
     src = "import tensorflow as tf\nx = tf.ones(\n    (2, 2))\n"
     path = tmp_path / "h.py"

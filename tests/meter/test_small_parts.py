@@ -88,7 +88,7 @@ def test_hardware_id_is_stable_and_hardware_specific():
 def test_import_greenlint_and_meter_do_not_import_tensorflow():
     code = (
         "import sys, greenlint, greenlint.meter, greenlint.hardware, meter.counters, meter.session\n"
-        "from greenlint.meter import hardware_id; hardware_id()\n"
+        "from greenlint.hardware import hardware_id; hardware_id()\n"
         "assert 'tensorflow' not in sys.modules, 'tensorflow imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

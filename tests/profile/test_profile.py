@@ -12,7 +12,9 @@ from greenlint.check.file_result import from_analysis
 from greenlint.cli import main
 from greenlint.hardware import hardware_id
 from greenlint.predict.prediction import Basis, Evidence, Prediction
-from greenlint.profile import apply_profiles, for_file, stamp, statement_hash, store
+from greenlint.profile import store
+from greenlint.profile.lookup import apply_profiles, for_file, statement_hash
+from greenlint.profile.store import stamp
 
 SRC = "import tensorflow as tf\nx = tf.ones((4, 4))\nfor i in range(9):\n    y = tf.matmul(x, x)\n"
 FORECAST = Prediction(2.0, (1.0, 4.0), 2.0, None, None, Basis.FROM_DATA, Evidence(records=7, api="tensorflow.matmul"))

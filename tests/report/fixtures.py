@@ -7,7 +7,7 @@ a fix, every severity, a file whose source is unknown, and characters GitHub mus
 from __future__ import annotations
 
 from greenlint.analysis.callsite import Span
-from greenlint.report import RuleMeta
+from greenlint.report.rulemeta import RuleMeta
 from greenlint.rules.diagnostic import Diagnostic, Edit, Fix
 
 TRAIN = """\

@@ -15,8 +15,7 @@ from greenlint.cli import build_parser
 from greenlint.cli.calls_cmd import collect, write
 from greenlint.predict import load_predictor
 from greenlint.predict.prediction import Basis, Evidence, Prediction
-from greenlint.report import CALLS_SCHEMA_VERSION, calls_json, calls_table
-from greenlint.report.calls import held_line, startup_line
+from greenlint.report.calls import CALLS_SCHEMA_VERSION, calls_json, calls_table, held_line, startup_line
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "calls-json.md"
 FAKE = Backend("tests.report.fakes:analyse_file", "tests.report.fakes:load_predictor")

@@ -24,7 +24,7 @@ END = "<!-- end of the greenlint diff example -->"
 
 def render() -> str:
     """`greenlint diff main change --format markdown --fail-above 10` on a fresh history, in a fresh cache."""
-    from greenlint.check import Config
+    from greenlint.check.config import Config
     from greenlint.review import gitfs
     from greenlint.review.budget import Budget, check
     from greenlint.review.diff import diff_revisions

@@ -7,8 +7,7 @@ import math
 
 import pytest
 
-from greenlint.check import Config, ConfigError
-from greenlint.check.config import parse_table
+from greenlint.check.config import Config, ConfigError, parse_table
 from greenlint.review import gitfs
 from greenlint.review.budget import Budget, check
 from greenlint.review.diff import diff_revisions

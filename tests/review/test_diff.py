@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from greenlint.check import Config, run_check
+from greenlint.check.config import Config
+from greenlint.check.pipeline import run_check
 from greenlint.cli import main
 from greenlint.review import gitfs
 from greenlint.review.diff import diff_revisions

@@ -9,9 +9,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from greenlint.check import Config
+from greenlint.check.config import Config
 from greenlint.hardware import hardware_id
-from greenlint.profile import statement_hash, store
+from greenlint.profile import store
+from greenlint.profile.lookup import statement_hash
 from greenlint.review import gitfs
 from greenlint.review.budget import Budget, check
 from greenlint.review.diff import diff_revisions

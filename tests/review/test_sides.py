@@ -4,7 +4,7 @@ results read from the lint cache."""
 
 from __future__ import annotations
 
-from greenlint.check import Config
+from greenlint.check.config import Config
 from greenlint.review import gitfs, sides
 from tests.review.history import git
 

@@ -22,7 +22,8 @@ def shipped():
 
 def found(predictor, code: str, rule: str, options: dict | None = None, path: str = "train.py") -> list:
     """The findings of *rule* alone on *code*, checked as a file at *path*."""
-    from greenlint.check import Config, check_source
+    from greenlint.check.config import Config
+    from greenlint.check.pipeline import check_source
 
     config = Config(select=(rule,), no_cache=True, options=options or {})
     return [d for d in check_source(code, path, config, predictor) if d.code == rule]
@@ -31,7 +32,8 @@ def found(predictor, code: str, rule: str, options: dict | None = None, path: st
 def check_in_project(root, predictor, files: dict, main: str, code: str, options: dict | None = None) -> list:
     """Write a small project under *root* (`files`: each relative path and its text) and check
     its module *main* with rule *code* alone (and *options*): that rule's diagnostics."""
-    from greenlint.check import Config, check_source
+    from greenlint.check.config import Config
+    from greenlint.check.pipeline import check_source
 
     for name, text in files.items():
         path = root / name

@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from greenlint.atomic import atomic_write_text
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 from greenlint.report import render
 from greenlint.rules.diagnostic import Diagnostic
 from tests.check.fakes import Predictor

@@ -16,7 +16,8 @@ from dataclasses import replace
 
 import pytest
 
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 from greenlint.fix.engine import attach_fixes, fix_text
 from greenlint.rules.registry import all_rules
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
 
 #: A decoding loop written with TF2 names only: whether its stop can fire depends on the TF version run.
+from greenlint.check.pipeline import check_source
+
 DECODER = (
     "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
     "for _ in range(64):\n    out = model(seq)\n    last = tf.argmax(out[:, -1], -1)\n"

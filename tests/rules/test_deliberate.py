@@ -54,7 +54,8 @@ def test_a_file_without_the_words_is_never_parsed():
 
 
 def test_a_call_with_an_ellipsis_argument_is_left_blank_an_index_or_a_docstring_is_not(predictor):
-    from greenlint.check import Config, check_source
+    from greenlint.check.config import Config
+    from greenlint.check.pipeline import check_source
 
     source = (
         '"""Fill in the ... below."""\nimport tensorflow as tf\nmodel = tf.keras.models.load_model("m.keras")\n'
@@ -68,7 +69,8 @@ def test_a_call_with_an_ellipsis_argument_is_left_blank_an_index_or_a_docstring_
 def test_a_call_in_a_branch_the_code_never_takes_carries_no_finding(predictor):
     """`if workers > 1:` where every call gives workers 1: its sites are `unreached`, their findings moot;
     given 4 by one call, the branch may run and keeps its finding."""
-    from greenlint.check import Config, check_source
+    from greenlint.check.config import Config
+    from greenlint.check.pipeline import check_source
 
     source = (
         'import tensorflow as tf\nmodel = tf.keras.models.load_model("m.keras")\n'

@@ -4,7 +4,8 @@ functions may do any work per item)."""
 
 from __future__ import annotations
 
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 
 GL503 = Config(select=("GL503",), no_cache=True)
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import builtins
 import os
 
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 from greenlint.rules import tf_target
 from greenlint.rules.base import FileFacts
 from greenlint.rules.keras_flavour import keras_flavour

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 from greenlint.rules.large_step import architecture, camel_architecture
 from tests.rules.conftest import check_in_project, notebook
 

@@ -4,7 +4,8 @@ default of a function the file calls, or passes on (`app.run(main)`), is what ru
 
 from __future__ import annotations
 
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 
 GL301 = Config(select=("GL301",), no_cache=True)
 

@@ -7,7 +7,8 @@ import math
 
 import pytest
 
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 
 CONSTANT = "import tensorflow as tf\nfor i in range({runs}):\n    print(i, tf.constant([1.0, 2.0]))\n"
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 from greenlint.rules.numpy_in_step_loop import TRACED_STEP
 from greenlint.rules.small_batch_size import TRAINER
 

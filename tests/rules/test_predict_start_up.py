@@ -5,7 +5,8 @@ message saying the start-up."""
 
 from __future__ import annotations
 
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 from greenlint.predict import load_predictor
 from greenlint.predict.work_energy import energy_at, power_for
 from greenlint.rules.predict_in_loop import start_up

@@ -5,7 +5,8 @@ an outer loop only (the inner loop's calls see the same weights)."""
 
 from __future__ import annotations
 
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 from greenlint.predict import load_predictor
 from greenlint.rules.predict_in_loop import GAN
 

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from greenlint.check import Config, check_source
-from greenlint.check.config import SETTINGS, parse_table
+from greenlint.check.config import SETTINGS, Config, parse_table
+from greenlint.check.pipeline import check_source
 from greenlint.fix.codemods import CODEMODS, made
 from greenlint.rules import codes
 from greenlint.rules.base import SECTIONS
@@ -154,7 +154,8 @@ def test_a_check_runs_the_rules_that_can_report_and_imports_them_alone(monkeypat
     assert "GL401" not in ran and "GL101" in ran  # calls for `batch`; judges every site
     script = (
         "import sys\n"
-        "from greenlint.check import Config, check_source\n"
+        "from greenlint.check.config import Config\n"
+        "from greenlint.check.pipeline import check_source\n"
         "from greenlint.rules import codes\n"
         f"found = check_source({source!r}, 'train.py', Config(no_cache=True, select=('GL304',)))\n"
         "print(sorted({d.code for d in found}))\n"

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 from greenlint.rules.docs import measured
 from greenlint.rules.registry import all_rules
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from greenlint.analysis.callsite import CallSite, Runs, Span
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 from greenlint.rules.site import Site
 
 CODE = """\

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 from tests.rules.conftest import notebook
 
 GL308 = Config(select=("GL308",), no_cache=True)

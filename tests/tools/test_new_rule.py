@@ -13,7 +13,8 @@ import sys
 import pytest
 
 import greenlint.rules as package
-from greenlint.check import Config, check_source
+from greenlint.check.config import Config
+from greenlint.check.pipeline import check_source
 from greenlint.rules import codes
 from greenlint.rules.base import SECTIONS
 from greenlint.rules.registry import all_rules
