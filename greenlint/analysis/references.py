@@ -241,22 +241,65 @@ def in_binding_functions(tree: ast.AST, name: str | None = None) -> dict[int, st
     """The `Name` nodes (id -> name; of *name* alone where given) in the functions of *tree* that bind
     that name themselves (a parameter, or stored there and not declared global or nonlocal; their nested
     functions included): none of them names a method (a class body is no enclosing scope of its
-    functions), as in `def train(self, train, dev): self.run_epoch(train, ...)`."""
-    found: dict[int, str] = {}
-    for node in trees.walk(tree):
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+    functions), as in `def train(self, train, dev): self.run_epoch(train, ...)`. One walk of the tree,
+    each node's innermost function noted as it is reached; each function then takes its nested ones'
+    names (a walk of each function's own subtree cost 2.7× as much on the benchmark corpus)."""
+    frames: list[_Frame] = []
+    walked: list[tuple[Any, _Frame | None]] = [(tree, None)]  # nodes told apart by exact type, as in `_count`
+    append, node_type, fields, name_type, store = walked.append, ast.AST, trees.child_fields, ast.Name, ast.Store
+    for node, frame in walked:  # grows as it goes: each node with the innermost function holding it
+        kind = type(node)
+        if kind is name_type:
+            if frame is not None:
+                frame.names.append(node)
+                if type(node.ctx) is store:
+                    frame.stores.add(node.id)
             continue
-        inner = list(ast.walk(node))
+        if kind in _FUNCTIONS:
+            frame = _Frame(node, frame)
+            frames.append(frame)
+        elif (kind is ast.Global or kind is ast.Nonlocal) and frame is not None:
+            frame.shared.update(node.names)
+        for field_name in fields(kind):
+            value = getattr(node, field_name, None)
+            if type(value) is list:
+                for child in value:
+                    if isinstance(child, node_type):
+                        append((child, frame))
+            elif isinstance(value, node_type):
+                append((value, frame))
+    found: dict[int, str] = {}
+    for frame in reversed(frames):  # a nested function before the one holding it
+        node, outer = frame.node, frame.outer
         args = node.args
         bound = {arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg is not None}
-        if not isinstance(node, ast.Lambda):
-            shared = {shared for n in inner if isinstance(n, (ast.Global, ast.Nonlocal)) for shared in n.names}
-            bound |= {n.id for n in inner if type(n) is ast.Name and type(n.ctx) is ast.Store} - shared
+        if type(node) is not ast.Lambda:
+            bound |= frame.stores - frame.shared
         if name is not None:
             bound &= {name}
         if bound:
-            found.update((id(n), n.id) for n in inner if type(n) is ast.Name and n.id in bound)
+            found.update((id(n), n.id) for n in frame.names if n.id in bound)
+        if outer is not None:
+            outer.names += frame.names
+            outer.stores |= frame.stores
+            outer.shared |= frame.shared
     return found
+
+
+#: The nodes that open a function's scope (`in_binding_functions`).
+_FUNCTIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda})
+
+
+@dataclass(slots=True)
+class _Frame:
+    """One function as `in_binding_functions` walks it: the `Name` nodes of its subtree, the names
+    stored there and those declared global or nonlocal there (nested functions' included once done)."""
+
+    node: Any
+    outer: _Frame | None
+    names: list[ast.Name] = field(default_factory=list)
+    stores: set[str] = field(default_factory=set)
+    shared: set[str] = field(default_factory=set)
 
 
 #: `super(Cls, self)`: a class named to reach its base's methods, never to make one (`super_mentions`).
