@@ -131,14 +131,21 @@ class CodeReferences:
 
     def __init__(self, tree: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef):
         self.tree = tree
+        self._nodes: list[ast.AST] | None = None  # the tree's nodes (`trees.walk`), for `of` and `not_a_method`
         self._named: dict[str, Named] | None = None
         self._prose: str | None = None  # the docstrings, joined by NUL (no word character: no word spans two)
         self._local: Counter[str] | None = None  # name -> its references naming no method (`not_a_method`)
         self._params: Counter[str] = Counter()  # name -> the parameters named so (`parameters`)
 
+    def nodes(self) -> list[ast.AST]:
+        """The tree's nodes, walked once for both counts (`of`, `not_a_method`)."""
+        if self._nodes is None:
+            self._nodes = trees.walk(self.tree)
+        return self._nodes
+
     def of(self, name: str) -> Named:
         if self._named is None:
-            self._named = _count(self.tree)
+            self._named = _count(self.nodes())
         return self._named.get(name) or Named()
 
     def not_a_method(self, name: str) -> int:
@@ -148,7 +155,7 @@ class CodeReferences:
         if self._local is None:
             self._local = Counter(in_binding_functions(self.tree).values())
             imported = frozenset(import_table.own(self.tree)) if type(self.tree) is ast.Module else frozenset()
-            for node in trees.walk(self.tree):
+            for node in self.nodes():
                 if isinstance(node, ast.arg):
                     self._params[node.arg] += 1
                 elif isinstance(node, ast.Attribute) and of_module(node, imported):
@@ -184,7 +191,8 @@ def _prose(body: list, found: list[str]) -> list[str]:
     return found
 
 
-def _count(tree: ast.AST) -> dict[str, Named]:
+def _count(nodes: list[ast.AST]) -> dict[str, Named]:
+    """How a tree whose nodes are *nodes* (`trees.walk`'s order: a call before its arguments) names each identifier."""
     named: dict[str, Named] = {}
 
     def add(name: str) -> Named:
@@ -197,7 +205,7 @@ def _count(tree: ast.AST) -> dict[str, Named]:
     graph_names: set[int] = set()  # ids of the strings naming a graph's scope or op (`_graph_names`)
     supers: set[int] = set()  # ids of the class names `super(Cls, self)` reads (`_super_class`)
     node: Any  # told apart by exact type: a parsed tree's nodes are of ast's own classes
-    for node in trees.walk(tree):  # every node once (counts), a call before its arguments
+    for node in nodes:  # every node once (counts), a call before its arguments
         kind = type(node)
         if kind is ast.Call:
             graph_names.update(_graph_names(node))
@@ -315,7 +323,19 @@ def super_mentions(text: str, name: str) -> int:
 def keyword_mentions(text: str, name: str) -> int:
     """How often *text* has *name* where a call's keyword or a parameter goes (`app.run(main=main)`,
     `def f(main=None)`): a word the tree counts as no reference; the text's count includes it."""
-    return len(re.findall(rf"[(,]\s*{re.escape(name)}\s*=(?!=)", text)) if f"{name}=" in text or f"{name} =" in text else 0
+    if f"{name}=" not in text and f"{name} =" not in text:
+        return 0
+    found, size, end_of_text = 0, len(name), len(text)
+    at = text.find(name)
+    while at != -1:  # `[(,]\s*name\s*=(?!=)`, found by literal searches (a pattern led by a class tries every position)
+        i, j = at - 1, at + size
+        while i >= 0 and text[i].isspace():
+            i -= 1
+        while j < end_of_text and text[j].isspace():
+            j += 1
+        found += i >= 0 and text[i] in "(," and j < end_of_text and text[j] == "=" and text[j + 1 : j + 2] != "="
+        at = text.find(name, at + 1)
+    return found
 
 
 @functools.lru_cache(maxsize=8)
