@@ -16,6 +16,7 @@ from pathlib import Path
 from greenlint.analysis import exercises, installed, libraries, sources, trees
 from greenlint.analysis.arrays import TENSOR
 from greenlint.analysis.callsite import CallSite, Span, node_columns
+from greenlint.analysis.compilable import may_not_compile
 from greenlint.analysis.enclosing import Enclosing, shape
 from greenlint.analysis.options import OptionRead
 from greenlint.analysis.project import Imports, direct_imports, import_statements, project_index, working_directory
@@ -236,10 +237,12 @@ _GRAMMAR = f"as parsed by Python {sys.version_info.major}.{sys.version_info.mino
 
 def _compiles(tree: ast.Module, unit: Code, path: str) -> None:
     """Raise the SyntaxError that only the compiler finds (`return` outside a function, a
-    duplicate argument, `nonlocal` at module level): the tree is compiled, never run. A
-    notebook cell may `await` at its top level, as IPython allows."""
-    flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT if unit.cell is not None else 0
-    compile(tree, path, "exec", flags=flags, dont_inherit=True)
+    duplicate argument, `nonlocal` at module level): the tree is compiled, never run, where
+    one may occur (`compilable.may_not_compile`). A notebook cell may `await` at its top
+    level, as IPython allows."""
+    if may_not_compile(tree, unit.text):
+        flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT if unit.cell is not None else 0
+        compile(tree, path, "exec", flags=flags, dont_inherit=True)
 
 
 def parses(path: str, code: str, local: list[str] | None) -> bool:
