@@ -276,6 +276,8 @@ _NP_SIZE = {
     "numpy.random.randint": 2, "numpy.random.binomial": 2, "numpy.random.poisson": 1,
     "numpy.random.exponential": 1, "numpy.random.choice": 1,
 }  # fmt: skip
+#: NumPy's scalar types that hold any Python number as a float (a narrower one may round or overflow).
+_NP_SCALARS = frozenset({"numpy.float32", "numpy.float64", "numpy.single", "numpy.double"})
 _GENERATORS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState"})
 #: A Generator's methods under their `np.random` names (same parameters).
 _GENERATOR_ALIASES = {"integers": "randint"}
@@ -314,6 +316,9 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
     batch = kept(positional[0], path) if positional else None
     if batch is not None:
         return batch
+    if path in _NP_SCALARS and len(positional) == 1 and not named:  # `x / np.float32(255)`: a number still
+        number = positional[0]
+        return Const(float(number.value), number.option) if type(number) is Const and type(number.value) in (int, float) else None
     if path in _GENERATORS:
         return Inst(GENERATOR, "factory")
     if path == "numpy.prod" and len(positional) == 1 and not named:  # `Dense(np.prod(img_shape))`: a size

@@ -41,6 +41,7 @@ def samples(body: str, method: str = "train_on_batch") -> list[dict]:
         "X[np.random.permutation(len(X))[step:step + 64]]",
         "X[np.arange(len(X))[step * 64:(step + 1) * 64]]",
         "X[step * 64:(step + 1) * 64] / 255.",
+        "X[step * 64:(step + 1) * 64] / np.float32(255)",  # a NumPy scalar: a number still
         "X[np.random.randint(0, len(X), 64)].astype(np.float32)",
     ],
 )
@@ -61,6 +62,7 @@ def test_rows_of_data_of_unknown_size_follow_an_index_of_known_length(batch):
         "X[idx]",  # an index not known
         "X[step:end]",  # bounds of unknown width
         "X[np.random.randint(0, len(X), n)]",  # a size not known
+        "X[step * 64:(step + 1) * 64] / np.float32(n)",  # a scalar of a value not known: maybe an array
     ],
 )
 def test_rows_stay_unknown_where_the_index_does_not_say_them(batch):
