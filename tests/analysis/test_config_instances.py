@@ -69,6 +69,11 @@ def test_attributes_set_reads_assignments_and_setattr_not_comparisons():
     assert attributes_set("config.__dict__.update(d)\n") is None
 
 
+def test_attributes_set_reads_unpacked_and_loop_targets():
+    text = "a.lr, (b.wd, c) = 1, (2, 3)\nfor cfg.epoch in range(3): pass\nx = y.z\nf(k=o.p)\nq == r.s\n"
+    assert attributes_set(text) == {"lr", "wd", "epoch"}
+
+
 def test_a_class_attribute_of_an_instance_a_script_hands_the_module_is_its_literal(tmp_path):
     runs = fit_runs(tmp_path)
     assert (runs.count, runs.bound) == (7, "exact")
