@@ -30,15 +30,21 @@ from greenlint.rules.site import Site, judged
 #: module path -> (its stamp, its facts): a script importing several loaders is analysed once.
 _facts: dict[str, tuple[tuple | None, FileFacts | None]] = {}
 _T = TypeVar("_T")
+#: The most entries a `per_content` memo keeps, the oldest dropped first: a long-lived process (the language
+#: server's) reads project after project, and `_facts` holds parse trees.
+MAX_KEPT = 4096
 
 
 def per_content(memo: dict[Any, tuple[tuple | None, _T]], key: Any, path: str, compute: Callable[[], _T]) -> _T:
     """`compute()`, kept in *memo* under *key* while the module at *path* keeps its stamp (the
-    project index's: taken once per run): what a rule reads of a module, read once per content."""
+    project index's: taken once per run): what a rule reads of a module, read once per content. The memo
+    keeps at most `MAX_KEPT` entries."""
     stamp = project_index().stamp(path)
     known = memo.get(key)
     if known is None or known[0] != stamp:
         known = memo[key] = (stamp, compute())
+        if len(memo) > MAX_KEPT:
+            del memo[next(iter(memo))]
     return known[1]
 
 
