@@ -21,12 +21,13 @@ RESULT = "result"
 
 
 def own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of a function's own body (a lambda's), not of the functions and classes defined in it."""
+    """The nodes of a scope's own body (a function's, a lambda's, a loop's), not of the functions and classes
+    defined in it: those are yielded (`def name` binds a name here), their bodies not entered."""
     todo = list(ast.iter_child_nodes(scope))
     while todo:
         node = todo.pop()
+        yield node
         if not isinstance(node, _SCOPES):
-            yield node
             todo.extend(ast.iter_child_nodes(node))
 
 

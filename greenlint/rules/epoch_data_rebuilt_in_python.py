@@ -6,12 +6,12 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis.flow import own_nodes
 from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.feed_work import PER_ITEM_WORK, host_work
-from greenlint.rules.host_made import own_nodes
 from greenlint.rules.site import is_keras_model_method
 from greenlint.rules.syntax import innermost_loop, target_binds
 

@@ -29,11 +29,12 @@ import ast
 from collections.abc import Iterator
 
 from greenlint.analysis import hostwork
+from greenlint.analysis.flow import own_nodes
 from greenlint.analysis.project import bound_modules
 from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import star_imported_from_project
-from greenlint.rules.host_made import ProjectFunctions, bindings, own_nodes
+from greenlint.rules.host_made import ProjectFunctions, bindings
 from greenlint.rules.syntax import SCOPES, cell_units, enclosing, exclusive, target_binds
 
 #: Calls that read a file whatever their module (`open`, NumPy's and pandas' readers, pickle).

@@ -14,11 +14,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from greenlint.analysis.flow import own_nodes
 from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import imported_from_project, read_tree, star_imported_from_project
 from greenlint.rules.defaults import default_value
-from greenlint.rules.syntax import SCOPES, cell_units, target_binds
+from greenlint.rules.syntax import cell_units, target_binds
 
 #: NumPy functions that read data from files or buffers: what they return is data, whatever their arguments.
 NUMPY_READERS = frozenset(
@@ -226,16 +227,6 @@ def _operands(expr: ast.expr) -> list[ast.expr]:
         return [expr.body, expr.orelse]
     assert isinstance(expr, (ast.Tuple, ast.List))
     return list(expr.elts)
-
-
-def own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of a scope's own body, not of the functions and classes defined in it."""
-    stack = list(ast.iter_child_nodes(scope))
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, SCOPES):
-            stack.extend(ast.iter_child_nodes(node))
 
 
 def bindings(scope: ast.AST, name: str) -> Iterator[ast.expr | None]:
