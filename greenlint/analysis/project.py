@@ -575,6 +575,12 @@ class ProjectIndex:
                 found.update(self.callers(caller))
         return sorted(found - {path, *callers})
 
+    def readers(self, path: str) -> list[str]:
+        """The modules beside the module at *path* whose code decides its analysis: its callers, then the
+        callers of those of them that subclass one of its classes (`heirs_callers`); a new list."""
+        callers = self.callers(path)
+        return callers + self.heirs_callers(path, callers)
+
     def script_folders(self, folder: str) -> list[str]:
         """The subfolders of *folder* that are no package and hold a script run as the program
         (`_holds_script`), or a module naming TensorFlow or Keras (`examples/dqn_atari.py`, a TF
@@ -605,8 +611,7 @@ class ProjectIndex:
         analysis.libraries); for a module of a package, those of the folder above it too (`callers`).
         *content*: the module's bytes, where the caller read them (the scan does not read them again)."""
         modules = self.digest(path) if self._scan(path, content)[0] else ""
-        importers = self.callers(path)
-        importers = importers + self.heirs_callers(path, importers)  # (a new list: `callers` may hand back `users`')
+        importers = self.readers(path)
         if importers:
             modules += "imported by " + "\0".join(f"{i}\0{self.digest(i)}" for i in importers)
         return modules + installed.stamp(path)
@@ -991,8 +996,7 @@ class Imports:
         (`nepochs = 15`) where no code that could hold the instance sets them (this module, the scripts beside
         and the modules they import: `self.config.lr *= decay` anywhere leaves `lr` unknown); nothing else of its."""
         if id(cls) not in self.instances:
-            callers = self.index.callers(self.path)
-            set_ = self.index.attributes_set([self.path, *callers, *self.index.heirs_callers(self.path, callers)])
+            set_ = self.index.attributes_set([self.path, *self.index.readers(self.path)])
             kept = {} if set_ is None else {name: value for name, value in cls.attrs.items() if name not in set_
                                             and type(value) is Const and isinstance(value.value, (int, float, str, bool))}
             self.instances[id(cls)] = (cls, ExtInst(ExtClass(cls.name, attrs=kept)))
