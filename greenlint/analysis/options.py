@@ -63,11 +63,12 @@ def last_name(expr: ast.AST) -> str:
     return expr.attr if isinstance(expr, ast.Attribute) else expr.id if isinstance(expr, ast.Name) else ""
 
 
-def defined(call: ast.Call) -> tuple[str, ast.expr] | None:
+def defined(call: ast.Call, forwarders: frozenset[str] = frozenset()) -> tuple[str, ast.expr] | None:
     """(the attribute it is read as, its default as written) of an argparse option or absl flag
-    that *call* defines with a default; None for any other call."""
+    that *call* defines with a default (`add_argument`, or a function named in *forwarders* that
+    passes its arguments on to one: `forwards_option`); None for any other call."""
     name = last_name(call.func)
-    if name == "add_argument":
+    if name == "add_argument" or name in forwarders:
         default = keyword(call, "default")
         value = default.value if default is not None else _switch_default(call)
         attr = dest(call)
@@ -77,6 +78,29 @@ def defined(call: ast.Call) -> tuple[str, ast.expr] | None:
         if isinstance(flag, ast.Constant) and isinstance(flag.value, str) and value is not None:
             return flag.value, value
     return None
+
+
+def option_like(call: ast.Call) -> bool:
+    """Whether *call* is shaped as an argparse option's definition: a first argument naming an option
+    (`"--epochs"`, `"-e"`) and a `default=` or `action=` keyword."""
+    first = call.args[0] if call.args else None
+    return isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.startswith("-") \
+        and any(k.arg in ("default", "action") for k in call.keywords)
+
+
+def forwards_option(func: ast.AST | None) -> bool:
+    """Whether the function *func* defines a command-line option with the arguments it is given: its
+    body passes its `*args` and `**kwargs` on to an `add_argument` (a program's wrapper of argparse:
+    `def arg(*args, **kwargs): return PARSER.add_argument(*args, **kwargs)`)."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.args.vararg is None or func.args.kwarg is None:
+        return False
+    star, stars = func.args.vararg.arg, func.args.kwarg.arg
+    return any(
+        isinstance(node, ast.Call) and last_name(node.func) == "add_argument"
+        and any(isinstance(a, ast.Starred) and isinstance(a.value, ast.Name) and a.value.id == star for a in node.args)
+        and any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == stars for k in node.keywords)
+        for node in ast.walk(func)
+    )
 
 
 #: argparse's actions whose option defaults to a constant without `default=`: a switch's opposite.
@@ -93,11 +117,11 @@ def _switch_default(call: ast.Call) -> ast.expr | None:
     return ast.copy_location(ast.Constant(_SWITCHES[name]), action.value)
 
 
-def defaults(calls: Iterable[ast.Call]) -> dict[str, ast.expr | None]:
-    """The default, as written, of each option or flag among *calls* by the attribute it is read as;
-    None where more than one defines it."""
+def defaults(calls: Iterable[ast.Call], forwarders: frozenset[str] = frozenset()) -> dict[str, ast.expr | None]:
+    """The default, as written, of each option or flag among *calls* by the attribute it is read as
+    (*forwarders*: `defined`'s); None where more than one defines it."""
     found: dict[str, ast.expr | None] = {}
-    for attr, value in filter(None, map(defined, calls)):
+    for attr, value in filter(None, (defined(call, forwarders) for call in calls)):
         found[attr] = None if attr in found else value
     return found
 

@@ -913,12 +913,22 @@ class Imports:
         """The module's summary; None for a module in an import cycle with this one through
         statements not indented (`near`). One this module imports inside a function only (`from
         .all_models import model_from_name` in a function, the cycle broken so) is summarised:
-        its summary never follows such an import back (the resolver's `deferred`)."""
+        its summary never follows such an import back (the resolver's `deferred`). A package's
+        `__init__` sees the submodules of its cycle (`from pylib.argument import *` where argument
+        imports pylib back): Python runs a package's `__init__` before any of its submodules, so each
+        such submodule runs to its end inside the `__init__`'s import, seeing the package unfinished
+        (its own summary sees it as unknown: the order is one way, no summary waits on another)."""
         if module.file is None:
             return {}
-        if module.file in self.near:
+        if module.file in self.near and not self._inside_package(module.file):
             return None
         return self.index.summary(module.file, self.catalog)
+
+    def _inside_package(self, path: str) -> bool:
+        """Whether this module is a package's `__init__` and *path* a module inside that package."""
+        if os.path.basename(self.path) != "__init__.py" or path == self.path:
+            return False
+        return path.startswith(os.path.dirname(self.path) + os.sep)
 
     def served(self) -> dict[str, str]:
         """This module's functions that a route handler of a web server beside it calls, by name: what

@@ -941,12 +941,27 @@ class Resolver:
         self.option_default(attr)
         return attr in (self.option_defaults or {})
 
+    def forwards_option(self, func: ast.expr) -> bool:
+        """Whether *func*, a module-level name or a member of a module it names (`py.arg`), is a function
+        of the program that passes its arguments on to argparse's `add_argument` (`options.forwards_option`)."""
+        names = self.scope.module().names
+        if type(func) is ast.Name:
+            value = names.get(func.id)
+        elif type(func) is ast.Attribute and type(func.value) is ast.Name and type(names.get(func.value.id)) is ExtModule \
+                and self.imports is not None:
+            value = self.imports.member(names[func.value.id], func.attr)
+        else:
+            return False
+        node = value.info.node if type(value) is UserFunc else value.code[0] if type(value) is ExtFunc and value.code else None
+        return options.forwards_option(node)
+
     def option_default(self, attr: str) -> Const | None:
         """The literal default of the one command-line option of the module read as *attr*
         (`options.defaults`; a default given as a module constant, the constant's value)."""
         if self.option_defaults is None:
             calls = [n for n in trees.walk(self.tree) if type(n) is ast.Call] if self.tree else []
-            self.option_defaults = options.defaults(calls)
+            forwarders = frozenset(options.last_name(c.func) for c in calls if options.option_like(c) and self.forwards_option(c.func))
+            self.option_defaults = options.defaults(calls, forwarders)
         found = self.option_defaults.get(attr)
         if type(found) is ast.Constant:
             return Const(found.value)
