@@ -3208,9 +3208,10 @@ class Resolver:
                                      self.map_draws, node)
         self.calls.append(Found(node, api, features, self.ctx.func, local, work, merge, fed))
         func = self.ctx.func
-        if func is not None and func.runs is None and features.get("receiver") != wrappers.WRAPPER \
+        if func is not None and self.spends_here(func) and features.get("receiver") != wrappers.WRAPPER \
                 and wrappers.spends(api, self.table.cat.kind(api)):
             where = os.path.basename(self.imports.path) if self.imports is not None else "its module"
+            func.runs_looped, func.runs_by_self = bool(self.ctx.loops), False
             func.runs = Spent(api, f"{api.rpartition('.')[2]} at {where} line {node.lineno}",
                               self.fed_from_parameters(func, node, api),
                               *_run_step(func, node, api, named.get("fetches") if api.endswith("Session.run") else owner))
@@ -3764,9 +3765,13 @@ class Resolver:
         """The function being walked calls one that spends its work in a TF call (wrappers.py): so does it;
         *by_self*: that call is `self.m(...)`, which a subclass may bind to another method (`FuncInfo.runs_by_self`)."""
         func = self.ctx.func
-        if runs is not None and func is not None and func.runs is None:
-            func.runs = runs
-            func.runs_by_self = by_self
+        if runs is not None and func is not None and self.spends_here(func):
+            func.runs, func.runs_by_self, func.runs_looped = runs, by_self, bool(self.ctx.loops)
+
+    def spends_here(self, func: FuncInfo) -> bool:
+        """Whether a TF call spending work made now is where a call of *func* spends its work (`FuncInfo.runs`):
+        the first one, or the first made in one of its loops (a training loop's step after `init.run()`)."""
+        return func.runs is None or bool(self.ctx.loops) and not func.runs_looped
 
     def uncounted_wrappers(self, counter: runs_mod.FunctionRuns) -> list[Found]:
         """The calls of this module's functions that spend their work in a TF call (wrappers.py) made

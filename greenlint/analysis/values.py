@@ -308,6 +308,7 @@ class FuncInfo:
     #: checkpoint's save: wrappers.py), made in its body or in a function it calls
     runs: Spent | None = None
     runs_by_self: bool = False  # *runs* come from its call of `self.m(...)`, which a subclass may define anew
+    runs_looped: bool = False  # *runs* is a call made in one of its loops (preferred to one before them: an initializer's run)
     returned: list = field(default_factory=list)  # the values of its `return`s, before they are merged
     host: str | None = None  # the per-item host work its body does in a loop, or a function it calls does (hostwork.py)
     host_once: str | None = None  # a file decode outside its loops: per item where a caller loops over it

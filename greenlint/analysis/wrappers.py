@@ -5,8 +5,9 @@ class whose `save` calls `tf.train.CheckpointManager.save`, `train(obs, actions,
 project's `function(inputs, outputs, updates)` returns, whose `__call__` runs a session. Inside the
 helper's module that TF call is a call site whose runs come from its callers, which are in another
 module: unknown there. So a function (or method) records `runs`, the first TF call where a call of it
-spends its work (`SPENT_KINDS`, a TF1 graph run, a checkpoint's save, a `tf.function` whose body
-differentiates a model's variables: a training step, differentiated.py), made in its body or in a
+spends its work, or the first made in one of its loops where one comes before them (`SPENT_KINDS`, a TF1
+graph run, a checkpoint's save, a `tf.function` whose body differentiates a model's variables: a training
+step, differentiated.py), made in its body or in a
 function it calls (a method calling `self.forward(x)` where the class of the instance defines
 `forward`, late bound: a base's loop spends its work in its subclass's method); the project summary
 carries it (`ExtFunc.runs`, `ExtClass.runs`), and a call of

@@ -92,3 +92,37 @@ def test_a_wrapper_fetching_its_own_tensor_is_not_the_step_of_what_its_caller_pa
     write(tmp_path, {"runner.py": runner, "train.py": code})
     call = sites(tmp_path / "train.py")[(11, RUN)]
     assert call.work["step"].value == "inference"
+
+
+def test_a_wrapper_spends_its_work_in_its_loops_step_not_the_initializer_run_before_it(tmp_path):
+    """`tf.global_variables_initializer().run()` then a loop of training runs: a call of the method is a
+    training step of the graph (the loop's run), not the one run of the initializer before it."""
+    write(tmp_path, {"gan.py": """
+        import numpy as np
+        import tensorflow as tf
+
+
+        class GAN:
+            def __init__(self, sess):
+                self.sess = sess
+                self.x = tf.compat.v1.placeholder(tf.float32, [None, 4])
+                self.loss = tf.reduce_sum(tf.compat.v1.layers.dense(self.x, 1))
+                self.optim = tf.compat.v1.train.AdamOptimizer(0.001).minimize(self.loss)
+
+            def train(self, data):
+                tf.compat.v1.global_variables_initializer().run()
+                for batch in data:
+                    self.sess.run([self.optim, self.loss], feed_dict={self.x: batch})
+        """, "main.py": """
+        import numpy as np
+        import tensorflow as tf
+        from gan import GAN
+
+        for data in np.load("runs.npy"):
+            GAN(tf.compat.v1.Session()).train(data)
+        """})
+    found = sites(tmp_path / "main.py")
+    (site,) = [s for (line, _), s in found.items() if line == 6 and s.features.get("receiver") == "wrapper"]
+    assert site.api == RUN
+    assert site.work["step"].value == "training"
+    assert "line 15" in site.features["via"]
