@@ -16,10 +16,12 @@ import ast
 import functools
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from greenlint.analysis.callsite import UNTYPED_BATCH
+from greenlint.analysis.import_table import imported, own
 from greenlint.analysis.project import file_stamp, project_bindings
+from greenlint.analysis.trees import dotted
 from greenlint.predict.work_energy import HALF_PEAK_FLOPS, TRAINING_FLOPS
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import read_tree
@@ -76,6 +78,10 @@ ARCHITECTURES = frozenset(
 )
 
 APPLICATIONS = "tensorflow.keras.applications."
+#: TensorFlow Hub's loaders of a TF2 SavedModel into Keras code: the model computes in the float32 it was
+#: exported with whatever the Keras policy, which reaches only the layers around it (tensorflow/hub
+#: issues 466, 748 and 854): a factory that loads one is no evidence of a step the policy speeds up.
+HUB_LOADERS = frozenset({"tensorflow_hub.KerasLayer", "tensorflow_hub.load"})
 
 
 def step_flops(site: Site) -> tuple[float, bool, int | None] | None:
@@ -130,9 +136,9 @@ def built_backbone(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
     """Why the file's models are large, from what it builds, and where (cell, line; cell 0 in a
     script): a Keras Application (a pretrained backbone, often inside a `Sequential` the analysis
     cannot price), a call of a project factory function named after a large architecture (not
-    an attribute of `self` called: `self.vgg(x)` runs a model the object holds, of any size), or
-    of a project class or function of a module the file imports that builds one
-    (`imported_builder`); None where none."""
+    an attribute of `self` called: `self.vgg(x)` runs a model the object holds, of any size, nor one
+    whose definition loads its network from TensorFlow Hub, `_from_hub`), or of a project class or
+    function of a module the file imports that builds one (`imported_builder`); None where none."""
     for site in facts.sites:
         name = site.api.rsplit(".", 1)[-1]
         if site.api.startswith(APPLICATIONS) and name[:1].isupper():
@@ -145,10 +151,56 @@ def built_backbone(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
         for node in facts.nodes(cell, ast.Call):  # the file's one walk, shared
             name = last_name(node.func)
             word = "" if _of_self(node.func) else architecture(name) or _defined_camel(facts, name)
-            if word and not other_mode(facts, node, cell):  # not built in a mode beside the default only
+            # not built in a mode beside the default only, nor loaded from TensorFlow Hub
+            if word and not other_mode(facts, node, cell) and not _from_hub(facts, cell, node):
                 why = f"the file builds its model with {name}(), named after the {word} architecture"
                 return why, (cell or 0, node.lineno)
     return imported_builder(facts)
+
+
+def _from_hub(facts: FileFacts, cell: int | None, call: ast.Call) -> bool:
+    """The function or class *call* calls, defined in the file or in a project module it imports,
+    loads a TensorFlow Hub SavedModel (`build_bert_model(handle)` whose body makes a
+    `hub.KerasLayer(handle)`): the architecture its name names is that SavedModel (`HUB_LOADERS`)."""
+    name = last_name(call.func)
+    for where, function in facts.functions_named(name):
+        if _loads_hub_model(function, functools.partial(facts.imported_path, cell=where)):
+            return True
+    for where, _ in cell_units(facts):
+        for node in facts.nodes(where, ast.ClassDef):
+            if isinstance(node, ast.ClassDef) and node.name == name \
+                    and _loads_hub_model(node, functools.partial(facts.imported_path, cell=where)):
+                return True
+    sources = _imported_names(os.path.abspath(facts.path), facts.nodes(cell, ast.Import, ast.ImportFrom))
+    return any(_defined_from_hub(file, name) for file in _callee_files(call.func, sources))
+
+
+def _defined_from_hub(path: str, name: str) -> bool:
+    """The top-level class or function *name* of the project module at *path* loads a TensorFlow Hub
+    SavedModel, its names read through that module's imports."""
+    module = _module(path, file_stamp(path))
+    return any(
+        isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name
+        and _loads_hub_model(node, _resolver(module, node))
+        for node in module.body
+    )
+
+
+def _resolver(module: ast.Module, definition: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+              ) -> Callable[[ast.expr], str | None]:
+    """The dotted path an expression of *definition* names through the imports of *module* and its own."""
+    table = {**imported(module), **{k: v for k, v in own(definition).items() if v is not None}}
+
+    def resolve(func: ast.expr) -> str | None:
+        parts = dotted(func)
+        return ".".join((table[parts[0]], *parts[1:])) if parts and parts[0] in table else None
+
+    return resolve
+
+
+def _loads_hub_model(definition: ast.AST, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """*definition* calls one of TensorFlow Hub's `HUB_LOADERS`, its callees' paths read by *resolve*."""
+    return any(isinstance(node, ast.Call) and resolve(node.func) in HUB_LOADERS for node in ast.walk(definition))
 
 
 def imported_builder(facts: FileFacts) -> tuple[str, tuple[int, int]] | None:
@@ -231,12 +283,16 @@ def large_builder(path: str, name: str) -> str:
     """What the top-level class or function *name* of the module at *path* builds, where it is a
     large architecture: itself, a CamelCase function or Keras model class named after one
     (`ResnetV2(tf.keras.Model)`), or a Keras Application (`applications.ResNet50(...)`) or a
-    factory named after one (`resnet.resnet(...)`) called in its body or its methods; "" otherwise."""
-    body = _module(path, file_stamp(path)).body
+    factory named after one (`resnet.resnet(...)`) called in its body or its methods; "" otherwise, and
+    where it loads its network from TensorFlow Hub (`HUB_LOADERS`)."""
+    module = _module(path, file_stamp(path))
+    body = module.body
     functions = {node.name for node in body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     functions |= {node.name for node in body if isinstance(node, ast.ClassDef) and keras_model_class(node)}
     for node in body:
         if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            if _loads_hub_model(node, _resolver(module, node)):
+                return ""
             if name in functions and (word := camel_architecture(name)):
                 what = "Keras model class" if isinstance(node, ast.ClassDef) else "function"
                 return f"is a {what} named after the {word} architecture"

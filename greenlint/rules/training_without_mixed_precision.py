@@ -178,7 +178,9 @@ class TrainingWithoutMixedPrecision(Rule):
     TensorFlow Hub layer of any name (`hub.KerasLayer(".../resnet_v1_50/feature_vector/5")`): the
     SavedModel keeps the float32 computation it was exported with, and a mixed policy reaches only
     the layers around it, or fails on the float16 inputs its signatures reject (tensorflow/hub
-    issues 466, 748 and 854).
+    issues 466, 748 and 854); nor, for that reason, a factory or Keras model class named after an
+    architecture whose definition loads its network from TensorFlow Hub (`hub.KerasLayer(handle)`,
+    `hub.load(handle)` in `def build_bert_model(handle)`, in the file or a project module it imports).
     One finding per file (and per trainer class given a large model), on its first training with
     such evidence, except where the advice
     cannot be followed or changes what the code is for:
@@ -606,6 +608,23 @@ class TrainingWithoutMixedPrecision(Rule):
             "    hub.KerasLayer('https://tfhub.dev/google/imagenet/resnet_v1_50/feature_vector/5', trainable=True),\n"
             "    tf.keras.layers.Dense(10),\n])\nmodel.compile('adam', 'sparse_categorical_crossentropy')\n"
             "model.fit(train_ds, epochs=10)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # a factory named after BERT whose network is a TF Hub SavedModel: the policy misses it all the same
+            "import tensorflow as tf\nimport tensorflow_hub as hub\ndef build_bert_model(handle):\n"
+            "    words = tf.keras.Input(shape=(128,), dtype=tf.int32)\n"
+            "    encoder = hub.KerasLayer(handle, trainable=True)\n"
+            "    return tf.keras.Model(words, tf.keras.layers.Dense(2)(encoder(words)))\n"
+            "model = build_bert_model(BERT_HANDLE)\nmodel.compile('adam', 'sparse_categorical_crossentropy')\n"
+            "model.fit(train_ds, epochs=3)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # a Keras model class named after ResNet that holds a TF Hub SavedModel
+            "import tensorflow as tf\nfrom tensorflow_hub import KerasLayer\nclass ResNet50(tf.keras.Model):\n"
+            "    def __init__(self):\n        super().__init__()\n"
+            "        self.body = KerasLayer('https://tfhub.dev/google/imagenet/resnet_v2_50/feature_vector/5')\n"
+            "    def call(self, x):\n        return self.body(x)\n"
+            "model = ResNet50()\nmodel.compile('sgd', 'mse')\nmodel.fit(train_ds, epochs=30)\n",
             options={"material-saving-j": 0.0},
         ),
         Valid(  # a CamelCase layer class may be a block of any size: its name is no evidence

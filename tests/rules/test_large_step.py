@@ -317,3 +317,28 @@ def test_an_imported_factory_calling_a_camel_case_factory_of_its_module_is_evide
     assert len(found) == 1 and "whose definition calls Darknet(), named after the darknet architecture" in found[0].message
     # a layer class named so is a layer or block of any size: no evidence
     assert [d for d in check_source(run.format(builder="build_small"), str(path), GL602, predictor) if d.code == "GL602"] == []
+
+
+#: A project factory named after an architecture, imported and trained: its body makes the network
+#: itself, or loads it from TensorFlow Hub (whose SavedModel computes in float32 whatever the policy).
+HUB_RUN = "import tensorflow as tf\nfrom models import {name}\nm = {name}(5)\nm.compile('sgd', 'mse')\nm.fit(ds, epochs=30)\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "found"),
+    [
+        ("create_resnet50", "return build(n)", [5]),
+        ("create_resnet50", "return tf.keras.Sequential([hub.KerasLayer(HANDLE, trainable=True), tf.keras.layers.Dense(n)])",
+         []),
+        ("create_resnet50", "return tf.keras.Sequential([hub.load(HANDLE), tf.keras.layers.Dense(n)])", []),
+        ("ResNet50", "return build(n)", [5]),
+        ("ResNet50", "return tf.keras.Sequential([hub.KerasLayer(HANDLE), tf.keras.layers.Dense(n)])", []),
+    ],
+)
+def test_an_imported_factory_loading_its_network_from_tf_hub_is_no_evidence(tmp_path, predictor, name, body, found):
+    (tmp_path / "models.py").write_text(
+        f"import tensorflow as tf\nimport tensorflow_hub as hub\ndef {name}(n):\n    {body}\n")
+    run = HUB_RUN.format(name=name)
+    path = tmp_path / "train.py"
+    path.write_text(run)
+    assert [d.span.line for d in check_source(run, str(path), GL602, predictor) if d.code == "GL602"] == found
