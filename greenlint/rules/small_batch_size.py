@@ -333,6 +333,15 @@ FOLDS = (
 )
 
 
+
+#: A Dense model of a few hundred FLOPs a sample fitted on a million rows for 100 epochs at batch 64.
+LARGE_FIT = (
+    "import numpy as np\nimport tensorflow as tf\n"
+    "model = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(8,))])\n"
+    "model.compile(optimizer='sgd', loss='mse')\nx, y = np.zeros((1000000, 8)), np.zeros((1000000, 10))\n"
+    "model.fit(x, y, batch_size=64, epochs=100)\n"
+)
+
 #: The same model trained at the batch a command-line option defaults to.
 FLAGGED = (
     "import argparse\nimport numpy as np\nimport tensorflow as tf\n"
@@ -461,6 +470,15 @@ class SmallBatchSize(Rule):
     a run of the program; a `.batch(n)` (its
     batches trained on elsewhere) or a work of unknown size keeps its finding without joules.
 
+    A `fit()`/`evaluate()`/`predict()` batch of `min-batch-size` or more (Keras' 32, a recommender's
+    256) is small too where the model's work is: priced as above, against 4 times that batch, it is
+    reported where the least saving reaches 25 % and its joules are known (the data's size, the
+    epochs and the runs counted) and reach `material-saving-j`: a model of a few hundred FLOPs a
+    sample at batch 64 leaves each step its host, launch and fill costs and almost no work, while a
+    convolutional network's layer passes at that batch already keep the GPU busy. Where the model is
+    not priced or the joules are not known, a batch of that order is not reported (nothing says it
+    is small), nor is a `.batch(n)` of that order (its work is not priced where it is batched).
+
     One finding per literal: a `fit()`/`evaluate()`/`predict()` whose batch size comes from the
     `.batch(n)` of the dataset it consumes is not reported again (the `batch` call is). A
     `.batch(n)` is reported only when its batches reach training or inference in the file: a
@@ -559,12 +577,30 @@ class SmallBatchSize(Rule):
             "min-batch-size",
             int,
             16,
-            "Literal batch sizes below this are flagged by GL301 (a one-batch step's at any size its priced"
-            " saving holds for); the larger batch priced is at least this.",
+            "Literal batch sizes below this are flagged by GL301 (a one-batch step's, or a fit's whose saving"
+            " and joules are priced, at any size its priced saving holds for); the larger batch priced is at least this.",
         ),
         SAVING_OPTION,
     )
     VALID = (
+        Valid(  # batch 64 of a tiny model, fitted in a loop of unknown length: the joules at stake are not known
+            LARGE_FIT.replace("model.fit(", "for seed in seeds:\n    model.fit("), options={"material-saving-j": 0.0}
+        ),
+        Valid(  # batch 64 of a tiny model for 2 epochs of 10,000 rows: priced, but far under material-saving-j
+            LARGE_FIT.replace("1000000", "10000").replace("epochs=100", "epochs=2")
+        ),
+        Valid(  # batch 64 through 64-channel convolutions at 64x64: its layer passes fill the GPU (under 25 %)
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.Sequential([\n"
+            "    tf.keras.layers.Conv2D(64, 3, padding='same', input_shape=(64, 64, 64)),\n"
+            "    tf.keras.layers.Conv2D(64, 3, padding='same'),\n])\nmodel.compile(optimizer='sgd', loss='mse')\n"
+            "x, y = np.zeros((100000, 64, 64, 64)), np.zeros((100000, 64, 64, 64))\n"
+            "model.fit(x, y, batch_size=64, epochs=100)\n"
+        ),
+        Valid(  # a `.batch(64)`: its batches' work is not priced where it is batched
+            "import tensorflow as tf\nds = tf.data.Dataset.from_tensor_slices((x, y)).batch(64)\n"
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(8,))])\n"
+            "model.compile(optimizer='sgd', loss='mse')\nmodel.fit(ds, epochs=100)\n"
+        ),
         Valid(  # a dataset returned beside another, thrown away by the file's only caller: its batches never run
             _TWO_DATASETS + "    train, _ = create_dataset('train/*.jpg', 'test/*.jpg')\n"
             "    fit(train)\n"
@@ -699,8 +735,9 @@ class SmallBatchSize(Rule):
             "model.compile(optimizer='sgd', loss='mse')\n\n\ndef train(x, y):\n    BATCH = len(x) // 100\n"
             "    model.fit(x, y, batch_size=BATCH, epochs=5)\n"
         ),
-        Valid(  # the parameter's default is 2, but the file's one call of its function passes 64
-            FOLDS.replace("train(5)", "train(5, batch_size=64)")
+        Valid(  # the parameter's default is 2, but the file's one call of its function passes 64 (in a loop of
+            # unknown length: the joules a larger batch would save are not known)
+            FOLDS.replace("range(30)", "folds").replace("train(5)", "train(5, batch_size=64)")
         ),
         Valid("import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, batch_size=bs)\n"),
         Valid("from sklearn.neural_network import MLPClassifier\nMLPClassifier(batch_size=1).fit(x, y)\n"),
@@ -783,6 +820,12 @@ class SmallBatchSize(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # batch 64 of a tiny model over a million rows for 100 epochs: priced overhead-bound, joules known
+            LARGE_FIT,
+            line=6,
+            message_contains="uses batch_size=64: the same samples at batch 256, with the learning rate scaled, cost 75%",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # near miss: the next pass's data read afresh (not what a prediction led to), in batches of 1
             _AGENT.replace("        state = next_state\n", "        state = buffer.next_chunk()\n"),
             line=9,
@@ -1239,7 +1282,10 @@ class SmallBatchSize(Rule):
                 continue
             written = written_batch(facts, site)
             size, where = written if written is not None else (0, "")
-            if not 0 < size < minimum or in_test_code(facts, site):
+            # a batch of `min-batch-size` or more is small only where its model is priced overhead-bound and
+            # the joules at stake are known (a dataset's batches are trained on elsewhere: never known here)
+            large = size >= minimum
+            if size <= 0 or (large and site.api == DATASET_BATCH) or in_test_code(facts, site):
                 continue
             if (
                 _few_samples(site)
@@ -1255,6 +1301,8 @@ class SmallBatchSize(Rule):
                 continue  # a network greenlint cannot see at all (a detector a helper builds) may fill the device
             work = [site] if site.api != DATASET_BATCH else []  # a dataset's batches are trained on elsewhere
             joules = _joules(saving, work) if saving is not None else None
+            if large and (saving is None or joules is None):
+                continue
             if saving is None:  # the model's FLOPs unknown: the literal alone
                 message = self.MESSAGE.format(api=site.api, size=size, where=where)
             elif saving.least >= MIN_SAVING and not immaterial_saving(joules, options):
