@@ -334,6 +334,7 @@ class Resolver:
         self.scope = Scope("module", None)
         self.tree: ast.Module | None = None  # the module walked (`run`)
         self.option_defaults: dict[str, ast.expr | None] | None = None  # its command-line options' (`options.defaults`)
+        self.forwarded: frozenset[str] = frozenset()  # of those, the ones its own wrapper of argparse defines
         self.options_set: dict[tuple[str, str], bool] | None = None  # the options it sets itself (`options.set_by_program`)
         self.reassigned: dict[str, bool] = {}  # those assigned on a parsed command line's holder (`options.reassigned`)
         self.reassigned_read: ast.Module | None = None  # the tree `reassigned` was read from
@@ -962,6 +963,7 @@ class Resolver:
             calls = [n for n in trees.walk(self.tree) if type(n) is ast.Call] if self.tree else []
             forwarders = frozenset(options.last_name(c.func) for c in calls if options.option_like(c) and self.forwards_option(c.func))
             self.option_defaults = options.defaults(calls, forwarders)
+            self.forwarded = frozenset(options.defaults((c for c in calls if options.last_name(c.func) in forwarders), forwarders))
         found = self.option_defaults.get(attr)
         if type(found) is ast.Constant:
             return Const(found.value)
@@ -2031,8 +2033,8 @@ class Resolver:
         return self.attribute(owner, node.attr)
 
     def option_read(self, node: ast.Attribute, value: Const | None) -> Const | None:
-        """*value*, the default of an option of another module read as *node*, noted for the rules
-        (`read_options`) unless another walk read it otherwise."""
+        """*value*, the default of an option of another module (or of the program's own wrapper of
+        argparse) read as *node*, noted for the rules (`read_options`) unless another walk read it otherwise."""
         if self.options_read.get(node, value) != value:
             value = None
         self.options_read[node] = value
@@ -2073,6 +2075,8 @@ class Resolver:
             default = self.option_default(read)
             if default is None or default.value is None:
                 return None
+        if read in self.forwarded:  # defined through the program's own wrapper: the rules read it so too
+            return self.option_read(node, Const(default.value, read))
         return Const(default.value, read)
 
     def flag_elsewhere(self, node: ast.Attribute) -> Const | None:

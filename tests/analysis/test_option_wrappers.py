@@ -62,3 +62,18 @@ def test_an_option_defined_through_the_programs_wrapper_of_argparse_takes_its_de
 
 def test_a_function_passing_its_arguments_elsewhere_defines_no_option(tmp_path):
     assert fit_epochs(tmp_path, method="set_defaults") is None
+
+
+def test_the_rules_read_an_option_the_wrapper_defines_with_its_default(tmp_path):
+    """GL308 (no early stopping) reads `epochs=args.epochs` as the wrapper's default of 25 epochs."""
+    from greenlint.check.config import Config
+    from greenlint.check.pipeline import check_source
+    from tests.check.fakes import Predictor
+
+    fit_epochs(tmp_path)
+    path = tmp_path / "train.py"
+    text = path.read_text().replace("m.fit(x, y, epochs=args.epochs)", "m.fit(x, y, epochs=args.epochs, validation_split=0.2)")
+    path.write_text(text)
+    project_index().refresh()
+    (message,) = [d.message for d in check_source(text, str(path), Config(select=("GL308",), no_cache=True, options={"material-saving-j": 0.0}), Predictor()) if d.code == "GL308"]
+    assert "the default of `--epochs`" in message
