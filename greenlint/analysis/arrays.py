@@ -1137,6 +1137,9 @@ def dataset_step(name: str, data: Data, named: dict) -> Data | None:
         size = _int(named.get("batch_size"))
         if data.batch is not None or size is None or size <= 0:
             return None
+        drop = named.get("drop_remainder")  # the last, smaller batch left out: whole batches only
+        if type(drop) is Const and drop.value is True and data.samples is not None:
+            data = replace(data, samples=data.samples // size * size)
         return replace(data, batch=size) if name == "batch" else replace(data, batch=size, parts=None)  # (padded)
     if name == "unbatch":
         return replace(data, batch=None) if data.batch is not None else None

@@ -268,6 +268,8 @@ def test_unknown_quantities_reach_the_predictor_as_flags():
     [
         ("ds = tf.data.Dataset.from_tensors(image)\nds = ds.map(f)\n", 1),  # one element, whatever its shape
         ("ds = tf.data.Dataset.range(10).repeat(3)\nds = ds.batch(7)\nds.map(f)\n", 5),  # 30 elements in batches of 7
+        ("tf.data.Dataset.range(30).batch(7, drop_remainder=True).map(f)\n", 4),  # the last 2 left out
+        ("tf.data.Dataset.range(30).batch(7, drop_remainder=False).map(f)\n", 5),
         ("tf.data.Dataset.range(2, 20, 3).map(f)\n", 6),
         ("tf.data.Dataset.from_tensor_slices([1.0, 2.0, 3.0]).take(2).map(f)\n", 2),
         ("tf.data.Dataset.range(10).repeat().map(f)\n", None),  # endless
