@@ -1608,18 +1608,21 @@ class Resolver:
         given = [v for starred, v in args if not starred] + [v for name, v in keywords if name]
         symbolic = any(arrays.is_sym(v) or type(v) is Seq and any(map(arrays.is_sym, v.items)) for v in given)
         built = info.has_parameters and (type(value) is Composed or work_mod.is_layer(value) and value.how == "constructor")
-        unshaped = not (unsized or unpriced or symbolic or built) and arrays.shape_of(value) is None \
+        # a function making a pipeline its arguments size or batch (`make_dataset("mnist", 64)`, here or in another module)
+        piped = not (unsized or unpriced or symbolic or built) and info.has_parameters \
+            and (arrays.unsized_dataset(value) or value is None and arrays.batches_pipeline(info.node, self.functions_of(foreign)))
+        unshaped = not (unsized or unpriced or symbolic or built or piped) and arrays.shape_of(value) is None \
             and any(arrays.shape_of(v) is not None for v in given)
-        counted = (value is None or value is OPAQUE) and _formula(info.node) and bool(given) \
+        counted = not piped and (value is None or value is OPAQUE) and _formula(info.node) and bool(given) \
             and all(type(v) is Const and _is_number(v.value) for v in given)
-        rowless = not (unsized or unpriced or symbolic or unshaped or built or counted) \
+        rowless = not (unsized or unpriced or symbolic or unshaped or built or piped or counted) \
             and arrays.rowless(value) and _sized(info, given)
         picked = (value is None or value is OPAQUE) and not (unsized or unpriced or symbolic or unshaped or built
-                                                             or counted or rowless) \
+                                                             or piped or counted or rowless) \
             and any(type(v) is Const and v is not OPAQUE for v in given) and _dispatches(info.node)
-        static = not (unsized or unpriced or symbolic or unshaped or built or counted or rowless or picked) \
+        static = not (unsized or unpriced or symbolic or unshaped or built or piped or counted or rowless or picked) \
             and queues.static_given(value, given)
-        if not (unsized or unpriced or symbolic or unshaped or built or counted or rowless or picked or static):
+        if not (unsized or unpriced or symbolic or unshaped or built or piped or counted or rowless or picked or static):
             return None
         ctx = self.walk_with(info, args, keywords, foreign)
         if ctx.generator:
@@ -1642,6 +1645,8 @@ class Resolver:
             return None if value is OPAQUE else value
         if static:  # `transform(image)` of a queue's element: the static shape it returns for this one
             return value if queues.static_given(None, [value]) else None
+        if piped:  # its pipeline for these arguments
+            return value if type(value) is not Inst or not arrays.unsized_dataset(value) else None
         return value
 
     def another(self, info: FuncInfo, value: Any) -> Any:
@@ -3640,6 +3645,13 @@ class Resolver:
                 and hostwork.sited(host, code[0] if code else None):
             self.host_site(node, host)
         return host
+
+    def functions_of(self, foreign: tuple[FuncInfo, ...]) -> dict[str, ast.AST]:
+        """The module-level functions' nodes by name of another module's walk (*foreign*, a `Template`'s),
+        else of this module (`module_functions`)."""
+        if not foreign:
+            return self.module_functions()
+        return {f.node.name: f.node for f in foreign if f.parent is None and f.cls is None and f.kind == "function"}
 
     def module_functions(self) -> dict[str, ast.AST]:
         """This module's module-level functions' nodes by name (as far as the walk has defined them)."""
