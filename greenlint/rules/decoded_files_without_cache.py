@@ -131,7 +131,7 @@ FLAGGED_CACHE = (
 HANDED_ON = (
     "import tensorflow as tf\n\n\ndef decoded(pattern):\n    files = tf.data.Dataset.list_files(pattern)\n"
     "    images = files.map(tf.io.read_file).map(tf.io.decode_png)\n    return images\n\n\n"
-    "def prepare(dataset, batch_size, count=None):\n    patches = dataset.map(lambda x: tf.image.resize(x, [64, 64]))\n"
+    "def prepare(dataset, batch_size, count=1):\n    patches = dataset.map(lambda x: tf.image.resize(x, [64, 64]))\n"
     "    patches = patches.repeat()\n    return patches.shuffle(5 * batch_size).batch(batch_size)\n\n\n"
     "def provide(batch_size, patterns):\n    images = []\n    for pattern in patterns:\n"
     "        images.append(decoded(pattern))\n    return [prepare(x, batch_size) for x in images]\n"
@@ -393,7 +393,7 @@ class DecodedFilesWithoutCache(Rule):
             TFDS_BUILDER.format(options="").replace("tfds.builder('mnist')", "TFUniformReplayBuffer(spec, 1)")
         ),
         Valid(HANDED_ON.replace("patches.repeat()", "patches.cache().repeat()")),  # the helper caches before its repeat
-        Valid(HANDED_ON.replace("patches.repeat()", "patches.repeat(count)")),  # a count that may be 1: not known to repeat
+        Valid(HANDED_ON.replace("patches.repeat()", "patches.repeat(count)")),  # a count from a parameter, 1 by default
         Valid(  # handed to a method: another object's code, not followed
             HANDED_ON.replace("def prepare(dataset,", "class Steps:\n    def prepare(self, dataset,")
             .replace("\n    patches", "\n        patches").replace("\n    return patches", "\n        return patches")
