@@ -182,8 +182,8 @@ class DecodedFilesWithoutCache(Rule):
     the `repeat()` where the code shows it. Likewise such a pipeline that no fit or loop runs again
     but that reaches, through the file's own functions, such a `repeat()` of another function of the
     file: returned to the calls of its function, bound to names, appended to or listed in a list
-    that a `for` or a comprehension goes over, and given to a positional parameter of a function
-    of the file (`[prepare(ds, 32) for ds in images]`, whose `dataset.map(crop).repeat()` runs every
+    that a `for` or a comprehension goes over, and given to a parameter (by position or by name) of
+    a function of the file (`[prepare(ds, 32) for ds in images]`, whose `dataset.map(crop).repeat()` runs every
     pass over the files); that finding is on the `repeat()`, where the cache goes (after the maps
     that function makes, before the repeat), and names the decoding. A pipeline given to a method,
     to another module's function, or kept anywhere else (a tuple, an attribute) is not followed
@@ -666,8 +666,8 @@ class DecodedFilesWithoutCache(Rule):
                      "    images = [decoded(patterns[0]), decoded(patterns[1])]\n"),
             line=12,
         ),
-        Invalid(  # the decoding pipeline a function returns, given straight to the helper
-            HANDED_ON.replace("    return [prepare(x, batch_size) for x in images]\n", "    return prepare(decoded(patterns), batch_size)\n")
+        Invalid(  # the decoding pipeline a function returns, given straight to the helper, by name
+            HANDED_ON.replace("    return [prepare(x, batch_size) for x in images]\n", "    return prepare(batch_size=8, dataset=decoded(patterns))\n")
             .replace("    images = []\n    for pattern in patterns:\n        images.append(decoded(pattern))\n", ""),
             line=12,
         ),

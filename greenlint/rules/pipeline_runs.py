@@ -25,6 +25,7 @@ from greenlint.rules.syntax import (
     last_name,
     located_definitions,
     own_loops,
+    parameters,
     positional_parameters,
     range_header,
     scope_of,
@@ -410,7 +411,7 @@ def _holders(facts: FileFacts, expr: ast.expr, cell: int | None, listed: bool) -
     """Where the value of *expr* (a pipeline, or a list of them where *listed*) goes next, as
     `repeated_in_helper` follows it: the method chains reading the name it is bound to, the calls of
     the function returning it, the list it is appended to or listed in, the item of a loop or
-    comprehension over it, the parameter of a function of the file it is given to."""
+    comprehension over it, the parameter of a function of the file it is given to (by position or by name)."""
     parent = facts.parent(expr, cell)
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
         return [(unit, load, listed) for unit, load in _loads(facts, parent, parent.targets[0].id, cell)]
@@ -433,22 +434,29 @@ def _holders(facts: FileFacts, expr: ast.expr, cell: int | None, listed: bool) -
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or is_method(facts, function, cell):
             return []
         return [(unit, chain_top(facts, made, unit), listed) for unit, made in calls_of(facts, function, cell)]
-    if not (isinstance(parent, ast.Call) and expr in parent.args):
+    given = facts.parent(parent, cell) if isinstance(parent, ast.keyword) and parent.arg else parent
+    if not (isinstance(given, ast.Call) and (expr in given.args or parent in given.keywords)):
         return []
-    if isinstance(parent.func, ast.Attribute) and parent.func.attr == "append" and isinstance(parent.func.value, ast.Name):
-        statement = _statement(facts, parent, cell)
-        return [(unit, read, True) for unit, read in _loads(facts, statement, parent.func.value.id, cell)] if statement else []
-    found = located_definitions(facts, parent.func, cell) if isinstance(parent.func, ast.Name) else []
+    if isinstance(given.func, ast.Attribute) and given.func.attr == "append" and isinstance(given.func.value, ast.Name):
+        statement = _statement(facts, given, cell)
+        if listed or statement is None:
+            return []  # a list of lists: not followed
+        return [(unit, read, True) for unit, read in _loads(facts, statement, given.func.value.id, cell)]
+    found = located_definitions(facts, given.func, cell) if isinstance(given.func, ast.Name) else []
     function, unit = found[0] if len(found) == 1 else (None, None)
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return []
-    index = parent.args.index(expr)
-    names = positional_parameters(facts, function, unit)
-    if index >= len(names) or any(isinstance(a, ast.Starred) for a in parent.args[: index + 1]):
+    if isinstance(parent, ast.keyword):
+        name = parent.arg if parent.arg in parameters(function) else None
+    else:
+        index, names = given.args.index(expr), positional_parameters(facts, function, unit)
+        starred = any(isinstance(a, ast.Starred) for a in given.args[: index + 1])
+        name = names[index] if index < len(names) and not starred else None
+    if name is None:
         return []
     start = (unit or 0, function.lineno, function.col_offset)
     return [
-        (unit, chain_top(facts, node, unit), False)
+        (unit, chain_top(facts, node, unit), listed)
         for statement in function.body[:1]
-        for _, node in uses_until_rebound(facts, statement, unit, names[index], start)
+        for _, node in uses_until_rebound(facts, statement, unit, name, start)
     ]
