@@ -27,7 +27,14 @@ from greenlint.rules.importers import (
     per_content,
 )
 from greenlint.rules.listings import LISTED_BY
-from greenlint.rules.pipeline_runs import ITERATES, loop_at, pipeline_passes, repeated_after, runs_once
+from greenlint.rules.pipeline_runs import (
+    ITERATES,
+    loop_at,
+    pipeline_passes,
+    repeated_after,
+    repeated_in_helper,
+    runs_once,
+)
 from greenlint.rules.queue_decoding import queue_decodes
 from greenlint.rules.site import Site, is_dataset_method, is_keras_model_method
 from greenlint.rules.syntax import (
@@ -119,6 +126,18 @@ FLAGGED_CACHE = (
 )
 
 
+#: A case's decoding pipelines (line 6) made per pattern, appended to a list and each handed by a comprehension to a
+#: helper that maps and repeats it (line 12).
+HANDED_ON = (
+    "import tensorflow as tf\n\n\ndef decoded(pattern):\n    files = tf.data.Dataset.list_files(pattern)\n"
+    "    images = files.map(tf.io.read_file).map(tf.io.decode_png)\n    return images\n\n\n"
+    "def prepare(dataset, batch_size, count=1):\n    patches = dataset.map(lambda x: tf.image.resize(x, [64, 64]))\n"
+    "    patches = patches.repeat()\n    return patches.shuffle(5 * batch_size).batch(batch_size)\n\n\n"
+    "def provide(batch_size, patterns):\n    images = []\n    for pattern in patterns:\n"
+    "        images.append(decoded(pattern))\n    return [prepare(x, batch_size) for x in images]\n"
+)
+
+
 #: A case's `tfds.builder()` whose `as_dataset()` (`{options}`: its further arguments) is fit for 10 epochs.
 TFDS_BUILDER = (
     "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
@@ -160,7 +179,15 @@ class DecodedFilesWithoutCache(Rule):
     decoding by `.repeat()` with no count, `None`, -1 or a literal count above 1 (in its chain
     or on a name it is assigned to), wherever it goes then: a cache after an endless `repeat()`
     would never fill, so only the code that builds it can put the cache before it. The finding names the number of epochs or
-    the `repeat()` where the code shows it.
+    the `repeat()` where the code shows it. Likewise such a pipeline that no fit or loop runs again
+    but that reaches, through the file's own functions, such a `repeat()` of another function of the
+    file: returned to the calls of its function, bound to names, appended to or listed in a list
+    that a `for` or a comprehension goes over, and given to a parameter (by position or by name) of
+    a function of the file (`[prepare(ds, 32) for ds in images]`, whose `dataset.map(crop).repeat()` runs every
+    pass over the files); that finding is on the `repeat()`, where the cache goes (after the maps
+    that function makes, before the repeat), and names the decoding. A pipeline given to a method,
+    to another module's function, or kept anywhere else (a tuple, an attribute) is not followed
+    there.
 
     Also TensorFlow 1's queue pipelines: a decoder of images or audio (`tf.image.decode_jpeg`,
     `decode_png`, `decode_image`, `tf.audio.decode_wav`, ...; also through a name every binding of
@@ -319,6 +346,12 @@ class DecodedFilesWithoutCache(Rule):
         "{what} reads and decodes the files again on {when}: if the decoded set fits in memory ({size}),"
         " `.cache()` after the decoding (before random augmentation and shuffling) decodes each file once"
     )
+    HELPER_MESSAGE = (
+        "The files {what} at line {line} decodes are read and decoded again on every pass of this `repeat()`, in"
+        " another function than the decoding: if the decoded set fits in memory ({size}), `.cache()` right before"
+        " it (after the maps that give each element the same result every time, before random augmentation and"
+        " shuffling) decodes each file once"
+    )
     FIT_MESSAGE = (
         "`{method}()` draws its batches from Python code that reads and decodes the files again ({host}) on {when},"
         " {passes}: decode each file once and keep the arrays (in memory if the decoded set fits: its size is not"
@@ -359,6 +392,14 @@ class DecodedFilesWithoutCache(Rule):
         Valid(  # another library's `as_dataset()` (a replay buffer's) in a module that imports TFDS
             TFDS_BUILDER.format(options="").replace("tfds.builder('mnist')", "TFUniformReplayBuffer(spec, 1)")
         ),
+        Valid(HANDED_ON.replace("patches.repeat()", "patches.cache().repeat()")),  # the helper caches before its repeat
+        Valid(HANDED_ON.replace("patches.repeat()", "patches.repeat(count)")),  # a count from a parameter, 1 by default
+        Valid(  # handed to a method: another object's code, not followed
+            HANDED_ON.replace("def prepare(dataset,", "class Steps:\n    def prepare(self, dataset,")
+            .replace("\n    patches", "\n        patches").replace("\n    return patches", "\n        return patches")
+            .replace("prepare(x, batch_size)", "Steps().prepare(x, batch_size)")
+        ),
+        Valid(HANDED_ON.replace("images.append(decoded(pattern))", "images.append((decoded(pattern), pattern))")),  # in a tuple: not followed
         Valid(FLAGGED_CACHE.format(default=True)),  # a cache an option guards, on by default: decoded once
         Valid(  # a cache in the `else` of an option false by default: the defaults run it
             FLAGGED_CACHE.format(default=False).replace("ds = ds.cache()", "ds = ds.prefetch(1)\n    else:\n        ds = ds.cache()")
@@ -612,6 +653,23 @@ class DecodedFilesWithoutCache(Rule):
             message_contains="The dataset `as_dataset()` of a `tfds.builder()` gives (TFDS decodes each example as it"
             " reads it) reads and decodes the files again on each of 10 epochs: if the decoded set fits in memory"
             " (60,000 examples of 28×28×1 in `train`)",
+        ),
+        Invalid(  # decoding pipelines appended to a list, whose comprehension hands each to a helper that repeats it
+            HANDED_ON,
+            line=12,
+            message_contains="The files `map(tf.io.decode_png)` at line 6 decodes are read and decoded again on every"
+            " pass of this `repeat()`, in another function than the decoding",
+        ),
+        Invalid(  # the decoding pipelines listed in a list display, which a `for` hands to the helper one by one
+            HANDED_ON.replace("    return [prepare(x, batch_size) for x in images]\n", "    for x in images:\n        yield prepare(x, batch_size)\n")
+            .replace("    images = []\n    for pattern in patterns:\n        images.append(decoded(pattern))\n",
+                     "    images = [decoded(patterns[0]), decoded(patterns[1])]\n"),
+            line=12,
+        ),
+        Invalid(  # the decoding pipeline a function returns, given straight to the helper, by name
+            HANDED_ON.replace("    return [prepare(x, batch_size) for x in images]\n", "    return prepare(batch_size=8, dataset=decoded(patterns))\n")
+            .replace("    images = []\n    for pattern in patterns:\n        images.append(decoded(pattern))\n", ""),
+            line=12,
         ),
         Invalid(  # the one `.cache()` runs only when a flag off by default is set: the defaults decode on every epoch
             FLAGGED_CACHE.format(default=False),
@@ -906,11 +964,16 @@ class DecodedFilesWithoutCache(Rule):
         if caches(facts):
             return
         optional = optional_cache(facts)  # a cache the program's defaults skip, named by each finding below
+        repeats: set[int] = set()  # one finding per `repeat()` of a helper, whichever decoding reaches it
         for site, call, cell, what in _decoding_maps(facts):
             when = repeated_after(facts, call, cell) or pipeline_passes(facts, chain_top(facts, call, cell), cell, options)
             if when:
                 message = self.MESSAGE.format(what=what, when=when, size=_size(site)) + optional
                 yield self.diagnostic(site.callsite.span, facts.path, message)
+            elif (helper := repeated_in_helper(facts, call, cell)) is not None and id(helper[0]) not in repeats:
+                repeats.add(id(helper[0]))
+                message = self.HELPER_MESSAGE.format(what=what, line=call.lineno, size=_size(site)) + optional
+                yield self.diagnostic(facts.span(*helper), facts.path, message)
         reported: set[int] = set()  # one finding per `tfds.load()`, whichever of its splits runs again
         for call, cell, elements, size, what in _tfds_loads(facts):
             when = None if id(call) in reported else pipeline_passes(facts, call, cell, options, elements=elements)

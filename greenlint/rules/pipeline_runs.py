@@ -21,10 +21,15 @@ from greenlint.rules.syntax import (
     cell_units,
     chain_top,
     enclosing,
+    is_method,
     last_name,
+    located_definitions,
     own_loops,
+    parameters,
+    positional_parameters,
     range_header,
     scope_of,
+    uses_until_rebound,
 )
 
 #: How many uses of a pipeline are followed through the names it is assigned to (`ds = ds.batch(32)`).
@@ -268,8 +273,8 @@ def _bound_from(script: FileFacts, unit: int | None, path: str) -> tuple[set[str
     return modules, names
 
 
-def _loads(facts: FileFacts, assign: ast.Assign, name: str, cell: int | None) -> list[tuple[int | None, ast.expr]]:
-    """The method chains that read *name* after the assignment binding it, each with its cell, in its
+def _loads(facts: FileFacts, assign: ast.stmt, name: str, cell: int | None) -> list[tuple[int | None, ast.expr]]:
+    """The method chains that read *name* after the statement *assign* binding (or filling) it, each with its cell, in its
     scope (a read before it, `dataset = helper(dataset)`, is of what the name held before); a
     notebook's top-level name also in the later cells, where their top level reads it."""
     scope = enclosing(facts, assign, cell)
@@ -357,3 +362,101 @@ def _split(facts: FileFacts, take: ast.Call) -> bool:
                 if (ast.unparse(skip.func.value), ast.unparse(skipped)) == key:
                     return True
     return False
+
+
+def repeated_in_helper(facts: FileFacts, call: ast.Call, cell: int | None) -> tuple[ast.Call, int | None] | None:
+    """The endless or many-times `repeat()` (with its cell) that a function of the file other than
+    *call*'s applies to the pipeline *call* makes, where the pipeline reaches that function through
+    the file's own functions: returned to their calls, bound to names, appended to or listed in a
+    list that a loop or a comprehension goes over, and given to a parameter of a function of the
+    file (`[preprocess(ds) for ds in datasets]`, whose `ds.map(crop).repeat()` runs every pass
+    over the files); None where it goes anywhere else (another module, a method, a tuple: it may
+    be cached there) or is repeated nowhere so. What *call*'s own function repeats is
+    `repeated_after`'s."""
+    home = scope_of(facts, call, cell)
+    # (the cell, an expression holding the pipeline, whether it holds a list of pipelines instead)
+    todo: list[tuple[int | None, ast.expr, bool]] = [(cell, chain_top(facts, call, cell), False)]
+    seen: set[int] = set()
+    while todo:
+        unit, expr, listed = todo.pop()
+        if id(expr) in seen or len(seen) > MAX_USES or _looked_at(facts, expr) or _cached(expr):
+            continue
+        seen.add(id(expr))
+        if not listed and scope_of(facts, expr, unit) is not home and (repeat := _repeat_in(expr)) is not None:
+            return repeat, unit
+        todo += _holders(facts, expr, unit, listed)
+    return None
+
+
+def _cached(chain: ast.expr) -> bool:
+    """A method chain that calls `.cache()` (on a pipeline whose kind the resolver may not know: a parameter)."""
+    while isinstance(chain, ast.Call) and isinstance(chain.func, ast.Attribute):
+        if chain.func.attr == "cache":
+            return True
+        chain = chain.func.value
+    return False
+
+
+def _repeat_in(chain: ast.expr) -> ast.Call | None:
+    """The `repeat()` of a method chain that repeats (no count, `None`, -1 or a literal above 1)."""
+    while isinstance(chain, ast.Call) and isinstance(chain.func, ast.Attribute):
+        count = argument(chain, "count", 0)
+        if chain.func.attr == "repeat" and (count is None or _many(count)):
+            return chain
+        chain = chain.func.value
+    return None
+
+
+def _holders(facts: FileFacts, expr: ast.expr, cell: int | None, listed: bool) -> list[tuple[int | None, ast.expr, bool]]:
+    """Where the value of *expr* (a pipeline, or a list of them where *listed*) goes next, as
+    `repeated_in_helper` follows it: the method chains reading the name it is bound to, the calls of
+    the function returning it, the list it is appended to or listed in, the item of a loop or
+    comprehension over it, the parameter of a function of the file it is given to (by position or by name)."""
+    parent = facts.parent(expr, cell)
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        return [(unit, load, listed) for unit, load in _loads(facts, parent, parent.targets[0].id, cell)]
+    if listed:
+        loop = parent if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is expr else None
+        if loop is None or not isinstance(loop.target, ast.Name):
+            return []
+        body = loop.body if isinstance(loop, ast.For) else [facts.parent(loop, cell) or loop]  # the comprehension's
+        item = loop.target.id
+        return [
+            (cell, chain_top(facts, node, cell), False)
+            for part in body
+            for node in ast.walk(part)
+            if isinstance(node, ast.Name) and node.id == item and isinstance(node.ctx, ast.Load)
+        ]
+    if isinstance(parent, ast.List):
+        return [(cell, parent, True)]
+    if isinstance(parent, ast.Return):
+        function = enclosing(facts, parent, cell)
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or is_method(facts, function, cell):
+            return []
+        return [(unit, chain_top(facts, made, unit), listed) for unit, made in calls_of(facts, function, cell)]
+    given = facts.parent(parent, cell) if isinstance(parent, ast.keyword) and parent.arg else parent
+    if not (isinstance(given, ast.Call) and (expr in given.args or parent in given.keywords)):
+        return []
+    if isinstance(given.func, ast.Attribute) and given.func.attr == "append" and isinstance(given.func.value, ast.Name):
+        statement = _statement(facts, given, cell)
+        if listed or statement is None:
+            return []  # a list of lists: not followed
+        return [(unit, read, True) for unit, read in _loads(facts, statement, given.func.value.id, cell)]
+    found = located_definitions(facts, given.func, cell) if isinstance(given.func, ast.Name) else []
+    function, unit = found[0] if len(found) == 1 else (None, None)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return []
+    if isinstance(parent, ast.keyword):
+        name = parent.arg if parent.arg in parameters(function) else None
+    else:
+        index, names = given.args.index(expr), positional_parameters(facts, function, unit)
+        starred = any(isinstance(a, ast.Starred) for a in given.args[: index + 1])
+        name = names[index] if index < len(names) and not starred else None
+    if name is None:
+        return []
+    start = (unit or 0, function.lineno, function.col_offset)
+    return [
+        (unit, chain_top(facts, node, unit), listed)
+        for statement in function.body[:1]
+        for _, node in uses_until_rebound(facts, statement, unit, name, start)
+    ]
