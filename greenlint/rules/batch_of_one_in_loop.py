@@ -68,8 +68,10 @@ class BatchOfOneInLoop(Rule):
     (elsewhere GL201 reports every `predict` a loop repeats). A TF1 graph's inference
     (`Session.run` with no optimizer update among its fetches) counts when what it is fed holds
     one row (the analysis' rows of the arrays in its feed dict, or a placeholder's literal first
-    axis of 1: a test loop translating one image per file): the graph does a batch of one per
-    run, as a model called on one item does. Not reported: a decoding or
+    axis of 1: a test loop translating one image per file), its feed dict holding one array
+    beside literal scalars (`{x: image, keep_prob: 1.0}`; beside a second array, such as a
+    hyperparameter's `[1.0]`, the one row may be that array's): the graph does a batch of one
+    per run, as a model called on one item does. Not reported: a decoding or
     control loop whose next input is made from the last output (a token appended to the
     sequence, an action fed to an environment), a `while` loop (a camera or a stream read as
     it comes, where waiting for a batch adds latency), a call in a traced function, a loop
@@ -233,6 +235,10 @@ class BatchOfOneInLoop(Rule):
         Valid(  # a TF1 training step on one example: its batch is GL301's, not an inference to stack
             GRAPH + "for path in paths:\n    sess.run(train, feed_dict={x: np.expand_dims(np.load(path), 0)})\n"
         ),
+        Valid(  # a hyperparameter of one row fed beside the batch: the batch's rows are not known
+            GRAPH.replace("[1, 64]", "[None, 64]") + "keep = tf.placeholder(tf.float32, [1])\n"
+            "for path in paths:\n    out = sess.run(y, feed_dict={keep: np.ones(1), x: np.load(path)})\n"
+        ),
         Valid(  # a TF1 graph of any batch, run on a batch of many rows each pass
             GRAPH.replace("[1, 64]", "[None, 64]") + "for batch in batches:\n    out = sess.run(y, feed_dict={x: batch})\n"
         ),
@@ -299,9 +305,9 @@ class BatchOfOneInLoop(Rule):
         ),
         Invalid(  # a TF1 graph's inference fed one test image per file: the graph's placeholder holds one row
             GRAPH + "for path in paths:\n    image = np.expand_dims(np.load(path), 0)\n"
-            "    fake = sess.run(y, feed_dict={x: image})\n    np.save(path + '.out', fake)\n",
+            "    fake = sess.run(y, feed_dict={x: image, training: False})\n    np.save(path + '.out', fake)\n",
             line=9,
-            message_contains="`Session.run` runs the graph's inference on a batch of one item (its feed `{x: image}`",
+            message_contains="`Session.run` runs the graph's inference on a batch of one item (its feed `{x: image, training: False}`",
         ),
         Invalid(  # a helper running the graph on one row of its parameter, called once per file of a loop
             GRAPH + "def translate(image):\n    return sess.run(y, feed_dict={x: image[None]})\n"
@@ -486,7 +492,7 @@ def _one_item(call: ast.Call, loop: ast.AST, graph: bool = False) -> ast.expr | 
     it before the call (`x = cv2.resize(frame, size)`, then `x = np.expand_dims(x, 0)`); for a
     *graph* run of one row (`_graph_run_of_one`), its feed dict; None if there is none."""
     if graph:
-        return feed(call)
+        return _fed_one_array(call)
     given = argument(call, "x", 0) or argument(call, "inputs")
     inputs = given.elts if isinstance(given, (ast.List, ast.Tuple)) else [given] if given is not None else []
     bound = last_bindings(loop, call.lineno)
@@ -497,6 +503,22 @@ def _one_item(call: ast.Call, loop: ast.AST, graph: bool = False) -> ast.expr | 
         if batch_of_one(expr):
             return expr
     return None
+
+
+def _fed_one_array(call: ast.Call) -> ast.expr | None:
+    """What a graph run of one row is fed, where that row is surely its item's: a feed dict display
+    holding one value beside literal scalars (`{x: image, keep_prob: 1.0}`: with a second array, such
+    as a hyperparameter's `[1.0]`, the one row the analysis read may be that one), or a feed given by
+    name; None otherwise."""
+    fed = feed(call)
+    if not isinstance(fed, ast.Dict):
+        return fed
+    arrays = [
+        v
+        for v in fed.values
+        if not isinstance(v.operand if isinstance(v, ast.UnaryOp) else v, ast.Constant)  # `1.0`, `-1`, `False`
+    ]
+    return fed if len(arrays) == 1 and None not in fed.keys else None
 
 
 def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor) -> bool:
