@@ -18,6 +18,7 @@ from greenlint.rules.syntax import (
     batch_of_one,
     calls_of,
     enclosing,
+    feed,
     last_bindings,
     last_name,
     loop_varying,
@@ -33,6 +34,16 @@ from greenlint.rules.syntax import (
 RUNS_ONCE = ("predict_on_batch", "__call__")
 #: `predict`, this rule's on multi-backend Keras alone, where GL201 (which prices TF2's start-up) is silent.
 PREDICT = "predict"
+#: A TF1 graph run (`Session.run`, `InteractiveSession.run`), this rule's where it runs inference on one fed row.
+GRAPH_RUN = "Session.run"
+
+
+#: A TF1 graph: a dense layer on a placeholder of one row, `y` its inference, `train` a step minimizing its loss.
+GRAPH = (
+    "import numpy as np\nimport tensorflow.compat.v1 as tf\nx = tf.placeholder(tf.float32, [1, 64])\n"
+    "y = tf.layers.dense(x, 64)\ntrain = tf.train.AdamOptimizer().minimize(tf.reduce_mean(y ** 2))\n"
+    "sess = tf.Session()\n"
+)
 
 
 class BatchOfOneInLoop(Rule):
@@ -54,7 +65,13 @@ class BatchOfOneInLoop(Rule):
     one counts too in a program on multi-backend Keras 2.0-2.3 (rules/keras_flavour.py), where
     GL201 is silent: there `predict` is a thin session run per call, so what the calls cost is
     not a start-up but the device's work on one item at a time, which stacking the items saves
-    (elsewhere GL201 reports every `predict` a loop repeats). Not reported: a decoding or
+    (elsewhere GL201 reports every `predict` a loop repeats). A TF1 graph's inference
+    (`Session.run` with no optimizer update among its fetches) counts when what it is fed holds
+    one row (the analysis' rows of the arrays in its feed dict, or a placeholder's literal first
+    axis of 1: a test loop translating one image per file), its feed dict holding one array
+    beside literal scalars (`{x: image, keep_prob: 1.0}`; beside a second array, such as a
+    hyperparameter's `[1.0]`, the one row may be that array's): the graph does a batch of one
+    per run, as a model called on one item does. Not reported: a decoding or
     control loop whose next input is made from the last output (a token appended to the
     sequence, an action fed to an environment), a `while` loop (a camera or a stream read as
     it comes, where waiting for a batch adds latency), a call in a traced function, a loop
@@ -115,10 +132,15 @@ class BatchOfOneInLoop(Rule):
 
     code = "GL206"
     name = "batch-of-one-in-loop"
-    CALLS = frozenset((*RUNS_ONCE, PREDICT))
+    CALLS = frozenset((*RUNS_ONCE, PREDICT, "run"))
     MESSAGE = (
         "`{method}` runs the model on a batch of one item (`{item}`) on every iteration of the loop{times}: "
         "the items are independent, stack them into batches"
+    )
+    GRAPH_MESSAGE = (
+        "`Session.run` runs the graph's inference on a batch of one item (its feed `{item}` holds one row) on every "
+        "iteration of the loop{times}: the items are independent, stack them into batches (where a placeholder fixes "
+        "a first axis of 1, make it `None`)"
     )
     FIX_TITLE = "Stack the loop's items into batches and run the model once per batch"
     VALID = (
@@ -206,6 +228,20 @@ class BatchOfOneInLoop(Rule):
             "model.fit_generator(batches, steps_per_epoch=100)\nfor step in range(4000):\n"
             "    noise = np.random.normal(0, 1, (32, 100))\n    images = model.predict(noise)\n"
         ),
+        Valid(  # a TF1 graph sampled one step at a time: each run is fed what the previous one returned
+            GRAPH + "char = np.zeros((1, 64))\nfor n in range(500):\n    probs = sess.run(y, feed_dict={x: char})\n"
+            "    char = np.eye(64)[None, np.random.choice(64, p=probs[0])]\n"
+        ),
+        Valid(  # a TF1 training step on one example: its batch is GL301's, not an inference to stack
+            GRAPH + "for path in paths:\n    sess.run(train, feed_dict={x: np.expand_dims(np.load(path), 0)})\n"
+        ),
+        Valid(  # a hyperparameter of one row fed beside the batch: the batch's rows are not known
+            GRAPH.replace("[1, 64]", "[None, 64]") + "keep = tf.placeholder(tf.float32, [1])\n"
+            "for path in paths:\n    out = sess.run(y, feed_dict={keep: np.ones(1), x: np.load(path)})\n"
+        ),
+        Valid(  # a TF1 graph of any batch, run on a batch of many rows each pass
+            GRAPH.replace("[1, 64]", "[None, 64]") + "for batch in batches:\n    out = sess.run(y, feed_dict={x: batch})\n"
+        ),
         Valid(  # a traced function: the loop is a graph loop
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
             "@tf.function\ndef run(xs):\n    for x in xs:\n        model(x[None])\n"
@@ -267,6 +303,18 @@ class BatchOfOneInLoop(Rule):
             "    scores.append(model.predict_on_batch(np.expand_dims(face, 0)))\n",
             line=6,
         ),
+        Invalid(  # a TF1 graph's inference fed one test image per file: the graph's placeholder holds one row
+            GRAPH + "for path in paths:\n    image = np.expand_dims(np.load(path), 0)\n"
+            "    fake = sess.run(y, feed_dict={x: image, training: False})\n    np.save(path + '.out', fake)\n",
+            line=9,
+            message_contains="`Session.run` runs the graph's inference on a batch of one item (its feed `{x: image, training: False}`",
+        ),
+        Invalid(  # a helper running the graph on one row of its parameter, called once per file of a loop
+            GRAPH + "def translate(image):\n    return sess.run(y, feed_dict={x: image[None]})\n"
+            "for path in paths:\n    np.save(path + '.out', translate(np.load(path)))\n",
+            line=8,
+            message_contains="(through `translate`, called per item of the loop at line 9)",
+        ),
         Invalid(  # the images are shown only when asked: the evaluation runs at the model's pace
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
             "def detections(paths, visualize=False):\n    for path in paths:\n        image = cv2.imread(path)\n"
@@ -279,7 +327,10 @@ class BatchOfOneInLoop(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         multi_backend = None
         for site in facts.sites:
-            if not is_keras_model_method(site.api, (*RUNS_ONCE, PREDICT)) or site.features.get("in_tf_function"):
+            graph = _graph_run_of_one(site)
+            if not (graph or is_keras_model_method(site.api, (*RUNS_ONCE, PREDICT))) or site.features.get(
+                "in_tf_function"
+            ):
                 continue
             runs = site.loop_runs
             if not site.repeats(same=("receiver",)) or (runs is not None and runs <= FEW_ELEMENTS):
@@ -290,13 +341,13 @@ class BatchOfOneInLoop(Rule):
                 continue
             loops = own_loops(facts, call, cell)
             if loops:
-                item, through = (_wrapped_item(site, call) if wrapped else (_one_item(call, loops[0]), ""))
+                item, through = _wrapped_item(site, call) if wrapped else (_one_item(call, loops[0], graph), "")
                 if item is None or not _per_item(facts, loops[0], call, item, cell):
                     continue
             elif wrapped:
                 continue
             else:
-                item, through = _through_helper(facts, call, cell)
+                item, through = _through_helper(facts, call, cell, graph)
                 if item is None:
                     continue
             if method(site.api) == PREDICT:
@@ -307,12 +358,21 @@ class BatchOfOneInLoop(Rule):
             yield self.diagnostic(
                 site.callsite.span,
                 facts.path,
-                self.MESSAGE.format(
+                (self.GRAPH_MESSAGE if graph else self.MESSAGE).format(
                     method=method(site.api) if method(site.api) != "__call__" else "model(...)",
                     item=_shown(site, item, wrapped),
                     times=through or site.loop_times(),
                 ),
             )
+
+
+def _graph_run_of_one(site: Site) -> bool:
+    """A TF1 graph run of inference (no optimizer update among its fetches) fed one row (the analysis'
+    `samples` of the run: the rows of the arrays its feed dict holds, `np.expand_dims(image, 0)` or a
+    file loaded as a batch of one)."""
+    return (
+        site.api.endswith(GRAPH_RUN) and site.work_value("step") == "inference" and site.work_value("samples") == 1
+    )
 
 
 def _wrapped_item(site: Site, call: ast.Call) -> tuple[ast.expr | None, str]:
@@ -393,7 +453,9 @@ def _few_trips(loop: ast.For | ast.AsyncFor) -> bool:
     return len(bounds) == len(it.args) and bounds[-1] - (bounds[0] if len(bounds) == 2 else 0) <= FEW_ELEMENTS
 
 
-def _through_helper(facts: FileFacts, call: ast.Call, cell: int | None) -> tuple[ast.expr | None, str]:
+def _through_helper(
+    facts: FileFacts, call: ast.Call, cell: int | None, graph: bool
+) -> tuple[ast.expr | None, str]:
     """For a call in no loop of its own function, which makes its batch of one from a parameter
     (`def detect(self, image): ... self.model.predict(np.expand_dims(image, 0))`): that item and
     where the file calls the function once per item of a loop (` (through `detect`, called per item
@@ -401,7 +463,7 @@ def _through_helper(facts: FileFacts, call: ast.Call, cell: int | None) -> tuple
     function = enclosing(facts, call, cell, FUNCTIONS)
     if not isinstance(function, FUNCTIONS):
         return None, ""
-    item = _one_item(call, function)
+    item = _one_item(call, function, graph)
     if item is None:
         return None, ""
     positional = positional_parameters(facts, function, cell)
@@ -424,11 +486,13 @@ def _through_helper(facts: FileFacts, call: ast.Call, cell: int | None) -> tuple
     return None, ""
 
 
-def _one_item(call: ast.Call, loop: ast.AST) -> ast.expr | None:
+def _one_item(call: ast.Call, loop: ast.AST, graph: bool = False) -> ast.expr | None:
     """The expression making the call's input a batch of one item, written in the call (in a
     list of inputs too) or bound to the name given by the loop body's last plain assignment of
-    it before the call (`x = cv2.resize(frame, size)`, then `x = np.expand_dims(x, 0)`); None if
-    there is none."""
+    it before the call (`x = cv2.resize(frame, size)`, then `x = np.expand_dims(x, 0)`); for a
+    *graph* run of one row (`_graph_run_of_one`), its feed dict; None if there is none."""
+    if graph:
+        return _fed_one_array(call)
     given = argument(call, "x", 0) or argument(call, "inputs")
     inputs = given.elts if isinstance(given, (ast.List, ast.Tuple)) else [given] if given is not None else []
     bound = last_bindings(loop, call.lineno)
@@ -439,6 +503,22 @@ def _one_item(call: ast.Call, loop: ast.AST) -> ast.expr | None:
         if batch_of_one(expr):
             return expr
     return None
+
+
+def _fed_one_array(call: ast.Call) -> ast.expr | None:
+    """What a graph run of one row is fed, where that row is surely its item's: a feed dict display
+    holding one value beside literal scalars (`{x: image, keep_prob: 1.0}`: with a second array, such
+    as a hyperparameter's `[1.0]`, the one row the analysis read may be that one), or a feed given by
+    name; None otherwise."""
+    fed = feed(call)
+    if not isinstance(fed, ast.Dict):
+        return fed
+    arrays = [
+        v
+        for v in fed.values
+        if not isinstance(v.operand if isinstance(v, ast.UnaryOp) else v, ast.Constant)  # `1.0`, `-1`, `False`
+    ]
+    return fed if len(arrays) == 1 and None not in fed.keys else None
 
 
 def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor) -> bool:
