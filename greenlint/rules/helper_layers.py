@@ -279,8 +279,7 @@ def _resolve(
 
 
 def _is(module: FileFacts, node: ast.AST | None, apis: frozenset[str] | set[str]) -> bool:
-    site = module.site_at(node, None) if isinstance(node, ast.Call) else None
-    return site is not None and site.api in apis
+    return isinstance(node, ast.Call) and _api(module, node) in apis
 
 
 def _constant(call: ast.Call, name: str, default: object) -> object:
