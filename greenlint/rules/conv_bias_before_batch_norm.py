@@ -59,6 +59,17 @@ _TF1_NORM = (
 )
 
 
+#: pix2pix's generator: a convolution helper whose two paths keep their default bias, a normalization
+#: helper over axis 3, the helper's output bound to a name that the next statement normalises.
+_PIX2PIX = (
+    "import tensorflow as tf\n\n\ndef gen_conv(x, n):\n    init = tf.random_normal_initializer(0, 0.02)\n"
+    "    if separable:\n        return tf.layers.separable_conv2d(x, n, 4, (2, 2), 'same', depthwise_initializer=init)\n"
+    "    else:\n        return tf.layers.conv2d(x, n, kernel_size=4, strides=(2, 2), padding='same')\n\n\n"
+    "def batchnorm(inputs):\n    return tf.layers.batch_normalization(inputs, axis=3, epsilon=1e-5, training=True)\n\n\n"
+    "for n in (128, 256, 512):\n    convolved = gen_conv(layers[-1], n)\n    {second}\n    layers.append(output)\n"
+)
+
+
 def _tf1(bias: str = _BIAS, fmt: str = "", norm: str = "") -> str:
     """A TensorFlow 1 DCGAN's helpers: a convolution with its bias, a class around a batch normalization."""
     return _TF1_CONV.format(fmt=fmt, bias=bias.format(fmt=fmt)) + _TF1_NORM.format(norm=norm)
@@ -81,15 +92,18 @@ class ConvBiasBeforeBatchNorm(Rule):
     `x = conv(x)` and `x = bn(x)`, when every use of the convolution's name feeds a normalization
     this way (a layer shared with another use, or a name bound twice, is not reported).
 
-    Also the layers a project writes itself, as TensorFlow 1 code does (DCGANs): a call of a
-    function of the file, or of a project module it imports, that returns a convolution plus its
-    bias (`tf.nn.conv2d` then `tf.nn.bias_add`, maybe reshaped, in its straight-line code), given
-    straight to a project normalization helper (`self.d_bn1(conv2d(h0, 128))`): a function that
-    returns `tf.compat.v1.layers.batch_normalization` or `tf.contrib.layers.batch_norm` of its
-    first parameter, or an instance of a class whose `__call__` does, the one value its class
-    assigns to that attribute of `self`; channels last, as both default to. That finding is on the
-    helper's name and carries no fix: the helper, which other calls may share, is where the bias
-    goes.
+    Also the layers a project writes itself, as TensorFlow 1 code does (DCGANs, pix2pix): a call
+    of a function of the file, or of a project module it imports, that returns a convolution plus
+    its bias (`tf.nn.conv2d` then `tf.nn.bias_add`, maybe reshaped, in its straight-line code; or,
+    on every path, a `tf.layers` convolution that keeps its default bias and adds no activation),
+    given straight to a project normalization helper (`self.d_bn1(conv2d(h0, 128))`, or
+    `h = conv(x)` then `y = batchnorm(h)` in the next statement, where no other read of the name
+    can see that `h`): a function that returns `tf.compat.v1.layers.batch_normalization` or
+    `tf.contrib.layers.batch_norm` of its first parameter, or an instance of a class whose
+    `__call__` does, the one value its class assigns to that attribute of `self`; over the
+    channels of a channels-last output, as both default to (`axis=-1`, or the last axis by
+    number: `axis=3` after a `conv2d`). That finding is on the helper's name and carries no fix:
+    the helper, which other calls may share, is where the bias goes.
 
     Not reported either:
 
@@ -100,8 +114,9 @@ class ConvBiasBeforeBatchNorm(Rule):
       (or is skipped, with `skip_mismatch=True`, and keeps its random weights);
     - a normalization built with `trainable=False` (frozen): it subtracts fixed statistics and
       adds a fixed offset, so the convolution's bias is the block's only trainable shift;
-    - a project helper whose bias depends on a condition or an argument (`if use_bias:`), meets an
-      activation before it is returned, or is followed by anything but a normalization helper.
+    - a project helper whose bias depends on a condition or an argument (`if use_bias:`, a path
+      returning a layer without it), meets an activation before it is returned, or is followed by
+      anything but a normalization helper; a helper's output read elsewhere too (`h + bn(h)`).
 
     ## Why is this bad?
     Batch normalization subtracts each channel's mean (the batch's while training, the moving
@@ -188,7 +203,7 @@ class ConvBiasBeforeBatchNorm(Rule):
     name = "conv-bias-before-batch-norm"
     MESSAGE = "`{layer}` adds a bias that the `BatchNormalization` right after it subtracts again"
     HELPER_MESSAGE = (
-        "`{helper}()` adds a bias (`tf.nn.bias_add` at {module} line {line}) that the batch normalization"
+        "`{helper}()` adds a bias ({by} at {module} line {line}) that the batch normalization"
         " `{norm}` right after subtracts again: build this layer without it (the normalization's offset plays its role)"
     )
     FIX_TITLE = "Build the layer with `use_bias=False`"
@@ -197,6 +212,20 @@ class ConvBiasBeforeBatchNorm(Rule):
         Valid(
             "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
             "m = tf.keras.Sequential([layers.Conv2D(32, 3, use_bias=False), layers.BatchNormalization()])\n"
+        ),
+        Valid(  # the helper's output also read beside its normalization: the bias reaches that read
+            _PIX2PIX.format(second="output = batchnorm(convolved) + convolved")
+        ),
+        Valid(  # another read of the name may see the helper's output (a loop comes back to it)
+            _PIX2PIX.format(second="output = batchnorm(convolved)\n    layers.append(convolved)")
+        ),
+        Valid(  # one path of the helper adds no bias
+            _PIX2PIX.format(second="output = batchnorm(convolved)").replace(
+                "depthwise_initializer=init)", "depthwise_initializer=init, use_bias=False)"
+            )
+        ),
+        Valid(  # normalised over the rows, not the channels
+            _PIX2PIX.format(second="output = batchnorm(convolved)").replace("axis=3", "axis=1")
         ),
         Valid(  # the activation comes between: the bias shifts what the ReLU cuts
             "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
@@ -262,6 +291,12 @@ class ConvBiasBeforeBatchNorm(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # pix2pix: a TF1 layer helper on each path, its output normalised by a helper in the next statement
+            _PIX2PIX.format(second="output = batchnorm(convolved)"),
+            line=17,
+            message_contains="`gen_conv()` adds a bias (the default bias of `tf.layers.separable_conv2d` or"
+            " `tf.layers.conv2d` at ",
+        ),
         Invalid(
             "import tensorflow as tf\nfrom tensorflow.keras import layers as L\n"
             "m = tf.keras.Sequential([L.Conv2D(8, 3), L.BatchNormalization()])\n",
@@ -362,20 +397,62 @@ class ConvBiasBeforeBatchNorm(Rule):
 
     def _helpers(self, facts: FileFacts) -> Iterator[Diagnostic]:
         """A project helper's convolution plus bias given straight to a project normalization helper:
-        `self.bn1(conv2d(x, 64))` (a script's, not a notebook's)."""
+        `self.bn1(conv2d(x, 64))`, or `h = conv2d(x, 64)` then `y = bn(h)` (a script's, not a notebook's)."""
         if not isinstance(facts.source, str) or not NORMALIZATION_TEXT.search(facts.source):
             return
-        for call in facts.calls(None):
-            inner = call.args[0] if call.args else None
-            if not isinstance(inner, ast.Call) or not isinstance(inner.func, ast.Name):
+        for inner in facts.calls(None):
+            if not isinstance(inner.func, ast.Name):
                 continue
-            bias = biased_helper(facts, inner)  # first: few projects define such a helper
-            if bias is not None and normalising(facts, call.func, None):
-                module, line = bias
+            norm = _normalising_call(facts, inner)
+            bias = biased_helper(facts, inner) if norm is not None else None  # few projects define such a helper
+            if norm is not None and bias is not None and normalising(facts, norm.func, None, bias.rank):
                 message = self.HELPER_MESSAGE.format(
-                    helper=inner.func.id, module=os.path.basename(module), line=line, norm=".".join(dotted(call.func))
+                    helper=inner.func.id,
+                    by=bias.by,
+                    module=os.path.basename(bias.module),
+                    line=bias.line,
+                    norm=".".join(dotted(norm.func)),
                 )
                 yield self.diagnostic(facts.span(inner.func, None), facts.path, message)
+
+
+def _normalising_call(facts: FileFacts, call: ast.Call) -> ast.Call | None:
+    """The call that takes `call`'s value first and alone: `norm(call)`, or, for `h = call` in a
+    block, `norm(h)` in the next statement where no other read can see that `h`."""
+    parent = facts.parent(call, None)
+    if isinstance(parent, ast.Call) and parent.args and parent.args[0] is call:
+        return parent
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return None
+    name = parent.targets[0].id
+    following = _next_statement(facts, parent, None)
+    value = following.value if isinstance(following, (ast.Assign, ast.Expr)) else None
+    if not (isinstance(value, ast.Call) and value.args and isinstance(value.args[0], ast.Name)):
+        return None
+    if value.args[0].id != name or any(isinstance(a, ast.Name) and a.id == name for a in value.args[1:]):
+        return None
+    rebinds = isinstance(following, ast.Assign) and any(_binds_name(t, name) for t in following.targets)
+    return value if rebinds or _reads_follow_bindings(facts, parent, name) else None
+
+
+def _binds_name(target: ast.expr, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target))
+
+
+def _reads_follow_bindings(facts: FileFacts, assign: ast.Assign, name: str) -> bool:
+    """Every read of `name` in the scope of `assign` sits in a statement right after one that binds
+    `name` (so each reads the binding just made, and `assign`'s is read by its next statement alone)."""
+    scope = enclosing(facts, assign, None)
+    if scope is None:
+        return False
+    for read in ast.walk(scope):
+        if not (isinstance(read, ast.Name) and read.id == name and isinstance(read.ctx, ast.Load)):
+            continue
+        statement = next((a for a in facts.ancestors(read, None) if isinstance(a, ast.stmt)), None)
+        before = _previous_statement(facts, statement)
+        if not (isinstance(before, ast.Assign) and any(_binds_name(t, name) for t in before.targets)):
+            return False
+    return True
 
 
 _UNKNOWN = object()
@@ -508,10 +585,20 @@ def _bound(facts: FileFacts, name: ast.Name, cell: int | None) -> ast.AST | None
 
 
 def _next_statement(facts: FileFacts, statement: ast.AST | None, cell: int | None) -> ast.stmt | None:
+    block, index = _position(facts, statement, cell)
+    return block[index + 1] if block is not None and index + 1 < len(block) else None
+
+
+def _previous_statement(facts: FileFacts, statement: ast.AST | None) -> ast.stmt | None:
+    block, index = _position(facts, statement, None)
+    return block[index - 1] if block is not None and index > 0 else None
+
+
+def _position(facts: FileFacts, statement: ast.AST | None, cell: int | None) -> tuple[list[ast.stmt] | None, int]:
+    """The block (a list of statements) holding `statement`, and its index there."""
     block = facts.parent(statement, cell) if statement is not None else None
     for field in ("body", "orelse", "finalbody"):
         body = getattr(block, field, None)
         if isinstance(body, list) and statement in body:
-            index = body.index(statement)
-            return body[index + 1] if index + 1 < len(body) else None
-    return None
+            return body, next(i for i, s in enumerate(body) if s is statement)
+    return None, -1

@@ -1,13 +1,14 @@
 """Layers a project builds by hand, as TensorFlow 1 code does: a function returning a convolution plus
-its bias (`tf.nn.bias_add`), and a callable whose call batch-normalises its input (a function, or a
-class whose `__call__` does, held by an attribute of `self`), defined in the file or in a project
-module it imports."""
+its bias (`tf.nn.bias_add`, or a `tf.layers` convolution's own), and a callable whose call
+batch-normalises its input (a function, or a class whose `__call__` does, held by an attribute of
+`self`), defined in the file or in a project module it imports."""
 
 from __future__ import annotations
 
 import ast
 import os
 import re
+from dataclasses import dataclass
 
 from greenlint.analysis.project import project_index
 from greenlint.analysis.trees import dotted
@@ -32,6 +33,19 @@ CONVOLUTIONS = frozenset(
     )
 )
 BIAS_ADD = NN + "bias_add"
+#: TensorFlow 1's layer functions that add a bias by default (`use_bias=True`, no activation, channels last).
+LAYER_CONVOLUTIONS = frozenset(
+    "tensorflow.compat.v1.layers." + name
+    for name in (
+        "conv1d",
+        "conv2d",
+        "conv3d",
+        "conv2d_transpose",
+        "conv3d_transpose",
+        "separable_conv1d",
+        "separable_conv2d",
+    )
+)
 #: Calls that return their first argument's values reshaped: the bias stays per channel.
 RESHAPES = frozenset({"tensorflow.reshape", "tensorflow.identity"})
 #: Batch normalizations of their first argument over its last axis by default, as the catalog names them.
@@ -41,7 +55,7 @@ NORMALIZATIONS = frozenset({"tensorflow.compat.v1.layers.batch_normalization"})
 CONTRIB_BATCH_NORM = ("contrib", "layers", "batch_norm")
 #: `data_format`s whose channels are the last axis (None: the default, channels last for every call read here).
 CHANNELS_LAST = (None, "NHWC", "NWC", "NDHWC", "channels_last")
-BIAS_TEXT = re.compile(rb"\bbias_add\b")
+BIAS_TEXT = re.compile(rb"\bbias_add\b|\blayers\.(separable_)?conv")
 NORM_TEXT = re.compile(rb"\bbatch_norm")
 #: (module path, pattern) -> (the module's stamp, whether its text matches): `_matches` memoised.
 _MATCHED: dict[tuple[str, bytes], tuple[tuple | None, bool]] = {}
@@ -49,10 +63,22 @@ _MATCHED: dict[tuple[str, bytes], tuple[tuple | None, bool]] = {}
 UNKNOWN = object()
 
 
-def biased_helper(facts: FileFacts, call: ast.Call) -> tuple[str, int] | None:
-    """Where a call of a project function (`conv2d(x, 64)`) returns a convolution plus its bias:
-    the module and line of the `tf.nn.bias_add`; None where the function returns anything else on
-    any path, or is not found."""
+@dataclass(frozen=True)
+class Bias:
+    """Where a project helper adds the bias of the convolution it returns."""
+
+    module: str  # the helper's file
+    line: int  # the line of the call that adds it
+    by: str  # that call, as a reader knows it: `tf.nn.bias_add`, `tf.layers.conv2d`'s default bias
+    rank: int | None  # the rank of the convolution's output (None where the call does not say)
+
+
+def biased_helper(facts: FileFacts, call: ast.Call) -> Bias | None:
+    """Where a call of a project function (`conv2d(x, 64)`) returns a convolution plus its bias: a
+    `tf.nn.bias_add` of a `tf.nn` convolution, its one `return` on every path; or, on each of its
+    paths (`if separable: return tf.layers.separable_conv2d(...)` and `return tf.layers.conv2d(...)`),
+    a `tf.layers` convolution that keeps its default bias and adds no activation. None where the
+    function returns anything else on any path, or is not found."""
     if not isinstance(call.func, ast.Name):
         return None
     found = _definition(facts, call.func.id, BIAS_TEXT)
@@ -61,22 +87,65 @@ def biased_helper(facts: FileFacts, call: ast.Call) -> tuple[str, int] | None:
     module, function = found
     if not isinstance(function, ast.FunctionDef):
         return None
+    layers = _layer_returns(module, function)
+    if layers:
+        names = dict.fromkeys(f"`tf.layers.{_api(module, c).rsplit('.', 1)[-1]}`" for c in layers)
+        ranks = {_rank(module, c) for c in layers}
+        rank = ranks.pop() if len(ranks) == 1 else None
+        return Bias(module.path, layers[0].lineno, "the default bias of " + " or ".join(names), rank)
     bias = _resolve(module, _returned(function))
     if not isinstance(bias, ast.Call) or not _is(module, bias, {BIAS_ADD}) or _data_format(bias) not in CHANNELS_LAST:
         return None
     convolution = _resolve(module, bias.args[0] if bias.args else None, env=_env_at(function, bias))
-    if not _is(module, convolution, CONVOLUTIONS) or _data_format(convolution) not in CHANNELS_LAST:
+    if (
+        not isinstance(convolution, ast.Call)
+        or not _is(module, convolution, CONVOLUTIONS)
+        or _data_format(convolution) not in CHANNELS_LAST
+    ):
         return None
-    return module.path, bias.lineno
+    return Bias(module.path, bias.lineno, "`tf.nn.bias_add`", _rank(module, convolution))
 
 
-def normalising(facts: FileFacts, func: ast.expr, cell: int | None) -> bool:
-    """Whether calling `func` (`self.bn`, `bn`) batch-normalises its first argument over its last axis:
-    a project function that returns such a normalization of its first parameter, or an instance of a
-    project class whose `__call__` does (the one value the class assigns to that attribute of `self`)."""
+def _layer_returns(module: FileFacts, function: ast.FunctionDef) -> list[ast.Call]:
+    """The function's returned `tf.layers` convolutions, when every `return` of it returns one that
+    adds its bias at its output (`use_bias` and `activation` left to their defaults or given as
+    `True` and `None`, channels last); else none."""
+    returns = [n for n in ast.walk(function) if isinstance(n, ast.Return)]
+    calls = [r.value for r in returns if isinstance(r.value, ast.Call) and _is(module, r.value, LAYER_CONVOLUTIONS)]
+    if not returns or len(calls) != len(returns):
+        return []
+    biased = all(
+        _constant(c, "use_bias", True) is True
+        and _constant(c, "activation", None) is None
+        and _data_format(c) in CHANNELS_LAST
+        for c in calls
+    )
+    return calls if biased else []
+
+
+def _rank(module: FileFacts, convolution: ast.Call) -> int | None:
+    """The rank of a convolution's output (batch, spatial axes, channels) as its name says: 4 for a `conv2d`."""
+    digits = [c for c in _api(module, convolution).rsplit(".", 1)[-1] if c.isdigit()]
+    return 2 + int(digits[0]) if digits else None
+
+
+def _api(module: FileFacts, call: ast.Call) -> str:
+    site = module.site_at(call, None)
+    return site.api if site is not None else ""
+
+
+def normalising(facts: FileFacts, func: ast.expr, cell: int | None, rank: int | None) -> bool:
+    """Whether calling `func` (`self.bn`, `bn`) batch-normalises its first argument over its last axis
+    (`-1`, or `rank - 1` where the argument's rank is known): a project function that returns such a
+    normalization of its first parameter, or an instance of a project class whose `__call__` does
+    (the one value the class assigns to that attribute of `self`)."""
     if isinstance(func, ast.Name):
         found = _definition(facts, func.id, NORM_TEXT)
-        return found is not None and isinstance(found[1], ast.FunctionDef) and _normalises(found[0], found[1], skip=0)
+        return (
+            found is not None
+            and isinstance(found[1], ast.FunctionDef)
+            and _normalises(found[0], found[1], skip=0, rank=rank)
+        )
     parts = dotted(func)
     if len(parts) != 2 or parts[0] != "self":
         return False
@@ -91,11 +160,12 @@ def normalising(facts: FileFacts, func: ast.expr, cell: int | None) -> bool:
     if not isinstance(klass, ast.ClassDef):
         return False
     call = next((f for f in klass.body if isinstance(f, ast.FunctionDef) and f.name == "__call__"), None)
-    return call is not None and _normalises(module, call, skip=1)
+    return call is not None and _normalises(module, call, skip=1, rank=rank)
 
 
-def _normalises(module: FileFacts, function: ast.FunctionDef, skip: int) -> bool:
-    """The function returns a batch normalization of its parameter after the first `skip` ones."""
+def _normalises(module: FileFacts, function: ast.FunctionDef, skip: int, rank: int | None) -> bool:
+    """The function returns a batch normalization of its parameter after the first `skip` ones, over
+    its last axis."""
     params = function.args.posonlyargs + function.args.args
     if len(params) <= skip:
         return False
@@ -107,7 +177,7 @@ def _normalises(module: FileFacts, function: ast.FunctionDef, skip: int) -> bool
         isinstance(given, ast.Name)
         and given.id == params[skip].arg
         and _constant(norm, "trainable", True) is True
-        and _constant(norm, "axis", -1) == -1
+        and _constant(norm, "axis", -1) in ((-1,) if rank is None else (-1, rank - 1))
         and _data_format(norm) in CHANNELS_LAST
     )
 
@@ -209,8 +279,7 @@ def _resolve(
 
 
 def _is(module: FileFacts, node: ast.AST | None, apis: frozenset[str] | set[str]) -> bool:
-    site = module.site_at(node, None) if isinstance(node, ast.Call) else None
-    return site is not None and site.api in apis
+    return isinstance(node, ast.Call) and _api(module, node) in apis
 
 
 def _constant(call: ast.Call, name: str, default: object) -> object:
