@@ -363,7 +363,7 @@ class _Read(NamedTuple):
     serves: bool  #: whether it imports a web framework (`served.imports_server`)
     not_keras_only: bool  #: unreadable, or it imports a library with estimators of its own (`untyped.imports_estimator`)
     builds_graphs: bool  #: it makes a TF1 graph's inputs or runs one (`_GRAPH_WORDS`: a placeholder, a Session)
-    classes: bool  #: it may define a class at its top level (`heirs_callers`)
+    classes: bool  #: it may define a class at its top level (`readers`)
 
 
 def module_code(path: str, data: bytes | None = None) -> str | None:
@@ -564,22 +564,17 @@ class ProjectIndex:
             extra += self._users.get(place, {}).get(path, [])
         return sorted({*found, *extra}) if extra else found
 
-    def heirs_callers(self, path: str, callers: list[str]) -> list[str]:
-        """The callers of those of *callers* (the module at *path*'s) that define a class, sorted, less
-        *callers* and *path*: the scripts calling a method a subclass inherits from a class of *path*
-        (`Imports.inherited`)."""
-        found: set[str] = set()
+    def readers(self, path: str) -> list[str]:
+        """The modules beside the module at *path* whose code decides its analysis, sorted in two parts:
+        its callers, then the callers of those of them that define a class, less those and *path*
+        (the scripts calling a method a subclass inherits from a class of *path*: `Imports.inherited`)."""
+        callers = self.callers(path)
+        heirs: set[str] = set()
         for caller in callers:
             read = self._read_before.get(caller)
             if read is not None and read.classes:
-                found.update(self.callers(caller))
-        return sorted(found - {path, *callers})
-
-    def readers(self, path: str) -> list[str]:
-        """The modules beside the module at *path* whose code decides its analysis: its callers, then the
-        callers of those of them that subclass one of its classes (`heirs_callers`); a new list."""
-        callers = self.callers(path)
-        return callers + self.heirs_callers(path, callers)
+                heirs.update(self.callers(caller))
+        return callers + sorted(heirs - {path, *callers})
 
     def script_folders(self, folder: str) -> list[str]:
         """The subfolders of *folder* that are no package and hold a script run as the program
@@ -996,7 +991,7 @@ class Imports:
     def inherited(self, path: str, name: str) -> constructed.Tally | None:
         """How the scripts beside the module at *path*, a caller of this one defining a subclass of its
         class, call *name* (`Sub.method`, a method the subclass inherits: `constructed.Beside.tally`);
-        one level of subclass (the cache key covers those scripts: `ProjectIndex.heirs_callers`)."""
+        one level of subclass (the cache key covers those scripts: `ProjectIndex.readers`)."""
         other = Imports(self.index, path, self.catalog)
         return other.scripts_beside().tally(name, other.imported_texts)
 

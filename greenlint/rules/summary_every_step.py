@@ -180,6 +180,9 @@ class SummaryEveryStep(Rule):
 
     code = "GL318"
     name = "summary-every-step"
+    #: What each kind of finding needs written in the file: a session's `run` fetching merged
+    #: summaries, a keras-rl `...Agent`, or the writer a heavy summary writes to.
+    MENTIONS = ("run", "Agent", "create_file_writer")
     MESSAGE = "`tf.summary.{kind}` is written on every pass{times}: write it every few hundred steps"
     EACH = (
         "`tf.summary.{kind}` of each tensor the loop on line {line} goes over is written after every training step:"
