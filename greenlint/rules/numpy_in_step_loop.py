@@ -23,6 +23,7 @@ from greenlint.rules.syntax import (
     last_name,
     own_body,
     own_loops,
+    period_divisor,
     scope_body,
 )
 
@@ -263,6 +264,11 @@ class NumpyInStepLoop(Rule):
             "    critic.train_on_batch(x, y)\n    if step % 100 == 0:\n        for l in critic.layers:\n"
             "            l.set_weights([np.clip(w, -0.01, 0.01) for w in l.get_weights()])\n"
         ),
+        Valid(  # the target copied in the `else` of `step % 100 != 0`: on 1 step in 100
+            "import tensorflow as tf\nmodel = tf.keras.Sequential()\ntarget = tf.keras.Sequential()\n"
+            "for step in range(4000):\n    model.train_on_batch(x, y)\n    if step % 100 != 0:\n        continue\n"
+            "    else:\n        target.set_weights(model.get_weights())\n"
+        ),
         Valid(  # weights kept once per epoch, after the loop of steps
             "import tensorflow as tf\nmodel = tf.keras.Sequential()\nfor epoch in range(10):\n"
             "    for x, y in batches:\n        model.train_on_batch(x, y)\n    snapshots.append(model.get_weights())\n"
@@ -433,6 +439,12 @@ class NumpyInStepLoop(Rule):
             "while True:\n    model.train_on_batch(x, y)\n    target.set_weights(model.get_weights())\n",
             line=6,
         ),
+        Invalid(  # the target copied in the `else` of `step % 100 == 0`: on the 99 other steps of 100
+            "import tensorflow as tf\nmodel = tf.keras.Sequential()\ntarget = tf.keras.Sequential()\n"
+            "for step in range(4000):\n    model.train_on_batch(x, y)\n    if step % 100 == 0:\n        log(step)\n"
+            "    else:\n        target.set_weights(model.get_weights())\n",
+            line=9,
+        ),
         Invalid(  # a backend read of every trainable weight, per step, per layer that has weights
             "import tensorflow as tf\nfrom tensorflow.keras import backend as K\nmodel = tf.keras.Sequential()\n"
             "for x, y in batches:\n    model.train_on_batch(x, y)\n    for layer in model.layers:\n"
@@ -574,8 +586,8 @@ def _each_pass(facts: FileFacts, node: ast.AST, loop: Loop, cell: int | None) ->
         elif isinstance(parent, (*SCOPES, ast.IfExp, ast.ExceptHandler, ast.BoolOp)):
             return False
         elif isinstance(parent, ast.If) and child is not parent.test:
-            remainder = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(parent.test))
-            if not (child in parent.orelse and remainder) and not (inner and flow.names(parent.test) <= inner):
+            thinned = period_divisor(parent.test) is not None
+            if not (child in parent.orelse and thinned) and not (inner and flow.names(parent.test) <= inner):
                 return False
     return True
 

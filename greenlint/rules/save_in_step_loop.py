@@ -398,6 +398,11 @@ class SaveInStepLoop(Rule):
             line=13,
             message_contains="every 10 training steps (`args.save_every`: the default of `--save_every`)",
         ),
+        Invalid(  # every 20 steps and once more at the last: the period read through the `or`
+            WIDE.format(every="step % 20 == 0 or step == 99999", save="m.save_weights('w.weights.h5')"),
+            line=9,
+            message_contains="every 20 training steps: each save takes at least",
+        ),
         Invalid(  # the divisor a module constant
             "EVERY = 20\n" + WIDE.format(every="step % EVERY == 0", save="m.save_weights('w.weights.h5')"),
             line=10,

@@ -992,6 +992,13 @@ class SessionFeedDictInLoop(Rule):
             line=7,
             message_contains="feeds every batch from Python, made on each step by a file read (`cv2.imread`, line 6)",
         ),
+        Invalid(  # under `step % 10 != 0`: fed on 9 steps of 10, no periodic report
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "for step, paths in enumerate(batches):\n    images = np.array([cv2.imread(p) for p in paths])\n"
+            "    if step % 10 != 0:\n        sess.run(step_op, feed_dict={x: images})\n",
+            line=8,
+            message_contains="feeds every batch from Python, made on each step by a file read (`cv2.imread`, line 6)",
+        ),
         Invalid(  # the training op's own run (the default session's), each batch's images decoded into it first
             "import imageio\nimport numpy as np\nimport tensorflow as tf\n\n"
             "x = tf.compat.v1.placeholder(tf.float32, (4, 256, 256, 3))\n"

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterable, Iterator
 
 from greenlint.analysis import flow, progress
-from greenlint.analysis.runs import remainder
+from greenlint.analysis.runs import period
 from greenlint.rules.base import FileFacts, argument, binds, last_name
 from greenlint.rules.site import Site, is_keras_model_method, method
 
@@ -110,11 +110,33 @@ def autograph_loop(facts: FileFacts, loop: Loop, cell: int | None) -> bool:
     return site is not None and site.api == "tensorflow.range"
 
 
+def period_divisor(test: ast.expr) -> int | ast.expr | None:
+    """The k of an `if` test that lets its body run on 1 in k passes of a loop whose counter counts
+    up, read as the analysis reads a guarded call's runs (`analysis.runs.period`: `step % k == 0`,
+    `not i % k`, `np.mod(step, k) == 0`, one operand of `and`), also with equalities `or`-ed to it
+    (`or step == max_steps - 1`: each holds on one pass); None for any other test, `step % k != 0`
+    and a bare `step % k` among them (true on all the other passes). The rules read every guard
+    of a periodic call through it."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        found = [(value, period_divisor(value)) for value in test.values]
+        divisors = [k for _, k in found if k is not None]
+        once = all(k is not None or _equality(value) for value, k in found)
+        return divisors[0] if len(divisors) == 1 and once else None
+    held = period(test)
+    return held[0] if held is not None else None
+
+
+def _equality(test: ast.expr) -> bool:
+    """`a == b`: true on one pass of a loop whose counter *a* counts up past *b*."""
+    return isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+
+
 def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
     """The node runs on some iterations only of its loop: in the body of an `if` whose test
-    takes a remainder (`if step % display_step == 0`, `if not i % 10 or i == 1`, `np.mod(i, 10)`), between it and
-    the innermost loop around it, or reads a name that loop's body binds to one (`is_print_iter = it %
-    print_iterations == 0`, then `should_print = is_print_iter or is_last` and `if should_print:`)."""
+    thins the passes out (`period_divisor`: `if step % display_step == 0`, `if not i % 10 or i == 1`,
+    `np.mod(i, 10) == 0`), between it and the innermost loop around it, or reads a name that loop's
+    body binds to one (`is_print_iter = it % print_iterations == 0`, then `should_print = is_print_iter
+    or is_last` and `if should_print:`)."""
     child: ast.AST = node
     tests: list[ast.expr] = []
     for parent in facts.ancestors(node, cell):
@@ -122,18 +144,18 @@ def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
             return False
         if isinstance(parent, LOOPS):
             read = {n.id for test in tests for n in ast.walk(test) if isinstance(n, ast.Name)}
-            return bool(read) and not read.isdisjoint(_remainder_names(parent.body))
+            return bool(read) and not read.isdisjoint(_periodic_names(parent.body))
         if isinstance(parent, ast.If) and child in parent.body:
-            if any(remainder(n) is not None for n in ast.walk(parent.test)):
+            if period_divisor(parent.test) is not None:
                 return True
             tests.append(parent.test)
         child = parent
     return False
 
 
-def _remainder_names(body: list[ast.stmt]) -> set[str]:
-    """The names *body* (a loop's, nested functions aside) binds, by plain assignment only, to an
-    expression taking a remainder, itself or through such names (one pass over the body)."""
+def _periodic_names(body: list[ast.stmt]) -> set[str]:
+    """The names *body* (a loop's, nested functions aside) binds, by plain assignment only, to a test
+    that thins the passes out (`period_divisor`), itself or through such names (one pass over the body)."""
     assigns = [(node.targets[0].id, node.value) for stmt in body if not isinstance(stmt, SCOPES)
                for node in ast.walk(stmt)
                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)]
@@ -142,8 +164,8 @@ def _remainder_names(body: list[ast.stmt]) -> set[str]:
     while grown:
         grown = False
         for name, value in assigns:
-            if name not in found and any(remainder(n) is not None or isinstance(n, ast.Name) and n.id in found
-                                         for n in ast.walk(value)):
+            if name not in found and (period_divisor(value) is not None
+                                      or any(isinstance(n, ast.Name) and n.id in found for n in ast.walk(value))):
                 found.add(name)
                 grown = True
     return found
@@ -151,8 +173,8 @@ def _remainder_names(body: list[ast.stmt]) -> set[str]:
 
 def every_pass(facts: FileFacts, call: ast.AST, cell: int | None) -> bool:
     """The call (or statement) runs on every pass of the loop around it in its own function: no `if` or
-    exception handler between them, but for the `else` of an `if` that takes a remainder
-    (`if step % 50 == 0: <trace> else: <the step>`), which runs on all the other passes."""
+    exception handler between them, but for the `else` of an `if` that thins the passes out
+    (`period_divisor`: `if step % 50 == 0: <trace> else: <the step>`), which runs on all the other passes."""
     found = _passes(facts, call, cell)
     return found is not None and found[1] is None
 
@@ -168,7 +190,7 @@ def same_passes(facts: FileFacts, node: ast.AST, other: ast.AST, cell: int | Non
 def _passes(facts: FileFacts, node: ast.AST, cell: int | None) -> tuple[ast.AST, tuple[ast.If, bool] | None] | None:
     """(the loop around *node* in its own function, the innermost `if` branch between them:
     the `if` and whether its body, else None); None outside loops, or behind a conditional
-    expression or an exception handler. The `else` of an `if` that takes a remainder runs on
+    expression or an exception handler. The `else` of an `if` that thins the passes out runs on
     all the other passes: it is no branch."""
     child, branch = node, None
     for parent in facts.ancestors(node, cell):
@@ -177,8 +199,7 @@ def _passes(facts: FileFacts, node: ast.AST, cell: int | None) -> tuple[ast.AST,
         if isinstance(parent, SCOPES) or isinstance(parent, (ast.IfExp, ast.ExceptHandler)):
             return None
         if isinstance(parent, ast.If) and branch is None:
-            takes_remainder = any(remainder(n) is not None for n in ast.walk(parent.test))
-            if not (child in parent.orelse and takes_remainder):
+            if not (child in parent.orelse and period_divisor(parent.test) is not None):
                 branch = (parent, child in parent.body)
         child = parent
     return None
