@@ -16,6 +16,7 @@ from greenlint.rules.syntax import (
     SCOPES,
     STEP_METHODS,
     calls_of,
+    gate_divisor,
     in_unguarded_step_loop,
     innermost_loop,
     is_method,
@@ -78,18 +79,21 @@ def _on_by_default(facts: FileFacts, test: ast.expr, cell: int | None) -> bool:
 
 def loop_period(facts: FileFacts, point: ast.Call, cell: int | None) -> tuple[int, str, ast.AST] | None:
     """(divisor, where its value comes from, the loop) of the `if` between the call and the
-    innermost loop around it that runs it on 1 in N passes (`period_divisor`: `step % N == 0`,
-    `np.mod(step, N) == 0`), N known with the program's defaults; None otherwise."""
+    innermost loop around it that runs it on 1 in N passes (`gate_divisor`: in the body of `if
+    step % N == 0:`, `np.mod(step, N) == 0`, or after `if step % N != 0: continue`), N known with
+    the program's defaults; None otherwise."""
     child: ast.AST = point
     for parent in facts.ancestors(point, cell):
-        if isinstance(parent, (*LOOPS, *SCOPES)):
+        if isinstance(parent, SCOPES):
             return None
-        divisor = period_divisor(parent.test) if isinstance(parent, ast.If) and child in parent.body else None
+        divisor = gate_divisor(parent, child)
         if divisor is not None:
             value, source = (divisor, "") if isinstance(divisor, int) else known_value(facts, divisor, cell)
-            loops = own_loops(facts, parent, cell)
+            loops = [parent] if isinstance(parent, LOOPS) else own_loops(facts, parent, cell)
             if isinstance(value, int) and not isinstance(value, bool) and loops:
                 return value, source, loops[0]
+            return None
+        if isinstance(parent, LOOPS):
             return None
         child = parent
     return None

@@ -49,18 +49,22 @@ def enclosing_anywhere(facts: FileFacts, node: ast.AST, kinds: tuple[type, ...])
 
 def innermost_loop(facts: FileFacts, site: Site) -> tuple[ast.AST | None, bool]:
     """The loop directly around the call in its own function, and whether an `if` (or `try`)
-    between the two guards it; (None, False) outside loops."""
+    between the two guards it, or an `if step % k != 0: continue` before it skips it on the other
+    passes (`gate_divisor`); (None, False) outside loops."""
     node = facts.node(site)
     if node is None:
         return None, False
     guarded = False
+    child: ast.AST = node
     for parent in facts.ancestors(node, site.callsite.span.cell):
+        guarded = guarded or gate_divisor(parent, child) is not None
         if isinstance(parent, LOOPS):
             return parent, guarded
         if isinstance(parent, SCOPES):
             return None, False
         if isinstance(parent, (ast.If, ast.IfExp, ast.Try, ast.ExceptHandler)):
             guarded = True
+        child = parent
     return None, False
 
 
@@ -126,15 +130,49 @@ def period_divisor(test: ast.expr) -> int | ast.expr | None:
     return held[0] if held is not None else None
 
 
+def skip_divisor(test: ast.expr) -> int | ast.expr | None:
+    """The k of the test of an `if ...: continue` after which the rest of a loop's pass runs on 1
+    in k passes: a test true on all the other passes (`step % k != 0`, a bare `step % k`, `not
+    step % k == 0`), alone or as an operand of `or` (`if step < warmup or step % k != 0:
+    continue`), the largest literal k of several; None otherwise."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        found = [k for value in test.values if (k := skip_divisor(value)) is not None]
+        literal = [k for k in found if isinstance(k, int)]
+        return max(literal) if literal else next(iter(found), None)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return period_divisor(test.operand)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq):
+        return period_divisor(ast.Compare(left=test.left, ops=[ast.Eq()], comparators=test.comparators))
+    return period_divisor(ast.UnaryOp(op=ast.Not(), operand=test))  # a bare `step % k`: true when not 0
+
+
+def gate_divisor(parent: ast.AST, child: ast.AST) -> int | ast.expr | None:
+    """The k where *parent*, inside a loop (or the loop itself), runs its statement *child* on 1 in k
+    of the loop's passes: *child* in the body of an `if` whose test thins the passes out
+    (`period_divisor`), or after an `if` of the same block that leaves the pass on all the other
+    passes (`if step % k != 0: continue`, `skip_divisor`); None otherwise."""
+    if isinstance(parent, ast.If) and child in parent.body and (k := period_divisor(parent.test)) is not None:
+        return k
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(parent, field, None)
+        if isinstance(block, list) and any(s is child for s in block):
+            for stmt in block[: next(i for i, s in enumerate(block) if s is child)]:
+                skips = isinstance(stmt, ast.If) and not stmt.orelse and isinstance(stmt.body[-1], ast.Continue)
+                if skips and (k := skip_divisor(stmt.test)) is not None:
+                    return k
+    return None
+
+
 def _equality(test: ast.expr) -> bool:
     """`a == b`: true on one pass of a loop whose counter *a* counts up past *b*."""
     return isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
 
 
 def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
-    """The node runs on some iterations only of its loop: in the body of an `if` whose test
-    thins the passes out (`period_divisor`: `if step % display_step == 0`, `if not i % 10 or i == 1`,
-    `np.mod(i, 10) == 0`), between it and the innermost loop around it, or reads a name that loop's
+    """The node runs on some iterations only of its loop: gated by an `if` that thins the passes out
+    (`gate_divisor`: in the body of `if step % display_step == 0`, `if not i % 10 or i == 1`,
+    `np.mod(i, 10) == 0`, or after `if step % k != 0: continue`), between it and the innermost loop
+    around it, or in the body of an `if` that reads a name that loop's
     body binds to one (`is_print_iter = it % print_iterations == 0`, then `should_print = is_print_iter
     or is_last` and `if should_print:`)."""
     child: ast.AST = node
@@ -142,12 +180,12 @@ def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
     for parent in facts.ancestors(node, cell):
         if isinstance(parent, SCOPES):
             return False
+        if gate_divisor(parent, child) is not None:
+            return True
         if isinstance(parent, LOOPS):
             read = {n.id for test in tests for n in ast.walk(test) if isinstance(n, ast.Name)}
             return bool(read) and not read.isdisjoint(_periodic_names(parent.body))
         if isinstance(parent, ast.If) and child in parent.body:
-            if period_divisor(parent.test) is not None:
-                return True
             tests.append(parent.test)
         child = parent
     return False
@@ -187,13 +225,16 @@ def same_passes(facts: FileFacts, node: ast.AST, other: ast.AST, cell: int | Non
     return found is not None and found == _passes(facts, other, cell)
 
 
-def _passes(facts: FileFacts, node: ast.AST, cell: int | None) -> tuple[ast.AST, tuple[ast.If, bool] | None] | None:
+def _passes(facts: FileFacts, node: ast.AST, cell: int | None) -> tuple[ast.AST, tuple[ast.AST, bool] | None] | None:
     """(the loop around *node* in its own function, the innermost `if` branch between them:
     the `if` and whether its body, else None); None outside loops, or behind a conditional
     expression or an exception handler. The `else` of an `if` that thins the passes out runs on
-    all the other passes: it is no branch."""
+    all the other passes: it is no branch; what follows `if step % k != 0: continue` runs on 1 pass
+    in k, a branch of the block holding them (the block's owner, and False)."""
     child, branch = node, None
     for parent in facts.ancestors(node, cell):
+        if branch is None and not isinstance(parent, ast.If) and gate_divisor(parent, child) is not None:
+            branch = (parent, False)  # after `if step % k != 0: continue`: on 1 pass in k
         if isinstance(parent, LOOPS):
             return parent, branch
         if isinstance(parent, SCOPES) or isinstance(parent, (ast.IfExp, ast.ExceptHandler)):
