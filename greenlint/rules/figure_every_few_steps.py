@@ -47,7 +47,8 @@ class FigureEveryFewSteps(Rule):
     """
     ## What it does
     Flags a training loop that draws and saves a matplotlib figure every few steps: a
-    `savefig` under an `if` of the loop that takes a remainder (`if step % 50 == 0:`, the
+    `savefig` under an `if` of the loop that takes a remainder (`if step % 50 == 0:`, or after
+    `if step % 50 != 0: continue`, the
     divisor known with the program's defaults: a literal, a module constant, a parameter's
     default or what every call passes it, an argparse or absl flag's default), or on every pass,
     made in the loop or in a function of the file that the loop calls there

@@ -19,10 +19,12 @@ from greenlint.rules.syntax import (
     SCOPES,
     STEP_METHODS,
     Loop,
+    gate_divisor,
     is_step_loop,
     last_name,
     own_body,
     own_loops,
+    period_divisor,
     scope_body,
 )
 
@@ -263,6 +265,16 @@ class NumpyInStepLoop(Rule):
             "    critic.train_on_batch(x, y)\n    if step % 100 == 0:\n        for l in critic.layers:\n"
             "            l.set_weights([np.clip(w, -0.01, 0.01) for w in l.get_weights()])\n"
         ),
+        Valid(  # the target copied in the `else` of `step % 100 != 0`: on 1 step in 100
+            "import tensorflow as tf\nmodel = tf.keras.Sequential()\ntarget = tf.keras.Sequential()\n"
+            "for step in range(4000):\n    model.train_on_batch(x, y)\n    if step % 100 != 0:\n        continue\n"
+            "    else:\n        target.set_weights(model.get_weights())\n"
+        ),
+        Valid(  # the target copied after `if step % 100 != 0: continue`: on 1 step in 100
+            "import tensorflow as tf\nmodel = tf.keras.Sequential()\ntarget = tf.keras.Sequential()\n"
+            "for step in range(4000):\n    model.train_on_batch(x, y)\n    if step < 1000 or step % 100 != 0:\n"
+            "        continue\n    target.set_weights(model.get_weights())\n"
+        ),
         Valid(  # weights kept once per epoch, after the loop of steps
             "import tensorflow as tf\nmodel = tf.keras.Sequential()\nfor epoch in range(10):\n"
             "    for x, y in batches:\n        model.train_on_batch(x, y)\n    snapshots.append(model.get_weights())\n"
@@ -433,6 +445,12 @@ class NumpyInStepLoop(Rule):
             "while True:\n    model.train_on_batch(x, y)\n    target.set_weights(model.get_weights())\n",
             line=6,
         ),
+        Invalid(  # the target copied in the `else` of `step % 100 == 0`: on the 99 other steps of 100
+            "import tensorflow as tf\nmodel = tf.keras.Sequential()\ntarget = tf.keras.Sequential()\n"
+            "for step in range(4000):\n    model.train_on_batch(x, y)\n    if step % 100 == 0:\n        log(step)\n"
+            "    else:\n        target.set_weights(model.get_weights())\n",
+            line=9,
+        ),
         Invalid(  # a backend read of every trainable weight, per step, per layer that has weights
             "import tensorflow as tf\nfrom tensorflow.keras import backend as K\nmodel = tf.keras.Sequential()\n"
             "for x, y in batches:\n    model.train_on_batch(x, y)\n    for layer in model.layers:\n"
@@ -553,7 +571,8 @@ def _weight_transfer(facts: FileFacts, node: ast.Call, cell: int | None) -> bool
 def _each_pass(facts: FileFacts, node: ast.AST, loop: Loop, cell: int | None) -> bool:
     """The node runs on every pass of *loop* (an ancestor of it in the same function): nothing
     between them runs it on some passes only (an `if` but for the `else` of a remainder test, a
-    conditional expression, a handler, `and`/`or`), but for an `if` on the variables of a loop
+    skip of the other passes before it, `if step % k != 0: continue`, a conditional expression,
+    a handler, `and`/`or`), but for an `if` on the variables of a loop
     nested in *loop* (`for layer in model.layers: if layer.weights: ...`, which runs on every
     pass for some layers), and no training loop of its own is nested in between."""
     chain: list[tuple[ast.AST, ast.AST]] = []
@@ -566,7 +585,11 @@ def _each_pass(facts: FileFacts, node: ast.AST, loop: Loop, cell: int | None) ->
     else:
         return False
     inner: set[str] = set()  # the variables of the loops between the node and `loop`, outermost first
+    if gate_divisor(loop, chain[-1][1] if chain else node) is not None:
+        return False  # after `if step % k != 0: continue`: on 1 pass in k
     for child, parent in reversed(chain):
+        if gate_divisor(parent, child) is not None and not isinstance(parent, ast.If):
+            return False
         if isinstance(parent, LOOPS):
             if is_step_loop(parent):
                 return False
@@ -574,8 +597,8 @@ def _each_pass(facts: FileFacts, node: ast.AST, loop: Loop, cell: int | None) ->
         elif isinstance(parent, (*SCOPES, ast.IfExp, ast.ExceptHandler, ast.BoolOp)):
             return False
         elif isinstance(parent, ast.If) and child is not parent.test:
-            remainder = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(parent.test))
-            if not (child in parent.orelse and remainder) and not (inner and flow.names(parent.test) <= inner):
+            thinned = period_divisor(parent.test) is not None
+            if not (child in parent.orelse and thinned) and not (inner and flow.names(parent.test) <= inner):
                 return False
     return True
 

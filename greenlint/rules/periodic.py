@@ -1,5 +1,5 @@
 """Work a training loop runs every few steps (GL311's saves, GL321's figures): where a loop runs a
-call, made there or in a function of the file it calls; the period of the `if ... % N` that gates
+call, made there or in a function of the file it calls; the period of the `if ... % N == 0` that gates
 it, N known with the program's defaults; the training steps the loop's own body runs, and those
 one pass runs through the file's functions it calls; and whether a call runs after every one of
 them (GL311's saves, GL203's host reads)."""
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 
-from greenlint.analysis.runs import period, remainder
 from greenlint.rules.base import FileFacts, last_name
 from greenlint.rules.defaults import known_value
 from greenlint.rules.site import Site, method
@@ -17,12 +16,14 @@ from greenlint.rules.syntax import (
     SCOPES,
     STEP_METHODS,
     calls_of,
+    gate_divisor,
     in_unguarded_step_loop,
     innermost_loop,
     is_method,
     located_definitions,
     own_body,
     own_loops,
+    period_divisor,
     scope_body,
 )
 
@@ -77,28 +78,30 @@ def _on_by_default(facts: FileFacts, test: ast.expr, cell: int | None) -> bool:
 
 
 def loop_period(facts: FileFacts, point: ast.Call, cell: int | None) -> tuple[int, str, ast.AST] | None:
-    """(divisor, where its value comes from, the loop) of the `if ... % N ...` between the call
-    and the innermost loop around it, N known with the program's defaults; None otherwise."""
+    """(divisor, where its value comes from, the loop) of the `if` between the call and the
+    innermost loop around it that runs it on 1 in N passes (`gate_divisor`: in the body of `if
+    step % N == 0:`, `np.mod(step, N) == 0`, or after `if step % N != 0: continue`), N known with
+    the program's defaults; None otherwise."""
     child: ast.AST = point
     for parent in facts.ancestors(point, cell):
-        if isinstance(parent, (*LOOPS, *SCOPES)):
+        if isinstance(parent, SCOPES):
             return None
-        if isinstance(parent, ast.If) and child in parent.body:
-            for node in ast.walk(parent.test):
-                found = remainder(node)  # `step % N`, `np.mod(step, N)`
-                if found is not None:
-                    value, source = known_value(facts, found[1], cell)
-                    loops = own_loops(facts, parent, cell)
-                    if isinstance(value, int) and not isinstance(value, bool) and loops:
-                        return value, source, loops[0]
-                    return None
+        divisor = gate_divisor(parent, child)
+        if divisor is not None:
+            value, source = (divisor, "") if isinstance(divisor, int) else known_value(facts, divisor, cell)
+            loops = [parent] if isinstance(parent, LOOPS) else own_loops(facts, parent, cell)
+            if isinstance(value, int) and not isinstance(value, bool) and loops:
+                return value, source, loops[0]
+            return None
+        if isinstance(parent, LOOPS):
+            return None
         child = parent
     return None
 
 
 def always_due(facts: FileFacts, point: ast.AST, cell: int | None) -> str | None:
-    """Why *point* runs on every pass of the loop around it although under `if`s that take a
-    remainder: each such `if` (its body, no other condition in its test) divides by a name or
+    """Why *point* runs on every pass of the loop around it although under `if`s that thin the
+    passes out (`period_divisor`): each such `if` (its body, no other condition in its test) divides by a name or
     attribute that is 1 with the program's defaults (`if (counter - 1) % self.n_critic == 0:`,
     `--n_critic` 1), and nothing else between them gates it; that divisor and where its value
     comes from, for a message. None otherwise."""
@@ -109,8 +112,7 @@ def always_due(facts: FileFacts, point: ast.AST, cell: int | None) -> str | None
         if isinstance(parent, (*SCOPES, ast.IfExp, ast.ExceptHandler)):
             return None
         if isinstance(parent, ast.If):
-            found = None if isinstance(parent.test, ast.BoolOp) else period(parent.test)
-            divisor = found[0] if found is not None else None
+            divisor = None if isinstance(parent.test, ast.BoolOp) else period_divisor(parent.test)
             if child not in parent.body or not isinstance(divisor, ast.expr) or _literal_residue(parent.test):
                 return None
             value, source = known_value(facts, divisor, cell)

@@ -67,7 +67,8 @@ class SaveInStepLoop(Rule):
 
     Also flags a save that a training loop runs every few steps, where its price says the saves
     take a real share of the training: under an `if` in that loop that takes a remainder (`if
-    step % 50 == 0:`) whose divisor, with the program's defaults, is below `min-save-steps`
+    step % 50 == 0:`), or after one that skips the other passes (`if step % 50 != 0: continue`),
+    whose divisor, with the program's defaults, is below `min-save-steps`
     (default 100): a literal, a module constant (`CHECKPOINT_EVERY = 50`), a parameter's default
     or an argparse/absl flag's default (`args.checkpoint_every`, or passed so by every call of the
     function to a parameter without one). The loop trains when its own body runs a training step:
@@ -397,6 +398,16 @@ class SaveInStepLoop(Rule):
             + WIDE.format(every="tf.math.mod(step, args.save_every) == 0", save="m.save_weights('w.weights.h5')"),
             line=13,
             message_contains="every 10 training steps (`args.save_every`: the default of `--save_every`)",
+        ),
+        Invalid(  # every 20 steps and once more at the last: the period read through the `or`
+            WIDE.format(every="step % 20 == 0 or step == 99999", save="m.save_weights('w.weights.h5')"),
+            line=9,
+            message_contains="every 20 training steps: each save takes at least",
+        ),
+        Invalid(  # after the steps a `continue` skips: every 20 steps, not every step
+            WIDE.format(every="step % 20 != 0", save="continue\n    m.save_weights('w.weights.h5')"),
+            line=10,
+            message_contains="every 20 training steps: each save takes at least",
         ),
         Invalid(  # the divisor a module constant
             "EVERY = 20\n" + WIDE.format(every="step % EVERY == 0", save="m.save_weights('w.weights.h5')"),

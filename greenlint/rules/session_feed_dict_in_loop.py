@@ -517,7 +517,8 @@ class SessionFeedDictInLoop(Rule):
     the last batch reported after each epoch's steps): it runs once per epoch, beside the
     feeding of every step, which that inner run's own finding names. Nor is a run on some iterations
     only, under an `if` that takes a remainder (`if step % display_step == 0:` a progress
-    report): it feeds no batch of the training. Nor a run in a data producer: a generator
+    report), or after one that skips the other passes (`if step % display_step != 0: continue`):
+    it feeds no batch of the training. Nor a run in a data producer: a generator
     function (Keras' `fit_generator` draws batches from it on worker threads ahead of the step;
     not one whose run is the training step itself, yielding progress now and then)
     or a function a thread or process runs (`threading.Thread(target=self.thread_main)` filling a
@@ -881,6 +882,11 @@ class SessionFeedDictInLoop(Rule):
             "    sess.run(train_op)\n    if step % display_step == 0 or step == 1:\n"
             "        loss = sess.run(loss_op, feed_dict={X: test_x, Y: test_y})\n"
         ),
+        Valid(  # the same report after the steps it skips: `if step % display_step != 0: continue`
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor step in range(1, 10001):\n"
+            "    sess.run(train_op)\n    if step % display_step != 0:\n        continue\n"
+            "    loss = sess.run(loss_op, feed_dict={X: test_x, Y: test_y})\n"
+        ),
         Valid(  # the same report, the remainder taken by `np.mod` and the period a flag's default
             "import numpy as np\nimport tensorflow as tf\nflags = tf.compat.v1.flags\n"
             "flags.DEFINE_integer('display_step', 100, 'log every')\nFLAGS = flags.FLAGS\n"
@@ -990,6 +996,13 @@ class SessionFeedDictInLoop(Rule):
             "for paths in batches:\n    images = np.array([cv2.imread(p) for p in paths])\n"
             "    sess.run(step, feed_dict={x: images})\n",
             line=7,
+            message_contains="feeds every batch from Python, made on each step by a file read (`cv2.imread`, line 6)",
+        ),
+        Invalid(  # under `step % 10 != 0`: fed on 9 steps of 10, no periodic report
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "for step, paths in enumerate(batches):\n    images = np.array([cv2.imread(p) for p in paths])\n"
+            "    if step % 10 != 0:\n        sess.run(step_op, feed_dict={x: images})\n",
+            line=8,
             message_contains="feeds every batch from Python, made on each step by a file read (`cv2.imread`, line 6)",
         ),
         Invalid(  # the training op's own run (the default session's), each batch's images decoded into it first

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterable, Iterator
 
 from greenlint.analysis import flow, progress
-from greenlint.analysis.runs import remainder
+from greenlint.analysis.runs import period
 from greenlint.rules.base import FileFacts, argument, binds, last_name
 from greenlint.rules.site import Site, is_keras_model_method, method
 
@@ -49,18 +49,22 @@ def enclosing_anywhere(facts: FileFacts, node: ast.AST, kinds: tuple[type, ...])
 
 def innermost_loop(facts: FileFacts, site: Site) -> tuple[ast.AST | None, bool]:
     """The loop directly around the call in its own function, and whether an `if` (or `try`)
-    between the two guards it; (None, False) outside loops."""
+    between the two guards it, or an `if step % k != 0: continue` before it skips it on the other
+    passes (`gate_divisor`); (None, False) outside loops."""
     node = facts.node(site)
     if node is None:
         return None, False
     guarded = False
+    child: ast.AST = node
     for parent in facts.ancestors(node, site.callsite.span.cell):
+        guarded = guarded or gate_divisor(parent, child) is not None
         if isinstance(parent, LOOPS):
             return parent, guarded
         if isinstance(parent, SCOPES):
             return None, False
         if isinstance(parent, (ast.If, ast.IfExp, ast.Try, ast.ExceptHandler)):
             guarded = True
+        child = parent
     return None, False
 
 
@@ -110,30 +114,86 @@ def autograph_loop(facts: FileFacts, loop: Loop, cell: int | None) -> bool:
     return site is not None and site.api == "tensorflow.range"
 
 
+def period_divisor(test: ast.expr) -> int | ast.expr | None:
+    """The k of an `if` test that lets its body run on 1 in k passes of a loop whose counter counts
+    up, read as the analysis reads a guarded call's runs (`analysis.runs.period`: `step % k == 0`,
+    `not i % k`, `np.mod(step, k) == 0`, one operand of `and`), also with equalities `or`-ed to it
+    (`or step == max_steps - 1`: each holds on one pass); None for any other test, `step % k != 0`
+    and a bare `step % k` among them (true on all the other passes). The rules read every guard
+    of a periodic call through it."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        found = [(value, period_divisor(value)) for value in test.values]
+        divisors = [k for _, k in found if k is not None]
+        once = all(k is not None or _equality(value) for value, k in found)
+        return divisors[0] if len(divisors) == 1 and once else None
+    held = period(test)
+    return held[0] if held is not None else None
+
+
+def skip_divisor(test: ast.expr) -> int | ast.expr | None:
+    """The k of the test of an `if ...: continue` after which the rest of a loop's pass runs on 1
+    in k passes: a test true on all the other passes (`step % k != 0`, a bare `step % k`, `not
+    step % k == 0`), alone or as an operand of `or` (`if step < warmup or step % k != 0:
+    continue`), the largest literal k of several; None otherwise."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        found = [k for value in test.values if (k := skip_divisor(value)) is not None]
+        literal = [k for k in found if isinstance(k, int)]
+        return max(literal) if literal else next(iter(found), None)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return period_divisor(test.operand)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq):
+        return period_divisor(ast.Compare(left=test.left, ops=[ast.Eq()], comparators=test.comparators))
+    return period_divisor(ast.UnaryOp(op=ast.Not(), operand=test))  # a bare `step % k`: true when not 0
+
+
+def gate_divisor(parent: ast.AST, child: ast.AST) -> int | ast.expr | None:
+    """The k where *parent*, inside a loop (or the loop itself), runs its statement *child* on 1 in k
+    of the loop's passes: *child* in the body of an `if` whose test thins the passes out
+    (`period_divisor`), or after an `if` of the same block that leaves the pass on all the other
+    passes (`if step % k != 0: continue`, `skip_divisor`); None otherwise."""
+    if isinstance(parent, ast.If) and child in parent.body and (k := period_divisor(parent.test)) is not None:
+        return k
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(parent, field, None)
+        if isinstance(block, list) and any(s is child for s in block):
+            for stmt in block[: next(i for i, s in enumerate(block) if s is child)]:
+                skips = isinstance(stmt, ast.If) and not stmt.orelse and isinstance(stmt.body[-1], ast.Continue)
+                if skips and (k := skip_divisor(stmt.test)) is not None:
+                    return k
+    return None
+
+
+def _equality(test: ast.expr) -> bool:
+    """`a == b`: true on one pass of a loop whose counter *a* counts up past *b*."""
+    return isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+
+
 def periodic(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
-    """The node runs on some iterations only of its loop: in the body of an `if` whose test
-    takes a remainder (`if step % display_step == 0`, `if not i % 10 or i == 1`, `np.mod(i, 10)`), between it and
-    the innermost loop around it, or reads a name that loop's body binds to one (`is_print_iter = it %
-    print_iterations == 0`, then `should_print = is_print_iter or is_last` and `if should_print:`)."""
+    """The node runs on some iterations only of its loop: gated by an `if` that thins the passes out
+    (`gate_divisor`: in the body of `if step % display_step == 0`, `if not i % 10 or i == 1`,
+    `np.mod(i, 10) == 0`, or after `if step % k != 0: continue`), between it and the innermost loop
+    around it, or in the body of an `if` that reads a name that loop's
+    body binds to one (`is_print_iter = it % print_iterations == 0`, then `should_print = is_print_iter
+    or is_last` and `if should_print:`)."""
     child: ast.AST = node
     tests: list[ast.expr] = []
     for parent in facts.ancestors(node, cell):
         if isinstance(parent, SCOPES):
             return False
+        if gate_divisor(parent, child) is not None:
+            return True
         if isinstance(parent, LOOPS):
             read = {n.id for test in tests for n in ast.walk(test) if isinstance(n, ast.Name)}
-            return bool(read) and not read.isdisjoint(_remainder_names(parent.body))
+            return bool(read) and not read.isdisjoint(_periodic_names(parent.body))
         if isinstance(parent, ast.If) and child in parent.body:
-            if any(remainder(n) is not None for n in ast.walk(parent.test)):
-                return True
             tests.append(parent.test)
         child = parent
     return False
 
 
-def _remainder_names(body: list[ast.stmt]) -> set[str]:
-    """The names *body* (a loop's, nested functions aside) binds, by plain assignment only, to an
-    expression taking a remainder, itself or through such names (one pass over the body)."""
+def _periodic_names(body: list[ast.stmt]) -> set[str]:
+    """The names *body* (a loop's, nested functions aside) binds, by plain assignment only, to a test
+    that thins the passes out (`period_divisor`), itself or through such names (one pass over the body)."""
     assigns = [(node.targets[0].id, node.value) for stmt in body if not isinstance(stmt, SCOPES)
                for node in ast.walk(stmt)
                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)]
@@ -142,8 +202,8 @@ def _remainder_names(body: list[ast.stmt]) -> set[str]:
     while grown:
         grown = False
         for name, value in assigns:
-            if name not in found and any(remainder(n) is not None or isinstance(n, ast.Name) and n.id in found
-                                         for n in ast.walk(value)):
+            if name not in found and (period_divisor(value) is not None
+                                      or any(isinstance(n, ast.Name) and n.id in found for n in ast.walk(value))):
                 found.add(name)
                 grown = True
     return found
@@ -151,8 +211,8 @@ def _remainder_names(body: list[ast.stmt]) -> set[str]:
 
 def every_pass(facts: FileFacts, call: ast.AST, cell: int | None) -> bool:
     """The call (or statement) runs on every pass of the loop around it in its own function: no `if` or
-    exception handler between them, but for the `else` of an `if` that takes a remainder
-    (`if step % 50 == 0: <trace> else: <the step>`), which runs on all the other passes."""
+    exception handler between them, but for the `else` of an `if` that thins the passes out
+    (`period_divisor`: `if step % 50 == 0: <trace> else: <the step>`), which runs on all the other passes."""
     found = _passes(facts, call, cell)
     return found is not None and found[1] is None
 
@@ -165,20 +225,22 @@ def same_passes(facts: FileFacts, node: ast.AST, other: ast.AST, cell: int | Non
     return found is not None and found == _passes(facts, other, cell)
 
 
-def _passes(facts: FileFacts, node: ast.AST, cell: int | None) -> tuple[ast.AST, tuple[ast.If, bool] | None] | None:
+def _passes(facts: FileFacts, node: ast.AST, cell: int | None) -> tuple[ast.AST, tuple[ast.AST, bool] | None] | None:
     """(the loop around *node* in its own function, the innermost `if` branch between them:
     the `if` and whether its body, else None); None outside loops, or behind a conditional
-    expression or an exception handler. The `else` of an `if` that takes a remainder runs on
-    all the other passes: it is no branch."""
+    expression or an exception handler. The `else` of an `if` that thins the passes out runs on
+    all the other passes: it is no branch; what follows `if step % k != 0: continue` runs on 1 pass
+    in k, a branch of the block holding them (the block's owner, and False)."""
     child, branch = node, None
     for parent in facts.ancestors(node, cell):
+        if branch is None and not isinstance(parent, ast.If) and gate_divisor(parent, child) is not None:
+            branch = (parent, False)  # after `if step % k != 0: continue`: on 1 pass in k
         if isinstance(parent, LOOPS):
             return parent, branch
         if isinstance(parent, SCOPES) or isinstance(parent, (ast.IfExp, ast.ExceptHandler)):
             return None
         if isinstance(parent, ast.If) and branch is None:
-            takes_remainder = any(remainder(n) is not None for n in ast.walk(parent.test))
-            if not (child in parent.orelse and takes_remainder):
+            if not (child in parent.orelse and period_divisor(parent.test) is not None):
                 branch = (parent, child in parent.body)
         child = parent
     return None
