@@ -4010,8 +4010,12 @@ class Resolver:
             sym = symops.on_sym("tensorflow.matmul" if type(op) is ast.MatMult else "tensorflow.add",
                                 {"a": left, "b": right} if type(op) is ast.MatMult else {"x": left, "y": right}, key)
         if sym is not None:  # `inputs + attended` in a functional model, `x + 5` of a TF1 placeholder
-            return Inst(_tensor_class([left, right]), "operator", {"sym": sym})
-        return queues.static_scaled(self.binop(op, left, right), left, right)
+            result = Inst(_tensor_class([left, right]), "operator", {"sym": sym})
+        else:
+            result = queues.static_scaled(self.binop(op, left, right), left, right)
+        if self.ctx.dependencies and type(result) is Inst and result.cls in _TENSORS and result is not left and result is not right:
+            graphrun.dependent(result.meta, self.ctx.dependencies)  # `total_loss / count_loss` built under the update's control
+        return result
 
     @classmethod
     def binop(cls, op: ast.operator, left: Any, right: Any) -> Any:
