@@ -59,10 +59,15 @@ def _fetched(value: Any) -> list:
     return [value]
 
 
+def is_update(value: Any) -> bool:
+    """Whether *value* is an op whose run is a training step: an optimizer's update, or an op that runs one."""
+    return type(value) is Inst and value.meta.get("train_op") is not None
+
+
 def grouped(ops: list) -> dict:
     """The meta of `tf.group(*ops)`: an optimizer's update among *ops* (a list of them included) makes
     the group the training step's op, computed by that update's graph; {} otherwise."""
-    updates = (v for v in _fetched(Seq(tuple(ops))) if type(v) is Inst and v.meta.get("train_op") is not None)
+    updates = (v for v in _fetched(Seq(tuple(ops))) if is_update(v))
     update = next(updates, None)
     return {k: v for k, v in update.meta.items() if k in ("train_op", "sym")} if update is not None else {}
 
@@ -81,7 +86,7 @@ def dependent(meta: dict, dependencies: list[dict]) -> None:
 def train_op_line(fetches: Any) -> int | None:
     """The line of the optimizer's update among *fetches*, or None."""
     for value in _fetched(fetches):
-        if type(value) is Inst and value.meta.get("train_op") is not None:
+        if is_update(value):
             return value.meta["train_op"]
     return None
 

@@ -189,29 +189,85 @@ def set_by_program(tree: ast.AST) -> dict[tuple[str, str], bool]:
     return found
 
 
-def reassigned(tree: ast.AST) -> dict[str, bool]:
+def reassigned(tree: ast.AST, defaults: dict[str, object] | None = None) -> dict[str, bool]:
     """The options the program assigns on a holder by statements alone (`a.scale_size = CROP_SIZE`, `+=`),
-    each as `holder_key` names it, with whether a function assigns it (its value there then not known in
-    the functions it calls); one also set by `setattr` is left out. The resolver follows their values
-    flow-sensitively."""
+    each as `holder_key` names it, with whether a function assigns it on the default run (its value there
+    then not known in the functions it calls): an assignment on a branch that the options' *defaults*
+    (by attribute) decide the default run does not take (`untaken`) is not one; an option also set by
+    `setattr` is left out. The resolver follows their values flow-sensitively."""
     found: dict[str, bool] = {}
     called: set[str] = set()
-    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    stack: list[tuple[ast.AST, bool, tuple[tuple[ast.expr, bool], ...]]] = [(tree, False, ())]
     while stack:
-        node, inside = stack.pop()
+        node, inside, guards = stack.pop()
         kind = type(node)
         if kind is ast.Assign or kind is ast.AugAssign or kind is ast.AnnAssign:
             for target in node.targets if kind is ast.Assign else [node.target]:  # type: ignore[attr-defined]
                 if type(target) is ast.Attribute:
                     key = holder_key(target)
-                    found[key] = found.get(key, False) or inside
+                    runs = inside and not untaken(guards, _written(target.value), defaults or {})
+                    found[key] = found.get(key, False) or runs
         elif kind is ast.Call and last_name(node.func) == "setattr" and len(node.args) > 1:  # type: ignore[attr-defined]
             attr = node.args[1]  # type: ignore[attr-defined]
             if type(attr) is ast.Constant and isinstance(attr.value, str):
                 called.add(f"{_written(node.args[0])}.{attr.value}")  # type: ignore[attr-defined]
         inner = inside or kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+        if kind is ast.If:
+            stack.append((node.test, inner, guards))  # type: ignore[attr-defined]
+            stack.extend((child, inner, (*guards, (node.test, True))) for child in node.body)  # type: ignore[attr-defined]
+            stack.extend((child, inner, (*guards, (node.test, False))) for child in node.orelse)  # type: ignore[attr-defined]
+        else:
+            stack.extend((child, inner, guards) for child in ast.iter_child_nodes(node))
     return {key: inside for key, inside in found.items() if key not in called}
+
+
+def untaken(guards: tuple[tuple[ast.expr, bool], ...], holder: str, defaults: dict[str, object]) -> bool:
+    """Whether code under *guards* (each an `if`'s test and whether the code is in its body) is off the
+    default run: some test, read with the *defaults* of the options on *holder*, is decided against it."""
+    return any(decided(test, holder, defaults) is (not body) for test, body in guards)
+
+
+def decided(test: ast.expr, holder: str, defaults: dict[str, object]) -> bool | None:
+    """The value of an `if`'s test read with the *defaults* of the options on *holder* (`a.mode == "test"
+    or a.mode == "export"` of `--mode` defaulting to "train": False): comparisons of an option with
+    literals, `and`, `or`, `not` and an option's truth; None where any part read is not decided."""
+    kind = type(test)
+    if kind is ast.BoolOp:
+        values = [decided(v, holder, defaults) for v in test.values]  # type: ignore[attr-defined]
+        stop = type(test.op) is ast.Or  # type: ignore[attr-defined]
+        if stop in values:
+            return stop
+        return None if None in values else not stop
+    if kind is ast.UnaryOp and type(test.op) is ast.Not:  # type: ignore[attr-defined]
+        inner = decided(test.operand, holder, defaults)  # type: ignore[attr-defined]
+        return None if inner is None else not inner
+    if kind is ast.Attribute:
+        known, value = _default_of(test, holder, defaults)
+        return bool(value) if known else None
+    if kind is ast.Compare and len(test.ops) == 1:  # type: ignore[attr-defined]
+        known, value = _default_of(test.left, holder, defaults)  # type: ignore[attr-defined]
+        other = test.comparators[0]  # type: ignore[attr-defined]
+        try:
+            literal = ast.literal_eval(other)
+        except ValueError:
+            return None
+        if not known:
+            return None
+        op = type(test.ops[0])  # type: ignore[attr-defined]
+        if op in (ast.In, ast.NotIn) and isinstance(literal, (tuple, list, set, frozenset)):
+            return (value in literal) is (op is ast.In)
+        if op in (ast.Eq, ast.NotEq):
+            return (value == literal) is (op is ast.Eq)
+        if op in (ast.Is, ast.IsNot) and literal is None:
+            return (value is None) is (op is ast.Is)
+    return None
+
+
+def _default_of(expr: ast.expr, holder: str, defaults: dict[str, object]) -> tuple[bool, object]:
+    """(whether *expr* reads an option on *holder* that has a default, that default)."""
+    if type(expr) is ast.Attribute and type(expr.value) is ast.Name and expr.value.id == holder and expr.attr in defaults:
+        return True, defaults[expr.attr]
+    return False, None
 
 
 def holder_key(node: ast.Attribute) -> str:

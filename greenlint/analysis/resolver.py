@@ -2108,13 +2108,23 @@ class Resolver:
         """At a command line's parse, the options the program then assigns (`options.reassigned`, among
         those this module defines) bound in this scope to the defaults the parse gives them."""
         if self.reassigned_read is not tree:  # (read once: a helper parsing it may be walked again)
-            found = options.reassigned(tree)
+            found = options.reassigned(tree, self.default_run(parsed))
             self.reassigned = {key: inside for key, inside in found.items() if self.defines_option(key.rpartition(".")[2])}
             self.reassigned_read = tree
         for key in self.reassigned:
             attr = key.rpartition(".")[2]
             default = None if attr in parsed.given else self.option_default(attr)
             self.scope.names[key] = Const(default.value, attr) if default is not None and default.value is not None else None
+
+    def default_run(self, parsed: Parsed) -> dict[str, object]:
+        """The value each option holds on the default run where the program sets none of them itself: its
+        literal default, unless the parse's literal argument list names it; those the program sets are
+        left out (`options.set_by_program`)."""
+        self.option_default("")
+        assigned = {attr for _, attr in self.program_sets()}
+        found = {attr: self.option_default(attr) for attr in self.option_defaults or {}
+                 if attr not in parsed.given and attr not in assigned}
+        return {attr: default.value for attr, default in found.items() if default is not None}
 
     def seed_reassigned(self, scope: Scope) -> None:
         """Bind in a function's *scope*, as it opens, each option the program assigns on a parsed command
@@ -4046,8 +4056,12 @@ class Resolver:
             sym = symops.on_sym("tensorflow.matmul" if type(op) is ast.MatMult else "tensorflow.add",
                                 {"a": left, "b": right} if type(op) is ast.MatMult else {"x": left, "y": right}, key)
         if sym is not None:  # `inputs + attended` in a functional model, `x + 5` of a TF1 placeholder
-            return Inst(_tensor_class([left, right]), "operator", {"sym": sym})
-        return queues.static_scaled(self.binop(op, left, right), left, right)
+            result = Inst(_tensor_class([left, right]), "operator", {"sym": sym})
+        else:
+            result = queues.static_scaled(self.binop(op, left, right), left, right)
+        if self.ctx.dependencies and type(result) is Inst and result.cls in _TENSORS and result is not left and result is not right:
+            graphrun.dependent(result.meta, self.ctx.dependencies)  # `total_loss / count_loss` built under the update's control
+        return result
 
     @classmethod
     def binop(cls, op: ast.operator, left: Any, right: Any) -> Any:

@@ -17,6 +17,7 @@ import math
 from dataclasses import replace
 from typing import Any
 
+from greenlint.analysis import graphrun
 from greenlint.analysis.arrays import Sym, is_sym
 from greenlint.analysis.values import Inst, Seq
 
@@ -25,16 +26,30 @@ CHOICE = "one of several paths (the least work counted)"
 
 
 def either_path(values: list) -> Any:
-    """The join of *values*, each a symbolic tensor (or each a tuple of them, of one length); None for
-    anything else."""
+    """The join of *values*, each an optimizer's update (`updates`), a symbolic tensor, or each a tuple
+    of them, of one length; None for anything else."""
     if not values or all(v is values[0] for v in values):
         return values[0] if values else None
+    if all(graphrun.is_update(v) for v in values):
+        return updates(values)
     if all(is_sym(v) for v in values):
         return _joined([v.meta["sym"] for v in values], values[0].cls)
     if all(type(v) is Seq for v in values) and len({len(v.items) for v in values}) == 1:
         items = [either_path([v.items[i] for v in values]) for i in range(len(values[0].items))]
         return Seq(tuple(items)) if None not in items else None
     return None
+
+
+def updates(values: list) -> Inst:
+    """The join of ops each of whose runs is a training step (`opt_apply` the update of a gradient
+    accumulator on one path, `opt.apply_gradients(grads)` on the other): such an op still, of the
+    latest update's line (a Saver built after it wrote either's variables), computed by the floor of
+    their graphs (`_joined`) where each path's is known, else by a graph not known."""
+    meta: dict = {"train_op": max(v.meta["train_op"] for v in values)}
+    if all(is_sym(v) for v in values):
+        meta["sym"] = _joined([v.meta["sym"] for v in values], values[0].cls).meta["sym"]
+    same = all(v.cls == values[0].cls for v in values)
+    return Inst(values[0].cls if same else graphrun.OPERATION, "join", meta)
 
 
 def looped(values: list) -> Inst | None:

@@ -95,6 +95,42 @@ def test_an_op_built_under_control_dependencies_on_an_update_is_a_training_step(
     assert found[21]["step"].value == "inference"
 
 
+def test_an_update_bound_on_either_path_of_an_if_stays_an_update():
+    """gpt-2-simple's `opt_apply`: a gradient accumulator's `total_loss / count_loss`, built under its
+    optimizer's update, on one path; `opt.apply_gradients(grads)` on the other. Either path's op runs
+    an update, so a run fetching it is a training step; the graph it is computed by is the floor of
+    the paths' where each is known. An update on one path and a loss on the other is one run of the graph."""
+    code = MLP.replace(
+        "with tf.Session() as sess:",
+        "total = tf.Variable(0.)\n"
+        "if accumulate > 1:\n"
+        "    with tf.control_dependencies([train_op]):\n"
+        "        opt_apply = total / 2.\n"
+        "    either = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+        "    mixed = train_op\n"
+        "else:\n"
+        "    grads = tf.train.AdamOptimizer(0.001).compute_gradients(loss)\n"
+        "    opt_apply = tf.train.AdamOptimizer(0.001).apply_gradients(grads)\n"
+        "    either = tf.train.AdamOptimizer(0.001).minimize(loss)\n"
+        "    mixed = loss\n"
+        "after = total / 2.\n"
+        "with tf.Session() as sess:",
+    ).replace(
+        "        sess.run(train_op, feed_dict={x: xs, y: ys})\n",
+        "        sess.run(opt_apply, feed_dict={x: xs, y: ys})\n"
+        "        sess.run(either, feed_dict={x: xs, y: ys})\n"
+        "        sess.run(mixed, feed_dict={x: xs, y: ys})\n"
+        "        sess.run(after, feed_dict={x: xs, y: ys})\n",
+    )
+    found = runs(code)
+    assert found[25]["step"].value == "training"
+    assert found[25]["flops_per_sample"].value == MLP_FORWARD  # the accumulator's op runs the update's loss graph
+    assert found[26]["step"].value == "training"
+    assert found[26]["flops_per_sample"].value == MLP_FORWARD  # both paths' loss graph
+    assert found[27]["step"].value == "inference"
+    assert found[28]["step"].value == "inference"  # built after the block: no update runs first
+
+
 def test_an_update_returned_in_a_namedtuple_is_read_back_by_its_field(tmp_path):
     """pix2pix's `create_model` returns `Model(..., train=tf.group(...))`, a `collections.namedtuple`,
     and the loop fetches `model.train`: the field holds the update, also through a module's function;

@@ -240,3 +240,30 @@ def test_an_option_reassigned_on_one_branch_is_not_known_after_the_join():
         assert work["batch_size"].value is None, case
     doubled = fit_work(REASSIGNED + "args.batch_size *= 2\nm.fit(x, y, batch_size=args.batch_size, epochs=2)\n")
     assert doubled["batch_size"].value == 16
+
+
+def test_an_option_reassigned_on_a_branch_the_default_run_does_not_take_keeps_its_default():
+    """pix2pix's `if a.mode == "test" or a.mode == "export": a.scale_size = CROP_SIZE` in `main`, of a
+    `--mode` defaulting to "train": the default run does not assign it, so a function `main` calls reads
+    the default, which the command line can change. Where the test is not decided by the defaults (an
+    option without one, an option the program sets too, a test of something else), it stays unknown."""
+    defaulted = REASSIGNED.replace('"--mode", required=True', '"--mode", default="train"')
+    calls = """
+        def train():
+            m.fit(x, y, batch_size=args.batch_size, epochs=2)
+        def main():
+            if {test}:
+                args.batch_size = 16
+            train()
+        main()
+        """
+    for test in ('args.mode == "test" or args.mode == "export"', 'args.mode in ("test", "export")',
+                 'not args.mode == "train"', 'args.mode != "train" and flag'):
+        work = fit_work(defaulted + textwrap.dedent(calls.format(test=test)))
+        assert work["batch_size"].value == 8, test
+        assert "--batch_size" in work["options"].note, test
+    for code, test in ((defaulted, 'args.mode == "test" or flag'), (REASSIGNED, 'args.mode == "test"'),
+                       (defaulted + 'args.mode = "test"\n', 'args.mode == "test"')):
+        work = fit_work(code + textwrap.dedent(calls.format(test=test)))
+        assert work["batch_size"].value is None, (code, test)
+
