@@ -858,14 +858,16 @@ class Resolver:
         """A test of a known constant (`if USE_BN:` of `USE_BN = False`, a parameter every caller
         gives the same literal, `if args.small:` of an option's default) takes one branch: its
         bindings hold and, where it ends in a `return` or `raise`, nothing after it runs for that
-        value. The other branch and what follows such a return stay the program's code: their
-        call sites are listed (walked as under a branch), their bindings dropped; a walk for one
-        call's values only (`instantiated`) drops its sites anyway and walks the taken branch alone.
-        An option's default (`Const.option`) is taken as any constant: the figures follow the
-        default run, as elsewhere, and the literals of the names either branch binds are that
-        option's (`chosen_by`), so a figure priced from one names it in its basis. A test whose value
-        may change between trips or calls (`fixed`) merges both branches, as a test not known."""
+        value (a function, `if map_fn:` given one, is true). The other branch and what follows such a
+        return stay the program's code: their call sites are listed (walked as under a branch), their
+        bindings dropped; a walk for one call's values only (`instantiated`) drops its sites anyway and
+        walks the taken branch alone. An option's default (`Const.option`) is taken as any constant:
+        the figures follow the default run, as elsewhere, and the literals of the names either branch
+        binds are that option's (`chosen_by`), so a figure priced from one names it in its basis. A test
+        whose value may change between trips or calls (`fixed`) merges both branches, as a test not known."""
         test = self.expr(node.test)
+        if type(test) in (UserFunc, ExtFunc):  # `if map_fn:` given a function: a function is true
+            test = Const(True)
         if type(test) is Const and test is not OPAQUE and self.fixed(node.test):
             taken, other = (node.body, node.orelse) if test.value else (node.orelse, node.body)
             if not self.instance and other:
