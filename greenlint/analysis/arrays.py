@@ -24,7 +24,6 @@ literals, `Dataset.from_tensor_slices`, `batch`, `take`, `skip`, `repeat`, `shuf
 
 from __future__ import annotations
 
-import ast
 import math
 import re
 from dataclasses import dataclass, field, replace
@@ -838,31 +837,11 @@ def unsized_generator(value: Any) -> bool:
     return type(value) is Inst and value.cls == PY_GENERATOR and "data" not in value.meta
 
 
-def batches_pipeline(func: ast.AST, functions: dict[str, ast.AST]) -> bool:
-    """Whether the function *func* batches a tf.data pipeline (`dataset.batch(batch_size)`), in its body or
-    in a module function it calls (*functions*: their nodes by name): one it is given or makes from what
-    it is given, whose size then follows each call's arguments."""
-    seen: set[int] = set()
-    todo = [func]
-    while todo:
-        node = todo.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        for inner in ast.walk(node):
-            if type(inner) is not ast.Call:
-                continue
-            if type(inner.func) is ast.Attribute and inner.func.attr in ("batch", "padded_batch"):
-                return True
-            if type(inner.func) is ast.Name and inner.func.id in functions:
-                todo.append(functions[inner.func.id])
-    return False
-
-
-def unsized_dataset(value: Any) -> bool:
+def unsized_dataset(value: Any, unknown: bool = False) -> bool:
     """Whether *value*, alone or in a tuple (`return ds, len(x) // batch_size`), holds a tf.data pipeline
-    whose elements per pass are not known (`elements`)."""
-    return any(type(v) is Inst and v.cls == DATASET and elements(v.meta.get("data")) is None for v in items_of(value))
+    whose elements per pass are not known (`elements`), or, with *unknown*, a value not known at all."""
+    return any(v is None and unknown or type(v) is Inst and v.cls == DATASET and elements(v.meta.get("data")) is None
+               for v in items_of(value))
 
 
 def drawn_data(value: Any) -> Data | None:

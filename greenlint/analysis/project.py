@@ -1060,13 +1060,12 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
         built = (type(returns) is Inst and returns.how == "constructor" or type(returns) is Composed) and info.has_parameters
         built = built or info.has_parameters and (info.host is not None or info.host_once is not None)
         # loaded with the resolver that made *value*; a warm run only digests modules and never needs it
-        from greenlint.analysis.arrays import batches_pipeline, unsized_dataset, unsized_generator
+        from greenlint.analysis.arrays import unsized_dataset, unsized_generator
 
         built = built or _builds_graph(info)  # a helper building graph ops (`conv2d(x, 64)`)
 
         # a pipeline its parameters batch or size (`make_dataset(images, batch_size)`, given or made there)
-        built = built or info.has_parameters and (unsized_dataset(returns) or returns is None
-                                               and batches_pipeline(info.node, _module_functions(functions, memo)))
+        built = built or info.has_parameters and unsized_dataset(returns, unknown=info.pipes)
 
         template = Template(info, functions) if info.kind == "function" and (unsized_generator(returns) or built) else None
         code = (info.node, _module_functions(functions, memo))

@@ -858,14 +858,16 @@ class Resolver:
         """A test of a known constant (`if USE_BN:` of `USE_BN = False`, a parameter every caller
         gives the same literal, `if args.small:` of an option's default) takes one branch: its
         bindings hold and, where it ends in a `return` or `raise`, nothing after it runs for that
-        value. The other branch and what follows such a return stay the program's code: their
-        call sites are listed (walked as under a branch), their bindings dropped; a walk for one
-        call's values only (`instantiated`) drops its sites anyway and walks the taken branch alone.
-        An option's default (`Const.option`) is taken as any constant: the figures follow the
-        default run, as elsewhere, and the literals of the names either branch binds are that
-        option's (`chosen_by`), so a figure priced from one names it in its basis. A test whose value
-        may change between trips or calls (`fixed`) merges both branches, as a test not known."""
+        value (a function, `if map_fn:` given one, is true). The other branch and what follows such a
+        return stay the program's code: their call sites are listed (walked as under a branch), their
+        bindings dropped; a walk for one call's values only (`instantiated`) drops its sites anyway and
+        walks the taken branch alone. An option's default (`Const.option`) is taken as any constant:
+        the figures follow the default run, as elsewhere, and the literals of the names either branch
+        binds are that option's (`chosen_by`), so a figure priced from one names it in its basis. A test
+        whose value may change between trips or calls (`fixed`) merges both branches, as a test not known."""
         test = self.expr(node.test)
+        if type(test) in (UserFunc, ExtFunc):  # `if map_fn:` given a function: a function is true
+            test = Const(True)
         if type(test) is Const and test is not OPAQUE and self.fixed(node.test):
             taken, other = (node.body, node.orelse) if test.value else (node.orelse, node.body)
             if not self.instance and other:
@@ -1610,7 +1612,7 @@ class Resolver:
         built = info.has_parameters and (type(value) is Composed or work_mod.is_layer(value) and value.how == "constructor")
         # a function making a pipeline its arguments size or batch (`make_dataset("mnist", 64)`, here or in another module)
         piped = not (unsized or unpriced or symbolic or built) and info.has_parameters \
-            and (arrays.unsized_dataset(value) or value is None and arrays.batches_pipeline(info.node, self.functions_of(foreign)))
+            and arrays.unsized_dataset(value, unknown=info.pipes)
         unshaped = not (unsized or unpriced or symbolic or built or piped) and arrays.shape_of(value) is None \
             and any(arrays.shape_of(v) is not None for v in given)
         counted = not piped and (value is None or value is OPAQUE) and _formula(info.node) and bool(given) \
@@ -2285,6 +2287,10 @@ class Resolver:
             callee = self.attribute(receiver, func.attr)
             if callee is None and type(receiver) is UserInst and type(func.value) is ast.Name and func.value.id == "self":
                 self.note_heir_call(node, receiver.info, func.attr)
+            # `dataset.batch(batch_size)`: of a pipeline, or of a value not known (a caller may give one)
+            if func.attr in ("batch", "padded_batch") and (receiver is None or type(receiver) is Inst
+                                                           and receiver.cls == DATASET):
+                self.piped_through(True)
         else:
             receiver = MISSING
             callee = self.expr(func)
@@ -2610,6 +2616,7 @@ class Resolver:
                 if not self.exporting and callee.info is not outer:
                     self.own_calls.append((node, callee.info, len(callee.info.callers), self.loop_features()))
                 value = self.result_of(callee.info, args, keywords, node)
+                self.piped_through(callee.info.pipes)
                 on_self = isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
                     and node.func.value.id == "self"
                 self.spent_through(callee.info.runs, by_self=on_self)
@@ -2623,6 +2630,7 @@ class Resolver:
             callee.info.taped = True
             callee.info.tape_callers.append((outer, bool(self.ctx.tapes)))
             value = self.result_of(callee.info, args, keywords, node)
+            self.piped_through(callee.info.pipes)
             if callee.info.step_line is not None:  # the tape's gradient is counted in that step
                 if self.ctx.tapes:
                     self.ctx.step_line = self.tape_steps.setdefault(id(self.ctx.tapes[-1]), callee.info.step_line)
@@ -2657,6 +2665,7 @@ class Resolver:
             if callee.runs is None and callee.code is not None:
                 self.given_function_call(node, callee.code, args, keywords, callee.returns)
             template = callee.template
+            self.piped_through(template is not None and template.info.pipes)
             done = template is not None and template.info.state is Walk.DONE
             called = self.host_for(template.info, args, keywords, template.functions) if template and done else None
             host = self.host_through(callee, called)
@@ -3656,12 +3665,11 @@ class Resolver:
             self.host_site(node, host)
         return host
 
-    def functions_of(self, foreign: tuple[FuncInfo, ...]) -> dict[str, ast.AST]:
-        """The module-level functions' nodes by name of another module's walk (*foreign*, a `Template`'s),
-        else of this module (`module_functions`)."""
-        if not foreign:
-            return self.module_functions()
-        return {f.node.name: f.node for f in foreign if f.parent is None and f.cls is None and f.kind == "function"}
+    def piped_through(self, pipes: bool) -> None:
+        """Note that the function walked batches a pipeline (`FuncInfo.pipes`) where *pipes*: a `.batch` of
+        its own or its call of a function that batches one."""
+        if pipes and self.ctx.func is not None:
+            self.ctx.func.pipes = True
 
     def module_functions(self) -> dict[str, ast.AST]:
         """This module's module-level functions' nodes by name (as far as the walk has defined them)."""

@@ -314,6 +314,9 @@ class FuncInfo:
     host_once: str | None = None  # a file decode outside its loops: per item where a caller loops over it
     host_sited: bool = False  # its body holds a host-work call site, where its host work is counted (`Resolver.host_site`)
     draws: bool | None = None  # its body draws rows by a size it may be given (resolver._draws_rows; None: not read yet)
+    #: its walk batched a tf.data pipeline, or a value it does not know (`dataset.batch(batch_size)`), or called a
+    #: function whose walk did (this module's, or another's `Template`): a pipeline it returns may be its parameters'
+    pipes: bool = False
 
     @property
     def has_parameters(self) -> bool:

@@ -243,3 +243,32 @@ def test_the_branch_a_constant_keeps_from_running_is_unreached_an_options_defaul
         """)
     (bn,) = [s for s in optional if s.api.endswith("BatchNormalization")]
     assert "unreached" not in bn.features  # a command line may take it
+
+
+def test_a_function_given_is_true():
+    """`if map_fn:` given a function maps: the pipeline keeps its size (both branches merged lose it)."""
+    found = sites("""
+        import tensorflow as tf
+
+        (images, _), _ = tf.keras.datasets.mnist.load_data()
+
+
+        def resized(image):
+            return tf.image.resize(image, [32, 32])
+
+
+        def batched(dataset, batch_size, map_fn=None):
+            if map_fn:
+                dataset = dataset.map(map_fn)
+            return dataset.batch(batch_size, drop_remainder=True)
+
+
+        @tf.function
+        def step(x):
+            return tf.reduce_sum(x)
+
+
+        for x in batched(tf.data.Dataset.from_tensor_slices(images), 64, map_fn=resized):
+            step(x)
+        """)
+    assert next(s for s in found if s.span.line == 23 and s.api.endswith("__call__")).runs.count == 937
