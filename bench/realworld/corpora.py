@@ -177,7 +177,7 @@ CORPORA: tuple[Corpus, ...] = (
     Corpus(
         "tf2-gan", "research: GAN training (TF2, tf.function GradientTape steps, tf.data from image files)",
         "MIT", "LynnHo/DCGAN-LSGAN-WGAN-GP-DRAGAN-Tensorflow-2@2bf0c8b6adbc5f0b9b0abb2149fe9cf47a978976",
-        include=("train.py", "module.py", "data.py", "tf2gan/", "tf2lib/"),  # v1/ (TF1) is Python 2: no parse
+        include=("train.py", "module.py", "data.py", "tf2gan/", "tf2lib/", "pylib/", "imlib/"),  # v1/ (TF1): Python 2
         licence_file="LICENSE",
     ),
     Corpus(

@@ -1,0 +1,3 @@
+from imlib.basic import *
+from imlib.dtype import *
+from imlib.transform import *
