@@ -59,6 +59,10 @@ class Saving:
         )
 
 
+#: The model methods given the whole data, which they split into batches (a `*_on_batch` is given one batch).
+WHOLE_DATA = frozenset({"fit", "evaluate", "predict"})
+
+
 def larger_batch(batch: int, minimum: int) -> int:
     """The batch a saving is priced at: Keras' 32 (or `min-batch-size` where higher), at most
     GROWTH times the program's batch (a batch whose activations fit GROWTH times over); SCALE
@@ -100,6 +104,11 @@ def priced_saving(site: Site, batch: int, minimum: int, told: str | None) -> Sav
     if found is None or priced is None or gpu is None:
         return None
     features, larger = found[0], larger_batch(batch, minimum)
+    # no batch of a `fit`/`evaluate`/`predict` holds more than the data it is given (700 samples at 256 are 3 steps)
+    samples = site.callsite.work.get("samples") if site.api.rpartition(".")[2] in WHOLE_DATA else None
+    held = samples.value if samples is not None and samples.provenance != "unknown" else None
+    if isinstance(held, int) and not isinstance(held, bool) and held > 0:
+        larger = min(larger, held)
     flops = features.get("flops_per_sample")
     if not isinstance(flops, (int, float)) or isinstance(flops, bool) or flops <= 0 or larger <= batch:
         return None

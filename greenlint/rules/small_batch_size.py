@@ -589,6 +589,9 @@ class SmallBatchSize(Rule):
         Valid(  # batch 64 of a tiny model for 2 epochs of 10,000 rows: priced, but far under material-saving-j
             LARGE_FIT.replace("1000000", "10000").replace("epochs=100", "epochs=2")
         ),
+        Valid(  # one batch of all 700 rows: no larger batch holds more than the data
+            LARGE_FIT.replace("1000000", "700").replace("batch_size=64", "batch_size=700"), options={"material-saving-j": 0.0}
+        ),
         Valid(  # batch 64 through 64-channel convolutions at 64x64: its layer passes fill the GPU (under 25 %)
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.Sequential([\n"
             "    tf.keras.layers.Conv2D(64, 3, padding='same', input_shape=(64, 64, 64)),\n"

@@ -64,7 +64,7 @@ async def test_changes_are_debounced_and_versioned(client: LanguageClient, works
     path = workspace / "edited.py"
     await open_document(client, path, TRAIN)
     uri = path.as_uri()
-    edits = [("batch_size=2", "batch_size=8"), ("batch_size=8", "batch_size=32"), ("batch_size=32", "batch_size=64")]
+    edits = [("batch_size=2", "batch_size=8"), ("batch_size=8", "batch_size=32"), ("batch_size=32", "batch_size=700")]
     text = TRAIN
     for version, (old, new) in enumerate(edits, start=2):
         line = next(i for i, s in enumerate(text.splitlines()) if old in s)
@@ -79,7 +79,7 @@ async def test_changes_are_debounced_and_versioned(client: LanguageClient, works
             )
         )
     final = await wait_for_diagnostics(client, uri, 4)
-    assert [d.code for d in final.diagnostics] == ["GL101"]  # batch_size=64 is no longer small
+    assert [d.code for d in final.diagnostics] == ["GL101"]  # one batch of all 700 samples is no longer small
     assert [p.version for p in client.published[uri]] == [1, 4]  # the edits in between were debounced
 
 
