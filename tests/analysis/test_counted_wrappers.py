@@ -2,7 +2,8 @@
 site of the script where that module's own sites already count it (`Resolver.passed_beside`: `train()
 runs 1× (1 call in main.py)`): the work is listed once, at the wrapped call. It stays a site where they
 cannot: a call in a loop of unknown length, a function its module calls too, another script's calls
-whose runs are not known (`Imports.counted_there`)."""
+whose runs are not known (`Imports.counted_there`); and where this call's own arguments tell its work
+(wrapped.py)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ class Trainer:
 
     def train(self):
         self.model.fit(np.zeros((60000, 784)), np.zeros((60000, 10)), epochs=self.epochs)
+
+    def train_for(self, epochs):
+        self.model.fit(np.zeros((60000, 784)), np.zeros((60000, 10)), epochs=epochs)
 
 
 def fit_model(epochs):
@@ -54,6 +58,18 @@ def test_a_call_the_wrapped_module_counts_is_listed_once_at_the_wrapped_call(tmp
     assert (5, FIT) not in main
     fit = trainer[(12, FIT)]
     assert fit.runs.count == 1 and "1 call in main.py" in fit.runs.note
+
+
+def test_a_call_walked_with_its_own_arguments_stays_a_site_of_the_script(tmp_path):
+    main, _ = project(tmp_path, """
+        from trainer import Trainer
+
+        t = Trainer()
+        t.train_for(5)
+        """)
+    # its arguments tell its work, which rules read there (analysis/wrapped.py: each call its own)
+    assert "walked with this call's arguments" in main[(4, FIT)].work["wrapper"].note
+    assert main[(4, FIT)].work["epochs"].value == 5
 
 
 def test_a_call_in_a_loop_of_unknown_length_stays_a_site_of_the_script(tmp_path):
