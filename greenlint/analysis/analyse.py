@@ -114,7 +114,8 @@ def analyse_source(
     if local is not None or importers:
         index, absolute = project_index(), os.path.abspath(path)
         imports = Imports(index, absolute, catalog, local or [])
-        depends = (working_directory(), index.digest(absolute), *((m, index.digest(m)) for m in (*(local or ()), *importers)))
+        depends = (working_directory(), index.digest(absolute), *((m, index.digest(m)) for m in (
+            *(local or ()), *importers, *index.calling_imports(absolute, importers))))
     if os.path.isfile(path):
         depends += (installed.stamp(path),)  # the libraries its classes are read from (installed, upgraded)
     tree = trees[0] if cells is None else None  # a cell's tree is renumbered into the joined module

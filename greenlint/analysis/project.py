@@ -564,6 +564,11 @@ class ProjectIndex:
             extra += self._users.get(place, {}).get(path, [])
         return sorted({*found, *extra}) if extra else found
 
+    def calling_imports(self, path: str, readers: list[str]) -> list[str]:
+        """The readers of the project modules the module at *path* imports, sorted, less *path* and its own
+        *readers*: their calls of what it imports decide where it lists its own (`Imports.counted_there`)."""
+        return sorted({caller for module in self.imports(path) for caller in self.readers(module)} - {path, *readers})
+
     def readers(self, path: str) -> list[str]:
         """The modules beside the module at *path* whose code decides its analysis, sorted in two parts:
         its callers, then the callers of those of them that define a class, less those and *path*
@@ -603,12 +608,16 @@ class ProjectIndex:
         lint cache key's part): the digest of the project modules it imports, those of the modules
         beside it that import it (rules read them too: greenlint.rules.importers, greenlint.rules.given_model),
         and the stamp of the libraries installed where it runs (their Keras classes are read from them:
-        analysis.libraries); for a module of a package, those of the folder above it too (`callers`).
+        analysis.libraries); for a module of a package, those of the folder above it too (`callers`); and
+        those of the modules calling what it imports (`calling_imports`).
         *content*: the module's bytes, where the caller read them (the scan does not read them again)."""
         modules = self.digest(path) if self._scan(path, content)[0] else ""
         importers = self.readers(path)
         if importers:
             modules += "imported by " + "\0".join(f"{i}\0{self.digest(i)}" for i in importers)
+        beside = self.calling_imports(path, importers)
+        if beside:
+            modules += "calling its imports " + "\0".join(f"{i}\0{self.digest(i)}" for i in beside)
         return modules + installed.stamp(path)
 
     def _folder_importers(self, folder: str) -> dict[str, list[str]]:
@@ -802,8 +811,8 @@ class ProjectIndex:
             resolver.run(tree)
         except (RecursionError, MemoryError):
             return {}
-        memo: dict[int, Any] = {}
         functions = tuple(resolver.functions)
+        memo: dict[int, Any] = {_BESIDE: _called_beside(resolver, path, functions)}
         exports = {name: freeze(value, memo, functions) for name, value in resolver.scope.names.items()}
         if resolver.scope.star_imports:  # `from keras import *` in a backend shim: re-exported
             exports[STAR] = tuple(dict.fromkeys(resolver.scope.star_imports))
@@ -827,6 +836,7 @@ class Imports:
         self.flags: dict[str, Const | None] | None = None  # the absl flags defined around it (`flag_default`)
         #: id of a project class -> (it, the instance of it the scripts beside make: `held`)
         self.instances: dict[int, tuple[ExtClass, ExtInst]] = {}
+        self.counted: dict[tuple[str, str], bool] = {}  # (a module's path, a name of it) -> `counted_there`
 
     def in_keras_program(self) -> bool:
         """Whether this module, naming neither TensorFlow nor Keras, is imported by scripts beside it that
@@ -995,6 +1005,18 @@ class Imports:
         other = Imports(self.index, path, self.catalog)
         return other.scripts_beside().tally(name, other.imported_texts)
 
+    def counted_there(self, path: str, name: str) -> bool:
+        """Whether the module at *path* counts this module's calls of its *name* as its runs, as its walk
+        takes the scripts' calls (`Resolver.passed_beside`, with `ExtFunc.beside` its module's side): this module
+        is one of its callers and a script calling it, and every such call's runs are known (none in a loop
+        of unknown length: script_runs.py). Read once per name; the cache key covers those scripts
+        (`ProjectIndex.analysis_inputs`)."""
+        if (path, name) not in self.counted:
+            called = Imports(self.index, path, self.catalog).calls_beside(name) if self.path in self.index.callers(path) else None
+            self.counted[(path, name)] = called is not None and called.runs is not None \
+                and os.path.basename(self.path) in called.scripts
+        return self.counted[(path, name)]
+
     def held(self, cls: ExtClass) -> ExtInst:
         """An instance of a project class with no TF base that a script beside makes (`Resolver.made_beside`:
         `config = Config()` handed to this module), one per class: its class attributes of immutable literals
@@ -1069,7 +1091,8 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
 
         template = Template(info, functions) if info.kind == "function" and (unsized_generator(returns) or built) else None
         code = (info.node, _module_functions(functions, memo))
-        return ExtFunc(returns, info.runs, info.host, info.host_once, template, code, info.host_sited)
+        return ExtFunc(returns, info.runs, info.host, info.host_once, template, code, info.host_sited,
+                       beside=memo.get(_BESIDE, {}).get(id(info)))
     if kind is UserClass:
         return _freeze_class(value.info, memo, functions)
     if kind is UserInst:
@@ -1079,6 +1102,21 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
 
 #: The `freeze` memo's key of the module's functions by name (`_module_functions`): no object's id is 0.
 _FUNCTIONS = 0
+#: The `freeze` memo's key of the functions whose calls by the scripts beside the module counts (`_called_beside`):
+#: no object's id is 1 either.
+_BESIDE = 1
+
+
+def _called_beside(resolver: Any, path: str, functions: tuple) -> dict[int, tuple[str, str]]:
+    """The module's functions and methods whose runs its walk takes from the scripts beside it that call
+    them (`Resolver.counted_beside`), by id: the module's path and the name those scripts call them by
+    (`ExtFunc.beside`)."""
+    found = {}
+    for info in functions:
+        name = resolver.counted_beside(info) if info.runs is not None else None  # (only such a call is a wrapper's)
+        if name is not None:
+            found[id(info)] = (path, name)
+    return found
 
 
 def _module_functions(functions: tuple, memo: dict[int, Any]) -> dict[str, ast.AST]:
@@ -1128,6 +1166,9 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
             ext.late.discard(name)
             if method.runs is not None:
                 ext.runs[name] = method.runs
+                # (not a base's: its scripts call the base's; nor a late-bound one's: a subclass may spend it)
+                if klass is info and not method.runs_by_self and id(method) in memo.get(_BESIDE, {}):
+                    ext.beside[name] = memo[_BESIDE][id(method)]
                 if method.runs_by_self:
                     ext.late.add(name)
             if method.host is not None or method.host_once is not None:

@@ -1394,20 +1394,14 @@ class Resolver:
         its default where a call passes none; {} where no script calls it or one names it otherwise. Where
         the runs of those calls per run of the program are known (none in a loop: script_runs.py), they
         are its calls here, each once, as `note_call` notes a call of this module (its runs then counted)."""
-        if self.exporting or self.imports is None or isinstance(info.node, ast.Lambda):
+        name = None if self.exporting else self.named_beside(info)
+        if name is None:
             return {}
-        cls = info.cls if info.kind == "method" else None
-        method = cls is not None
-        init = method and info.node.name == "__init__"
-        scope = info.scope.parent if method else info.scope
-        if not (method or info.kind == "function") or scope is None or scope.kind != "module" \
-                or (not method or init) and self.other_references(info, 0) > 0:
-            return {}
-        name = info.node.name if cls is None else cls.name if init else f"{cls.name}.{info.node.name}"
+        method = "." in name  # (`DCGAN.train`; not its constructor `DCGAN`)
         called = self.imports.calls_beside(name)
-        if not called and method and not init:
+        if not called and method:
             return self.heir_called(info)
-        if not called or method and not init and self.method_named(info):  # (the walk only where a script calls it)
+        if not called or method and self.method_named(info):  # (the walk only where a script calls it)
             return {}
         made = self.made_beside
         bound = [self.bind_arguments(info, [(False, made(v)) for v in args], [(k, made(v)) for k, v in keywords.items()])
@@ -1420,6 +1414,29 @@ class Resolver:
             info.calls_seen += called.runs
             info.implicit_calls += called.runs  # (named nowhere here)
         return passed
+
+    def named_beside(self, info: FuncInfo) -> str | None:
+        """The name the scripts beside call *info* by (`constructed.Beside.calls`): a module-level function
+        this module never names besides its definition (`train`), a module-level class's constructor
+        likewise (`DCGAN`) or its method (`DCGAN.train`); None for anything else."""
+        if self.imports is None or isinstance(info.node, ast.Lambda):
+            return None
+        cls = info.cls if info.kind == "method" else None
+        init = cls is not None and info.node.name == "__init__"
+        scope = info.scope.parent if cls is not None else info.scope
+        if not (cls is not None or info.kind == "function") or scope is None or scope.kind != "module" \
+                or (cls is None or init) and self.other_references(info, 0) > 0:
+            return None
+        return info.node.name if cls is None else cls.name if init else f"{cls.name}.{info.node.name}"
+
+    def counted_beside(self, info: FuncInfo) -> str | None:
+        """`named_beside`, where the scripts' calls of it are all a walk of this module counts of it
+        (`passed_beside`: a method its module names too is not one): read for other modules
+        (`ExtFunc.beside`), whose calls of it are then left to its sites where it counts them."""
+        name = self.named_beside(info)
+        if name is None or "." in name and self.method_named(info):
+            return None
+        return name
 
     def note_heir_call(self, node: ast.Call, cls: ClassInfo, attr: str) -> None:
         """A method's `self.m(...)` where no class of its own holds `m` (a base's `train` calling
@@ -2197,7 +2214,8 @@ class Resolver:
                 bound = (owner, attr) if kind is ExtInst and owner.passed is not None and attr in ext.templates else None
                 host, once = ext.hosts.get(attr, (None, None))
                 template = ext.batches.get(attr) if kind is ExtInst else None  # its rows for each call's arguments
-                return ExtFunc(ext.methods[attr], ext.runs.get(attr), host, once, template, bound=bound)
+                return ExtFunc(ext.methods[attr], ext.runs.get(attr), host, once, template, bound=bound,
+                               beside=ext.beside.get(attr))
             if ext.tf_base is None:
                 return None
             if kind is ExtClass:
@@ -2661,7 +2679,7 @@ class Resolver:
                 return self.joined(results) or self.registry_model(callee.items, results)
             return None if value is MISSING else value
         if kind is ExtFunc:
-            self.wrapper_call(node, callee.runs, callee.bound, args, keywords)
+            self.wrapper_call(node, callee.runs, callee.bound, args, keywords, callee.beside)
             if callee.runs is None and callee.code is not None:
                 self.given_function_call(node, callee.code, args, keywords, callee.returns)
             template = callee.template
@@ -3850,11 +3868,13 @@ class Resolver:
 
     def wrapper_call(
         self, node: ast.Call, runs: Spent | None, bound: tuple | None = None,
-        args: list | None = None, keywords: list | None = None,
+        args: list | None = None, keywords: list | None = None, beside: tuple[str, str] | None = None,
     ) -> None:
         """A call of another module's function that spends its work in a TF call: a call site of that
         API (wrappers.py), none of whose arguments is known here; for a method of an instance whose
-        class keeps it (*bound*, `ExtFunc.bound`), its walk with this call's arguments tells them (wrapped.py)."""
+        class keeps it (*bound*, `ExtFunc.bound`), its walk with this call's arguments tells them (wrapped.py).
+        None where its work is not told here and the function's module counts this module's calls of it
+        (*beside*, `ExtFunc.beside`: `Imports.counted_there`): its own sites list that work once."""
         self.spent_through(runs)
         if runs is None or self.exporting:
             return
@@ -3865,6 +3885,9 @@ class Resolver:
         # (a traced call's work is summed after the walk that would follow it: none found there)
         followed = wrapped.follow(self, bound, api, args or [], keywords or []) \
             if bound is not None and not runs.fed and api != TRACED_CALL else None
+        if followed is None and beside is not None and self.imports.counted_there(*beside):
+            self.calls = [call for call in self.calls if call is not found]
+            return
         step = wrappers.step_given(runs, feat.argument_values(list(runs.fetched), args or [], keywords or [])) \
             if runs.fetched else runs.step
         self.as_wrapper(found, runs, step, followed)

@@ -686,14 +686,15 @@ class ExtFunc:
     *code*: its node and its module's functions by name, for what it does with the objects it is
     given (hostwork.handed_methods, asked only of a call that gives one); *sited*: its `FuncInfo.host_sited`;
     *bound*: for a method read on an instance whose class keeps it as a `Template` (a wrapper's, wrapped.py),
-    that instance and the method's name."""
+    that instance and the method's name; *beside*: its module's path and the name the scripts beside call it by,
+    where that module's walk counts their calls of it as its runs (`Resolver.counted_beside`)."""
 
-    __slots__ = ("returns", "runs", "host", "host_once", "template", "code", "sited", "bound")
+    __slots__ = ("returns", "runs", "host", "host_once", "template", "code", "sited", "bound", "beside")
 
     def __init__(
         self, returns: Any, runs: Spent | None = None, host: str | None = None, host_once: str | None = None,
         template: Template | None = None, code: tuple[Any, Any] | None = None, sited: bool = False,
-        bound: tuple[ExtInst, str] | None = None,
+        bound: tuple[ExtInst, str] | None = None, beside: tuple[str, str] | None = None,
     ):
         self.returns = returns
         self.runs = runs
@@ -703,6 +704,7 @@ class ExtFunc:
         self.code = code
         self.sited = sited
         self.bound = bound
+        self.beside = beside
 
 
 @dataclass(eq=False)
@@ -737,6 +739,8 @@ class ExtClass:
     #: with that call's runs per run of it (`ClassInfo.heir_calls`): a subclass's `m` runs as often as those
     #: methods, called on the subclass, run times that (`Resolver.heir_called`)
     heir_calls: dict[str, tuple[tuple[str, Any], ...]] = field(default_factory=dict)
+    #: method name -> its `ExtFunc.beside`, for the methods spending work that its own body defines
+    beside: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 class ExtInst:

@@ -17,7 +17,10 @@ what the helper's parameters give it), counted by that module's loops. Its work 
 at the call: none of the wrapped call's arguments is known there (a graph run: one run of the
 graph on a batch not known, one training step of it where its fetches hold an optimizer's update
 of the helper's own or the caller's argument for the helper's parameter they are, `Spent`; a
-model's fit or predict: the model's size unknown). A call of the
+model's fit or predict: the model's size unknown). Where the helper's module counts the call itself
+(its runs taken from the scripts beside that call it, none in a loop of unknown length:
+`Imports.counted_there`) and the call's own arguments tell nothing more (wrapped.py), it is no site:
+the wrapped call's site lists that work once. A call of the
 module's own such function is one too where the function's sites cannot count it: made in a loop
 of unknown length (`Resolver.uncounted_wrappers`); and a call of another module's function given
 what `K.function` returned, which it calls, is a run of that graph, given a Keras model it calls, at
