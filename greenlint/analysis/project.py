@@ -405,6 +405,7 @@ class ProjectIndex:
         #: folder -> {module: every module there that imports it} (`users`), listed with `_importers`
         self._users: dict[str, dict[str, list[str]]] = {}
         self._script_folders: dict[str, list[str]] = {}  # folder -> its subfolders of scripts (`callers`)
+        self._readers: dict[str, tuple[str, ...]] = {}  # path -> its `readers`
         self._held = False  # `held`: refresh does nothing
         self._held_stamps: dict[str, tuple[int, ...] | None] = {}  # `stamp`'s, while held
         #: path -> (its content hash, the attributes its code may set: `assigned.attributes_set`), where asked
@@ -468,6 +469,7 @@ class ProjectIndex:
         self._importers.clear()  # the folders listed again
         self._users.clear()
         self._script_folders.clear()
+        self._readers.clear()
         now = time.monotonic()
         if now - self._refreshed < max_age:
             return
@@ -572,14 +574,20 @@ class ProjectIndex:
     def readers(self, path: str) -> list[str]:
         """The modules beside the module at *path* whose code decides its analysis, sorted in two parts:
         its callers, then the callers of those of them that define a class, less those and *path*
-        (the scripts calling a method a subclass inherits from a class of *path*: `Imports.inherited`)."""
-        callers = self.callers(path)
-        heirs: set[str] = set()
-        for caller in callers:
-            read = self._read_before.get(caller)
-            if read is not None and read.classes:
-                heirs.update(self.callers(caller))
-        return callers + sorted(heirs - {path, *callers})
+        (the scripts calling a method a subclass inherits from a class of *path*: `Imports.inherited`);
+        a new list, found once between refreshes (every module's cache key asks for its imports' too)."""
+        self._scan(path)
+        self._fresh()
+        found = self._readers.get(path)
+        if found is None:
+            callers = self.callers(path)
+            heirs: set[str] = set()
+            for caller in callers:
+                read = self._read_before.get(caller)
+                if read is not None and read.classes:
+                    heirs.update(self.callers(caller))
+            found = self._readers[path] = (*callers, *sorted(heirs - {path, *callers}))
+        return list(found)
 
     def script_folders(self, folder: str) -> list[str]:
         """The subfolders of *folder* that are no package and hold a script run as the program
@@ -672,6 +680,7 @@ class ProjectIndex:
             self._importers.clear()
             self._users.clear()
             self._script_folders.clear()
+            self._readers.clear()
             self._memo_version = self._version
 
     def component(self, path: str) -> frozenset[str]:
