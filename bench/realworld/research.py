@@ -31,6 +31,7 @@ else:  # pragma: no cover - Python 3.10
 HERE = Path(__file__).resolve().parent
 READINGS = HERE / "readings"
 KINDS = READINGS / "kinds.toml"
+REVIEWS = READINGS / "reviews.toml"  # second readings disputing a listed change (never editing the reading)
 RESULTS = HERE / "research.json"
 NEAR = 2  # lines either side of a listed line where a call site or a finding still matches it
 SURE = ("high", "medium", "low")
@@ -60,6 +61,23 @@ class Change:
     also: tuple[int, ...] = ()
     call: str | None = None  # the id of the main call it changes
     rules: tuple[str, ...] = ()  # codes that count beyond the kind's
+
+
+@dataclass(frozen=True)
+class Review:
+    """A second reading's dispute of one listed change: who, and the evidence."""
+
+    corpus: str
+    file: str
+    cell: int
+    line: int
+    kind: str
+    by: str
+    reason: str
+
+    @property
+    def key(self) -> tuple[str, str, int, int, str]:
+        return (self.corpus, self.file, self.cell, self.line, self.kind)
 
 
 @dataclass(frozen=True)
@@ -112,9 +130,31 @@ def read_reading(path: Path, kinds: dict[str, tuple[str, ...]]) -> Reading:
 
 
 def read_readings(folder: Path = READINGS) -> list[Reading]:
-    """Every reading of the folder (all `*.toml` but kinds.toml), sorted by corpus."""
+    """Every reading of the folder (all `*.toml` but kinds.toml and reviews.toml), sorted by corpus."""
     kinds = read_kinds(folder / KINDS.name)
-    return [read_reading(p, kinds) for p in sorted(folder.glob("*.toml")) if p.name != KINDS.name]
+    return [read_reading(p, kinds) for p in sorted(folder.glob("*.toml")) if p.name not in (KINDS.name, REVIEWS.name)]
+
+
+def read_reviews(readings: list[Reading], path: Path | None = None) -> dict[tuple[str, str, int, int, str], Review]:
+    """The second readings' disputes of the changes of *readings* by the change they dispute, checked: each
+    review of one of their corpora names a change its reading lists (the others are left out)."""
+    listed = {(r.corpus, c.file, c.cell, c.line, c.kind) for r in readings for c in r.changes}
+    corpora = {r.corpus for r in readings}
+    path = path or REVIEWS
+    found = {}
+    try:
+        reviews = [Review(v["corpus"], v["file"], int(v.get("cell", 0)), int(v["line"]), v["kind"], v["by"], v["reason"])
+                   for v in (_load(path).get("review", []) if path.is_file() else [])]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{path}: a [[review]] lacks or mistypes a field: {exc!r}") from exc
+    for review in reviews:
+        if review.corpus not in corpora:
+            continue
+        if review.key not in listed:
+            raise ValueError(f"{path}: the review of {review.corpus} {review.file}:{review.line} ({review.kind}) "
+                             "names no change a reading lists")
+        found[review.key] = review
+    return found
 
 
 def _load(path: Path) -> dict:
@@ -174,10 +214,12 @@ def finders(change: Change, calls: dict[str, MainCall], findings: list[dict], ki
 
 
 def score_reading(reading: Reading, sites: list[dict], default: list[dict], every: list[dict],
-                  kinds: dict[str, tuple[str, ...]], judged_false: list[dict] = ()) -> dict:
+                  kinds: dict[str, tuple[str, ...]], judged_false: list[dict] = (),
+                  reviews: dict[tuple[str, str, int, int, str], Review] | None = None) -> dict:
     """One corpus's row: its main calls matched to call sites, its changes to findings. A change that
     only default findings judged false (`judged_false`) would find is disputed: the reading lists it, the
-    judge found the finding on it wrong."""
+    judge found the finding on it wrong; one a second reading disputes (*reviews*) says so, still counted."""
+    reviews = reviews or {}
     by_id = {c.id: c for c in reading.calls}
     calls = []
     for call in reading.calls:
@@ -198,6 +240,8 @@ def score_reading(reading: Reading, sites: list[dict], default: list[dict], ever
         changes.append({
             "file": change.file, "cell": change.cell, "line": change.line, "kind": change.kind, "sure": change.sure,
             "found_by": found, "found_by_any_rule": opt_in, "judged_false": disputed,
+            "reviewed": (review.reason if (review := reviews.get((reading.corpus, change.file, change.cell, change.line,
+                                                                  change.kind))) else None),
         })
     never = [
         {"file": relative(site["path"]), "cell": site.get("cell"), "line": site["line"], "api": site["api"],
@@ -215,6 +259,7 @@ def score_reading(reading: Reading, sites: list[dict], default: list[dict], ever
         "changes_found": sum(bool(c["found_by"]) for c in changes),
         "changes_found_any_rule": sum(bool(c["found_by_any_rule"]) for c in changes),
         "changes_disputed": sum(bool(c["judged_false"]) for c in changes),
+        "changes_reviewed": sum(c["reviewed"] is not None for c in changes),
         "calls": calls,
         "changes": changes,
     }
@@ -244,6 +289,7 @@ def collect(readings: list[Reading]) -> dict[str, dict]:
 def score(readings: list[Reading], collected: dict[str, dict], kinds: dict[str, tuple[str, ...]]) -> dict:
     """The results (deterministic: same code, same readings, same file)."""
     false = {label.key for label in read_labels() if label.verdict == "false"}
+    reviews = read_reviews(readings)
 
     def judged(corpus: str, findings: list[dict], wrong: bool = False) -> list[dict]:
         """The findings not judged false (a finding judged false finds nothing), or, `wrong`, those judged false."""
@@ -253,9 +299,10 @@ def score(readings: list[Reading], collected: dict[str, dict], kinds: dict[str, 
     for r in readings:
         got = collected[r.corpus]
         rows.append(score_reading(r, got["sites"], judged(r.corpus, got["default"]), judged(r.corpus, got["every"]),
-                                  kinds=kinds, judged_false=judged(r.corpus, got["default"], wrong=True)))
+                                  kinds=kinds, judged_false=judged(r.corpus, got["default"], wrong=True),
+                                  reviews=reviews))
     keys = ("calls_listed", "call_sites", "with_figure", "changes_listed", "changes_found", "changes_found_any_rule",
-            "changes_disputed", "never_run")
+            "changes_disputed", "changes_reviewed", "never_run")
     return {
         "command": "python -m bench.realworld research",
         "method": (
@@ -267,7 +314,9 @@ def score(readings: list[Reading], collected: dict[str, dict], kinds: dict[str, 
             f"its kind names (readings/kinds.toml) within {NEAR} lines of it, of its other lines, or of the main "
             "call it changes: with the default rules, and with every rule selected. A finding judged false "
             "(bench/realworld/labels.csv) finds no change; a change that only such findings of the default rules "
-            "would find is counted as disputed (the reading and the judge disagree). Call sites that never run: every call site of the "
+            "would find is counted as disputed (the reading and the judge disagree); a change a second reading disputes "
+            "(readings/reviews.toml, with its evidence) is counted as reviewed, and stays listed and counted. "
+            "Call sites that never run: every call site of the "
             "corpus (not only main calls) whose `runs.count` is 0, each listed to be read: its loop must really "
             "never run."
         ),
@@ -298,14 +347,15 @@ def section(results: dict) -> list[str]:
 
     rows = [
         "| corpus | main calls | call sites | with a figure | changes found (default rules) | (every rule) "
-        "| disputed | call sites that never run |",
-        "|---|---|---|---|---|---|---|---|",
+        "| disputed | disputed by a review | call sites that never run |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in (*results["corpora"], {"corpus": "**total**", **results["total"]}):
         rows.append(
             f"| {r['corpus']} | {r['calls_listed']} | {pct(r['call_sites'], r['calls_listed'])} | "
             f"{pct(r['with_figure'], r['calls_listed'])} | {pct(r['changes_found'], r['changes_listed'])} | "
-            f"{pct(r['changes_found_any_rule'], r['changes_listed'])} | {r['changes_disputed']} | {r['never_run']} |"
+            f"{pct(r['changes_found_any_rule'], r['changes_listed'])} | {r['changes_disputed']} | {r['changes_reviewed']} | "
+            f"{r['never_run']} |"
         )
     kinds: dict[str, list[int]] = {}
     for r in results["corpora"]:
@@ -325,6 +375,11 @@ def section(results: dict) -> list[str]:
                  "blind judge disagree; see each label's reason in bench/realworld/labels.csv):", ""]
         rows += [f"- {corpus} `{c['file']}:{c['line']}` {c['kind']} ({c['sure']}): {', '.join(c['judged_false'])}"
                  for corpus, c in disputed]
+    reviewed = [(r["corpus"], c) for r in results["corpora"] for c in r["changes"] if c["reviewed"]]
+    if reviewed:
+        rows += ["", "Disputed by a review: changes a second reading finds do not hold (readings/reviews.toml; still "
+                 "listed and counted above):", ""]
+        rows += [f"- {corpus} `{c['file']}:{c['line']}` {c['kind']} ({c['sure']}): {c['reviewed']}" for corpus, c in reviewed]
     never = [(r["corpus"], site) for r in results["corpora"] for site in r["never_run_sites"]]
     if never:
         rows += ["", "Call sites counted as never running (each loop read: it must really never run):", ""]

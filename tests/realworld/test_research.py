@@ -14,6 +14,7 @@ from bench.realworld.research import (
     read_kinds,
     read_reading,
     read_readings,
+    read_reviews,
     score,
     section,
     stale_readings,
@@ -154,7 +155,7 @@ def test_changes_are_found_by_their_kinds_rules_near_their_lines(tmp_path):
     assert results["rules"] == {"GL201": {"listed": 1, "found": 0}, "GL204": {"listed": 1, "found": 0},
                                 "GL308": {"listed": 1, "found": 1}}
     text = "\n".join(section(results))
-    assert "| synthetic | 2 | 2 / 2 (100%) | 1 / 2 (50%) | 1 / 3 (33%) | 2 / 3 (67%) | 0 | 1 |" in text
+    assert "| synthetic | 2 | 2 / 2 (100%) | 1 / 2 (50%) | 1 / 3 (33%) | 2 / 3 (67%) | 0 | 0 | 1 |" in text
     assert "- synthetic `train.py:40` keras.Model.evaluate: its loop runs 0 times" in text  # a count unknown is not 0
     assert "| host-input-pipeline | none yet | 0 / 1 |" in text
     assert "| [GL308](rules/GL308.md) | 1 / 1 (100%) |" in text
@@ -193,6 +194,30 @@ def test_a_change_only_false_findings_would_find_is_disputed(tmp_path, monkeypat
     results = score([reading], collected, kinds)
     assert (results["total"]["changes_disputed"], results["total"]["changes_found"]) == (0, 1)
     assert "Disputed" not in "\n".join(section(results))
+
+
+def test_a_change_a_review_disputes_stays_listed_and_says_why(tmp_path, monkeypatch):
+    """A second reading's dispute (readings/reviews.toml) never removes the change: it stays in the denominator,
+    counted as reviewed and listed with its evidence; a review naming no listed change is an error."""
+    from bench.realworld import research
+
+    reading, kinds = _synthetic(tmp_path)
+    reviews = tmp_path / "reviews.toml"
+    reviews.write_text('[[review]]\ncorpus = "synthetic"\nfile = "train.py"\nline = 4\nkind = "no-early-stopping"\n'
+                       'by = "a second reader"\nreason = "the loop stops at a convergence test"\n', encoding="utf-8")
+    monkeypatch.setattr(research, "REVIEWS", reviews)
+    collected = {"synthetic": {"sites": [], "default": [], "every": []}}
+    results = score([reading], collected, kinds)
+    assert (results["total"]["changes_listed"], results["total"]["changes_reviewed"]) == (3, 1)
+    assert [c["reviewed"] for c in results["corpora"][0]["changes"]] == ["the loop stops at a convergence test", None, None]
+    assert "- synthetic `train.py:4` no-early-stopping (high): the loop stops at a convergence test" in "\n".join(section(results))
+    reviews.write_text(reviews.read_text(encoding="utf-8").replace("line = 4", "line = 5"), encoding="utf-8")
+    with pytest.raises(ValueError, match="names no change a reading lists"):
+        score([reading], collected, kinds)
+
+
+def test_the_reviews_name_listed_changes():
+    assert read_reviews(read_readings())  # each names a change a reading lists (else ValueError)
 
 
 @pytest.mark.parametrize("field, value, message", [
