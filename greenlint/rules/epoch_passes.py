@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from greenlint.analysis.options import argument, last_name
 from greenlint.rules.base import FileFacts
-from greenlint.rules.syntax import enclosing, last_bindings
+from greenlint.rules.syntax import chain_methods, enclosing, last_bindings
 from greenlint.rules.tf_data_defaults import OPTION
 from greenlint.rules.tf_target import target
 
@@ -53,7 +53,7 @@ KERAS_3 = (2, 16)
 
 def chain_size(facts: FileFacts, chain: ast.expr, cell: int | None) -> Size:
     """The cardinality of the dataset *chain* gives, its source read (`source_size`)."""
-    methods, root = _methods(chain, None)
+    methods, root = chain_methods(chain)
     size, methods = source_size(facts, root, cell, methods)
     return _applied(methods, size)
 
@@ -61,17 +61,7 @@ def chain_size(facts: FileFacts, chain: ast.expr, cell: int | None) -> Size:
 def size_after(chain: ast.expr, size: Size, stop: ast.AST | None = None) -> Size:
     """The cardinality of the dataset *chain* gives, where what its methods are called on (down to
     *stop*, a call of a function returning the dataset) has *size*."""
-    return _applied(_methods(chain, stop)[0], size)
-
-
-def _methods(chain: ast.expr, stop: ast.AST | None) -> tuple[list[ast.Call], ast.expr]:
-    """The method calls of *chain*, last first, down to *stop* or a receiver that is no method
-    call, and that receiver."""
-    methods: list[ast.Call] = []
-    while isinstance(chain, ast.Call) and isinstance(chain.func, ast.Attribute) and chain is not stop:
-        methods.append(chain)
-        chain = chain.func.value
-    return methods, chain
+    return _applied(chain_methods(chain, stop)[0], size)
 
 
 def _applied(methods: list[ast.Call], size: Size) -> Size:
@@ -89,7 +79,7 @@ def source_size(facts: FileFacts, node: ast.expr, cell: int | None, methods: lis
             bound = last_bindings(enclosing(facts, node, cell), node.lineno).get(node.id)
             if bound is None:
                 return None, methods
-            more, node = _methods(bound.value, None)
+            more, node = chain_methods(bound.value)
             methods += more
             continue
         break

@@ -19,6 +19,8 @@ from greenlint.rules.syntax import (
     Loop,
     calls_of,
     cell_units,
+    chain_calls,
+    chain_methods,
     chain_top,
     enclosing,
     is_method,
@@ -61,13 +63,11 @@ def repeated_after(facts: FileFacts, call: ast.Call, cell: int | None) -> str | 
         if id(top) in seen or len(seen) > MAX_USES or _looked_at(facts, top):
             continue
         seen.add(id(top))
-        node: ast.expr = top
-        while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node is not stop:
-            count = argument(node, "count", 0)
-            if node.func.attr == "repeat" and (count is None or _many(count)):
-                given = "" if count is None else ast.unparse(count)
-                return f"every pass of `repeat({given})` (line {node.lineno})"
-            node = node.func.value
+        repeat = _repeat_in(top, stop)
+        if repeat is not None:
+            count = argument(repeat, "count", 0)
+            given = "" if count is None else ast.unparse(count)
+            return f"every pass of `repeat({given})` (line {repeat.lineno})"
         parent = facts.parent(top, cell)
         if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
             todo += [(unit, load, None) for unit, load in _loads(facts, parent, parent.targets[0].id, cell)]
@@ -342,11 +342,7 @@ def _looked_at(facts: FileFacts, chain: ast.expr) -> bool:
     """A method chain with a `.take(n)` that looks at a few elements, not one side of a split: a
     `take(n)` whose receiver the file also `skip`s by the same count (`ds.take(k)` and `ds.skip(k)`:
     training and held-out parts) bounds nothing the training draws."""
-    while isinstance(chain, ast.Call) and isinstance(chain.func, ast.Attribute):
-        if chain.func.attr == "take" and not _split(facts, chain):
-            return True
-        chain = chain.func.value
-    return False
+    return any(call.func.attr == "take" and not _split(facts, call) for call in chain_methods(chain)[0])  # type: ignore[attr-defined]
 
 
 def _split(facts: FileFacts, take: ast.Call) -> bool:
@@ -379,7 +375,7 @@ def repeated_in_helper(facts: FileFacts, call: ast.Call, cell: int | None) -> tu
     seen: set[int] = set()
     while todo:
         unit, expr, listed = todo.pop()
-        if id(expr) in seen or len(seen) > MAX_USES or _looked_at(facts, expr) or _cached(expr):
+        if id(expr) in seen or len(seen) > MAX_USES or _looked_at(facts, expr) or chain_calls(expr, "cache"):
             continue
         seen.add(id(expr))
         if not listed and scope_of(facts, expr, unit) is not home and (repeat := _repeat_in(expr)) is not None:
@@ -388,23 +384,10 @@ def repeated_in_helper(facts: FileFacts, call: ast.Call, cell: int | None) -> tu
     return None
 
 
-def _cached(chain: ast.expr) -> bool:
-    """A method chain that calls `.cache()` (on a pipeline whose kind the resolver may not know: a parameter)."""
-    while isinstance(chain, ast.Call) and isinstance(chain.func, ast.Attribute):
-        if chain.func.attr == "cache":
-            return True
-        chain = chain.func.value
-    return False
-
-
-def _repeat_in(chain: ast.expr) -> ast.Call | None:
-    """The `repeat()` of a method chain that repeats (no count, `None`, -1 or a literal above 1)."""
-    while isinstance(chain, ast.Call) and isinstance(chain.func, ast.Attribute):
-        count = argument(chain, "count", 0)
-        if chain.func.attr == "repeat" and (count is None or _many(count)):
-            return chain
-        chain = chain.func.value
-    return None
+def _repeat_in(chain: ast.expr, stop: ast.AST | None = None) -> ast.Call | None:
+    """The `repeat()` of a method chain (down to *stop*) that repeats (no count, `None`, -1 or a literal above 1)."""
+    return next((call for call in chain_methods(chain, stop)[0] if call.func.attr == "repeat"  # type: ignore[attr-defined]
+                 and ((count := argument(call, "count", 0)) is None or _many(count))), None)
 
 
 def _holders(facts: FileFacts, expr: ast.expr, cell: int | None, listed: bool) -> list[tuple[int | None, ast.expr, bool]]:

@@ -539,13 +539,24 @@ def bound_name(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None
     return None
 
 
+def chain_methods(chain: ast.expr, stop: ast.AST | None = None) -> tuple[list[ast.Call], ast.expr]:
+    """The method calls of *chain* (`ds.map(f).batch(32)`), last first, down to *stop* or a receiver
+    that is no method call, and that receiver."""
+    methods: list[ast.Call] = []
+    while isinstance(chain, ast.Call) and isinstance(chain.func, ast.Attribute) and chain is not stop:
+        methods.append(chain)
+        chain = chain.func.value
+    return methods, chain
+
+
+def chain_calls(chain: ast.expr, method: str) -> bool:
+    """Whether a method chain calls *method* (`.take(...)`: a look at a few elements; `.cache()`)."""
+    return any(call.func.attr == method for call in chain_methods(chain)[0])  # type: ignore[attr-defined]
+
+
 def takes(expr: ast.expr) -> bool:
     """Whether a method chain has a `.take(...)`: a look at a few elements."""
-    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
-        if expr.func.attr == "take":
-            return True
-        expr = expr.func.value
-    return False
+    return chain_calls(expr, "take")
 
 
 def only_looked_at(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
