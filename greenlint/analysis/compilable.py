@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from greenlint.analysis.trees import child_fields
+from greenlint.analysis.trees import CHILD_FIELDS, child_fields
 
 #: Node types the walk does not judge itself: any of them sends the tree to the compiler.
 _COMPILED = frozenset(
@@ -51,8 +51,6 @@ _COMPILED = frozenset(
 MAX_BLOCKS = 10
 #: Levels of the tree beyond which the compiler's recursion may give out where the parser's did not.
 MAX_DEPTH = 200
-
-_fields: dict[type[ast.AST], tuple[str, ...]] = {}
 
 
 def may_not_compile(tree: ast.Module, text: str) -> bool:
@@ -85,7 +83,7 @@ def _expressions(tree: ast.Module, read: set[int]) -> bool:
     them only passed through. *read* holds the ids of the nodes accepted before their turn (the
     opening `__future__` imports; the walk adds the starred expressions of calls and displays)."""
     walked: list[ast.AST] = [tree]
-    append, node_type, fields, judged = walked.append, ast.AST, _fields, _JUDGED
+    append, node_type, fields, judged = walked.append, ast.AST, CHILD_FIELDS, _JUDGED
     depth, level_end = 0, 1
     for at, node in enumerate(walked):
         if at == level_end:
@@ -98,7 +96,7 @@ def _expressions(tree: ast.Module, read: set[int]) -> bool:
             return True
         names = fields.get(kind)
         if names is None:
-            names = fields[kind] = child_fields(kind)
+            names = child_fields(kind)
         for name in names:
             value = getattr(node, name, None)
             if type(value) is list:

@@ -144,7 +144,7 @@ def walk(node: ast.AST) -> list[ast.AST]:
     (`child_fields`), built without its generators: about twice as fast where every node is
     read (an early exit on the first match reads a prefix only, and keeps `ast.walk`)."""
     walked = [node]
-    append, node_type, fields = walked.append, ast.AST, _CHILD_FIELDS
+    append, node_type, fields = walked.append, ast.AST, CHILD_FIELDS
     for parent in walked:  # grows as it goes
         names = fields.get(type(parent))
         if names is None:
@@ -161,7 +161,7 @@ def walk(node: ast.AST) -> list[ast.AST]:
 
 
 #: The fields of each node type that may hold nodes (`child_fields`), filled as types are met.
-_CHILD_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
+CHILD_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
 #: The grammar's kinds of field that never hold a node of their own: names, strings, constants,
 #: and the expression contexts and operators, each one object shared by the whole tree
 #: (`ast.Load()`, `ast.Add()`), with no position and no children.
@@ -173,14 +173,14 @@ def child_fields(cls: type[ast.AST]) -> tuple[str, ...]:
     """The fields of node type *cls* worth walking: its `_fields` less those whose kind, in
     the grammar line that is each class's docstring (`Name(identifier id, expr_context ctx)`),
     is a leaf (`_LEAF_KINDS`); all of them where the docstring says no kind."""
-    fields = _CHILD_FIELDS.get(cls)
+    fields = CHILD_FIELDS.get(cls)
     if fields is None:
         grammar = _GRAMMAR.fullmatch(cls.__doc__ or "")
         kinds = {}  # field name -> its kind, without `?` (optional) or `*` (a list)
         for part in grammar.group(1).split(", ") if grammar else ():
             kind, _, name = part.partition(" ")
             kinds[name] = kind.rstrip("?*")
-        fields = _CHILD_FIELDS[cls] = tuple(f for f in cls._fields if kinds.get(f) not in _LEAF_KINDS)
+        fields = CHILD_FIELDS[cls] = tuple(f for f in cls._fields if kinds.get(f) not in _LEAF_KINDS)
     return fields
 
 
