@@ -135,6 +135,10 @@ from greenlint.analysis.values import (
 from greenlint.catalog.kinds import GRAPH_RUNS, NO_WORK_KINDS, TF1_GRAPH, TRACED_CALL
 
 TF_ROOTS = libraries.TF_ROOTS
+#: The catalog's Keras layer base, and the method Keras' merge base (`_Merge`: Add, Multiply, ... and
+#: `class RandomWeightedAverage(_Merge)`) runs on a call, in place of `call`.
+KERAS_LAYER = "tensorflow.keras.Layer"
+MERGE_FUNCTION = "_merge_function"
 #: Libraries followed only for the work they imply (array shapes, data-set sizes); no call
 #: of theirs is reported.
 DATA_ROOTS = arrays.DATA_ROOTS
@@ -1313,7 +1317,8 @@ class Resolver:
             value = self.expr(base)
             if type(value) is UserClass:
                 info.user_bases.append(value.info)
-                info.tf_base = info.tf_base or self.tf_base(value.info)
+                if info.tf_base is None and self.tf_base(value.info):
+                    info.tf_base, info.forward = self.tf_base(value.info), value.info.forward
             elif type(value) is ExtClass:
                 info.ext_bases.append(value)
                 info.tf_base = info.tf_base or value.tf_base
@@ -1321,6 +1326,8 @@ class Resolver:
                 sym = self.table.symbol(value.path)
                 if sym is not None and sym[1] == "class":
                     info.tf_base = sym[0]
+                elif sym is None and _keras_merge_base(value.path):  # Keras runs its `_merge_function` on a call
+                    info.tf_base, info.forward = KERAS_LAYER, MERGE_FUNCTION
                 elif sym is None and value.path.partition(".")[0] not in TF_ROOTS:  # a library's class
                     info.tf_base = self.library_base(value.path)
         for keyword in node.keywords:
@@ -2813,12 +2820,13 @@ class Resolver:
 
     def own_layer_call(self, layer: UserInst, receiver: Inst, args: list, keywords: list, value: Any) -> Any:
         """A Keras layer of the project (`class TransformerBlock(layers.Layer)`) called on symbolic tensors:
-        its `call` walked with them (`instantiated`), so that the layers its `__init__` built and its
+        its `call` walked with them (`instantiated`; on Keras' merge base, its `_merge_function`, which that
+        base's `call` runs), so that the layers its `__init__` built and its
         `call` applies (`self.att(x, x)`, `self.ffn(x)`) add their work to the graph; with `__init__`
         walked first for what this instance's construction passed (`Block(16)`, `Block(32)`: each its
         own sizes); None where it is a model (its own layers are `sub_layers`), defines no `call`, is not
         given symbolic tensors or its `call` does not give one."""
-        method = layer.info.find_method("call")
+        method = layer.info.find_method(layer.info.forward)
         if method is None or work_mod.is_model(receiver):
             return None
         return self.own_call(layer, method, args, keywords, value)
@@ -4890,9 +4898,15 @@ def _self_targets(node: ast.FunctionDef) -> set[str]:
     return found
 
 
+def _keras_merge_base(path: str) -> bool:
+    """*path* names Keras' private merge base (`keras.layers.merge._Merge`, `keras.layers.merging.base_merge._Merge`),
+    whose `call` runs the subclass's `_merge_function` on the list of inputs."""
+    return path.partition(".")[0] in TF_ROOTS and path.rpartition(".")[2] == "_Merge"
+
+
 def _unknown_on_sym(node: ast.Call, args: list, instance: int) -> Inst | None:
     """A call of something greenlint does not know (a layer of another library, `InstanceNormalization()(x)`,
-    or of the project on a base it does not know, `class RandomWeightedAverage(_Merge)`) on a Keras
+    or of the project on a base it does not know, `class Mix(SomeLibraryLayer)`) on a Keras
     symbolic tensor: a symbolic tensor of unknown shape, so that the model built on it keeps
     the known layers' work as a lower bound (work.unknown_on_sym), except for a normalisation layer
     built there (`_normalisation_init`), which keeps its input's shape (work.normalisation_on_sym);

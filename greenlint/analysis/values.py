@@ -328,7 +328,8 @@ class FuncInfo:
 
 @dataclass(eq=False)
 class ClassInfo:
-    """A class defined in the analysed file; `tf_base` is its nearest TF/Keras base class."""
+    """A class defined in the analysed file; `tf_base` is its nearest TF/Keras base class, `forward`
+    the method Keras runs when a layer of it is called (`call`; `_merge_function` on Keras' merge base)."""
 
     name: str
     tf_base: str | None = None
@@ -340,6 +341,7 @@ class ClassInfo:
     #: a method no class of its own defines -> the `self.m(...)` calls of it its methods make, each (call node ->
     #: the calling method's name and the call's runs per run of that method): a subclass's `m` (`heir_calls`)
     heir_calls: dict[str, dict[Any, tuple[str, Any]]] = field(default_factory=dict)
+    forward: str = "call"
 
     def find_method(self, name: str) -> FuncInfo | None:
         for klass in self.mro():

@@ -317,16 +317,14 @@ def test_a_layer_of_another_library_leaves_the_known_layers_as_a_lower_bound():
         assert label in flops.note and "Conv2D" in flops.note
 
 
-def test_a_project_layer_on_an_unknown_base_leaves_the_known_layers_as_a_lower_bound():
-    """WGAN-GP's critic model: `RandomWeightedAverage(_Merge)`, a class of the project on a private Keras
-    base greenlint does not know, called on two symbolic tensors. The model built on its output is
-    seen, its known layers a lower bound (it was not built statically before)."""
-    code = """
+MERGED = """
     from keras.layers.merge import _Merge
+    from keras import backend as K
 
     class RandomWeightedAverage(_Merge):
         def _merge_function(self, inputs):
-            return 0.5 * inputs[0] + 0.5 * inputs[1]
+            alpha = K.random_uniform((32, 1))
+            return alpha * inputs[0] + (1 - alpha) * inputs[1]
 
     real = tf.keras.Input(shape=(8,))
     noise = tf.keras.Input(shape=(4,))
@@ -335,6 +333,24 @@ def test_a_project_layer_on_an_unknown_base_leaves_the_known_layers_as_a_lower_b
     critic = tf.keras.Model([real, noise], tf.keras.layers.Dense(1)(mixed))
     critic.train_on_batch([np.zeros((32, 8)), np.zeros((32, 4))], np.zeros((32, 1)))
     """
+
+
+def test_a_project_layer_on_keras_merge_base_adds_its_merge_function():
+    """WGAN-GP's critic model: `RandomWeightedAverage(_Merge)`, a class of the project on Keras' private
+    merge base, whose `call` runs the subclass's `_merge_function` on the inputs: that function is
+    walked on the two symbolic tensors (its three element-wise operations on 8 elements each), so
+    the model's FLOPs are known, not a lower bound."""
+    flops = work_of(MERGED, "tensorflow.keras.Model.train_on_batch")["flops_per_sample"]
+    assert flops.value == 2 * 4 * 8 + 3 * 8 + 2 * 8 * 1  # the Dense on the noise, the merge, the last Dense
+    assert flops.bound is None
+
+
+def test_a_project_layer_on_an_unknown_base_leaves_the_known_layers_as_a_lower_bound():
+    """The same layer on a base of a library greenlint does not know: its output's shape is unknown, the
+    model built on it seen, its known layers a lower bound."""
+    code = MERGED.replace("from keras.layers.merge import _Merge", "from mixers.layers import Mixer").replace(
+        "(_Merge)", "(Mixer)"
+    )
     flops = work_of(code, "tensorflow.keras.Model.train_on_batch")["flops_per_sample"]
     assert flops.value == 2 * 4 * 8  # the Dense on the noise alone
     assert flops.bound == "lower" and "RandomWeightedAverage" in flops.note
