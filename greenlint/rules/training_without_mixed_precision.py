@@ -67,6 +67,12 @@ TF_KERAS_PACKAGE = re.compile(r"^[ \t]*(?:import[ \t][^\n#]*\btf_keras\b|from[ \
 LEGACY_KERAS = re.compile(r"\bTF_USE_LEGACY_KERAS\b")
 #: A Keras optimizer's gradient clipping, which no `LossScaleOptimizer` before TensorFlow 2.4 wraps.
 CLIPPING = frozenset({"clipnorm", "clipvalue"})
+#: What the policy's advice adds where the file clips through a Keras optimizer and its project states no
+#: TensorFlow, or a lower bound alone: the advice holds from 2.4, whose `LossScaleOptimizer` applies that clipping.
+CLIPPING_NEEDS = (
+    ", on TensorFlow 2.4 or later: the `LossScaleOptimizer` of 2.3 and older rejects an optimizer given"
+    " `clipnorm` or `clipvalue`"
+)
 #: What a file that can train on a TPU builds.
 TPU_WORDS = ("TPUStrategy", "TPUClusterResolver")
 #: The share of a training's energy mixed precision can save: none where the step waits on
@@ -243,7 +249,9 @@ class TrainingWithoutMixedPrecision(Rule):
       wrap it in raises "does not support wrapping optimizers with a clipnorm" there (the
       TensorFlow 1.15 to 2.3 sources); the change then means dropping the clipping or upgrading
       TensorFlow, not a switch. From 2.4 (and Keras 2.6-2.11 and Keras 3) the wrapper applies the
-      inner optimizer's clipping to the unscaled gradients, and the finding stands;
+      inner optimizer's clipping to the unscaled gradients, and the finding stands; where the project
+      states no TensorFlow (no pin, or a lower bound alone, as `>=2.3`, or a check of the version at
+      run time), the advice says it holds on TensorFlow 2.4 or later;
     - the user stated a GPU without tensor cores (`--device`, `device = "…"` in the
       configuration: a GTX 1080 Ti, compute capability 6.1): float16 arithmetic there runs at
       FP32's rate or slower, and TensorFlow itself warns that mixed precision "may run slowly".
@@ -1145,6 +1153,8 @@ def _advice(facts: FileFacts, tf: TargetVersion, own_step: str) -> str:
     call = "experimental.set_policy" if tf.older_than(2, 4) else "set_global_policy"
     policy = '"mixed_bfloat16")` on its TPU, `"mixed_float16"` on a GPU,' if _on_tpu(facts) else '"mixed_float16")`'
     advice = f"`{keras}.mixed_precision.{call}({policy} before the model is built"
+    if (tf.version is None or not tf.stated) and _clips(facts):
+        advice += CLIPPING_NEEDS
     if own_step:
         scaling = (
             "`get_scaled_loss` before the gradient and `get_unscaled_gradients` after it"

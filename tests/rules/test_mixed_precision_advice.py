@@ -200,3 +200,31 @@ def test_an_update_a_project_module_builds_from_tf_gradients(grads, told, tmp_pa
     (finding,) = check_in_project(tmp_path, predictor, files, "train.py", "GL602", {"material-saving-j": 0.0})
     assert "enable_mixed_precision_graph_rewrite" in finding.message
     assert ("take the gradients with its `compute_gradients`" in finding.message) is told
+
+
+CLIPPING = (
+    "import tensorflow as tf\n"
+    + RESNET
+    + "m.compile(optimizer=tf.keras.optimizers.Adam(1e-5, clipnorm=0.001), loss='mse')\nm.fit(x, y, epochs=10)\n"
+)
+TOLD = "before the model is built, on TensorFlow 2.4 or later: the `LossScaleOptimizer` of 2.3 and older rejects"
+MATERIAL = {"material-saving-j": 0.0}
+
+
+@pytest.mark.parametrize(
+    ("pins", "told"),
+    [
+        ({}, True),
+        ({"requirements.txt": "tensorflow>=2.3\n"}, True),
+        ({"requirements.txt": "tensorflow==2.10\n"}, False),
+    ],
+)
+def test_a_clipping_optimizer_is_told_the_tensorflow_its_policy_needs(pins, told, tmp_path, predictor):
+    (found,) = check_in_project(tmp_path, predictor, {"train.py": CLIPPING, **pins}, "train.py", "GL602", MATERIAL)
+    assert (TOLD in found.message) is told
+
+
+def test_an_optimizer_that_does_not_clip_is_told_no_version(tmp_path, predictor):
+    code = CLIPPING.replace(", clipnorm=0.001", "")
+    (found,) = check_in_project(tmp_path, predictor, {"train.py": code}, "train.py", "GL602", MATERIAL)
+    assert "TensorFlow 2.4 or later" not in found.message
