@@ -171,6 +171,12 @@ class DequeIndexedByPosition(Rule):
             "        self.k = k\n        self.frames = deque(maxlen=k)\n"
             "    def observation(self):\n        return np.concatenate([self.frames[i] for i in range(self.k)], axis=-1)\n"
         ),
+        Valid(  # a queue drained at its left end, read back from its own length: its recent items
+            "import tensorflow as tf\n"
+            "from collections import deque\nclass Window:\n    def __init__(self, n):\n"
+            "        self.items = deque(maxlen=n)\n    def drop(self):\n        self.items.popleft()\n"
+            "    def back(self, k):\n        return self.items[len(self.items) - 1 - k]\n"
+        ),
         Valid(  # a parameter whose default is small
             "import tensorflow as tf\n"
             "import random\nfrom collections import deque\nclass Agent:\n    def __init__(self, size=2000):\n"
@@ -416,9 +422,8 @@ def _lockstep(facts: FileFacts, cell: int | None, assign: ast.AST, target: ast.e
         ):
             made_at.setdefault(ast.unparse(other.targets[0]), other)
     appends = _appends(facts, cell, klass, made_at)
-    return frozenset(
-        peer for peer in made_at if appends.get(peer) is not None and appends.get(peer) == appends.get(text)
-    )
+    mine = appends.get(text)
+    return frozenset({text, *(peer for peer in made_at if mine is not None and appends.get(peer) == mine)})
 
 
 def _appends(
