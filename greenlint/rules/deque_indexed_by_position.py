@@ -10,7 +10,7 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, last
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import in_test
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import enclosing, parameters
+from greenlint.rules.syntax import enclosing, last_bindings, parameters
 
 #: From this many items a lookup in the middle of a deque costs several times a list's: CPython's
 #: `deque_item` (Modules/_collectionsmodule.c) walks blocks of 64 items from the nearer end, about
@@ -21,6 +21,8 @@ LARGE = 100_000
 UNKNOWN = " (where it holds 100,000 items or more: several list lookups each)"
 #: The `random` functions that index their population once per pick.
 PICKS = frozenset({"sample", "choice"})
+#: The deque methods that change its length other than `append`.
+MUTATORS = frozenset({"appendleft", "extend", "extendleft", "pop", "popleft", "clear", "remove", "insert"})
 
 
 class DequeIndexedByPosition(Rule):
@@ -41,9 +43,19 @@ class DequeIndexedByPosition(Rule):
     Not reported: a deque whose `maxlen` is below 100,000 (a lookup then costs at most a few list
     lookups), a value the code computes (`span = 2 * skip_window + 1`), or absent (a queue whose
     length the code does not bound); reads at literal positions (`d[0]`, `d[-1]`: the ends are
-    reached at once); iteration, `append`, `popleft`; test code.
+    reached at once); reads at a position counted back from its length (`len(d) - 1 - offset`,
+    directly or through names the function bound so: the recent items, which the walk reaches from
+    that end in as many blocks as it counts back, whatever the length), or from the length of
+    another deque of the class that holds as many items (made beside it with the same `maxlen` and
+    changed only by `append`s side by side with its own: a window of frames and one of their
+    flags); for a deque whose length is not shown, reads at the variable of a loop over a `range`
+    (`[self.frames[i] for i in range(self.k)]`: a window read in order, not a memory drawn from at
+    random); iteration, `append`, `popleft`; test code.
 
-    Off by default (opt-in) until the real-world benchmark has judged its findings, as every new rule.
+    Default since the real-world benchmark judged its findings: of the four first judged, the two
+    false were windows of `window_length` frames and flags read back from their end, which the
+    reads counted back from a length leave out; one true (a 1M-transition replay memory sampled
+    at random) and one debatable (a notebook timing a deque's lookups on purpose) remain.
 
     ## Why is this bad?
     A deque is a linked list of blocks of 64 items (CPython's `Modules/_collectionsmodule.c`):
@@ -99,7 +111,6 @@ class DequeIndexedByPosition(Rule):
 
     code = "GL412"
     name = "deque-indexed-by-position"
-    DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     SITELESS = True  # a replay memory's module often holds no TensorFlow call
     MENTIONS = ("deque",)
     MESSAGE = (
@@ -138,6 +149,34 @@ class DequeIndexedByPosition(Rule):
             "import collections\ndef batch(data, skip_window):\n    span = 2 * skip_window + 1\n"
             "    buffer = collections.deque(maxlen=span)\n    return buffer[skip_window]\n"
         ),
+        Valid(  # a frame window read back from its end (`len(d) - 1 - offset`): as many blocks as it counts back
+            "import tensorflow as tf\n"
+            "from collections import deque\nclass Memory:\n    def __init__(self, window_length):\n"
+            "        self.window_length = window_length\n        self.frames = deque(maxlen=window_length)\n"
+            "    def recent(self):\n        idx = len(self.frames) - 1\n        state = []\n"
+            "        for offset in range(self.window_length - 1):\n            current = idx - offset\n"
+            "            state.insert(0, self.frames[current])\n        return state\n"
+        ),
+        Valid(  # two windows of one capacity appended side by side: one is read back from the other's length
+            "import tensorflow as tf\n"
+            "from collections import deque\nclass Memory:\n    def __init__(self, n):\n"
+            "        self.frames = deque(maxlen=n)\n        self.dones = deque(maxlen=n)\n"
+            "    def append(self, frame, done):\n        self.frames.append(frame)\n        self.dones.append(done)\n"
+            "    def recent(self, offset):\n        idx = len(self.frames) - 1 - offset\n"
+            "        return self.frames[idx], self.dones[idx - 1]\n"
+        ),
+        Valid(  # a frame stack of a length its caller passes, read in order: a window, not a memory drawn at random
+            "import numpy as np\nimport tensorflow as tf\n"
+            "from collections import deque\nclass FrameStack:\n    def __init__(self, k):\n"
+            "        self.k = k\n        self.frames = deque(maxlen=k)\n"
+            "    def observation(self):\n        return np.concatenate([self.frames[i] for i in range(self.k)], axis=-1)\n"
+        ),
+        Valid(  # a queue drained at its left end, read back from its own length: its recent items
+            "import tensorflow as tf\n"
+            "from collections import deque\nclass Window:\n    def __init__(self, n):\n"
+            "        self.items = deque(maxlen=n)\n    def drop(self):\n        self.items.popleft()\n"
+            "    def back(self, k):\n        return self.items[len(self.items) - 1 - k]\n"
+        ),
         Valid(  # a parameter whose default is small
             "import tensorflow as tf\n"
             "import random\nfrom collections import deque\nclass Agent:\n    def __init__(self, size=2000):\n"
@@ -161,6 +200,24 @@ class DequeIndexedByPosition(Rule):
             line=6,
             message_contains="`self.data` is a `collections.deque` (maxlen `maxlen`, not shown) read at positions other"
             " than its ends (`self.data[idx]`, line 8)",
+        ),
+        Invalid(  # read back from the length of another deque that is not appended beside it: any position
+            "import tensorflow as tf\n"
+            "from collections import deque\nclass Memory:\n    def __init__(self, n):\n"
+            "        self.frames = deque(maxlen=n)\n        self.dones = deque(maxlen=n)\n"
+            "    def add_frame(self, frame):\n        self.frames.append(frame)\n"
+            "    def add_done(self, done):\n        self.dones.append(done)\n"
+            "    def recent(self, offset):\n        idx = len(self.frames) - 1 - offset\n"
+            "        return self.frames[idx], self.dones[idx - 1]\n",
+            line=6,
+            message_contains="`self.dones[idx - 1]`, line 13",
+        ),
+        Invalid(  # 1M items read in order by index: each lookup still walks from the nearer end
+            "import tensorflow as tf\n"
+            "from collections import deque\nmemory = deque(maxlen=1_000_000)\n"
+            "def total():\n    return sum(memory[i] for i in range(len(memory)))\n",
+            line=3,
+            message_contains="(`memory[i]`, line 5)",
         ),
         Invalid(  # a module-level replay memory of 1M items sampled by index
             "import tensorflow as tf\n"
@@ -206,7 +263,9 @@ class DequeIndexedByPosition(Rule):
                     continue
                 targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
                 for target in targets:
-                    read = _first_read(facts, cell, assign, target)
+                    read = _first_read(
+                        facts, cell, assign, target, _lockstep(facts, cell, assign, target), "not shown" in size
+                    )
                     if read is None or in_test(facts, value, cell):
                         continue
                     yield self.diagnostic(
@@ -235,7 +294,11 @@ def _capacity(facts: FileFacts, size: ast.expr | None, cell: int | None) -> str 
             return None
         return f"maxlen {value}{where}"
     scope = enclosing(facts, size, cell, (ast.FunctionDef, ast.AsyncFunctionDef))
-    if isinstance(size, ast.Name) and isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and size.id in parameters(scope):
+    if (
+        isinstance(size, ast.Name)
+        and isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and size.id in parameters(scope)
+    ):
         return f"maxlen `{size.id}`, not shown"
     return None
 
@@ -246,9 +309,14 @@ def _is_deque(facts: FileFacts, func: ast.expr, cell: int | None) -> bool:
     return facts.imported_path(func, cell) == "collections.deque"
 
 
-def _first_read(facts: FileFacts, cell: int | None, assign: ast.AST, target: ast.expr) -> ast.expr | None:
+def _first_read(
+    facts: FileFacts, cell: int | None, assign: ast.AST, target: ast.expr, lengths: frozenset[str], unsized: bool
+) -> ast.expr | None:
     """The first read of the deque bound to *target* at a position other than its ends: a subscript
-    whose index is not a literal, or a `random.sample`/`random.choice` of it. `self.x` is followed
+    whose index is not a literal nor counted back from its length (that of a deque in *lengths*,
+    `_lockstep`), nor, for a deque whose length is not shown (*unsized*), the variable of a loop
+    over a `range` (`[self.frames[i] for i in range(self.k)]`: a pass over a window in order, not
+    a memory drawn from at random), or a `random.sample`/`random.choice` of it. `self.x` is followed
     in the methods of the assignment's class, a name in the assignment's function (every unit of the
     file for a module-level name)."""
     units: list[tuple[int | None, ast.AST | None]]
@@ -267,7 +335,13 @@ def _first_read(facts: FileFacts, cell: int | None, assign: ast.AST, target: ast
             continue
         for node in facts.nodes(unit_cell, ast.Subscript, ast.Call):
             if isinstance(node, ast.Subscript):
-                read = isinstance(node.ctx, ast.Load) and ast.unparse(node.value) == text and not _literal(node.slice)
+                read = (
+                    isinstance(node.ctx, ast.Load)
+                    and ast.unparse(node.value) == text
+                    and not _literal(node.slice)
+                    and not _from_end(node.slice, lengths, enclosing(facts, node, unit_cell), node.lineno)
+                    and not (unsized and _in_order(facts, node, unit_cell))
+                )
             else:
                 read = (
                     isinstance(node, ast.Call)
@@ -280,6 +354,107 @@ def _first_read(facts: FileFacts, cell: int | None, assign: ast.AST, target: ast
             if read and (isinstance(root, ast.Module) or root in facts.ancestors(node, unit_cell)):
                 reads.append(node)
     return min(reads, key=lambda n: (n.lineno, n.col_offset), default=None)
+
+
+def _from_end(index: ast.expr, lengths: frozenset[str], scope: ast.AST | None, line: int, hops: int = 3) -> bool:
+    """Whether *index* counts back from the deque's length (`len(d) - 1 - offset`, *lengths* naming
+    the expressions that hold it, directly or through the names the function last bound so before
+    *line*): a read of its recent items, which the walk reaches from that end in as many blocks as
+    it counts back, whatever the deque's length."""
+    while isinstance(index, ast.BinOp) and isinstance(index.op, ast.Sub):
+        index = index.left
+    if (
+        isinstance(index, ast.Call)
+        and isinstance(index.func, ast.Name)
+        and index.func.id == "len"
+        and len(index.args) == 1
+    ):
+        return ast.unparse(index.args[0]) in lengths
+    if isinstance(index, ast.Name) and hops > 0:
+        bound = last_bindings(scope, line).get(index.id)
+        return bound is not None and _from_end(bound.value, lengths, scope, bound.lineno, hops - 1)
+    return False
+
+
+def _in_order(facts: FileFacts, read: ast.Subscript, cell: int | None) -> bool:
+    """Whether *read*'s index is the variable of a `for` or a comprehension around it that goes
+    over a `range(...)`: the positions read one after the other."""
+    index = read.slice
+    if not isinstance(index, ast.Name):
+        return False
+    loops: list[ast.For | ast.AsyncFor | ast.comprehension] = []
+    for above in facts.ancestors(read, cell):
+        if isinstance(above, (ast.For, ast.AsyncFor)):
+            loops.append(above)
+        elif isinstance(above, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            loops.extend(above.generators)
+    return any(
+        isinstance(loop.target, ast.Name)
+        and loop.target.id == index.id
+        and isinstance(loop.iter, ast.Call)
+        and isinstance(loop.iter.func, ast.Name)
+        and loop.iter.func.id == "range"
+        for loop in loops
+    )
+
+
+def _lockstep(facts: FileFacts, cell: int | None, assign: ast.AST, target: ast.expr) -> frozenset[str]:
+    """The deques whose length is the length of the deque bound to *target*: itself, and for
+    `self.x`, the attributes the same statement list binds to a deque of the same `maxlen`
+    (`self.frames = deque(maxlen=n)`, `self.dones = deque(maxlen=n)`) where the class changes
+    both only by `append`s made side by side, in the same statement list (`self.frames.append(o)`,
+    `self.dones.append(d)`): each holds as many items as the other."""
+    text = ast.unparse(target)
+    klass = enclosing(facts, assign, cell, (ast.ClassDef,))
+    made = getattr(assign, "value", None)
+    if klass is None or not isinstance(made, ast.Call) or not text.startswith("self."):
+        return frozenset({text})
+    size = ast.unparse(argument(made, "maxlen", 1) or made)
+    made_at = {text: assign}
+    for other in facts.nodes(cell, ast.Assign):
+        if (
+            facts.parent(other, cell) is facts.parent(assign, cell)
+            and len(other.targets) == 1
+            and ast.unparse(other.targets[0]).startswith("self.")
+            and isinstance(other.value, ast.Call)
+            and _is_deque(facts, other.value.func, cell)
+            and ast.unparse(argument(other.value, "maxlen", 1) or other.value) == size
+        ):
+            made_at.setdefault(ast.unparse(other.targets[0]), other)
+    appends = _appends(facts, cell, klass, made_at)
+    mine = appends.get(text)
+    return frozenset({text, *(peer for peer in made_at if mine is not None and appends.get(peer) == mine)})
+
+
+def _appends(
+    facts: FileFacts, cell: int | None, klass: ast.AST, made_at: Mapping[str, ast.AST]
+) -> dict[str, frozenset[tuple[int, str]] | None]:
+    """For each deque attribute of *made_at* (its text -> the assignment making it), the statement
+    lists of *klass* that append to it; None for one the class changes any other way (a method of
+    `MUTATORS`, an `append` inside an expression, `del`, the attribute bound again)."""
+    found: dict[str, set[tuple[int, str]] | None] = {text: set() for text in made_at}
+    making = {id(t) for made in made_at.values() for t in getattr(made, "targets", [getattr(made, "target", None)])}
+    for node in facts.nodes(cell, ast.Attribute):
+        text = ast.unparse(node)
+        parent = facts.parent(node, cell)
+        rebound = isinstance(node.ctx, ast.Store) and id(node) not in making
+        if text in found and (rebound or isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Del)):
+            found[text] = None
+        owner = ast.unparse(node.value)
+        if owner not in found or found[owner] is None or node.attr not in MUTATORS | {"append"}:
+            continue
+        if klass not in facts.ancestors(node, cell):
+            continue
+        called = isinstance(parent, ast.Call) and parent.func is node
+        statement = facts.parent(parent, cell) if called and parent is not None else None
+        holder = facts.parent(statement, cell) if isinstance(statement, ast.Expr) else None
+        field = next((f for f in ("body", "orelse", "finalbody") if statement in getattr(holder, f, ())), None)
+        lists = found[owner]
+        if node.attr != "append" or field is None or lists is None:
+            found[owner] = None
+        else:
+            lists.add((id(holder), field))
+    return {text: (None if lists is None else frozenset(lists)) for text, lists in found.items()}
 
 
 def _literal(index: ast.expr) -> bool:
