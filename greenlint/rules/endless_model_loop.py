@@ -85,8 +85,8 @@ class EndlessModelLoop(Rule):
     the file passes it (`rules/defaults.py`), the name never rebound but by `int()`/`float()` of
     itself), or under a TF1 stop request (`if sv.should_stop(): break`, a `Supervisor`'s or a
     `Coordinator`'s) that only a failed thread can make true: the file feeds TF1 input queues
-    (`string_input_producer()`, ...) and gives none a `num_epochs`, so none runs out, and never
-    calls `request_stop()`:
+    (`string_input_producer()`, ...) and gives none a `num_epochs` (nor uses `limit_epochs()`), so
+    none runs out, and never asks for a stop (`request_stop()`, a supervisor's `stop()`):
     run with its defaults, that loop never ends. A `for` over `range(n)` (or `range(start, n)`,
     maybe through a progress bar) is such a loop where `n` with the program's defaults is 2**31
     or more (at a millisecond a pass, 25 days), written as a power or a shift (`2**32`, `1 << 40`):
@@ -308,6 +308,7 @@ class EndlessModelLoop(Rule):
         Valid(  # the program asks for a stop itself
             SUPERVISED.format(options=UNSET, queue="paths") + "        sv.request_stop()\n"
         ),
+        Valid(SUPERVISED.format(options=UNSET, queue="tf.train.limit_epochs(paths, 20)")),  # the queue runs out
         Valid(  # a large bound that a run reaches
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor step in range(10**6):\n    sess.run(train_op)\n"
         ),
@@ -613,9 +614,12 @@ def _unreached(facts: FileFacts, loop: ast.For, cell: int | None) -> Unreached |
 def _failure_stop(facts: FileFacts, loop: ast.AST, cell: int | None) -> dict[str, str] | None:
     """The stop request every way out of the loop waits on (`if sv.should_stop(): break`, a TF1
     `Supervisor`'s or `Coordinator`'s), where only a failed thread can make it: the file feeds TF1 input
-    queues (`string_input_producer()`, ...) and gives none a `num_epochs`, so none runs out, and never
-    asks for a stop itself (`request_stop()`). None otherwise."""
-    if "request_stop" in facts.text or "should_stop" not in facts.text:
+    queues (`string_input_producer()`, ...) and gives none a `num_epochs` (nor uses `limit_epochs()`), so
+    none runs out, and never asks for a stop itself (`request_stop()`, a supervisor's `stop()`). None
+    otherwise."""
+    if "should_stop" not in facts.text or any(
+        word in facts.text for word in ("request_stop", ".stop(", "limit_epochs")
+    ):
         return None
     producers = [s for s in facts.sites if s.api.endswith("_input_producer")]
     calls = [facts.node(s) for s in producers]
