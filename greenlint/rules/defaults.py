@@ -9,7 +9,9 @@ function in the file gives it (`train(model, args.epochs)`; its default where a 
 or where the file never calls it). An attribute of a parameter that every script beside the module
 hands the same options object (`config.ckpt_freq` in `def train(self, config)`, `dcgan.train(FLAGS)`
 in main.py), or an absl flag another module of the program defines, is that option's default as the
-analysis read it (`FileFacts.option_read`). Each value says where it comes from (`Origin`), so that a
+analysis read it (`FileFacts.option_read`). An argparse option defined with no default is None to an
+`is None` test (`options.unset`). A name its function binds several times holds, for `reaching_value`,
+the binding the defaults reach a read with. Each value says where it comes from (`Origin`), so that a
 rule can tell a library's default from one the file runs with."""
 
 from __future__ import annotations

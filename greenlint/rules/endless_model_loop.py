@@ -91,12 +91,10 @@ class EndlessModelLoop(Rule):
     maybe through a progress bar) is such a loop where `n` with the program's defaults is 2**31
     or more (at a millisecond a pass, 25 days), written as a power or a shift (`2**32`, `1 << 40`):
     in the range itself, as a default (`rules/defaults.py`), or bound to a name its function (or
-    module) binds several times, read
-    as the defaults reach the loop (`max_steps = 2**32`, then `if a.max_epochs is not None:`
-    and `if a.max_steps is not None:` rebinding it, both options defined with no default: argparse
-    gives them None); the finding is then at that binding, the line to change. A bound read
-    from another module is not followed. Not
-    reported: a loop inside a `try` with an exception handler in its function (an
+    module) binds several times, read as the defaults reach the loop (`max_steps = 2**32`, then
+    `if a.max_epochs is not None:` and `if a.max_steps is not None:` rebinding it, both options
+    defined with no default: argparse gives them None); the finding is then at that binding, the
+    line to change. A bound read from another module is not followed. Not reported: a loop inside a `try` with an exception handler in its function (an
     `OutOfRangeError` or `StopIteration` at the end of the data is how a TF1 input loop
     ends; a handler of `KeyboardInterrupt` alone is the person stopping it by hand, not a
     way out), a loop that waits for a person on each pass (`input()`, `cv2.waitKey(0)`,
