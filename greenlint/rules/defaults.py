@@ -9,8 +9,8 @@ function in the file gives it (`train(model, args.epochs)`; its default where a 
 or where the file never calls it). An attribute of a parameter that every script beside the module
 hands the same options object (`config.ckpt_freq` in `def train(self, config)`, `dcgan.train(FLAGS)`
 in main.py), or an absl flag another module of the program defines, is that option's default as the
-analysis read it (`FileFacts.option_read`). An argparse option defined with no default is None to an
-`is None` test (`options.unset`). A name its function binds several times holds, for `reaching_value`,
+analysis read it (`FileFacts.option_read`). An argparse option defined with no default is None (`unset_default`)
+to the tests that decide a branch or a way out. A name its function binds several times holds, for `reaching_value`,
 the binding the defaults reach a read with. Each value says where it comes from (`Origin`), so that a
 rule can tell a library's default from one the file runs with."""
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 from greenlint.analysis import options
 from greenlint.analysis.values import set_as
-from greenlint.rules.base import FileFacts, argument
+from greenlint.rules.base import FileFacts, argument, last_name
 from greenlint.rules.framework_calls import called_by_framework
 from greenlint.rules.syntax import (
     SCOPES,
@@ -241,14 +241,29 @@ def flag_default(facts: FileFacts, attr: str) -> ast.expr | None:
     return module_value(facts, found.id) if isinstance(found, ast.Name) else found
 
 
-def _unset(facts: FileFacts, attr: str) -> bool:
-    """Whether *attr* is read from the file's one argparse option of that name, defined with no
-    default (`options.unset`: None unless the command line names it), which the program neither
-    gives a default by `set_defaults` nor assigns."""
+def unset_default(facts: FileFacts, expr: ast.expr) -> DefaultValue | None:
+    """None, the value argparse gives an option defined with no default that the command line does
+    not name (`options.unset`), for an attribute read (`args.max_steps`) of a name the file binds to
+    the parsed command line (`args = parser.parse_args()`), of the file's one option of that name,
+    which the program neither gives a default by `set_defaults` nor assigns; None (not known) for
+    any other expression."""
+    if not (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name)):
+        return None
+    holder = expr.value.id
+    if not any(
+        isinstance(node.value, ast.Call)
+        and last_name(node.value.func) in options.PARSERS
+        and any(target_binds(t.elts[0] if isinstance(t, ast.Tuple) and t.elts else t, holder) for t in node.targets)
+        for cell, _ in cell_units(facts)
+        for node in facts.nodes(cell, ast.Assign)
+    ):
+        return None
     calls = [node for cell, _ in cell_units(facts) for node in facts.nodes(cell, ast.Call)]
-    if attr in options.defaults(calls) or sum(options.unset(call) == attr for call in calls) != 1:
-        return False
-    return not any(key[1] == attr for _, tree in cell_units(facts) for key in options.set_by_program(tree))
+    if expr.attr in options.defaults(calls) or sum(options.unset(call) == expr.attr for call in calls) != 1:
+        return None
+    if any(key[1] == expr.attr for _, tree in cell_units(facts) for key in options.set_by_program(tree)):
+        return None
+    return DefaultValue(None, f"`{set_as(expr.attr)}` not given", Origin.DEFAULT)
 
 
 def reaching_value(facts: FileFacts, expr: ast.Name, cell: int | None) -> tuple[DefaultValue, ast.Assign] | None:
@@ -460,8 +475,7 @@ def _holds_by_default(facts: FileFacts, test: ast.expr, cell: int | None) -> boo
         return None
     held = default_value(facts, option, cell)
     if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(compared, ast.Constant) and compared.value is None:
-        if held is None and isinstance(option, ast.Attribute) and _unset(facts, option.attr):
-            held = DefaultValue(None, f"`{set_as(option.attr)}` unset", Origin.DEFAULT)
+        held = held if held is not None else unset_default(facts, option)
         return (
             None
             if held is None or held.origin is not Origin.DEFAULT

@@ -83,7 +83,8 @@ class EndlessModelLoop(Rule):
     (`if steps > 0 and counter == steps: return` with `steps=-1`, `if max_steps and step >=
     max_steps: break` with `max_steps=0`: a parameter's default, or an option's, as every call in
     the file passes it (`rules/defaults.py`), the name never rebound but by `int()`/`float()` of
-    itself), or under a TF1 stop request (`if sv.should_stop(): break`, a `Supervisor`'s or a
+    itself; an argparse option defined with no default is None, `if a.max_steps is not None and
+    step >= a.max_steps: break` false), or under a TF1 stop request (`if sv.should_stop(): break`, a `Supervisor`'s or a
     `Coordinator`'s) that only a failed thread can make true: the file feeds TF1 input queues
     (`string_input_producer()`, ...) and gives none a `num_epochs` (nor uses `limit_epochs()`), so
     none runs out, and never asks for a stop (`request_stop()`, a supervisor's `stop()`):
@@ -218,6 +219,12 @@ class EndlessModelLoop(Rule):
         ),
         Valid(WRAPPING.format(start="np.int16(0)", bound="nb_steps", extra="")),  # the NumPy run on is not known
         Valid(WRAPPING.format(start="0", bound="nb_steps", extra=""), options=NUMPY_2),  # a Python int never wraps
+        Valid(  # the budget's option has a default
+            "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--max_steps', type=int, default=1000)\na = p.parse_args()\nm = tf.keras.Sequential()\n"
+            "step = 0\nwhile True:\n    m.train_on_batch(x, y)\n    step += 1\n"
+            "    if a.max_steps is not None and step >= a.max_steps:\n        break\n"
+        ),
         Valid(  # the loop leaves on its own
             WRAPPING.format(
                 start="np.int16(0)", bound="nb_steps", extra="            if done:\n                break\n"
@@ -394,6 +401,15 @@ class EndlessModelLoop(Rule):
             "for step in range(STEPS):\n    m.train_on_batch(x, y)\n",
             line=4,
             message_contains="`for step in range(STEPS)` (line 5) makes 1,099,511,627,776 passes (`STEPS = 2 ** 40`",
+        ),
+        Invalid(  # the budget an option with no default sets: argparse gives None unless the command line names it
+            "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--max_steps', type=int)\na = p.parse_args()\nm = tf.keras.Sequential()\nstep = 0\n"
+            "while True:\n    m.train_on_batch(x, y)\n    step += 1\n"
+            "    if a.max_steps is not None and step >= a.max_steps:\n        break\n",
+            line=8,
+            message_contains="leaves only when `a.max_steps is not None`, which is false with the program's defaults"
+            " (`a.max_steps` = None: `--max_steps` not given)",
         ),
         Invalid(  # count imported from itertools; a model called in the loop
             "from itertools import count\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"

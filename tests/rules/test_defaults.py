@@ -198,6 +198,7 @@ UNSET = (
         ("p.set_defaults(steps=10)\n", "a.steps is not None", False),  # given a default after all
         ("a.steps = 10\n", "a.steps is not None", False),  # set by the program
         ("p.add_argument('--steps', type=int)\n", "a.steps is not None", False),  # defined twice
+        ("", "self.steps is not None", False),  # not read from the parsed command line
     ],
 )
 def test_an_option_with_no_default_is_none(more, test, off):
