@@ -117,6 +117,27 @@ def _switch_default(call: ast.Call) -> ast.expr | None:
     return ast.copy_location(ast.Constant(_SWITCHES[name]), action.value)
 
 
+#: argparse's actions that store what the command line gives, None where it gives nothing.
+_STORES = frozenset({"store", "append", "extend", "count"})
+
+
+def unset(call: ast.Call) -> str | None:
+    """The attribute of an argparse option that *call* defines with no default, optional and stored
+    as given (`add_argument("--max_epochs", type=int)`): argparse gives it None when the command
+    line does not name it; None for any other call."""
+    action = keyword(call, "action")
+    stored = action is None or (isinstance(action.value, ast.Constant) and action.value.value in _STORES)
+    required = keyword(call, "required")
+    if (
+        last_name(call.func) != "add_argument"
+        or keyword(call, "default") is not None
+        or not stored
+        or (required is not None and not (isinstance(required.value, ast.Constant) and required.value.value is False))
+    ):
+        return None
+    return dest(call)
+
+
 def defaults(calls: Iterable[ast.Call], forwarders: frozenset[str] = frozenset()) -> dict[str, ast.expr | None]:
     """The default, as written, of each option or flag among *calls* by the attribute it is read as
     (*forwarders*: `defined`'s); None where more than one defines it."""

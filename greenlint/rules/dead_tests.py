@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from greenlint.rules.base import FileFacts, last_name
-from greenlint.rules.defaults import DefaultValue, Origin, default_value
+from greenlint.rules.defaults import DefaultValue, Origin, default_value, unset_default
 from greenlint.rules.syntax import exits, parameters, scope_body, target_binds
 
 #: Comparisons a loop's way out may test a default with (`steps > 0`, `budget is None`).
@@ -92,12 +92,12 @@ def _false_test(facts: FileFacts, test: ast.expr, cell: int | None) -> DeadTest 
 
 
 def _default(facts: FileFacts, expr: ast.expr, cell: int | None) -> DefaultValue | None:
-    """The default a name or an option (`args.steps`) holds when the program runs (a library's
-    included: a loop its callers enter with its defaults never ends either); None for a literal,
-    where it is unknown, or where the function binding the name rebinds it."""
+    """The default a name or an option (`args.steps`; None for an option defined with no default) holds
+    when the program runs (a library's included: a loop its callers enter with its defaults never ends
+    either); None for a literal, where it is unknown, or where the function binding the name rebinds it."""
     if not isinstance(expr, (ast.Name, ast.Attribute)):
         return None
-    held = default_value(facts, expr, cell)
+    held = default_value(facts, expr, cell) or unset_default(facts, expr)
     if held is None or held.origin is Origin.LITERAL:
         return None
     if isinstance(expr, ast.Name):

@@ -9,19 +9,22 @@ function in the file gives it (`train(model, args.epochs)`; its default where a 
 or where the file never calls it). An attribute of a parameter that every script beside the module
 hands the same options object (`config.ckpt_freq` in `def train(self, config)`, `dcgan.train(FLAGS)`
 in main.py), or an absl flag another module of the program defines, is that option's default as the
-analysis read it (`FileFacts.option_read`). Each value says where it comes from (`Origin`), so that a
+analysis read it (`FileFacts.option_read`). An argparse option defined with no default is None (`unset_default`)
+to the tests that decide a branch or a way out. A name its function binds several times holds, for `reaching_value`,
+the binding the defaults reach a read with. Each value says where it comes from (`Origin`), so that a
 rule can tell a library's default from one the file runs with."""
 
 from __future__ import annotations
 
 import ast
 import enum
+import operator
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from greenlint.analysis import options
 from greenlint.analysis.values import set_as
-from greenlint.rules.base import FileFacts, argument
+from greenlint.rules.base import FileFacts, argument, last_name
 from greenlint.rules.framework_calls import called_by_framework
 from greenlint.rules.syntax import (
     SCOPES,
@@ -238,6 +241,98 @@ def flag_default(facts: FileFacts, attr: str) -> ast.expr | None:
     return module_value(facts, found.id) if isinstance(found, ast.Name) else found
 
 
+def unset_default(facts: FileFacts, expr: ast.expr) -> DefaultValue | None:
+    """None, the value argparse gives an option defined with no default that the command line does
+    not name (`options.unset`), for an attribute read (`args.max_steps`) of a name the file binds to
+    the parsed command line (`args = parser.parse_args()`), of the file's one option of that name,
+    which the program neither gives a default by `set_defaults` nor assigns; None (not known) for
+    any other expression."""
+    if not (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name)):
+        return None
+    holder = expr.value.id
+    if not any(
+        isinstance(node.value, ast.Call)
+        and last_name(node.value.func) in options.PARSERS
+        and any(target_binds(t.elts[0] if isinstance(t, ast.Tuple) and t.elts else t, holder) for t in node.targets)
+        for cell, _ in cell_units(facts)
+        for node in facts.nodes(cell, ast.Assign)
+    ):
+        return None
+    calls = [node for cell, _ in cell_units(facts) for node in facts.nodes(cell, ast.Call)]
+    if expr.attr in options.defaults(calls) or sum(options.unset(call) == expr.attr for call in calls) != 1:
+        return None
+    if any(key[1] == expr.attr for _, tree in cell_units(facts) for key in options.set_by_program(tree)):
+        return None
+    return DefaultValue(None, f"`{set_as(expr.attr)}` not given", Origin.DEFAULT)
+
+
+def reaching_value(facts: FileFacts, expr: ast.Name, cell: int | None) -> tuple[DefaultValue, ast.Assign] | None:
+    """The value the name *expr* reads holds there when the program runs with its defaults, where its
+    function binds it more than once: the last plain binding before it in the blocks around it, each
+    later `if` that binds it decided by the defaults against the branch that does (`max_steps = 2**32`
+    then `if a.max_steps is not None: max_steps = a.max_steps` with `--max_steps` unset: 2**32); a
+    constant expression of whole numbers folded; with that binding. None where a binding may run that
+    is not known (in a loop, under an undecided `if`), or the one reached is not a literal."""
+    child: ast.AST = expr
+    for parent in facts.ancestors(expr, cell):
+        if isinstance(parent, (ast.For, ast.AsyncFor, ast.While)) and any(
+            _binds(n, expr.id) for n in scope_body(parent)
+        ):
+            return None  # an earlier pass may rebind it
+        block = next((b for b in _blocks(parent) if any(s is child for s in b)), None)
+        for statement in reversed(block[: [id(s) for s in block].index(id(child))] if block else []):
+            value = _plain(statement)
+            if value is not None and isinstance(statement, ast.Assign) and target_binds(statement.targets[0], expr.id):
+                held = folded(value)
+                where = f"`{expr.id} = {ast.unparse(value)}`, the binding the program's defaults reach it with"
+                return None if held is None else (DefaultValue(held, where, Origin.DEFAULT), statement)
+            if not any(_binds(n, expr.id) for n in ast.walk(statement)):
+                continue
+            if not (isinstance(statement, ast.If) and _skipped(facts, statement, expr.id, cell)):
+                return None
+        if isinstance(parent, SCOPES):
+            return None
+        child = parent
+    return None
+
+
+def _blocks(node: ast.AST) -> Iterator[list[ast.stmt]]:
+    """The statement lists of a compound statement (a body, an `else`, a `finally`, a handler's)."""
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(node, field, None)
+        if isinstance(block, list):
+            yield block
+    for handler in getattr(node, "handlers", ()):
+        yield handler.body
+
+
+def _skipped(facts: FileFacts, statement: ast.If, name: str, cell: int | None) -> bool:
+    """Whether the branch of the `if` that the program's defaults take binds *name* nowhere."""
+    holds = _holds_by_default(facts, statement.test, cell)
+    taken = statement.body if holds else statement.orelse if holds is False else None
+    return taken is not None and not any(_binds(n, name) for s in taken for n in ast.walk(s))
+
+
+#: Operators a constant expression of whole numbers is folded through (`2**32`, `10 * 1000`).
+_FOLDS = {
+    ast.Pow: operator.pow,
+    ast.Mult: operator.mul,
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.LShift: operator.lshift,
+}
+
+
+def folded(node: ast.expr) -> object | None:
+    """A literal's value, or that of an arithmetic of whole-number literals (`2**32`); None otherwise."""
+    if isinstance(node, ast.BinOp) and type(node.op) in _FOLDS:
+        left, right = folded(node.left), folded(node.right)
+        if type(left) is int and type(right) is int and (not isinstance(node.op, ast.Pow) or 0 <= right <= 64):
+            return _FOLDS[type(node.op)](left, right)
+        return None
+    return literal(node)
+
+
 def module_constant(facts: FileFacts, name: str) -> object | None:
     """The literal a module-level name holds (`module_value`), None where it holds anything else."""
     return literal(module_value(facts, name))
@@ -379,6 +474,13 @@ def _holds_by_default(facts: FileFacts, test: ast.expr, cell: int | None) -> boo
     if not isinstance(option, (ast.Name, ast.Attribute)):
         return None
     held = default_value(facts, option, cell)
+    if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(compared, ast.Constant) and compared.value is None:
+        held = held if held is not None else unset_default(facts, option)
+        return (
+            None
+            if held is None or held.origin is not Origin.DEFAULT
+            else (held.value is None) is isinstance(op, ast.Is)
+        )
     if held is None or held.origin is not Origin.DEFAULT:
         return None
     if isinstance(op, (ast.Eq, ast.NotEq)) and literal(compared) is not None:

@@ -5,18 +5,21 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, unit_text
 from greenlint.rules.dead_tests import dead_ways
+from greenlint.rules.defaults import folded, known_value, literal, reaching_value
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site, is_keras_model_method
 from greenlint.rules.syntax import (
     SCOPES,
     enclosing,
+    exits,
     is_training_step,
     last_name,
     leaves,
+    range_header,
     scope_body,
     unguarded_body,
     waits_for_user,
@@ -36,12 +39,32 @@ BUDGETED = (
     "    try:\n        while True:\n            if steps > 0 and counter == steps:\n                return\n"
     "            sess.run(train_op)\n            counter += 1\n    except {caught}:\n        pass\n"
 )
+#: A TF1 trainer whose step budget is 2**32 unless `--max_steps` or `--max_epochs` sets it (`{options}`: how they
+#: are defined; `{queue}`: its input queue's arguments), its loop leaving on the supervisor's stop request.
+SUPERVISED = (
+    "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n{options}a = p.parse_args()\n"
+    "def main():\n    files = tf.train.string_input_producer({queue})\n    sv = tf.train.Supervisor(logdir='out')\n"
+    "    with sv.managed_session() as sess:\n        max_steps = 2**32\n        if a.max_epochs is not None:\n"
+    "            max_steps = 1000 * a.max_epochs\n        if a.max_steps is not None:\n            max_steps = a.max_steps\n"
+    "        for step in range(max_steps):\n            sess.run(train_op)\n            if sv.should_stop():\n"
+    "                break\n"
+)
+#: Two options with no default: argparse gives each None unless the command line names it.
+UNSET = "p.add_argument('--max_steps', type=int)\np.add_argument('--max_epochs', type=int)\n"
 #: The narrow counter's premise stated: the code runs on NumPy 2.
 NUMPY_2 = {"numpy-version": "2.0"}
 #: NumPy's narrow integer types and the largest value each holds: one more wraps around.
 NARROW_INTEGERS = {"int8": 2**7 - 1, "uint8": 2**8 - 1, "int16": 2**15 - 1, "uint16": 2**16 - 1}
 #: The comparisons of a loop's test that a counter stays below its bound with.
 BELOW = (ast.Lt, ast.LtE, ast.NotEq)
+#: A pass count no run reaches: at a millisecond a pass, 2**31 passes take 25 days. Programs write such a
+#: bound (`max_steps = 2**32`) to mean none.
+UNREACHED = 2**31
+#: Text a unit writes such a bound with (`2**32`, `1 << 40`): a cheap test first.
+_HUGE = re.compile(r"\*\*\s*\d{2}|<<\s*\d{2}")
+#: A stop request of TF1's thread coordination: true once a thread asks for it (an input queue that
+#: ran out, a thread that failed).
+STOP_REQUESTS = ("Supervisor.should_stop", "Coordinator.should_stop")
 #: Calls that block until something outside the program arrives (a message on a socket, a
 #: timer): a loop that makes one on every pass works on demand, not for ever.
 BLOCKING = frozenset({"sleep", "accept", "select"})
@@ -60,9 +83,19 @@ class EndlessModelLoop(Rule):
     (`if steps > 0 and counter == steps: return` with `steps=-1`, `if max_steps and step >=
     max_steps: break` with `max_steps=0`: a parameter's default, or an option's, as every call in
     the file passes it (`rules/defaults.py`), the name never rebound but by `int()`/`float()` of
-    itself):
-    run with its defaults, that loop never ends. Not
-    reported: a loop inside a `try` with an exception handler in its function (an
+    itself; an argparse option defined with no default is None, `if a.max_steps is not None and
+    step >= a.max_steps: break` false), or under a TF1 stop request (`if sv.should_stop(): break`, a `Supervisor`'s or a
+    `Coordinator`'s) that only a failed thread can make true: the file feeds TF1 input queues
+    (`string_input_producer()`, ...) and gives none a `num_epochs` (nor uses `limit_epochs()`), so
+    none runs out, and never asks for a stop (`request_stop()`, a supervisor's `stop()`):
+    run with its defaults, that loop never ends. A `for` over `range(n)` (or `range(start, n)`,
+    maybe through a progress bar) is such a loop where `n` with the program's defaults is 2**31
+    or more (at a millisecond a pass, 25 days), written as a power or a shift (`2**32`, `1 << 40`):
+    in the range itself, as a default (`rules/defaults.py`), or bound to a name its function (or
+    module) binds several times, read as the defaults reach the loop (`max_steps = 2**32`, then
+    `if a.max_epochs is not None:` and `if a.max_steps is not None:` rebinding it, both options
+    defined with no default: argparse gives them None); the finding is then at that binding, the
+    line to change. A bound read from another module is not followed. Not reported: a loop inside a `try` with an exception handler in its function (an
     `OutOfRangeError` or `StopIteration` at the end of the data is how a TF1 input loop
     ends; a handler of `KeyboardInterrupt` alone is the person stopping it by hand, not a
     way out), a loop that waits for a person on each pass (`input()`, `cv2.waitKey(0)`,
@@ -91,8 +124,9 @@ class EndlessModelLoop(Rule):
 
     On by default since those service shapes are left out: what remains is a loop that
     computes on every pass as fast as it can and that only a kill ends. Of the research
-    corpora's programs (bench/realworld/), one has such a loop: a DQN example that keeps
-    acting (and rendering) after its task is solved.
+    corpora's programs (bench/realworld/), two have such a loop: a DQN example that keeps
+    acting (and rendering) after its task is solved, and a pix2pix trainer whose step budget
+    is 2**32 unless `--max_steps` or `--max_epochs` is given.
 
     ## Why is this bad?
     A loop with no way out computes until someone kills the process. A training loop that
@@ -137,7 +171,7 @@ class EndlessModelLoop(Rule):
     code = "GL330"
     name = "endless-model-loop"
     SITELESS = True  # an agent's step loop may call no TensorFlow API itself
-    MENTIONS = ("count", "while")  # each finding's loop
+    MENTIONS = ("count", "while", "**", "<<")  # each finding's loop, or its bound
     MESSAGE = (
         "`{header}` never ends (no `break`, `return`, `raise` or exit in it) and runs {what} on every pass:"
         " the program computes until it is killed"
@@ -146,6 +180,18 @@ class EndlessModelLoop(Rule):
         "`{header}` runs {what} on every pass and leaves only when `{test}`, which is false with the program's"
         " defaults (`{name}` = {value!r}: {where}): run as it is by default, it computes until it is killed"
     )
+    RANGE_MESSAGE = (
+        "`{header}`{at} makes {passes:,} passes{basis}, more than any run reaches, and runs {what} on every pass{way}:"
+        " the program computes until it is killed"
+    )
+    #: The way out of a loop of `RANGE_MESSAGE`, false with the program's defaults.
+    RANGE_DEAD = ", its way out waiting on `{test}`, false with the program's defaults (`{name}` = {value!r}: {where})"
+    FAILURE_MESSAGE = (
+        "`{header}` runs {what} on every pass and leaves only when `{test}`, which only a failed thread makes"
+        " true ({why}): the program computes until it is killed"
+    )
+    #: The way out of a loop of `RANGE_MESSAGE` that only a failure takes.
+    RANGE_FAILURE = ", its way out waiting on `{test}`, which only a failed thread makes true ({why})"
     WRAP_MESSAGE = (
         "`{header}` counts `{counter}` in numpy.{type}, which wraps around to {low} after {high}"
         " on {numpy}: with `{bound}` above {high} the counter never reaches it and the loop runs until it"
@@ -173,6 +219,12 @@ class EndlessModelLoop(Rule):
         ),
         Valid(WRAPPING.format(start="np.int16(0)", bound="nb_steps", extra="")),  # the NumPy run on is not known
         Valid(WRAPPING.format(start="0", bound="nb_steps", extra=""), options=NUMPY_2),  # a Python int never wraps
+        Valid(  # the budget's option has a default
+            "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--max_steps', type=int, default=1000)\na = p.parse_args()\nm = tf.keras.Sequential()\n"
+            "step = 0\nwhile True:\n    m.train_on_batch(x, y)\n    step += 1\n"
+            "    if a.max_steps is not None and step >= a.max_steps:\n        break\n"
+        ),
         Valid(  # the loop leaves on its own
             WRAPPING.format(
                 start="np.int16(0)", bound="nb_steps", extra="            if done:\n                break\n"
@@ -251,6 +303,24 @@ class EndlessModelLoop(Rule):
         Valid(  # an identity test against a float: whether `0.0 is 0.0` holds depends on the objects made
             BUDGETED.format(steps="0.0", rebind="", caught="KeyboardInterrupt").replace("steps > 0", "steps is 0.0")
         ),
+        Valid(SUPERVISED.format(options=UNSET, queue="paths, num_epochs=200")),  # the queue runs out, a stop request
+        Valid(  # the step budget has a default: the binding the defaults reach is not known
+            SUPERVISED.format(options=UNSET.replace("type=int)\n", "type=int, default=100000)\n", 1), queue="paths")
+        ),
+        Valid(  # a required option: the command line always sets it
+            SUPERVISED.format(options=UNSET.replace("type=int)\n", "type=int, required=True)\n", 1), queue="paths")
+        ),
+        Valid(  # the program asks for a stop itself
+            SUPERVISED.format(options=UNSET, queue="paths") + "        sv.request_stop()\n"
+        ),
+        Valid(SUPERVISED.format(options=UNSET, queue="tf.train.limit_epochs(paths, 20)")),  # the queue runs out
+        Valid(  # a large bound that a run reaches
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor step in range(10**6):\n    sess.run(train_op)\n"
+        ),
+        Valid(  # the budget set under a test the defaults do not decide
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\ndef train(fast):\n    max_steps = 2**32\n"
+            "    if fast:\n        max_steps = 100\n    for step in range(max_steps):\n        sess.run(train_op)\n"
+        ),
         Valid(  # a return in the loop's function ends it
             "import tensorflow as tf\nm = tf.keras.Sequential()\ndef train():\n    while True:\n"
             "        loss = m.train_on_batch(x, y)\n        if loss < 0.1:\n            return loss\n"
@@ -313,6 +383,34 @@ class EndlessModelLoop(Rule):
             line=5,
             message_contains="leaves only when `max_steps`",
         ),
+        Invalid(  # a budget of 2**32 unless an option sets it; the stop request only a failed thread makes
+            SUPERVISED.format(options=UNSET, queue="paths"),
+            line=11,
+            message_contains="`for step in range(max_steps)` (line 16) makes 4,294,967,296 passes (`max_steps = 2 ** 32`,"
+            " the binding the program's defaults reach it with), more than any run reaches, and runs the model"
+            " on every pass, its way out waiting on `sv.should_stop()`, which only a failed thread makes true (the"
+            " file's input queues cycle without end: `string_input_producer()` given no `num_epochs`)",
+        ),
+        Invalid(  # a bound written as a constant expression
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor step in range(1, 1 << 40):\n    sess.run(train_op)\n",
+            line=3,
+            message_contains="`for step in range(1, 1 << 40)` makes 1,099,511,627,775 passes, more than any run reaches",
+        ),
+        Invalid(  # a module's step budget, bound twice: the binding the program reaches the loop with
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nSTEPS = 100\nSTEPS = 2**40\n"
+            "for step in range(STEPS):\n    m.train_on_batch(x, y)\n",
+            line=4,
+            message_contains="`for step in range(STEPS)` (line 5) makes 1,099,511,627,776 passes (`STEPS = 2 ** 40`",
+        ),
+        Invalid(  # the budget an option with no default sets: argparse gives None unless the command line names it
+            "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--max_steps', type=int)\na = p.parse_args()\nm = tf.keras.Sequential()\nstep = 0\n"
+            "while True:\n    m.train_on_batch(x, y)\n    step += 1\n"
+            "    if a.max_steps is not None and step >= a.max_steps:\n        break\n",
+            line=8,
+            message_contains="leaves only when `a.max_steps is not None`, which is false with the program's defaults"
+            " (`a.max_steps` = None: `--max_steps` not given)",
+        ),
         Invalid(  # count imported from itertools; a model called in the loop
             "from itertools import count\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "for step in count(1):\n    out = m(x, training=False)\n",
@@ -325,12 +423,14 @@ class EndlessModelLoop(Rule):
         for cell in sorted({s.callsite.span.cell for s in running}, key=lambda c: c or 0):
             sites = [s for s in running if s.callsite.span.cell == cell]
             threads = None
-            for loop, function in _endless_loops(facts, cell):  # the tree indexed only where the text may loop for ever
+            # the tree indexed only where the text may loop for ever
+            for loop, function, bound in _endless_loops(facts, cell):
                 inside = [s for s in sites if _directly_in(loop, s.callsite.span.line)]
                 if not inside or _handled(facts, loop, cell) or waits_for_user(loop) or _serves(loop):
                     continue
                 ways = dead_ways(facts, loop, cell)
-                if ways is None:
+                failing = _failure_stop(facts, loop, cell) if ways is None else None
+                if ways is None and failing is None:
                     continue
                 threads = _thread_targets(facts, cell) if threads is None else threads
                 if function is not None and function.name in threads:
@@ -338,17 +438,45 @@ class EndlessModelLoop(Rule):
                 training = any(_runs_model(s) == "training" for s in inside)
                 head = loop.iter if isinstance(loop, ast.For) else loop.test
                 header = ast.unparse(loop).split("\n", 1)[0].rstrip(":")
-                span = facts.span(loop, cell, through=head)
-                what = "a training step" if training else "the model"
-                message = (
-                    self.DEFAULT_MESSAGE.format(header=header, what=what, **ways[0]._asdict())
-                    if ways
-                    else self.MESSAGE.format(header=header, what=what)
+                span = (
+                    facts.span(bound.at, cell)
+                    if bound is not None and bound.at is not loop
+                    else facts.span(loop, cell, through=head)
                 )
-                yield self.diagnostic(span, facts.path, message)
+                what = "a training step" if training else "the model"
+                yield self.diagnostic(span, facts.path, self._message(header, loop.lineno, what, bound, ways, failing))
         cells = (None,) if isinstance(facts.source, str) else range(1, len(facts.source) + 1)
         for cell in cells:
             yield from self._wrapping(facts, cell, options)
+
+    def _message(
+        self,
+        header: str,
+        line: int,
+        what: str,
+        bound: Unreached | None,
+        ways: list[Any] | None,
+        failing: dict[str, str] | None,
+    ) -> str:
+        """The finding's message: the loop's length where a bound no run reaches makes it endless, then its
+        ways out (none, false with the defaults, or taken only by a failure)."""
+        if bound is not None:
+            way = (
+                self.RANGE_FAILURE.format(**failing)
+                if failing is not None
+                else self.RANGE_DEAD.format(**ways[0]._asdict())
+                if ways
+                else ""
+            )
+            at = "" if isinstance(bound.at, ast.For) else f" (line {line})"
+            return self.RANGE_MESSAGE.format(
+                header=header, at=at, passes=bound.passes, basis=bound.basis, what=what, way=way
+            )
+        if failing is not None:
+            return self.FAILURE_MESSAGE.format(header=header, what=what, **failing)
+        if ways:
+            return self.DEFAULT_MESSAGE.format(header=header, what=what, **ways[0]._asdict())
+        return self.MESSAGE.format(header=header, what=what)
 
     def _wrapping(self, facts: FileFacts, cell: int | None, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         """`while counter < bound:` loops whose counter is a narrow NumPy integer, on NumPy 2 (see the docstring)."""
@@ -433,24 +561,109 @@ def _runs_model(site: Site) -> str | None:
 
 def _endless_loops(
     facts: FileFacts, cell: int | None
-) -> Iterator[tuple[ast.While | ast.For, ast.FunctionDef | ast.AsyncFunctionDef | None]]:
-    """Each `while True:` / `for ... in itertools.count():` loop, in source order, with the function it is in."""
+) -> Iterator[tuple[ast.While | ast.For, ast.FunctionDef | ast.AsyncFunctionDef | None, Unreached | None]]:
+    """Each `while True:` / `for ... in itertools.count():` loop, and each `for` over a range whose bound
+    no run reaches (`_unreached`: its passes and where they come from), in source order, with the
+    function it is in."""
     text = unit_text(facts.source, cell) or ""
-    if ("while" not in text and "count" not in text) or not _MAY_LOOP_FOR_EVER.search(text):  # substrings first
+    endless = ("while" in text or "count" in text) and _MAY_LOOP_FOR_EVER.search(text) is not None  # substrings first
+    huge = "range" in text and _HUGE.search(text) is not None
+    if not (endless or huge):
         return
     counted = "itertools" in facts.text  # no `count` without an import of itertools (a notebook: any cell)
-    loops = [
-        node
-        for node in facts.nodes(cell, ast.While, ast.For)
-        if (isinstance(node, ast.While) and isinstance(node.test, ast.Constant) and node.test.value in (True, 1))
-        or (counted and isinstance(node, ast.For) and isinstance(node.iter, ast.Call)
-            and facts.imported_path(node.iter.func, cell) == "itertools.count")
-    ]
-    for loop in sorted(loops, key=lambda n: (n.lineno, n.col_offset)):
+    loops: list[tuple[ast.While | ast.For, Unreached | None]] = []
+    for node in facts.nodes(cell, ast.While, ast.For):
+        if endless and (
+            (isinstance(node, ast.While) and isinstance(node.test, ast.Constant) and node.test.value in (True, 1))
+            or (
+                counted
+                and isinstance(node, ast.For)
+                and isinstance(node.iter, ast.Call)
+                and facts.imported_path(node.iter.func, cell) == "itertools.count"
+            )
+        ):
+            loops.append((node, None))
+        elif huge and isinstance(node, ast.For) and (bound := _unreached(facts, node, cell)) is not None:
+            loops.append((node, bound))
+    for loop, bound in sorted(loops, key=lambda found: (found[0].lineno, found[0].col_offset)):
         function = next(
             (p for p in facts.ancestors(loop, cell) if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None
         )
-        yield loop, function
+        yield loop, function, bound
+
+
+class Unreached(NamedTuple):
+    """The passes of a `for` over a range that no run reaches."""
+
+    passes: int
+    #: Where the count comes from, to follow it in a message (" (`EPISODES` = 1000)"; "" as written).
+    basis: str
+    #: Where it is reported: the binding of the bound that the defaults reach the loop with (the line
+    #: to change), else the loop.
+    at: ast.stmt
+
+
+def _unreached(facts: FileFacts, loop: ast.For, cell: int | None) -> Unreached | None:
+    """The passes of `for ... in range(stop)` (or `range(start, stop)` from a literal start, maybe through
+    a progress bar) with the program's defaults, where they are at least `UNREACHED`; the bound is a
+    default (`known_value`), a constant expression (`2**32`), or a name the function binds several
+    times, as the defaults reach the loop (`reaching_value`); None otherwise."""
+    call = range_header(facts, loop.iter, cell)
+    if call is None or not 1 <= len(call.args) <= 2 or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    stop, start = call.args[-1], literal(call.args[0]) if len(call.args) == 2 else 0
+    value, basis = known_value(facts, stop, cell)
+    if value is None:
+        value = folded(stop)
+    bound: ast.stmt = loop
+    if value is None and isinstance(stop, ast.Name):
+        found = reaching_value(facts, stop, cell)
+        if found is not None:
+            value, basis, bound = found[0].value, f" ({found[0].where})", found[1]
+    if type(value) is not int or type(start) is not int or value - start < UNREACHED:
+        return None
+    return Unreached(value - start, basis, bound)
+
+
+def _failure_stop(facts: FileFacts, loop: ast.AST, cell: int | None) -> dict[str, str] | None:
+    """The stop request every way out of the loop waits on (`if sv.should_stop(): break`, a TF1
+    `Supervisor`'s or `Coordinator`'s), where only a failed thread can make it: the file feeds TF1 input
+    queues (`string_input_producer()`, ...) and gives none a `num_epochs` (nor uses `limit_epochs()`), so
+    none runs out, and never asks for a stop itself (`request_stop()`, a supervisor's `stop()`). None
+    otherwise."""
+    if "should_stop" not in facts.text or any(
+        word in facts.text for word in ("request_stop", ".stop(", "limit_epochs")
+    ):
+        return None
+    producers = [s for s in facts.sites if s.api.endswith("_input_producer")]
+    calls = [facts.node(s) for s in producers]
+    if not calls or any(
+        c is None or len(c.args) > 1 or any(k.arg in ("num_epochs", None) for k in c.keywords) for c in calls
+    ):
+        return None
+    tests = {_stop_request(facts, way, loop, cell) for way in exits(loop)}
+    if not tests or None in tests or len(tests) != 1:
+        return None
+    named = ", ".join(sorted({f"`{s.api.rsplit('.', 1)[-1]}()`" for s in producers}))
+    return {
+        "test": str(tests.pop()),
+        "why": f"the file's input queues cycle without end: {named} given no `num_epochs`",
+    }
+
+
+def _stop_request(facts: FileFacts, way: ast.AST, loop: ast.AST, cell: int | None) -> str | None:
+    """The stop request (`sv.should_stop()`) an `if` between *loop* and its way out *way* tests, None
+    where none does."""
+    child = way
+    for parent in facts.ancestors(way, cell):
+        if parent is loop:
+            return None
+        if isinstance(parent, ast.If) and child in parent.body and isinstance(parent.test, ast.Call):
+            site = facts.site_at(parent.test, cell)
+            if site is not None and site.api.endswith(STOP_REQUESTS):
+                return ast.unparse(parent.test)
+        child = parent
+    return None
 
 
 #: Text without which a unit has no endless loop (`while True`, `while 1`, `count()`): a cheap test first.

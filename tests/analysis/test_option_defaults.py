@@ -4,9 +4,11 @@ does not set it itself, and the call's work says which defaults it assumes (`wor
 
 from __future__ import annotations
 
+import ast
 import textwrap
 
 from greenlint.analysis.analyse import analyse_source
+from greenlint.analysis.options import unset
 
 HEADER = """\
 import argparse
@@ -267,3 +269,13 @@ def test_an_option_reassigned_on_a_branch_the_default_run_does_not_take_keeps_it
         work = fit_work(code + textwrap.dedent(calls.format(test=test)))
         assert work["batch_size"].value is None, (code, test)
 
+
+def test_an_option_given_no_default_is_unset_unless_required_or_switched():
+    def made(arguments: str) -> str | None:
+        return unset(ast.parse(f"p.add_argument({arguments})").body[0].value)
+
+    assert made("'--max_steps', type=int") == "max_steps"
+    assert made("'--tags', action='append'") == "tags"
+    assert made("'--max_steps', type=int, default=5") is None
+    assert made("'--max_steps', type=int, required=True") is None
+    assert made("'--fast', action='store_true'") is None

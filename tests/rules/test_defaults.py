@@ -8,7 +8,14 @@ import ast
 import pytest
 
 from greenlint.rules.base import FileFacts
-from greenlint.rules.defaults import DefaultValue, Origin, default_value, module_constant
+from greenlint.rules.defaults import (
+    DefaultValue,
+    Origin,
+    default_value,
+    module_constant,
+    off_by_default,
+    reaching_value,
+)
 
 LITERAL, DEFAULT, UNCALLED = Origin.LITERAL, Origin.DEFAULT, Origin.UNCALLED
 
@@ -175,3 +182,45 @@ def test_a_function_a_framework_calls_runs_with_its_defaults(source, origin):
     facts = FileFacts("m.py", (), source)
     read = next(n for n in ast.walk(facts.module()) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Name)).value
     assert default_value(facts, read, None) == DefaultValue(50, "the default of parameter `every`", origin)
+
+
+#: Options with no default: argparse gives each None unless the command line names it.
+UNSET = (
+    "import argparse\np = argparse.ArgumentParser()\np.add_argument('--steps', type=int)\n{more}a = p.parse_args()\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("more", "test", "off"),
+    [
+        ("", "a.steps is not None", True),
+        ("", "a.steps is None", False),
+        ("p.set_defaults(steps=10)\n", "a.steps is not None", False),  # given a default after all
+        ("a.steps = 10\n", "a.steps is not None", False),  # set by the program
+        ("p.add_argument('--steps', type=int)\n", "a.steps is not None", False),  # defined twice
+        ("", "self.steps is not None", False),  # not read from the parsed command line
+    ],
+)
+def test_an_option_with_no_default_is_none(more, test, off):
+    facts = FileFacts("m.py", (), UNSET.format(more=more) + f"if {test}:\n    run()\n")
+    call = next(n for n in ast.walk(facts.module()) if isinstance(n, ast.Call) and ast.unparse(n.func) == "run")
+    assert (off_by_default(facts, call, None) is not None) is off
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("    n = 2**32\n    if a.steps is not None:\n        n = a.steps\n", 2**32),  # the option left unset
+        ("    n = 10 * 1000\n    n = 3 << 4\n", 48),  # the last binding, folded
+        ("    n = 2**32\n    if fast:\n        n = 100\n", None),  # a test the defaults do not decide
+        ("    n = 2**32\n    for i in range(3):\n        n = i\n", None),  # bound in a loop
+        ("    n = 2**32\n    n = a.steps\n", None),  # not a literal
+        ("    n = 2**100\n", None),  # an exponent past any count
+    ],
+)
+def test_the_value_a_name_reaches_a_read_with(body, expected):
+    facts = FileFacts("m.py", (), UNSET.format(more="") + "def main(fast):\n" + body + "    use(n)\n")
+    read = next(n for n in ast.walk(facts.module()) if isinstance(n, ast.Call) and ast.unparse(n.func) == "use").args[0]
+    assert isinstance(read, ast.Name)
+    found = reaching_value(facts, read, None)
+    assert (found[0].value if found is not None else None) == expected
