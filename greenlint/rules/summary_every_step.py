@@ -52,6 +52,18 @@ TRACED = (
 #: What writes a histogram of each trainable variable.
 LOG_WEIGHTS = "def log_weights(step):\n    for v in model.trainable_variables:\n        tf.summary.histogram(v.name, v, step=step)\n"
 
+#: A TF1 graph whose gradients get histograms in a loop over them (`{test}`: the `if` around each,
+#: the file's options first), merged by `merge_all()` and fetched with every one of 1,000 steps.
+GRADS = (
+    "import argparse\nimport tensorflow as tf\nparser = argparse.ArgumentParser()\n"
+    "parser.add_argument('--hist', default={hist})\nargs = parser.parse_args()\n"
+    "opt = tf.compat.v1.train.GradientDescentOptimizer(0.5)\ngrads = opt.compute_gradients(loss)\n"
+    "train_op = opt.apply_gradients(grads)\nfor grad, var in grads:\n    if {test}:\n"
+    "        tf.compat.v1.summary.histogram(var.op.name + '/gradients', grad)\n"
+    "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor i in range(1000):\n"
+    "    summary, _ = sess.run([merged, train_op])\n    writer.add_summary(summary, i)\n"
+)
+
 #: A GAN whose generator step, every `n_critic` steps (an option's default, `{every}`), fetches a merge
 #: holding the histograms of some variables, appended to an attribute and extended into the merge's list.
 CRITIC = (
@@ -81,7 +93,9 @@ class SummaryEveryStep(Rule):
     it, writes each once per pass of whatever runs it, and is not reported for itself; it is
     reported where it runs after every training step: on every pass of a loop around it whose own
     body trains (through loops over layers, then their weights), or in a function of the file that
-    such a loop calls on every pass (`log_weights(step)` after `train_step(x, y)`). Under an `if`
+    such a loop calls on every pass (`log_weights(step)` after `train_step(x, y)`); an `if` that
+    only picks among the tensors the loop over them goes over (its test reads that loop's variables
+    alone, with no arithmetic: `if 'kernel' in v.name:`) still writes them all. Under an `if`
     of that loop (`if step % 100 == 0:`), or after the loop of steps (once per epoch), it is not. Nor is
     a summary under an `if` of the function a loop calls (a helper that writes a histogram
     only for some kinds of data): whether that branch runs is decided by its callers' data.
@@ -101,7 +115,10 @@ class SummaryEveryStep(Rule):
     bound to one, or the call itself, in its list; a list it was appended to, a merge holding one, as in
     `merge([loss_sum, merge(grad_hists)])`), or `merge_all()` in a module that builds one
     unconditionally (not under an `if` of its function: histograms behind a flag the user turns
-    on), or whose project modules imported directly build one so (read from their text, never
+    on; but an `if` true with the program's defaults, `if args.histograms:` with `--histograms`
+    on by default, and one that picks among the tensors of a loop over them, `for grad, var in
+    grads:` then `if grad is not None:`, build them all the same), or whose project modules
+    imported directly build one so (read from their text, never
     imported: an attention image made in the project's layers module). A merge of scalars only,
     or one whose summaries are built where the file cannot read them (a library, a module not
     imported directly), is not reported: a few scalars serialised per step cost next to nothing
@@ -305,6 +322,14 @@ class SummaryEveryStep(Rule):
             "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
             "for step in range(10000):\n    s, _ = sess.run([merged, train_op])\n"
         ),
+        Valid(GRADS.format(hist=False, test="args.hist")),  # TF1: the histograms behind an option off by default
+        Valid(  # TF1: a test of the loop's item that also reads another name decides whether any is built
+            GRADS.format(hist=False, test="grad is not None and args.hist")
+        ),
+        Valid(  # a histogram of 1 in 10 of the images a loop goes over: a period, not a pick among them
+            TRACED + "for step, (x, y) in enumerate(ds):\n    train_step(x, y)\n    for i, img in enumerate(x):\n"
+            "        if i % 10 == 0:\n            tf.summary.image('x', img, step=step)\n"
+        ),
         Valid(  # TF1: merge() of scalars, beside a histogram merged apart and fetched every 100 steps
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "l = tf.compat.v1.summary.scalar('loss', loss)\nh = tf.compat.v1.summary.histogram('w', w)\n"
@@ -419,6 +444,18 @@ class SummaryEveryStep(Rule):
             line=16,
             message_contains="merged summaries `train_sum` (`tf.compat.v1.summary.histogram` on line 7 among them)",
         ),
+        Invalid(  # TF1: the `if` picks the gradients that exist among those the loop goes over
+            GRADS.format(hist=False, test="grad is not None"),
+            line=15,
+            message_contains="merged summaries `merged` (`tf.compat.v1.summary.histogram` on line 11 among them)",
+        ),
+        Invalid(GRADS.format(hist=True, test="args.hist"), line=15),  # TF1: behind an option on by default
+        Invalid(  # the histograms of the kernels only, among the weights the loop goes over, after every step
+            TRACED + "for step, (x, y) in enumerate(ds):\n    train_step(x, y)\n    for v in model.weights:\n"
+            "        if 'kernel' in v.name:\n            tf.summary.histogram(v.name, v, step=step)\n",
+            line=14,
+            message_contains="the loop on line 12 goes over is written after every training step",
+        ),
         Invalid(  # TF1: a run of its own for the summaries after every step: the forward pass again
             "import tensorflow as tf\nopt = tf.compat.v1.train.GradientDescentOptimizer(0.1)\n"
             "train_op = opt.minimize(loss)\nfor v in tf.compat.v1.trainable_variables():\n"
@@ -500,6 +537,7 @@ class SummaryEveryStep(Rule):
                 continue
             call = facts.node(site)
             around, guarded = innermost_loop(facts, site)
+            guarded = guarded and not (call is not None and _filtered(facts, call, around, site.callsite.span.cell))
             if call is None or guarded or periodic(facts, call, site.callsite.span.cell):
                 continue
             if around is None and _conditional(
@@ -622,7 +660,7 @@ def _holds_heavy(facts: FileFacts, merge: Site, call: ast.Call) -> str | None:
     one outside an `if` of its function, or whose project imports do."""
     heavy = [(s, node) for s in facts.sites if s.api in HEAVY_OPS and (node := facts.node(s)) is not None]
     if merge.api.endswith(".merge_all"):
-        unguarded = next((s for s, node in heavy if not _conditional(facts, node, s.callsite.span.cell)), None)
+        unguarded = next((s for s, node in heavy if _built_every_run(facts, node, s.callsite.span.cell)), None)
         return _where(unguarded) if unguarded is not None else heavy_imported(facts.path, facts.text)
     given = argument(call, "inputs", 0)
     if given is None:
@@ -646,13 +684,19 @@ def _holders(facts: FileFacts, heavy: list[tuple[Site, ast.Call]]) -> dict[str, 
             if isinstance(node, ast.Assign):
                 target = _path(node.targets[0]) if len(node.targets) == 1 else None
                 value = node.value
-                merged = isinstance(value, ast.Call) and (site := facts.site_at(value, cell)) is not None and (
-                    site.api in MERGES
+                merged = (
+                    isinstance(value, ast.Call)
+                    and (site := facts.site_at(value, cell)) is not None
+                    and (site.api in MERGES)
                 )
                 if target is not None and (isinstance(value, (ast.List, ast.Tuple)) or merged):
                     links.append((target, _read(value)))
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and node.func.attr in ("append", "extend") and len(node.args) == 1:
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("append", "extend")
+                and len(node.args) == 1
+            ):
                 holder = _path(node.func.value)
                 if holder is not None:
                     links.append((holder, _read(node.args[0])))
@@ -746,6 +790,61 @@ def _conditional(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
             return False
         if isinstance(parent, (ast.If, ast.IfExp, ast.ExceptHandler)):
             return True
+    return False
+
+
+def _built_every_run(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """The summary op is built whenever its function (or module) runs: no `if` of its function
+    decides it but one that filters the items of a `for` loop around it by those items alone
+    (`for grad, var in grads:` then `if grad is not None:`: each gradient there gets its
+    summary), or one whose test is true with the program's defaults (`if args.histograms:`,
+    `--histograms` on by default); no conditional expression or exception handler either."""
+    child: ast.AST = call
+    for parent in facts.ancestors(call, cell):
+        if isinstance(parent, SCOPES):
+            return True
+        if (
+            isinstance(parent, ast.If)
+            and child in parent.body
+            and (_item_filter(facts, parent, call, cell) or known_value(facts, parent.test, cell)[0] is True)
+        ):
+            child = parent
+            continue
+        if isinstance(parent, (ast.If, ast.IfExp, ast.ExceptHandler)):
+            return False
+        child = parent
+    return True
+
+
+def _filtered(facts: FileFacts, call: ast.Call, loop: ast.AST | None, cell: int | None) -> bool:
+    """The only `if`s between the call and the loop around it pick among that loop's items
+    (`_item_filter`: `for v in model.weights:` then `if 'kernel' in v.name:`)."""
+    child: ast.AST = call
+    for parent in facts.ancestors(call, cell):
+        if parent is loop:
+            return loop is not None
+        if isinstance(parent, (ast.IfExp, ast.Try, ast.ExceptHandler, *SCOPES)):
+            return False
+        if isinstance(parent, ast.If) and (child not in parent.body or not _item_filter(facts, parent, call, cell)):
+            return False
+        child = parent
+    return False
+
+
+def _item_filter(facts: FileFacts, branch: ast.If, call: ast.Call, cell: int | None) -> bool:
+    """The `if` picks among the tensors a `for` loop around it goes over: its test reads only
+    that loop's variables, which the summarised data is made of, and takes no remainder or other
+    arithmetic (`for grad, var in grads:` then `if grad is not None:`, `if 'kernel' in var.name:`),
+    not whether any summary is built."""
+    read = flow.names(branch.test)
+    data = next((a for key in ("data", "values", "tensor") if (a := argument(call, key, 1)) is not None), None)
+    if not read or data is None or any(isinstance(n, ast.BinOp) for n in ast.walk(branch.test)):
+        return False
+    for parent in facts.ancestors(branch, cell):
+        if isinstance(parent, SCOPES):
+            return False
+        if isinstance(parent, (ast.For, ast.AsyncFor)) and read <= (items := flow.names(parent.target)):
+            return bool(items & flow.names(data))
     return False
 
 
