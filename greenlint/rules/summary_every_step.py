@@ -33,10 +33,23 @@ from greenlint.rules.syntax import (
 
 #: Summaries that copy a whole tensor out each time (scalars cost next to nothing).
 HEAVY = frozenset({"tensorflow.summary.histogram", "tensorflow.summary.image", "tensorflow.summary.audio"})
-#: TF1 ops that merge summary ops into one the session evaluates (`merge_all`: every summary of the graph).
-MERGES = frozenset({"tensorflow.compat.v1.summary.merge_all", "tensorflow.compat.v1.summary.merge"})
-#: The same heavy summaries as TF1 graph ops, what a merge may hold (`tf.summary.histogram` reads as TF2's).
-HEAVY_OPS = HEAVY | {TF1_PREFIX + name.removeprefix("tensorflow.") for name in HEAVY}
+#: TF1 ops that merge summary ops into one the session evaluates (`merge_all`: every summary of the graph),
+#: under TensorFlow 0.x's names too (`tf.merge_all_summaries`), which programs of that time call.
+MERGES = frozenset(
+    {
+        "tensorflow.compat.v1.summary.merge_all",
+        "tensorflow.compat.v1.summary.merge",
+        "tensorflow.merge_all_summaries",
+        "tensorflow.merge_summary",
+    }
+)
+#: The same heavy summaries as TF1 graph ops, what a merge may hold (`tf.summary.histogram` reads as TF2's),
+#: and under TensorFlow 0.x's names (`tf.histogram_summary`).
+HEAVY_OPS = (
+    HEAVY
+    | {TF1_PREFIX + name.removeprefix("tensorflow.") for name in HEAVY}
+    | {f"tensorflow.{kind}_summary" for kind in ("histogram", "image", "audio")}
+)
 RUNS = frozenset({"tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run"})
 #: The writer the TF2 cases make, without which a summary writes nothing.
 WRITER = "writer = tf.summary.create_file_writer('logs')\n"
@@ -101,7 +114,8 @@ class SummaryEveryStep(Rule):
     only for some kinds of data): whether that branch runs is decided by its callers' data.
 
     In a TensorFlow 1 graph, flags a `Session.run` that fetches the merged summaries (a name
-    bound in the file to `tf.summary.merge_all()` or `tf.summary.merge(...)`, or such a call
+    bound in the file to `tf.summary.merge_all()` or `tf.summary.merge(...)`, TensorFlow 0.x's
+    `tf.merge_all_summaries()` and `tf.merge_summary(...)` alike, or such a call
     written among the fetches, or a name the file binds to what a project function returns
     where that function returns its `merge_all()`: `loss, train_op, summaries = model.train(x)`
     with `model = Model(hp)` of a project module) on every pass of its loop (or of a loop that calls the run's
@@ -111,7 +125,8 @@ class SummaryEveryStep(Rule):
     `sess.run({"train": train_op, "summary": merged})`; the fetches may be a name bound once to such
     a display and never changed, `fetches = [train_op, merged]`) or a run of its own beside the training step's in the same
     loop body (which computes the forward pass the summaries read a second time), and only when
-    the merge holds a histogram, image or audio summary: `merge([...])` of such a summary (a name
+    the merge holds a histogram, image or audio summary (`tf.histogram_summary` and the other
+    TensorFlow 0.x names included): `merge([...])` of such a summary (a name
     bound to one, or the call itself, in its list; a list it was appended to, a merge holding one, as in
     `merge([loss_sum, merge(grad_hists)])`), or `merge_all()` in a module that builds one
     unconditionally (not under an `if` of its function: histograms behind a flag the user turns
@@ -330,6 +345,11 @@ class SummaryEveryStep(Rule):
             TRACED + "for step, (x, y) in enumerate(ds):\n    train_step(x, y)\n    for i, img in enumerate(x):\n"
             "        if i % 10 == 0:\n            tf.summary.image('x', img, step=step)\n"
         ),
+        Valid(  # TensorFlow 0.x's names: a merge of scalar summaries only
+            "import tensorflow as tf\ntrain_op = tf.train.AdamOptimizer().minimize(loss)\n"
+            "tf.scalar_summary('loss', loss)\nmerged = tf.merge_summary([tf.scalar_summary('acc', acc)])\n"
+            "sess = tf.Session()\nfor i in range(1000):\n    s, _ = sess.run([merged, train_op])\n"
+        ),
         Valid(  # TF1: merge() of scalars, beside a histogram merged apart and fetched every 100 steps
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "l = tf.compat.v1.summary.scalar('loss', loss)\nh = tf.compat.v1.summary.histogram('w', w)\n"
@@ -483,6 +503,14 @@ class SummaryEveryStep(Rule):
             "    _, s = sess.run(fetches)\n",
             line=9,
             message_contains="merged summaries `merged`",
+        ),
+        Invalid(  # TensorFlow 0.x's names: `tf.histogram_summary`, merged by `tf.merge_all_summaries()`
+            "import tensorflow as tf\ntrain_op = tf.train.AdamOptimizer().minimize(loss)\n"
+            "tf.histogram_summary('w', w)\ntf.scalar_summary('loss', loss)\nmerged = tf.merge_all_summaries()\n"
+            "sess = tf.Session()\nwriter = tf.train.SummaryWriter('logs', sess.graph)\nfor i in range(1000):\n"
+            "    s, _ = sess.run([merged, train_op])\n    writer.add_summary(s, i)\n",
+            line=9,
+            message_contains="merged summaries `merged` (`tf.histogram_summary` on line 3 among them)",
         ),
         Invalid(  # TF1: merged where it is fetched
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
@@ -659,7 +687,7 @@ def _holds_heavy(facts: FileFacts, merge: Site, call: ast.Call) -> str | None:
     none): `merge([...])` naming one (or calling it there), `merge_all()` in a file that builds
     one outside an `if` of its function, or whose project imports do."""
     heavy = [(s, node) for s in facts.sites if s.api in HEAVY_OPS and (node := facts.node(s)) is not None]
-    if merge.api.endswith(".merge_all"):
+    if merge.api.endswith((".merge_all", ".merge_all_summaries")):
         unguarded = next((s for s, node in heavy if _built_every_run(facts, node, s.callsite.span.cell)), None)
         return _where(unguarded) if unguarded is not None else heavy_imported(facts.path, facts.text)
     given = argument(call, "inputs", 0)
