@@ -17,6 +17,7 @@ from greenlint.rules.periodic import always_due, call_points
 from greenlint.rules.project_merges import heavy_imported, project_merge_names
 from greenlint.rules.site import Site
 from greenlint.rules.syntax import (
+    LOOPS,
     SCOPES,
     STEP_METHODS,
     every_pass,
@@ -109,7 +110,9 @@ class SummaryEveryStep(Rule):
     such a loop calls on every pass (`log_weights(step)` after `train_step(x, y)`); an `if` that
     only picks among the tensors the loop over them goes over (its test reads that loop's variables
     alone, with no arithmetic: `if 'kernel' in v.name:`) still writes them all. Under an `if`
-    of that loop (`if step % 100 == 0:`), or after the loop of steps (once per epoch), it is not. Nor is
+    of that loop (`if step % 100 == 0:`), or after the loop of steps (once per epoch), it is not; nor is
+    any summary written on each pass of a loop that trains nothing itself but runs a nested loop
+    that does (`log_images(x, epoch)` after the epoch's batches: once per epoch). Nor is
     a summary under an `if` of the function a loop calls (a helper that writes a histogram
     only for some kinds of data): whether that branch runs is decided by its callers' data.
 
@@ -266,6 +269,14 @@ class SummaryEveryStep(Rule):
         Valid(  # a histogram of each variable once per epoch, after the loop of steps
             TRACED + "for epoch in range(10):\n    for x, y in ds:\n        train_step(x, y)\n"
             "    for v in model.trainable_variables:\n        tf.summary.histogram(v.name, v, step=epoch)\n"
+        ),
+        Valid(  # an image of the last batch once per epoch, through a function the epoch loop calls after its steps
+            TRACED + "def log_images(x, step):\n    tf.summary.image('x', x, step=step)\n"
+            "for epoch in range(10):\n    for x, y in ds:\n        train_step(x, y)\n    log_images(x, epoch)\n"
+        ),
+        Valid(  # the same written in the epoch loop itself
+            TRACED + "for epoch in range(10):\n    for x, y in ds:\n        train_step(x, y)\n"
+            "    tf.summary.image('x', x, step=epoch)\n"
         ),
         Valid(  # the same through a function the epoch loop calls
             TRACED + LOG_WEIGHTS + "for epoch in range(10):\n    for x, y in ds:\n        train_step(x, y)\n"
@@ -576,6 +587,8 @@ class SummaryEveryStep(Rule):
             if around is not None and each and not _after_every_step(facts, call, around, site.callsite.span.cell):
                 continue
             if not each and site.callsite.runs.loop_bound == "upper":  # a guard around a call of its function
+                continue
+            if not each and _once_per_epoch(facts, call, site.callsite.span.cell):
                 continue
             kind = site.api.rsplit(".", 1)[-1]
             if each:
@@ -893,6 +906,22 @@ def _after_every_step(facts: FileFacts, call: ast.Call, loop: ast.AST, cell: int
         and every_pass(facts, point, point_cell)
         and trains(facts, own_loops(facts, point, point_cell)[0], point_cell)
         for point_cell, point in call_points(facts, call, cell)
+    )
+
+
+def _once_per_epoch(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """Each loop that runs the summary (around it, or calling its function) trains nothing in its
+    own body but runs a nested loop that does: the summary is written once per epoch, after its
+    steps (`log_images(x, epoch)` after the loop over the epoch's batches), not with each step."""
+    loops = [
+        (loops[0], point_cell)
+        for point_cell, point in call_points(facts, call, cell)
+        if (loops := own_loops(facts, point, point_cell))
+    ]
+    return bool(loops) and all(
+        not trains(facts, loop, loop_cell)
+        and any(isinstance(n, LOOPS) and trains(facts, n, loop_cell) for n in own_body(loop))
+        for loop, loop_cell in loops
     )
 
 
