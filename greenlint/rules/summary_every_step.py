@@ -133,8 +133,8 @@ class SummaryEveryStep(Rule):
     bound to one, or the call itself, in its list; a list it was appended to, a merge holding one, as in
     `merge([loss_sum, merge(grad_hists)])`), or `merge_all()` in a module that builds one
     unconditionally (not under an `if` of its function: histograms behind a flag the user turns
-    on; but an `if` true with the program's defaults, `if args.histograms:` with `--histograms`
-    on by default, and one that picks among the tensors of a loop over them, `for grad, var in
+    on; but an `if` on a name or an option true with the program's defaults, `if args.histograms:`
+    with `--histograms` on by default, and one that picks among the tensors of a loop over them, `for grad, var in
     grads:` then `if grad is not None:`, build them all the same), or whose project modules
     imported directly build one so (read from their text, never
     imported: an attention image made in the project's layers module). A merge of scalars only,
@@ -349,6 +349,14 @@ class SummaryEveryStep(Rule):
             "for step in range(10000):\n    s, _ = sess.run([merged, train_op])\n"
         ),
         Valid(GRADS.format(hist=False, test="args.hist")),  # TF1: the histograms behind an option off by default
+        Valid(  # TF1: behind an attribute on by default in `__init__`, but the program makes the model with it off
+            "import tensorflow as tf\n\n\nclass Model:\n    def __init__(self, histograms=True):\n"
+            "        self.histograms = histograms\n\n    def build(self, w, loss):\n        if self.histograms:\n"
+            "            tf.compat.v1.summary.histogram('w', w)\n"
+            "        return tf.compat.v1.train.AdamOptimizer().minimize(loss)\n\n\n"
+            "train_op = Model(histograms=False).build(w, loss)\nmerged = tf.compat.v1.summary.merge_all()\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(10000):\n    s, _ = sess.run([merged, train_op])\n"
+        ),
         Valid(  # TF1: a test of the loop's item that also reads another name decides whether any is built
             GRADS.format(hist=False, test="grad is not None and args.hist")
         ),
@@ -847,7 +855,7 @@ def _built_every_run(facts: FileFacts, call: ast.Call, cell: int | None) -> bool
         if (
             isinstance(parent, ast.If)
             and child in parent.body
-            and (_item_filter(facts, parent, call, cell) or known_value(facts, parent.test, cell)[0] is True)
+            and (_item_filter(facts, parent, call, cell) or _switched_on(facts, parent.test, cell))
         ):
             child = parent
             continue
@@ -855,6 +863,13 @@ def _built_every_run(facts: FileFacts, call: ast.Call, cell: int | None) -> bool
             return False
         child = parent
     return True
+
+
+def _switched_on(facts: FileFacts, test: ast.expr, cell: int | None) -> bool:
+    """The test is a name or an option (`args.histograms`, not an attribute of `self`, whose
+    constructor's callers may pass another value) true with the program's defaults."""
+    option = isinstance(test, ast.Attribute) and not (isinstance(test.value, ast.Name) and test.value.id == "self")
+    return (isinstance(test, ast.Name) or option) and known_value(facts, test, cell)[0] is True
 
 
 def _filtered(facts: FileFacts, call: ast.Call, loop: ast.AST | None, cell: int | None) -> bool:
