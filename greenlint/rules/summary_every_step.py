@@ -52,6 +52,8 @@ HEAVY_OPS = (
     | {f"tensorflow.{kind}_summary" for kind in ("histogram", "image", "audio")}
 )
 RUNS = frozenset({"tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run"})
+#: The `RunOptions` trace levels that record every op's timings (`NO_TRACE` records none).
+TRACE_LEVELS = frozenset({"FULL_TRACE", "SOFTWARE_TRACE", "HARDWARE_TRACE"})
 #: The writer the TF2 cases make, without which a summary writes nothing.
 WRITER = "writer = tf.summary.create_file_writer('logs')\n"
 
@@ -76,6 +78,15 @@ GRADS = (
     "        tf.compat.v1.summary.histogram(var.op.name + '/gradients', grad)\n"
     "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor i in range(1000):\n"
     "    summary, _ = sess.run([merged, train_op])\n    writer.add_summary(summary, i)\n"
+)
+
+#: A TF1 training step run with `options` (`{options}`) on every one of 10,000 steps, its metadata written.
+TRACE = (
+    "import tensorflow as tf\ntrain_op = tf.compat.v1.train.AdamOptimizer().minimize(loss)\n"
+    "sess = tf.compat.v1.Session()\nrun_options = tf.compat.v1.RunOptions({options})\n"
+    "run_metadata = tf.compat.v1.RunMetadata()\nfor step in range(10000):\n"
+    "    _, l = sess.run([train_op, loss], options=run_options, run_metadata=run_metadata)\n"
+    "    writer.add_run_metadata(run_metadata, 'step%d' % step)\n"
 )
 
 #: A GAN whose generator step, every `n_critic` steps (an option's default, `{every}`), fetches a merge
@@ -156,6 +167,13 @@ class SummaryEveryStep(Rule):
     summaries are appended to included, and a list extended by one that holds them
     (`self.rho_hists.append(tf.summary.histogram(...))`, then `g_list.extend(self.rho_hists)`).
 
+    In a TensorFlow 1 graph too, flags a training step's `Session.run` given `RunOptions` that
+    trace it (`trace_level` `FULL_TRACE`, `SOFTWARE_TRACE` or `HARDWARE_TRACE`, made in the call or
+    bound once, outside any `if`, to the name given as `options`: not `options = None` with a
+    traced one on some steps) on every pass of its loop, as the merged
+    summaries above: with no `if` around the run but the `else` of a periodic one. Options that
+    trace nothing (`report_tensor_allocations_upon_oom=True`) are not reported.
+
     Also flags keras-rl's `agent.fit(env, nb_steps, ..., visualize=True)` (the `rl` package of
     keras-rl and keras-rl2, on an agent the file builds from a class it imports from there:
     `dqn = DQNAgent(...)`), `visualize` true as written or with the program's defaults: keras-rl
@@ -174,7 +192,10 @@ class SummaryEveryStep(Rule):
     Written on every step, it adds that work to every step, and TensorBoard shows only a
     sample of them anyway. A TF1 run fetching the merged summaries evaluates every summary op
     of the graph, serialises them into one protocol buffer that is copied to Python, and
-    `FileWriter.add_summary` appends it to the event file, on each step. Write them every few hundred steps (`if step % 100 == 0:`, or
+    `FileWriter.add_summary` appends it to the event file, on each step. A traced run records the
+    start, end and memory of every op the step runs (on a GPU, through the device's tracing
+    interface) and copies that `RunMetadata` out to Python: a profile of one step, taken on all of
+    them. Write them every few hundred steps (`if step % 100 == 0:`, or
     `tf.summary.record_if(...)`), or once per epoch. A frame rendered and shown after every step
     of a reinforcement-learning agent adds the drawing and the display of a window to each step,
     on top of steps that are often a few calls of a small network; the training computes the same
@@ -233,6 +254,11 @@ class SummaryEveryStep(Rule):
         "`Session.run` evaluates the merged summaries `{name}` ({held} among them) in a second run of the graph after"
         " every training step{times}, computing again the forward pass they read: fetch them with the step, every few"
         " hundred steps"
+    )
+    TRACED_RUN = (
+        "`Session.run` traces every op of the training step (`RunOptions(trace_level={level})`) on every"
+        " step{times}: the trace's per-op timings are collected and copied out each time; trace one step in a few"
+        " hundred (`if step % 100 == 0:`)"
     )
     RENDERED = (
         "keras-rl's `fit(visualize=True)` renders the environment in a window after {when}"
@@ -393,6 +419,25 @@ class SummaryEveryStep(Rule):
         ),
         Valid(  # TF1: a list attribute of scalars extended into the merge, fetched on every step (period 1)
             CRITIC.format(every=1).replace("summary.histogram(var.name, var)", "summary.scalar(var.name, var[0])")
+        ),
+        Valid(TRACE.format(options="report_tensor_allocations_upon_oom=True")),  # TF1: options that trace nothing
+        Valid(  # TF1: the options traced only on the steps an `if` picks, none otherwise
+            TRACE.format(options="").replace(
+                "for step in range(10000):\n",
+                "for step in range(10000):\n    run_options = None\n    if step % args.trace_every == 0:\n"
+                "        run_options = tf.compat.v1.RunOptions(trace_level=tf.compat.v1.RunOptions.FULL_TRACE)\n",
+            )
+        ),
+        Valid(  # TF1: the traced options made only when a flag asks for them
+            TRACE.format(options="trace_level=tf.compat.v1.RunOptions.FULL_TRACE").replace(
+                "run_options = tf", "if args.trace:\n    run_options = tf"
+            )
+        ),
+        Valid(  # TF1: one step traced in 50, the others run plainly
+            TRACE.format(options="trace_level=tf.compat.v1.RunOptions.FULL_TRACE").replace(
+                "    _, l = sess.run(",
+                "    if step % 50 != 0:\n        sess.run([train_op, loss])\n        continue\n    _, l = sess.run(",
+            )
         ),
         Valid(  # keras-rl: rendering only when asked, and the trained agent's test episodes
             "import keras\nfrom rl.agents.dqn import DQNAgent\ndqn = DQNAgent(model=keras.Sequential(), nb_actions=2, memory=memory)\n"
@@ -560,6 +605,12 @@ class SummaryEveryStep(Rule):
             " step (at most 1,000 times), since `idx % self.n_critic == 0` holds on every pass (`self.n_critic`: the default of"
             " `--n_critic`)",
         ),
+        Invalid(  # TF1: every training step traced, op by op
+            TRACE.format(options="trace_level=tf.compat.v1.RunOptions.FULL_TRACE"),
+            line=7,
+            message_contains="`Session.run` traces every op of the training step (`RunOptions(trace_level=FULL_TRACE)`)"
+            " on every step (10,000 times)",
+        ),
         Invalid(  # the else of a periodic trace: every other step still fetches the summaries
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "h = tf.compat.v1.summary.histogram('w', w)\nl = tf.compat.v1.summary.scalar('loss', loss)\n"
@@ -575,6 +626,7 @@ class SummaryEveryStep(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         yield from self._merged_every_step(facts)
         yield from self._rendered_every_step(facts)
+        yield from self._traced_every_step(facts)
         sites = [s for s in facts.sites if s.api in HEAVY]
         if not sites or "record_if" in facts.text or "create_file_writer" not in facts.text:
             return  # thinned out, or no writer made here: with no default writer a summary writes nothing
@@ -618,6 +670,21 @@ class SummaryEveryStep(Rule):
             known = isinstance(steps, int) and not isinstance(steps, bool) and steps > 1
             when = f"each of its {steps} training steps{source}" if known else "every training step"
             yield self.diagnostic(facts.span(call, cell), facts.path, self.RENDERED.format(when=when))
+
+    def _traced_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
+        """TF1: a training step's `Session.run` given `RunOptions` that trace it, on every pass of its loop."""
+        if "_TRACE" not in facts.text:
+            return
+        for site in facts.sites:
+            call = facts.node(site) if site.api in RUNS and _training(site) else None
+            if call is None or (site.loop_runs is not None and site.loop_runs <= 1):
+                continue
+            cell = site.callsite.span.cell
+            level = _trace_level(facts, argument(call, "options", 2), call, cell)
+            due = _every_step(facts, call, cell) if level is not None else None
+            if level is not None and due is not None:
+                message = self.TRACED_RUN.format(level=level, times=site.loop_times() + due)
+                yield self.diagnostic(site.callsite.span, facts.path, message)
 
     def _merged_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
         """TF1: the merged summaries fetched on every pass of a training loop, by the training
@@ -675,6 +742,21 @@ def _every_step(facts: FileFacts, call: ast.Call, cell: int | None) -> str | Non
         return ""
     due = next((why for point_cell, point in points if (why := always_due(facts, point, point_cell))), None)
     return None if due is None else f", since {due}"
+
+
+def _trace_level(facts: FileFacts, given: ast.expr | None, call: ast.Call, cell: int | None) -> str | None:
+    """The trace level (`FULL_TRACE`, `SOFTWARE_TRACE`, `HARDWARE_TRACE`) of the `RunOptions` a run
+    is given: made there, or bound once, outside any `if`, to the name given (`_bound_once`); None
+    for no trace or one not known (`options = None`, then a traced one on some steps)."""
+    if isinstance(given, ast.Name):
+        binding = _bound_once(facts, given, call, cell)
+        given = binding.value if binding is not None and not _conditional(facts, binding, cell) else None
+    site = facts.site_at(given, cell) if isinstance(given, ast.Call) else None
+    if site is None or not site.api.endswith(".RunOptions") or not isinstance(given, ast.Call):
+        return None
+    level = argument(given, "trace_level", 0)
+    name = level.attr if isinstance(level, ast.Attribute) else level.id if isinstance(level, ast.Name) else None
+    return name if name in TRACE_LEVELS else None
 
 
 def _every_configuration(facts: FileFacts, call: ast.Call, cell: int | None, fetching: Mapping[int, Any]) -> bool:
@@ -808,13 +890,21 @@ def _fetches(call: ast.Call) -> ast.expr | None:
 
 
 def _written(facts: FileFacts, fetches: ast.expr | None, call: ast.Call, cell: int | None) -> ast.expr | None:
-    """The fetches as written: a name that the run's function (or module) binds once, to a list,
-    tuple or dict display, and never changes (no item set, no method called on it: `fetches =
-    [train_op, merged]`), is read as that display; any other expression as itself."""
+    """The fetches as written: a name bound once (`_bound_once`) to a list, tuple or dict display
+    (`fetches = [train_op, merged]`) is read as that display; any other expression as itself."""
+    binding = _bound_once(facts, fetches, call, cell)
+    display = binding.value if binding is not None else None
+    return display if isinstance(display, (ast.List, ast.Tuple, ast.Dict)) else fetches
+
+
+def _bound_once(facts: FileFacts, given: ast.expr | None, call: ast.Call, cell: int | None) -> ast.Assign | None:
+    """The one plain assignment to the name *given* in the call's function (or module), where
+    nothing else binds it and nothing changes it in place (no item set, no method called on it);
+    None for any other expression."""
     scope = scope_of(facts, call, cell)
-    if not isinstance(fetches, ast.Name) or scope is None:
-        return fetches
-    name = fetches.id
+    if not isinstance(given, ast.Name) or scope is None:
+        return None
+    name = given.id
     stored = [
         n for n in scope_body(scope) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
     ]
@@ -826,13 +916,10 @@ def _written(facts: FileFacts, fetches: ast.expr | None, call: ast.Call, cell: i
         for n in scope_body(scope)
     )
     binding = facts.parent(stored[0], cell) if len(stored) == 1 and not changed else None
-    if isinstance(binding, ast.Assign) and binding.targets == [stored[0]]:
-        display = binding.value
-        return display if isinstance(display, (ast.List, ast.Tuple, ast.Dict)) else fetches
-    return fetches
+    return binding if isinstance(binding, ast.Assign) and binding.targets == [stored[0]] else None
 
 
-def _conditional(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+def _conditional(facts: FileFacts, call: ast.AST, cell: int | None) -> bool:
     """An `if` (or exception handler) in the call's own function decides whether it runs."""
     for parent in facts.ancestors(call, cell):
         if isinstance(parent, SCOPES):
