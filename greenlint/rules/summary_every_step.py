@@ -225,7 +225,8 @@ class SummaryEveryStep(Rule):
     of 64) for 20 steps of a custom loop that writes histograms of its three kernels' gradients:
     before, on every step; after, every 100 steps (here once, at the first). The saving is the
     histograms' share of each step: large beside a small model's step, as here, and smaller as
-    the step grows.
+    the step grows. The merged TF1 summaries and the traced TF1 runs have no pair of their own:
+    their findings rest on what those ops do on each step (above), and claim no figure.
 
     ## Fix safety
     No automatic fix: how often to write is the user's choice.
