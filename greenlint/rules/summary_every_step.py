@@ -54,6 +54,8 @@ HEAVY_OPS = (
 RUNS = frozenset({"tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run"})
 #: The `RunOptions` trace levels that record every op's timings (`NO_TRACE` records none).
 TRACE_LEVELS = frozenset({"FULL_TRACE", "SOFTWARE_TRACE", "HARDWARE_TRACE"})
+#: A loop known to run fewer traced steps than this is a profile being taken, not a training traced.
+PROFILED_STEPS = 100
 #: The writer the TF2 cases make, without which a summary writes nothing.
 WRITER = "writer = tf.summary.create_file_writer('logs')\n"
 
@@ -172,7 +174,8 @@ class SummaryEveryStep(Rule):
     bound once, outside any `if`, to the name given as `options`: not `options = None` with a
     traced one on some steps) on every pass of its loop, as the merged
     summaries above: with no `if` around the run but the `else` of a periodic one. Options that
-    trace nothing (`report_tensor_allocations_upon_oom=True`) are not reported.
+    trace nothing (`report_tensor_allocations_upon_oom=True`) are not reported, nor a loop known to
+    run fewer than 100 steps (a profile being taken).
 
     Also flags keras-rl's `agent.fit(env, nb_steps, ..., visualize=True)` (the `rl` package of
     keras-rl and keras-rl2, on an agent the file builds from a class it imports from there:
@@ -429,6 +432,9 @@ class SummaryEveryStep(Rule):
                 "        run_options = tf.compat.v1.RunOptions(trace_level=tf.compat.v1.RunOptions.FULL_TRACE)\n",
             )
         ),
+        Valid(  # TF1: 20 steps traced: a profile being taken
+            TRACE.format(options="trace_level=tf.compat.v1.RunOptions.FULL_TRACE").replace("10000", "20")
+        ),
         Valid(  # TF1: the traced options made only when a flag asks for them
             TRACE.format(options="trace_level=tf.compat.v1.RunOptions.FULL_TRACE").replace(
                 "run_options = tf", "if args.trace:\n    run_options = tf"
@@ -678,7 +684,7 @@ class SummaryEveryStep(Rule):
             return
         for site in facts.sites:
             call = facts.node(site) if site.api in RUNS and _training(site) else None
-            if call is None or (site.loop_runs is not None and site.loop_runs <= 1):
+            if call is None or (site.loop_runs is not None and site.loop_runs < PROFILED_STEPS):
                 continue
             cell = site.callsite.span.cell
             level = _trace_level(facts, argument(call, "options", 2), call, cell)
