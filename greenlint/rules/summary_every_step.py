@@ -52,6 +52,8 @@ HEAVY_OPS = (
     | {f"tensorflow.{kind}_summary" for kind in ("histogram", "image", "audio")}
 )
 RUNS = frozenset({"tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run"})
+#: TF1's runs of their receiver in the default session (`summary = merged.eval()`, `train_op.run()`).
+RECEIVER_RUNS = frozenset({"tensorflow.Tensor.eval", "tensorflow.Operation.run"})
 #: The `RunOptions` trace levels that record every op's timings (`NO_TRACE` records none).
 TRACE_LEVELS = frozenset({"FULL_TRACE", "SOFTWARE_TRACE", "HARDWARE_TRACE"})
 #: A loop known to run fewer traced steps than this is a profile being taken, not a training traced.
@@ -129,7 +131,8 @@ class SummaryEveryStep(Rule):
     a summary under an `if` of the function a loop calls (a helper that writes a histogram
     only for some kinds of data): whether that branch runs is decided by its callers' data.
 
-    In a TensorFlow 1 graph, flags a `Session.run` that fetches the merged summaries (a name
+    In a TensorFlow 1 graph, flags a `Session.run` (or a `tensor.eval()`, `op.run()` in the
+    default session) that fetches the merged summaries (a name
     bound in the file to `tf.summary.merge_all()` or `tf.summary.merge(...)`, TensorFlow 0.x's
     `tf.merge_all_summaries()` and `tf.merge_summary(...)` alike, or such a call
     written among the fetches, or a name the file binds to what a project function returns
@@ -140,7 +143,8 @@ class SummaryEveryStep(Rule):
     fetches the optimizer's update, in a list, tuple or dict of fetches, or a `tf.group` holding it:
     `sess.run({"train": train_op, "summary": merged})`; the fetches may be a name bound once to such
     a display and never changed, `fetches = [train_op, merged]`) or a run of its own beside the training step's in the same
-    loop body (which computes the forward pass the summaries read a second time), and only when
+    loop body (which computes the forward pass the summaries read a second time: `summary =
+    merged.eval(feed)` after `train_op.run(feed)`), and only when
     the merge holds a histogram, image or audio summary (`tf.histogram_summary` and the other
     TensorFlow 0.x names included): `merge([...])` of such a summary (a name
     bound to one, or the call itself, in its list; a list it was appended to, a merge holding one, as in
@@ -250,12 +254,12 @@ class SummaryEveryStep(Rule):
         " (`if step % 100 == 0:`)"
     )
     MERGED = (
-        "`Session.run` evaluates the merged summaries `{name}` ({held} among them) with every training step{times}:"
+        "`{run}` evaluates the merged summaries `{name}` ({held} among them) with every training step{times}:"
         " fetch and write them"
         " every few hundred steps (`if step % 100 == 0:`) and only the loss and update otherwise"
     )
     MERGED_APART = (
-        "`Session.run` evaluates the merged summaries `{name}` ({held} among them) in a second run of the graph after"
+        "`{run}` evaluates the merged summaries `{name}` ({held} among them) in a second run of the graph after"
         " every training step{times}, computing again the forward pass they read: fetch them with the step, every few"
         " hundred steps"
     )
@@ -345,6 +349,12 @@ class SummaryEveryStep(Rule):
             "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor i in range(1000):\n"
             "    if i % 10 == 0:\n        summary, acc = sess.run([merged, accuracy], feed_dict=test_feed)\n"
             "        writer.add_summary(summary, i)\n    else:\n        sess.run(train_op, feed_dict=next_feed())\n"
+        ),
+        Valid(  # TF1: `eval()` of the merged summaries every 100 steps only
+            "import tensorflow as tf\ntrain_op = tf.compat.v1.train.AdamOptimizer().minimize(loss)\n"
+            "tf.compat.v1.summary.histogram('w', w)\nmerged = tf.compat.v1.summary.merge_all()\n"
+            "sess = tf.compat.v1.InteractiveSession()\nfor i in range(10000):\n    train_op.run(feed_dict={x: xs})\n"
+            "    if i % 100 == 0:\n        writer.add_summary(merged.eval(feed_dict={x: xs}), i)\n"
         ),
         Valid(  # TF1: a run that fetches the summaries but no update is an evaluation, not a training step
             "import tensorflow as tf\nmerged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
@@ -558,6 +568,15 @@ class SummaryEveryStep(Rule):
             message_contains="`merged` (`tf.compat.v1.summary.histogram` on line 5 among them) in a second run of the"
             " graph after every training step (2,000 times)",
         ),
+        Invalid(  # TF1: the merged summaries evaluated by `eval()` after each `train_op.run()`
+            "import tensorflow as tf\ntrain_op = tf.compat.v1.train.AdamOptimizer().minimize(loss)\n"
+            "tf.compat.v1.summary.histogram('w', w)\nmerged = tf.compat.v1.summary.merge_all()\n"
+            "sess = tf.compat.v1.InteractiveSession()\nfor i in range(10000):\n    train_op.run(feed_dict={x: xs})\n"
+            "    summary = merged.eval(feed_dict={x: xs})\n    writer.add_summary(summary, i)\n",
+            line=8,
+            message_contains="`Tensor.eval` evaluates the merged summaries `merged` (`tf.compat.v1.summary.histogram` on"
+            " line 3 among them) in a second run of the graph after every training step (10,000 times)",
+        ),
         Invalid(  # TF1: a dict of fetches, the update grouped with other ops, the summaries fetched on every step
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\n"
             "train_op = tf.group(opt.minimize(loss), update_ops)\ntf.compat.v1.summary.histogram('w', w)\n"
@@ -696,7 +715,7 @@ class SummaryEveryStep(Rule):
     def _merged_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
         """TF1: the merged summaries fetched on every pass of a training loop, by the training
         step's own `Session.run` or by a run of their own beside it."""
-        runs = [s for s in facts.sites if s.api in RUNS and (s.loop_runs is None or s.loop_runs > 1)]
+        runs = [s for s in facts.sites if s.api in RUNS | RECEIVER_RUNS and (s.loop_runs is None or s.loop_runs > 1)]
         merges = [s for s in facts.sites if s.api in MERGES] if runs else []
         imported = project_merge_names(facts) if any(_training(s) for s in runs) else {}
         if not merges and not imported:
@@ -714,7 +733,7 @@ class SummaryEveryStep(Rule):
         fetching: dict[int, tuple[Site, ast.Call, str, str]] = {}  # the runs that fetch a heavy merge, by node
         for site in runs:
             call = facts.node(site)
-            fetches = _written(facts, _fetches(call), call, site.callsite.span.cell) if call is not None else None
+            fetches = _written(facts, _fetches(call, site), call, site.callsite.span.cell) if call is not None else None
             if call is None or fetches is None:
                 continue
             fetched = [(name, names[name]) for name in sorted(_read(fetches) & names.keys())] or [
@@ -730,12 +749,14 @@ class SummaryEveryStep(Rule):
             times += due or ""
             if id(call) in steps:
                 yield self.diagnostic(
-                    site.callsite.span, facts.path, self.MERGED.format(name=name, held=held, times=times)
+                    site.callsite.span,
+                    facts.path,
+                    self.MERGED.format(run=_run_name(site), name=name, held=held, times=times),
                 )
                 continue
             loop = next(iter(own_loops(facts, call, cell)), None)
             if loop is not None and any(id(n) in steps for n in own_body(loop)):
-                message = self.MERGED_APART.format(name=name, held=held, times=times)
+                message = self.MERGED_APART.format(run=_run_name(site), name=name, held=held, times=times)
                 yield self.diagnostic(site.callsite.span, facts.path, message)
 
 
@@ -892,8 +913,16 @@ def _training(site: Site) -> bool:
     return site.work_value("step") == "training"
 
 
-def _fetches(call: ast.Call) -> ast.expr | None:
+def _fetches(call: ast.Call, site: Site) -> ast.expr | None:
+    """What a run fetches: its first argument, or the receiver of `tensor.eval()` and `op.run()`."""
+    if site.api in RECEIVER_RUNS:
+        return call.func.value if isinstance(call.func, ast.Attribute) else None
     return argument(call, "fetches", 0)
+
+
+def _run_name(site: Site) -> str:
+    """`Session.run`, `Tensor.eval`: the run's class and method, for a message."""
+    return ".".join(site.api.split(".")[-2:])
 
 
 def _written(facts: FileFacts, fetches: ast.expr | None, call: ast.Call, cell: int | None) -> ast.expr | None:
