@@ -18,8 +18,9 @@ from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import imported_from_project, read_tree
 from greenlint.rules.syntax import SCOPES, cell_units, last_name
 
-#: The last names of the TF summary ops that copy a whole tensor out (what makes a merge heavy).
-HEAVY_NAMES = frozenset({"histogram", "image", "audio"})
+#: The last names of the TF summary ops that copy a whole tensor out (what makes a merge heavy),
+#: TensorFlow 0.x's (`tf.histogram_summary`) included.
+HEAVY_NAMES = frozenset({"histogram", "image", "audio", "histogram_summary", "image_summary", "audio_summary"})
 
 
 def project_merge_names(facts: FileFacts) -> dict[str, str]:
@@ -86,7 +87,11 @@ def _callees(
 
 
 def _is_merge_all(node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and last_name(node.func) == "merge_all" and "summary" in ast.unparse(node.func)
+    return (
+        isinstance(node, ast.Call)
+        and last_name(node.func) in ("merge_all", "merge_all_summaries")
+        and "summar" in ast.unparse(node.func)
+    )
 
 
 def _merge_positions(function: ast.FunctionDef) -> set[int | None]:

@@ -17,6 +17,7 @@ from greenlint.rules.periodic import always_due, call_points
 from greenlint.rules.project_merges import heavy_imported, project_merge_names
 from greenlint.rules.site import Site
 from greenlint.rules.syntax import (
+    LOOPS,
     SCOPES,
     STEP_METHODS,
     every_pass,
@@ -33,11 +34,30 @@ from greenlint.rules.syntax import (
 
 #: Summaries that copy a whole tensor out each time (scalars cost next to nothing).
 HEAVY = frozenset({"tensorflow.summary.histogram", "tensorflow.summary.image", "tensorflow.summary.audio"})
-#: TF1 ops that merge summary ops into one the session evaluates (`merge_all`: every summary of the graph).
-MERGES = frozenset({"tensorflow.compat.v1.summary.merge_all", "tensorflow.compat.v1.summary.merge"})
-#: The same heavy summaries as TF1 graph ops, what a merge may hold (`tf.summary.histogram` reads as TF2's).
-HEAVY_OPS = HEAVY | {TF1_PREFIX + name.removeprefix("tensorflow.") for name in HEAVY}
+#: TF1 ops that merge summary ops into one the session evaluates (`merge_all`: every summary of the graph),
+#: under TensorFlow 0.x's names too (`tf.merge_all_summaries`), which programs of that time call.
+MERGES = frozenset(
+    {
+        "tensorflow.compat.v1.summary.merge_all",
+        "tensorflow.compat.v1.summary.merge",
+        "tensorflow.merge_all_summaries",
+        "tensorflow.merge_summary",
+    }
+)
+#: The same heavy summaries as TF1 graph ops, what a merge may hold (`tf.summary.histogram` reads as TF2's),
+#: and under TensorFlow 0.x's names (`tf.histogram_summary`).
+HEAVY_OPS = (
+    HEAVY
+    | {TF1_PREFIX + name.removeprefix("tensorflow.") for name in HEAVY}
+    | {f"tensorflow.{kind}_summary" for kind in ("histogram", "image", "audio")}
+)
 RUNS = frozenset({"tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSession.run"})
+#: TF1's runs of their receiver in the default session (`summary = merged.eval()`, `train_op.run()`).
+RECEIVER_RUNS = frozenset({"tensorflow.Tensor.eval", "tensorflow.Operation.run"})
+#: The `RunOptions` trace levels that record every op's timings (`NO_TRACE` records none).
+TRACE_LEVELS = frozenset({"FULL_TRACE", "SOFTWARE_TRACE", "HARDWARE_TRACE"})
+#: A loop known to run fewer traced steps than this is a profile being taken, not a training traced.
+PROFILED_STEPS = 100
 #: The writer the TF2 cases make, without which a summary writes nothing.
 WRITER = "writer = tf.summary.create_file_writer('logs')\n"
 
@@ -51,6 +71,27 @@ TRACED = (
 )
 #: What writes a histogram of each trainable variable.
 LOG_WEIGHTS = "def log_weights(step):\n    for v in model.trainable_variables:\n        tf.summary.histogram(v.name, v, step=step)\n"
+
+#: A TF1 graph whose gradients get histograms in a loop over them (`{test}`: the `if` around each,
+#: the file's options first), merged by `merge_all()` and fetched with every one of 1,000 steps.
+GRADS = (
+    "import argparse\nimport tensorflow as tf\nparser = argparse.ArgumentParser()\n"
+    "parser.add_argument('--hist', default={hist})\nargs = parser.parse_args()\n"
+    "opt = tf.compat.v1.train.GradientDescentOptimizer(0.5)\ngrads = opt.compute_gradients(loss)\n"
+    "train_op = opt.apply_gradients(grads)\nfor grad, var in grads:\n    if {test}:\n"
+    "        tf.compat.v1.summary.histogram(var.op.name + '/gradients', grad)\n"
+    "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor i in range(1000):\n"
+    "    summary, _ = sess.run([merged, train_op])\n    writer.add_summary(summary, i)\n"
+)
+
+#: A TF1 training step run with `options` (`{options}`) on every one of 10,000 steps, its metadata written.
+TRACE = (
+    "import tensorflow as tf\ntrain_op = tf.compat.v1.train.AdamOptimizer().minimize(loss)\n"
+    "sess = tf.compat.v1.Session()\nrun_options = tf.compat.v1.RunOptions({options})\n"
+    "run_metadata = tf.compat.v1.RunMetadata()\nfor step in range(10000):\n"
+    "    _, l = sess.run([train_op, loss], options=run_options, run_metadata=run_metadata)\n"
+    "    writer.add_run_metadata(run_metadata, 'step%d' % step)\n"
+)
 
 #: A GAN whose generator step, every `n_critic` steps (an option's default, `{every}`), fetches a merge
 #: holding the histograms of some variables, appended to an attribute and extended into the merge's list.
@@ -81,13 +122,19 @@ class SummaryEveryStep(Rule):
     it, writes each once per pass of whatever runs it, and is not reported for itself; it is
     reported where it runs after every training step: on every pass of a loop around it whose own
     body trains (through loops over layers, then their weights), or in a function of the file that
-    such a loop calls on every pass (`log_weights(step)` after `train_step(x, y)`). Under an `if`
-    of that loop (`if step % 100 == 0:`), or after the loop of steps (once per epoch), it is not. Nor is
+    such a loop calls on every pass (`log_weights(step)` after `train_step(x, y)`); an `if` that
+    only picks among the tensors the loop over them goes over (its test reads that loop's variables
+    alone, with no arithmetic: `if 'kernel' in v.name:`) still writes them all. Under an `if`
+    of that loop (`if step % 100 == 0:`), or after the loop of steps (once per epoch), it is not; nor is
+    any summary written on each pass of a loop that trains nothing itself but runs a nested loop
+    that does (`log_images(x, epoch)` after the epoch's batches: once per epoch). Nor is
     a summary under an `if` of the function a loop calls (a helper that writes a histogram
     only for some kinds of data): whether that branch runs is decided by its callers' data.
 
-    In a TensorFlow 1 graph, flags a `Session.run` that fetches the merged summaries (a name
-    bound in the file to `tf.summary.merge_all()` or `tf.summary.merge(...)`, or such a call
+    In a TensorFlow 1 graph, flags a `Session.run` (or a `tensor.eval()`, `op.run()` in the
+    default session) that fetches the merged summaries (a name
+    bound in the file to `tf.summary.merge_all()` or `tf.summary.merge(...)`, TensorFlow 0.x's
+    `tf.merge_all_summaries()` and `tf.merge_summary(...)` alike, or such a call
     written among the fetches, or a name the file binds to what a project function returns
     where that function returns its `merge_all()`: `loss, train_op, summaries = model.train(x)`
     with `model = Model(hp)` of a project module) on every pass of its loop (or of a loop that calls the run's
@@ -96,12 +143,17 @@ class SummaryEveryStep(Rule):
     fetches the optimizer's update, in a list, tuple or dict of fetches, or a `tf.group` holding it:
     `sess.run({"train": train_op, "summary": merged})`; the fetches may be a name bound once to such
     a display and never changed, `fetches = [train_op, merged]`) or a run of its own beside the training step's in the same
-    loop body (which computes the forward pass the summaries read a second time), and only when
-    the merge holds a histogram, image or audio summary: `merge([...])` of such a summary (a name
+    loop body (which computes the forward pass the summaries read a second time: `summary =
+    merged.eval(feed)` after `train_op.run(feed)`), and only when
+    the merge holds a histogram, image or audio summary (`tf.histogram_summary` and the other
+    TensorFlow 0.x names included): `merge([...])` of such a summary (a name
     bound to one, or the call itself, in its list; a list it was appended to, a merge holding one, as in
     `merge([loss_sum, merge(grad_hists)])`), or `merge_all()` in a module that builds one
     unconditionally (not under an `if` of its function: histograms behind a flag the user turns
-    on), or whose project modules imported directly build one so (read from their text, never
+    on; but an `if` on a name or an option true with the program's defaults, `if args.histograms:`
+    with `--histograms` on by default, and one that picks among the tensors of a loop over them, `for grad, var in
+    grads:` then `if grad is not None:`, build them all the same), or whose project modules
+    imported directly build one so (read from their text, never
     imported: an attention image made in the project's layers module). A merge of scalars only,
     or one whose summaries are built where the file cannot read them (a library, a module not
     imported directly), is not reported: a few scalars serialised per step cost next to nothing
@@ -121,6 +173,14 @@ class SummaryEveryStep(Rule):
     summaries are appended to included, and a list extended by one that holds them
     (`self.rho_hists.append(tf.summary.histogram(...))`, then `g_list.extend(self.rho_hists)`).
 
+    In a TensorFlow 1 graph too, flags a training step's `Session.run` given `RunOptions` that
+    trace it (`trace_level` `FULL_TRACE`, `SOFTWARE_TRACE` or `HARDWARE_TRACE`, made in the call or
+    bound once, outside any `if`, to the name given as `options`: not `options = None` with a
+    traced one on some steps) on every pass of its loop, as the merged
+    summaries above: with no `if` around the run but the `else` of a periodic one. Options that
+    trace nothing (`report_tensor_allocations_upon_oom=True`) are not reported, nor a loop known to
+    run fewer than 100 steps (a profile being taken).
+
     Also flags keras-rl's `agent.fit(env, nb_steps, ..., visualize=True)` (the `rl` package of
     keras-rl and keras-rl2, on an agent the file builds from a class it imports from there:
     `dqn = DQNAgent(...)`), `visualize` true as written or with the program's defaults: keras-rl
@@ -139,7 +199,10 @@ class SummaryEveryStep(Rule):
     Written on every step, it adds that work to every step, and TensorBoard shows only a
     sample of them anyway. A TF1 run fetching the merged summaries evaluates every summary op
     of the graph, serialises them into one protocol buffer that is copied to Python, and
-    `FileWriter.add_summary` appends it to the event file, on each step. Write them every few hundred steps (`if step % 100 == 0:`, or
+    `FileWriter.add_summary` appends it to the event file, on each step. A traced run records the
+    start, end and memory of every op the step runs (on a GPU, through the device's tracing
+    interface) and copies that `RunMetadata` out to Python: a profile of one step, taken on all of
+    them. Write them every few hundred steps (`if step % 100 == 0:`, or
     `tf.summary.record_if(...)`), or once per epoch. A frame rendered and shown after every step
     of a reinforcement-learning agent adds the drawing and the display of a window to each step,
     on top of steps that are often a few calls of a small network; the training computes the same
@@ -169,7 +232,8 @@ class SummaryEveryStep(Rule):
     of 64) for 20 steps of a custom loop that writes histograms of its three kernels' gradients:
     before, on every step; after, every 100 steps (here once, at the first). The saving is the
     histograms' share of each step: large beside a small model's step, as here, and smaller as
-    the step grows.
+    the step grows. The merged TF1 summaries and the traced TF1 runs have no pair of their own:
+    their findings rest on what those ops do on each step (above), and claim no figure.
 
     ## Fix safety
     No automatic fix: how often to write is the user's choice.
@@ -190,14 +254,19 @@ class SummaryEveryStep(Rule):
         " (`if step % 100 == 0:`)"
     )
     MERGED = (
-        "`Session.run` evaluates the merged summaries `{name}` ({held} among them) with every training step{times}:"
+        "`{run}` evaluates the merged summaries `{name}` ({held} among them) with every training step{times}:"
         " fetch and write them"
         " every few hundred steps (`if step % 100 == 0:`) and only the loss and update otherwise"
     )
     MERGED_APART = (
-        "`Session.run` evaluates the merged summaries `{name}` ({held} among them) in a second run of the graph after"
+        "`{run}` evaluates the merged summaries `{name}` ({held} among them) in a second run of the graph after"
         " every training step{times}, computing again the forward pass they read: fetch them with the step, every few"
         " hundred steps"
+    )
+    TRACED_RUN = (
+        "`Session.run` traces every op of the training step (`RunOptions(trace_level={level})`) on every"
+        " step{times}: the trace's per-op timings are collected and copied out each time; trace one step in a few"
+        " hundred (`if step % 100 == 0:`)"
     )
     RENDERED = (
         "keras-rl's `fit(visualize=True)` renders the environment in a window after {when}"
@@ -234,6 +303,14 @@ class SummaryEveryStep(Rule):
         Valid(  # a histogram of each variable once per epoch, after the loop of steps
             TRACED + "for epoch in range(10):\n    for x, y in ds:\n        train_step(x, y)\n"
             "    for v in model.trainable_variables:\n        tf.summary.histogram(v.name, v, step=epoch)\n"
+        ),
+        Valid(  # an image of the last batch once per epoch, through a function the epoch loop calls after its steps
+            TRACED + "def log_images(x, step):\n    tf.summary.image('x', x, step=step)\n"
+            "for epoch in range(10):\n    for x, y in ds:\n        train_step(x, y)\n    log_images(x, epoch)\n"
+        ),
+        Valid(  # the same written in the epoch loop itself
+            TRACED + "for epoch in range(10):\n    for x, y in ds:\n        train_step(x, y)\n"
+            "    tf.summary.image('x', x, step=epoch)\n"
         ),
         Valid(  # the same through a function the epoch loop calls
             TRACED + LOG_WEIGHTS + "for epoch in range(10):\n    for x, y in ds:\n        train_step(x, y)\n"
@@ -273,6 +350,12 @@ class SummaryEveryStep(Rule):
             "    if i % 10 == 0:\n        summary, acc = sess.run([merged, accuracy], feed_dict=test_feed)\n"
             "        writer.add_summary(summary, i)\n    else:\n        sess.run(train_op, feed_dict=next_feed())\n"
         ),
+        Valid(  # TF1: `eval()` of the merged summaries every 100 steps only
+            "import tensorflow as tf\ntrain_op = tf.compat.v1.train.AdamOptimizer().minimize(loss)\n"
+            "tf.compat.v1.summary.histogram('w', w)\nmerged = tf.compat.v1.summary.merge_all()\n"
+            "sess = tf.compat.v1.InteractiveSession()\nfor i in range(10000):\n    train_op.run(feed_dict={x: xs})\n"
+            "    if i % 100 == 0:\n        writer.add_summary(merged.eval(feed_dict={x: xs}), i)\n"
+        ),
         Valid(  # TF1: a run that fetches the summaries but no update is an evaluation, not a training step
             "import tensorflow as tf\nmerged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
             "for batch in test_batches:\n    s, acc = sess.run([merged, accuracy], feed_dict={x: batch})\n"
@@ -305,6 +388,27 @@ class SummaryEveryStep(Rule):
             "merged = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
             "for step in range(10000):\n    s, _ = sess.run([merged, train_op])\n"
         ),
+        Valid(GRADS.format(hist=False, test="args.hist")),  # TF1: the histograms behind an option off by default
+        Valid(  # TF1: behind an attribute on by default in `__init__`, but the program makes the model with it off
+            "import tensorflow as tf\n\n\nclass Model:\n    def __init__(self, histograms=True):\n"
+            "        self.histograms = histograms\n\n    def build(self, w, loss):\n        if self.histograms:\n"
+            "            tf.compat.v1.summary.histogram('w', w)\n"
+            "        return tf.compat.v1.train.AdamOptimizer().minimize(loss)\n\n\n"
+            "train_op = Model(histograms=False).build(w, loss)\nmerged = tf.compat.v1.summary.merge_all()\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(10000):\n    s, _ = sess.run([merged, train_op])\n"
+        ),
+        Valid(  # TF1: a test of the loop's item that also reads another name decides whether any is built
+            GRADS.format(hist=False, test="grad is not None and args.hist")
+        ),
+        Valid(  # a histogram of 1 in 10 of the images a loop goes over: a period, not a pick among them
+            TRACED + "for step, (x, y) in enumerate(ds):\n    train_step(x, y)\n    for i, img in enumerate(x):\n"
+            "        if i % 10 == 0:\n            tf.summary.image('x', img, step=step)\n"
+        ),
+        Valid(  # TensorFlow 0.x's names: a merge of scalar summaries only
+            "import tensorflow as tf\ntrain_op = tf.train.AdamOptimizer().minimize(loss)\n"
+            "tf.scalar_summary('loss', loss)\nmerged = tf.merge_summary([tf.scalar_summary('acc', acc)])\n"
+            "sess = tf.Session()\nfor i in range(1000):\n    s, _ = sess.run([merged, train_op])\n"
+        ),
         Valid(  # TF1: merge() of scalars, beside a histogram merged apart and fetched every 100 steps
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "l = tf.compat.v1.summary.scalar('loss', loss)\nh = tf.compat.v1.summary.histogram('w', w)\n"
@@ -329,6 +433,28 @@ class SummaryEveryStep(Rule):
         ),
         Valid(  # TF1: a list attribute of scalars extended into the merge, fetched on every step (period 1)
             CRITIC.format(every=1).replace("summary.histogram(var.name, var)", "summary.scalar(var.name, var[0])")
+        ),
+        Valid(TRACE.format(options="report_tensor_allocations_upon_oom=True")),  # TF1: options that trace nothing
+        Valid(  # TF1: the options traced only on the steps an `if` picks, none otherwise
+            TRACE.format(options="").replace(
+                "for step in range(10000):\n",
+                "for step in range(10000):\n    run_options = None\n    if step % args.trace_every == 0:\n"
+                "        run_options = tf.compat.v1.RunOptions(trace_level=tf.compat.v1.RunOptions.FULL_TRACE)\n",
+            )
+        ),
+        Valid(  # TF1: 20 steps traced: a profile being taken
+            TRACE.format(options="trace_level=tf.compat.v1.RunOptions.FULL_TRACE").replace("10000", "20")
+        ),
+        Valid(  # TF1: the traced options made only when a flag asks for them
+            TRACE.format(options="trace_level=tf.compat.v1.RunOptions.FULL_TRACE").replace(
+                "run_options = tf", "if args.trace:\n    run_options = tf"
+            )
+        ),
+        Valid(  # TF1: one step traced in 50, the others run plainly
+            TRACE.format(options="trace_level=tf.compat.v1.RunOptions.FULL_TRACE").replace(
+                "    _, l = sess.run(",
+                "    if step % 50 != 0:\n        sess.run([train_op, loss])\n        continue\n    _, l = sess.run(",
+            )
         ),
         Valid(  # keras-rl: rendering only when asked, and the trained agent's test episodes
             "import keras\nfrom rl.agents.dqn import DQNAgent\ndqn = DQNAgent(model=keras.Sequential(), nb_actions=2, memory=memory)\n"
@@ -419,6 +545,18 @@ class SummaryEveryStep(Rule):
             line=16,
             message_contains="merged summaries `train_sum` (`tf.compat.v1.summary.histogram` on line 7 among them)",
         ),
+        Invalid(  # TF1: the `if` picks the gradients that exist among those the loop goes over
+            GRADS.format(hist=False, test="grad is not None"),
+            line=15,
+            message_contains="merged summaries `merged` (`tf.compat.v1.summary.histogram` on line 11 among them)",
+        ),
+        Invalid(GRADS.format(hist=True, test="args.hist"), line=15),  # TF1: behind an option on by default
+        Invalid(  # the histograms of the kernels only, among the weights the loop goes over, after every step
+            TRACED + "for step, (x, y) in enumerate(ds):\n    train_step(x, y)\n    for v in model.weights:\n"
+            "        if 'kernel' in v.name:\n            tf.summary.histogram(v.name, v, step=step)\n",
+            line=14,
+            message_contains="the loop on line 12 goes over is written after every training step",
+        ),
         Invalid(  # TF1: a run of its own for the summaries after every step: the forward pass again
             "import tensorflow as tf\nopt = tf.compat.v1.train.GradientDescentOptimizer(0.1)\n"
             "train_op = opt.minimize(loss)\nfor v in tf.compat.v1.trainable_variables():\n"
@@ -429,6 +567,15 @@ class SummaryEveryStep(Rule):
             line=10,
             message_contains="`merged` (`tf.compat.v1.summary.histogram` on line 5 among them) in a second run of the"
             " graph after every training step (2,000 times)",
+        ),
+        Invalid(  # TF1: the merged summaries evaluated by `eval()` after each `train_op.run()`
+            "import tensorflow as tf\ntrain_op = tf.compat.v1.train.AdamOptimizer().minimize(loss)\n"
+            "tf.compat.v1.summary.histogram('w', w)\nmerged = tf.compat.v1.summary.merge_all()\n"
+            "sess = tf.compat.v1.InteractiveSession()\nfor i in range(10000):\n    train_op.run(feed_dict={x: xs})\n"
+            "    summary = merged.eval(feed_dict={x: xs})\n    writer.add_summary(summary, i)\n",
+            line=8,
+            message_contains="`Tensor.eval` evaluates the merged summaries `merged` (`tf.compat.v1.summary.histogram` on"
+            " line 3 among them) in a second run of the graph after every training step (10,000 times)",
         ),
         Invalid(  # TF1: a dict of fetches, the update grouped with other ops, the summaries fetched on every step
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\n"
@@ -446,6 +593,14 @@ class SummaryEveryStep(Rule):
             "    _, s = sess.run(fetches)\n",
             line=9,
             message_contains="merged summaries `merged`",
+        ),
+        Invalid(  # TensorFlow 0.x's names: `tf.histogram_summary`, merged by `tf.merge_all_summaries()`
+            "import tensorflow as tf\ntrain_op = tf.train.AdamOptimizer().minimize(loss)\n"
+            "tf.histogram_summary('w', w)\ntf.scalar_summary('loss', loss)\nmerged = tf.merge_all_summaries()\n"
+            "sess = tf.Session()\nwriter = tf.train.SummaryWriter('logs', sess.graph)\nfor i in range(1000):\n"
+            "    s, _ = sess.run([merged, train_op])\n    writer.add_summary(s, i)\n",
+            line=9,
+            message_contains="merged summaries `merged` (`tf.histogram_summary` on line 3 among them)",
         ),
         Invalid(  # TF1: merged where it is fetched
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
@@ -476,6 +631,12 @@ class SummaryEveryStep(Rule):
             " step (at most 1,000 times), since `idx % self.n_critic == 0` holds on every pass (`self.n_critic`: the default of"
             " `--n_critic`)",
         ),
+        Invalid(  # TF1: every training step traced, op by op
+            TRACE.format(options="trace_level=tf.compat.v1.RunOptions.FULL_TRACE"),
+            line=7,
+            message_contains="`Session.run` traces every op of the training step (`RunOptions(trace_level=FULL_TRACE)`)"
+            " on every step (10,000 times)",
+        ),
         Invalid(  # the else of a periodic trace: every other step still fetches the summaries
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "h = tf.compat.v1.summary.histogram('w', w)\nl = tf.compat.v1.summary.scalar('loss', loss)\n"
@@ -491,6 +652,7 @@ class SummaryEveryStep(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         yield from self._merged_every_step(facts)
         yield from self._rendered_every_step(facts)
+        yield from self._traced_every_step(facts)
         sites = [s for s in facts.sites if s.api in HEAVY]
         if not sites or "record_if" in facts.text or "create_file_writer" not in facts.text:
             return  # thinned out, or no writer made here: with no default writer a summary writes nothing
@@ -500,6 +662,7 @@ class SummaryEveryStep(Rule):
                 continue
             call = facts.node(site)
             around, guarded = innermost_loop(facts, site)
+            guarded = guarded and not (call is not None and _filtered(facts, call, around, site.callsite.span.cell))
             if call is None or guarded or periodic(facts, call, site.callsite.span.cell):
                 continue
             if around is None and _conditional(
@@ -510,6 +673,8 @@ class SummaryEveryStep(Rule):
             if around is not None and each and not _after_every_step(facts, call, around, site.callsite.span.cell):
                 continue
             if not each and site.callsite.runs.loop_bound == "upper":  # a guard around a call of its function
+                continue
+            if not each and _once_per_epoch(facts, call, site.callsite.span.cell):
                 continue
             kind = site.api.rsplit(".", 1)[-1]
             if each:
@@ -532,10 +697,25 @@ class SummaryEveryStep(Rule):
             when = f"each of its {steps} training steps{source}" if known else "every training step"
             yield self.diagnostic(facts.span(call, cell), facts.path, self.RENDERED.format(when=when))
 
+    def _traced_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
+        """TF1: a training step's `Session.run` given `RunOptions` that trace it, on every pass of its loop."""
+        if "_TRACE" not in facts.text:
+            return
+        for site in facts.sites:
+            call = facts.node(site) if site.api in RUNS and _training(site) else None
+            if call is None or (site.loop_runs is not None and site.loop_runs < PROFILED_STEPS):
+                continue
+            cell = site.callsite.span.cell
+            level = _trace_level(facts, argument(call, "options", 2), call, cell)
+            due = _every_step(facts, call, cell) if level is not None else None
+            if level is not None and due is not None:
+                message = self.TRACED_RUN.format(level=level, times=site.loop_times() + due)
+                yield self.diagnostic(site.callsite.span, facts.path, message)
+
     def _merged_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
         """TF1: the merged summaries fetched on every pass of a training loop, by the training
         step's own `Session.run` or by a run of their own beside it."""
-        runs = [s for s in facts.sites if s.api in RUNS and (s.loop_runs is None or s.loop_runs > 1)]
+        runs = [s for s in facts.sites if s.api in RUNS | RECEIVER_RUNS and (s.loop_runs is None or s.loop_runs > 1)]
         merges = [s for s in facts.sites if s.api in MERGES] if runs else []
         imported = project_merge_names(facts) if any(_training(s) for s in runs) else {}
         if not merges and not imported:
@@ -553,7 +733,7 @@ class SummaryEveryStep(Rule):
         fetching: dict[int, tuple[Site, ast.Call, str, str]] = {}  # the runs that fetch a heavy merge, by node
         for site in runs:
             call = facts.node(site)
-            fetches = _written(facts, _fetches(call), call, site.callsite.span.cell) if call is not None else None
+            fetches = _written(facts, _fetches(call, site), call, site.callsite.span.cell) if call is not None else None
             if call is None or fetches is None:
                 continue
             fetched = [(name, names[name]) for name in sorted(_read(fetches) & names.keys())] or [
@@ -569,12 +749,14 @@ class SummaryEveryStep(Rule):
             times += due or ""
             if id(call) in steps:
                 yield self.diagnostic(
-                    site.callsite.span, facts.path, self.MERGED.format(name=name, held=held, times=times)
+                    site.callsite.span,
+                    facts.path,
+                    self.MERGED.format(run=_run_name(site), name=name, held=held, times=times),
                 )
                 continue
             loop = next(iter(own_loops(facts, call, cell)), None)
             if loop is not None and any(id(n) in steps for n in own_body(loop)):
-                message = self.MERGED_APART.format(name=name, held=held, times=times)
+                message = self.MERGED_APART.format(run=_run_name(site), name=name, held=held, times=times)
                 yield self.diagnostic(site.callsite.span, facts.path, message)
 
 
@@ -588,6 +770,21 @@ def _every_step(facts: FileFacts, call: ast.Call, cell: int | None) -> str | Non
         return ""
     due = next((why for point_cell, point in points if (why := always_due(facts, point, point_cell))), None)
     return None if due is None else f", since {due}"
+
+
+def _trace_level(facts: FileFacts, given: ast.expr | None, call: ast.Call, cell: int | None) -> str | None:
+    """The trace level (`FULL_TRACE`, `SOFTWARE_TRACE`, `HARDWARE_TRACE`) of the `RunOptions` a run
+    is given: made there, or bound once, outside any `if`, to the name given (`_bound_once`); None
+    for no trace or one not known (`options = None`, then a traced one on some steps)."""
+    if isinstance(given, ast.Name):
+        binding = _bound_once(facts, given, call, cell)
+        given = binding.value if binding is not None and not _conditional(facts, binding, cell) else None
+    site = facts.site_at(given, cell) if isinstance(given, ast.Call) else None
+    if site is None or not site.api.endswith(".RunOptions") or not isinstance(given, ast.Call):
+        return None
+    level = argument(given, "trace_level", 0)
+    name = level.attr if isinstance(level, ast.Attribute) else level.id if isinstance(level, ast.Name) else None
+    return name if name in TRACE_LEVELS else None
 
 
 def _every_configuration(facts: FileFacts, call: ast.Call, cell: int | None, fetching: Mapping[int, Any]) -> bool:
@@ -621,8 +818,8 @@ def _holds_heavy(facts: FileFacts, merge: Site, call: ast.Call) -> str | None:
     none): `merge([...])` naming one (or calling it there), `merge_all()` in a file that builds
     one outside an `if` of its function, or whose project imports do."""
     heavy = [(s, node) for s in facts.sites if s.api in HEAVY_OPS and (node := facts.node(s)) is not None]
-    if merge.api.endswith(".merge_all"):
-        unguarded = next((s for s, node in heavy if not _conditional(facts, node, s.callsite.span.cell)), None)
+    if merge.api.endswith((".merge_all", ".merge_all_summaries")):
+        unguarded = next((s for s, node in heavy if _built_every_run(facts, node, s.callsite.span.cell)), None)
         return _where(unguarded) if unguarded is not None else heavy_imported(facts.path, facts.text)
     given = argument(call, "inputs", 0)
     if given is None:
@@ -646,13 +843,19 @@ def _holders(facts: FileFacts, heavy: list[tuple[Site, ast.Call]]) -> dict[str, 
             if isinstance(node, ast.Assign):
                 target = _path(node.targets[0]) if len(node.targets) == 1 else None
                 value = node.value
-                merged = isinstance(value, ast.Call) and (site := facts.site_at(value, cell)) is not None and (
-                    site.api in MERGES
+                merged = (
+                    isinstance(value, ast.Call)
+                    and (site := facts.site_at(value, cell)) is not None
+                    and (site.api in MERGES)
                 )
                 if target is not None and (isinstance(value, (ast.List, ast.Tuple)) or merged):
                     links.append((target, _read(value)))
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and node.func.attr in ("append", "extend") and len(node.args) == 1:
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("append", "extend")
+                and len(node.args) == 1
+            ):
                 holder = _path(node.func.value)
                 if holder is not None:
                     links.append((holder, _read(node.args[0])))
@@ -710,18 +913,34 @@ def _training(site: Site) -> bool:
     return site.work_value("step") == "training"
 
 
-def _fetches(call: ast.Call) -> ast.expr | None:
+def _fetches(call: ast.Call, site: Site) -> ast.expr | None:
+    """What a run fetches: its first argument, or the receiver of `tensor.eval()` and `op.run()`."""
+    if site.api in RECEIVER_RUNS:
+        return call.func.value if isinstance(call.func, ast.Attribute) else None
     return argument(call, "fetches", 0)
 
 
+def _run_name(site: Site) -> str:
+    """`Session.run`, `Tensor.eval`: the run's class and method, for a message."""
+    return ".".join(site.api.split(".")[-2:])
+
+
 def _written(facts: FileFacts, fetches: ast.expr | None, call: ast.Call, cell: int | None) -> ast.expr | None:
-    """The fetches as written: a name that the run's function (or module) binds once, to a list,
-    tuple or dict display, and never changes (no item set, no method called on it: `fetches =
-    [train_op, merged]`), is read as that display; any other expression as itself."""
+    """The fetches as written: a name bound once (`_bound_once`) to a list, tuple or dict display
+    (`fetches = [train_op, merged]`) is read as that display; any other expression as itself."""
+    binding = _bound_once(facts, fetches, call, cell)
+    display = binding.value if binding is not None else None
+    return display if isinstance(display, (ast.List, ast.Tuple, ast.Dict)) else fetches
+
+
+def _bound_once(facts: FileFacts, given: ast.expr | None, call: ast.Call, cell: int | None) -> ast.Assign | None:
+    """The one plain assignment to the name *given* in the call's function (or module), where
+    nothing else binds it and nothing changes it in place (no item set, no method called on it);
+    None for any other expression."""
     scope = scope_of(facts, call, cell)
-    if not isinstance(fetches, ast.Name) or scope is None:
-        return fetches
-    name = fetches.id
+    if not isinstance(given, ast.Name) or scope is None:
+        return None
+    name = given.id
     stored = [
         n for n in scope_body(scope) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
     ]
@@ -733,19 +952,78 @@ def _written(facts: FileFacts, fetches: ast.expr | None, call: ast.Call, cell: i
         for n in scope_body(scope)
     )
     binding = facts.parent(stored[0], cell) if len(stored) == 1 and not changed else None
-    if isinstance(binding, ast.Assign) and binding.targets == [stored[0]]:
-        display = binding.value
-        return display if isinstance(display, (ast.List, ast.Tuple, ast.Dict)) else fetches
-    return fetches
+    return binding if isinstance(binding, ast.Assign) and binding.targets == [stored[0]] else None
 
 
-def _conditional(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+def _conditional(facts: FileFacts, call: ast.AST, cell: int | None) -> bool:
     """An `if` (or exception handler) in the call's own function decides whether it runs."""
     for parent in facts.ancestors(call, cell):
         if isinstance(parent, SCOPES):
             return False
         if isinstance(parent, (ast.If, ast.IfExp, ast.ExceptHandler)):
             return True
+    return False
+
+
+def _built_every_run(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """The summary op is built whenever its function (or module) runs: no `if` of its function
+    decides it but one that filters the items of a `for` loop around it by those items alone
+    (`for grad, var in grads:` then `if grad is not None:`: each gradient there gets its
+    summary), or one whose test is true with the program's defaults (`if args.histograms:`,
+    `--histograms` on by default); no conditional expression or exception handler either."""
+    child: ast.AST = call
+    for parent in facts.ancestors(call, cell):
+        if isinstance(parent, SCOPES):
+            return True
+        if (
+            isinstance(parent, ast.If)
+            and child in parent.body
+            and (_item_filter(facts, parent, call, cell) or _switched_on(facts, parent.test, cell))
+        ):
+            child = parent
+            continue
+        if isinstance(parent, (ast.If, ast.IfExp, ast.ExceptHandler)):
+            return False
+        child = parent
+    return True
+
+
+def _switched_on(facts: FileFacts, test: ast.expr, cell: int | None) -> bool:
+    """The test is a name or an option (`args.histograms`, not an attribute of `self`, whose
+    constructor's callers may pass another value) true with the program's defaults."""
+    option = isinstance(test, ast.Attribute) and not (isinstance(test.value, ast.Name) and test.value.id == "self")
+    return (isinstance(test, ast.Name) or option) and known_value(facts, test, cell)[0] is True
+
+
+def _filtered(facts: FileFacts, call: ast.Call, loop: ast.AST | None, cell: int | None) -> bool:
+    """The only `if`s between the call and the loop around it pick among that loop's items
+    (`_item_filter`: `for v in model.weights:` then `if 'kernel' in v.name:`)."""
+    child: ast.AST = call
+    for parent in facts.ancestors(call, cell):
+        if parent is loop:
+            return loop is not None
+        if isinstance(parent, (ast.IfExp, ast.Try, ast.ExceptHandler, *SCOPES)):
+            return False
+        if isinstance(parent, ast.If) and (child not in parent.body or not _item_filter(facts, parent, call, cell)):
+            return False
+        child = parent
+    return False
+
+
+def _item_filter(facts: FileFacts, branch: ast.If, call: ast.Call, cell: int | None) -> bool:
+    """The `if` picks among the tensors a `for` loop around it goes over: its test reads only
+    that loop's variables, which the summarised data is made of, and takes no remainder or other
+    arithmetic (`for grad, var in grads:` then `if grad is not None:`, `if 'kernel' in var.name:`),
+    not whether any summary is built."""
+    read = flow.names(branch.test)
+    data = next((a for key in ("data", "values", "tensor") if (a := argument(call, key, 1)) is not None), None)
+    if not read or data is None or any(isinstance(n, ast.BinOp) for n in ast.walk(branch.test)):
+        return False
+    for parent in facts.ancestors(branch, cell):
+        if isinstance(parent, SCOPES):
+            return False
+        if isinstance(parent, (ast.For, ast.AsyncFor)) and read <= (items := flow.names(parent.target)):
+            return bool(items & flow.names(data))
     return False
 
 
@@ -766,6 +1044,22 @@ def _after_every_step(facts: FileFacts, call: ast.Call, loop: ast.AST, cell: int
         and every_pass(facts, point, point_cell)
         and trains(facts, own_loops(facts, point, point_cell)[0], point_cell)
         for point_cell, point in call_points(facts, call, cell)
+    )
+
+
+def _once_per_epoch(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """Each loop that runs the summary (around it, or calling its function) trains nothing in its
+    own body but runs a nested loop that does: the summary is written once per epoch, after its
+    steps (`log_images(x, epoch)` after the loop over the epoch's batches), not with each step."""
+    loops = [
+        (loops[0], point_cell)
+        for point_cell, point in call_points(facts, call, cell)
+        if (loops := own_loops(facts, point, point_cell))
+    ]
+    return bool(loops) and all(
+        not trains(facts, loop, loop_cell)
+        and any(isinstance(n, LOOPS) and trains(facts, n, loop_cell) for n in own_body(loop))
+        for loop, loop_cell in loops
     )
 
 
