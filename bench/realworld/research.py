@@ -198,7 +198,9 @@ def call_site(call: MainCall, sites: list[dict]) -> dict | None:
 
 def finders(change: Change, calls: dict[str, MainCall], findings: list[dict], kinds: dict[str, tuple[str, ...]]
             ) -> list[str]:
-    """The codes of the findings that find the change (sorted, each once)."""
+    """The codes of the findings that find the change (sorted, each once): a finding of a rule of its kind
+    within NEAR lines of one of its lines (or of the main call it changes), the finding's lines being its
+    span (a call written over several lines, as `call_site` reads a call site's)."""
     codes = set(kinds[change.kind]) | set(change.rules)
     anchors = [(change.file, change.cell, n) for n in (change.line, *change.also)]
     if change.call is not None:
@@ -207,8 +209,10 @@ def finders(change: Change, calls: dict[str, MainCall], findings: list[dict], ki
     hits = set()
     for f in findings:
         where = (relative(f["filename"]), f.get("cell") or 0)
-        row = f["location"]["row"]
-        if f["code"] in codes and any(where == (file, cell) and abs(row - n) <= NEAR for file, cell, n in anchors):
+        first = f["location"]["row"]
+        last = max(first, (f.get("end_location") or {}).get("row") or first)  # a finding covers its whole span
+        if f["code"] in codes and any(where == (file, cell) and first - NEAR <= n <= last + NEAR
+                                      for file, cell, n in anchors):
             hits.add(f["code"])
     return sorted(hits)
 

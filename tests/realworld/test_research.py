@@ -93,8 +93,9 @@ def _site(path, line, api, energy=1.0, cell=None, end_line=None, floor=False, ru
             "floor": floor, "runs": {"count": runs, "note": None if runs else "its loop runs 0 times"}}
 
 
-def _finding(file, row, code, cell=None):
-    return {"filename": file, "cell": cell, "location": {"row": row, "column": 1}, "code": code}
+def _finding(file, row, code, cell=None, end_row=None):
+    return {"filename": file, "cell": cell, "location": {"row": row, "column": 1}, "code": code,
+            "end_location": {"row": end_row or row, "column": 2}}
 
 
 def test_every_reading_points_at_its_vendored_lines():
@@ -159,6 +160,18 @@ def test_changes_are_found_by_their_kinds_rules_near_their_lines(tmp_path):
     assert "- synthetic `train.py:40` keras.Model.evaluate: its loop runs 0 times" in text  # a count unknown is not 0
     assert "| host-input-pipeline | none yet | 0 / 1 |" in text
     assert "| [GL308](rules/GL308.md) | 1 / 1 (100%) |" in text
+
+
+def test_a_finding_spanning_lines_finds_a_change_near_its_last(tmp_path):
+    """A finding at a call written over several lines covers them all: a change listed within NEAR lines of
+    its last line is found, one further away is not."""
+    reading, kinds = _synthetic(tmp_path)
+    near = [_finding("train.py", 24, "GL201", end_row=29)]  # spans 24-29: line 30 (an `also`) is 1 away
+    collected = {"synthetic": {"sites": [], "default": near, "every": near}}
+    assert score([reading], collected, kinds)["corpora"][0]["changes"][1]["found_by"] == ["GL201"]
+    far = [_finding("train.py", 24, "GL201", end_row=26)]  # 26 is 4 from 30 and from 20
+    collected = {"synthetic": {"sites": [], "default": far, "every": far}}
+    assert score([reading], collected, kinds)["corpora"][0]["changes"][1]["found_by"] == []
 
 
 def test_a_finding_judged_false_finds_no_change(tmp_path, monkeypatch):
