@@ -273,7 +273,9 @@ class Beside:
             own = _heir_self_calls(importer, text, heirs, method) if heirs else None
             if own:  # `self.add_train_op(...)` in `NERModel.build`
                 found.extend(arguments for calls in own for arguments in calls.arguments)
-                counts.extend(self._self_counts(importer, text, own, inherited))
+                per = self._self_counts(importer, text, own, inherited)
+                # (a script also calling it otherwise: not summed)
+                counts.extend([UNSEEN] if per is None or set(per) & set(scripts) else per.values())
                 scripts.append(os.path.basename(importer))
         if found and any(named(path, text) for path, text in self.unread):
             counts.append(UNSEEN)
@@ -287,10 +289,11 @@ class Beside:
         heirs = _heirs(importer, text, bases, method) if bases else ()
         return bool(heirs) and bool(_heir_self_calls(importer, text, heirs, method))
 
-    def _self_counts(self, importer: str, text: str, made: tuple[_SelfCalls, ...], inherited: Inherited | None) -> list[Counted]:
+    def _self_counts(self, importer: str, text: str, made: tuple[_SelfCalls, ...],
+                     inherited: Inherited | None) -> dict[str, Counted] | None:
         """How often the calls *made* on `self` run per run of each script calling the methods making them (as
         `tally` counts a method the class inherits: *inherited*, a construction for `__init__`), summed per
-        script: one count per script; `UNSEEN` where one of those methods is named where that reading does not
+        script, by script; None where one of those methods is named where that reading does not
         follow (this module or the base's, besides its definition: `self.build()`, a base's `self.run_epoch(...)`; for
         `__init__`, the class named in its module: `Sub()` there), or a count is not known (a loop, a method no script
         calls)."""
@@ -302,17 +305,16 @@ class Beside:
             init = caller == "__init__"  # (run by the class's constructions)
             if inherited is None or times is None or read is None or base is None or (
                     calls.heir in read.names if init else caller in read.attributes or caller in base.attributes):
-                return [UNSEEN]
+                return None
             through = inherited(importer, calls.heir if init else f"{calls.heir}.{caller}")
             if through is None or not through.found or len(through.counts) != len(through.scripts):
-                return [UNSEEN]
+                return None
             for (runs, upper), script in zip(through.counts, through.scripts):
                 if runs is None:
-                    return [UNSEEN]
+                    return None
                 total, held = per.get(script, (0, False))
                 per[script] = (total + runs * times, held or upper or at_most)
-        counts: list[Counted] = list(per.values())
-        return counts
+        return dict(per)
 
 
 def flag_defaults(texts: dict[str, str | None]) -> dict[str, Const | None]:

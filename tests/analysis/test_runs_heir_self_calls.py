@@ -131,8 +131,21 @@ LOOPED = SUB.replace(
         (BASE + "\n    def fit(self):\n        self.build()\n", SUB, MAIN),  # one the base calls on self
         (BASE, SUB + "\n\nstep = Sub(0.1).add_train_op\n", MAIN),  # the method read otherwise in the subclass's module
         (BASE, SUB + "\n    def add_train_op(self, loss):\n        return loss\n", MAIN),  # the subclass overrides it
+        (
+            BASE,
+            SUB,
+            MAIN.replace("    model.build()\n", "    model.build()\n    model.add_train_op(0)\n"),
+        ),  # called twice
     ],
-    ids=["looped", "uncalled", "called-by-its-module", "called-by-the-base", "read-otherwise", "overridden"],
+    ids=[
+        "looped",
+        "uncalled",
+        "called-by-its-module",
+        "called-by-the-base",
+        "read-otherwise",
+        "overridden",
+        "also-called",
+    ],
 )
 def test_calls_the_reading_cannot_follow_leave_the_count_unknown(tmp_path, base, sub, main):
     assert project(tmp_path, base=base, sub=sub, main=main)[ADAM].runs.count is None
