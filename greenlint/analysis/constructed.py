@@ -11,7 +11,9 @@ parser.parse_args()`: an `Options` of those defaults), or a call of what the scr
 `load_model(path)`, a name bound once to one), which the module's resolver types where it makes a
 Keras model, a TF1 session, a `tf.data` dataset, a `tfds.builder()` or an instance of a plain project class
 (`config = Config()`: `Imports.held`); unknown otherwise. A class's constructions include its subclasses' in the modules importing
-it, as their `__init__` hands their arguments on (`super().__init__(config)`: `_constructing_heirs`). The absl flags such
+it, as their `__init__` hands their arguments on (`super().__init__(config)`: `_constructing_heirs`); a method's calls, those such
+a subclass makes on `self` (`self.add_train_op(...)` in `NERModel.build`: `_heir_self_calls`), as often as the scripts run the
+subclass's methods making them. The absl flags such
 modules define are read the same way (`flag_defaults`): absl's `FLAGS` is one for the process."""
 
 from __future__ import annotations
@@ -110,8 +112,10 @@ class Beside:
     by path: `import pkg.model as m`, an unreadable file) may call it where the reading does not follow: their
     calls are not counted (`calls`)."""
 
-    def __init__(self, importers: dict[str, str | None], path: str):
+    def __init__(self, importers: dict[str, str | None], path: str, own: Callable[[], str | None] = lambda: None):
         self.stem = os.path.splitext(os.path.basename(path))[0]
+        self.path = path
+        self.own = functools.cache(own)  # the module's own text, read where asked (`_self_counts`: what it calls on `self`)
         self.scripts: list[tuple[str, str, dict[str, tuple[str, str]], dict[str, str]]] = []
         self.unread: list[tuple[str, str | None]] = []
         for importer, text in importers.items():
@@ -198,7 +202,8 @@ class Beside:
         where one names it otherwise. For `Class.method`, a script defining `class Sub(Class)` (the class
         imported by name) whose body does not define the method adds the calls of `Sub.method` that the
         scripts beside it make (*inherited*, asked of its path: `model.train(...)` in train.py on a
-        `NERModel`, whose `train` is `BaseModel`'s); not asked, they are calls not seen."""
+        `NERModel`, whose `train` is `BaseModel`'s), and the calls of it on `self` that such a class's methods make,
+        as often as those scripts run them (`_self_counts`); not asked, they are calls not seen."""
         if not self.may_call(name):
             return None
         owner, _, method = name.rpartition(".")
@@ -251,11 +256,12 @@ class Beside:
                 found.extend(called)
                 counts.append(counted[(self.stem, name)])
                 scripts.append(os.path.basename(importer))
-            elif owner and named(importer, text, read):  # `.method` read on what it cannot tell: calls not seen
-                counts.append(UNSEEN)
+            elif owner and named(importer, text, read) and not self._heirs_call(importer, text, imported_names, name):
+                counts.append(UNSEEN)  # `.method` read on what it cannot tell: calls not seen
         for importer, text, imported_names, _ in self.scripts if owner else ():
             bases = frozenset(local for local, key in imported_names.items() if key == (self.stem, owner))
-            for heir in _heirs(importer, text, bases, method) if bases else ():
+            heirs = _heirs(importer, text, bases, method) if bases else ()
+            for heir in heirs:
                 through = inherited(importer, f"{heir}.{method}") if inherited is not None else Tally([], [UNSEEN], [])
                 if through is None:
                     return None
@@ -264,9 +270,51 @@ class Beside:
                 found.extend(through.found)
                 counts.extend(through.counts)
                 scripts.extend(through.scripts)
+            own = _heir_self_calls(importer, text, heirs, method) if heirs else None
+            if own:  # `self.add_train_op(...)` in `NERModel.build`
+                found.extend(arguments for calls in own for arguments in calls.arguments)
+                per = self._self_counts(importer, text, own, inherited)
+                # (a script also calling it otherwise: not summed)
+                counts.extend([UNSEEN] if per is None or set(per) & set(scripts) else per.values())
+                scripts.append(os.path.basename(importer))
         if found and any(named(path, text) for path, text in self.unread):
             counts.append(UNSEEN)
         return Tally(found, counts, scripts)
+
+    def _heirs_call(self, importer: str, text: str, imported: dict[str, tuple[str, str]], name: str) -> bool:
+        """Whether every `.method` the script at *importer* reads is a call of it on `self` in a class it defines
+        on *name*'s class that inherits it (`_heir_self_calls`): calls `tally` counts through that class."""
+        owner, _, method = name.rpartition(".")
+        bases = frozenset(local for local, key in imported.items() if key == (self.stem, owner))
+        heirs = _heirs(importer, text, bases, method) if bases else ()
+        return bool(heirs) and bool(_heir_self_calls(importer, text, heirs, method))
+
+    def _self_counts(self, importer: str, text: str, made: tuple[_SelfCalls, ...],
+                     inherited: Inherited | None) -> dict[str, Counted] | None:
+        """How often the calls *made* on `self` run per run of each script calling the methods making them (as
+        `tally` counts a method the class inherits: *inherited*, a construction for `__init__`), summed per
+        script, by script; None where one of those methods is named where that reading does not
+        follow (this module or the base's, besides its definition: `self.build()`, a base's `self.run_epoch(...)`; for
+        `__init__`, the class named in its module: `Sub()` there), or a count is not known (a loop, a method no script
+        calls)."""
+        own = self.own()
+        read, base = _read(importer, text), _read(self.path, own) if own is not None else None
+        per: dict[str, tuple[int, bool]] = {}
+        for calls in made:
+            caller, (times, at_most) = calls.caller, calls.counted
+            init = caller == "__init__"  # (run by the class's constructions)
+            if inherited is None or times is None or read is None or base is None or (
+                    calls.heir in read.names if init else caller in read.attributes or caller in base.attributes):
+                return None
+            through = inherited(importer, calls.heir if init else f"{calls.heir}.{caller}")
+            if through is None or not through.found or len(through.counts) != len(through.scripts):
+                return None
+            for (runs, upper), script in zip(through.counts, through.scripts):
+                if runs is None:
+                    return None
+                total, held = per.get(script, (0, False))
+                per[script] = (total + runs * times, held or upper or at_most)
+        return dict(per)
 
 
 def flag_defaults(texts: dict[str, str | None]) -> dict[str, Const | None]:
@@ -381,6 +429,65 @@ def _heirs(path: str, text: str, bases: frozenset[str], method: str) -> tuple[st
         if method not in own:
             found.append(node.name)
     return tuple(found)
+
+
+#: A method's definition.
+_Method = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+class _SelfCalls(NamedTuple):
+    """The calls `self.method(...)` one method (*caller*) of a class (*heir*) makes (`_heir_self_calls`): how
+    often they run per run of it (`Counted`), and each one's arguments (literals; None for anything else)."""
+
+    heir: str
+    caller: str
+    counted: Counted
+    arguments: list[Arguments]
+
+
+@_per_text
+def _self_called(path: str, text: str) -> tuple[Counter[str], dict[str, dict[str, list[tuple[_Method, list[ast.Call]]]]]]:
+    """What the module at *path* reads as an attribute, by name (how often: `.add_train_op`), and the calls the
+    methods of its top-level classes make on `self` (a method's first parameter): class -> method called -> each
+    calling method with its calls. One walk per module (`_heir_self_calls` asks it per method name)."""
+    tree = trees.parse_module(text, path, edited=False)  # (parsed already by `_imports`: shared in a run)
+    read: Counter[str] = Counter(node.attr for node in trees.walk(tree) if type(node) is ast.Attribute)
+    classes: dict[str, dict[str, list[tuple[_Method, list[ast.Call]]]]] = {}
+    for node in tree.body:
+        if type(node) is not ast.ClassDef:
+            continue
+        called = classes.setdefault(node.name, {})
+        for part in node.body:
+            if not isinstance(part, (ast.FunctionDef, ast.AsyncFunctionDef)) or not part.args.args:
+                continue
+            me, calls = part.args.args[0].arg, dict[str, list[ast.Call]]()
+            for call in trees.walk(part):
+                if type(call) is ast.Call and type(call.func) is ast.Attribute and type(call.func.value) is ast.Name \
+                        and call.func.value.id == me:
+                    calls.setdefault(call.func.attr, []).append(call)
+            for attr, made in calls.items():
+                called.setdefault(attr, []).append((part, made))
+    return read, classes
+
+
+@_per_text
+def _heir_self_calls(path: str, text: str, heirs: tuple[str, ...], method: str) -> tuple[_SelfCalls, ...] | None:
+    """The calls of *method* on `self` that the methods of *heirs*, classes the module at *path* defines at its top
+    level, make, grouped by method, their runs in it read as a script's (script_runs.py: once, at most once under a
+    condition, unknown in a loop); None where the module reads `.method` otherwise (on anything else, uncalled, or a
+    call spreads `*args`), or a decorated method calls it."""
+    read, classes = _self_called(path, text)
+    found: list[_SelfCalls] = []
+    for heir in heirs:
+        for caller, calls in classes.get(heir, {}).get(method, ()):
+            if caller.decorator_list or any(_spreads(call) for call in calls):
+                return None
+            body = ast.Module(body=caller.body, type_ignores=[])
+            loads = Counter(n.id for n in trees.walk(body) if type(n) is ast.Name and type(n.ctx) is ast.Load)
+            arguments: list[Arguments] = [
+                ([_literal(a) for a in call.args], {k.arg: _literal(k.value) for k in call.keywords if k.arg}) for call in calls]
+            found.append(_SelfCalls(heir, caller.name, ScriptRuns(body, dict(loads)).total(calls), arguments))
+    return tuple(found) if read[method] == sum(len(calls.arguments) for calls in found) else None
 
 
 class _Forward(NamedTuple):

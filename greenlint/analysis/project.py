@@ -994,7 +994,7 @@ class Imports:
         their texts read once per module analysed)."""
         if self.beside is None:
             texts = {importer: module_code(importer) for importer in self.index.callers(self.path)}
-            self.beside = constructed.Beside(texts, self.path)
+            self.beside = constructed.Beside(texts, self.path, functools.partial(module_code, self.path))
         return self.beside
 
     def calls_beside(self, name: str) -> constructed.Called | None:

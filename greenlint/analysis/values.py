@@ -365,8 +365,8 @@ class ClassInfo:
                     if attr in ext.assigned and any(name in ext.attrs for c in self.mro() for name in c.attrs):
                         return True, None
                     return True, fresh(ext.attrs[attr])
-                if attr in ext.methods:
-                    return True, ExtFunc(ext.methods[attr], ext.runs.get(attr))
+                if attr in ext.methods:  # (`self.m(...)`: its module may count this call, `ExtFunc.beside`)
+                    return True, ExtFunc(ext.methods[attr], ext.runs.get(attr), beside=ext.beside.get(attr))
         return False, None
 
     def mro(self) -> list[ClassInfo]:
