@@ -2595,7 +2595,7 @@ class Resolver:
                         else:
                             meta["data"] = data
             if callee.name in graphrun.UPDATE_METHODS and returns == graphrun.OPERATION:
-                meta = {"train_op": node.lineno}  # `opt.minimize(loss)`: what a TF1 training step fetches
+                meta = graphrun.update_meta(owner, callee.name, named, node.lineno)  # what a TF1 step fetches
                 if arrays.is_sym(named.get("loss")):  # the graph the loss is computed by
                     meta["sym"] = named["loss"].meta["sym"]
                 elif type(given := named.get("grads_and_vars")) is Inst and given.cls == graphrun.GRADIENTS:

@@ -87,7 +87,9 @@ class SaveInStepLoop(Rule):
 
     The price: one save takes at least 5 ms to lay out its file (a tenth of what the pair under
     bench/rules/ measured) plus the saved model's weights (`params` x 4 bytes, as the analysis
-    counts them; the optimizer's slots left out) at the fast end of a disk's bandwidth (5 GB/s:
+    counts them) and, for a TF1 `Saver` of a graph trained by a known optimizer's `minimize` of every
+    variable (no `var_list`), the slots it keeps for each weight (2 for Adam, Adadelta, RMSProp and
+    Ftrl, 1 for Momentum and Adagrad, none for gradient descent), at the fast end of a disk's bandwidth (5 GB/s:
     the page cache), against the loop's training steps between two saves (each step's FLOPs per
     sample and batch, timed by greenlint's device model on the GPU stated with `--device`, else
     a T4, every step constant at its slow end). A periodic save is reported when that least
@@ -247,6 +249,16 @@ class SaveInStepLoop(Rule):
             .replace("saver = tf.compat.v1.train.Saver()\n", "")
             .replace("import tensorflow as tf\n", "import tensorflow as tf\nsaver = tf.compat.v1.train.Saver()\n")
         ),
+        Valid(  # TF1, every 10 steps of gradient descent, which keeps no slot: the weights take 5 % of that time
+            GRAPH.format(saver="", every="step % 10 == 0", save="saver.save(sess, 'ckpt')").replace(
+                "AdamOptimizer()", "GradientDescentOptimizer(0.1)"
+            )
+        ),
+        Valid(  # TF1: Adam given a `var_list` (a part of the graph): its slots not counted, the weights take 5 %
+            GRAPH.format(saver="", every="step % 10 == 0", save="saver.save(sess, 'ckpt')").replace(
+                ".minimize(loss)", ".minimize(loss, var_list=tf.compat.v1.trainable_variables())"
+            )
+        ),
         Valid(  # a batch the code does not size: the steps between two saves are not priced
             "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(8192)])\n"
             "m.compile(optimizer='adam', loss='mse')\nfor step, (x, y) in enumerate(batches):\n"
@@ -329,10 +341,19 @@ class SaveInStepLoop(Rule):
             line=9,
             message_contains="every 20 training steps: each save takes at least",
         ),
-        Invalid(  # TF1: a Saver given no variables writes at least the weights of the graph its session trains
+        Invalid(  # TF1: a Saver given no variables writes at least the weights of the graph its session trains,
+            # and Adam's two moments of each (its `minimize` trains every variable)
             GRAPH.format(saver="", every="step % 2 == 0", save="saver.save(sess, 'ckpt')"),
             line=11,
-            message_contains="every 2 training steps: each save takes at least 63.8 ms (5 ms to lay out the file, then 295 MB",
+            message_contains=(
+                "every 2 training steps: each save takes at least 181 ms (5 ms to lay out the file, then 884 MB of"
+                " weights and their optimizer's 2 slots per weight"
+            ),
+        ),
+        Invalid(  # TF1, every 10 steps: the weights alone take 5 % of that time, with Adam's two moments 12 %
+            GRAPH.format(saver="", every="step % 10 == 0", save="saver.save(sess, 'ckpt')"),
+            line=11,
+            message_contains="at least 12% of the time it and the training steps since the last save take",
         ),
         Invalid(  # TF1: the same graph saved on every step, its price stated
             GRAPH.format(saver="max_to_keep=1", every="True", save="saver.save(sess, 'ckpt')").replace(
@@ -390,7 +411,10 @@ class SaveInStepLoop(Rule):
                 "def train_step(sess, xs):\n    return run_update(sess, xs)\n\n\nwith tf.compat.v1.Session()",
             ),
             line=19,
-            message_contains="every 2 training steps: each save takes at least 63.8 ms (5 ms to lay out the file, then 295 MB",
+            message_contains=(
+                "every 2 training steps: each save takes at least 181 ms (5 ms to lay out the file, then 884 MB of"
+                " weights and their optimizer's 2 slots per weight"
+            ),
         ),
         Invalid(  # the remainder taken by `tf.math.mod`, the period a flag's default
             "import argparse\nparser = argparse.ArgumentParser()\n"
@@ -454,4 +478,4 @@ def _price(facts: FileFacts, save: Site, loop: ast.AST, cell: int | None, period
     runs = next((s.loop_runs for s in steps if s.loop_runs is not None), None)
     if not steps or runs is not None and runs // period < FEW_SAVES:
         return None
-    return save_share(save.work_value("params"), steps, period, facts.device)
+    return save_share(save.work_value("params"), steps, period, facts.device, slots=save.work_value("optimizer_slots"))
