@@ -25,6 +25,7 @@ from typing import Any
 
 from greenlint.analysis.arrays import Sym, is_sym
 from greenlint.analysis.callsite import Quantity, Work
+from greenlint.analysis.slots import TF1 as TF1_SLOTS
 from greenlint.analysis.values import Inst, Kw, Seq
 from greenlint.analysis.work import INFERRED, UNKNOWN, Net, merge_syms, q, sym_net
 
@@ -39,17 +40,8 @@ SAVER = "tensorflow.compat.v1.train.Saver"
 SAVER_SAVE = f"{SAVER}.save"
 SAVES_ALL = "saves_all"
 TRAINED = "trained_params"
-#: The meta key of an update's slots per weight (`SLOTS`), where it trains every variable of its graph.
+#: The meta key of an update's slots per weight (slots.py), where it trains every variable of its graph.
 UPDATE_SLOTS = "slots"
-#: The slot variables a TF1 optimizer makes for each variable it trains (its `_create_slots`), which a
-#: Saver writes with the variables: gradient descent none; Momentum's and Adagrad's accumulator; Adam's
-#: two moments, Adadelta's two accumulators, RMSProp's mean square and momentum, Ftrl's accumulator and
-#: linear term.
-SLOTS = {
-    f"tensorflow.compat.v1.train.{name}": count
-    for name, count in (("GradientDescentOptimizer", 0), ("MomentumOptimizer", 1), ("AdagradOptimizer", 1),
-                        ("AdamOptimizer", 2), ("AdadeltaOptimizer", 2), ("RMSPropOptimizer", 2), ("FtrlOptimizer", 2))
-}
 #: The class a TF1 optimizer's update returns.
 OPERATION = "tensorflow.Operation"
 #: The op that runs all the ops it is given (`tf.group(update_ops, train_op)`).
@@ -100,10 +92,10 @@ def dependent(meta: dict, dependencies: list[dict]) -> None:
 
 def update_meta(optimizer: Any, method: str, named: dict, line: int) -> dict:
     """The meta of a TF1 optimizer's update built at *line* (`opt.minimize(loss)`, *method* of
-    *optimizer*): what a training step fetches, with the slots per weight it keeps (`SLOTS`) where it is
+    *optimizer*): what a training step fetches, with the slots per weight it keeps (slots.py) where it is
     a `minimize` of every trainable variable (no `var_list`: the graph's weights its loss reaches)."""
     meta: dict = {"train_op": line}
-    slots = SLOTS.get(optimizer.cls) if type(optimizer) is Inst else None
+    slots = TF1_SLOTS.get(optimizer.cls) if type(optimizer) is Inst else None
     if method == "minimize" and "var_list" not in named and slots is not None:
         meta[UPDATE_SLOTS] = slots
     return meta

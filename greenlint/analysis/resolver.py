@@ -69,6 +69,7 @@ from greenlint.analysis import (
     records,
     served,
     slim,
+    slots,
     step_traces,
     symjoin,
     symops,
@@ -3185,6 +3186,8 @@ class Resolver:
             _mark_compiled(named)
         if owner is not None and work_mod.is_model(owner):  # what its training calls train from here on (trainable.py)
             trainable.seen(owner.meta, api.rpartition(".")[2], self.ctx.branches > 0, id(self.ctx.func))
+            if api.endswith(".compile"):  # its optimizer's slots, which a save of the whole model writes
+                slots.compiled(owner.meta, named.get("optimizer"), self.ctx.branches > 0)
         features = feat.literal_features(named)
         features.update(feat.tensor_features(api, named))
         features.update(self.loop_features())

@@ -87,9 +87,12 @@ class SaveInStepLoop(Rule):
 
     The price: one save takes at least 5 ms to lay out its file (a tenth of what the pair under
     bench/rules/ measured) plus the saved model's weights (`params` x 4 bytes, as the analysis
-    counts them) and, for a TF1 `Saver` of a graph trained by a known optimizer's `minimize` of every
-    variable (no `var_list`), the slots it keeps for each weight (2 for Adam, Adadelta, RMSProp and
-    Ftrl, 1 for Momentum and Adagrad, none for gradient descent), at the fast end of a disk's bandwidth (5 GB/s:
+    counts them) and the slots its optimizer keeps for each weight it trains, where the save writes
+    them and the optimizer is known: a TF1 `Saver` of a graph trained by an optimizer's `minimize` of
+    every variable (no `var_list`; 2 for Adam, Adadelta, RMSProp and Ftrl, 1 for Momentum and Adagrad,
+    none for gradient descent), and a Keras model's `save()` (or `save_model`, `include_optimizer`
+    left true) after it trained since its `compile` with a known optimizer (`"adam"`: 2; `"rmsprop"`,
+    `SGD(momentum=0.9)`: 1; the layers that compile freezes have none), at the fast end of a disk's bandwidth (5 GB/s:
     the page cache), against the loop's training steps between two saves (each step's FLOPs per
     sample and batch, timed by greenlint's device model on the GPU stated with `--device`, else
     a T4, every step constant at its slow end). A periodic save is reported when that least
@@ -259,6 +262,18 @@ class SaveInStepLoop(Rule):
                 ".minimize(loss)", ".minimize(loss, var_list=tf.compat.v1.trainable_variables())"
             )
         ),
+        Valid(  # the whole model every 50 steps, without its optimizer: the weights alone take 7 %
+            WIDE.format(every="step % 50 == 0", save="m.save('m.h5', include_optimizer=False)")
+        ),
+        Valid(  # saved every 50 steps but trained only through another model (a GAN's generator): its own
+            # optimizer never made a slot, and the weights alone take 7 %
+            WIDE.format(every="step % 50 == 0", save="m.save('m.keras')")
+            .replace("    m.train_on_batch(x, y)\n", "    combined.train_on_batch(x, y)\n")
+            .replace(
+                "x, y = np.zeros",
+                "combined = tf.keras.Sequential([m])\ncombined.compile(optimizer='adam', loss='mse')\nx, y = np.zeros",
+            )
+        ),
         Valid(  # a batch the code does not size: the steps between two saves are not priced
             "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(8192)])\n"
             "m.compile(optimizer='adam', loss='mse')\nfor step, (x, y) in enumerate(batches):\n"
@@ -347,13 +362,18 @@ class SaveInStepLoop(Rule):
             line=11,
             message_contains=(
                 "every 2 training steps: each save takes at least 181 ms (5 ms to lay out the file, then 884 MB of"
-                " weights and their optimizer's 2 slots per weight"
+                " weights and the optimizer's 2 slots per weight it trains"
             ),
         ),
         Invalid(  # TF1, every 10 steps: the weights alone take 5 % of that time, with Adam's two moments 12 %
             GRAPH.format(saver="", every="step % 10 == 0", save="saver.save(sess, 'ckpt')"),
             line=11,
             message_contains="at least 12% of the time it and the training steps since the last save take",
+        ),
+        Invalid(  # the whole compiled model every 50 steps: its weights and Adam's two moments of each, 18 %
+            WIDE.format(every="step % 50 == 0", save="m.save('m.keras')"),
+            line=9,
+            message_contains="then 884 MB of weights and the optimizer's 2 slots per weight it trains at 5 GB/s), at least 18%",
         ),
         Invalid(  # TF1: the same graph saved on every step, its price stated
             GRAPH.format(saver="max_to_keep=1", every="True", save="saver.save(sess, 'ckpt')").replace(
@@ -413,7 +433,7 @@ class SaveInStepLoop(Rule):
             line=19,
             message_contains=(
                 "every 2 training steps: each save takes at least 181 ms (5 ms to lay out the file, then 884 MB of"
-                " weights and their optimizer's 2 slots per weight"
+                " weights and the optimizer's 2 slots per weight it trains"
             ),
         ),
         Invalid(  # the remainder taken by `tf.math.mod`, the period a flag's default
@@ -478,4 +498,5 @@ def _price(facts: FileFacts, save: Site, loop: ast.AST, cell: int | None, period
     runs = next((s.loop_runs for s in steps if s.loop_runs is not None), None)
     if not steps or runs is not None and runs // period < FEW_SAVES:
         return None
-    return save_share(save.work_value("params"), steps, period, facts.device, slots=save.work_value("optimizer_slots"))
+    slots, trained = save.work_value("optimizer_slots"), save.work_value("trainable_params")
+    return save_share(save.work_value("params"), steps, period, facts.device, slots=slots, trained=trained)
