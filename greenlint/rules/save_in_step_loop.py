@@ -68,9 +68,9 @@ class SaveInStepLoop(Rule):
     Also flags a save that a training loop runs every few steps, where its price says the saves
     take a real share of the training: under an `if` in that loop that takes a remainder (`if
     step % 50 == 0:`), or after one that skips the other passes (`if step % 50 != 0: continue`),
-    whose divisor, with the program's defaults, is below `min-save-steps`
-    (default 100): a literal, a module constant (`CHECKPOINT_EVERY = 50`), a parameter's default
-    or an argparse/absl flag's default (`args.checkpoint_every`, or passed so by every call of the
+    whose divisor is known with the program's defaults (any period: the price decides; only below
+    `min-save-steps` where that is set): a literal, a module constant (`CHECKPOINT_EVERY = 50`), a
+    parameter's default or an argparse/absl flag's default (`args.checkpoint_every`, or passed so by every call of the
     function to a parameter without one). The loop trains when its own body runs a training step:
     a step method as above, or a call the analysis found to run one (a TF1 `Session.run` fetching
     the optimizer's update, a `tf.function` whose body trains a model), or a call of a function
@@ -153,7 +153,14 @@ class SaveInStepLoop(Rule):
         " few minutes, or once per epoch)"
     )
     FIX_TITLE = "Save every N steps (`if step % N == 0:`) or once per epoch"
-    OPTIONS = (Option("min-save-steps", int, 100, "GL311 flags a save every N training steps for N below this."),)
+    OPTIONS = (
+        Option(
+            "min-save-steps",
+            int,
+            0,
+            "GL311 flags a save every N training steps only for N below this (0: any N, its price alone decides).",
+        ),
+    )
     VALID = (
         Valid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\nopt = tf.keras.optimizers.Adam()\n"
@@ -186,7 +193,7 @@ class SaveInStepLoop(Rule):
             "        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
             "it = iter(ds)\nwhile opt.iterations < 10000:\n    train_steps(it)\n    manager.save()\n"
         ),
-        Valid(  # every 1000 steps: the period is long enough
+        Valid(  # every 1000 steps of a graph whose work is not known: not priced
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "saver = tf.compat.v1.train.Saver()\nsess = tf.compat.v1.Session()\n"
             "for step in range(100000):\n    sess.run(train_op)\n"
@@ -375,6 +382,15 @@ class SaveInStepLoop(Rule):
             line=9,
             message_contains="then 884 MB of weights and the optimizer's 2 slots per weight it trains at 5 GB/s), at least 18%",
         ),
+        Invalid(  # a large embedding trained by Adam, the whole model every 120 steps: each step updates every
+            # row and both moments, each save writes them all to disk: at least 12 %
+            "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((20,)),"
+            " tf.keras.layers.Embedding(5000000, 64), tf.keras.layers.GlobalAveragePooling1D(), tf.keras.layers.Dense(1)])\n"
+            "m.compile(optimizer='adam', loss='mse')\nx, y = np.zeros((32, 20)), np.zeros((32, 1))\n"
+            "for step in range(100000):\n    m.train_on_batch(x, y)\n    if step % 120 == 0:\n        m.save('m.keras')\n",
+            line=9,
+            message_contains="every 120 training steps: each save takes at least 771 ms",
+        ),
         Invalid(  # TF1: the same graph saved on every step, its price stated
             GRAPH.format(saver="max_to_keep=1", every="True", save="saver.save(sess, 'ckpt')").replace(
                 "        if True:\n            saver", "        saver"
@@ -461,7 +477,7 @@ class SaveInStepLoop(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        minimum = int(options.get("min-save-steps", 100))
+        minimum = int(options.get("min-save-steps", 0))
         for site in facts.sites:
             if not _is_save(site.api):
                 continue
@@ -481,7 +497,8 @@ class SaveInStepLoop(Rule):
                 if found is None:
                     continue
                 period, source, loop = found
-                priced = _price(facts, site, loop, cell, period) if 0 < period < minimum else None
+                below = 0 < period and (minimum <= 0 or period < minimum)
+                priced = _price(facts, site, loop, cell, period) if below else None
                 if priced is None or priced.share < MIN_SHARE:
                     continue
                 span = facts.span(point, cell)
