@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from greenlint.analysis.trainable import children
 from greenlint.analysis.values import Const, Inst
 
 #: TF1's optimizers: gradient descent none; Momentum's and Adagrad's accumulator; Adam's two moments,
@@ -75,3 +76,34 @@ def compiled(meta: dict, optimizer: Any, conditional: bool) -> None:
         meta.pop(COMPILED, None)
     else:
         meta[COMPILED] = found
+
+
+#: The meta key of a Keras optimizer's trained model: the one whose trainable variables its
+#: `apply_gradients` was given (`zip(grads, m.trainable_variables)`), None once given another's.
+TRAINS = "trains"
+
+
+def applied(meta: dict, model: Any) -> None:
+    """An `apply_gradients` of the Keras optimizer of *meta* on *model*'s trainable variables (None:
+    on variables not known): the model it trains, None where it trains more than one or not known."""
+    kept = meta.get(TRAINS, model)
+    meta[TRAINS] = model if kept is model and type(model) is Inst else None
+
+
+def checkpoint_slots(models: list[Inst], tracked: list[Any]) -> tuple[int, Inst] | None:
+    """(slots per weight, the model they are kept for) of the one Keras optimizer of a
+    `tf.train.Checkpoint`'s *tracked* values that has a known count and trains one of its *models*
+    (`applied`), none of whose layers the code freezes; None otherwise (none, or more than one)."""
+    found = [(keras_slots(v), v.meta.get(TRAINS)) for v in tracked if type(v) is Inst and v.cls.startswith(KERAS_PATH)]
+    if len(found) != 1:
+        return None
+    count, model = found[0]
+    if count is None or type(model) is not Inst or not any(model is m for m in models):
+        return None
+    return (count, model) if _never_frozen(model.meta) else None
+
+
+def _never_frozen(meta: dict) -> bool:
+    """No `trainable` set on the layer or model of *meta*, nor on any it holds (all train)."""
+    own = "trainable" not in meta and (meta.get("init") or {}).get("trainable", True) is True
+    return own and all(_never_frozen(child) for child in children(meta))

@@ -69,6 +69,8 @@ CHECKPOINT = "tensorflow.train.Checkpoint"
 CHECKPOINTS = frozenset({CHECKPOINT, "tensorflow.train.CheckpointManager"})
 #: Their methods that write every variable they track.
 CHECKPOINT_WRITES = frozenset({"save", "write"})
+#: The meta key of what a checkpoint tracks (`tracked`).
+TRACKED = "tracked"
 #: The methods that run one batch given to them (their `samples` are that batch's).
 ONE_BATCH = frozenset({"train_on_batch", "test_on_batch", "predict_on_batch"})
 #: A preprocessing layer's pass over its data (the predictor's `DATA_PASS_METHODS`).
@@ -872,7 +874,7 @@ def site_work(api: str, named: dict, features: dict, owner: Any, first: Any, mer
         whole = weights and (leaf == "save" or api == SAVE_MODEL)
         return {**weights, **optimizer_work(model, named)} if whole else weights
     if leaf in CHECKPOINT_WRITES and type(owner) is Inst and owner.cls in CHECKPOINTS and owner.meta.get("saved"):
-        return checkpoint_work(owner.meta["saved"])
+        return checkpoint_work(owner.meta["saved"], owner.meta.get(TRACKED, []))
     return op_work(api, named, features)
 
 
@@ -886,14 +888,31 @@ def checkpointed(api: str, named: dict) -> list[Inst] | None:
     return [v for v in named.values() if is_model(v)] or None
 
 
-def checkpoint_work(models: list[Inst]) -> Work:
+def tracked(api: str, named: dict) -> list:
+    """Every value a `tf.train.Checkpoint` tracks (its arguments), or a `CheckpointManager`'s checkpoint's."""
+    if api != CHECKPOINT:
+        held = named.get("checkpoint")
+        return held.meta.get(TRACKED, []) if type(held) is Inst and held.cls == CHECKPOINT else []
+    return list(named.values())
+
+
+def checkpoint_work(models: list[Inst], values: list) -> Work:
     """The work of a checkpoint's write: the params of the models it tracks, a lower bound (what else
-    it tracks, the optimizer's slots, not counted), where each model's are known; {} otherwise."""
+    it tracks besides), where each model's are known, and the slots per weight of the one Keras
+    optimizer among *values* (all it tracks) that trains one of them, none of its layers frozen
+    (`optimizer_slots`, with that model's weights as `trainable_params`: slots.py); {} otherwise."""
     works = [weights_work(m) for m in models]
     if not all(works):
         return {}
     params = sum(w["params"].value for w in works)
-    return {"params": q(params, "inferred", "the weights of the models the checkpoint tracks", bound="lower")}
+    work = {"params": q(params, "inferred", "the weights of the models the checkpoint tracks", bound="lower")}
+    found = slots.checkpoint_slots(models, values)
+    if found is not None:
+        count, model = found
+        note = "the slot variables per weight that the optimizer the checkpoint tracks keeps for the model it trains"
+        work["optimizer_slots"] = q(count, INFERRED, f"{note}, which the checkpoint writes too")
+        work["trainable_params"] = weights_work(model)["params"]
+    return work
 
 
 def adapt_work(named: dict, features: dict, first: Any) -> Work:

@@ -32,6 +32,18 @@ MANAGED = WIDE.replace(
     "x, y = np.zeros", "manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=m), 'ckpts', 3)\nx, y = np.zeros"
 )
 
+#: A large embedding trained by a traced step of `{optimizer}` on its trainable variables, its checkpoint
+#: (tracking the model and the optimizer) written every 30 steps.
+TRACKED = (
+    "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((20,)),"
+    " tf.keras.layers.Embedding(5000000, 64), tf.keras.layers.GlobalAveragePooling1D(), tf.keras.layers.Dense(1)])\n"
+    "opt = {optimizer}\nmanager = tf.train.CheckpointManager(tf.train.Checkpoint(model=m, optimizer=opt), 'ckpts', 3)\n"
+    "x, y = np.zeros((32, 20)), np.zeros((32, 1))\n\n\n@tf.function\ndef train_step(x, y):\n"
+    "    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(tf.square(m(x) - y))\n"
+    "    opt.apply_gradients(zip(tape.gradient(loss, m.trainable_variables), {trained}.trainable_variables))\n\n\n"
+    "for step in range(100000):\n    train_step(x, y)\n    if step % 30 == 0:\n        manager.save()\n"
+)
+
 #: The same wide layers as a TF1 graph fed batches of one (`{saver}`: the Saver's arguments, `{every}`
 #: and `{save}` as in WIDE).
 GRAPH = (
@@ -92,7 +104,10 @@ class SaveInStepLoop(Rule):
     every variable (no `var_list`; 2 for Adam, Adadelta, RMSProp and Ftrl, 1 for Momentum and Adagrad,
     none for gradient descent), and a Keras model's `save()` (or `save_model`, `include_optimizer`
     left true) after it trained since its `compile` with a known optimizer (`"adam"`: 2; `"rmsprop"`,
-    `SGD(momentum=0.9)`: 1; the layers that compile freezes have none), at the fast end of a disk's bandwidth (5 GB/s:
+    `SGD(momentum=0.9)`: 1; the layers that compile freezes have none), and a TF2 `Checkpoint` (or
+    its `CheckpointManager`) tracking one Keras optimizer of a known class that the code applies to
+    the trainable variables of a model the checkpoint tracks (`opt.apply_gradients(zip(grads,
+    m.trainable_variables))`, no layer of it frozen), at the fast end of a disk's bandwidth (5 GB/s:
     the page cache), against the loop's training steps between two saves (each step's FLOPs per
     sample and batch, timed by greenlint's device model on the GPU stated with `--device`, else
     a T4, every step constant at its slow end). A periodic save is reported when that least
@@ -281,6 +296,12 @@ class SaveInStepLoop(Rule):
                 "combined = tf.keras.Sequential([m])\ncombined.compile(optimizer='adam', loss='mse')\nx, y = np.zeros",
             )
         ),
+        Valid(  # the same checkpoint of plain SGD, which keeps no slot: the weights alone take 5 %
+            TRACKED.format(optimizer="tf.keras.optimizers.SGD(0.01)", trained="m")
+        ),
+        Valid(  # Adam applied to variables the code does not tie to the model: its slots not counted, 5 %
+            TRACKED.format(optimizer="tf.keras.optimizers.Adam()", trained="other")
+        ),
         Valid(  # a batch the code does not size: the steps between two saves are not priced
             "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(8192)])\n"
             "m.compile(optimizer='adam', loss='mse')\nfor step, (x, y) in enumerate(batches):\n"
@@ -390,6 +411,11 @@ class SaveInStepLoop(Rule):
             "for step in range(100000):\n    m.train_on_batch(x, y)\n    if step % 120 == 0:\n        m.save('m.keras')\n",
             line=9,
             message_contains="every 120 training steps: each save takes at least 771 ms",
+        ),
+        Invalid(  # a checkpoint of the model and of the Adam optimizer that trains it: both moments written, 14 %
+            TRACKED.format(optimizer="tf.keras.optimizers.Adam()", trained="m"),
+            line=19,
+            message_contains="the optimizer's 2 slots per weight it trains at 5 GB/s), at least 14%",
         ),
         Invalid(  # TF1: the same graph saved on every step, its price stated
             GRAPH.format(saver="max_to_keep=1", every="True", save="saver.save(sess, 'ckpt')").replace(

@@ -52,3 +52,50 @@ def test_no_slots_without_the_optimizer_or_before_it_trained_or_for_one_not_know
         saved(freeze="if args.freeze:\n    hidden.trainable = False"),
     ):
         assert "params" in work and "optimizer_slots" not in work
+
+
+CHECKPOINT = """
+import tensorflow as tf
+hidden = tf.keras.layers.Dense(64)
+m = tf.keras.Sequential([tf.keras.Input((32,)), hidden, tf.keras.layers.Dense(10)])
+opt = OPTIMIZER
+ckpt = tf.train.Checkpoint(model=m, optimizer=opt)
+FREEZE
+
+
+@tf.function
+def train_step(x, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(m(x) - y))
+    opt.apply_gradients(zip(tape.gradient(loss, m.trainable_variables), TRAINED.trainable_variables))
+
+
+for step in range(1000):
+    train_step(x, y)
+    ckpt.save("ckpt")
+"""
+
+
+def checkpointed(optimizer: str = "tf.keras.optimizers.Adam()", trained: str = "m", freeze: str = "") -> dict:
+    code = CHECKPOINT.replace("OPTIMIZER", optimizer).replace("TRAINED", trained).replace("FREEZE", freeze)
+    result = analyse_source(code.lstrip("\n"), "train.py")
+    (site,) = [s for s in result.callsites if s.api == "tensorflow.train.Checkpoint.save"]
+    return site.work
+
+
+def test_a_checkpoint_writes_the_slots_of_the_optimizer_it_tracks_for_the_model_it_trains():
+    work = checkpointed()
+    params = 32 * 64 + 64 + 64 * 10 + 10
+    assert work["params"].value == params and work["trainable_params"].value == params
+    assert work["optimizer_slots"].value == 2
+    assert checkpointed("tf.keras.optimizers.Adagrad()")["optimizer_slots"].value == 1
+
+
+def test_no_checkpoint_slots_for_another_model_a_frozen_layer_or_an_optimizer_not_known():
+    for work in (
+        checkpointed(trained="other"),
+        checkpointed(trained="self.model"),
+        checkpointed(freeze="hidden.trainable = False"),
+        checkpointed("make_optimizer()"),
+    ):
+        assert "params" in work and "optimizer_slots" not in work
