@@ -14,7 +14,9 @@ never as another program's measured `Session.run`. A training step costs about 3
 (the backward pass: predict/work_energy.py). `params` is the weights of that graph where every op of it is
 known. A `Saver` built with no `var_list` after a graph's optimizer update writes every variable of the
 graph, so its `save(sess, ...)` writes at least the weights of the largest graph that session trained
-(`params`, a lower bound: the optimizer's slots and other graphs' variables besides).
+(`params`, a lower bound: other graphs' variables besides) and, where that graph's update is a known
+optimizer's `minimize(loss)` of every trainable variable (no `var_list`), the slots it keeps for each
+(`optimizer_slots`: Adam's two moments).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 
 from greenlint.analysis.arrays import Sym, is_sym
 from greenlint.analysis.callsite import Quantity, Work
+from greenlint.analysis.slots import TF1 as TF1_SLOTS
 from greenlint.analysis.values import Inst, Kw, Seq
 from greenlint.analysis.work import INFERRED, UNKNOWN, Net, merge_syms, q, sym_net
 
@@ -37,6 +40,8 @@ SAVER = "tensorflow.compat.v1.train.Saver"
 SAVER_SAVE = f"{SAVER}.save"
 SAVES_ALL = "saves_all"
 TRAINED = "trained_params"
+#: The meta key of an update's slots per weight (slots.py), where it trains every variable of its graph.
+UPDATE_SLOTS = "slots"
 #: The class a TF1 optimizer's update returns.
 OPERATION = "tensorflow.Operation"
 #: The op that runs all the ops it is given (`tf.group(update_ops, train_op)`).
@@ -69,7 +74,7 @@ def grouped(ops: list) -> dict:
     the group the training step's op, computed by that update's graph; {} otherwise."""
     updates = (v for v in _fetched(Seq(tuple(ops))) if is_update(v))
     update = next(updates, None)
-    return {k: v for k, v in update.meta.items() if k in ("train_op", "sym")} if update is not None else {}
+    return {k: v for k, v in update.meta.items() if k in ("train_op", "sym", UPDATE_SLOTS)} if update is not None else {}
 
 
 def dependent(meta: dict, dependencies: list[dict]) -> None:
@@ -81,14 +86,30 @@ def dependent(meta: dict, dependencies: list[dict]) -> None:
         meta["train_op"] = update["train_op"]
         if "sym" in update:
             meta.setdefault("sym", update["sym"])
+        if UPDATE_SLOTS in update:
+            meta[UPDATE_SLOTS] = update[UPDATE_SLOTS]
+
+
+def update_meta(optimizer: Any, method: str, named: dict, line: int) -> dict:
+    """The meta of a TF1 optimizer's update built at *line* (`opt.minimize(loss)`, *method* of
+    *optimizer*): what a training step fetches, with the slots per weight it keeps (slots.py) where it is
+    a `minimize` of every trainable variable (no `var_list`: the graph's weights its loss reaches)."""
+    meta: dict = {"train_op": line}
+    slots = TF1_SLOTS.get(optimizer.cls) if type(optimizer) is Inst else None
+    if method == "minimize" and "var_list" not in named and slots is not None:
+        meta[UPDATE_SLOTS] = slots
+    return meta
+
+
+def _update(fetches: Any) -> Inst | None:
+    """The optimizer's update among *fetches*, or None."""
+    return next((value for value in _fetched(fetches) if is_update(value)), None)
 
 
 def train_op_line(fetches: Any) -> int | None:
     """The line of the optimizer's update among *fetches*, or None."""
-    for value in _fetched(fetches):
-        if is_update(value):
-            return value.meta["train_op"]
-    return None
+    update = _update(fetches)
+    return None if update is None else update.meta["train_op"]
 
 
 def run_work(fetches: Any, fed_rows: int | None) -> Work:
@@ -141,13 +162,13 @@ def _forward(net: Net | None) -> Quantity:
 
 def trained(session: Any, fetches: Any, work: Work) -> None:
     """Keep on *session* (a TF1 session's value) the weights of the largest graph a training step it ran
-    updates (*work*: the run of *fetches*), which a `Saver` built after that graph writes at least
-    (`save_work`)."""
+    updates (*work*: the run of *fetches*), the line of that update and its slots per weight (None: not
+    known), which a `Saver` built after that graph writes at least (`save_work`)."""
     if type(session) is not Inst or "params" not in work or work["step"].value != "training":
         return
-    line = train_op_line(fetches)
-    if line is not None and work["params"].value > session.meta.get(TRAINED, (0, 0))[0]:
-        session.meta[TRAINED] = (work["params"].value, line)
+    update = _update(fetches)
+    if update is not None and work["params"].value > session.meta.get(TRAINED, (0, 0, None))[0]:
+        session.meta[TRAINED] = (work["params"].value, update.meta["train_op"], update.meta.get(UPDATE_SLOTS))
 
 
 def saver_meta(named: dict, line: int) -> dict:
@@ -158,14 +179,20 @@ def saver_meta(named: dict, line: int) -> dict:
 
 def save_work(saver: Any, session: Any) -> Work:
     """The work of `saver.save(sess, path)`: at least the weights of the largest graph *session* trained,
-    where *saver* writes every variable of the graph and was built after that graph's optimizer update
-    (the variables then existed); {} otherwise."""
+    and the slots its update keeps for each where known (`optimizer_slots`), where *saver* writes every
+    variable of the graph and was built after that graph's optimizer update (the variables then
+    existed); {} otherwise."""
     built = saver.meta.get(SAVES_ALL) if type(saver) is Inst else None
     found = session.meta.get(TRAINED) if type(session) is Inst else None
     if built is None or found is None or built < found[1]:
         return {}
-    return {"params": q(found[0], INFERRED, "the weights of the graph the session trains, which the Saver "
-                                            "(given no var_list) writes with every other variable", bound="lower")}
+    params, line, slots = found
+    work = {"params": q(params, INFERRED, "the weights of the graph the session trains, which the Saver "
+                                          "(given no var_list) writes with every other variable", bound="lower")}
+    if slots is not None:
+        work["optimizer_slots"] = q(slots, INFERRED, f"the slot variables per weight that the optimizer's update "
+                                                     f"at line {line} keeps, which the Saver writes too")
+    return work
 
 
 def function_work(line: int | None, rows: int | None, net: Work) -> Work:

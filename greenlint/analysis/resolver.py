@@ -69,6 +69,7 @@ from greenlint.analysis import (
     records,
     served,
     slim,
+    slots,
     step_traces,
     symjoin,
     symops,
@@ -2602,7 +2603,7 @@ class Resolver:
                         else:
                             meta["data"] = data
             if callee.name in graphrun.UPDATE_METHODS and returns == graphrun.OPERATION:
-                meta = {"train_op": node.lineno}  # `opt.minimize(loss)`: what a TF1 training step fetches
+                meta = graphrun.update_meta(owner, callee.name, named, node.lineno)  # what a TF1 step fetches
                 if arrays.is_sym(named.get("loss")):  # the graph the loss is computed by
                     meta["sym"] = named["loss"].meta["sym"]
                 elif type(given := named.get("grads_and_vars")) is Inst and given.cls == graphrun.GRADIENTS:
@@ -3093,6 +3094,7 @@ class Resolver:
                     meta["n_layers"] = count
         elif api in work_mod.CHECKPOINTS:  # the Keras models a checkpoint writes (its `save` writes their weights)
             meta["saved"] = work_mod.checkpointed(api, named)
+            meta[work_mod.TRACKED] = work_mod.tracked(api, named)
         elif api.startswith(work_mod.LAYERS) and "layer" in named:  # Bidirectional, TimeDistributed
             meta["wrapped"] = named["layer"]
         elif api == mapped.MAP_AND_BATCH:  # the transformation a dataset's `apply` makes
@@ -3193,6 +3195,10 @@ class Resolver:
             _mark_compiled(named)
         if owner is not None and work_mod.is_model(owner):  # what its training calls train from here on (trainable.py)
             trainable.seen(owner.meta, api.rpartition(".")[2], self.ctx.branches > 0, id(self.ctx.func))
+            if api.endswith(".compile"):  # its optimizer's slots, which a save of the whole model writes
+                slots.compiled(owner.meta, named.get("optimizer"), self.ctx.branches > 0)
+        if api.endswith(".apply_gradients") and type(owner) is Inst and owner.cls.startswith(slots.KERAS_PATH):
+            slots.applied(owner.meta, self.applied_model(node))  # the model its slots are kept for
         features = feat.literal_features(named)
         features.update(feat.tensor_features(api, named))
         features.update(self.loop_features())
@@ -3270,6 +3276,20 @@ class Resolver:
                               self.fed_from_parameters(func, node, api),
                               *_run_step(func, node, api, named.get("fetches") if api.endswith("Session.run") else owner))
         return features, named
+
+    def applied_model(self, node: ast.Call) -> Any:
+        """The Keras model of `opt.apply_gradients(zip(grads, m.trainable_variables))` (*node*): `m`, a name
+        or attribute chain read without a call; None otherwise."""
+        given = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "grads_and_vars"), None)
+        if not (isinstance(given, ast.Call) and isinstance(given.func, ast.Name) and given.func.id == "zip"
+                and len(given.args) == 2 and isinstance(given.args[1], ast.Attribute)
+                and given.args[1].attr in differentiated.TRAINABLE):
+            return None
+        held = given.args[1].value
+        if any(isinstance(n, ast.Call) for n in ast.walk(held)):
+            return None
+        value = self.expr(held)
+        return value if type(value) is Inst and work_mod.is_model(value) else None
 
     def step_traces(self, node: ast.Call, api: str, owner: Inst | None, named: dict, features: dict) -> None:
         """Whether this call of a model traces its step function (step_traces.py), into its *features*:

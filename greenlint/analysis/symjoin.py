@@ -44,8 +44,12 @@ def updates(values: list) -> Inst:
     """The join of ops each of whose runs is a training step (`opt_apply` the update of a gradient
     accumulator on one path, `opt.apply_gradients(grads)` on the other): such an op still, of the
     latest update's line (a Saver built after it wrote either's variables), computed by the floor of
-    their graphs (`_joined`) where each path's is known, else by a graph not known."""
+    their graphs (`_joined`) where each path's is known, else by a graph not known; with the fewest
+    slots per weight of their optimizers where each path's is known."""
     meta: dict = {"train_op": max(v.meta["train_op"] for v in values)}
+    slots = [v.meta.get(graphrun.UPDATE_SLOTS) for v in values]
+    if None not in slots:
+        meta[graphrun.UPDATE_SLOTS] = min(slots)
     if all(is_sym(v) for v in values):
         meta["sym"] = _joined([v.meta["sym"] for v in values], values[0].cls).meta["sym"]
     same = all(v.cls == values[0].cls for v in values)

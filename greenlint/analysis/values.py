@@ -587,7 +587,8 @@ WORK_KEYS = frozenset(
      "estimator_work", "mapped", "batched",  # these two: a dataset's mapped functions (mapped.py)
      "rows", "index", "drawn",  # rows of unknown shape, row numbers, a batch drawn (arrays.py)
      "static_shape",  # a tensor's `set_shape` (queues.STATIC_SHAPE)
-     "saves_all", "trained_params"}  # a TF1 Saver's variables, the weights a session trained (graphrun.py)
+     "saves_all", "trained_params",  # a TF1 Saver's variables, the weights a session trained (graphrun.py)
+     "optimizer_slots"}  # a Keras model's optimizer's slots per weight (slots.py)
 )
 #: `Inst.meta` keys of a model built here: its network (work.py).
 _NETWORK_KEYS = ("graph", "layers", "sub_layers", "model_name")

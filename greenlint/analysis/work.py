@@ -30,7 +30,7 @@ import math
 from collections.abc import Hashable
 from typing import Any
 
-from greenlint.analysis import kerasext, layers, trainable, untyped, worktables
+from greenlint.analysis import kerasext, layers, slots, trainable, untyped, worktables
 from greenlint.analysis.arrays import (
     DATASET,
     FLOW_ITERATOR,
@@ -69,6 +69,8 @@ CHECKPOINT = "tensorflow.train.Checkpoint"
 CHECKPOINTS = frozenset({CHECKPOINT, "tensorflow.train.CheckpointManager"})
 #: Their methods that write every variable they track.
 CHECKPOINT_WRITES = frozenset({"save", "write"})
+#: The meta key of what a checkpoint tracks (`tracked`).
+TRACKED = "tracked"
 #: The methods that run one batch given to them (their `samples` are that batch's).
 ONE_BATCH = frozenset({"train_on_batch", "test_on_batch", "predict_on_batch"})
 #: A preprocessing layer's pass over its data (the predictor's `DATA_PASS_METHODS`).
@@ -868,9 +870,11 @@ def site_work(api: str, named: dict, features: dict, owner: Any, first: Any, mer
         return estimator_work(leaf, named, owner)
     model = owner if leaf in WEIGHT_FILE_METHODS else named.get("model", first) if api == SAVE_MODEL else None
     if isinstance(model, Inst) and is_model(model):
-        return weights_work(model)
+        weights = weights_work(model)
+        whole = weights and (leaf == "save" or api == SAVE_MODEL)
+        return {**weights, **optimizer_work(model, named)} if whole else weights
     if leaf in CHECKPOINT_WRITES and type(owner) is Inst and owner.cls in CHECKPOINTS and owner.meta.get("saved"):
-        return checkpoint_work(owner.meta["saved"])
+        return checkpoint_work(owner.meta["saved"], owner.meta.get(TRACKED, []))
     return op_work(api, named, features)
 
 
@@ -884,14 +888,31 @@ def checkpointed(api: str, named: dict) -> list[Inst] | None:
     return [v for v in named.values() if is_model(v)] or None
 
 
-def checkpoint_work(models: list[Inst]) -> Work:
+def tracked(api: str, named: dict) -> list:
+    """Every value a `tf.train.Checkpoint` tracks (its arguments), or a `CheckpointManager`'s checkpoint's."""
+    if api != CHECKPOINT:
+        held = named.get("checkpoint")
+        return held.meta.get(TRACKED, []) if type(held) is Inst and held.cls == CHECKPOINT else []
+    return list(named.values())
+
+
+def checkpoint_work(models: list[Inst], values: list) -> Work:
     """The work of a checkpoint's write: the params of the models it tracks, a lower bound (what else
-    it tracks, the optimizer's slots, not counted), where each model's are known; {} otherwise."""
+    it tracks besides), where each model's are known, and the slots per weight of the one Keras
+    optimizer among *values* (all it tracks) that trains one of them, none of its layers frozen
+    (`optimizer_slots`, with that model's weights as `trainable_params`: slots.py); {} otherwise."""
     works = [weights_work(m) for m in models]
     if not all(works):
         return {}
     params = sum(w["params"].value for w in works)
-    return {"params": q(params, "inferred", "the weights of the models the checkpoint tracks", bound="lower")}
+    work = {"params": q(params, "inferred", "the weights of the models the checkpoint tracks", bound="lower")}
+    found = slots.checkpoint_slots(models, values)
+    if found is not None:
+        count, model = found
+        note = "the slot variables per weight that the optimizer the checkpoint tracks keeps for the model it trains"
+        work["optimizer_slots"] = q(count, INFERRED, f"{note}, which the checkpoint writes too")
+        work["trainable_params"] = weights_work(model)["params"]
+    return work
 
 
 def adapt_work(named: dict, features: dict, first: Any) -> Work:
@@ -940,6 +961,29 @@ def weights_work(model: Inst) -> Work:
     if net is None or net.params is None:
         return {}
     return {"params": q(net.params, net.prov, net.note, **({"bound": "lower"} if net.partial else {}))}
+
+
+def optimizer_work(model: Inst, named: dict) -> Work:
+    """What a save of the whole *model* writes of its optimizer's state besides the weights: the slots
+    per weight of its last compile's optimizer (`optimizer_slots`, slots.py) where it has trained since
+    (its training call made them: what that compile trains known, trainable.py), with
+    `trainable_params` where the compile left some layers out (they have no slots); {} where it is
+    given `include_optimizer` other than a literal True, or any of that is not known."""
+    found = model.meta.get(slots.COMPILED)
+    states = model.meta.get(trainable.COMPILED)
+    given = named.get("include_optimizer", Const(True))
+    if found is None or not states or None in states.values() or type(given) is not Const or given.value is not True:
+        return {}
+    note = "the slot variables per weight that the optimizer of the model's last compile keeps for the weights it trains"
+    work = {"optimizer_slots": q(found, INFERRED, f"{note}, which a save of the whole model writes too")}
+    net = model_net(model, None, None) if trainable.freezes(states) else None
+    if net is not None and net.params is not None:
+        trained = trainable.trainable_params(net.weights, states)
+        work["trainable_params"] = q(trained, INFERRED, "the parameters the last compile trains",
+                                     **({"bound": "lower"} if net.partial else {}))
+    elif trainable.freezes(states):
+        return {}
+    return work
 
 
 def _data(value: Any) -> tuple[Data | None, bool]:

@@ -32,6 +32,18 @@ MANAGED = WIDE.replace(
     "x, y = np.zeros", "manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=m), 'ckpts', 3)\nx, y = np.zeros"
 )
 
+#: A large embedding trained by a traced step of `{optimizer}` on its trainable variables, its checkpoint
+#: (tracking the model and the optimizer) written every 30 steps.
+TRACKED = (
+    "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((20,)),"
+    " tf.keras.layers.Embedding(5000000, 64), tf.keras.layers.GlobalAveragePooling1D(), tf.keras.layers.Dense(1)])\n"
+    "opt = {optimizer}\nmanager = tf.train.CheckpointManager(tf.train.Checkpoint(model=m, optimizer=opt), 'ckpts', 3)\n"
+    "x, y = np.zeros((32, 20)), np.zeros((32, 1))\n\n\n@tf.function\ndef train_step(x, y):\n"
+    "    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(tf.square(m(x) - y))\n"
+    "    opt.apply_gradients(zip(tape.gradient(loss, m.trainable_variables), {trained}.trainable_variables))\n\n\n"
+    "for step in range(100000):\n    train_step(x, y)\n    if step % 30 == 0:\n        manager.save()\n"
+)
+
 #: The same wide layers as a TF1 graph fed batches of one (`{saver}`: the Saver's arguments, `{every}`
 #: and `{save}` as in WIDE).
 GRAPH = (
@@ -68,9 +80,9 @@ class SaveInStepLoop(Rule):
     Also flags a save that a training loop runs every few steps, where its price says the saves
     take a real share of the training: under an `if` in that loop that takes a remainder (`if
     step % 50 == 0:`), or after one that skips the other passes (`if step % 50 != 0: continue`),
-    whose divisor, with the program's defaults, is below `min-save-steps`
-    (default 100): a literal, a module constant (`CHECKPOINT_EVERY = 50`), a parameter's default
-    or an argparse/absl flag's default (`args.checkpoint_every`, or passed so by every call of the
+    whose divisor is known with the program's defaults (any period: the price decides; only below
+    `min-save-steps` where that is set): a literal, a module constant (`CHECKPOINT_EVERY = 50`), a
+    parameter's default or an argparse/absl flag's default (`args.checkpoint_every`, or passed so by every call of the
     function to a parameter without one). The loop trains when its own body runs a training step:
     a step method as above, or a call the analysis found to run one (a TF1 `Session.run` fetching
     the optimizer's update, a `tf.function` whose body trains a model), or a call of a function
@@ -87,7 +99,15 @@ class SaveInStepLoop(Rule):
 
     The price: one save takes at least 5 ms to lay out its file (a tenth of what the pair under
     bench/rules/ measured) plus the saved model's weights (`params` x 4 bytes, as the analysis
-    counts them; the optimizer's slots left out) at the fast end of a disk's bandwidth (5 GB/s:
+    counts them) and the slots its optimizer keeps for each weight it trains, where the save writes
+    them and the optimizer is known: a TF1 `Saver` of a graph trained by an optimizer's `minimize` of
+    every variable (no `var_list`; 2 for Adam, Adadelta, RMSProp and Ftrl, 1 for Momentum and Adagrad,
+    none for gradient descent), and a Keras model's `save()` (or `save_model`, `include_optimizer`
+    left true) after it trained since its `compile` with a known optimizer (`"adam"`: 2; `"rmsprop"`,
+    `SGD(momentum=0.9)`: 1; the layers that compile freezes have none), and a TF2 `Checkpoint` (or
+    its `CheckpointManager`) tracking one Keras optimizer of a known class that the code applies to
+    the trainable variables of a model the checkpoint tracks (`opt.apply_gradients(zip(grads,
+    m.trainable_variables))`, no layer of it frozen), at the fast end of a disk's bandwidth (5 GB/s:
     the page cache), against the loop's training steps between two saves (each step's FLOPs per
     sample and batch, timed by greenlint's device model on the GPU stated with `--device`, else
     a T4, every step constant at its slow end). A periodic save is reported when that least
@@ -148,7 +168,14 @@ class SaveInStepLoop(Rule):
         " few minutes, or once per epoch)"
     )
     FIX_TITLE = "Save every N steps (`if step % N == 0:`) or once per epoch"
-    OPTIONS = (Option("min-save-steps", int, 100, "GL311 flags a save every N training steps for N below this."),)
+    OPTIONS = (
+        Option(
+            "min-save-steps",
+            int,
+            0,
+            "GL311 flags a save every N training steps only for N below this (0: any N, its price alone decides).",
+        ),
+    )
     VALID = (
         Valid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\nopt = tf.keras.optimizers.Adam()\n"
@@ -181,7 +208,7 @@ class SaveInStepLoop(Rule):
             "        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
             "it = iter(ds)\nwhile opt.iterations < 10000:\n    train_steps(it)\n    manager.save()\n"
         ),
-        Valid(  # every 1000 steps: the period is long enough
+        Valid(  # every 1000 steps of a graph whose work is not known: not priced
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "saver = tf.compat.v1.train.Saver()\nsess = tf.compat.v1.Session()\n"
             "for step in range(100000):\n    sess.run(train_op)\n"
@@ -246,6 +273,34 @@ class SaveInStepLoop(Rule):
             GRAPH.format(saver="", every="step % 2 == 0", save="saver.save(sess, 'ckpt')")
             .replace("saver = tf.compat.v1.train.Saver()\n", "")
             .replace("import tensorflow as tf\n", "import tensorflow as tf\nsaver = tf.compat.v1.train.Saver()\n")
+        ),
+        Valid(  # TF1, every 10 steps of gradient descent, which keeps no slot: the weights take 5 % of that time
+            GRAPH.format(saver="", every="step % 10 == 0", save="saver.save(sess, 'ckpt')").replace(
+                "AdamOptimizer()", "GradientDescentOptimizer(0.1)"
+            )
+        ),
+        Valid(  # TF1: Adam given a `var_list` (a part of the graph): its slots not counted, the weights take 5 %
+            GRAPH.format(saver="", every="step % 10 == 0", save="saver.save(sess, 'ckpt')").replace(
+                ".minimize(loss)", ".minimize(loss, var_list=tf.compat.v1.trainable_variables())"
+            )
+        ),
+        Valid(  # the whole model every 50 steps, without its optimizer: the weights alone take 7 %
+            WIDE.format(every="step % 50 == 0", save="m.save('m.h5', include_optimizer=False)")
+        ),
+        Valid(  # saved every 50 steps but trained only through another model (a GAN's generator): its own
+            # optimizer never made a slot, and the weights alone take 7 %
+            WIDE.format(every="step % 50 == 0", save="m.save('m.keras')")
+            .replace("    m.train_on_batch(x, y)\n", "    combined.train_on_batch(x, y)\n")
+            .replace(
+                "x, y = np.zeros",
+                "combined = tf.keras.Sequential([m])\ncombined.compile(optimizer='adam', loss='mse')\nx, y = np.zeros",
+            )
+        ),
+        Valid(  # the same checkpoint of plain SGD, which keeps no slot: the weights alone take 5 %
+            TRACKED.format(optimizer="tf.keras.optimizers.SGD(0.01)", trained="m")
+        ),
+        Valid(  # Adam applied to variables the code does not tie to the model: its slots not counted, 5 %
+            TRACKED.format(optimizer="tf.keras.optimizers.Adam()", trained="other")
         ),
         Valid(  # a batch the code does not size: the steps between two saves are not priced
             "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(8192)])\n"
@@ -329,10 +384,38 @@ class SaveInStepLoop(Rule):
             line=9,
             message_contains="every 20 training steps: each save takes at least",
         ),
-        Invalid(  # TF1: a Saver given no variables writes at least the weights of the graph its session trains
+        Invalid(  # TF1: a Saver given no variables writes at least the weights of the graph its session trains,
+            # and Adam's two moments of each (its `minimize` trains every variable)
             GRAPH.format(saver="", every="step % 2 == 0", save="saver.save(sess, 'ckpt')"),
             line=11,
-            message_contains="every 2 training steps: each save takes at least 63.8 ms (5 ms to lay out the file, then 295 MB",
+            message_contains=(
+                "every 2 training steps: each save takes at least 181 ms (5 ms to lay out the file, then 884 MB of"
+                " weights and the optimizer's 2 slots per weight it trains"
+            ),
+        ),
+        Invalid(  # TF1, every 10 steps: the weights alone take 5 % of that time, with Adam's two moments 12 %
+            GRAPH.format(saver="", every="step % 10 == 0", save="saver.save(sess, 'ckpt')"),
+            line=11,
+            message_contains="at least 12% of the time it and the training steps since the last save take",
+        ),
+        Invalid(  # the whole compiled model every 50 steps: its weights and Adam's two moments of each, 18 %
+            WIDE.format(every="step % 50 == 0", save="m.save('m.keras')"),
+            line=9,
+            message_contains="then 884 MB of weights and the optimizer's 2 slots per weight it trains at 5 GB/s), at least 18%",
+        ),
+        Invalid(  # a large embedding trained by Adam, the whole model every 120 steps: each step updates every
+            # row and both moments, each save writes them all to disk: at least 12 %
+            "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((20,)),"
+            " tf.keras.layers.Embedding(5000000, 64), tf.keras.layers.GlobalAveragePooling1D(), tf.keras.layers.Dense(1)])\n"
+            "m.compile(optimizer='adam', loss='mse')\nx, y = np.zeros((32, 20)), np.zeros((32, 1))\n"
+            "for step in range(100000):\n    m.train_on_batch(x, y)\n    if step % 120 == 0:\n        m.save('m.keras')\n",
+            line=9,
+            message_contains="every 120 training steps: each save takes at least 771 ms",
+        ),
+        Invalid(  # a checkpoint of the model and of the Adam optimizer that trains it: both moments written, 14 %
+            TRACKED.format(optimizer="tf.keras.optimizers.Adam()", trained="m"),
+            line=19,
+            message_contains="the optimizer's 2 slots per weight it trains at 5 GB/s), at least 14%",
         ),
         Invalid(  # TF1: the same graph saved on every step, its price stated
             GRAPH.format(saver="max_to_keep=1", every="True", save="saver.save(sess, 'ckpt')").replace(
@@ -390,7 +473,10 @@ class SaveInStepLoop(Rule):
                 "def train_step(sess, xs):\n    return run_update(sess, xs)\n\n\nwith tf.compat.v1.Session()",
             ),
             line=19,
-            message_contains="every 2 training steps: each save takes at least 63.8 ms (5 ms to lay out the file, then 295 MB",
+            message_contains=(
+                "every 2 training steps: each save takes at least 181 ms (5 ms to lay out the file, then 884 MB of"
+                " weights and the optimizer's 2 slots per weight it trains"
+            ),
         ),
         Invalid(  # the remainder taken by `tf.math.mod`, the period a flag's default
             "import argparse\nparser = argparse.ArgumentParser()\n"
@@ -417,7 +503,7 @@ class SaveInStepLoop(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        minimum = int(options.get("min-save-steps", 100))
+        minimum = int(options.get("min-save-steps", 0))
         for site in facts.sites:
             if not _is_save(site.api):
                 continue
@@ -437,7 +523,8 @@ class SaveInStepLoop(Rule):
                 if found is None:
                     continue
                 period, source, loop = found
-                priced = _price(facts, site, loop, cell, period) if 0 < period < minimum else None
+                below = 0 < period and (minimum <= 0 or period < minimum)
+                priced = _price(facts, site, loop, cell, period) if below else None
                 if priced is None or priced.share < MIN_SHARE:
                     continue
                 span = facts.span(point, cell)
@@ -454,4 +541,5 @@ def _price(facts: FileFacts, save: Site, loop: ast.AST, cell: int | None, period
     runs = next((s.loop_runs for s in steps if s.loop_runs is not None), None)
     if not steps or runs is not None and runs // period < FEW_SAVES:
         return None
-    return save_share(save.work_value("params"), steps, period, facts.device)
+    slots, trained = save.work_value("optimizer_slots"), save.work_value("trainable_params")
+    return save_share(save.work_value("params"), steps, period, facts.device, slots=slots, trained=trained)

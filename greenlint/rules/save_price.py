@@ -1,8 +1,10 @@
 """What a periodic save costs beside the training steps between two saves (GL311's and GL310's price).
 
 A save opens and lays out a file (`SAVE_S`), then writes every weight: `params` x 4 bytes (float32),
-more where it also writes the optimizer's slots, at a disk's bandwidth (`DISK_B_PER_S`,
-greenlint/predict/work_energy.py). Between two saves the loop runs `period` passes of its training
+and as many again for each slot per weight its optimizer keeps where the analysis found that it writes
+them (`optimizer_slots`: a TF1 `Saver` of a graph Adam trains, or a compiled Keras model's `save`, writes
+its two moments of each weight trained, `trainable_params` where some are not), at a disk's bandwidth
+(`DISK_B_PER_S`, greenlint/predict/work_energy.py). Between two saves the loop runs `period` passes of its training
 steps (each on its batch), timed by greenlint's device model on the GPU the user stated
 (`--device`), else batch_price's REFERENCE_GPU. The claim is the least share of the time the saves
 and those steps take that goes to the saves: the weights alone, written at the fast end of the
@@ -35,7 +37,8 @@ FEW_SAVES = 10
 @dataclass(frozen=True)
 class SaveShare:
     share: float  # the least share of the time between two saves spent saving
-    weights: float  # bytes of the weights one save writes, at the least
+    weights: float  # bytes of the weights (and their optimizer slots) one save writes, at the least
+    slots: int  # the optimizer's slots per weight counted in those bytes
     save_s: float  # seconds of one save, at the least
     steps_s: float  # seconds of the steps between two saves, at the most
     device: str  # the GPU the steps are timed on
@@ -46,10 +49,15 @@ class SaveShare:
         where = f"the stated {self.device}" if self.told else f"an {self.device}, the reference GPU: no --device stated"
         return (
             f"each save takes at least {fmt_s(self.save_s)} ({fmt_s(SAVE_S)} to lay out the file, then"
-            f" {_size(self.weights)} of weights at {DISK_B_PER_S * 10**ROOFLINE_HALF / 1e9:.2g} GB/s),"
+            f" {_size(self.weights)} of weights{_slots(self.slots)} at {DISK_B_PER_S * 10**ROOFLINE_HALF / 1e9:.2g} GB/s),"
             f" at least {self.share:.0%} of the time it and the training steps since the last save take"
             f" (those steps at most {fmt_s(self.steps_s)} on {where})"
         )
+
+
+def _slots(slots: int) -> str:
+    """The optimizer's slots a save writes with the weights, in words ("" for none)."""
+    return f" and the optimizer's {slots} slot{'s' if slots > 1 else ''} per weight it trains" if slots else ""
 
 
 def _size(size: float) -> str:
@@ -108,18 +116,27 @@ def steps_seconds(steps: list[Site], told: str | None, per_batch: bool = False) 
 
 
 def save_share(
-    saved: object, steps: list[Site], period: int, told: str | None, per_batch: bool = False
+    saved: object,
+    steps: list[Site],
+    period: int,
+    told: str | None,
+    per_batch: bool = False,
+    slots: object = None,
+    trained: object = None,
 ) -> SaveShare | None:
     """The least share of the time that a save of *saved* weights (the parameter count the
-    analysis gives) every *period* passes of a loop running the training steps *steps* (with
-    *per_batch*: every *period* of the steps of a `fit()`) takes, beside those steps (module
-    docstring); None where the weights or any step's work are not known."""
+    analysis gives), with *slots* optimizer slots for each of the *trained* weights (all where not
+    known), every *period* passes of a loop running the training steps *steps* (with *per_batch*:
+    every *period* of the steps of a `fit()`) takes, beside those steps (module docstring); None
+    where the weights or any step's work are not known."""
     params = _count(saved)
+    copies = int(_count(slots) or 0)
+    slotted = _count(trained) if trained is not None else params
     gpu = device(told)
     one = steps_seconds(steps, told, per_batch)
     if params is None or gpu is None or one is None:
         return None
     steps_s = period * one
-    weights = params * ELEMENT_BYTES
+    weights = (params + copies * (slotted or 0)) * ELEMENT_BYTES
     save_s = SAVE_S + weights / (DISK_B_PER_S * 10**ROOFLINE_HALF)
-    return SaveShare(save_s / (save_s + steps_s), weights, save_s, steps_s, gpu.name, told is not None)
+    return SaveShare(save_s / (save_s + steps_s), weights, copies, save_s, steps_s, gpu.name, told is not None)

@@ -365,6 +365,19 @@ def test_a_graph_of_known_ops_has_its_weights_and_a_saver_writes_at_least_them()
     assert save["params"].value == 4 * 4 * 3 * 8 + 8 and save["params"].bound == "lower"
 
 
+def test_a_saver_writes_the_slots_the_optimizer_keeps_for_each_weight_it_trains():
+    """`AdamOptimizer().minimize(loss)` trains every variable the loss reaches and keeps two moments for
+    each, which the Saver writes with them; gradient descent keeps none, and a `minimize` given a
+    `var_list`, or an optimizer not known, leaves the slots unknown."""
+    assert saved(SAVED)[36]["optimizer_slots"].value == 2
+    plain = SAVED.replace("tf.train.AdamOptimizer()", "tf.train.GradientDescentOptimizer(0.1)")
+    assert saved(plain)[36]["optimizer_slots"].value == 0
+    for other in ("tf.train.AdamOptimizer().minimize(tf.reduce_mean(logits), var_list=g_vars)",
+                  "make_optimizer().minimize(tf.reduce_mean(logits))"):
+        some = saved(SAVED.replace("tf.train.AdamOptimizer().minimize(tf.reduce_mean(logits))", other))[36]
+        assert "optimizer_slots" not in some
+
+
 def test_a_graph_of_an_unknown_op_or_a_saver_of_some_variables_has_no_weights():
     unknown = SAVED.replace("train_op = tf.train.AdamOptimizer().minimize(tf.reduce_mean(logits))",
                             "train_op = tf.train.AdamOptimizer().minimize(tf.reduce_mean(tf.nn.local_response_normalization(logits)))")
