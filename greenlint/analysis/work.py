@@ -225,10 +225,13 @@ def apply_layer(layer: Inst, shapes: list[tuple]) -> layers.LayerWork | None:
 
 def declared_input(items: list) -> tuple | None:
     """The per-sample input shape a list of layers declares (a Sequential's): a `keras.Input` first, its
-    first layer's `input_shape=` (`layer_input_shape`) or a Keras Application's declared input; None where none."""
+    first layer's `input_shape=` (`layer_input_shape`), a Keras Application's declared input or, for a
+    Sequential built here placed first, what its own layers declare; None where none."""
     if not items:
         return None
     first = items[0]
+    if type(first) is Inst and isinstance(first.meta.get("layers"), list):
+        return declared_input(first.meta["layers"])
     if is_sym(first):
         return first.meta["sym"].shape
     if is_layer(first):

@@ -241,6 +241,20 @@ def test_a_sequential_model_used_as_a_layer_passes_its_output_shape_on():
     assert value(w, "flops_per_sample") >= conv
 
 
+def test_a_sequential_placed_first_declares_the_models_input_without_data():
+    """A save reads no data: the model's input is what the nested Sequential's first layer declares."""
+    w = work(
+        """
+        aug = keras.Sequential([keras.layers.RandomFlip("horizontal", input_shape=(180, 180, 3))])
+        m = keras.Sequential([aug, keras.layers.Conv2D(16, 3, padding="same"), keras.layers.MaxPooling2D(),
+                              keras.layers.Flatten(), keras.layers.Dense(5)])
+        m.save("m.keras")
+        """,
+        "tensorflow.keras.Sequential.save",
+    )
+    assert value(w, "params") == 448 + 90 * 90 * 16 * 5 + 5
+
+
 def test_a_model_that_is_not_built_here_is_unknown():
     w = work("m = keras.models.load_model('m.keras')\nm.fit(x, y)\n", "tensorflow.keras.Model.fit")
     assert w["flops_per_sample"].to_json() == {"value": None, "provenance": "unknown", "note": w["flops_per_sample"].note}
