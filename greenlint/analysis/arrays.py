@@ -39,6 +39,8 @@ ARRAY = "numpy.ndarray"
 #: `np.random.default_rng(...)` / `np.random.RandomState(...)`: their methods draw like `np.random.*`.
 GENERATOR = "numpy.random.Generator"
 DATASET = "tensorflow.data.Dataset"
+#: A dataset value's meta key: a `batch` was applied (its size known or not; mapped.dataset_step).
+BATCHED = "batched"
 TENSOR = "tensorflow.Tensor"
 #: A Python list filled by `.append` in loops: meta "length" (items appended, None: unknown) and
 #: "length_bound" ("exact" or "upper": some appends sit under a condition).
@@ -1008,22 +1010,24 @@ _SPLIT = re.compile(r"^(\w+)(?:\[(-?\d*)(%?):(-?\d*)(%?)\])?$")
 
 
 def tfds_load(args: list, keywords: list) -> Any:
-    """`tfds.load(name, split=...)`: a dataset (or a tuple of them) of the table's size."""
+    """`tfds.load(name, split=...)`: a dataset (or a tuple of them) of the table's size, marked batched
+    (`BATCHED`) where it is loaded in batches (`batch_size=`, their size not followed)."""
     positional = [value for starred, value in args if not starred]
     named = {name: value for name, value in keywords if name is not None}
     name = positional[0] if positional else named.get("name")
     split = named.get("split", positional[1] if len(positional) > 1 else None)
     if type(name) is not Const or not isinstance(name.value, str):
         return None
+    batched = named.get("batch_size", Const(None)) != Const(None)
     base = name.value.partition(":")[0]
     found: Any
     if split is None and "split" not in named and len(positional) < 2:  # every split, by name
         splits = worktables.tfds_splits(base)
-        found = keyed({s: _tfds_split(base, s) for s in splits}) if splits else None
+        found = keyed({s: _tfds_split(base, s, batched) for s in splits}) if splits else None
     elif type(split) is Const and isinstance(split.value, (list, tuple)):
-        found = Seq(tuple(_tfds_split(base, s) for s in split.value))
+        found = Seq(tuple(_tfds_split(base, s, batched) for s in split.value))
     elif type(split) is Const and isinstance(split.value, str):
-        found = _tfds_split(base, split.value)
+        found = _tfds_split(base, split.value, batched)
     else:
         return None
     with_info = named.get("with_info")
@@ -1043,7 +1047,7 @@ def tfds_as_dataset(owner: Inst, args: list, keywords: list) -> Any:
     return found if found is not None or not one else Inst(DATASET, "factory")
 
 
-def _tfds_split(name: str, split: Any) -> Inst | None:
+def _tfds_split(name: str, split: Any, batched: bool = False) -> Inst | None:
     match = _SPLIT.match(split) if isinstance(split, str) else None
     if match is None:
         return None
@@ -1059,7 +1063,8 @@ def _tfds_split(name: str, split: Any) -> Inst | None:
         stop = scale(hi) if hi else samples
         samples = len(range(samples)[start:stop])
     note = f"tfds {name} {split}: {table.source}"
-    return Inst(DATASET, "factory", {"data": Data(samples, table.shape, prov="table", note=note)})
+    data = Data(samples, table.shape, prov="table", note=note)
+    return Inst(DATASET, "factory", {"data": data, BATCHED: True} if batched else {"data": data})
 
 
 #: Datasets read from files: their batching and image size are literal, their size is not.

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from greenlint.analysis import flow
-from greenlint.analysis.arrays import Data
+from greenlint.analysis.arrays import BATCHED, Data
 from greenlint.analysis.callsite import Work
 from greenlint.analysis.values import Inst, UserFunc
 from greenlint.analysis.work import INFERRED, q
@@ -28,8 +28,6 @@ from greenlint.analysis.work import INFERRED, q
 MAPPED = "mapped"
 #: A loop's batch's meta key: the `for` loop that drew it from a mapped pipeline, in a tuple (`drawn_from`).
 DRAWN_IN = "drawn_in"
-#: A dataset value's meta key: a `batch` was applied (its size known or not).
-BATCHED = "batched"
 #: The transformation `Dataset.apply` takes that maps then batches, and its value's meta key (its arguments).
 MAP_AND_BATCH = "tensorflow.data.experimental.map_and_batch"
 

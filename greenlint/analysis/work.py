@@ -28,10 +28,12 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Hashable
+from dataclasses import replace
 from typing import Any
 
 from greenlint.analysis import kerasext, layers, slots, trainable, untyped, worktables
 from greenlint.analysis.arrays import (
+    BATCHED,
     DATASET,
     FLOW_ITERATOR,
     HOST_BATCH,
@@ -227,10 +229,13 @@ def apply_layer(layer: Inst, shapes: list[tuple]) -> layers.LayerWork | None:
 
 def declared_input(items: list) -> tuple | None:
     """The per-sample input shape a list of layers declares (a Sequential's): a `keras.Input` first, its
-    first layer's `input_shape=` (`layer_input_shape`) or a Keras Application's declared input; None where none."""
+    first layer's `input_shape=` (`layer_input_shape`), a Keras Application's declared input or, for a
+    Sequential built here placed first, what its own layers declare; None where none."""
     if not items:
         return None
     first = items[0]
+    if type(first) is Inst and isinstance(first.meta.get("layers"), list):
+        return declared_input(first.meta["layers"])
     if is_sym(first):
         return first.meta["sym"].shape
     if is_layer(first):
@@ -918,9 +923,14 @@ def checkpoint_work(models: list[Inst], values: list) -> Work:
 def adapt_work(named: dict, features: dict, first: Any) -> Work:
     """The work of a preprocessing layer's `adapt(data, batch_size, steps)`: one pass over its data in
     batches, no model FLOPs: its samples where the data's rows are known, else unknown (never a
-    typical data set's size)."""
+    typical data set's size). A tf.data pipeline never batched yields one sample per element, and adapt
+    takes each element as a batch: one step per sample."""
     x = named.get("data", first)
     data, pipeline = _data(x)
+    if (pipeline and data is not None and data.samples is not None and data.batch is None and type(x) is Inst
+            and x.cls == DATASET and not x.meta.get(BATCHED)):
+        data = replace(data, batch=1, batch_note="a tf.data pipeline with no .batch: adapt takes each element, one "
+                                                 "sample, as a batch")
     return _loop_work(ADAPT, {**named, "x": x}, features, data, pipeline)
 
 

@@ -241,6 +241,20 @@ def test_a_sequential_model_used_as_a_layer_passes_its_output_shape_on():
     assert value(w, "flops_per_sample") >= conv
 
 
+def test_a_sequential_placed_first_declares_the_models_input_without_data():
+    """A save reads no data: the model's input is what the nested Sequential's first layer declares."""
+    w = work(
+        """
+        aug = keras.Sequential([keras.layers.RandomFlip("horizontal", input_shape=(180, 180, 3))])
+        m = keras.Sequential([aug, keras.layers.Conv2D(16, 3, padding="same"), keras.layers.MaxPooling2D(),
+                              keras.layers.Flatten(), keras.layers.Dense(5)])
+        m.save("m.keras")
+        """,
+        "tensorflow.keras.Sequential.save",
+    )
+    assert value(w, "params") == 448 + 90 * 90 * 16 * 5 + 5
+
+
 def test_a_model_that_is_not_built_here_is_unknown():
     w = work("m = keras.models.load_model('m.keras')\nm.fit(x, y)\n", "tensorflow.keras.Model.fit")
     assert w["flops_per_sample"].to_json() == {"value": None, "provenance": "unknown", "note": w["flops_per_sample"].note}
@@ -898,10 +912,16 @@ def test_cuts_of_one_application_at_several_layers_count_the_deepest_as_a_lower_
     ("np.zeros((5000, 8))", 5000, 32),  # an array: its rows, in Keras' default batches
     ("tf.data.Dataset.from_tensor_slices(np.zeros((1000, 4))).batch(100)", 1000, 100),  # a pipeline batches itself
     ("np.array(features)", None, 32),  # rows not known: unknown, never a typical data set's
+    # a pipeline never batched: each element, one sample, is a batch of adapt's
+    ("tf.data.Dataset.from_tensor_slices(np.zeros((1000, 4))).map(lambda x: x * 2)", 1000, 1),
+    ("tfds.load('movielens/100k-ratings', split='train').map(lambda x: x['movie_title'])", 100000, 1),
+    ("tfds.load('movielens/100k-ratings', split='train').map(lambda x: x['user_id']).batch(1000)", 100000, 1000),
+    ("tfds.load('movielens/100k-ratings', split='train', batch_size=64)", 100000, None),  # batches not followed
 ])
 def test_a_preprocessing_layers_adapt_is_one_pass_over_its_data(data, samples, batch):
-    w = work(f"norm = tf.keras.layers.Normalization()\nnorm.adapt({data})\n",
+    w = work(f"import tensorflow_datasets as tfds\nnorm = tf.keras.layers.Normalization()\nnorm.adapt({data})\n",
              "tensorflow.keras.layers.Normalization.adapt")
     assert value(w, "samples") == samples and value(w, "batch_size") == batch
+    assert samples is None or batch is None or value(w, "steps") == -(-samples // batch)
     assert (w["samples"].provenance == "unknown") == (samples is None)
     assert "flops_per_sample" not in w  # a pass over data: no model's FLOPs
