@@ -84,7 +84,9 @@ def test_inference_on_data_of_unknown_size_is_at_least_one_batch(shipped, method
     assert "data size unknown" in p.evidence.note
     one = shipped.predict(s.api, {**with_work(s.features, s.work), "samples": 32})
     assert p.energy_j == pytest.approx(one.energy_j, rel=1e-3)
-    assert p.interval_j[1] > 1000 * p.energy_j  # up to a million samples
+    most = shipped.predict(s.api, {**with_work(s.features, s.work), "samples": HIGH_SAMPLES})
+    assert p.interval_j[1] == pytest.approx(most.interval_j[1], rel=1e-3)  # up to a million samples
+    assert p.interval_j[1] > 100 * p.energy_j  # a range of orders of magnitude, shown as one
 
 
 def test_epochs_that_are_not_a_literal_span_one_to_the_stated_most(shipped):
