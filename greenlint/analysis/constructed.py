@@ -259,8 +259,7 @@ class Beside:
             elif owner and named(importer, text, read) and not self._heirs_call(importer, text, imported_names, name):
                 counts.append(UNSEEN)  # `.method` read on what it cannot tell: calls not seen
         for importer, text, imported_names, _ in self.scripts if owner else ():
-            bases = frozenset(local for local, key in imported_names.items() if key == (self.stem, owner))
-            heirs = _heirs(importer, text, bases, method) if bases else ()
+            heirs = self._heirs_of(importer, text, imported_names, name)
             for heir in heirs:
                 through = inherited(importer, f"{heir}.{method}") if inherited is not None else Tally([], [UNSEEN], [])
                 if through is None:
@@ -281,13 +280,18 @@ class Beside:
             counts.append(UNSEEN)
         return Tally(found, counts, scripts)
 
+    def _heirs_of(self, importer: str, text: str, imported: dict[str, tuple[str, str]], name: str) -> tuple[str, ...]:
+        """The classes the script at *importer* defines on the class of *name* (`Class.method`), imported by name
+        from this module, that inherit the method (`_heirs`)."""
+        owner, _, method = name.rpartition(".")
+        bases = frozenset(local for local, key in imported.items() if key == (self.stem, owner))
+        return _heirs(importer, text, bases, method) if bases else ()
+
     def _heirs_call(self, importer: str, text: str, imported: dict[str, tuple[str, str]], name: str) -> bool:
         """Whether every `.method` the script at *importer* reads is a call of it on `self` in a class it defines
         on *name*'s class that inherits it (`_heir_self_calls`): calls `tally` counts through that class."""
-        owner, _, method = name.rpartition(".")
-        bases = frozenset(local for local, key in imported.items() if key == (self.stem, owner))
-        heirs = _heirs(importer, text, bases, method) if bases else ()
-        return bool(heirs) and bool(_heir_self_calls(importer, text, heirs, method))
+        heirs = self._heirs_of(importer, text, imported, name)
+        return bool(heirs) and bool(_heir_self_calls(importer, text, heirs, name.rpartition(".")[2]))
 
     def _self_counts(self, importer: str, text: str, made: tuple[_SelfCalls, ...],
                      inherited: Inherited | None) -> dict[str, Counted] | None:

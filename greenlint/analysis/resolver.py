@@ -1318,8 +1318,8 @@ class Resolver:
             value = self.expr(base)
             if type(value) is UserClass:
                 info.user_bases.append(value.info)
-                if info.tf_base is None and self.tf_base(value.info):
-                    info.tf_base, info.forward = self.tf_base(value.info), value.info.forward
+                if info.tf_base is None and (base_of := self.tf_base(value.info)):
+                    info.tf_base, info.forward = base_of, value.info.forward
             elif type(value) is ExtClass:
                 info.ext_bases.append(value)
                 info.tf_base = info.tf_base or value.tf_base
