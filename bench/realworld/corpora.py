@@ -408,6 +408,15 @@ CORPORA: tuple[Corpus, ...] = (
         include=("GMF.py", "MLP.py", "NeuMF.py", "evaluate.py", "Dataset.py"),
         licence_file="LICENSE",
     ),
+    Corpus(
+        "deeplab-resnet", "research: DeepLab-v2 ResNet-101 semantic segmentation (TF1 graph, queue input of image "
+        "files decoded in the graph, a session step loop with checkpoints and image summaries every N steps, "
+        "multi-scale training with gradient accumulation), training, fine-tuning, evaluation and inference scripts",
+        "MIT", "DrSleep/tensorflow-deeplab-resnet@066023c033624e6c8154340e06e8fbad4f702bdf",
+        include=("train.py", "train_msc.py", "fine_tune.py", "evaluate.py", "evaluate_msc.py", "inference.py",
+                 "npy2ckpt.py", "deeplab_resnet/", "kaffe/tensorflow/network.py", "requirements.txt"),
+        licence_file="LICENSE",  # convert.py and the rest of kaffe/ (the Caffe converter) left out
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 
