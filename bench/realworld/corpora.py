@@ -417,6 +417,15 @@ CORPORA: tuple[Corpus, ...] = (
                  "npy2ckpt.py", "deeplab_resnet/", "kaffe/tensorflow/network.py", "requirements.txt"),
         licence_file="LICENSE",  # convert.py and the rest of kaffe/ (the Caffe converter) left out
     ),
+    Corpus(
+        "glow", "research: Glow generative flow (TF1 graph, Horovod data parallelism, session steps fed from a "
+        "tf.data TFRecord iterator or from NumPy batches of a Keras ImageDataGenerator, gradient checkpointing), "
+        "training script, model, data preparation and a web demo",
+        "MIT", "openai/glow@91b2c577a5c110b2b38761fc56d81f7d87f077c1",
+        include=("train.py", "model.py", "optim.py", "tfops.py", "utils.py", "graphics.py",
+                 "memory_saving_gradients.py", "data_loaders/", "demo/", "requirements.txt"),
+        licence_file="LICENSE",
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 
