@@ -426,6 +426,19 @@ CORPORA: tuple[Corpus, ...] = (
                  "memory_saving_gradients.py", "data_loaders/", "demo/", "requirements.txt"),
         licence_file="LICENSE",
     ),
+    Corpus(
+        "ssd-tensorflow", "research: SSD object detector (VGG-16 300/512, TF1 graph with TF-Slim: slim.learning.train "
+        "on a queue pipeline of TFRecords preprocessed in the graph, summaries and checkpoints every N seconds, "
+        "slim evaluation loop), training and evaluation scripts and their modules",
+        "Apache-2.0", "balancap/SSD-Tensorflow@e0e3104d3a2cc5d830fad041d4e56ebcf84caac3",
+        # no LICENSE file: the licence is stated in each file's header; only files carrying it are taken
+        # (nets/caffe_scope.py, nets/xception.py, caffe_to_tensorflow.py and the notebooks have none)
+        include=("train_ssd_network.py", "eval_ssd_network.py", "tf_utils.py", "tf_convert_data.py",
+                 "datasets/", "deployment/", "preprocessing/", "tf_extended/", "notebooks/visualization.py",
+                 "nets/__init__.py", "nets/custom_layers.py", "nets/nets_factory.py", "nets/np_methods.py",
+                 "nets/ssd_common.py", "nets/ssd_vgg_300.py", "nets/ssd_vgg_512.py", "nets/vgg.py"),
+        licence_file="train_ssd_network.py",  # its header states Apache-2.0; copied as LICENSE
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 
