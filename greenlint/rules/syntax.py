@@ -322,8 +322,9 @@ def int_literal(node: ast.AST | None, value: int) -> bool:
 
 def scope_body(node: ast.AST) -> Iterator[ast.AST]:
     """Every node of a function's or loop's body, nested loops included, not entering the
-    functions, lambdas or classes it defines."""
-    return block_nodes(getattr(node, "body", ()))
+    functions, lambdas or classes it defines (a lambda's body is one expression)."""
+    body = getattr(node, "body", ())
+    return block_nodes([body] if isinstance(body, ast.AST) else body)
 
 
 def own_yields(function: ast.AST) -> Iterator[ast.Yield | ast.YieldFrom]:
