@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import ast
 import os
+from collections.abc import Iterable
 from typing import TypeGuard
 
 from greenlint.analysis import trees
 from greenlint.analysis.project import project_bindings
 from greenlint.rules.base import FileFacts
 from greenlint.rules.defaults import other_mode
-from greenlint.rules.syntax import cell_units, enclosing_anywhere, last_name, scope_body, units
+from greenlint.rules.syntax import cell_units, enclosing_anywhere, last_name, scope_body
 
 
 def constructors(facts: FileFacts, node: ast.expr) -> list[ast.Call] | None:
@@ -58,10 +59,15 @@ def listed(facts: FileFacts, node: ast.expr, scope: ast.AST | None = None) -> li
         return _returned(facts, node)
     if is_self_attribute(node):
         owner = _class_of(facts, node)
-        return _grown(facts, *_built([owner], node), owner) if owner is not None else None
+        return _grown(facts, *_built(ast.walk(owner), node), owner) if owner is not None else None
     if not isinstance(node, ast.Name):
         return None
-    bound, added = _built(list(units(facts)) if scope is None else [scope], node)
+    written = (
+        (n for cell, _ in cell_units(facts) for n in facts.nodes(cell, ast.Assign, ast.AugAssign, ast.Call))
+        if scope is None
+        else ast.walk(scope)
+    )
+    bound, added = _built(written, node)
     if len(bound) > 1:  # bound in the branches of a choice on an option: the one its default takes
         bound = [value for value in bound if not _other_mode(facts, value)]
     if len(bound) != 1 and scope is None:
@@ -109,27 +115,26 @@ def _same(target: ast.AST, ref: ast.Name | ast.Attribute) -> bool:
     return isinstance(target, ast.Attribute) and is_self_attribute(target) and target.attr == ref.attr
 
 
-def _built(roots: list[ast.AST], ref: ast.Name | ast.Attribute) -> tuple[list[ast.expr], list[ast.expr]]:
-    """What *ref* (a name, or a `self.` attribute) is assigned under *roots*, and what is added to
-    it (`+=`, `append`, `extend`, `insert`)."""
+def _built(nodes: Iterable[ast.AST], ref: ast.Name | ast.Attribute) -> tuple[list[ast.expr], list[ast.expr]]:
+    """What *ref* (a name, or a `self.` attribute) is assigned among *nodes* (a tree's, in
+    `ast.walk`'s order), and what is added to it (`+=`, `append`, `extend`, `insert`)."""
     bound: list[ast.expr] = []
     added: list[ast.expr] = []
-    for tree in roots:
-        for n in ast.walk(tree):
-            if isinstance(n, ast.Assign) and any(_same(t, ref) for t in n.targets):
-                bound.append(n.value)
-            elif isinstance(n, ast.AugAssign) and _same(n.target, ref):
-                added.append(n.value)
-            elif (
-                isinstance(n, ast.Call)
-                and isinstance(n.func, ast.Attribute)
-                and _same(n.func.value, ref)
-                and n.func.attr in ("append", "extend", "insert")
-            ):
-                if n.func.attr == "extend" and n.args:
-                    added.append(n.args[0])
-                elif n.args:
-                    added.append(ast.List(elts=[n.args[-1]], ctx=ast.Load()))
+    for n in nodes:
+        if isinstance(n, ast.Assign) and any(_same(t, ref) for t in n.targets):
+            bound.append(n.value)
+        elif isinstance(n, ast.AugAssign) and _same(n.target, ref):
+            added.append(n.value)
+        elif (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and _same(n.func.value, ref)
+            and n.func.attr in ("append", "extend", "insert")
+        ):
+            if n.func.attr == "extend" and n.args:
+                added.append(n.args[0])
+            elif n.args:
+                added.append(ast.List(elts=[n.args[-1]], ctx=ast.Load()))
     return bound, added
 
 

@@ -251,12 +251,15 @@ def _scheduled_fit(facts: FileFacts, fit: ast.Call, cell: int | None, apis: dict
     receiver = fit.func.value if isinstance(fit.func, ast.Attribute) else None
     if not isinstance(receiver, ast.Name):
         return False
-    nodes = sorted((
-        ((unit or 0, n.lineno, n.col_offset), n)
-        for unit, tree in cell_units(facts)
-        for n in ast.walk(tree)
-        if isinstance(n, (ast.Assign, ast.Call))
-    ), key=lambda keyed: keyed[0])
+    nodes = sorted(
+        (
+            ((unit or 0, n.lineno, n.col_offset), n)
+            for unit, _ in cell_units(facts)
+            for n in facts.nodes(unit, ast.Assign, ast.Call)
+            if isinstance(n, (ast.Assign, ast.Call))  # (all are: for the type checker)
+        ),
+        key=lambda keyed: keyed[0],
+    )
     at = ((cell or 0), fit.lineno, fit.col_offset)
 
     def before(key: tuple) -> list:
