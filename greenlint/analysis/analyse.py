@@ -22,6 +22,7 @@ from greenlint.analysis.options import OptionRead
 from greenlint.analysis.project import Imports, direct_imports, import_statements, project_index, working_directory
 from greenlint.analysis.resolver import Resolver
 from greenlint.analysis.sources import Code, FileError
+from greenlint.analysis.trees import shift_lines
 from greenlint.analysis.work import mark_symbolic
 from greenlint.catalog.catalog import Catalog, load_catalog
 from greenlint.catalog.names import TF1_PREFIX
@@ -297,7 +298,7 @@ def _resolve(
         starts.append(offset + 1)
         if tree is not None:
             if offset:
-                ast.increment_lineno(tree, offset)
+                shift_lines(tree, offset)
             body.extend(tree.body)
         if len(units) > 1:
             offset += len(sources.split_lines(unit.text))

@@ -16,6 +16,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from greenlint.analysis import python2
 
@@ -158,6 +159,16 @@ def walk(node: ast.AST) -> list[ast.AST]:
             elif isinstance(value, node_type):
                 append(value)
     return walked
+
+
+def shift_lines(tree: ast.AST, offset: int) -> None:
+    """`ast.increment_lineno(tree, offset)` over `walk`'s nodes: the shared leaves it skips hold no position."""
+    node: Any  # any node type with a position
+    for node in walk(tree):
+        if type(node) is ast.TypeIgnore or "lineno" in node._attributes:  # (a TypeIgnore's is a field)
+            node.lineno = getattr(node, "lineno", 0) + offset
+        if "end_lineno" in node._attributes and (end := getattr(node, "end_lineno", 0)) is not None:
+            node.end_lineno = end + offset
 
 
 #: The fields of each node type that may hold nodes (`child_fields`), filled as types are met.
