@@ -57,10 +57,10 @@ def importer_facts(path: str, text: str) -> list[FileFacts]:
     index = project_index()
     if not os.path.isfile(absolute) or index.imports(absolute):
         return []
-    drawn = set(re.findall(r"\bdef\s+(\w+)\s*\(", text))  # as written: no tree index built
-    importers = index.tf_importers(absolute) if drawn else []
-    if not importers:
-        return []  # most loaders have none: no pattern built for them
+    importers = index.tf_importers(absolute) if "def" in text else []  # [] for a module naming TF itself: most
+    drawn = set(re.findall(r"\bdef\s+(\w+)\s*\(", text)) if importers else set()  # as written: no tree index built
+    if not drawn:
+        return []  # most loaders have no importer: no pattern built for them
     names = b"|".join(re.escape(name.encode()) for name in sorted(drawn))
     header = re.compile(rb"\bfor\b[^:]*?\b(?:" + names + rb")\s*\(")
     scripts = [module for module in importers if text_matches(module, header)]
