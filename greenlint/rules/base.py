@@ -7,7 +7,7 @@ import ast
 import json
 import re
 import textwrap
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar, TypeVar
@@ -24,6 +24,7 @@ from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site
 
 _Node = TypeVar("_Node", bound=ast.AST)
+_Gathered = TypeVar("_Gathered")
 
 #: Docstring sections every rule documents, in this order (CONTRIBUTING.md, "Adding a rule").
 SECTIONS = (
@@ -112,6 +113,8 @@ class FileFacts:
     device: str | None = None
     #: The attributes the analysis read as the default of an option another module defines.
     options: tuple[OptionRead, ...] = ()
+    #: key -> what a rule's helper gathered once for the whole file: filled by `once`.
+    _once: dict = field(default_factory=dict, compare=False, repr=False)
 
     @cached_property
     def text(self) -> str:
@@ -236,6 +239,13 @@ class FileFacts:
         if key not in index:
             index[key] = tuple(node for node in index["walked"] if type(node) in types)
         return index[key]
+
+    def once(self, key: str, gather: Callable[[], _Gathered]) -> _Gathered:
+        """`gather()`, made on the first ask of *key* for this file and kept: an index a helper
+        reads per name or per node (`defaults.module_value`'s bindings by name) built in one pass."""
+        if key not in self._once:
+            self._once[key] = gather()
+        return self._once[key]
 
     @property
     def cells(self) -> list[int | None]:

@@ -366,14 +366,18 @@ _BINDINGS = (
 
 def _binds(node: ast.AST, name: str) -> bool:
     """Whether *node* (one of `_BINDINGS`) binds *name*."""
-    if not isinstance(node, _BINDINGS):
-        return False
-    bound = (
-        node.targets
-        if isinstance(node, ast.Assign)
-        else [node.optional_vars if isinstance(node, ast.withitem) else node.target]
-    )
-    return any(target_binds(t, name) for t in bound if t is not None)
+    return isinstance(node, _BINDINGS) and any(target_binds(t, name) for t in _targets(node))
+
+
+def _targets(node: ast.AST) -> list[ast.expr]:
+    """The targets of a binding (one of `_BINDINGS`)."""
+    if isinstance(node, ast.Assign):
+        return node.targets
+    if isinstance(node, ast.withitem):
+        return [node.optional_vars] if node.optional_vars is not None else []
+    if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr, ast.comprehension)):
+        return [node.target]
+    return []
 
 
 def _plain(node: ast.AST) -> ast.expr | None:
@@ -388,18 +392,34 @@ def module_value(facts: FileFacts, name: str) -> ast.expr | None:
     top level, and never rebound anywhere else in it (no `global` rebinding, no other assignment,
     loop or `with` target of that name); None otherwise."""
     values = []
+    for node, top in facts.once("defaults.bound_by_name", lambda: _bound_by_name(facts)).get(name, ()):
+        value = _plain(node) if top and not isinstance(node, ast.Global) else None
+        if value is None:
+            return None
+        values.append(value)
+    return values[0] if len(values) == 1 else None
+
+
+def _bound_by_name(facts: FileFacts) -> dict[str, list[tuple[ast.AST, bool]]]:
+    """Each name the file binds (`_binds`) or declares `global`, with those nodes in order (every
+    unit's, from the file's one walk), each with whether it is a statement of its unit's top level."""
+    found: dict[str, list[tuple[ast.AST, bool]]] = {}
     for cell, module in cell_units(facts):
         top = {id(statement) for statement in module.body}
-        for node in facts.nodes(cell, ast.Global, *_BINDINGS):  # the file's one walk, shared
-            if isinstance(node, ast.Global) and name in node.names:
-                return None
-            if not _binds(node, name):
-                continue
-            value = _plain(node) if id(node) in top else None
-            if value is None:
-                return None
-            values.append(value)
-    return values[0] if len(values) == 1 else None
+        for node in facts.nodes(cell, ast.Global, *_BINDINGS):
+            names = node.names if isinstance(node, ast.Global) else _bound_names(node)
+            for name in dict.fromkeys(names):
+                found.setdefault(name, []).append((node, id(node) in top))
+    return found
+
+
+def _bound_names(node: ast.AST) -> Iterator[str]:
+    """The names a binding's targets hold (`target_binds`: a name anywhere in a target)."""
+    for target in _targets(node):
+        if type(target) is ast.Name:
+            yield target.id
+        else:
+            yield from (n.id for n in ast.walk(target) if isinstance(n, ast.Name))
 
 
 def _flag_held(facts: FileFacts, bound: ast.expr | None, cell: int | None, depth: int) -> DefaultValue | None:
