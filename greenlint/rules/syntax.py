@@ -591,10 +591,11 @@ def uses_until_rebound(
     if scope is None:
         return []
     module = isinstance(scope, ast.Module)
+    names = ((c, facts.nodes(c, ast.Name)) for c, _ in cell_units(facts)) if module else [(cell, ast.walk(scope))]
     found = sorted(
         ((unit_cell or 0, n.lineno, n.col_offset), unit_cell, n)
-        for unit_cell, unit in (cell_units(facts) if module else [(cell, scope)])
-        for n in ast.walk(unit)
+        for unit_cell, nodes in names
+        for n in nodes
         if isinstance(n, ast.Name) and n.id == name
         and (scope_of(facts, n, unit_cell) is scope or module and isinstance(scope_of(facts, n, unit_cell), ast.Module))
     )
@@ -698,7 +699,8 @@ def units(facts: FileFacts) -> list[ast.Module]:
 def cell_units(facts: FileFacts) -> list[tuple[int | None, ast.Module]]:
     """The file's tree with cell None, or each notebook cell's tree with its 1-based cell number,
     in order (a unit that does not parse left out)."""
-    return [(cell, module) for cell in facts.cells if (module := facts.module(cell)) is not None]
+    found = facts.once("cell_units", lambda: [(c, tree) for c in facts.cells if (tree := facts.module(c)) is not None])
+    return list(found)  # a copy: the caller's to change
 
 
 #: A pipeline of at most this many elements, known from its source, gains nothing worth a finding
