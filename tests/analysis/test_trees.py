@@ -291,3 +291,11 @@ def test_summarising_the_modules_an_edited_buffer_imports_keeps_its_last_tree(tm
     first = analyse_source(buffer, str(edited)).tree  # outside a run: the project summaries parse m0…m3
     new = head + EDITED.replace("model.fit(x, y)", "model.fit(x, z)")
     assert first is not None and trees.parse_module(new, str(edited)).body[0] is first.body[0]
+
+
+def test_shift_lines_moves_every_position_as_increment_lineno_does():
+    text = "import os  # type: ignore\ndef f(a, *, b: int = 1) -> None:\n    with open(a) as h:\n        return [x for x in h]\n"
+    shifted, expected = ast.parse(text, type_comments=True), ast.parse(text, type_comments=True)
+    trees.shift_lines(shifted, 7)
+    ast.increment_lineno(expected, 7)
+    assert ast.dump(shifted, include_attributes=True) == ast.dump(expected, include_attributes=True)

@@ -32,6 +32,13 @@ LITERAL, DEFAULT, UNCALLED = Origin.LITERAL, Origin.DEFAULT, Origin.UNCALLED
         ("EVERY = -LIMIT\n", None),
         ("if fast:\n    EVERY = 5\n", None),  # not at the top level
         ("OTHER = 1\n", None),
+        ("EVERY = 50\nEVERY, other = 1, 2\n", None),  # rebound by an unpacking
+        ("EVERY = 50\nwith open(p) as EVERY:\n    pass\n", None),
+        ("EVERY = 50\nn = [1 for EVERY in x]\n", None),  # a comprehension's target
+        ("EVERY = 50\nif (EVERY := 3):\n    pass\n", None),
+        ("EVERY = 50\nEVERY += 1\n", None),
+        ("EVERY = 50\nx[EVERY] = 1\nEVERY_2 = 3\n", None),  # a name in a target counts as bound there
+        ("EVERY = 50\nx[i] = 1\nother = EVERY\n", 50),
     ],
 )
 def test_module_constant(source, expected):
@@ -41,6 +48,12 @@ def test_module_constant(source, expected):
 def test_a_notebook_constant_is_read_across_cells():
     facts = FileFacts("n.ipynb", (), ("EVERY = 50\n", "print(EVERY)\n"))
     assert module_constant(facts, "EVERY") == 50
+
+
+def test_a_notebook_constant_rebound_in_a_later_cell_is_not_known():
+    facts = FileFacts("n.ipynb", (), ("EVERY = 50\n", "LIMIT = 3\n", "def f():\n    global EVERY\n"))
+    assert module_constant(facts, "EVERY") is None
+    assert module_constant(facts, "LIMIT") == 3  # the file's bindings, gathered once, serve every name
 
 
 def test_a_flag_default_given_as_a_module_constant():
