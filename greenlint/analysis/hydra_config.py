@@ -16,8 +16,6 @@ import functools
 import os
 from pathlib import Path
 
-import yaml
-
 from greenlint.analysis import trees
 from greenlint.analysis.options import argument
 from greenlint.analysis.values import HYDRA_KEY, Const, Options
@@ -145,6 +143,8 @@ def _scalar(value: object) -> bool:
 
 @functools.lru_cache(maxsize=64)
 def _read_stamped(path: str, size: int, mtime_ns: int) -> dict | None:
+    import yaml  # here: a program with no Hydra configuration never loads the YAML parser (50 ms)
+
     try:
         with open(path, encoding="utf-8") as handle:
             found = yaml.safe_load(handle)

@@ -7,6 +7,9 @@ cfg.model.name)`); a message writes the key as its override is set (`train.epoch
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from greenlint.analysis import hydra_config
 from greenlint.analysis.analyse import analyse_file
 from greenlint.analysis.project import project_index
@@ -158,3 +161,11 @@ def test_the_cache_key_follows_the_configuration_files_read(tmp_path):
     (folder / "conf/config.yaml").write_text("train:\n  epochs: 300\n")
     assert hydra_config.stamp(path, text.encode()) != first
     assert hydra_config.stamp(path, b"import tensorflow as tf\n") == ""
+
+
+def test_a_program_without_a_hydra_configuration_never_loads_the_yaml_parser(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text("import tensorflow as tf\nm = tf.keras.Sequential()\nm.compile('sgd', 'mse')\nm.fit(x, y)\n")
+    code = "import sys; from greenlint.analysis.analyse import analyse_file; analyse_file(sys.argv[1]); print('yaml' in sys.modules)"
+    run = subprocess.run([sys.executable, "-c", code, str(script)], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "False"
