@@ -100,7 +100,19 @@ from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and si
 )
 from greenlint.analysis.mapped import DRAWN_IN
 from greenlint.analysis.untyped import LEGACY_FIT_ARGUMENTS
-from greenlint.analysis.values import SEQUENCE, WORK_KEYS, Const, ExtInst, Inst, Ref, Seq, UserInst, items_of
+from greenlint.analysis.values import (
+    SAVED,
+    SEQUENCE,
+    TRACKED,
+    WORK_KEYS,
+    Const,
+    ExtInst,
+    Inst,
+    Ref,
+    Seq,
+    UserInst,
+    items_of,
+)
 
 #: `ImageDataGenerator` and the methods that give its iterators (arrays.FLOW_ITERATOR).
 IMAGE_DATA_GENERATOR = "tensorflow.keras.preprocessing.image.ImageDataGenerator"
@@ -327,10 +339,10 @@ def receiver_features(owner: Any) -> dict[str, Any]:
     """What is known of the object a method is called on."""
     if type(owner) is not Inst:
         return {}
-    # (the loop that drew a batch is the analysis' own object: no feature)
+    # (the loop that drew a batch, what a checkpoint saves: the analysis' own objects, no feature)
     out = {
         "receiver": owner.how,
-        **{k: v for k, v in owner.meta.items() if k not in WORK_KEYS and k not in (DRAWN_IN, GENERATOR_HOST)},
+        **{k: v for k, v in owner.meta.items() if k not in WORK_KEYS and k not in (DRAWN_IN, GENERATOR_HOST, SAVED, TRACKED)},
     }
     count = elements(owner.meta.get("data"))
     if count is not None:

@@ -101,7 +101,9 @@ from greenlint.analysis.values import (
     FOREIGN,
     MISSING,
     OPAQUE,
+    SAVED,
     SEQUENCE,
+    TRACKED,
     Choice,
     ClassInfo,
     Composed,
@@ -3093,8 +3095,8 @@ class Resolver:
                 if count is not None:
                     meta["n_layers"] = count
         elif api in work_mod.CHECKPOINTS:  # the Keras models a checkpoint writes (its `save` writes their weights)
-            meta["saved"] = work_mod.checkpointed(api, named)
-            meta[work_mod.TRACKED] = work_mod.tracked(api, named)
+            meta[SAVED] = work_mod.checkpointed(api, named)
+            meta[TRACKED] = work_mod.tracked(api, named)
         elif api.startswith(work_mod.LAYERS) and "layer" in named:  # Bidirectional, TimeDistributed
             meta["wrapped"] = named["layer"]
         elif api == mapped.MAP_AND_BATCH:  # the transformation a dataset's `apply` makes

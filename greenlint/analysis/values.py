@@ -590,6 +590,9 @@ WORK_KEYS = frozenset(
      "saves_all", "trained_params",  # a TF1 Saver's variables, the weights a session trained (graphrun.py)
      "optimizer_slots"}  # a Keras model's optimizer's slots per weight (slots.py)
 )
+#: `Inst.meta` keys of a checkpoint: the Keras models it saves and every value it tracks (work.py), the
+#: analysis' own objects, never a call site's features.
+SAVED, TRACKED = "saved", "tracked"
 #: `Inst.meta` keys of a model built here: its network (work.py).
 _NETWORK_KEYS = ("graph", "layers", "sub_layers", "model_name")
 

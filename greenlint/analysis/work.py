@@ -49,7 +49,18 @@ from greenlint.analysis.arrays import (
 )
 from greenlint.analysis.callsite import UNTYPED_BATCH, Quantity, Work, estimator_method
 from greenlint.analysis.ops import op_work
-from greenlint.analysis.values import Const, Inst, Seq, UserInst, is_sequence, items_of, options_of, set_as
+from greenlint.analysis.values import (
+    SAVED,
+    TRACKED,
+    Const,
+    Inst,
+    Seq,
+    UserInst,
+    is_sequence,
+    items_of,
+    options_of,
+    set_as,
+)
 from greenlint.catalog.kinds import EXECUTE_IN_GRAPH_MODE, GRAPH_RUNS
 
 LITERAL, INFERRED, TABLE, UNKNOWN = "literal", "inferred", "table", "unknown"
@@ -71,8 +82,6 @@ CHECKPOINT = "tensorflow.train.Checkpoint"
 CHECKPOINTS = frozenset({CHECKPOINT, "tensorflow.train.CheckpointManager"})
 #: Their methods that write every variable they track.
 CHECKPOINT_WRITES = frozenset({"save", "write"})
-#: The meta key of what a checkpoint tracks (`tracked`).
-TRACKED = "tracked"
 #: The methods that run one batch given to them (their `samples` are that batch's).
 ONE_BATCH = frozenset({"train_on_batch", "test_on_batch", "predict_on_batch"})
 #: A preprocessing layer's pass over its data (the predictor's `DATA_PASS_METHODS`).
@@ -878,8 +887,8 @@ def site_work(api: str, named: dict, features: dict, owner: Any, first: Any, mer
         weights = weights_work(model)
         whole = weights and (leaf == "save" or api == SAVE_MODEL)
         return {**weights, **optimizer_work(model, named)} if whole else weights
-    if leaf in CHECKPOINT_WRITES and type(owner) is Inst and owner.cls in CHECKPOINTS and owner.meta.get("saved"):
-        return checkpoint_work(owner.meta["saved"], owner.meta.get(TRACKED, []))
+    if leaf in CHECKPOINT_WRITES and type(owner) is Inst and owner.cls in CHECKPOINTS and owner.meta.get(SAVED):
+        return checkpoint_work(owner.meta[SAVED], owner.meta.get(TRACKED, []))
     return op_work(api, named, features)
 
 
@@ -889,7 +898,7 @@ def checkpointed(api: str, named: dict) -> list[Inst] | None:
     checkpoint's; None where there is none."""
     if api != CHECKPOINT:
         held = named.get("checkpoint")
-        return held.meta.get("saved") if type(held) is Inst and held.cls == CHECKPOINT else None
+        return held.meta.get(SAVED) if type(held) is Inst and held.cls == CHECKPOINT else None
     return [v for v in named.values() if is_model(v)] or None
 
 

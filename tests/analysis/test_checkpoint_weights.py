@@ -42,3 +42,23 @@ def test_a_checkpoint_of_no_model_known_here_carries_no_weights():
     saves = _saves('ckpt = tf.train.Checkpoint(optimizer=opt, net=build())\nckpt.save("ckpts/c")\n')
     assert [s.api for s in saves] == ["tensorflow.train.Checkpoint.save"]
     assert "params" not in saves[0].work
+
+
+def test_a_checkpoints_tracked_values_stay_out_of_its_calls_features():
+    """What a checkpoint saves and tracks are the analysis' own objects: no feature of a call on it
+    (they were written as Python reprs, with memory addresses, into `calls --format json`)."""
+    import json
+
+    from greenlint.report.calls import callsite_json
+
+    saves = _saves(
+        """\
+        import some_lib
+        ckpt = tf.train.Checkpoint(extra=some_lib.Thing(), step=tf.Variable(1), net=model)
+        ckpt.save("ckpts/c")
+        """
+    )
+    features = saves[0].features
+    assert "tracked" not in features and "saved" not in features
+    assert "object at 0x" not in json.dumps(callsite_json(saves[0], None), default=str)
+    assert saves[0].work["params"].value == PARAMS
