@@ -8,7 +8,9 @@ Abstract values (`values.Inst`) carry what is known in their `meta`:
     applied so far with their parameters and FLOPs).
 Sources: literal lists and NumPy constructors (`np.array([[0, 1], ...])`, `np.zeros((1000, 32))`,
 `np.random.rand(100, 8)`, `np.random.default_rng().normal(size=...)`, `np.arange`, `np.linspace`,
-`np.concatenate`), TF constructors with literal shapes (features.tensor_features, ops.result_shape),
+`np.concatenate`, `np.append`, `np.hstack`), a literal reshape of a value of unknown shape (bytes read:
+`np.fromfile(f)[16:].reshape((60000, 28, 28, 1))`, `reshaped`), TF constructors with literal shapes
+(features.tensor_features, ops.result_shape), TF1's tutorial MNIST (tutorial_mnist.py),
 `keras.datasets.*.load_data()` and `tfds.load(...)` (shipped tables, worktables.py; without `split=`,
 a KEYED value of every split: `datasets["train"]`; likewise a `tfds.builder(name)`'s `as_dataset(...)`), downloaded files (downloads.py),
 `sklearn.model_selection.train_test_split`, what a model returns on data (`model.predict(x)`,

@@ -77,6 +77,7 @@ from greenlint.analysis import (
     traced,
     trainable,
     trees,
+    tutorial_mnist,
     unroll,
     untyped,
     wrapped,
@@ -2932,6 +2933,8 @@ class Resolver:
             return _math_call(path, args)
         if path == records.NAMEDTUPLE:
             return records.make_class(args, keywords)
+        if path in tutorial_mnist.PATHS:  # TF1's `input_data.read_data_sets(...)`: MNIST's splits
+            return tutorial_mnist.read_data_sets(args, keywords)
         if path in drivers.STUDY_MAKERS:  # `optuna.create_study()`: a study, whose `optimize` searches
             return Inst(drivers.STUDY, "factory")
         if path in drivers.SEARCHES:  # `gp_minimize(fitness, space, n_calls=40)`: fitness called per trial
