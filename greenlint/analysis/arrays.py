@@ -8,7 +8,9 @@ Abstract values (`values.Inst`) carry what is known in their `meta`:
     applied so far with their parameters and FLOPs).
 Sources: literal lists and NumPy constructors (`np.array([[0, 1], ...])`, `np.zeros((1000, 32))`,
 `np.random.rand(100, 8)`, `np.random.default_rng().normal(size=...)`, `np.arange`, `np.linspace`,
-`np.concatenate`), TF constructors with literal shapes (features.tensor_features, ops.result_shape),
+`np.concatenate`, `np.append`, `np.hstack`), a literal reshape of a value of unknown shape (bytes read:
+`np.fromfile(f)[16:].reshape((60000, 28, 28, 1))`, `reshaped`), TF constructors with literal shapes
+(features.tensor_features, ops.result_shape), TF1's tutorial MNIST (tutorial_mnist.py),
 `keras.datasets.*.load_data()` and `tfds.load(...)` (shipped tables, worktables.py; without `split=`,
 a KEYED value of every split: `datasets["train"]`; likewise a `tfds.builder(name)`'s `as_dataset(...)`), downloaded files (downloads.py),
 `sklearn.model_selection.train_test_split`, what a model returns on data (`model.predict(x)`,
@@ -283,7 +285,9 @@ _NP_SCALARS = frozenset({"numpy.float32", "numpy.float64", "numpy.single", "nump
 _GENERATORS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState"})
 #: A Generator's methods under their `np.random` names (same parameters).
 _GENERATOR_ALIASES = {"integers": "randint"}
-_JOINS = frozenset({"numpy.concatenate", "numpy.vstack", "numpy.stack"})
+_JOINS = frozenset({"numpy.concatenate", "numpy.vstack", "numpy.hstack", "numpy.stack"})
+#: NumPy's rounding of a number (`np.ceil(len(x) / bs)`): a number still, rounded.
+_NP_ROUNDING = {"numpy.ceil": math.ceil, "numpy.floor": math.floor}
 
 
 def data_call(path: str, args: list, keywords: list) -> Any:
@@ -321,6 +325,12 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
     if path in _NP_SCALARS and len(positional) == 1 and not named:  # `x / np.float32(255)`: a number still
         number = positional[0]
         return Const(float(number.value), number.option) if type(number) is Const and type(number.value) in (int, float) else None
+    if path in _NP_ROUNDING and len(positional) == 1 and not named:  # `int(np.ceil(len(x) / bs))`: a number of batches
+        number = positional[0]
+        if type(number) is not Const or type(number.value) not in (int, float):
+            return None
+        value = number.value
+        return Const(float(_NP_ROUNDING[path](value) if math.isfinite(value) else value), number.option)
     if path in _GENERATORS:
         return Inst(GENERATOR, "factory")
     if path == "numpy.prod" and len(positional) == 1 and not named:  # `Dense(np.prod(img_shape))`: a size
@@ -328,6 +338,9 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
         return Const(math.prod(factors)) if factors is not None else None
     if path in _JOINS:
         return _joined(path, positional[0] if positional else named.get("arrays"), named.get("axis", Const(0)))
+    if path == "numpy.append" and len(positional) >= 2:  # `np.append(a, b, axis=0)`; no axis: both flattened
+        axis = positional[2] if len(positional) > 2 else named.get("axis", Const(None))
+        return _joined("numpy.concatenate", Seq(tuple(positional[:2])), axis)
     if path in _NP_LIKE:
         source = positional[0] if positional else named.get("a")
         return with_shape(source, shape_of(source)) if type(source) is Inst and shape_of(source) else None
@@ -397,18 +410,32 @@ def _rows_drawn_from(population: Any) -> bool:
 
 
 def _joined(path: str, items: Any, axis: Any) -> Inst | None:
-    """`np.concatenate(arrays)`, `np.vstack(arrays)`, `np.stack(arrays)` along the first axis."""
+    """`np.concatenate(arrays, axis)` (axis None: each flattened first), `np.vstack(arrays)`,
+    `np.hstack(arrays)` (1-D arrays end to end, others side by side), `np.stack(arrays)` along the
+    first axis: its shape, where every array's is known and they fit."""
     values = items.items if type(items) is Seq else ()
     if type(items) is Const and isinstance(items.value, (list, tuple)):
         values = tuple(Const(v) for v in items.value)
-    shapes = [shape_of(v) for v in values]
-    if not shapes or _int(axis) != 0 or any(s is None for s in shapes):
+    found = [shape_of(v) for v in values]
+    shapes = [s for s in found if s is not None]
+    if not shapes or len(shapes) < len(found):
+        return None
+    if type(axis) is Const and axis.value is None and path == "numpy.concatenate":
+        sizes = [_prod(s) for s in shapes]
+        return None if None in sizes else array((sum(size for size in sizes if size is not None),))
+    if path == "numpy.hstack":
+        axis = Const(0 if all(len(s) == 1 for s in shapes) else 1)
+    at = _int(axis)
+    if at is None or at != 0 and path != "numpy.concatenate":
         return None
     if path == "numpy.stack" or (path == "numpy.vstack" and all(len(s) == 1 for s in shapes)):
         return array((len(shapes), *shapes[0])) if all(s == shapes[0] for s in shapes) else None
-    if any(not s or s[1:] != shapes[0][1:] or s[0] is None for s in shapes):
+    first = shapes[0]
+    at = at + len(first) if at < 0 else at
+    if not 0 <= at < len(first) or any(len(s) != len(first) or s[:at] + s[at + 1 :] != first[:at] + first[at + 1 :]
+                                       or s[at] is None for s in shapes):
         return None
-    return array((sum(s[0] for s in shapes), *shapes[0][1:]))
+    return array((*first[:at], sum(s[at] for s in shapes), *first[at + 1 :]))
 
 
 def array_method(name: str, owner: Any, args: list) -> Any:
@@ -419,6 +446,8 @@ def array_method(name: str, owner: Any, args: list) -> Any:
     kept_rows = _kept_rows_shape(name, shape, args)
     if kept_rows is not None and (most_rows(owner) is not None or shape is None and rows_of(owner) is not None):
         return _rows_kept(owner, owner.cls, kept_rows or None)
+    if name == "reshape" and shape is None:
+        return reshaped(args)
     if shape is None or type(owner) is not Inst:
         return None
     if name in ("astype", "copy"):
@@ -426,15 +455,7 @@ def array_method(name: str, owner: Any, args: list) -> Any:
     if name in ("flatten", "ravel"):
         return with_shape(owner, (_prod(shape),))
     if name == "reshape":
-        target = _dims(args[0]) if len(args) == 1 else None
-        if target is None and len(args) == 1 and type(args[0]) is Const and isinstance(args[0].value, (list, tuple)):
-            target = tuple(args[0].value) if all(type(d) is int for d in args[0].value) else None
-        if target is None and len(args) > 1:
-            dims = [_int(a) for a in args]
-            target = tuple(dims) if all(d is not None for d in dims) else None
-        if target is None and len(args) == 1 and _int(args[0]) is not None:
-            target = (_int(args[0]),)
-        return with_shape(owner, _reshape(shape, target))
+        return with_shape(owner, _reshape(shape, _target(args)))
     if name == "expand_dims" and args:
         axis = _int(args[0])
         if axis is None:
@@ -443,6 +464,29 @@ def array_method(name: str, owner: Any, args: list) -> Any:
         dims.insert(axis if axis >= 0 else len(dims) + axis + 1, 1)
         return with_shape(owner, tuple(dims))
     return None
+
+
+def _target(args: list) -> tuple | None:
+    """The literal shape a `reshape` is given, one tuple or several ints (-1 allowed); None otherwise."""
+    target = _dims(args[0]) if len(args) == 1 else None
+    if target is None and len(args) == 1 and type(args[0]) is Const and isinstance(args[0].value, (list, tuple)):
+        target = tuple(args[0].value) if all(type(d) is int for d in args[0].value) else None
+    if target is None and len(args) > 1:
+        dims = [_int(a) for a in args]
+        target = tuple(dims) if all(d is not None for d in dims) else None
+    if target is None and len(args) == 1 and _int(args[0]) is not None:
+        target = (_int(args[0]),)
+    return target
+
+
+def reshaped(args: list) -> Inst | None:
+    """`x.reshape((60000, 28, 28, 1))` of a value whose shape is not known (`np.fromfile(...)`, bytes
+    read from a file): a literal shape of positive sides, without -1, is the whole result's (any other
+    reshape fails); None where the shape given is not such."""
+    target = _target(args)
+    if target is None or not target or any(d <= 0 for d in target):
+        return None
+    return array(target)
 
 
 def _rows_kept(value: Any, cls: str = ARRAY, shape: tuple | None = None) -> Inst | None:

@@ -77,6 +77,7 @@ from greenlint.analysis import (
     traced,
     trainable,
     trees,
+    tutorial_mnist,
     unroll,
     untyped,
     wrapped,
@@ -690,8 +691,13 @@ class Resolver:
             scope = self.scope.target(target.id)
             left = self.name(target.id)
             scope.names[target.id] = self.operated(node, node.op, left, right)
-        elif type(target) is ast.Attribute and self.reassigned and type(self.expr(target.value)) is Parsed:
-            self.assign(target, self.operated(node, node.op, self.expr(target), right))  # `a.lr *= 0.1`
+        elif type(target) is ast.Attribute:
+            owner = self.expr(target.value)
+            # `a.lr *= 0.1`; `self.n_batches += k`: the attribute's other value, merged with its first (`assign`)
+            if type(owner) in (UserInst, UserClass):
+                self.set_attribute(owner, target.attr, self.operated(node, node.op, self.attribute(owner, target.attr), right))
+            elif self.reassigned and type(owner) is Parsed:
+                self.assign(target, self.operated(node, node.op, self.expr(target), right))
         else:
             self.assign_side_effects(target)
 
@@ -1954,10 +1960,7 @@ class Resolver:
         elif kind is ast.Attribute:
             owner = self.expr(target.value)
             if type(owner) in (UserInst, UserClass):
-                attrs, attr = owner.info.attrs, target.attr
-                old = attrs.get(attr, MISSING)
-                joined = symjoin.either_path([old, value])  # two symbolic tensors (`self.h0 = ...` on each call)
-                attrs[attr] = joined if joined is not None else merge(old, value)
+                self.set_attribute(owner, target.attr, value)
             elif isinstance(target, ast.Attribute) and type(owner) is Parsed and options.holder_key(target) in self.reassigned:  # `a.x = 1`
                 self.scope.names[options.holder_key(target)] = value if type(value) is Const else None  # from here on
             elif type(owner) is Kw and owner.attrs and isinstance(target, ast.Attribute):  # `cfg.TRAIN.EPOCHS = 20`
@@ -2020,6 +2023,15 @@ class Resolver:
             scope.names[name] = Kw({})
         else:
             scope.names[name] = OPAQUE
+
+    @staticmethod
+    def set_attribute(owner: UserInst | UserClass, attr: str, value: Any) -> None:
+        """`owner.attr = value` (or `+=`) on a project class's instance or the class: merged with what the
+        attribute held before."""
+        attrs = owner.info.attrs
+        old = attrs.get(attr, MISSING)
+        joined = symjoin.either_path([old, value])  # two symbolic tensors (`self.h0 = ...` on each call)
+        attrs[attr] = joined if joined is not None else merge(old, value)
 
     def assign_side_effects(self, target: ast.expr) -> None:
         """Walk the parts of a target that are evaluated (subscripts, attribute owners)."""
@@ -2366,6 +2378,9 @@ class Resolver:
             receiver is None or type(receiver) is Const and type(receiver.value) is str
         ):  # `text.split()` of a text
             return self.pieces(func.attr, node.lineno)
+        if receiver is None and callee is None and type(func) is ast.Attribute and func.attr == "reshape" \
+                and not spreads and not keywords:  # `loaded[16:].reshape((60000, 28, 28, 1))` of bytes read
+            return arrays.reshaped([value for _, value in args])
         if receiver is None and callee is None and isinstance(func, ast.Attribute) and (
             self.tf_imported or func.attr in untyped.KERAS_ONLY
         ):
@@ -2920,6 +2935,8 @@ class Resolver:
             return _math_call(path, args)
         if path == records.NAMEDTUPLE:
             return records.make_class(args, keywords)
+        if path in tutorial_mnist.PATHS:  # TF1's `input_data.read_data_sets(...)`: MNIST's splits
+            return tutorial_mnist.read_data_sets(args, keywords)
         if path in drivers.STUDY_MAKERS:  # `optuna.create_study()`: a study, whose `optimize` searches
             return Inst(drivers.STUDY, "factory")
         if path in drivers.SEARCHES:  # `gp_minimize(fitness, space, n_calls=40)`: fitness called per trial
@@ -3178,13 +3195,14 @@ class Resolver:
         values = [value.value for starred, value in args if not starred and type(value) is Const]
         if len(values) != len(args) or not values or any(v is NotImplemented for v in values):
             return None
+        option = next((value.option for _, value in args if value.option), "")  # `int(n / args.batch_size)`
         try:
             if name == "len" and len(values) == 1 and isinstance(values[0], (str, tuple, list)):
                 return Const(len(values[0]))
             if name in ("int", "float", "abs", "round") and len(values) == 1 and _is_number(values[0]):
-                return Const({"int": int, "float": float, "abs": abs, "round": round}[name](values[0]))
+                return Const({"int": int, "float": float, "abs": abs, "round": round}[name](values[0]), option)
             if name in ("min", "max") and all(_is_number(v) for v in values):
-                return Const((min if name == "min" else max)(values))
+                return Const((min if name == "min" else max)(values), option)
         except (ValueError, OverflowError, TypeError):
             return None
         return None
@@ -4856,7 +4874,7 @@ def _math_call(path: str, args: list) -> Const | None:
     if len(args) != 1 or args[0][0] or type(args[0][1]) is not Const or not _is_number(args[0][1].value):
         return None
     try:
-        return Const(_MATH[path](args[0][1].value))
+        return Const(_MATH[path](args[0][1].value), args[0][1].option)
     except (ValueError, OverflowError):  # (the square root of a negative number)
         return None
 

@@ -9,6 +9,7 @@ from typing import Any
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.base_classes import FUNCTIONS
+from greenlint.rules.carried import handed_on
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.keras_flavour import keras_flavour
 from greenlint.rules.site import Site, is_keras_model_method, method
@@ -231,6 +232,10 @@ class BatchOfOneInLoop(Rule):
         Valid(  # a TF1 graph sampled one step at a time: each run is fed what the previous one returned
             GRAPH + "char = np.zeros((1, 64))\nfor n in range(500):\n    probs = sess.run(y, feed_dict={x: char})\n"
             "    char = np.eye(64)[None, np.random.choice(64, p=probs[0])]\n"
+        ),
+        Valid(  # a forecast fed its own outputs: each run's window holds what the previous runs appended
+            GRAPH + "sequence = [0.0] * 64\nfor n in range(300):\n    window = np.array(sequence[-64:]).reshape(1, 64)\n"
+            "    out = sess.run(y, feed_dict={x: window})\n    sequence.append(out[0, -1])\n"
         ),
         Valid(  # a TF1 training step on one example: its batch is GL301's, not an inference to stack
             GRAPH + "for path in paths:\n    sess.run(train, feed_dict={x: np.expand_dims(np.load(path), 0)})\n"
@@ -524,7 +529,8 @@ def _fed_one_array(call: ast.Call) -> ast.expr | None:
 def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor) -> bool:
     """What the call returns reaches the item of a later iteration (a decoding or control loop):
     the names bound from its result reach the next pass (`flow.next_pass`: not a frame each pass
-    reads afresh, later drawn on from the result) and meet the item's."""
+    reads afresh, later drawn on from the result) and meet the item's, through assignments or a list
+    grown from it (`sequence.append(y_pred[0, -1])`, then `X = np.array(sequence[-20:])`: `carried.handed_on`)."""
     results: frozenset = frozenset()
     for node in own_body(loop):
         if isinstance(node, ast.Assign):
@@ -535,4 +541,4 @@ def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor) -> b
             continue
         if any(n is call for n in ast.walk(value)):
             results = results.union(*(flow.targets(t) for t in bound))
-    return bool(flow.next_pass(results, loop.body, flow.targets(loop.target)) & flow.names(item))
+    return bool(flow.next_pass(results, loop.body, flow.targets(loop.target), handed_on(loop)) & flow.names(item))

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts
-from greenlint.rules.syntax import GROWS, block_nodes, own_loops
+from greenlint.rules.syntax import GROWS, Loop, block_nodes, own_loops
 
 
 def carried(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
@@ -25,10 +25,15 @@ def carried(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     loop = loops[0]
     fresh = flow.targets(loop.target) if isinstance(loop, (ast.For, ast.AsyncFor)) else frozenset()
     read = frozenset().union(*(flow.names(a) for a in (*call.args, *(k.value for k in call.keywords)))) - fresh
-    nodes = list(block_nodes(loop.body))
-    pairs = [*flow.assignments(loop.body), *_controlled(nodes), *_grown(nodes)]
     seeds = _bound(statement)
-    return bool(read & flow.next_pass(seeds, loop.body, fresh, pairs)) if seeds else False
+    return bool(read & flow.next_pass(seeds, loop.body, fresh, handed_on(loop))) if seeds else False
+
+
+def handed_on(loop: Loop) -> list[tuple[frozenset, frozenset, bool]]:
+    """`flow.assignments` of a loop's body, with the names bound under a test that reads others
+    (`_controlled`) and the lists grown (`_grown`): how one pass's values reach the next."""
+    nodes = list(block_nodes(loop.body))
+    return [*flow.assignments(loop.body), *_controlled(nodes), *_grown(nodes)]
 
 
 def _bound(statement: ast.stmt) -> frozenset:
