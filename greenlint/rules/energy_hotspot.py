@@ -176,6 +176,16 @@ class EnergyHotspot(Rule):
             "        obs, done = play_one_step(env, obs)\n",
             options={"hotspot-threshold-j": 100.0},
         ),
+        Valid(  # a DQN agent's `act`: one state predicted per environment step of its caller's loop
+            "import numpy as np\nimport tensorflow as tf\n"
+            "class Agent:\n    def __init__(self):\n"
+            "        self.model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(24), tf.keras.layers.Dense(2)])\n"
+            "    def act(self, state):\n        return np.argmax(self.model.predict(state)[0])\n"
+            "agent = Agent()\nfor e in range(1000):\n    state = np.reshape(env.reset(), [1, 4])\n"
+            "    for time in range(500):\n        action = agent.act(state)\n"
+            "        next_state, reward, done, _ = env.step(action)\n        state = np.reshape(next_state, [1, 4])\n",
+            options={"hotspot-threshold-j": 1.0, "material-saving-j": 0.0},
+        ),
     )
     INVALID = (
         Invalid(  # near miss of the GAN's fakes: a prediction the training step does not take in
@@ -344,13 +354,31 @@ def _supported_over(site: Site, threshold: float) -> bool:
 
 def _driven_by_environment(facts: FileFacts, site: Site) -> bool:
     """The call's innermost loop, or the function holding it, steps an environment
-    (`syntax.environment_step`): each pass answers the environment's previous state."""
+    (`syntax.environment_step`): each pass answers the environment's previous state. A function
+    holding it outside any loop of its own (a DQN agent's `act`) counts where a call of it in the
+    file (by its name) sits in such a loop."""
     call = facts.node(site)
     cell = site.callsite.span.cell
-    around = enclosing(facts, call, cell, (*LOOPS, ast.FunctionDef, ast.AsyncFunctionDef)) if call is not None else None
+    return call is not None and (_steps_environment(facts, call, cell) or any(
+        _steps_environment(facts, caller, unit)
+        for function in _holding_function(facts, call, cell)
+        for unit in facts.cells
+        for caller in facts.calls_named(unit, function.name)
+    ))
+
+
+def _steps_environment(facts: FileFacts, call: ast.AST, cell: int | None) -> bool:
+    """The innermost loop or function around *call* steps an environment."""
+    around = enclosing(facts, call, cell, (*LOOPS, ast.FunctionDef, ast.AsyncFunctionDef))
     return around is not None and any(
         isinstance(node, ast.Call) and environment_step(facts, node, cell) for node in ast.walk(around)
     )
+
+
+def _holding_function(facts: FileFacts, call: ast.AST, cell: int | None) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, ...]:
+    """The function whose body holds *call* outside any loop of its own; () inside a loop or at top level."""
+    around = enclosing(facts, call, cell, (*LOOPS, ast.FunctionDef, ast.AsyncFunctionDef))
+    return (around,) if isinstance(around, (ast.FunctionDef, ast.AsyncFunctionDef)) else ()
 
 
 def _per_step(facts: FileFacts, site: Site) -> bool:
