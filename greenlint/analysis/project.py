@@ -43,7 +43,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from greenlint.analysis import assigned, constructed, installed, served, trees, untyped, wrapped
+from greenlint.analysis import assigned, by_name, constructed, installed, served, trees, untyped, wrapped
 from greenlint.analysis.import_table import bindings
 from greenlint.analysis.records import Record
 from greenlint.analysis.values import (
@@ -278,7 +278,7 @@ def _import_lines(text: str):
 def direct_imports(path: str, text: str) -> list[str]:
     """Files of the project modules *text* (the module at *path*) may import, sorted (resolved
     against the files there now: only stats, no reading)."""
-    return _files_of(path, _resolve_each(path, import_statements(text)))
+    return _files_of(path, _resolve_each(path, [*import_statements(text), *by_name.named_imports(text)]))
 
 
 def import_statements(text: str) -> list[tuple]:
@@ -425,8 +425,9 @@ class ProjectIndex:
         from greenlint.analysis import sources
 
         matches = list(_import_lines(text)) if text is not None else []
-        statements = [match.groups() for match in matches]
-        top = [match.group(0)[:1] not in " \t" for match in matches]
+        named = by_name.named_imports(text) if text is not None else []  # run by a call, later: never at the top
+        statements = [*(match.groups() for match in matches), *named]
+        top = [*(match.group(0)[:1] not in " \t" for match in matches), *(False for _ in named)]
         self._read_before[path] = _Read(
             sha, statements, top, text is not None and sources.mentions_tf(text),
             text is not None and served.imports_server(text), text is None or untyped.imports_estimator(text),
