@@ -1257,12 +1257,12 @@ class Resolver:
             return Ref(path) if local is None and self.library(root) else local
         return Ref(self.canonical_path(path))
 
-    def module_named(self, name: str, args: list, keywords: list) -> ExtModule | None:
+    def module_named(self, name: str, node: ast.Call, args: list, keywords: list) -> ExtModule | None:
         """The project module a call of *name* (`importlib.import_module`, `__import__`) imports by a
         string the walk knows (by_name.py), marked with the command-line option whose default the string
         is; unknown otherwise, and, as `deferred` does, where this walk makes a summary and the module is
         of this one's import cycle."""
-        path = by_name.imported_path(name, args, keywords)
+        path = by_name.imported_path(name, node, args, keywords, self.expr)
         if path is None or self.imports is None:
             return None
         module = self.imports.module(path.value)
@@ -2769,6 +2769,8 @@ class Resolver:
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
             if node.func.id == drivers.PER_ELEMENT:  # `map(score, rows)`: score called once per row
                 return self.mapped(node, args)
+            if node.func.id == by_name.DUNDER_IMPORT:
+                return self.module_named(node.func.id, node, args, keywords)
             return self.builtin_call(node.func.id, args, keywords, node.lineno)
         if callee is None:
             self.applied(node, args)
@@ -2937,7 +2939,7 @@ class Resolver:
         if path in _MATH:
             return _math_call(path, args)
         if path == by_name.IMPORT_MODULE:
-            return self.module_named(path, args, keywords)
+            return self.module_named(path, node, args, keywords)
         if path == records.NAMEDTUPLE:
             return records.make_class(args, keywords)
         if path in drivers.STUDY_MAKERS:  # `optuna.create_study()`: a study, whose `optimize` searches
@@ -3183,8 +3185,6 @@ class Resolver:
         if name == "getattr" and len(args) == 2 and type(args[0][1]) in (Ref, ExtModule) and type(args[1][1]) is Const \
                 and isinstance(args[1][1].value, str) and not any(starred for starred, _ in args):
             return self.attribute(args[0][1], args[1][1].value)  # `getattr(applications, cfg.model.name)`
-        if name == by_name.DUNDER_IMPORT:
-            return self.module_named(name, args, keywords)
         if name == "next" and args and not args[0][0]:
             batch = arrays.drawn(args[0][1], line)  # a batch of a generator that decodes files
             if batch is not None:

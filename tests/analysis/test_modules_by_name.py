@@ -53,6 +53,10 @@ def fit_site(tmp_path, default: str, imported: str, built: str = "network.build(
         ("help='unused'", "importlib.import_module('models.net')", "network.build(4)"),
         ("help='unused'", "importlib.import_module(name='models.net')", "getattr(network, 'build')(4)"),
         ("help='unused'", "__import__('models.net', fromlist=['build'])", "network.build(4)"),
+        ("default='net'", "importlib.import_module('models.' + args.model_def)", "network.build(4)"),
+        ("default='net'", "importlib.import_module(f'models.{args.model_def}')", "network.build(4)"),
+        ("default='net'", "importlib.import_module('models.{}'.format(args.model_def))", "network.build(4)"),
+        ("default='net'", "importlib.import_module('models.%s' % args.model_def)", "network.build(4)"),
     ],
 )
 def test_a_module_imported_by_a_known_string_is_that_module(tmp_path, default, imported, built):
@@ -68,6 +72,8 @@ def test_a_module_imported_by_a_known_string_is_that_module(tmp_path, default, i
         "importlib.import_module('models.absent')",  # no such module in the project
         "__import__('models.net')",  # the top package, which binds no `build`
         "__import__('models.net', fromlist=[])",  # the same
+        "importlib.import_module('models.' + args.model_def)",  # built from an option with no default
+        "importlib.import_module('models.' + 'net'.upper())",  # built by a call
     ],
 )
 def test_a_module_named_by_a_string_not_known_stays_unknown(tmp_path, imported):
@@ -140,3 +146,7 @@ def test_the_modules_a_script_may_import_by_a_string_are_its_imports(tmp_path):
     )
     assert direct_imports(script, loads) == [str(tmp_path / "config_small.py")]  # a project module's name, not 'config'
     assert direct_imports(script, "load('config_small')\n") == []  # no loader: a string is data
+    (tmp_path / "models").mkdir()
+    write(tmp_path, {"models/__init__.py": "", "models/net.py": NET, "models/gan.py": ""})
+    built = "network = importlib.import_module('models.' + args.model)\n"
+    assert direct_imports(script, built) == [str(tmp_path / f"models/{name}.py") for name in ("__init__", "gan", "net")]
