@@ -5,6 +5,8 @@ path (`Imports.module`), so `network.inference(x)` is a call of that module's fu
 `import models.inception_resnet_v1 as network`. A string not known, a relative name (`".mod"`) or a
 module outside the project leaves the value unknown, as before. A name built from known parts is
 known too (`built`: `"models." + args.model`, `"models.{}".format(...)`, an f-string, `"models.%s" % ...`).
+A function importing the module its string parameter names (`loads_by_name`: `get_obj_by_name(module_name,
+obj_name)`) is walked again for each call giving it literals, as a factory by name is (`Resolver.instantiated`).
 
 The project's import graph (project.py) learns these imports from the text alone (`named_paths`): in a
 module whose code calls `import_module` or `__import__`, each string literal that is a dotted name may be a
@@ -41,6 +43,25 @@ def named_paths(text: str) -> list[str]:
     if _LOADER_CALL.search(text) is None:
         return []
     return list(dict.fromkeys(match.group(2) + match.group(3) for match in _DOTTED_STRING.finditer(text)))
+
+
+def loads_by_name(node: ast.AST) -> bool:
+    """Whether the function *node* has parameters and its body imports a module by a string
+    (`importlib.import_module(name)`, `__import__(name, ...)`): a factory by name, whose value a call
+    giving it a literal picks (`get_obj_by_name("models.net", "build")`, walked with it)."""
+    args = getattr(node, "args", None)
+    if args is None or not (args.posonlyargs or args.args or args.kwonlyargs):
+        return False
+    return any(
+        type(call) is ast.Call
+        and (
+            type(call.func) is ast.Name
+            and call.func.id in (DUNDER_IMPORT, "import_module")
+            or type(call.func) is ast.Attribute
+            and call.func.attr == "import_module"
+        )
+        for call in ast.walk(node)
+    )
 
 
 def imported_path(

@@ -1662,7 +1662,8 @@ class Resolver:
             and arrays.rowless(value) and _sized(info, given)
         picked = (value is None or value is OPAQUE) and not (unsized or unpriced or symbolic or unshaped or built
                                                              or piped or counted or rowless) \
-            and any(type(v) is Const and v is not OPAQUE for v in given) and _dispatches(info.node)
+            and any(type(v) is Const and v is not OPAQUE for v in given) \
+            and (_dispatches(info.node) or by_name.loads_by_name(info.node))
         static = not (unsized or unpriced or symbolic or unshaped or built or piped or counted or rowless or picked) \
             and queues.static_given(value, given)
         if not (unsized or unpriced or symbolic or unshaped or built or piped or counted or rowless or picked or static):

@@ -150,3 +150,39 @@ def test_the_modules_a_script_may_import_by_a_string_are_its_imports(tmp_path):
     write(tmp_path, {"models/__init__.py": "", "models/net.py": NET, "models/gan.py": ""})
     built = "network = importlib.import_module('models.' + args.model)\n"
     assert direct_imports(script, built) == [str(tmp_path / f"models/{name}.py") for name in ("__init__", "gan", "net")]
+
+
+PICKER = """
+import importlib
+import sys
+
+import numpy as np
+import tensorflow as tf
+
+
+def get_obj_by_name(module_name, obj_name):
+    module = importlib.import_module(module_name)
+    return getattr(module, obj_name)
+
+
+x = np.zeros((64, 8))
+model = get_obj_by_name("models.net", {name})(4)
+model.fit(x, x, epochs=2)
+train = get_obj_by_name("models.net", "train")
+"""
+
+
+def test_a_function_that_imports_the_module_its_string_names_gives_each_call_the_object_it_names(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "models").mkdir()
+    write(tmp_path, {"models/__init__.py": "", "models/net.py": NET, "run.py": PICKER.format(name='"build"')})
+    found = sites(tmp_path / "run.py")
+    assert found[(15, "tensorflow.keras.Sequential.fit")].work["params"].value == 36  # not merged with "train"
+
+
+def test_a_function_that_imports_by_a_string_not_known_gives_an_unknown_value(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "models").mkdir()
+    write(tmp_path, {"models/__init__.py": "", "models/net.py": NET, "run.py": PICKER.format(name="sys.argv[1]")})
+    found = sites(tmp_path / "run.py")
+    assert found[(15, "tensorflow.keras.Model.fit")].features["receiver_kind"] == "untyped"
