@@ -43,7 +43,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from greenlint.analysis import assigned, constructed, installed, served, trees, untyped, wrapped
+from greenlint.analysis import assigned, by_name, constructed, installed, served, trees, untyped, wrapped
 from greenlint.analysis.import_table import bindings
 from greenlint.analysis.records import Record
 from greenlint.analysis.values import (
@@ -278,7 +278,29 @@ def _import_lines(text: str):
 def direct_imports(path: str, text: str) -> list[str]:
     """Files of the project modules *text* (the module at *path*) may import, sorted (resolved
     against the files there now: only stats, no reading)."""
-    return _files_of(path, _resolve_each(path, import_statements(text)))
+    return _files_of(path, _resolve_each(path, [*import_statements(text), *_named_statements(path, text)]))
+
+
+def _named_statements(path: str, text: str) -> list[tuple]:
+    """The modules the module at *path* may import by a string (`by_name.named_paths`), as the groups
+    of the statements that import them: `import a.b as _` (the whole path bound), and for a package's
+    prefix (`models.`), `from models import x, y` of the modules and packages in its folder now."""
+    found: list[tuple] = []
+    for name in by_name.named_paths(text):
+        if not name.endswith("."):
+            found.append(("", None, None, f"{name} as {_BY_NAME}"))
+            continue
+        package = find_module(import_roots(os.path.dirname(path)), name[:-1])
+        if package is not None and package.directory is not None:
+            entries = sorted(os.listdir(package.directory))
+            stems = [e[:-3] for e in entries if e.endswith(".py") and e[:-3].isidentifier() and e != "__init__.py"]
+            stems += [e for e in entries if e.isidentifier() and _is_package(os.path.join(package.directory, e))]
+            found.append(("", name[:-1], ", ".join(stems), None))
+    return found
+
+
+#: The name a string-named import binds in `_named_statements` (none the code reads).
+_BY_NAME = "_by_name"
 
 
 def import_statements(text: str) -> list[tuple]:
@@ -425,8 +447,9 @@ class ProjectIndex:
         from greenlint.analysis import sources
 
         matches = list(_import_lines(text)) if text is not None else []
-        statements = [match.groups() for match in matches]
-        top = [match.group(0)[:1] not in " \t" for match in matches]
+        named = _named_statements(path, text) if text is not None else []  # run by a call, later: never at the top
+        statements = [*(match.groups() for match in matches), *named]
+        top = [*(match.group(0)[:1] not in " \t" for match in matches), *(False for _ in named)]
         self._read_before[path] = _Read(
             sha, statements, top, text is not None and sources.mentions_tf(text),
             text is not None and served.imports_server(text), text is None or untyped.imports_estimator(text),

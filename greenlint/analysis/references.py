@@ -70,28 +70,32 @@ def text_references(text: str, name: str) -> tuple[int, int, int, int]:
     return total, after, before, quoted
 
 
-#: Words of the code that may look an object up by a string (builtins, `importlib`, `operator`, `mock`,
-#: `inspect`, an export list, a module's namespace). In a module with none of them, a string equal to a
-#: function's name is data (`if args.command == "train": train(model)`, `load(path, "train")`), no reference.
+#: Words of the code that may look an object up by a string (builtins, `operator`, `mock`, `inspect`, an
+#: export list, a module's namespace). In a module with none of them, a string equal to a function's name
+#: is data (`if args.command == "train": train(model)`, `load(path, "train")`), no reference.
+#: `importlib.import_module` and `__import__` look up a module, never a function: what is read off the
+#: module they give is an attribute (a name in code) or looked up by one of these words (`getattr`).
 _LOOKUPS = (
-    "getattr", "hasattr", "setattr", "delattr", "globals", "locals", "vars", "eval", "exec", "import_module",
-    "__import__", "__all__", "__dict__", "attrgetter", "methodcaller", "patch", "getmembers", "modules",
+    "getattr", "hasattr", "setattr", "delattr", "globals", "locals", "vars", "eval", "exec",
+    "__all__", "__dict__", "attrgetter", "methodcaller", "patch", "getmembers", "modules",
 )
 
 
 def looks_up_strings(text: str) -> bool:
-    """Whether *text* may look an object up by a string: one of `_LOOKUPS` as a whole word anywhere
-    in the text (a word in a comment or a string counts too, which only ever keeps more references).
+    """Whether *text* may look an object up by a string: one of `_LOOKUPS` as a whole word in its
+    code, not after a comment sign or inside a string opened on its line (`log('eval accuracy')`
+    looks nothing up; a word in a string spanning lines counts, which only ever keeps more references).
     Found by literal searches: a regular expression of the words between `\\b`s tried every position
     of the text, three times as long on the benchmark corpus."""
     return any(_has_word(text, word) for word in _LOOKUPS)
 
 
 def _has_word(text: str, word: str) -> bool:
-    """Whether *word* occurs in *text* as a whole word (no word character on either side)."""
+    """Whether *word* occurs in *text* as a whole word (no word character on either side), neither
+    commented nor quoted on its line (`_commented_or_quoted`)."""
     at = text.find(word)
     while at != -1:
-        if _whole_word(text, at, at + len(word)):
+        if _whole_word(text, at, at + len(word)) and not _commented_or_quoted(text[text.rfind("\n", 0, at) + 1 : at]):
             return True
         at = text.find(word, at + 1)
     return False

@@ -48,6 +48,7 @@ from greenlint.analysis import (
     agents,
     arrays,
     builders,
+    by_name,
     constructed,
     differentiated,
     downloads,
@@ -1255,12 +1256,27 @@ class Resolver:
             return Ref(path) if path == root or path in downloads.SAME_PATH else None
         if root == records.ROOT:  # `collections.namedtuple` (nothing else of theirs)
             return Ref(path) if path in (root, records.NAMEDTUPLE) else None
+        if root == "importlib":  # `importlib.import_module(name)` of a known name (by_name.py; nothing else of theirs)
+            return Ref(path) if path in by_name.IMPORTLIB_PATHS else None
         if root == "math":  # `math.ceil(x)` on a literal (`_MATH`; nothing else of theirs)
             return Ref(path) if path == root or path in _MATH else None
         if root not in TF_ROOTS:
             local = self.imports.module(path) if self.imports is not None else None
             return Ref(path) if local is None and self.library(root) else local
         return Ref(self.canonical_path(path))
+
+    def module_named(self, name: str, node: ast.Call, args: list, keywords: list) -> ExtModule | None:
+        """The project module a call of *name* (`importlib.import_module`, `__import__`) imports by a
+        string the walk knows (by_name.py), marked with the command-line option whose default the string
+        is; unknown otherwise, and, as `deferred` does, where this walk makes a summary and the module is
+        of this one's import cycle."""
+        path = by_name.imported_path(name, node, args, keywords, self.expr)
+        if path is None or self.imports is None:
+            return None
+        module = self.imports.module(path.value)
+        if module is None or self.exporting and module.file in self.imports.cycle:
+            return None
+        return ExtModule(module.file, module.directory, path.option) if path.option else module
 
     def library(self, root: str) -> bool:
         """Whether *root* is a library built on TF/Keras whose classes are read (libraries.py)."""
@@ -1654,7 +1670,8 @@ class Resolver:
             and arrays.rowless(value) and _sized(info, given)
         picked = (value is None or value is OPAQUE) and not (unsized or unpriced or symbolic or unshaped or built
                                                              or piped or counted or rowless) \
-            and any(type(v) is Const and v is not OPAQUE for v in given) and _dispatches(info.node)
+            and any(type(v) is Const and v is not OPAQUE for v in given) \
+            and (_dispatches(info.node) or by_name.loads_by_name(info.node))
         static = not (unsized or unpriced or symbolic or unshaped or built or piped or counted or rowless or picked) \
             and queues.static_given(value, given)
         if not (unsized or unpriced or symbolic or unshaped or built or piped or counted or rowless or picked or static):
@@ -2227,7 +2244,11 @@ class Resolver:
             base = self.tf_base(owner.info)
             return Ref(f"{base}.{attr}") if base else None
         if kind is ExtModule:
-            return self.imports.member(owner, attr) if self.imports is not None else None
+            found = self.imports.member(owner, attr) if self.imports is not None else None
+            # `config.num_epochs` of the module `--config` picks: that option's default too
+            if owner.option and type(found) is Const and found is not OPAQUE and not found.option:
+                return Const(found.value, owner.option)
+            return found
         if kind is ExtInst or kind is ExtClass:
             ext = owner.cls if kind is ExtInst else owner
             if attr in ext.attrs:
@@ -2766,6 +2787,8 @@ class Resolver:
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
             if node.func.id == drivers.PER_ELEMENT:  # `map(score, rows)`: score called once per row
                 return self.mapped(node, args)
+            if node.func.id == by_name.DUNDER_IMPORT:
+                return self.module_named(node.func.id, node, args, keywords)
             return self.builtin_call(node.func.id, args, keywords, node.lineno)
         if callee is None:
             self.applied(node, args)
@@ -2933,6 +2956,8 @@ class Resolver:
             return self.folded(node, args)
         if path in _MATH:
             return _math_call(path, args)
+        if path == by_name.IMPORT_MODULE:
+            return self.module_named(path, node, args, keywords)
         if path == records.NAMEDTUPLE:
             return records.make_class(args, keywords)
         if path in tutorial_mnist.PATHS:  # TF1's `input_data.read_data_sets(...)`: MNIST's splits
@@ -3177,7 +3202,7 @@ class Resolver:
             return FOREIGN
         if name == "dict":
             return builders.built_dict(args, keywords)
-        if name == "getattr" and len(args) == 2 and type(args[0][1]) is Ref and type(args[1][1]) is Const \
+        if name == "getattr" and len(args) == 2 and type(args[0][1]) in (Ref, ExtModule) and type(args[1][1]) is Const \
                 and isinstance(args[1][1].value, str) and not any(starred for starred, _ in args):
             return self.attribute(args[0][1], args[1][1].value)  # `getattr(applications, cfg.model.name)`
         if name == "next" and args and not args[0][0]:

@@ -659,13 +659,16 @@ def _agree(x: Any, y: Any) -> bool:
 
 class ExtModule:
     """A module of the analysed project reached through an import (`greenlint.analysis.project`):
-    its file (None for a namespace package) and its directory if it is a package."""
+    its file (None for a namespace package) and its directory if it is a package; *option*: the
+    command-line option whose default names it, where a string picks it (by_name.py), so that the
+    constants read off it are that option's default too (`Const.option`)."""
 
-    __slots__ = ("file", "directory")
+    __slots__ = ("file", "directory", "option")
 
-    def __init__(self, file: str | None, directory: str | None):
+    def __init__(self, file: str | None, directory: str | None, option: str = ""):
         self.file = file
         self.directory = directory
+        self.option = option
 
     def __eq__(self, other: object) -> bool:
         return type(other) is ExtModule and (other.file, other.directory) == (self.file, self.directory)

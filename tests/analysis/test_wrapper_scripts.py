@@ -114,6 +114,8 @@ def test_a_string_naming_a_function_is_data_unless_the_module_looks_objects_up_b
     assert not looks_up_strings(text)
     assert looks_up_strings(text + 'step = getattr(module, "train")\n')
     assert looks_up_strings("__all__ = ['train']\n")
+    assert not looks_up_strings(text + "network = importlib.import_module(args.model_def)\n")  # a module, never `train`
+    assert not looks_up_strings(text + "log('eval accuracy: %f' % acc)  # no getattr here\n")  # quoted, commented
 
 
 def test_a_function_a_lookup_may_reach_by_its_name_keeps_its_parameters_unknown(tmp_path):
