@@ -91,3 +91,36 @@ def test_a_reader_that_does_not_crop_leaves_the_element_shape_unknown(tmp_path):
     """`if input_size is not None:` given None: the decoded images, of sizes the files give."""
     work = step(tmp_path, train=TRAIN.replace("(h, w))", "None)"))
     assert work["flops_per_sample"].value is None
+
+
+ONE_MODULE = (
+    READER
+    + """
+
+train_images, train_labels = read_images(tf.train.slice_input_producer([["a.jpg"], ["a.png"]]), (64, 48))
+test_images, test_labels = read_images(tf.train.slice_input_producer([["b.jpg"], ["b.png"]]), None)
+train_batch, _ = tf.train.batch([train_images, train_labels], 16)
+test_batch, _ = tf.train.batch([test_images, test_labels], 16)
+kernel = tf.get_variable("w", [3, 3, 3, 8])
+train_loss = tf.reduce_mean(tf.nn.conv2d(train_batch, kernel, [1, 1, 1, 1], padding="SAME"))
+test_loss = tf.reduce_mean(tf.nn.conv2d(test_batch, kernel, [1, 1, 1, 1], padding="SAME"))
+train_op = tf.train.AdamOptimizer().minimize(train_loss)
+sess = tf.Session()
+for step in range(100):
+    sess.run(train_op)
+    sess.run(test_loss)
+"""
+)
+
+
+def test_each_call_of_a_cropping_helper_gets_its_own_sizes(tmp_path):
+    """The same helper crops the training images to the sizes one call gives and leaves the test images
+    as decoded (`None`): the training step's graph is priced on the 64x48 crop, the test run's unknown."""
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, {"train.py": ONE_MODULE})
+    found = analyse_file(tmp_path / "train.py")
+    assert found.errors == []
+    train, test = [s.work for s in found.callsites if s.api.endswith("Session.run")]
+    assert train["flops_per_sample"].value == 2 * 64 * 48 * 8 * 27 + 64 * 48 * 8
+    assert train["samples"].value == 16
+    assert test["flops_per_sample"].value is None
