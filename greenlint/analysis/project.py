@@ -1221,7 +1221,8 @@ def _freeze_class(info: ClassInfo, memo: dict[int, Any], functions: tuple = ()) 
         for name, attr in klass.attrs.items():
             ext.attrs[name] = freeze(attr, memo, functions)
             ext.methods.pop(name, None)
-    wrapped.keep_constructor(ext, info, functions, ext.tf_base is not None and is_model(Inst(ext.tf_base, "subclass")))
+    wrapped.keep_constructor(ext, info, functions, ext.tf_base is not None and is_model(Inst(ext.tf_base, "subclass")),
+                             any(_builds_graph(template.info) for template in ext.templates.values()))
     for name, node in bodies.items():  # a method that spends work itself is never late bound: its calls are not read
         if name not in ext.runs or name in ext.late:
             ext.self_calls[name] = _self_calls(node)

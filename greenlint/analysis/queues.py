@@ -9,7 +9,10 @@ shape it does not state unknown, so that the graph after it is a floor) and of t
 the ops between its decoding and the batch, as TF infers it (`static_result`, `static_part`, `static_scaled`):
 ops that keep it (`tf.identity`, `cast`, a random flip, arithmetic with a number, a slice), and those that
 give it literal sides (`resize_images` to a literal size, `crop_to_bounding_box`, `random_crop`, `reshape`). What the queue runners do before the
-batch (reading and decoding files) runs on their own threads and is not priced here. A queue's
+batch (reading and decoding files) runs on their own threads and is not priced here. A helper that
+decodes and crops the element to sizes it is given (`read_images(queue, (321, 321))`, under
+`if input_size is not None:`) is walked again for each call giving literal sizes (`static_given`), so
+the element has that call's static shape. A queue's
 `dequeue_many(n)` is such a batch of n elements of the shapes the queue was made with (`shapes=`). A TF1 iterator's
 `get_next()` over a tf.data pipeline whose elements are one tensor of known per-sample shape
 (`from_tensor_slices(x)`, batched) is such a tensor too, of the pipeline's batch; over one whose elements
@@ -24,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from greenlint.analysis import symops
-from greenlint.analysis.arrays import Data, Sym, is_sym, shape_of, subscript
+from greenlint.analysis.arrays import TF_TENSORS, Data, Sym, is_sym, shape_of, subscript
 from greenlint.analysis.values import OPAQUE, Const, Inst, Seq
 
 #: The batching ops of TF1's input queues and the argument holding the tensors of one element.
@@ -131,13 +134,37 @@ def static_scaled(found: Any, left: Any, right: Any) -> Any:
 
 def static_given(value: Any, given: list) -> bool:
     """Whether a helper returning *value* for all its calls (None: not known) returns no tensor of static
-    shape, and is given one among *given*: walked again for this call, it may return one (resolver's
-    `instantiated`)."""
-    return not _has_static(value) and any(map(_has_static, given))
+    shape, and is given one among *given*, or returns an element's tensors (not a graph's: not symbolic)
+    and is given literal sizes (`read_images(queue, (321, 321))`, which crops to them): walked again for
+    this call, it may return one (resolver's `instantiated`)."""
+    if static(value, whole=True):
+        return False
+    return any(map(static, given)) or _element_tensors(value) and any(map(_sizes, given))
 
 
-def _has_static(value: Any) -> bool:
-    return type(value) is Inst and STATIC_SHAPE in value.meta
+def static(value: Any, whole: bool = False) -> bool:
+    """Whether *value* is a tensor of static shape, or a tuple holding one (`return image, label`);
+    *whole*: one whose every size is known (not `(None, None, 3)` of sides its parameters give)."""
+    if type(value) is Seq:
+        return any(static(item, whole) for item in value.items)
+    shape = value.meta.get(STATIC_SHAPE) if type(value) is Inst else None
+    return shape is not None and (not whole or None not in shape)
+
+
+def _element_tensors(value: Any) -> bool:
+    if type(value) is Seq:
+        return any(map(_element_tensors, value.items))
+    return type(value) is Inst and value.cls in TF_TENSORS and not is_sym(value)
+
+
+def _sizes(value: Any) -> bool:
+    """A literal size (a positive int) or a tuple of them (`input_size = (h, w)`)."""
+    if type(value) is Seq:
+        return bool(value.items) and all(map(_sizes, value.items))
+    if type(value) is not Const or value is OPAQUE:
+        return False
+    items = value.value if isinstance(value.value, (tuple, list)) else [value.value]
+    return bool(items) and all(type(item) is int and item > 0 for item in items)
 
 
 def _static(tensor: Any) -> tuple | None:

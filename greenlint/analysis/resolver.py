@@ -1687,7 +1687,8 @@ class Resolver:
             return value if type(value) is Inst and value.cls == arrays.PY_GENERATOR and arrays.drawn_data(value) else None
         if built and not (unsized or unpriced or symbolic):
             return value if type(value) is Composed or work_mod.is_layer(value) else None
-        if unpriced and work_mod.unpriced(value, partly=False) or unshaped and arrays.shape_of(value) is None:
+        if unpriced and work_mod.unpriced(value, partly=False) \
+                or unshaped and arrays.shape_of(value) is None and not queues.static(value):  # (given `(321, 321)`)
             return None
         if counted and not (unsized or unpriced or symbolic or unshaped or built):
             return value if type(value) is Const and value is not OPAQUE else None
@@ -1696,7 +1697,7 @@ class Resolver:
         if picked:  # `get_norm_layer("batch_norm")`: what the branch this literal takes returns
             return None if value is OPAQUE else value
         if static:  # `transform(image)` of a queue's element: the static shape it returns for this one
-            return value if queues.static_given(None, [value]) else None
+            return value if queues.static(value) else None
         if piped:  # its pipeline for these arguments
             return value if type(value) is not Inst or not arrays.unsized_dataset(value) else None
         return value
@@ -2395,6 +2396,10 @@ class Resolver:
         elif type(func) is ast.Attribute and func.attr in _LIST_FILLERS and type(func.value) is ast.Attribute:
             self.fill_attribute(func.value, func.attr)
         self.discarded = discarded
+        if callee is None and type(func) is ast.Attribute and func.attr == "split" and type(receiver) is Const:
+            found = _split_literal(receiver, args, keywords)
+            if found is not None:
+                return found  # `"321,321".split(",")`: an option's default cut into its literal pieces
         if callee is None and type(func) is ast.Attribute and func.attr in hostwork.STR_SPLITS and (
             receiver is None or type(receiver) is Const and type(receiver.value) is str
         ):  # `text.split()` of a text
@@ -2735,6 +2740,9 @@ class Resolver:
             host = self.host_through(callee, called)
             value = fresh(callee.returns)
             host = self.own_host_work(node, callee.sited, host, callee.code, args, keywords, value)
+            graph = wrapped.built(self, callee.bound, args, keywords) if callee.bound is not None and not self.exporting else None
+            if graph is not None:
+                return graph  # `reader.dequeue(n)`: the tensors for this construction and these arguments
             if template is None or template.info.state is not Walk.DONE:
                 return self.prepared(value, host, node.lineno)
             own = self.instantiated(template.info, args, keywords, value, template.functions)
@@ -2786,7 +2794,8 @@ class Resolver:
             return _unknown_on_sym(node, args, self.instance)  # a layer of the project on a base greenlint does not know
         if callee is None and type(node.func) is ast.Name and not self.scope.lookup(node.func.id)[0]:
             if node.func.id == drivers.PER_ELEMENT:  # `map(score, rows)`: score called once per row
-                return self.mapped(node, args)
+                converted = _converted_literals(node, args, self.scope.lookup)
+                return converted if converted is not None else self.mapped(node, args)
             if node.func.id == by_name.DUNDER_IMPORT:
                 return self.module_named(node.func.id, node, args, keywords)
             return self.builtin_call(node.func.id, args, keywords, node.lineno)
@@ -4788,7 +4797,11 @@ _LITERAL_COMPARISONS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.In: lam
 
 def _compared(op: ast.cmpop, left: Any, right: Any) -> Const:
     """A comparison of two literals (`==`, `!=`, `in`, `not in`, an order: `num_thread > 1`): its truth (an
-    option's, where one is an option's default: `args.mode == "small"`); OPAQUE for anything else."""
+    option's, where one is an option's default: `args.mode == "small"`); a test against None of a value
+    known not to be None (`input_size is not None` of a tuple or a literal); OPAQUE for anything else."""
+    if type(op) in (ast.Is, ast.IsNot) and type(right) is Const and right.value is None and right is not OPAQUE \
+            and (type(left) is Seq or type(left) is Const and left is not OPAQUE and left.value is not None):
+        return Const(type(op) is ast.IsNot, left.option if type(left) is Const else "")
     compare = _LITERAL_COMPARISONS.get(type(op))
     if compare is None or type(left) is not Const or type(right) is not Const or left is OPAQUE or right is OPAQUE:
         return OPAQUE
@@ -4796,6 +4809,37 @@ def _compared(op: ast.cmpop, left: Any, right: Any) -> Const:
         return Const(bool(compare(left.value, right.value)), left.option or right.option)
     except TypeError:
         return OPAQUE
+
+
+def _split_literal(text: Const, args: list, keywords: list) -> Const | None:
+    """`text.split(",")` of a literal string with a literal separator (or none): the list of its pieces,
+    an option's where the text is one's default; None otherwise."""
+    given = [value for _, value in args]
+    if text is OPAQUE or type(text.value) is not str or keywords or len(given) > 1 or any(starred for starred, _ in args) \
+            or given and (type(given[0]) is not Const or not isinstance(given[0].value, (str, type(None)))):
+        return None
+    return Const(text.value.split(*(g.value for g in given)), text.option)
+
+
+#: The builtins whose `map` over literals gives literals (`map(int, "321,321".split(","))`).
+_LITERAL_CONVERSIONS = {"int": int, "float": float, "str": str}
+
+
+def _converted_literals(node: ast.Call, args: list, lookup) -> Const | None:
+    """`map(int, pieces)` of a builtin conversion (not a name the program binds) over a literal list or
+    tuple: the list of the converted literals (an option's, where the pieces are of its default); None
+    otherwise, or where one does not convert (Python would raise)."""
+    if len(node.args) != 2 or node.keywords or type(node.args[0]) is not ast.Name or len(args) != 2 or args[1][0]:
+        return None
+    convert = _LITERAL_CONVERSIONS.get(node.args[0].id)
+    items = args[1][1]
+    if convert is None or lookup(node.args[0].id)[0] or type(items) is not Const or items is OPAQUE \
+            or not isinstance(items.value, (list, tuple)):
+        return None
+    try:
+        return Const([convert(item) for item in items.value], items.option)
+    except (TypeError, ValueError):
+        return None
 
 
 def _tensor_result(left: Any, right: Any) -> Inst | None:
