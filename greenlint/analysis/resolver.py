@@ -69,6 +69,7 @@ from greenlint.analysis import (
     records,
     served,
     slim,
+    slim_training,
     slots,
     step_traces,
     symjoin,
@@ -1234,6 +1235,8 @@ class Resolver:
         if root == kerasext.ADDONS and kerasext.addons_ref(path):  # `tfa.callbacks.TimeStopping`, unless the
             local = self.imports.module(path) if self.imports is not None else None  # project is Addons itself
             return local if local is not None else Ref(path)
+        if root == slim_training.PACKAGE:  # `import tf_slim as slim`: its training and evaluation loops
+            return Ref(path)
         if root == tfgan.ROOT:  # TF-GAN's training (tfgan.py), unless the project's own module (its examples)
             local = self.imports.module(path) if self.imports is not None else None
             return local if local is not None else Ref(path)
@@ -2959,6 +2962,10 @@ class Resolver:
         if sym is None and root in TF_ROOTS and (layer := slim.function(path)) is not None:  # `slim.conv2d(x, 64, 3)`
             found = slim.on_sym(layer, args, keywords, self.arg_scopes[-1], _node_key(node, self.instance))
             return Inst("tensorflow.Tensor", "factory", {"sym": found} if found is not None else {})
+        if sym is None and (found_driver := slim_training.driver(path)) is not None:  # `slim.learning.train(op, ...)`
+            return self.train_driver_call(node, *found_driver, args, keywords)
+        if sym is None and slim_training.creates_train_op(path):  # `slim.learning.create_train_op(loss, opt)`
+            return self.created_train_op(node, args, keywords)
         if sym is None and path in symops.NORMALISATIONS and args and not args[0][0]:  # TF1's contrib.layers
             found = symops.on_sym(path, {"inputs": args[0][1]}, _node_key(node, self.instance))
             return Inst("tensorflow.Tensor", "factory", {"sym": found} if found is not None else {})
@@ -3565,6 +3572,37 @@ class Resolver:
         partial = trained is None or trained.meta["partial"]
         found.work.update(tfgan.step_work(graphrun.forward(graph), partial, tfgan.note(builder, why)))
         return None
+
+    def train_driver_call(self, node: ast.Call, name: str, driver: slim_training.Driver, args: list,
+                          keywords: list) -> None:
+        """A TF1 loop written as one call (slim_training.py: `slim.learning.train(train_op, logdir,
+        number_of_steps=...)`): the call site of a session run of the op it is given (graphrun.run_work),
+        a training step for a train driver, run as often as the call states."""
+        if self.exporting or self.instance:
+            return None
+        given = slim_training.named(driver, args, keywords)
+        repeat, why = slim_training.runs(name, driver, given, any(key is None for key, _ in keywords))
+        features, _ = self.record(node, slim_training.STEP, [], [], None)
+        found = self.calls[-1]
+        runs = runs_mod.combine(repeat, found.local.runs)
+        found.local = found.local._replace(runs=runs._replace(counted=repeat.counted) if runs.count is not None else runs)
+        features["receiver"] = drivers.DRIVER
+        features["via"] = f"TF1's {name}"
+        work = graphrun.run_work(given.get(driver.op), None)
+        if driver.training and work["step"].value != "training":  # (an op not seen built by an update)
+            work["step"] = work_mod.q("training", work_mod.INFERRED, f"{name} runs training steps of its train op")
+        work["driver"] = work_mod.q(True, work_mod.INFERRED, slim_training.note(name, driver.training, why))
+        found.work.update(work)
+        return None
+
+    def created_train_op(self, node: ast.Call, args: list, keywords: list) -> Inst:
+        """`create_train_op(total_loss, optimizer)`: the loss, run after the optimizer's update (a
+        training step's op, graphrun.update_meta), computed by the loss's graph."""
+        loss, optimizer, chosen = slim_training.train_op_inputs(args, keywords)
+        meta = graphrun.update_meta(optimizer, "minimize", {"var_list": None} if chosen else {}, node.lineno)
+        if arrays.is_sym(loss):
+            meta["sym"] = loss.meta["sym"]
+        return Inst("tensorflow.Tensor", "factory", meta)
 
     def driven(self) -> None:
         """The drivers' call sites (driver_call), once every function's walk has told where it
