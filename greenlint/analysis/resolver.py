@@ -1782,10 +1782,24 @@ class Resolver:
         """Whether every place the function (for `__init__`: its class) is named in code, besides
         its definition, is a call already seen: then its parameters are what those calls passed,
         not a guess (references.py: a docstring or a comment naming it is no place)."""
-        if self.exporting or isinstance(info.node, ast.Lambda):  # other modules may call it; a lambda has no name
+        if self.exporting or not info.calls_seen:  # other modules may call it
             return False
         named = info.calls_seen - info.implicit_calls  # TF1's `app.run()` calls main without naming it
-        return info.calls_seen > 0 and self.other_references(info, named) == named
+        lambda_ = isinstance(info.node, ast.Lambda)
+        references = self.references
+        attrs = references.stored_into(info.node if lambda_ else info.node.name) if references is not None else []
+        if references is None or not attrs:  # (a lambda passed or called in place has no name to count)
+            return not lambda_ and self.other_references(info, named) == named
+        # stored into an object's attribute (`m.train = lambda lr: ...`): its calls are those through that
+        # attribute, where the module reads it nowhere else, besides any of its name
+        uses = [references.attribute_uses(attr) for attr in dict.fromkeys(attrs)]
+        through = sum(use.calls for use in uses)
+        if any(use.reads for use in uses) or through > named:
+            return False
+        if lambda_:
+            return through == named
+        direct = named - through + len(attrs)  # its name's other references: direct calls seen, and the stores
+        return self.other_references(info, direct) == direct
 
     def other_references(self, info: FuncInfo, expected: int, precise: bool = True) -> int:
         """How often code names the function besides its definition: `obj.train(...)`, `model.train
@@ -1958,6 +1972,8 @@ class Resolver:
                 attrs, attr = owner.info.attrs, target.attr
                 old = attrs.get(attr, MISSING)
                 joined = symjoin.either_path([old, value])  # two symbolic tensors (`self.h0 = ...` on each call)
+                if joined is None:  # `m.train = lambda lr: ...` on one path, `m.train = _train` on the other
+                    joined = union([old, value])
                 attrs[attr] = joined if joined is not None else merge(old, value)
             elif isinstance(target, ast.Attribute) and type(owner) is Parsed and options.holder_key(target) in self.reassigned:  # `a.x = 1`
                 self.scope.names[options.holder_key(target)] = value if type(value) is Const else None  # from here on
@@ -2681,7 +2697,12 @@ class Resolver:
             return self.composed_call(node, callee, args, keywords)
         if kind is Choice:  # one of them runs: what they return where they agree
             first = len(self.calls)
-            results = [self.call(node, item, args, keywords) for item in callee.items]
+            results = []
+            for item in callee.items:
+                since = len(item.info.callers) if type(item) is UserFunc else None
+                results.append(self.call(node, item, args, keywords))
+                if since is not None:
+                    _at_most(item.info, since)
             self.calls[first:] = _once_per_api(self.calls[first:], {id(node)})  # one call here, whichever runs
             value = MISSING
             for result in results:
@@ -4575,6 +4596,13 @@ def _nested_in(func: FuncInfo, outer: FuncInfo) -> bool:
             return True
         func = func.parent
     return False
+
+
+def _at_most(info: FuncInfo, since: int) -> None:
+    """The calls of *info* from its caller entry *since* on call one of several functions: each runs at most."""
+    info.callers[since:] = [
+        (caller, place if place is None else place._replace(runs=place.runs._replace(bound=runs_mod.UPPER, guarded=True)),
+         bound) for caller, place, bound in info.callers[since:]]
 
 
 def _once_per_api(found: list[Found], nodes: set[int]) -> list[Found]:
