@@ -136,11 +136,11 @@ def runs(name: str, found: Driver, given: dict, spread: bool) -> tuple[Local, st
     count, parts, options = 1, [], []
     for key, default in found.counts:
         value = given[key] if key in given else None if spread else Const(default)
-        if type(value) is not Const or value.value is None:
-            unstated = "not known here" if key in given or spread else "not given: no end until the process is stopped"
-            return Local(None, UNKNOWN), f"{name} runs it until stopped, {key} {unstated}"
-        if not (type(value.value) is int and value.value > 0):
-            return Local(None, UNKNOWN), f"{name} runs it {key} times, not a count known here"
+        if type(value) is Const and value.value is None:  # (slim's default for the steps: no end)
+            stated = f"the default of --{value.option}" if value.option else "given" if key in given else "its default"
+            return Local(None, UNKNOWN), f"{name} runs it until the process is stopped ({key} None: {stated})"
+        if type(value) is not Const or not (type(value.value) is int and value.value > 0):
+            return Local(None, UNKNOWN), f"{name} runs it as often as its {key} says, not a count known here"
         count *= value.value
         options.append(value.option)
         parts.append(f"{key}={value.value}" if key in given else f"{key}'s default, {value.value}")

@@ -100,3 +100,17 @@ def test_the_tf_slim_package_and_a_loop_around_the_call():
     )
     (found,) = [s for s in analyse_source(program, "train.py").callsites if s.api.endswith("Session.run")]
     assert found.runs.count == 300
+
+
+def test_a_flag_defaulting_to_none_runs_until_stopped():
+    program = PROGRAM.format(
+        call='slim.learning.train(train_op, "/tmp/log", number_of_steps=FLAGS.max_number_of_steps)'
+    )
+    program = program.replace(
+        "slim = tf.contrib.slim\n",
+        "slim = tf.contrib.slim\ntf.app.flags.DEFINE_integer('max_number_of_steps', None, 'steps')\n"
+        "FLAGS = tf.app.flags.FLAGS\n",
+    )
+    (found,) = [s for s in analyse_source(program, "train.py").callsites if s.api.endswith("Session.run")]
+    assert found.runs.count is None
+    assert found.work["step"].value == "training"
