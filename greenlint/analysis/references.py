@@ -140,6 +140,8 @@ class CodeReferences:
         self._prose: str | None = None  # the docstrings, joined by NUL (no word character: no word spans two)
         self._local: Counter[str] | None = None  # name -> its references naming no method (`not_a_method`)
         self._params: Counter[str] = Counter()  # name -> the parameters named so (`parameters`)
+        self._attributes: dict[str, AttributeUses] | None = None  # attr -> how code uses it (`attribute_uses`)
+        self._stored: dict[Any, list[str]] | None = None  # a lambda's id or a name -> attributes it is stored into
 
     def nodes(self) -> list[ast.AST]:
         """The tree's nodes, walked once for both counts (`of`, `not_a_method`)."""
@@ -158,13 +160,29 @@ class CodeReferences:
         the module's imports bind (`tf.train`)."""
         if self._local is None:
             self._local = Counter(in_binding_functions(self.tree).values())
-            imported = frozenset(import_table.own(self.tree)) if type(self.tree) is ast.Module else frozenset()
+            imported = self._imported()
             for node in self.nodes():
                 if isinstance(node, ast.arg):
                     self._params[node.arg] += 1
                 elif isinstance(node, ast.Attribute) and of_module(node, imported):
                     self._local[node.attr] += 1
         return self._local[name]
+
+    def attribute_uses(self, attr: str) -> AttributeUses:
+        """How the code uses the attribute *attr* of its objects (`attribute_uses`)."""
+        if self._attributes is None:
+            self._attributes, self._stored = _attribute_uses(self.nodes(), self._imported())
+        return self._attributes.get(attr) or AttributeUses()
+
+    def stored_into(self, function: ast.Lambda | str) -> list[str]:
+        """The attributes a lambda (its node) or a function's name is stored into (`m.train = lambda lr:
+        ...`, `m.test = _test`), once per store."""
+        self.attribute_uses("")
+        assert self._stored is not None
+        return self._stored.get(function if type(function) is str else id(function), [])
+
+    def _imported(self) -> frozenset[str]:
+        return frozenset(import_table.own(self.tree)) if type(self.tree) is ast.Module else frozenset()
 
     def parameters(self, name: str) -> int:
         """How many parameters are named *name*: words of the text the tree counts nowhere (`not_a_method`)."""
@@ -238,6 +256,42 @@ def _count(nodes: list[ast.AST]) -> dict[str, Named]:
         elif node.name:  # a definition, an `except ... as name`, a pattern's capture
             add(node.name)
     return named
+
+
+@dataclass
+class AttributeUses:
+    """How a module's code uses one attribute name of its objects, reads off an imported module's path
+    (`tf.train`) aside: calls through it (`obj.train(lr)`), stores into it and any other read (the value
+    passed on, or an attribute of another object of the same name: its calls may not be the ones seen)."""
+
+    calls: int = 0
+    stores: int = 0
+    reads: int = 0
+
+
+def _attribute_uses(nodes: list[ast.AST], imported: frozenset[str]) -> tuple[dict[str, AttributeUses], dict]:
+    """Each attribute name's `AttributeUses` among *nodes*, and the attributes each lambda (by id) and each
+    name is stored into by an assignment of it alone (`obj.attr = lambda ...`, `obj.attr = name`)."""
+    uses: dict[str, AttributeUses] = {}
+    stored: dict[Any, list[str]] = {}
+    called = {id(node.func) for node in nodes if type(node) is ast.Call}
+    for node in nodes:
+        if type(node) is ast.Assign:
+            value = node.value
+            key = id(value) if type(value) is ast.Lambda else value.id if type(value) is ast.Name else None
+            for target in node.targets if key is not None else ():
+                if type(target) is ast.Attribute:
+                    stored.setdefault(key, []).append(target.attr)
+        if type(node) is not ast.Attribute or of_module(node, imported):
+            continue
+        found = uses.setdefault(node.attr, AttributeUses())
+        if type(node.ctx) is ast.Store:
+            found.stores += 1
+        elif id(node) in called:
+            found.calls += 1
+        else:
+            found.reads += 1
+    return uses, stored
 
 
 def of_module(node: ast.AST, imported: frozenset[str]) -> bool:

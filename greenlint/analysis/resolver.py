@@ -70,6 +70,7 @@ from greenlint.analysis import (
     records,
     served,
     slim,
+    slim_training,
     slots,
     step_traces,
     symjoin,
@@ -1243,6 +1244,8 @@ class Resolver:
         if root == kerasext.ADDONS and kerasext.addons_ref(path):  # `tfa.callbacks.TimeStopping`, unless the
             local = self.imports.module(path) if self.imports is not None else None  # project is Addons itself
             return local if local is not None else Ref(path)
+        if root == slim_training.PACKAGE:  # `import tf_slim as slim`: its training and evaluation loops
+            return Ref(path)
         if root == tfgan.ROOT:  # TF-GAN's training (tfgan.py), unless the project's own module (its examples)
             local = self.imports.module(path) if self.imports is not None else None
             return local if local is not None else Ref(path)
@@ -1805,10 +1808,24 @@ class Resolver:
         """Whether every place the function (for `__init__`: its class) is named in code, besides
         its definition, is a call already seen: then its parameters are what those calls passed,
         not a guess (references.py: a docstring or a comment naming it is no place)."""
-        if self.exporting or isinstance(info.node, ast.Lambda):  # other modules may call it; a lambda has no name
+        if self.exporting or not info.calls_seen:  # other modules may call it
             return False
         named = info.calls_seen - info.implicit_calls  # TF1's `app.run()` calls main without naming it
-        return info.calls_seen > 0 and self.other_references(info, named) == named
+        lambda_ = isinstance(info.node, ast.Lambda)
+        references = self.references
+        attrs = references.stored_into(info.node if lambda_ else info.node.name) if references is not None else []
+        if references is None or not attrs:  # (a lambda passed or called in place has no name to count)
+            return not lambda_ and self.other_references(info, named) == named
+        # stored into an object's attribute (`m.train = lambda lr: ...`): its calls are those through that
+        # attribute, where the module reads it nowhere else, besides any of its name
+        uses = [references.attribute_uses(attr) for attr in dict.fromkeys(attrs)]
+        through = sum(use.calls for use in uses)
+        if any(use.reads for use in uses) or through > named:
+            return False
+        if lambda_:
+            return through == named
+        direct = named - through + len(attrs)  # its name's other references: direct calls seen, and the stores
+        return self.other_references(info, direct) == direct
 
     def other_references(self, info: FuncInfo, expected: int, precise: bool = True) -> int:
         """How often code names the function besides its definition: `obj.train(...)`, `model.train
@@ -2049,6 +2066,8 @@ class Resolver:
         attrs = owner.info.attrs
         old = attrs.get(attr, MISSING)
         joined = symjoin.either_path([old, value])  # two symbolic tensors (`self.h0 = ...` on each call)
+        if joined is None:  # `m.train = lambda lr: ...` on one path, `m.train = _train` on the other
+            joined = union([old, value])
         attrs[attr] = joined if joined is not None else merge(old, value)
 
     def assign_side_effects(self, target: ast.expr) -> None:
@@ -2721,7 +2740,12 @@ class Resolver:
             return self.composed_call(node, callee, args, keywords)
         if kind is Choice:  # one of them runs: what they return where they agree
             first = len(self.calls)
-            results = [self.call(node, item, args, keywords) for item in callee.items]
+            results = []
+            for item in callee.items:
+                since = len(item.info.callers) if type(item) is UserFunc else None
+                results.append(self.call(node, item, args, keywords))
+                if since is not None:
+                    _at_most(item.info, since)
             self.calls[first:] = _once_per_api(self.calls[first:], {id(node)})  # one call here, whichever runs
             value = MISSING
             for result in results:
@@ -3012,6 +3036,10 @@ class Resolver:
         if sym is None and root in TF_ROOTS and (layer := slim.function(path)) is not None:  # `slim.conv2d(x, 64, 3)`
             found = slim.on_sym(layer, args, keywords, self.arg_scopes[-1], _node_key(node, self.instance))
             return Inst("tensorflow.Tensor", "factory", {"sym": found} if found is not None else {})
+        if sym is None and (found_driver := slim_training.driver(path)) is not None:  # `slim.learning.train(op, ...)`
+            return self.train_driver_call(node, *found_driver, args, keywords)
+        if sym is None and slim_training.creates_train_op(path):  # `slim.learning.create_train_op(loss, opt)`
+            return self.created_train_op(node, args, keywords)
         if sym is None and path in symops.NORMALISATIONS and args and not args[0][0]:  # TF1's contrib.layers
             found = symops.on_sym(path, {"inputs": args[0][1]}, _node_key(node, self.instance))
             return Inst("tensorflow.Tensor", "factory", {"sym": found} if found is not None else {})
@@ -3619,6 +3647,37 @@ class Resolver:
         partial = trained is None or trained.meta["partial"]
         found.work.update(tfgan.step_work(graphrun.forward(graph), partial, tfgan.note(builder, why)))
         return None
+
+    def train_driver_call(self, node: ast.Call, name: str, driver: slim_training.Driver, args: list,
+                          keywords: list) -> None:
+        """A TF1 loop written as one call (slim_training.py: `slim.learning.train(train_op, logdir,
+        number_of_steps=...)`): the call site of a session run of the op it is given (graphrun.run_work),
+        a training step for a train driver, run as often as the call states."""
+        if self.exporting or self.instance:
+            return None
+        given = slim_training.named(driver, args, keywords)
+        repeat, why = slim_training.runs(name, driver, given, any(key is None for key, _ in keywords))
+        features, _ = self.record(node, slim_training.STEP, [], [], None)
+        found = self.calls[-1]
+        runs = runs_mod.combine(repeat, found.local.runs)
+        found.local = found.local._replace(runs=runs._replace(counted=repeat.counted) if runs.count is not None else runs)
+        features["receiver"] = drivers.DRIVER
+        features["via"] = f"TF1's {name}"
+        work = graphrun.run_work(given.get(driver.op), None)
+        if driver.training and work["step"].value != "training":  # (an op not seen built by an update)
+            work["step"] = work_mod.q("training", work_mod.INFERRED, f"{name} runs training steps of its train op")
+        work["driver"] = work_mod.q(True, work_mod.INFERRED, slim_training.note(name, driver.training, why))
+        found.work.update(work)
+        return None
+
+    def created_train_op(self, node: ast.Call, args: list, keywords: list) -> Inst:
+        """`create_train_op(total_loss, optimizer)`: the loss, run after the optimizer's update (a
+        training step's op, graphrun.update_meta), computed by the loss's graph."""
+        loss, optimizer, chosen = slim_training.train_op_inputs(args, keywords)
+        meta = graphrun.update_meta(optimizer, "minimize", {"var_list": None} if chosen else {}, node.lineno)
+        if arrays.is_sym(loss):
+            meta["sym"] = loss.meta["sym"]
+        return Inst("tensorflow.Tensor", "factory", meta)
 
     def driven(self) -> None:
         """The drivers' call sites (driver_call), once every function's walk has told where it
@@ -4591,6 +4650,13 @@ def _nested_in(func: FuncInfo, outer: FuncInfo) -> bool:
             return True
         func = func.parent
     return False
+
+
+def _at_most(info: FuncInfo, since: int) -> None:
+    """The calls of *info* from its caller entry *since* on call one of several functions: each runs at most."""
+    info.callers[since:] = [
+        (caller, place if place is None else place._replace(runs=place.runs._replace(bound=runs_mod.UPPER, guarded=True)),
+         bound) for caller, place, bound in info.callers[since:]]
 
 
 def _once_per_api(found: list[Found], nodes: set[int]) -> list[Found]:

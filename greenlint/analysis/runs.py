@@ -250,11 +250,15 @@ class FunctionRuns:
         if key in self.memo:
             return self.memo[key]
         name = getattr(info.node, "name", None)
+        if name is None:  # a lambda: counted where it is stored into an attribute it is called through
+            if not info.callers or not self.all_calls_seen(info):
+                self.memo[key] = Local(None, UNKNOWN), "a lambda runs where it is passed"
+                return self.memo[key]
+            name = f"the lambda at line {info.node.lineno}"
+        label = name if isinstance(info.node, ast.Lambda) else f"{name}()"
         if key in active:
             return Local(None, UNKNOWN), f"{name} is called recursively"
-        if name is None:
-            found = Local(None, UNKNOWN), "a lambda runs where it is passed"
-        elif key in self.served:
+        if key in self.served:
             found = Local(None, UNKNOWN), f"{name} runs once per web request ({self.served[key]})"
         elif not info.callers or not self.all_calls_seen(info):
             found = Local(None, UNKNOWN), f"{name} is called or passed where greenlint cannot count"
@@ -284,7 +288,7 @@ class FunctionRuns:
                     beside = f"one of {beside}, the most any makes"
                 places = f"{calls} call{'s' if calls != 1 else ''}" + (f" in {beside}" if beside else "") + \
                     (", the others traced into a graph" if eager and len(eager) < len(info.callers) else "")
-                found = Local(total, bound), f"{name}() runs {'at most ' if bound == UPPER else ''}{total}{TIMES} ({places})"
+                found = Local(total, bound), f"{label} runs {'at most ' if bound == UPPER else ''}{total}{TIMES} ({places})"
         self.memo[key] = found
         return found
 

@@ -23,8 +23,9 @@ from typing import Any
 
 from greenlint.analysis.arrays import is_sym
 from greenlint.analysis.callsite import Quantity, Work
-from greenlint.analysis.runs import UNKNOWN, UPPER, Local
-from greenlint.analysis.values import Inst, Seq
+from greenlint.analysis.runs import Local
+from greenlint.analysis.slim_training import hook_steps
+from greenlint.analysis.values import Inst
 from greenlint.analysis.work import INFERRED, q
 from greenlint.analysis.work import UNKNOWN as UNKNOWN_SIZE
 
@@ -43,7 +44,6 @@ CARRIERS = frozenset({"gan_loss", "cyclegan_loss", "gan_train_ops"})
 TRAIN = "gan_train"
 #: `gan_train`'s parameters a call may pass by position, in order.
 TRAIN_PARAMETERS = ("train_ops", "logdir", "get_hooks_fn", "master", "is_chief", "scaffold", "hooks")
-STOP_HOOK = "StopAtStepHook"
 #: What the training is listed as at `gan_train`.
 STEP = "tensorflow.compat.v1.Session.run"
 VIA = "TF-GAN's gan_train"
@@ -102,19 +102,8 @@ def trained(args: list, keywords: list) -> Inst | None:
 
 
 def steps(args: list, keywords: list) -> tuple[Local, str]:
-    """How many training steps `gan_train` runs, and why: a `StopAtStepHook`'s literal `num_steps`
-    (or `last_step`: at most, the global step may start above zero) among its `hooks`, else unknown."""
-    hooks = _named(TRAIN_PARAMETERS, args, keywords).get("hooks")
-    for hook in hooks.items if type(hooks) is Seq else ():
-        if type(hook) is not Inst or not hook.cls.endswith("." + STOP_HOOK):
-            continue
-        init = hook.meta.get("init") or {}
-        for key in ("num_steps", "last_step"):
-            count = init.get(key)
-            if type(count) is int and not isinstance(count, bool) and count > 0:
-                return Local(count, UPPER), f"until its StopAtStepHook's {key}={count}"
-        return Local(None, UNKNOWN), "until its StopAtStepHook stops it, its step count not known here"
-    return Local(None, UNKNOWN), "until a hook stops it, no StopAtStepHook of a literal step count given"
+    """How many training steps `gan_train` runs, and why (slim_training.hook_steps of its `hooks`)."""
+    return hook_steps(_named(TRAIN_PARAMETERS, args, keywords).get("hooks"))
 
 
 def note(builder: str, why: str) -> str:
