@@ -549,6 +549,10 @@ def merged_bindings(bindings: list[dict]) -> dict:
     return merged
 
 
+#: The most candidates a value that is one of several may hold (one_of.py): beyond, what a call of it reaches is not followed.
+MOST_CHOICES = 32
+
+
 def union(values: list) -> Choice | None:
     """The functions a name may hold after paths that bound it to different ones (`if noise:
     act = build_noisy_act(...) else: act = build_act(...)`, a parameter given a different function
