@@ -81,3 +81,89 @@ def test_a_pick_read_otherwise_or_a_holder_of_something_else_keeps_the_count_unk
     assert train_run(tmp_path, other, "gan").count is None  # `make_other()` may make anything
     looped = "\nfor model in [GAN, CGAN]:\n    model(sess, epoch=3).train()\n"
     assert train_run(tmp_path, looped).count is None  # each trip trains one: a loop, not counted here
+
+
+MODELS = """\
+import argparse
+import tensorflow as tf
+
+
+class Base(object):
+    def __init__(self, sess):
+        self.sess = sess
+
+    def train(self):
+        for _ in range(5):
+            self.sess.run(tf.constant(1))
+
+
+class GAN(Base):
+    model_name = "GAN"
+
+
+class WGAN(Base):
+    model_name = "WGAN"
+
+
+class VAE(object):
+    model_name = "VAE"
+
+    def __init__(self, sess):
+        self.sess = sess
+
+    def train(self):
+        for _ in range(7):
+            self.sess.run(tf.constant(2))
+
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--model", default="GAN")
+args = parser.parse_args()
+sess = tf.compat.v1.Session()
+"""
+
+
+def session_runs(tmp_path, main: str) -> dict:
+    """The runs of the session runs of a module of MODELS and then *main*, by line (Base.train's at 11,
+    VAE.train's at 30)."""
+    (tmp_path / ".git").mkdir(exist_ok=True)
+    (tmp_path / "models.py").write_text(MODELS + main)
+    sites = analyse_file(tmp_path / "models.py").callsites
+    return {site.span.line: site.runs for site in sites if site.api.endswith("Session.run")}
+
+
+def test_a_method_of_one_of_several_classes_of_the_module_runs_at_most_as_often_as_its_call(tmp_path):
+    looped = (
+        "model = None\nfor candidate in [GAN, WGAN, VAE]:\n    if args.model == candidate.model_name:\n"
+        "        model = candidate(sess)\nmodel.train()\n"
+    )
+    branches = "if input() == 'VAE':\n    model = VAE(sess)\nelse:\n    model = GAN(sess)\nmodel.train()\n"
+    factory = (
+        "def make(name):\n    if name == 'VAE':\n        return VAE(sess)\n    return GAN(sess)\n\n"
+        "make(input()).train()\n"
+    )
+    for main in (looped, branches, factory):
+        runs = session_runs(tmp_path, main)
+        assert [(runs[line].count, runs[line].bound) for line in (11, 30)] == [(5, "upper"), (7, "upper")]
+    defaults = session_runs(tmp_path, branches.replace("input()", "args.model"))  # the option's default picks GAN
+    assert (defaults[11].count, defaults[11].bound, defaults[30].count) == (5, "exact", None)
+    shared = "model = GAN(sess) if args.model == 'GAN' else WGAN(sess)\nmodel.train()\n"
+    base = session_runs(tmp_path, shared)[11]  # both candidates' `train` is Base's: it runs, exactly
+    assert (base.count, base.bound) == (5, "exact")
+
+
+def test_a_method_of_one_of_several_or_of_something_unknown_keeps_its_count_unknown(tmp_path):
+    unknown = "if args.model == 'VAE':\n    model = VAE(sess)\nelse:\n    model = build(sess)\nmodel.train()\n"
+    assert session_runs(tmp_path, unknown)[30].count is None  # `build` is not known: neither is the receiver
+
+
+def test_a_builder_picked_from_a_table_runs_at_most_as_often_as_the_call(tmp_path):
+    (tmp_path / ".git").mkdir(exist_ok=True)
+    (tmp_path / "build.py").write_text(
+        "import tensorflow as tf\n\n\ndef small(n):\n    return tf.keras.Sequential([tf.keras.layers.Dense(n)])\n\n\n"
+        "def large(n):\n    return tf.keras.Sequential([tf.keras.layers.Dense(n), tf.keras.layers.Dense(n)])\n\n\n"
+        "model = {'small': small, 'large': large}[input()](4)\n"
+    )
+    sites = analyse_file(tmp_path / "build.py").callsites
+    dense = {(site.span.line, site.runs.count, site.runs.bound) for site in sites if site.api.endswith("Dense")}
+    assert dense == {(5, 1, "upper"), (9, 1, "upper")}  # one of the two builders runs
