@@ -26,9 +26,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
-from greenlint.analysis import entry_runners, import_table, options, references, trees
+from greenlint.analysis import entry_runners, import_table, one_of, options, references, trees
 from greenlint.analysis.script_runs import ScriptRuns
-from greenlint.analysis.values import Const, Options
+from greenlint.analysis.values import MOST_CHOICES, Const, Options
 
 
 class Made(NamedTuple):
@@ -663,20 +663,27 @@ def _script(path: str, text: str, elsewhere: Elsewhere = NOTHING_ELSEWHERE) -> t
     imported, modules = imports
     tree = trees.parse_module(text, path, edited=False)
     script = _Script(tree, elsewhere)
-    instances = script.instances(imported)
+    choices = one_of.Choices(tree, frozenset(imported))
+    instances = script.instances(imported, choices)
     by_name: dict[str, list[ast.Call]] = {}
     by_attribute: dict[tuple[str, str], list[ast.Call]] = {}
+    picked: Counter[str] = Counter()  # an imported class -> the calls of it through a pick (one_of.py)
     for call in script.calls:
         func = call.func
+        for local in choices.picked(call):  # `model(sess, ...)` of `for model in [GAN, CGAN]`: a call of each
+            by_name.setdefault(local, []).append(call)
+            picked[local] += 1
         if isinstance(func, ast.Name):
             by_name.setdefault(func.id, []).append(call)
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             by_attribute.setdefault((func.value.id, func.attr), []).append(call)
     found: dict[tuple[str, str], list[Arguments] | None] = {}
     nodes: dict[tuple[str, str], list[ast.Call]] = {}  # the calls of each name found
+    chosen = {imported[local] for local in picked}  # each of its calls one of several's: at most so often
     for local, key in imported.items():
         if script.loads.get(local, 0):
-            found[key] = script.arguments(nodes.setdefault(key, by_name.get(local, [])), script.loads[local])
+            named = script.loads[local] - choices.displayed[local] + picked[local]
+            found[key] = script.arguments(nodes.setdefault(key, by_name.get(local, [])), named)
     own = {holder: _Held({}, Counter(), holder in script.handed) for holder in instances}  # the script's names
     for (holder, attr), calls in by_attribute.items():
         if holder in modules:  # `model.train(FLAGS)` after `import model`
@@ -686,10 +693,14 @@ def _script(path: str, text: str, elsewhere: Elsewhere = NOTHING_ELSEWHERE) -> t
             own[holder].calls[attr] = calls
             own[holder].reads[attr] = script.attributes[(holder, attr)]
     held: dict[tuple[str, str], list[_Held]] = {}  # (stem, class) -> what the names holding its instances do
-    for holder, key in instances.items():
-        held.setdefault(key, []).append(own[holder])
-    for key, local in _local_instances(tree, imported, frozenset(instances)):
-        held.setdefault(key, []).append(local)
+    for holder, keys in instances.items():
+        for key in keys:
+            held.setdefault(key, []).append(own[holder])
+    in_functions = _local_instances(tree, imported, frozenset(instances), choices)
+    for keys, holding in in_functions:
+        for key in keys:
+            held.setdefault(key, []).append(holding)
+    several = [keys for keys in (*instances.values(), *(keys for keys, _ in in_functions)) if len(keys) > 1]
     # `tf.train`, `FLAGS.train`: no instance
     for (stem, cls), holders in held.items():
         for attr in dict.fromkeys(attr for h in holders for attr in h.calls):
@@ -698,9 +709,12 @@ def _script(path: str, text: str, elsewhere: Elsewhere = NOTHING_ELSEWHERE) -> t
             other = sum(script.attributes[(m, attr)] for m in (*modules, *imported, *script.holders))
             # every `.attr` the script reads of anything but what it imports or its options is on these instances
             found[(stem, f"{cls}.{attr}")] = script.arguments(calls, on) if on + other == script.reads[attr] else None
+            if any((stem, cls) in keys for keys in several):  # `gan.train()`, gan one of several classes'
+                chosen.add((stem, f"{cls}.{attr}"))
     handed = frozenset(cls for (_, cls), holders in held.items() if any(h.handed for h in holders))
     runs = ScriptRuns(tree, script.loads) if any(found.values()) else None
-    counted = {key: runs.total(nodes[key]) for key, called in found.items() if called and runs is not None}
+    counted = {key: _one_of(runs.total(nodes[key]), key in chosen) for key, called in found.items()
+               if called and runs is not None}
     return found, handed, counted, script.read
 
 
@@ -713,43 +727,88 @@ class _Held(NamedTuple):
     handed: bool
 
 
-def _local_instances(tree: ast.Module, imported: dict[str, tuple[str, str]], taken: frozenset[str]
-                     ) -> list[tuple[tuple[str, str], _Held]]:
-    """The names a top-level function of the script binds only to instances of a class it imports, none
-    of them a parameter there or one of the script's own (*taken*): `model = NERModel(config)` in `main`
-    while another function's parameter is also `model`. Each with (module stem, class) and what it does
-    (`_Held`), read in that function alone."""
+def _made(value: ast.expr, imported: dict[str, tuple[str, str]], choices: one_of.Choices) -> tuple[tuple[str, str], ...] | None:
+    """The classes (module stem, class) an instance bound to *value* may be of: the one a call of a class the
+    script imports makes, the candidates of a call through a pick of one of several (`model(sess)`,
+    `one_of.Choices`); none for `None` (a method called on it never runs); None for anything else."""
+    if type(value) is ast.Constant and value.value is None:
+        return ()
+    if type(value) is not ast.Call:
+        return None
+    if type(value.func) is ast.Name and value.func.id in imported:
+        return (imported[value.func.id],)
+    return tuple(imported[local] for local in choices.picked(value)) or None
+
+
+def _instances_made(made: dict[str, list[tuple[tuple[str, str], ...]]], stores: Mapping[str, int]
+                    ) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Name -> the classes its instances may be of, of the names every binding of which *made* notes
+    (`_made`), at least one of them an instance."""
+    found = {}
+    for name, bindings in made.items():
+        keys = tuple(dict.fromkeys(key for keys in bindings for key in keys))
+        if keys and len(bindings) == stores.get(name, 0) and len(keys) <= MOST_CHOICES:
+            found[name] = keys
+    return found
+
+
+def _local_instances(tree: ast.Module, imported: dict[str, tuple[str, str]], taken: frozenset[str],
+                     choices: one_of.Choices) -> list[tuple[tuple[tuple[str, str], ...], _Held]]:
+    """The names a top-level function of the script binds only to instances of a class it imports (or to
+    None), none of them a parameter there or one of the script's own (*taken*): `model = NERModel(config)` in
+    `main` while another function's parameter is also `model`. Each with the classes they may be of
+    (`_made`: one, or one of several) and what it does (`_Held`), read in that function alone."""
     found = []
     for function in tree.body:
         if type(function) not in (ast.FunctionDef, ast.AsyncFunctionDef):
             continue
         nodes: list[Any] = trees.walk(function)
-        made: dict[str, list[tuple[str, str]]] = {}
+        made: dict[str, list[tuple[tuple[str, str], ...]]] = {}
         for node in nodes:
-            if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
-                    and type(node.value) is ast.Call and type(node.value.func) is ast.Name and node.value.func.id in imported:
-                made.setdefault(node.targets[0].id, []).append(imported[node.value.func.id])
+            if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+                keys = _made(node.value, imported, choices)
+                if keys is not None:
+                    made.setdefault(node.targets[0].id, []).append(keys)
         if not made:
             continue
         params = {node.arg for node in nodes if type(node) is ast.arg}
         shared = {name for node in nodes if type(node) in (ast.Global, ast.Nonlocal) for name in node.names}
         stores = Counter(node.id for node in nodes if type(node) is ast.Name and type(node.ctx) is not ast.Load)
-        for name, keys in made.items():
-            if name in taken or name in params or name in shared or len(set(keys)) != 1 or len(keys) != stores[name]:
+        for name, keys in _instances_made(made, stores).items():
+            if name in taken or name in params or name in shared:
                 continue
             held = _Held({}, Counter(), False)
-            loads = 0
+            loads = 0  # its reads handing an instance on
             for node in nodes:
                 kind = type(node)
                 if kind is ast.Name and node.id == name and type(node.ctx) is ast.Load:
                     loads += 1
+                elif kind is ast.Compare:
+                    loads -= _tested_none(node).count(name)
                 elif kind is ast.Attribute and type(node.value) is ast.Name and node.value.id == name:
                     held.reads[node.attr] += type(node.ctx) is ast.Load
                 elif kind is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
                         and node.func.value.id == name:
                     held.calls.setdefault(node.func.attr, []).append(node)
-            found.append((keys[0], held._replace(handed=loads > sum(held.reads.values()))))
+            found.append((keys, held._replace(handed=loads > sum(held.reads.values()))))
     return found
+
+
+def _tested_none(node: ast.Compare) -> list[str]:
+    """The names a comparison tests for None (`gan is None`, `model is not None`): no instance handed on."""
+    if len(node.ops) != 1 or type(node.ops[0]) not in (ast.Is, ast.IsNot):
+        return []
+    left, right = node.left, node.comparators[0]
+    if type(right) is ast.Name and type(left) is ast.Constant:
+        left, right = right, left
+    return [left.id] if type(left) is ast.Name and type(right) is ast.Constant and right.value is None else []
+
+
+def _one_of(counted: Counted, chosen: bool) -> Counted:
+    """A script's runs of a name's calls (`Counted`), at most so where each is a call of one of several
+    classes (*chosen*: `model(sess)` of `for model in [GAN, CGAN]`, `gan.train()` on what that makes)."""
+    runs, upper = counted
+    return runs, upper or chosen and runs is not None
 
 
 def _spreads(call: ast.Call) -> bool:
@@ -770,6 +829,7 @@ class _Script:
         self.attributes: Counter[tuple[str, str]] = Counter()  # (name, attr) -> `name.attr` read
         self.reads: Counter[str] = Counter()  # attr -> `<anything>.attr` read
         self.bare: set[str] = set()  # names read otherwise than as `name.attr`
+        self.tested: Counter[str] = Counter()  # name -> its reads testing it for None (`if gan is None:`)
         self.parameters: Counter[str] = Counter()  # how often each name is a parameter
         self.assigns: list[ast.Assign] = []  # in the walk's order (`instances`, `parsed`)
         self.withs: list[ast.withitem] = []  # `with tf.compat.v1.Session() as sess` (`made`)
@@ -785,6 +845,8 @@ class _Script:
                     self.attributes[(node.value.id, node.attr)] += 1
             elif kind is ast.Call:
                 self.calls.append(node)
+            elif kind is ast.Compare:
+                self.tested.update(_tested_none(node))
             elif kind is ast.arg:
                 self.parameters[node.arg] += 1
             elif kind is ast.Assign:
@@ -813,22 +875,24 @@ class _Script:
             return None
         return [([self.value(a) for a in c.args], {k.arg: self.value(k.value) for k in c.keywords if k.arg}) for c in calls]
 
-    def instances(self, imported: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
-        """Name -> (module stem, class) of the names every binding of which makes an instance of a
-        class the script imports (`dcgan = DCGAN(...)`), none of them a parameter."""
-        made: dict[str, list[tuple[str, str]]] = {}
+    def instances(self, imported: dict[str, tuple[str, str]], choices: one_of.Choices
+                  ) -> dict[str, tuple[tuple[str, str], ...]]:
+        """Name -> the classes (module stem, class) its instances may be of, of the names every binding of
+        which makes an instance of a class the script imports (`dcgan = DCGAN(...)`), or of one of several
+        (`gan = model(sess)` of `for model in [GAN, CGAN]`, `_made`), or is None; none of them a parameter."""
+        made: dict[str, list[tuple[tuple[str, str], ...]]] = {}
         for node in self.assigns:
-            if len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
-                    and type(node.value) is ast.Call and type(node.value.func) is ast.Name \
-                    and node.value.func.id in imported:
-                made.setdefault(node.targets[0].id, []).append(imported[node.value.func.id])
-        return {name: keys[0] for name, keys in made.items()
-                if len(set(keys)) == 1 and len(keys) == self.stores.get(name) and name not in self.parameters}
+            if len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+                keys = _made(node.value, imported, choices)
+                if keys is not None:
+                    made.setdefault(node.targets[0].id, []).append(keys)
+        return {name: keys for name, keys in _instances_made(made, self.stores).items() if name not in self.parameters}
 
     @functools.cached_property
     def handed(self) -> frozenset[str]:
-        """The names the script reads bare (passes on, puts in a container), not only as `name.attr`."""
-        as_holder: Counter[str] = Counter()  # name -> its `name.attr` reads
+        """The names the script reads bare (passes on, puts in a container), not only as `name.attr` or
+        in a test for None."""
+        as_holder: Counter[str] = Counter(self.tested)  # name -> its `name.attr` reads and None tests
         for (name, _), count in self.attributes.items():
             as_holder[name] += count
         return frozenset(n for n, count in self.loads.items() if count > as_holder[n])

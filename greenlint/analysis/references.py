@@ -396,6 +396,12 @@ def keyword_mentions(text: str, name: str) -> int:
     return found
 
 
+def definitions(text: str, name: str) -> int:
+    """How often *text* defines a function *name* (`def name(`): a method of each of several classes
+    (`GAN.train`, `VAE.train`) is named by the others' definitions, which call none of them."""
+    return len(re.findall(rf"\bdef\s+{re.escape(name)}\s*\(", text)) if f"def {name}" in text else 0
+
+
 @functools.lru_cache(maxsize=8)
 def _super_counts(text: str) -> dict[str, int]:
     """Each class name's `super(name, ...)` mentions in *text*: one scan per text, asked once per class

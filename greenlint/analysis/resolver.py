@@ -93,6 +93,7 @@ from greenlint.analysis.callsite import Runs, Work, estimator_method
 from greenlint.analysis.files import FILE_WRITERS, READ_ENDINGS, WrittenFiles, path_parts
 from greenlint.analysis.references import (
     CodeReferences,
+    definitions,
     keyword_mentions,
     looks_up_strings,
     super_mentions,
@@ -186,7 +187,7 @@ class WalkContext:
     __slots__ = (
         "loops", "trips", "counted", "exits", "resumes", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
         "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists", "branches",
-        "ended", "rebound", "kept", "dependencies", "unreached",
+        "ended", "rebound", "kept", "dependencies", "unreached", "picked",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -217,6 +218,7 @@ class WalkContext:
         self.kept = 0  # enclosing lookups of a dict kept between passes, filled on a miss (`hostwork.kept_by_key`)
         self.dependencies: list[dict] = []  # per enclosing `with tf.control_dependencies(ops):`, `graphrun.grouped(ops)`
         self.unreached = 0  # enclosing branches a test the code fixes never takes (`s_if`)
+        self.picked = False  # a call of one of several functions or classes (a `Choice`): each runs at most so often
 
 
 class SymbolTable:
@@ -718,8 +720,10 @@ class Resolver:
         target = node.target
         self.ctx.drawn.extend(self.drawn_per_yield(node, value))
         batch = arrays.drawn(value, node.lineno)
-        if type(target) is ast.Name:
-            self.assign(target, mapped.drawn_from(arrays.element(value), value, node) or batch)
+        if type(target) is ast.Name:  # (`for model in [GAN, WGAN]`: one of the classes or functions, `Choice`)
+            picked = union(list(value.items)) if type(value) is Seq and all(
+                type(item) in (UserClass, ExtClass, UserFunc, ExtFunc) for item in value.items) else None
+            self.assign(target, mapped.drawn_from(arrays.element(value), value, node) or batch or picked)
         else:
             parts = len(target.elts) if isinstance(target, (ast.Tuple, ast.List)) else 0
             parted = Seq((batch,) * parts) if batch is not None else None  # each part comes of the decoding
@@ -1793,6 +1797,9 @@ class Resolver:
             place = place._replace(runs=runs_mod.NEVER_KNOWN, later=True)
         if repeat is not None and place is not None:
             place = place._replace(runs=runs_mod.combine(repeat, place.runs))
+        if self.ctx.picked and place is not None and place.runs.count is not None:
+            # one of several candidates runs (a `Choice`): each at most so often; a site at the call itself, exactly
+            place = place._replace(runs=place.runs._replace(bound=runs_mod.UPPER))
         info.callers.append((self.ctx.func, place, bound))
         if info.passed is None:
             info.passed = bound
@@ -1845,10 +1852,12 @@ class Resolver:
         strings_data = not self.strings_looked_up  # `args.command == "train"` names no function
         if strings_data:
             total -= quoted
+        others = 0  # the definitions of methods of other classes so named (`def train` in each of several)
         if info.kind == "function":
             total -= after_dot
         elif not init:
-            total -= before_dot
+            others = max(self.mentions(definitions, name) - 1, 0)
+            total -= before_dot + others
         if total - 1 <= expected or not precise or self.references is None:
             return total - 1
         references = self.references
@@ -1877,7 +1886,7 @@ class Resolver:
         if info.kind == "function":
             total -= named.after_dot
         elif not init:
-            total -= sum(named.attributes.values()) + local
+            total -= sum(named.attributes.values()) + local + others
         elif cls is not None:
             for attr, count in named.attributes.items():
                 if _makes_none(cls, attr):
@@ -2287,6 +2296,9 @@ class Resolver:
             passed = owner.passed if init is not None and init.info.cls is not None else None
             return Member(self.subclass_instance(init.info.cls, ext.tf_base, attr, passed, init.functions)
                           if passed is not None else Inst(ext.tf_base, "subclass"), attr)
+        if kind is Choice and owner.items:  # `gan.train` of one of several instances: each one's, or the one they share
+            found = [self.attribute(item, attr) for item in owner.items]
+            return found[0] if all(value == found[0] for value in found[1:]) else union(found)
         if kind is Super:
             for klass in owner.info.mro()[1:]:
                 method = klass.methods.get(attr)
@@ -2738,14 +2750,13 @@ class Resolver:
             return _unknown_on_sym(node, args, self.instance) or callee
         if kind is Composed:
             return self.composed_call(node, callee, args, keywords)
-        if kind is Choice:  # one of them runs: what they return where they agree
+        if kind is Choice:  # one of them runs (each at most as often as this call): what they return where they agree
             first = len(self.calls)
-            results = []
-            for item in callee.items:
-                since = len(item.info.callers) if type(item) is UserFunc else None
-                results.append(self.call(node, item, args, keywords))
-                if since is not None:
-                    _at_most(item.info, since)
+            picked, self.ctx.picked = self.ctx.picked, True
+            try:
+                results = [self.call(node, item, args, keywords) for item in callee.items]
+            finally:
+                self.ctx.picked = picked
             self.calls[first:] = _once_per_api(self.calls[first:], {id(node)})  # one call here, whichever runs
             value = MISSING
             for result in results:
@@ -4652,13 +4663,6 @@ def _nested_in(func: FuncInfo, outer: FuncInfo) -> bool:
     return False
 
 
-def _at_most(info: FuncInfo, since: int) -> None:
-    """The calls of *info* from its caller entry *since* on call one of several functions: each runs at most."""
-    info.callers[since:] = [
-        (caller, place if place is None else place._replace(runs=place.runs._replace(bound=runs_mod.UPPER, guarded=True)),
-         bound) for caller, place, bound in info.callers[since:]]
-
-
 def _once_per_api(found: list[Found], nodes: set[int]) -> list[Found]:
     """The sites recorded while calling each function a `Choice` may be, or each a composition applies:
     at the call itself (the ids of its *nodes*), the first of each API (two wrappers of one session run
@@ -5100,15 +5104,16 @@ def _unknown_on_sym(node: ast.Call, args: list, instance: int) -> Inst | None:
 
 
 def _returned(returns: list) -> Any:
-    """What a function returns through its `return` statements: their merge, or the join of the
-    symbolic tensors each returns (symjoin.py)."""
+    """What a function returns through its `return` statements: their merge, the join of the
+    symbolic tensors each returns (symjoin.py), or one of the functions, classes or instances each
+    returns (a factory: `return VAE(sess)` on one path, `return GAN(sess)` on another, `union`)."""
     paths = symjoin.either_path(returns) if len(returns) > 1 else None
     if paths is not None:
         return paths
     value = returns[0]
     for other in returns[1:]:
         value = merge(value, other)
-    return value
+    return union(returns) if value is None and len(returns) > 1 else value
 
 
 def _node_key(node: ast.AST, instance: int) -> Hashable:

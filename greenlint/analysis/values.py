@@ -166,8 +166,10 @@ class Member:
 
 
 class Choice:
-    """One of several functions, picked at run time: the values of a dict display of user
-    functions (`{"unet": build_unet, "fcn": build_fcn}[name]`); calling it calls one of them."""
+    """One of several functions, classes or instances of them, picked at run time: the values of a
+    dict display of user functions (`{"unet": build_unet, "fcn": build_fcn}[name]`), a name each
+    path binds to another (`union`); calling it, or a method of it, calls one of them (at most
+    `MOST_CHOICES`)."""
 
     __slots__ = ("items",)
 
@@ -549,23 +551,31 @@ def merged_bindings(bindings: list[dict]) -> dict:
     return merged
 
 
+#: The most candidates a value that is one of several may hold (`Choice`, one_of.py): beyond, what a call of it reaches is not followed.
+MOST_CHOICES = 32
+
+
 def union(values: list) -> Choice | None:
-    """The functions a name may hold after paths that bound it to different ones (`if noise:
-    act = build_noisy_act(...) else: act = build_act(...)`, a parameter given a different function
-    by each caller): one of them, a `Choice` (calling it calls each), when every path gives a
-    function of a known kind, this module's or another's, or a choice of them; else None
-    (unknown: a path that binds something else, or nothing, may be the one that runs)."""
+    """The functions, classes or instances a name may hold after paths that bound it to different
+    ones (`if noise: act = build_noisy_act(...) else: act = build_act(...)`, `model = GAN(...)` on
+    one path and `WGAN(...)` on another, a parameter given a different function by each caller): one
+    of them, a `Choice` (calling it, or a method of it, calls one of them), when every path gives one
+    of a known kind, this module's or another's, a choice of them or None (whose call or method never
+    runs); else None (unknown: a path that binds something else, or nothing, may be the one that
+    runs; or more than MOST_CHOICES of them)."""
     items: list = []
     for value in values:
         kind = type(value)
         if kind is Choice and value.items:
             group = value.items
-        elif kind is UserFunc or kind is ExtFunc:
+        elif kind in (UserFunc, ExtFunc, UserClass, ExtClass, UserInst, ExtInst):
             group = (value,)
+        elif kind is Const and value.value is None:
+            continue
         else:
             return None
         items.extend(item for item in group if item not in items)
-    return Choice(tuple(items)) if len(items) > 1 else None
+    return Choice(tuple(items)) if 1 < len(items) <= MOST_CHOICES else None
 
 
 def is_sequence(value: Any) -> bool:
