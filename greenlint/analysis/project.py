@@ -365,15 +365,27 @@ def _resolve_each(path: str, statements: list[tuple], lines: list[int] | None = 
                 words = item.split()
                 parts = words[0].split(".") if words else []
                 for i in range(len(parts) if "as" in words else 1, len(parts) + 1):
-                    _add(found, find_module(roots, ".".join(parts[:i])))
+                    _add(found, _one_module(roots, ".".join(parts[:i]), directory))
             continue
-        bases = (relative_base(path, len(dots)),) if dots else roots
-        module = _add(found, find_module(bases, dotted))
+        relative = (relative_base(path, len(dots)),) if dots else None
+        module = _add(found, find_module(relative, dotted) if relative else _one_module(roots, dotted, directory))
         if module is not None and module.directory is not None:
             for name in _SPLIT.split(names):
                 if name.isidentifier():
                     _add(found, _submodule(module.directory, name))
     return each
+
+
+def _one_module(roots: tuple[str, ...], dotted: str, directory: str) -> ExtModule | None:
+    """The project module an absolute import in a module of *directory* finds in *roots* (`find_module`); None
+    where two could be the one imported: *directory*, a package folder its scripts run from (searched last:
+    `search_roots`), holds another module of that name, which Python finds first when the script runs there."""
+    found = find_module(roots, dotted)
+    if found is not None and directory in roots and directory != roots[0] and _is_package(directory):
+        own = find_module((directory,), dotted)
+        if own is not None and own != found:
+            return None
+    return found
 
 
 @functools.lru_cache(maxsize=65536)
@@ -964,7 +976,7 @@ class Imports:
         """`import dotted` / `from <dots>dotted import ...`: the module, if the project has it."""
         if level:
             return self._known(find_module((relative_base(self.path, level),), dotted))
-        return self._known(find_module(self.roots, dotted))
+        return self._known(_one_module(self.roots, dotted, os.path.dirname(self.path)))
 
     def member(self, module: ExtModule, name: str) -> Any:
         """`module.name`: a name the module binds, else a TF name it star-imports, else its

@@ -174,3 +174,16 @@ def test_a_package_folder_of_scripts_beside_the_library_holds_callers(tmp_path):
     (tmp_path / "scripts" / "three.py").write_text(launch + "    n.train(None, None)\n" * 2)
     found = runs(tmp_path / "tf_net" / "net.py", FIT)
     assert (found.count, found.bound) == (3, "upper") and "one.py, three.py" in found.note
+
+
+def test_two_modules_a_script_could_import_tell_nothing(tmp_path):
+    """`src/train.py` imports `models.cnn`: run from src/ it finds src/models/cnn.py, run from the root (`python
+    -m src.train`) the root's models/cnn.py; with both there, neither is counted as its."""
+    for project, both in ((tmp_path / "one", False), (tmp_path / "two", True)):
+        (project / ".git").mkdir(parents=True)
+        package(project, "src", "src/models", *(["models"] if both else []))
+        for folder in (project / "src" / "models", *([project / "models"] if both else [])):
+            (folder / "cnn.py").write_text(BUILDER)
+        (project / "src" / "train.py").write_text("from models.cnn import build\n\nmodel = build(7)\n")
+        assert runs(project / "src" / "models" / "cnn.py", DENSE).count == (None if both else 1)
+    assert runs(tmp_path / "two" / "models" / "cnn.py", DENSE).count is None
