@@ -1,9 +1,11 @@
 """How the scripts beside a module call a class or function it defines but never names itself
 (`dcgan = DCGAN(sess, batch_size=FLAGS.batch_size, ...)` in main.py, `class DCGAN` in model.py), or
 a method of such a class on the instances they make (`dcgan.train(FLAGS)`): the project index's
-`callers` (the modules of its folder, or of the folder above its package, that import it, which the
-per-file cache key covers with the project modules they import), read from their syntax alone, never
-walked or imported; how often those calls run per run of the script too (script_runs.py). An argument
+`callers` (the modules that import it in the folders a program importing it runs from, a notebook's
+cells read as one script's top level, which the per-file cache key covers with the project modules they
+import), read from their syntax alone, never walked or imported, whether they name it by name, through the
+module (`import pkg.model as m`, `from pkg import model`) or through its `*` where no later `*` may give the
+name; how often those calls run per run of the script too (script_runs.py). An argument
 is known where it is a literal, a module constant of the script bound once to a literal (at its top
 level or under its main guard), the default of one of the script's command-line options that it does not set itself
 (`options.py`: its `Const.option` says so), or the script's options object itself (`FLAGS`, `args =
@@ -112,39 +114,62 @@ class Beside:
     by path: `import pkg.model as m`, an unreadable file) may call it where the reading does not follow: their
     calls are not counted (`calls`)."""
 
-    def __init__(self, importers: dict[str, str | None], path: str, own: Callable[[], str | None] = lambda: None):
+    def __init__(self, importers: dict[str, str | None], path: str, own: Callable[[], str | None] = lambda: None,
+                 package: Callable[[], str | None] = lambda: None):
         self.stem = os.path.splitext(os.path.basename(path))[0]
         self.path = path
         self.own = functools.cache(own)  # the module's own text, read where asked (`_self_counts`: what it calls on `self`)
+        self.package = package  # the text of its package's `__init__.py` (None: none, or unreadable)
         self.scripts: list[tuple[str, str, dict[str, tuple[str, str]], dict[str, str]]] = []
         self.unread: list[tuple[str, str | None]] = []
+        self.aliases: dict[str, frozenset[str]] = {}  # a script -> its names of this module `from package import module` binds
         for importer, text in importers.items():
             imports = _imports(importer, text) if text is not None and _imports_from(text, self.stem) else None
             if imports is not None and text is not None:
-                self.scripts.append((importer, text, *imports))
+                imported, modules = imports
+                aliases = self._as_module(imported)
+                if aliases:  # `from tf_unet import unet`: the module itself, read as after `import unet`
+                    imported = {local: key for local, key in imported.items() if local not in aliases}
+                    modules = {**modules, **dict.fromkeys(aliases, self.stem)}
+                    self.aliases[importer] = aliases
+                self.scripts.append((importer, text, imported, modules))
             else:
                 self.unread.append((importer, text))
         self.named = frozenset(name for _, _, imported, _ in self.scripts
                                for stem, name in imported.values() if stem == self.stem)
-        self.whole: dict[str, frozenset[str] | None] = {  # the words of the scripts importing it whole (`_reads`)
-            importer: None for importer, _, _, modules in self.scripts if self.stem in modules.values()}
+        self.whole = [importer for importer, _, _, modules in self.scripts if self.stem in modules.values()]
+        self.starred = [importer for importer, _, imported, _ in self.scripts if (self.stem, "*") in imported.values()]
+        self.words: dict[str, frozenset[str]] = {}  # the words of the scripts importing it whole or its `*` (`_reads`)
         self.told: dict[str, Elsewhere] = {}  # a script -> what the modules it imports tell (`elsewhere`)
+
+    def _as_module(self, imported: dict[str, tuple[str, str]]) -> frozenset[str]:
+        """The names a script's `from package import <this module>` binds to this module (*imported*: its
+        `from` imports): its package's folder named so, and its `__init__.py` (where it has one) defining no
+        other object of that name (Python binds the package's attribute first, its submodule otherwise)."""
+        folder = os.path.basename(os.path.dirname(self.path))
+        names = frozenset(local for local, (package, name) in imported.items() if name == self.stem and package == folder)
+        if not names:
+            return names
+        init = self.package()
+        stem = re.escape(self.stem)
+        if init is not None and re.search(rf"^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+{stem}\b|^[ \t]*{stem}[ \t]*=|\bimport\b.*\bas[ \t]+{stem}\b",
+                                          init, re.MULTILINE):
+            return frozenset()
+        return names
 
     def may_call(self, name: str) -> bool:
         """Whether a script can call *name* (`calls`'s): imported from the module by name, or
-        read as an attribute where a script imports the module whole (`model.train(FLAGS)`)."""
-        owner = name.rpartition(".")[0]
-        if owner:
-            return owner in self.named
-        return name in self.named or any(self._reads(importer, name) for importer in self.whole)
+        read where a script imports the module whole (`model.train(FLAGS)`) or its `*`."""
+        word = name.rpartition(".")[0] or name
+        return word in self.named or any(self._reads(importer, word) for importer in (*self.whole, *self.starred))
 
     def _reads(self, importer: str, name: str) -> bool:
         """Whether the script imported whole may read *name*: its text holds the word; every
         word of an ASCII text, an identifier read unchanged (a non-ASCII one may be normalised: always)."""
-        words = self.whole[importer]
+        words = self.words.get(importer)
         if words is None:
             text = next(text for path, text, _, _ in self.scripts if path == importer)
-            words = self.whole[importer] = frozenset(re.findall(r"\w+", text)) if text.isascii() else frozenset()
+            words = self.words[importer] = frozenset(re.findall(r"\w+", text)) if text.isascii() else frozenset()
         return name in words or not words
 
     def elsewhere(self, importer: str, text: str, names: dict[str, tuple[str, str]],
@@ -239,14 +264,20 @@ class Beside:
                 scripts.extend(through.scripts)
             if heirs:
                 continue
+            key = (self.stem, name)
             if not _may_call(imported_names, modules, self.stem, owner, name):
-                if named(importer, text):  # named otherwise than its reading follows (`import pkg.mod as m`; `m.f()`)
+                if self._star_gives(importer, imported_names, imported, owner or name):
+                    key = ("*", name)  # `from model import *`, then `unet()`
+                elif named(importer, text):  # named otherwise than its reading follows (`import pkg.mod as m`; `m.f()`)
                     counts.append(UNSEEN)
-                continue
-            if not owner and (self.stem, name) not in imported_names.values() and not self._reads(importer, name):
+                    continue
+                else:
+                    continue
+            elif not owner and key not in imported_names.values() and not self._reads(importer, name):
                 continue  # imported whole only, and never names it
-            calls, handed, counted, read = _script(importer, text, self.elsewhere(importer, text, imported_names, imported))
-            called = calls.get((self.stem, name), ())
+            calls, handed, counted, read = _script(importer, text, self.elsewhere(importer, text, imported_names, imported),
+                                                   self.aliases.get(importer, frozenset()))
+            called = calls.get(key, ())
             if called is None:
                 return None
             if called and owner in handed:
@@ -254,7 +285,7 @@ class Beside:
                     return None
             if called:
                 found.extend(called)
-                counts.append(counted[(self.stem, name)])
+                counts.append(counted[key])
                 scripts.append(os.path.basename(importer))
             elif owner and named(importer, text, read) and not self._heirs_call(importer, text, imported_names, name):
                 counts.append(UNSEEN)  # `.method` read on what it cannot tell: calls not seen
@@ -279,6 +310,26 @@ class Beside:
         if found and any(named(path, text) for path, text in self.unread):
             counts.append(UNSEEN)
         return Tally(found, counts, scripts)
+
+    def _star_gives(self, importer: str, imported: dict[str, tuple[str, str]],
+                    texts: Callable[[str], dict[str, str | None]], word: str) -> bool:
+        """Whether the name *word* the script at *importer* never binds is this module's, by its `from module
+        import *` (*imported*: the script's imports): this module names it and lists no `__all__`, and no
+        star import after this one may give it (each of another project module the script imports, *texts*,
+        whose text neither names it nor imports a `*` itself). Where one may, or is another library's, the
+        name is not told (Python binds it to the last one giving it)."""
+        stars = [stem for stem, name in imported.values() if name == "*"]
+        own = self.own()
+        if self.stem not in stars or word.startswith("_") or own is None or "__all__" in own \
+                or re.search(rf"\b{re.escape(word)}\b", own) is None:
+            return False
+        later = stars[len(stars) - stars[::-1].index(self.stem):]
+        modules = texts(importer) if later else {}
+        for stem in later:
+            found = [text for path, text in modules.items() if _stem(path) == stem]
+            if len(found) != 1 or found[0] is None or re.search(rf"\b{re.escape(word)}\b|\bimport\s*\*", found[0]):
+                return False
+        return True
 
     def _heirs_of(self, importer: str, text: str, imported: dict[str, tuple[str, str]], name: str) -> tuple[str, ...]:
         """The classes the script at *importer* defines on the class of *name* (`Class.method`), imported by name
@@ -360,11 +411,12 @@ def names_method(tree: ast.Module, name: str) -> bool:
 
 def _imports_from(text: str, stem: str) -> bool:
     """Whether *text* may hold `from ...<stem> import` (the module's last name followed by `import`,
-    with only blanks and line continuations between) or `import <stem>`: a test of the text before
+    with only blanks and line continuations between), `import <stem>`, `import <package>.<stem>` or `from <package> import
+    a, <stem>`: a test of the text before
     its parse. Tried where the name occurs only: a search for a pattern that starts with `\\b` does
     not skip ahead to the name and cost 40× more on Keras's modules."""
     named = re.compile(rf"{re.escape(stem)}[\s\\]*import\b")
-    module = re.compile(rf"\bimport[ \t]+{re.escape(stem)}\b")
+    module = re.compile(rf"\bimport[ \t(]+(?:[\w.]+\.)?(?:[\w.]+[ \t]*,[ \t]*)*{re.escape(stem)}\b")
     at = text.find(stem)
     while at != -1:
         before = at > 0 and (text[at - 1].isalnum() or text[at - 1] == "_")
@@ -622,20 +674,22 @@ def _stem(path: str) -> str:
 
 @_per_text
 def _imports(path: str, text: str) -> tuple[dict[str, tuple[str, str]], dict[str, str]] | None:
-    """A script's top-level imports: name -> (module stem, name) of `from ...stem import name`,
-    name -> module of `import module`; None where it does not parse."""
+    """A script's top-level imports: name -> (module stem, name) of `from ...stem import name` (`*module`
+    -> (module stem, "*") of `from module import *`, in their order), name -> module stem of `import module`
+    and `import package.module as name`; None where it does not parse."""
     try:
         tree = trees.parse_module(text, path, edited=False)
     except SyntaxError:
         return None
     imported = {
-        alias.asname or alias.name: ((node.module or "").rpartition(".")[2], alias.name)
+        alias.asname or (f"*{'.' * node.level}{node.module or ''}" if alias.name == "*" else alias.name):
+            ((node.module or "").rpartition(".")[2], alias.name)
         for node in tree.body
         if isinstance(node, ast.ImportFrom)
         for alias in node.names
     }
-    modules = {alias.asname or alias.name: alias.name for node in tree.body if isinstance(node, ast.Import)
-               for alias in node.names if "." not in alias.name}
+    modules = {alias.asname or alias.name: alias.name.rpartition(".")[2] for node in tree.body if isinstance(node, ast.Import)
+               for alias in node.names if alias.asname or "." not in alias.name}
     return imported, modules
 
 
@@ -644,27 +698,33 @@ def _may_call(imported: dict[str, tuple[str, str]], modules: dict[str, str], ste
     method on the instances of a class imported from it, a name imported from it, or any name of
     it imported as a module. Tried before the script's walk."""
     if owner:
-        return (stem, owner) in imported.values()
+        return (stem, owner) in imported.values() or stem in modules.values()
     return (stem, name) in imported.values() or stem in modules.values()
 
 
 @_per_text
-def _script(path: str, text: str, elsewhere: Elsewhere = NOTHING_ELSEWHERE) -> tuple[dict[tuple[str, str], list[Arguments] | None], frozenset[str],
-                                           dict[tuple[str, str], Counted], Read]:
+def _script(path: str, text: str, elsewhere: Elsewhere = NOTHING_ELSEWHERE, aliases: frozenset[str] = frozenset()
+            ) -> tuple[dict[tuple[str, str], list[Arguments] | None], frozenset[str], dict[tuple[str, str], Counted], Read]:
     """(module stem, name) -> the arguments of each call of a name this script imports from that
     module (a function, a class, `Class.method` on the instances it makes, a module's `function`
-    after `import module`), None where the script names it otherwise than in plain calls; the
+    after `import module`; ("*", name) of a name it never binds, where it imports some module's `*`), None
+    where the script names it otherwise than in plain calls; the
     classes whose instances it hands on (passes to a call); how often the calls of each such name
     run per run of the script (script_runs.py); and what its code reads (`Read`). *elsewhere*: what the
-    project modules it imports tell of its command line."""
+    project modules it imports tell of its command line; *aliases*: the names its `from package import module`
+    binds to the module itself (`Beside._as_module`), read as after `import module`."""
     imports = _imports(path, text)
     if imports is None or not any(imports):
         return {}, frozenset(), {}, Read(frozenset(), frozenset())
     imported, modules = imports
+    if aliases:
+        modules = {**modules, **{local: imported[local][1] for local in aliases if local in imported}}
+        imported = {local: key for local, key in imported.items() if local not in aliases}
     tree = trees.parse_module(text, path, edited=False)
     script = _Script(tree, elsewhere)
+    free = script.free if any(name == "*" for _, name in imported.values()) else frozenset()
     choices = one_of.Choices(tree, frozenset(imported))
-    instances = script.instances(imported, choices)
+    instances = script.instances(imported, modules, free, choices)
     by_name: dict[str, list[ast.Call]] = {}
     by_attribute: dict[tuple[str, str], list[ast.Call]] = {}
     picked: Counter[str] = Counter()  # an imported class -> the calls of it through a pick (one_of.py)
@@ -680,7 +740,7 @@ def _script(path: str, text: str, elsewhere: Elsewhere = NOTHING_ELSEWHERE) -> t
     found: dict[tuple[str, str], list[Arguments] | None] = {}
     nodes: dict[tuple[str, str], list[ast.Call]] = {}  # the calls of each name found
     chosen = {imported[local] for local in picked}  # each of its calls one of several's: at most so often
-    for local, key in imported.items():
+    for local, key in [*imported.items(), *((local, ("*", local)) for local in free)]:  # ("*", name): a star import's
         if script.loads.get(local, 0):
             named = script.loads[local] - choices.displayed[local] + picked[local]
             found[key] = script.arguments(nodes.setdefault(key, by_name.get(local, [])), named)
@@ -696,7 +756,7 @@ def _script(path: str, text: str, elsewhere: Elsewhere = NOTHING_ELSEWHERE) -> t
     for holder, keys in instances.items():
         for key in keys:
             held.setdefault(key, []).append(own[holder])
-    in_functions = _local_instances(tree, imported, frozenset(instances), choices)
+    in_functions = _local_instances(tree, imported, modules, frozenset(instances), free, choices)
     for keys, holding in in_functions:
         for key in keys:
             held.setdefault(key, []).append(holding)
@@ -727,16 +787,22 @@ class _Held(NamedTuple):
     handed: bool
 
 
-def _made(value: ast.expr, imported: dict[str, tuple[str, str]], choices: one_of.Choices) -> tuple[tuple[str, str], ...] | None:
-    """The classes (module stem, class) an instance bound to *value* may be of: the one a call of a class the
-    script imports makes, the candidates of a call through a pick of one of several (`model(sess)`,
-    `one_of.Choices`); none for `None` (a method called on it never runs); None for anything else."""
+def _made(value: ast.expr, imported: dict[str, tuple[str, str]], modules: dict[str, str], free: frozenset[str],
+          choices: one_of.Choices) -> tuple[tuple[str, str], ...] | None:
+    """The classes (module stem, class) an instance bound to *value* may be of: the one a call makes of a
+    class the script imports (`DCGAN(...)`), of one read of a module it imports (`modellib.MaskRCNN(...)`),
+    ("*", class) of a name it never binds (*free*, where it imports some module's `*`); the candidates of a
+    call through a pick of one of several (`model(sess)`, `one_of.Choices`); none for `None` (a method
+    called on it never runs); None for anything else."""
     if type(value) is ast.Constant and value.value is None:
         return ()
     if type(value) is not ast.Call:
         return None
-    if type(value.func) is ast.Name and value.func.id in imported:
-        return (imported[value.func.id],)
+    func = value.func
+    if type(func) is ast.Name and (func.id in imported or func.id in free):
+        return (imported.get(func.id) or ("*", func.id),)
+    if type(func) is ast.Attribute and type(func.value) is ast.Name and func.value.id in modules:
+        return ((modules[func.value.id], func.attr),)
     return tuple(imported[local] for local in choices.picked(value)) or None
 
 
@@ -752,8 +818,9 @@ def _instances_made(made: dict[str, list[tuple[tuple[str, str], ...]]], stores: 
     return found
 
 
-def _local_instances(tree: ast.Module, imported: dict[str, tuple[str, str]], taken: frozenset[str],
-                     choices: one_of.Choices) -> list[tuple[tuple[tuple[str, str], ...], _Held]]:
+def _local_instances(tree: ast.Module, imported: dict[str, tuple[str, str]], modules: dict[str, str],
+                     taken: frozenset[str], free: frozenset[str], choices: one_of.Choices
+                     ) -> list[tuple[tuple[tuple[str, str], ...], _Held]]:
     """The names a top-level function of the script binds only to instances of a class it imports (or to
     None), none of them a parameter there or one of the script's own (*taken*): `model = NERModel(config)` in
     `main` while another function's parameter is also `model`. Each with the classes they may be of
@@ -766,7 +833,7 @@ def _local_instances(tree: ast.Module, imported: dict[str, tuple[str, str]], tak
         made: dict[str, list[tuple[tuple[str, str], ...]]] = {}
         for node in nodes:
             if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
-                keys = _made(node.value, imported, choices)
+                keys = _made(node.value, imported, modules, free, choices)
                 if keys is not None:
                     made.setdefault(node.targets[0].id, []).append(keys)
         if not made:
@@ -811,6 +878,22 @@ def _one_of(counted: Counted, chosen: bool) -> Counted:
     return runs, upper or chosen and runs is not None
 
 
+#: The nodes binding names otherwise than as a `Name` stored (`_defines`).
+_DEFINING = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom, ast.ExceptHandler,
+                       ast.MatchAs, ast.MatchStar, ast.MatchMapping, ast.Global, ast.Nonlocal})
+
+
+def _defines(node: Any) -> list[str]:
+    """The names one of the `_DEFINING` nodes binds."""
+    kind = type(node)
+    if kind in (ast.Import, ast.ImportFrom):
+        return [alias.asname or alias.name.partition(".")[0] for alias in node.names]
+    if kind in (ast.Global, ast.Nonlocal):
+        return list(node.names)
+    found = node.rest if kind is ast.MatchMapping else node.name
+    return [found] if found else []
+
+
 def _spreads(call: ast.Call) -> bool:
     return any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords)
 
@@ -833,6 +916,7 @@ class _Script:
         self.parameters: Counter[str] = Counter()  # how often each name is a parameter
         self.assigns: list[ast.Assign] = []  # in the walk's order (`instances`, `parsed`)
         self.withs: list[ast.withitem] = []  # `with tf.compat.v1.Session() as sess` (`made`)
+        self.defined: set[str] = set()  # names bound by a definition, an import, `except ... as`, a `match` pattern
         node: Any  # told apart by exact type: a parsed tree's nodes are of ast's own classes
         for node in trees.walk(tree):
             kind = type(node)
@@ -853,6 +937,8 @@ class _Script:
                 self.assigns.append(node)
             elif kind is ast.withitem:
                 self.withs.append(node)
+            elif kind in _DEFINING:
+                self.defined.update(_defines(node))
         top = [*tree.body, *(s for node in tree.body if type(node) is ast.If and entry_runners.is_main_guard(node.test)
                              for s in node.body)]  # the main guard's statements run as the program's top level
         self.constants = {
@@ -862,6 +948,11 @@ class _Script:
             for target in node.targets
             if isinstance(target, ast.Name) and self.stores.get(target.id) == 1
         }
+
+    @functools.cached_property
+    def free(self) -> frozenset[str]:
+        """The names the script reads and never binds (what a `from module import *` may give it)."""
+        return frozenset(self.loads).difference(self.stores, self.parameters, self.defined)
 
     @property
     def read(self) -> Read:
@@ -875,15 +966,16 @@ class _Script:
             return None
         return [([self.value(a) for a in c.args], {k.arg: self.value(k.value) for k in c.keywords if k.arg}) for c in calls]
 
-    def instances(self, imported: dict[str, tuple[str, str]], choices: one_of.Choices
-                  ) -> dict[str, tuple[tuple[str, str], ...]]:
+    def instances(self, imported: dict[str, tuple[str, str]], modules: dict[str, str], free: frozenset[str],
+                  choices: one_of.Choices) -> dict[str, tuple[tuple[str, str], ...]]:
         """Name -> the classes (module stem, class) its instances may be of, of the names every binding of
-        which makes an instance of a class the script imports (`dcgan = DCGAN(...)`), or of one of several
-        (`gan = model(sess)` of `for model in [GAN, CGAN]`, `_made`), or is None; none of them a parameter."""
+        which makes an instance of a class the script imports (`dcgan = DCGAN(...)`, `model =
+        modellib.MaskRCNN(...)`), or of one of several (`gan = model(sess)` of `for model in [GAN, CGAN]`,
+        `_made`), or is None; none of them a parameter."""
         made: dict[str, list[tuple[tuple[str, str], ...]]] = {}
         for node in self.assigns:
             if len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
-                keys = _made(node.value, imported, choices)
+                keys = _made(node.value, imported, modules, free, choices)
                 if keys is not None:
                     made.setdefault(node.targets[0].id, []).append(keys)
         return {name: keys for name, keys in _instances_made(made, self.stores).items() if name not in self.parameters}

@@ -43,7 +43,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from greenlint.analysis import assigned, by_name, constructed, installed, served, trees, untyped, wrapped
+from greenlint.analysis import assigned, by_name, constructed, installed, path_edits, served, trees, untyped, wrapped
 from greenlint.analysis.import_table import bindings
 from greenlint.analysis.records import Record
 from greenlint.analysis.values import (
@@ -114,23 +114,63 @@ def _holds_python(directory: str) -> bool:
 
 
 def _holds_script(directory: str) -> bool:
-    """Whether a module of *directory* runs as the program: a script (`if __name__ == "__main__":`) or a
-    web server's (served.py), started from that folder."""
+    """Whether a module of *directory* runs as the program: a script (`if __name__ == "__main__":`), a
+    web server's (served.py) or a notebook (its cells run top to bottom), started from that folder; in
+    a package folder also a module importing another of the folder as a top-level one (`from models.cnn
+    import mini_XCEPTION` in `src/train.py`, `src/models/` a package): found only with the folder first
+    on `sys.path`, where Python puts a script's own."""
     try:
-        names = sorted(entry.name for entry in os.scandir(directory) if entry.name.endswith(".py"))
+        names = sorted(entry.name for entry in os.scandir(directory) if entry.name.endswith((".py", ".ipynb")))
     except OSError:
         return False
-    return any(_runs_as_program(os.path.join(directory, name)) for name in names)
+    inside = _inside(directory) if _is_package(directory) else frozenset()
+    return any(name.endswith(".ipynb") or _runs_as_program(os.path.join(directory, name), inside) for name in names)
 
 
-def _runs_as_program(path: str) -> bool:
+def _inside(directory: str) -> frozenset[str]:
+    """The names a top-level import finds in *directory* first on `sys.path`: its modules and folders, less
+    `__init__` and those of the standard library (which a package's folder never shadows: `find_module`)."""
+    try:
+        names = {entry.name.removesuffix(".py") for entry in os.scandir(directory)
+                 if entry.name.endswith(".py") or entry.is_dir() and not entry.name.startswith(".")}
+    except OSError:
+        return frozenset()
+    return frozenset(n for n in names if n.isidentifier() and n != "__init__" and n not in sys.stdlib_module_names)
+
+
+def _subfolders(folder: str) -> list[str]:
+    """The folders in *folder*, sorted, less links, hidden ones and installed environments (a `pyvenv.cfg`)."""
+    try:
+        entries = sorted(entry.path for entry in os.scandir(folder)
+                         if entry.is_dir(follow_symlinks=False) and not entry.name.startswith("."))
+    except OSError:
+        return []
+    return [entry for entry in entries if not os.path.isfile(os.path.join(entry, "pyvenv.cfg"))]
+
+
+def _runs_as_program(path: str, inside: frozenset[str] = frozenset()) -> bool:
+    """Whether the module at *path* runs as the program (`_holds_script`); *inside*: the names of its
+    package folder an import of it finds only with that folder first on `sys.path` (`_inside`)."""
     from greenlint.analysis import sources
 
     data, error = sources.read_bytes(Path(path), sources.MAX_BYTES)
-    if error is not None or data is None or not (b"__main__" in data or any(n.encode() in data for n in served.SERVERS)):
+    if error is not None or data is None:
+        return False
+    if not inside and not (b"__main__" in data or any(n.encode() in data for n in served.SERVERS)):
         return False  # the cheap test first: most library modules name neither
-    text = module_code(path) or ""
-    return bool(_MAIN_GUARD.search(text) or served.imports_server(text))
+    text = module_code(path, data) or ""
+    if _MAIN_GUARD.search(text) or served.imports_server(text):
+        return True
+    return any(name in inside for statement in import_statements(text) for name in _first_names(statement))
+
+
+def _first_names(statement: tuple) -> list[str]:
+    """The top-level names an absolute import statement (`_IMPORT_LINE` groups) looks up first; none for
+    a relative one."""
+    dots, dotted, _, plain = statement
+    if plain is not None:
+        return [item.split()[0].partition(".")[0] for item in plain.split(",") if item.split()]
+    return [] if dots else [dotted.partition(".")[0]]
 
 
 def working_directory() -> str | None:
@@ -277,8 +317,23 @@ def _import_lines(text: str):
 
 def direct_imports(path: str, text: str) -> list[str]:
     """Files of the project modules *text* (the module at *path*) may import, sorted (resolved
-    against the files there now: only stats, no reading)."""
-    return _files_of(path, _resolve_each(path, [*import_statements(text), *_named_statements(path, text)]))
+    against the files there now, with the folders it puts on `sys.path` itself: only stats, no reading;
+    a module it names by a string counts as imported after every such edit)."""
+    matches = list(_import_lines(text))
+    statements = [match.groups() for match in matches]
+    named = _named_statements(path, text)
+    lines = [*_lines(text, matches), *[text.count("\n") + 2] * len(named)]
+    return _files_of(path, _resolve_each(path, [*statements, *named], lines, path_edits.edits(path, text)))
+
+
+def _lines(text: str, matches: list) -> list[int]:
+    """The line (1-based) each of the *matches* (`_import_lines`, in order) starts on."""
+    lines, line, at = [], 1, 0
+    for match in matches:
+        line += text.count("\n", at, match.start())
+        at = match.start()
+        lines.append(line)
+    return lines
 
 
 def _named_statements(path: str, text: str) -> list[tuple]:
@@ -315,12 +370,15 @@ def _files_of(path: str, resolved: Iterable[set[str]]) -> list[str]:
     return sorted(found)
 
 
-def _resolve_each(path: str, statements: list[tuple]) -> list[set[str]]:
-    """For each of the *statements* of the module at *path*, the files it may import."""
+def _resolve_each(path: str, statements: list[tuple], lines: list[int] | None = None,
+                  made: tuple[path_edits.PathEdit, ...] = ()) -> list[set[str]]:
+    """For each of the *statements* of the module at *path* (on *lines*), the files it may import; *made*:
+    the module's `sys.path` edits, each searched by the statements after it."""
     directory = os.path.dirname(path)
-    roots = import_roots(directory)
+    base = import_roots(directory)
     each: list[set[str]] = []
-    for dots, dotted, names, plain in statements:
+    for at, (dots, dotted, names, plain) in enumerate(statements):
+        roots = path_edits.roots_at(base, made, lines[at]) if made and lines is not None else base
         found: set[str] = set()
         each.append(found)
         # Python runs every parent package of what it imports, but only what a name is bound to is
@@ -332,15 +390,27 @@ def _resolve_each(path: str, statements: list[tuple]) -> list[set[str]]:
                 words = item.split()
                 parts = words[0].split(".") if words else []
                 for i in range(len(parts) if "as" in words else 1, len(parts) + 1):
-                    _add(found, find_module(roots, ".".join(parts[:i])))
+                    _add(found, _one_module(roots, ".".join(parts[:i]), directory))
             continue
-        bases = (relative_base(path, len(dots)),) if dots else roots
-        module = _add(found, find_module(bases, dotted))
+        relative = (relative_base(path, len(dots)),) if dots else None
+        module = _add(found, find_module(relative, dotted) if relative else _one_module(roots, dotted, directory))
         if module is not None and module.directory is not None:
             for name in _SPLIT.split(names):
                 if name.isidentifier():
                     _add(found, _submodule(module.directory, name))
     return each
+
+
+def _one_module(roots: tuple[str, ...], dotted: str, directory: str) -> ExtModule | None:
+    """The project module an absolute import in a module of *directory* finds in *roots* (`find_module`); None
+    where two could be the one imported: *directory*, a package folder its scripts run from (searched last:
+    `search_roots`), holds another module of that name, which Python finds first when the script runs there."""
+    found = find_module(roots, dotted)
+    if found is not None and directory in roots and directory != roots[0] and _is_package(directory):
+        own = find_module((directory,), dotted)
+        if own is not None and own != found:
+            return None
+    return found
 
 
 @functools.lru_cache(maxsize=65536)
@@ -386,6 +456,8 @@ class _Read(NamedTuple):
     not_keras_only: bool  #: unreadable, or it imports a library with estimators of its own (`untyped.imports_estimator`)
     builds_graphs: bool  #: it makes a TF1 graph's inputs or runs one (`_GRAPH_WORDS`: a placeholder, a Session)
     classes: bool  #: it may define a class at its top level (`readers`)
+    lines: list[int]  #: the line each statement starts on
+    edits: tuple[path_edits.PathEdit, ...]  #: the folders it puts on `sys.path` itself (path_edits.py)
 
 
 def module_code(path: str, data: bytes | None = None) -> str | None:
@@ -454,7 +526,8 @@ class ProjectIndex:
             sha, statements, top, text is not None and sources.mentions_tf(text),
             text is not None and served.imports_server(text), text is None or untyped.imports_estimator(text),
             text is not None and any(word in text for word in _GRAPH_WORDS),
-            text is not None and (text.startswith("class ") or "\nclass " in text))
+            text is not None and (text.startswith("class ") or "\nclass " in text),
+            _lines(text, matches) if text is not None else [], path_edits.edits(path, text) if text is not None else ())
         return statements, sha, top
 
     def _scan(self, path: str, data: bytes | None = None) -> tuple[list[str], str]:
@@ -474,7 +547,8 @@ class ProjectIndex:
             imports, sha, top = [], "missing", []
         else:
             statements, sha, tops = self._statements(path, data)
-            each = _resolve_each(path, statements)  # each statement once: most are not indented
+            read = self._read_before[path]
+            each = _resolve_each(path, statements, read.lines, read.edits)  # each statement once: most are not indented
             imports = _files_of(path, each)
             top = _files_of(path, (files for files, is_top in zip(each, tops) if is_top))
         if known is not None:  # a changed file: components, digests may all change
@@ -573,21 +647,47 @@ class ProjectIndex:
         return self._users.get(folder, {}).get(path, [])
 
     def callers(self, path: str) -> list[str]:
-        """The modules that may call what the module at *path* defines, sorted: those beside it that import
-        it (`users`), and for a module of a package those of the folder above its top package, where the
-        scripts importing the package run from (their folder first on `sys.path`: `train.py` beside the
-        package `model/`, importing `model.ner_model`), and those of its subfolders that are no package
-        and hold a script (`scripts/train.py` importing `model.ner_model`: `script_folders`)."""
+        """The modules that may call what the module at *path* defines, sorted: those that import it (each
+        resolved as Python would run it: `imports`) in the folders a program importing it may run from, its
+        folder first on `sys.path` (`program_folders`), and in the project's folders of scripts those that
+        put its folder, or one above it, on `sys.path` themselves (path_edits.py: `sys.path.append("..")`).
+        A module of a folder that no script marks as a program's (`tools/util.py` with no main guard) is no
+        caller, unless beside it or its top package."""
         found = self.users(path)
         folder = os.path.dirname(path)
-        above = _outside_packages(folder)
-        if above == folder:
-            return found
         extra = []
-        for place in (above, *self.script_folders(above)):
+        for place in self.program_folders(folder):
             self._folder_importers(place)
             extra += self._users.get(place, {}).get(path, [])
+        root = project_root(folder)
+        for place in [root, *self.script_folders(root)] if root is not None else ():
+            self._folder_importers(place)
+            extra += [importer for importer in self._users.get(place, {}).get(path, []) if self._puts_above(importer, folder)]
         return sorted({*found, *extra}) if extra else found
+
+    def _puts_above(self, importer: str, folder: str) -> bool:
+        """Whether the module at *importer* puts *folder*, or a folder above it, on `sys.path` itself."""
+        read = self.text_flags(importer)
+        return read is not None and any(os.path.commonpath((edit.folder, folder)) == edit.folder for edit in read.edits)
+
+    def program_folders(self, folder: str) -> list[str]:
+        """The folders besides *folder* a program importing its modules may run from: each folder above it,
+        up to the project's root (or its top package's where it has none), that holds a script
+        (`_holds_script`: `src/train.py` importing `models.cnn` of `src/models/`, a notebook importing
+        `models.ssd` of a namespace folder), and for a module of a package the folder holding its top package
+        (`train.py` beside the package `model/`) and the folders of scripts below that (`script_folders`:
+        `samples/coco/coco.py` importing `mrcnn.model`; a script there finds a module that is no package's
+        only from another folder first on `sys.path`)."""
+        above = _outside_packages(folder)
+        root = project_root(folder)
+        last = root if root is not None and os.path.commonpath((root, above)) == root else above
+        chain = []
+        inner = folder
+        while inner != last and os.path.dirname(inner) != inner:
+            inner = os.path.dirname(inner)
+            if inner == above or _holds_script(inner):
+                chain.append(inner)
+        return [*chain, *(self.script_folders(above) if above != folder else ())]
 
     def calling_imports(self, path: str, readers: list[str]) -> list[str]:
         """The readers of the project modules the module at *path* imports, sorted, less *path* and its own
@@ -613,20 +713,22 @@ class ProjectIndex:
         return list(found)
 
     def script_folders(self, folder: str) -> list[str]:
-        """The subfolders of *folder* that are no package and hold a script run as the program
-        (`_holds_script`), or a module naming TensorFlow or Keras (`examples/dqn_atari.py`, a TF
-        program's script with no `__main__` guard): `scripts/`, `tools/`, `examples/` beside a
-        package, listed once between refreshes."""
+        """The folders below *folder*, through folders that are no package, that hold a script run as the
+        program or a notebook (`_holds_script`), or that are no package and hold a module naming TensorFlow
+        or Keras (`examples/dqn_atari.py`, a TF program's script with no `__main__` guard): `scripts/`,
+        `tools/`, `examples/` beside a package, `samples/coco/` below `samples/`; listed once between
+        refreshes. Hidden folders and installed environments (a `pyvenv.cfg`) are not the project's."""
         self._fresh()
         found = self._script_folders.get(folder)
         if found is None:
-            try:
-                entries = sorted(entry.path for entry in os.scandir(folder) if entry.is_dir() and not entry.name.startswith("."))
-            except OSError:
-                entries = []
-            found = self._script_folders[folder] = [
-                e for e in entries if not _is_package(e) and (_holds_script(e) or self._names_tf(e))
-            ]
+            found = self._script_folders[folder] = []
+            for entry in _subfolders(folder):
+                if _is_package(entry):  # a library's, not walked; its own folder of scripts is one (`bin/`)
+                    found += [entry] if _holds_script(entry) else []
+                    continue
+                if _holds_script(entry) or self._names_tf(entry):
+                    found.append(entry)
+                found += self.script_folders(entry)
         return found
 
     def _names_tf(self, folder: str) -> bool:
@@ -859,7 +961,8 @@ class Imports:
         self.index = index
         self.path = path
         self.catalog = catalog
-        self.roots = import_roots(os.path.dirname(path))
+        read = index.text_flags(path)
+        self.roots = path_edits.roots_at(import_roots(os.path.dirname(path)), read.edits if read is not None else ())
         self.cycle = index.component(path)
         self.near = index.near(path)  # of the cycle, the modules that run while this one is imported
         # what the cache key covers (`ProjectIndex.digest`): nothing else is followed
@@ -899,7 +1002,7 @@ class Imports:
         """`import dotted` / `from <dots>dotted import ...`: the module, if the project has it."""
         if level:
             return self._known(find_module((relative_base(self.path, level),), dotted))
-        return self._known(find_module(self.roots, dotted))
+        return self._known(_one_module(self.roots, dotted, os.path.dirname(self.path)))
 
     def member(self, module: ExtModule, name: str) -> Any:
         """`module.name`: a name the module binds, else a TF name it star-imports, else its
@@ -1017,7 +1120,9 @@ class Imports:
         their texts read once per module analysed)."""
         if self.beside is None:
             texts = {importer: module_code(importer) for importer in self.index.callers(self.path)}
-            self.beside = constructed.Beside(texts, self.path, functools.partial(module_code, self.path))
+            init = os.path.join(os.path.dirname(self.path), "__init__.py")
+            self.beside = constructed.Beside(texts, self.path, functools.partial(module_code, self.path),
+                                             functools.partial(module_code, init))
         return self.beside
 
     def calls_beside(self, name: str) -> constructed.Called | None:

@@ -161,8 +161,8 @@ def test_a_name_no_script_can_call_is_known_before_any_walk(monkeypatch):
     ("GAN.evaluate", {"main.py": "from model import GAN\nother = make()\n{0}other.evaluate(3){1}\n"}, ""),
     # a script whose imports cannot call it (`from pkg import model`), naming it
     ("train", {"as_name.py": "from pkg import model\n{0}model.train(3){1}\n"}, ""),
-    # a script not read (`import pkg.model as m`), naming it
-    ("train", {"aliased.py": "import pkg.model as m\n{0}m.train(3){1}\n"}, ""),
+    # a script whose reading does not follow the path it names it by (`import pkg.model`), naming it
+    ("train", {"dotted.py": "import pkg.model\n{0}pkg.model.train(3){1}\n"}, ""),
     # a project module the script hands its instance to, reading `.evaluate` of it
     ("GAN.evaluate", {"main.py": "from model import GAN\nfrom helpers import run\ng = GAN(1)\ng.evaluate(4)\nrun(g)\n"},
      "def run(g):\n    {0}g.evaluate(3){1}\n    return g\n"),
