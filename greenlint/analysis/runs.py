@@ -9,7 +9,9 @@ the module, of each call's own count (a helper called 7 times runs its `fit` 7 t
 from a 3-trip loop in a function called twice, 6). The count is exact only when every reference
 to the function is a call the resolver saw (`Resolver.all_calls_seen`); a function passed
 elsewhere (a callback, Keras's `call`/`train_step`, `tf.function(f)`), never called in the file,
-called recursively or through an unknown loop gives an unknown count. A function only the scripts
+called recursively or through an unknown loop gives an unknown count; one handed to an API that calls it
+(a callback's hooks once per epoch or batch of the `fit` given it, a `Dataset.map` function traced once:
+handed.py) has those calls, `Place.via` naming the API, a lambda too where written as its argument. A function only the scripts
 beside its module call (`trainer.train()` in main.py) runs as often as those calls do per run of
 the program, where none of them sits in a loop (script_runs.py, `Resolver.passed_beside`). Code under `if`/`except`/
 `case` inside a loop, in a comprehension with a filter, or in a loop a `break`/`return`/`raise`
@@ -178,6 +180,7 @@ class Place(NamedTuple):
     line: int = 0  # the call's line (0: not known), and whether an `if`/`except`/`case` body encloses it
     branched: bool = False
     beside: str = ""  # a call another module makes, named by its scripts (`Resolver.passed_beside`)
+    via: str = ""  # a call an API makes of a function handed to it, in words (handed.py: "once per epoch of ...")
 
 
 def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted: list[str] | tuple = (),
@@ -252,11 +255,15 @@ class FunctionRuns:
         name = getattr(info.node, "name", None)
         if key in active:
             return Local(None, UNKNOWN), f"{name} is called recursively"
+        # a lambda written as the argument of an API that calls it (handed.py) has those calls alone
+        handed = bool(info.callers) and all(place is not None and place.via for _, place, _ in info.callers)
+        if name is None and handed:
+            name = f"the lambda of line {info.node.lineno}"
         if name is None:
             found = Local(None, UNKNOWN), "a lambda runs where it is passed"
         elif key in self.served:
             found = Local(None, UNKNOWN), f"{name} runs once per web request ({self.served[key]})"
-        elif not info.callers or not self.all_calls_seen(info):
+        elif not info.callers or not (handed and isinstance(info.node, ast.Lambda) or self.all_calls_seen(info)):
             found = Local(None, UNKNOWN), f"{name} is called or passed where greenlint cannot count"
         elif any(place is not None and place.later for _, place, _ in info.callers):
             found = Local(None, UNKNOWN), f"{name} is bound (types.MethodType, functools.partial) and called where " \
@@ -271,7 +278,8 @@ class FunctionRuns:
                 runs = combine(place.runs, outer)
                 if runs.count is None:
                     total = None
-                    why = why or f"a call of {name} sits in a loop of unknown length"
+                    why = why or (f"{name} runs {place.via}" if place.via else
+                                  f"a call of {name} sits in a loop of unknown length")
                     break
                 total += runs.count
                 bound = UPPER if runs.bound == UPPER else bound
@@ -284,7 +292,11 @@ class FunctionRuns:
                     beside = f"one of {beside}, the most any makes"
                 places = f"{calls} call{'s' if calls != 1 else ''}" + (f" in {beside}" if beside else "") + \
                     (", the others traced into a graph" if eager and len(eager) < len(info.callers) else "")
-                found = Local(total, bound), f"{name}() runs {'at most ' if bound == UPPER else ''}{total}{TIMES} ({places})"
+                vias = "; ".join(dict.fromkeys(place.via for _, place, _ in eager or info.callers if place.via))
+                if vias:  # called by APIs it was handed to (handed.py)
+                    places = vias if handed else f"{places}: {vias}"
+                called = name if isinstance(info.node, ast.Lambda) else f"{name}()"
+                found = Local(total, bound), f"{called} runs {'at most ' if bound == UPPER else ''}{total}{TIMES} ({places})"
         self.memo[key] = found
         return found
 
