@@ -16,6 +16,8 @@ steps where its work knows them, else an unknown count that says why.
 
 from __future__ import annotations
 
+from typing import Any
+
 from greenlint.analysis.runs import EXACT, UNKNOWN, UPPER, Local
 
 PER_FIT, PER_EPOCH, PER_BATCH = "fit", "epoch", "batch"
@@ -47,6 +49,25 @@ TRACED_ONCE = {
 }
 #: The Dataset constructor that calls the generator function given once per pass over the pipeline.
 FROM_GENERATOR = "tensorflow.data.Dataset.from_generator"
+_EACH = "once per {each} of the `{api}` of line {line} where it runs eagerly, once per trace inside a graph"
+_OP = "in Python each time the op of the `{api}` of line {line} runs (once per element inside a `Dataset.map`)"
+#: APIs calling the functions given as often as their data or the graph holding them decide, which this
+#: analysis does not count: API -> (its parameters naming them, who calls them, in words).
+UNCOUNTED = {
+    "tensorflow.keras.layers.Lambda": (
+        ("function",),
+        "when the `{api}` layer of line {line} is called on its inputs, and again each time Keras traces the model",
+    ),
+    "tensorflow.map_fn": (("fn",), _EACH.replace("{each}", "element")),
+    "tensorflow.compat.v1.map_fn": (("fn",), _EACH.replace("{each}", "element")),
+    "tensorflow.scan": (("fn",), _EACH.replace("{each}", "element")),
+    "tensorflow.foldl": (("fn",), _EACH.replace("{each}", "element")),
+    "tensorflow.while_loop": (("cond", "body"), _EACH.replace("{each}", "iteration")),
+    "tensorflow.compat.v1.while_loop": (("cond", "body"), _EACH.replace("{each}", "iteration")),
+    "tensorflow.py_function": (("func",), _OP),
+    "tensorflow.numpy_function": (("func",), _OP),
+    "tensorflow.compat.v1.py_func": (("func",), _OP),
+}
 
 
 def made_from(api: str, keywords: list, named: dict) -> tuple:
@@ -109,3 +130,11 @@ def per_pass(line: int) -> tuple[Local, str]:
     return Local(None, UNKNOWN), (
         f"once per pass over the `Dataset.from_generator` pipeline of line {line}; how many passes is not known here"
     )
+
+
+def uncounted(api: str, named: dict, line: int) -> list[tuple[Any, tuple[Local, str]]]:
+    """The functions an `UNCOUNTED` API at *line* is given (as the walk holds them), each with an unknown
+    count and who calls it, in words."""
+    params, how = UNCOUNTED[api]
+    via = how.format(api=f"tf.{api.rpartition('.')[2]}" if "layers" not in api else "Lambda", line=line)
+    return [(named[p], (Local(None, UNKNOWN), via)) for p in params if p in named]

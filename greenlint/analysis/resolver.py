@@ -2974,6 +2974,10 @@ class Resolver:
         features, named = self.record(node, api, args, keywords, None)
         merge = self.calls[-1].merge
         self.mark_traced(api, args)
+        if api in handed.UNCOUNTED:  # `tf.map_fn(f, elems)`, `Lambda(f)`: f called where greenlint cannot count
+            for func, how in handed.uncounted(api, named, node.lineno):
+                if _written(func, node):
+                    self.hand(node, func, how)
         if api in entry_runners.TF_RUNNERS:  # TF1's `tf.compat.v1.app.run(main)`
             return self.entry_run(node, args, keywords)
         if api == TF_FUNCTION and args and not args[0][0] and type(args[0][1]) is UserFunc:

@@ -156,3 +156,26 @@ def test_a_generator_function_runs_once_per_pass_not_known() -> None:
     (ones,) = [s for s in analyse_source(code, "gen.py").callsites if s.api.endswith("ones")]
     assert ones.runs.count is None
     assert "once per pass over the `Dataset.from_generator` pipeline" in ones.runs.note
+
+
+UNCOUNTED = """
+import tensorflow as tf
+from tensorflow import keras
+
+
+def norm(t):
+    return tf.nn.l2_normalize(t, axis=-1)
+
+
+inputs = keras.Input((8,))
+out = keras.layers.Lambda(norm)(inputs)
+squares = tf.map_fn(lambda v: tf.square(v), tf.ones((5, 3)))
+"""
+
+
+def test_a_function_called_as_its_data_decides_names_its_caller() -> None:
+    sites = {s.api.rpartition(".")[2]: s.runs for s in analyse_source(UNCOUNTED, "model.py").callsites}
+    assert sites["l2_normalize"].count is None
+    assert "runs when the `Lambda` layer of line 11 is called on its inputs" in sites["l2_normalize"].note
+    assert sites["square"].count is None
+    assert "once per element of the `tf.map_fn` of line 12" in sites["square"].note
