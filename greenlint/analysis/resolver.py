@@ -3516,6 +3516,19 @@ class Resolver:
         required = len(_positional(info)) - len(node_args.defaults)
         self.note_call(info, [(False, None)] * max(required, 0), [], node, repeat=repeat, via=via)
         info.implicit_calls += implicit
+        if type(info.node) is ast.Lambda or implicit and self.defined_only(info.node.name):
+            info.handed_only = True
+
+    def defined_only(self, name: str) -> bool:
+        """Whether the module's text names *name* only where functions of that name are defined (a hook
+        several callback classes define, which Keras alone calls); a docstring or a string naming it is
+        a reference too."""
+        found = self.words.get(name)
+        if found is None:
+            found = self.words[name] = text_references(self.source, name)
+        nodes = self.references.nodes() if self.references is not None else ()
+        defined = sum(1 for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name)
+        return found[0] == defined
 
     def callbacks_called(self, node: ast.Call, api: str, named: dict, work: Work) -> None:
         """The functions the callbacks a `fit` at *node* is given run (handed.py): the hooks their classes of

@@ -11,7 +11,8 @@ to the function is a call the resolver saw (`Resolver.all_calls_seen`); a functi
 elsewhere (a callback, Keras's `call`/`train_step`, `tf.function(f)`), never called in the file,
 called recursively or through an unknown loop gives an unknown count; one handed to an API that calls it
 (a callback's hooks once per epoch or batch of the `fit` given it, a `Dataset.map` function traced once:
-handed.py) has those calls, `Place.via` naming the API, a lambda too where written as its argument. A function only the scripts
+handed.py) has those calls, `Place.via` naming the API: all of them where the file names it nowhere else (a
+lambda written as its argument, a hook several callback classes define). A function only the scripts
 beside its module call (`trainer.train()` in main.py) runs as often as those calls do per run of
 the program, where none of them sits in a loop (script_runs.py, `Resolver.passed_beside`). Code under `if`/`except`/
 `case` inside a loop, in a comprehension with a filter, or in a loop a `break`/`return`/`raise`
@@ -255,7 +256,7 @@ class FunctionRuns:
         name = getattr(info.node, "name", None)
         if key in active:
             return Local(None, UNKNOWN), f"{name} is called recursively"
-        # a lambda written as the argument of an API that calls it (handed.py) has those calls alone
+        # a function named only where it is handed to APIs that call it (handed.py) has those calls alone
         handed = bool(info.callers) and all(place is not None and place.via for _, place, _ in info.callers)
         if name is None and handed:
             name = f"the lambda of line {info.node.lineno}"
@@ -263,7 +264,7 @@ class FunctionRuns:
             found = Local(None, UNKNOWN), "a lambda runs where it is passed"
         elif key in self.served:
             found = Local(None, UNKNOWN), f"{name} runs once per web request ({self.served[key]})"
-        elif not info.callers or not (handed and isinstance(info.node, ast.Lambda) or self.all_calls_seen(info)):
+        elif not info.callers or not (handed and info.handed_only or self.all_calls_seen(info)):
             found = Local(None, UNKNOWN), f"{name} is called or passed where greenlint cannot count"
         elif any(place is not None and place.later for _, place, _ in info.callers):
             found = Local(None, UNKNOWN), f"{name} is bound (types.MethodType, functools.partial) and called where " \
@@ -278,8 +279,10 @@ class FunctionRuns:
                 runs = combine(place.runs, outer)
                 if runs.count is None:
                     total = None
-                    why = why or (f"{name} runs {place.via}" if place.via else
-                                  f"a call of {name} sits in a loop of unknown length")
+                    if place.via and outer.count is not None:  # the API's repetition is what is not known
+                        why = f"{name} runs {place.via}"
+                    else:
+                        why = why or f"a call of {name} sits in a loop of unknown length"
                     break
                 total += runs.count
                 bound = UPPER if runs.bound == UPPER else bound

@@ -179,3 +179,27 @@ def test_a_function_called_as_its_data_decides_names_its_caller() -> None:
     assert "runs when the `Lambda` layer of line 11 is called on its inputs" in sites["l2_normalize"].note
     assert sites["square"].count is None
     assert "once per element of the `tf.map_fn` of line 12" in sites["square"].note
+
+
+def test_a_hook_two_callback_classes_define_runs_per_epoch_of_each_fit() -> None:
+    code = textwrap.dedent(PROGRAM).format(
+        fits="""
+class Saver(keras.callbacks.Callback):
+    def on_epoch_end(self, epoch, logs=None):
+        model.save_weights("epoch.h5")
+
+
+model.fit(x, y, epochs=4, callbacks=[Sampler(), Saver()])
+"""
+    )
+    counts = {s.scope: s.runs.count for s in analyse_source(code, "train.py").callsites if s.scope}
+    assert (counts["Sampler.on_epoch_end"], counts["Saver.on_epoch_end"]) == (4, 4)
+
+
+def test_a_hook_the_file_calls_by_name_elsewhere_stays_unknown() -> None:
+    found = runs_of("""
+        sampler = Sampler()
+        model.fit(x, y, epochs=4, callbacks=[sampler])
+        hook = getattr(sampler, "on_epoch_end")
+    """)
+    assert found["predict"]["count"] is None
