@@ -306,16 +306,18 @@ class FunctionRuns:
     def loop(self, info: Any, active: frozenset = frozenset(), unless: frozenset = frozenset()) -> Local:
         """Runs loops alone give a user function: the most over its calls seen of the loops
         around each call (times its caller's), and its bound; 1 at top level, for a function
-        called from no loop, or one whose calls are not seen; None where such a loop's length
-        is unknown, or where a web server runs it once per request. *unless*: of its runs, only those where these parameters are None count (a
+        called from no loop, or one whose calls are not seen or an API makes a number of times not known
+        (handed.py); None where such a loop's length is unknown, or where a web server runs it once per request. *unless*: of its runs, only those where these parameters are None count (a
         call under `if model is None:`): its calls giving them a value known not to be None do not."""
         if info is None or id(info) in active:
             return ONCE
         key = (id(info), unless)
         if key not in self.loops:
+            # bound for calls unseen: no loop known; nor for an API's calls of unknown repetition (handed.py): a
+            # traced function (a Lambda layer's, a graph's map_fn body) runs a few times, not once per element
             found = [combine(place.runs, self.loop(caller, active | {id(info)}, place.unless))
                      for caller, place, bound in info.callers
-                     if not place.later and not _given(bound, unless)]  # bound for calls unseen: no loop known
+                     if not place.later and not (place.via and place.runs.count is None) and not _given(bound, unless)]
             if id(info) in self.served:  # each request runs it again: as a loop of unknown length
                 found.append(Local(None, UNKNOWN))
             counts = [runs.count for runs in found]

@@ -179,6 +179,7 @@ def test_a_function_called_as_its_data_decides_names_its_caller() -> None:
     assert "runs when the `Lambda` layer of line 11 is called on its inputs" in sites["l2_normalize"].note
     assert sites["square"].count is None
     assert "once per element of the `tf.map_fn` of line 12" in sites["square"].note
+    assert sites["square"].loop == 1  # traced in a graph, not a loop: the in-loop rules do not read it as one
 
 
 def test_a_hook_two_callback_classes_define_runs_per_epoch_of_each_fit() -> None:
