@@ -33,6 +33,8 @@ HOOKS = {
     "on_train_batch_begin": PER_BATCH,
     "on_train_batch_end": PER_BATCH,
 }
+#: The base class of Keras callbacks.
+CALLBACK = "tensorflow.keras.callbacks.Callback"
 #: Keras callbacks built from functions: constructor -> {its parameter: how often a fit calls the function given}.
 CALLBACK_MAKERS = {
     "tensorflow.keras.callbacks.LambdaCallback": HOOKS,
@@ -138,3 +140,9 @@ def uncounted(api: str, named: dict, line: int) -> list[tuple[Any, tuple[Local, 
     params, how = UNCOUNTED[api]
     via = how.format(api=f"tf.{api.rpartition('.')[2]}" if "layers" not in api else "Lambda", line=line)
     return [(named[p], (Local(None, UNKNOWN), via)) for p in params if p in named]
+
+
+def unseen_hook(name: str, cls: str) -> str:
+    """The run note of the hook *name* of the callback class *cls* where no `fit` given it is seen: who calls it."""
+    per = {PER_FIT: "call", PER_EPOCH: "epoch", PER_BATCH: "batch"}[HOOKS[name]]
+    return f"{name} is a Keras callback's hook: it runs once per {per} of each `fit` given an instance of `{cls}`, none seen in this file"

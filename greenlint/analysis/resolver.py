@@ -439,7 +439,8 @@ class Resolver:
         self.count_mapped_work()
         traced_ids = self.traced_functions()
         self.untaped_eager_steps(traced_ids)
-        counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links, traced_ids, self.served_functions())
+        counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links, traced_ids, self.served_functions(),
+                                        self.unseen_hooks())
         calls = self.calls + self.uncounted_wrappers(counter)
         found = [(c.node, c.api, c.features, counter.site(c.func, c.local), c.work) for c in calls]
         # a host-work site that a loop repeats, through the calls of its function, is per-item work of that
@@ -459,6 +460,21 @@ class Resolver:
                 found[id(info)] = f"the route handler `{info.node.name}`"
             elif info.parent is None and info.cls is None and getattr(info.node, "name", None) in beside:
                 found[id(info)] = beside[info.node.name]
+        return found
+
+    def unseen_hooks(self) -> dict[int, str]:
+        """The hooks of the file's Keras callback classes that no `fit` seen is given, by id -> who calls them
+        (handed.unseen_hook): their class given to a fit of another module, or one greenlint cannot follow."""
+        found = {}
+        for info in self.functions:
+            cls = info.cls
+            if info.kind != "method" or cls is None or getattr(info.node, "name", None) not in handed.HOOKS \
+                    or any(place is not None and place.via for _, place, _ in info.callers):
+                continue
+            base = self.tf_base(cls)
+            sym = self.table.cat.symbol(base) if base else None
+            if sym is not None and (sym.name == handed.CALLBACK or handed.CALLBACK in sym.bases):
+                found[id(info)] = handed.unseen_hook(info.node.name, cls.name)
         return found
 
     def count_traced_work(self) -> None:

@@ -236,11 +236,12 @@ class FunctionRuns:
     derive from which of its parameters (asked only where a loop varies them)."""
 
     def __init__(self, all_calls_seen, links, traced: frozenset[int] | set[int] = frozenset(),
-                 served: dict[int, str] | None = None):
+                 served: dict[int, str] | None = None, hooks: dict[int, str] | None = None):
         self.all_calls_seen = all_calls_seen
         self.links = links  # (function, place in it) -> {input: the function's parameters it derives from}
         self.traced = traced  # ids of the functions whose Python runs only while a graph is traced
         self.served = served or {}  # ids of the functions a web server runs once per request -> what runs them
+        self.hooks = hooks or {}  # ids of callback hooks no fit seen is given (handed.unseen_hook) -> who calls them
         self.memo: dict[int, tuple[Local, str | None]] = {}
         self.loops: dict[tuple, Local] = {}
         self.varied: dict[int, frozenset] = {}
@@ -265,7 +266,7 @@ class FunctionRuns:
         elif key in self.served:
             found = Local(None, UNKNOWN), f"{name} runs once per web request ({self.served[key]})"
         elif not info.callers or not (handed and info.handed_only or self.all_calls_seen(info)):
-            found = Local(None, UNKNOWN), f"{name} is called or passed where greenlint cannot count"
+            found = Local(None, UNKNOWN), self.hooks.get(key, f"{name} is called or passed where greenlint cannot count")
         elif any(place is not None and place.later for _, place, _ in info.callers):
             found = Local(None, UNKNOWN), f"{name} is bound (types.MethodType, functools.partial) and called where " \
                 "greenlint cannot count"

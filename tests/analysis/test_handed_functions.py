@@ -204,3 +204,14 @@ def test_a_hook_the_file_calls_by_name_elsewhere_stays_unknown() -> None:
         hook = getattr(sampler, "on_epoch_end")
     """)
     assert found["predict"]["count"] is None
+
+
+def test_a_hook_of_a_callback_no_fit_here_is_given_names_who_calls_it() -> None:
+    found = runs_of("""
+        model.fit(x, y, epochs=3)
+    """)
+    assert found["predict"]["count"] is None
+    assert found["predict"]["note"] == (
+        "on_epoch_end is a Keras callback's hook: it runs once per epoch of each `fit` given an instance of `Sampler`, "
+        "none seen in this file"
+    )
