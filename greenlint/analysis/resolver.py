@@ -57,6 +57,7 @@ from greenlint.analysis import (
     environments,
     flow,
     graphrun,
+    handed,
     hostwork,
     hydra_config,
     kerasext,
@@ -445,7 +446,8 @@ class Resolver:
         self.count_mapped_work()
         traced_ids = self.traced_functions()
         self.untaped_eager_steps(traced_ids)
-        counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links, traced_ids, self.served_functions())
+        counter = runs_mod.FunctionRuns(self.all_calls_seen, self.links, traced_ids, self.served_functions(),
+                                        self.unseen_hooks())
         calls = self.calls + self.uncounted_wrappers(counter)
         found = [(c.node, c.api, c.features, counter.site(c.func, c.local), c.work) for c in calls]
         # a host-work site that a loop repeats, through the calls of its function, is per-item work of that
@@ -465,6 +467,21 @@ class Resolver:
                 found[id(info)] = f"the route handler `{info.node.name}`"
             elif info.parent is None and info.cls is None and getattr(info.node, "name", None) in beside:
                 found[id(info)] = beside[info.node.name]
+        return found
+
+    def unseen_hooks(self) -> dict[int, str]:
+        """The hooks of the file's Keras callback classes that no `fit` seen is given, by id -> who calls them
+        (handed.unseen_hook): their class given to a fit of another module, or one greenlint cannot follow."""
+        found = {}
+        for info in self.functions:
+            cls = info.cls
+            if info.kind != "method" or cls is None or getattr(info.node, "name", None) not in handed.HOOKS \
+                    or any(place is not None and place.via for _, place, _ in info.callers):
+                continue
+            base = self.tf_base(cls)
+            sym = self.table.cat.symbol(base) if base else None
+            if sym is not None and (sym.name == handed.CALLBACK or handed.CALLBACK in sym.bases):
+                found[id(info)] = handed.unseen_hook(info.node.name, cls.name)
         return found
 
     def count_traced_work(self) -> None:
@@ -1781,11 +1798,12 @@ class Resolver:
 
     def note_call(
         self, info: FuncInfo, args: list, keywords: list, node: ast.Call | None = None, later: bool = False,
-        repeat: runs_mod.Local | None = None,
+        repeat: runs_mod.Local | None = None, via: str = "",
     ) -> None:
         """Merge one call's arguments into what the function's parameters are known to be;
         *later*: the first arguments of calls made elsewhere (`bound_later`), the rest unknown and
-        the runs of those calls too; *repeat*: how often the call is made per run of its place."""
+        the runs of those calls too; *repeat*: how often the call is made per run of its place;
+        *via*: the API making it, in words (`hand`)."""
         bound = self.bind_arguments(info, args, keywords) if later else self.bind_call(info, args, keywords)
         if later:
             given = feat.argument_values(_positional(info), args, keywords)
@@ -1796,7 +1814,7 @@ class Resolver:
         if later and place is not None:
             place = place._replace(runs=runs_mod.NEVER_KNOWN, later=True)
         if repeat is not None and place is not None:
-            place = place._replace(runs=runs_mod.combine(repeat, place.runs))
+            place = place._replace(runs=runs_mod.combine(repeat, place.runs), via=via)
         if self.ctx.picked and place is not None and place.runs.count is not None:
             # one of several candidates runs (a `Choice`): each at most so often; a site at the call itself, exactly
             place = place._replace(runs=place.runs._replace(bound=runs_mod.UPPER))
@@ -2618,6 +2636,8 @@ class Resolver:
             if callee.name == "get_next" and owner.cls == queues.ITERATOR:  # a batch of its pipeline's elements
                 return queues.next_element(owner, self.table.returns(api) or "tensorflow.Tensor")
             self.mark_traced(api, args)
+            if api in handed.TRACED_ONCE and _written(named.get(handed.TRACED_ONCE[api]), node):
+                self.hand(node, named[handed.TRACED_ONCE[api]], handed.traced(api, node.lineno))
             cut = work_mod.layer_cut(owner, named.get("index"), named.get("name")) if callee.name == "get_layer" else None
             if cut is not None:  # `encoder = Model(m.input, m.get_layer("code").output)`: what feeds that layer
                 return Inst(self.table.returns(api) or work_mod.CUT_LAYER, "method", {"cut": cut})
@@ -3062,6 +3082,10 @@ class Resolver:
         features, named = self.record(node, api, args, keywords, None)
         merge = self.calls[-1].merge
         self.mark_traced(api, args)
+        if api in handed.UNCOUNTED:  # `tf.map_fn(f, elems)`, `Lambda(f)`: f called where greenlint cannot count
+            for func, how in handed.uncounted(api, named, node.lineno):
+                if _written(func, node):
+                    self.hand(node, func, how)
         if api in entry_runners.TF_RUNNERS:  # TF1's `tf.compat.v1.app.run(main)`
             return self.entry_run(node, args, keywords)
         if api == TF_FUNCTION and args and not args[0][0] and type(args[0][1]) is UserFunc:
@@ -3128,6 +3152,12 @@ class Resolver:
             meta["site_work"] = self.calls[-1].work  # filled in once a model places the layer
         written = self.files.files_under(named.get("directory"), api, _labelled(named)) if api in READ_ENDINGS else None
         self.work_meta(api, named, features, meta, [v for starred, v in args if not starred], written)
+        if api in handed.CALLBACK_MAKERS:  # the functions it was built from, called by the fit given it
+            hands = tuple((per, f) for per, f in handed.made_from(api, keywords, named) if _written(f, node))
+            if hands:
+                meta[handed.HANDS] = hands
+        if api == arrays.FROM_GENERATOR and _written(named.get("generator"), node):
+            self.hand(node, named["generator"], handed.per_pass(node.lineno))
         if api == arrays.FROM_GENERATOR and not self.exporting:
             host = self.generator_host(named.get("generator"))
             if host is not None:
@@ -3360,6 +3390,8 @@ class Resolver:
             fed = mapped.handed_maps([v for _, v in (*args, *keywords)], {id(n) for n in self.ctx.rebound},
                                      self.map_draws, node)
         self.calls.append(Found(node, api, features, self.ctx.func, local, work, merge, fed))
+        if api.rpartition(".")[2] in feat.FITS:
+            self.callbacks_called(node, api, named, work)
         func = self.ctx.func
         if func is not None and self.spends_here(func) and features.get("receiver") != wrappers.WRAPPER \
                 and wrappers.spends(api, self.table.cat.kind(api)):
@@ -3578,6 +3610,53 @@ class Resolver:
                 place = place._replace(runs=runs_mod.combine(calls, place.runs))
                 self.drives.append((node, path, callables, why, self.ctx.func, place, self.loop_features()))
         return FOREIGN
+
+    def hand(self, node: ast.Call, value: Any, how: tuple[runs_mod.Local, str], implicit: bool = False) -> None:
+        """A function of the file handed to an API that calls it (handed.py), called by the API's call at
+        *node* as *how* says (how often per run of that call, and who calls it): one call of it, its
+        arguments unknown; *implicit*: the call names it nowhere (a callback's hook)."""
+        if type(value) is not UserFunc or self.exporting or self.instance:
+            return
+        info = value.info
+        repeat, via = how
+        if repeat.count is not None and self.place(node, []).runs.count is None:
+            via = f"{via}; that call sits in a loop of unknown length"
+        node_args = info.node.args
+        required = len(_positional(info)) - len(node_args.defaults)
+        self.note_call(info, [(False, None)] * max(required, 0), [], node, repeat=repeat, via=via)
+        info.implicit_calls += implicit
+        if type(info.node) is ast.Lambda or implicit and self.defined_only(info.node.name):
+            info.handed_only = True
+
+    def defined_only(self, name: str) -> bool:
+        """Whether the module's text names *name* only where functions of that name are defined (a hook
+        several callback classes define, which Keras alone calls); a docstring or a string naming it is
+        a reference too."""
+        found = self.words.get(name)
+        if found is None:
+            found = self.words[name] = text_references(self.source, name)
+        nodes = self.references.nodes() if self.references is not None else ()
+        defined = sum(1 for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name)
+        return found[0] == defined
+
+    def callbacks_called(self, node: ast.Call, api: str, named: dict, work: Work) -> None:
+        """The functions the callbacks a `fit` at *node* is given run (handed.py): the hooks their classes of
+        the file define, the functions a `LambdaCallback` or a `LearningRateScheduler` was built from; each
+        called per fit, epoch or batch of it."""
+        given = named.get("callbacks")
+        if type(given) is not Seq:
+            return
+        method = api.rpartition(".")[2]
+        for item in given.items:
+            if type(item) is UserInst:
+                hooks = [(per, UserFunc(found), True) for hook, per in handed.HOOKS.items()
+                         if (found := item.info.find_method(hook)) is not None]
+            elif type(item) is Inst and isinstance(item.meta, dict):
+                hooks = [(per, func, False) for per, func in item.meta.get(handed.HANDS, ())]
+            else:
+                continue
+            for per, func, implicit in hooks:
+                self.hand(node, func, handed.repeat(per, method, node.lineno, work), implicit)
 
     def search_call(self, node: ast.Call, path: str, args: list, keywords: list) -> Any:
         """`gp_minimize(fitness, space, n_calls=40)`, hyperopt's `fmin(objective, space, max_evals=50)`: a
@@ -4684,6 +4763,16 @@ def _reads_only(func: ast.expr, callee: Any) -> bool:
     if type(func) is ast.Attribute:
         return type(callee) is Ref and callee.path in builders.READ_ONLY_CALLS or func.attr in builders.KW_METHODS
     return type(func) is ast.Name and func.id in builders.READ_ONLY_CALLS
+
+
+def _written(value: Any, node: ast.Call) -> bool:
+    """Whether *value* is a function of the file that a call at *node* may be handed as its only caller
+    besides the calls seen: a named one, or a lambda written as one of the call's arguments (one bound to a
+    name may be passed elsewhere too)."""
+    if type(value) is not UserFunc:
+        return False
+    lam = value.info.node
+    return type(lam) is not ast.Lambda or any(arg is lam for arg in (*node.args, *(k.value for k in node.keywords)))
 
 
 def _positional(info: FuncInfo) -> list[str]:

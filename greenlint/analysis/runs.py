@@ -9,7 +9,10 @@ the module, of each call's own count (a helper called 7 times runs its `fit` 7 t
 from a 3-trip loop in a function called twice, 6). The count is exact only when every reference
 to the function is a call the resolver saw (`Resolver.all_calls_seen`); a function passed
 elsewhere (a callback, Keras's `call`/`train_step`, `tf.function(f)`), never called in the file,
-called recursively or through an unknown loop gives an unknown count. A function only the scripts
+called recursively or through an unknown loop gives an unknown count; one handed to an API that calls it
+(a callback's hooks once per epoch or batch of the `fit` given it, a `Dataset.map` function traced once:
+handed.py) has those calls, `Place.via` naming the API: all of them where the file names it nowhere else (a
+lambda written as its argument, a hook several callback classes define). A function only the scripts
 beside its module call (`trainer.train()` in main.py) runs as often as those calls do per run of
 the program, where none of them sits in a loop (script_runs.py, `Resolver.passed_beside`). Code under `if`/`except`/
 `case` inside a loop, in a comprehension with a filter, or in a loop a `break`/`return`/`raise`
@@ -178,6 +181,7 @@ class Place(NamedTuple):
     line: int = 0  # the call's line (0: not known), and whether an `if`/`except`/`case` body encloses it
     branched: bool = False
     beside: str = ""  # a call another module makes, named by its scripts (`Resolver.passed_beside`)
+    via: str = ""  # a call an API makes of a function handed to it, in words (handed.py: "once per epoch of ...")
 
 
 def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted: list[str] | tuple = (),
@@ -232,11 +236,12 @@ class FunctionRuns:
     derive from which of its parameters (asked only where a loop varies them)."""
 
     def __init__(self, all_calls_seen, links, traced: frozenset[int] | set[int] = frozenset(),
-                 served: dict[int, str] | None = None):
+                 served: dict[int, str] | None = None, hooks: dict[int, str] | None = None):
         self.all_calls_seen = all_calls_seen
         self.links = links  # (function, place in it) -> {input: the function's parameters it derives from}
         self.traced = traced  # ids of the functions whose Python runs only while a graph is traced
         self.served = served or {}  # ids of the functions a web server runs once per request -> what runs them
+        self.hooks = hooks or {}  # ids of callback hooks no fit seen is given (handed.unseen_hook) -> who calls them
         self.memo: dict[int, tuple[Local, str | None]] = {}
         self.loops: dict[tuple, Local] = {}
         self.varied: dict[int, frozenset] = {}
@@ -250,8 +255,10 @@ class FunctionRuns:
         if key in self.memo:
             return self.memo[key]
         name = getattr(info.node, "name", None)
-        if name is None:  # a lambda: counted where it is stored into an attribute it is called through
-            if not info.callers or not self.all_calls_seen(info):
+        # a function named only where it is handed to APIs that call it (handed.py) has those calls alone
+        handed = bool(info.callers) and all(place is not None and place.via for _, place, _ in info.callers)
+        if name is None:  # a lambda: counted where it is handed to an API, or stored into an attribute it is called through
+            if not handed and (not info.callers or not self.all_calls_seen(info)):
                 self.memo[key] = Local(None, UNKNOWN), "a lambda runs where it is passed"
                 return self.memo[key]
             name = f"the lambda at line {info.node.lineno}"
@@ -260,8 +267,8 @@ class FunctionRuns:
             return Local(None, UNKNOWN), f"{name} is called recursively"
         if key in self.served:
             found = Local(None, UNKNOWN), f"{name} runs once per web request ({self.served[key]})"
-        elif not info.callers or not self.all_calls_seen(info):
-            found = Local(None, UNKNOWN), f"{name} is called or passed where greenlint cannot count"
+        elif not info.callers or not (handed and info.handed_only or self.all_calls_seen(info)):
+            found = Local(None, UNKNOWN), self.hooks.get(key, f"{name} is called or passed where greenlint cannot count")
         elif any(place is not None and place.later for _, place, _ in info.callers):
             found = Local(None, UNKNOWN), f"{name} is bound (types.MethodType, functools.partial) and called where " \
                 "greenlint cannot count"
@@ -275,7 +282,10 @@ class FunctionRuns:
                 runs = combine(place.runs, outer)
                 if runs.count is None:
                     total = None
-                    why = why or f"a call of {name} sits in a loop of unknown length"
+                    if place.via and outer.count is not None:  # the API's repetition is what is not known
+                        why = f"{name} runs {place.via}"
+                    else:
+                        why = why or f"a call of {name} sits in a loop of unknown length"
                     break
                 total += runs.count
                 bound = UPPER if runs.bound == UPPER else bound
@@ -288,6 +298,9 @@ class FunctionRuns:
                     beside = f"one of {beside}, the most any makes"
                 places = f"{calls} call{'s' if calls != 1 else ''}" + (f" in {beside}" if beside else "") + \
                     (", the others traced into a graph" if eager and len(eager) < len(info.callers) else "")
+                vias = "; ".join(dict.fromkeys(place.via for _, place, _ in eager or info.callers if place.via))
+                if vias:  # called by APIs it was handed to (handed.py)
+                    places = vias if handed else f"{places}: {vias}"
                 found = Local(total, bound), f"{label} runs {'at most ' if bound == UPPER else ''}{total}{TIMES} ({places})"
         self.memo[key] = found
         return found
@@ -295,16 +308,18 @@ class FunctionRuns:
     def loop(self, info: Any, active: frozenset = frozenset(), unless: frozenset = frozenset()) -> Local:
         """Runs loops alone give a user function: the most over its calls seen of the loops
         around each call (times its caller's), and its bound; 1 at top level, for a function
-        called from no loop, or one whose calls are not seen; None where such a loop's length
-        is unknown, or where a web server runs it once per request. *unless*: of its runs, only those where these parameters are None count (a
+        called from no loop, or one whose calls are not seen or an API makes a number of times not known
+        (handed.py); None where such a loop's length is unknown, or where a web server runs it once per request. *unless*: of its runs, only those where these parameters are None count (a
         call under `if model is None:`): its calls giving them a value known not to be None do not."""
         if info is None or id(info) in active:
             return ONCE
         key = (id(info), unless)
         if key not in self.loops:
+            # bound for calls unseen: no loop known; nor for an API's calls of unknown repetition (handed.py): a
+            # traced function (a Lambda layer's, a graph's map_fn body) runs a few times, not once per element
             found = [combine(place.runs, self.loop(caller, active | {id(info)}, place.unless))
                      for caller, place, bound in info.callers
-                     if not place.later and not _given(bound, unless)]  # bound for calls unseen: no loop known
+                     if not place.later and not (place.via and place.runs.count is None) and not _given(bound, unless)]
             if id(info) in self.served:  # each request runs it again: as a loop of unknown length
                 found.append(Local(None, UNKNOWN))
             counts = [runs.count for runs in found]

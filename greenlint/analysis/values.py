@@ -302,6 +302,7 @@ class FuncInfo:
     passed: dict | None = None  # parameter -> merged value over the calls seen
     calls_seen: int = 0
     implicit_calls: int = 0  # of those, calls that name it nowhere (TF1's `app.run()` runs `main`)
+    handed_only: bool = False  # named nowhere but where it is handed to APIs that call it (handed.py)
     callers: list = field(default_factory=list)  # (calling FuncInfo or None, runs.Local, arguments) per call
     blind: bool = False  # walked before all its calls were seen, parameters unknown (Resolver.rewalk_blind)
     deferred: bool = False  # its walk was put off once, waiting for more of its calls
