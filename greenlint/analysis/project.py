@@ -322,8 +322,14 @@ def direct_imports(path: str, text: str) -> list[str]:
     matches = list(_import_lines(text))
     statements = [match.groups() for match in matches]
     named = _named_statements(path, text)
-    lines = [*_lines(text, matches), *[text.count("\n") + 2] * len(named)]
+    lines = _statement_lines(text, matches, named)
     return _files_of(path, _resolve_each(path, [*statements, *named], lines, path_edits.edits(path, text)))
+
+
+def _statement_lines(text: str, matches: list, named: list) -> list[int]:
+    """The line of each import statement (`_lines`), then of each module imported by a string
+    (`_named_statements`): past the file's end, after every `sys.path` edit (it runs later, by a call)."""
+    return [*_lines(text, matches), *[text.count("\n") + 2] * len(named)]
 
 
 def _lines(text: str, matches: list) -> list[int]:
@@ -527,7 +533,8 @@ class ProjectIndex:
             text is not None and served.imports_server(text), text is None or untyped.imports_estimator(text),
             text is not None and any(word in text for word in _GRAPH_WORDS),
             text is not None and (text.startswith("class ") or "\nclass " in text),
-            _lines(text, matches) if text is not None else [], path_edits.edits(path, text) if text is not None else ())
+            _statement_lines(text, matches, named) if text is not None else [],
+            path_edits.edits(path, text) if text is not None else ())
         return statements, sha, top
 
     def _scan(self, path: str, data: bytes | None = None) -> tuple[list[str], str]:

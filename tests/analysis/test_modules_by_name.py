@@ -152,6 +152,27 @@ def test_the_modules_a_script_may_import_by_a_string_are_its_imports(tmp_path):
     assert direct_imports(script, built) == [str(tmp_path / f"models/{name}.py") for name in ("__init__", "gan", "net")]
 
 
+
+def test_a_string_named_module_is_imported_after_the_scripts_sys_path_edits(tmp_path):
+    """A module named by a string is imported by a call, after every `sys.path` edit of the script (a
+    launcher in `scripts/` putting the project root first): found there, and the project index reads
+    the launcher without failing (its statements' lines counted the string-named ones too)."""
+    from greenlint.analysis.project import ProjectIndex
+
+    (tmp_path / ".git").mkdir()  # the project's root
+    (tmp_path / "scripts").mkdir()
+    write(tmp_path, {"config_small.py": CONFIG})
+    launcher = (
+        "import importlib\nimport os\nimport sys\n"
+        "sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))\n"
+        "config = importlib.import_module('config_small')\n"
+    )
+    write(tmp_path, {"scripts/run.py": launcher})
+    script = str(tmp_path / "scripts" / "run.py")
+    assert direct_imports(script, launcher) == [str(tmp_path / "config_small.py")]
+    assert ProjectIndex().imports(script) == [str(tmp_path / "config_small.py")]
+
+
 PICKER = """
 import importlib
 import sys
