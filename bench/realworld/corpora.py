@@ -439,6 +439,17 @@ CORPORA: tuple[Corpus, ...] = (
                  "nets/ssd_common.py", "nets/ssd_vgg_300.py", "nets/ssd_vgg_512.py", "nets/vgg.py"),
         licence_file="train_ssd_network.py",  # its header states Apache-2.0; copied as LICENSE
     ),
+    Corpus(
+        "fast-style-transfer", "research: fast neural style transfer (Johnson et al.'s image transform net with a "
+        "VGG-19 perceptual loss, TF1 graph: session steps fed with COCO images decoded in the training loop, "
+        "summaries every step), training and stylising scripts",
+        "Apache-2.0", "hwalsuklee/tensorflow-fast-style-transfer@50438ad8b620af7d45ab8c4e050a7044d68ebe46",
+        # vgg19.py states GPLv3 in its header and transform.py is "mostly borrowed" from a repository that is not
+        # permissively licensed: both left out (the reading names their work from what the trainer builds)
+        include=("run_train.py", "run_test.py", "style_transfer_trainer.py", "style_transfer_tester.py",
+                 "utils.py"),
+        licence_file="LICENSE",
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 
