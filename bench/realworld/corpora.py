@@ -450,6 +450,17 @@ CORPORA: tuple[Corpus, ...] = (
                  "utils.py"),
         licence_file="LICENSE",
     ),
+    Corpus(
+        "tf-faster-rcnn", "research: Faster R-CNN two-stage detector (VGG-16, ResNet or MobileNet backbones, TF1 "
+        "graph with TF-Slim: RPN anchor and proposal target layers in NumPy through tf.py_func, one image per "
+        "step fed from a Python data layer, per-image testing with NMS), training, testing and demo tools and "
+        "their library",
+        "MIT", "endernewton/tf-faster-rcnn@b4da911705925ec00e8359b76a2d7260f6d1d314",
+        include=("tools/", "lib/datasets/", "lib/layer_utils/", "lib/model/", "lib/nets/", "lib/nms/py_cpu_nms.py",
+                 "lib/nms/__init__.py", "lib/roi_data_layer/", "lib/utils/", "lib/setup.py",
+                 "experiments/cfgs/res101.yml", "experiments/cfgs/vgg16.yml"),
+        licence_file="LICENSE",
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 
