@@ -461,6 +461,15 @@ CORPORA: tuple[Corpus, ...] = (
                  "experiments/cfgs/res101.yml", "experiments/cfgs/vgg16.yml"),
         licence_file="LICENSE",
     ),
+    Corpus(
+        "srez", "research: image super-resolution GAN (4x upscaling of 16x16 CelebA faces, TF1 graph: a queue "
+        "pipeline of JPEGs augmented in the graph, generator and discriminator steps in one session run, sample "
+        "grids every 200 batches, training bounded by wall time), training script, model and demo",
+        "MIT", "david-gpu/srez@d65a2aabdb04122be95e61c8aa420036cd6336d6",
+        include=("srez_main.py", "srez_train.py", "srez_input.py", "srez_model.py", "srez_demo.py",
+                 "requirements.txt"),
+        licence_file="LICENSE.md",
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 
