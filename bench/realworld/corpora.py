@@ -439,6 +439,37 @@ CORPORA: tuple[Corpus, ...] = (
                  "nets/ssd_common.py", "nets/ssd_vgg_300.py", "nets/ssd_vgg_512.py", "nets/vgg.py"),
         licence_file="train_ssd_network.py",  # its header states Apache-2.0; copied as LICENSE
     ),
+    Corpus(
+        "fast-style-transfer", "research: fast neural style transfer (Johnson et al.'s image transform net with a "
+        "VGG-19 perceptual loss, TF1 graph: session steps fed with COCO images decoded in the training loop, "
+        "summaries every step), training and stylising scripts",
+        "Apache-2.0", "hwalsuklee/tensorflow-fast-style-transfer@50438ad8b620af7d45ab8c4e050a7044d68ebe46",
+        # vgg19.py states GPLv3 in its header and transform.py is "mostly borrowed" from a repository that is not
+        # permissively licensed: both left out (the reading names their work from what the trainer builds)
+        include=("run_train.py", "run_test.py", "style_transfer_trainer.py", "style_transfer_tester.py",
+                 "utils.py"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "tf-faster-rcnn", "research: Faster R-CNN two-stage detector (VGG-16, ResNet or MobileNet backbones, TF1 "
+        "graph with TF-Slim: RPN anchor and proposal target layers in NumPy through tf.py_func, one image per "
+        "step fed from a Python data layer, per-image testing with NMS), training, testing and demo tools and "
+        "their library",
+        "MIT", "endernewton/tf-faster-rcnn@b4da911705925ec00e8359b76a2d7260f6d1d314",
+        include=("tools/", "lib/datasets/", "lib/layer_utils/", "lib/model/", "lib/nets/", "lib/nms/py_cpu_nms.py",
+                 "lib/nms/__init__.py", "lib/roi_data_layer/", "lib/utils/", "lib/setup.py",
+                 "experiments/cfgs/res101.yml", "experiments/cfgs/vgg16.yml"),
+        licence_file="LICENSE",
+    ),
+    Corpus(
+        "srez", "research: image super-resolution GAN (4x upscaling of 16x16 CelebA faces, TF1 graph: a queue "
+        "pipeline of JPEGs augmented in the graph, generator and discriminator steps in one session run, sample "
+        "grids every 200 batches, training bounded by wall time), training script, model and demo",
+        "MIT", "david-gpu/srez@d65a2aabdb04122be95e61c8aa420036cd6336d6",
+        include=("srez_main.py", "srez_train.py", "srez_input.py", "srez_model.py", "srez_demo.py",
+                 "requirements.txt"),
+        licence_file="LICENSE.md",
+    ),
 )
 BY_NAME = {c.name: c for c in CORPORA}
 
