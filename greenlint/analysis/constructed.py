@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
-from greenlint.analysis import entry_runners, import_table, one_of, options, references, trees
+from greenlint.analysis import by_name, entry_runners, import_table, one_of, options, references, trees
 from greenlint.analysis.script_runs import ScriptRuns
 from greenlint.analysis.values import MOST_CHOICES, Const, Options
 
@@ -124,7 +124,8 @@ class Beside:
         self.unread: list[tuple[str, str | None]] = []
         self.aliases: dict[str, frozenset[str]] = {}  # a script -> its names of this module `from package import module` binds
         for importer, text in importers.items():
-            imports = _imports(importer, text) if text is not None and _imports_from(text, self.stem) else None
+            imports = _imports(importer, text) if text is not None and (
+                _imports_from(text, self.stem) or _names_by_string(text, self.stem)) else None
             if imports is not None and text is not None:
                 imported, modules = imports
                 aliases = self._as_module(imported)
@@ -428,6 +429,12 @@ def _imports_from(text: str, stem: str) -> bool:
     return False
 
 
+def _names_by_string(text: str, stem: str) -> bool:
+    """Whether *text* may import the module *stem* by a string (`importlib.import_module("models.net")`,
+    `by_name.named_paths`): a test of the text before its parse, as `_imports_from` is."""
+    return stem in text and any(path.rpartition(".")[2] == stem for path in by_name.named_paths(text))
+
+
 #: The scripts whose `_imports` and `_script` are kept: a run asks again for most of them (each module
 #: they import analysed asks), and a parse costs ~100x the text's digest.
 MAX_SCRIPTS = 4096
@@ -690,7 +697,31 @@ def _imports(path: str, text: str) -> tuple[dict[str, tuple[str, str]], dict[str
     }
     modules = {alias.asname or alias.name: alias.name.rpartition(".")[2] for node in tree.body if isinstance(node, ast.Import)
                for alias in node.names if alias.asname or "." not in alias.name}
-    return imported, modules
+    return imported, {**_loaded_by_name(tree), **modules}
+
+
+def _loaded_by_name(tree: ast.Module) -> dict[str, str]:
+    """Name -> module stem of a name the script binds once, anywhere, to `importlib.import_module(s)` (by_name.py)
+    of a literal dotted path or of an option's literal default (`network = importlib.import_module(args.model_def)`,
+    `--model_def` defaulting to `"models.inception_resnet_v1"`): as after `import models.net as network`."""
+    nodes = trees.walk(tree)
+    bound = Counter(node.id for node in nodes if type(node) is ast.Name and type(node.ctx) is ast.Store)
+    found: dict[str, str] = {}
+    defaults: dict[str, ast.expr | None] | None = None
+    for node in nodes:
+        if not (type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name
+                and type(node.value) is ast.Call and options.last_name(node.value.func) == "import_module"
+                and len(node.value.args) == 1 and not node.value.keywords):
+            continue
+        given = node.value.args[0]
+        if type(given) is ast.Attribute:
+            if defaults is None:
+                defaults = options.defaults(n for n in nodes if type(n) is ast.Call)
+            given = defaults.get(given.attr)
+        if type(given) is ast.Constant and type(given.value) is str and bound[node.targets[0].id] == 1 \
+                and all(part.isidentifier() for part in given.value.split(".")):
+            found[node.targets[0].id] = given.value.rpartition(".")[2]
+    return found
 
 
 def _may_call(imported: dict[str, tuple[str, str]], modules: dict[str, str], stem: str, owner: str, name: str) -> bool:

@@ -207,3 +207,41 @@ def test_a_function_that_imports_by_a_string_not_known_gives_an_unknown_value(tm
     write(tmp_path, {"models/__init__.py": "", "models/net.py": NET, "run.py": PICKER.format(name="sys.argv[1]")})
     found = sites(tmp_path / "run.py")
     assert found[(15, "tensorflow.keras.Model.fit")].features["receiver_kind"] == "untyped"
+
+
+LAUNCHER = """
+import argparse
+import importlib
+import sys
+
+import numpy as np
+
+
+def main(args):
+    network = importlib.import_module({named})
+    x = np.zeros((64, 8))
+    model = network.build(4)
+    for epoch in range(3):
+        model.fit(x, x, epochs=1)
+
+
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model_def", type=str, default="models.net")
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    main(parse_arguments(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(("named", "count"), [("args.model_def", 1), ("'models.net'", 1), ("sys.argv[2]", None)])
+def test_a_module_a_script_imports_by_a_string_is_called_as_the_script_calls_it(tmp_path, named, count):
+    """The module's functions count the script's calls through the name it binds to `import_module` of a
+    literal or of an option's default (`constructed._loaded_by_name`), as after `import models.net as network`;
+    a string the code does not fix leaves them uncounted."""
+    (tmp_path / "models").mkdir()
+    write(tmp_path, {"models/__init__.py": "", "models/net.py": NET, "train.py": LAUNCHER.format(named=named)})
+    compiled = sites(tmp_path / "models" / "net.py")[(6, "tensorflow.keras.Sequential.compile")]
+    assert compiled.runs.count == count
