@@ -109,6 +109,7 @@ from greenlint.analysis.values import (
     SAVED,
     SEQUENCE,
     TRACKED,
+    Bound,
     Choice,
     ClassInfo,
     Composed,
@@ -1770,17 +1771,29 @@ class Resolver:
             return None
         return host if type(made) is Inst and made.cls == arrays.PY_GENERATOR else None
 
-    def bound_later(self, node: ast.Call, args: list, keywords: list) -> None:
+    def bound_later(self, node: ast.Call, args: list, keywords: list) -> Bound | None:
         """`types.MethodType(train, model)`, `functools.partial(train, model, epochs=5)`: the
         arguments given are what *train*'s first parameters hold whenever it is called through
-        the result, as at a call (counted among its calls, running an unknown number of times)."""
+        the result, as at a call (counted among its calls, running an unknown number of times).
+        Stored into attributes the module only calls (`model.train = types.MethodType(train, model)`,
+        then `model.train(...)`: `called_through`), it runs where they are called: the attribute
+        holds it bound (`Bound`), and the binding itself runs nothing."""
         if not args or args[0][0] or type(args[0][1]) is not UserFunc:
             return None
         info = args[0][1].info
         if info.kind != "function":
             return None
-        self.note_call(info, args[1:], keywords, node, later=True)
-        return None
+        through = self.called_through(node)
+        self.note_call(info, args[1:], keywords, node, later=True, through=through)
+        return Bound(args[0][1], tuple(args[1:]), tuple(keywords)) if through else None
+
+    def called_through(self, stored: ast.Call) -> bool:
+        """Whether *stored* (a binding) is stored into attributes of objects that the module
+        reads nowhere but to call them, at least once (references.py `AttributeUses`)."""
+        references = self.references
+        attrs = references.stored_into(stored) if references is not None and not self.exporting else []
+        uses = [references.attribute_uses(attr) for attr in dict.fromkeys(attrs)] if references is not None else []
+        return bool(uses) and not any(use.reads for use in uses) and sum(use.calls for use in uses) > 0
 
     def entry_run(self, node: ast.Call, args: list, keywords: list) -> None:
         """`app.run(main)` (entry_runners.py): one call of *main* with the command line, here; TF1's `app.run()`
@@ -1798,12 +1811,16 @@ class Resolver:
 
     def note_call(
         self, info: FuncInfo, args: list, keywords: list, node: ast.Call | None = None, later: bool = False,
-        repeat: runs_mod.Local | None = None, via: str = "",
+        repeat: runs_mod.Local | None = None, via: str = "", through: bool = False,
     ) -> None:
         """Merge one call's arguments into what the function's parameters are known to be;
         *later*: the first arguments of calls made elsewhere (`bound_later`), the rest unknown and
-        the runs of those calls too; *repeat*: how often the call is made per run of its place;
+        the runs of those calls too; *through*: a binding called through attributes, where those calls
+        are seen (they give its arguments and runs: only its reference is counted); *repeat*: how often the call is made per run of its place;
         *via*: the API making it, in words (`hand`)."""
+        if through:  # its calls pass the arguments bound here too
+            info.calls_seen += 1
+            return
         bound = self.bind_arguments(info, args, keywords) if later else self.bind_call(info, args, keywords)
         if later:
             given = feat.argument_values(_positional(info), args, keywords)
@@ -1838,7 +1855,8 @@ class Resolver:
         named = info.calls_seen - info.implicit_calls  # TF1's `app.run()` calls main without naming it
         lambda_ = isinstance(info.node, ast.Lambda)
         references = self.references
-        attrs = references.stored_into(info.node if lambda_ else info.node.name) if references is not None else []
+        attrs = [] if references is None else references.stored_into(info.node) if lambda_ else \
+            references.stored_into(info.node.name) + references.bound_into(info.node.name)
         if references is None or not attrs:  # (a lambda passed or called in place has no name to count)
             return not lambda_ and self.other_references(info, named) == named
         # stored into an object's attribute (`m.train = lambda lr: ...`): its calls are those through that
@@ -1849,7 +1867,9 @@ class Resolver:
             return False
         if lambda_:
             return through == named
-        direct = named - through + len(attrs)  # its name's other references: direct calls seen, and the stores
+        # its name's other references: direct calls seen and the stores of the name itself (a binding's
+        # name is read by the binding, a call seen)
+        direct = named - through + len(attrs) - len(references.bound_into(info.node.name))
         return self.other_references(info, direct) == direct
 
     def other_references(self, info: FuncInfo, expected: int, precise: bool = True) -> int:
@@ -2770,6 +2790,8 @@ class Resolver:
             return _unknown_on_sym(node, args, self.instance) or callee
         if kind is Composed:
             return self.composed_call(node, callee, args, keywords)
+        if kind is Bound:  # `model.train(...)` of `model.train = types.MethodType(train, model)`
+            return self.call(node, callee.func, [*callee.args, *args], [*callee.keywords, *keywords])
         if kind is Choice:  # one of them runs (each at most as often as this call): what they return where they agree
             first = len(self.calls)
             picked, self.ctx.picked = self.ctx.picked, True
