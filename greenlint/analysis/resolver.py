@@ -74,6 +74,7 @@ from greenlint.analysis import (
     slim_training,
     slots,
     step_traces,
+    subcommands,
     symjoin,
     symops,
     tfgan,
@@ -352,6 +353,8 @@ class Resolver:
         self.options_set: dict[tuple[str, str], bool] | None = None  # the options it sets itself (`options.set_by_program`)
         self.reassigned: dict[str, bool] = {}  # those assigned on a parsed command line's holder (`options.reassigned`)
         self.reassigned_read: ast.Module | None = None  # the tree `reassigned` was read from
+        self.defaults_given: dict[int, dict] = {}  # a `set_defaults` call's id -> its keywords' values (`command_function`)
+        self.command_setters: dict[str, list[ast.Call]] = {}  # attr -> the calls setting it per sub-command
         self.iter_option = ""  # the option whose default the last loop iterable walked counts (`loop_trips`)
         self.iter_resumed = False  # the last loop iterable walked resumes a count (`resumed_range`)
         self.ctx = WalkContext()
@@ -2154,13 +2157,36 @@ class Resolver:
             return found if type(found) is Options else self.option_read(node, found)  # type: ignore[arg-type]
         if type(owner) is Parsed or type(owner) is Ref and owner.path.endswith(options.FLAGS):
             value = self.option_value(node, owner)
-            if value is not None or type(owner) is Parsed:
+            if value is None and type(owner) is Parsed:
+                return self.command_function(node.attr)
+            if value is not None:
                 return value
         if self.read_otherwise is not None:
             self.read_otherwise.add(node)
         if type(owner) is Kw and owner.attrs and node.attr not in builders.KW_METHODS:
             return builders.kw_item(owner, node.attr)  # `cfg.TRAIN.EPOCHS` of an EasyDict
         return self.attribute(owner, node.attr)
+
+    def command_function(self, attr: str) -> UserFunc | ExtFunc | Choice | None:
+        """`args.func` of a command line each of whose sub-commands sets it (subcommands.py): the function
+        every `set_defaults` gave, or one of them (a `Choice`: a call runs each at most once), where each
+        was walked and gave a project function; None otherwise."""
+        if self.tree is None:
+            return None
+        if attr not in self.command_setters:
+            self.command_setters[attr] = subcommands.setters(self.tree, attr)
+        for call in self.command_setters[attr]:  # a function making a sub-parser, not walked yet: walked now
+            if id(call) not in self.defaults_given:
+                holding = [f for f in self.functions if f.state is Walk.PENDING and type(f.node) is not ast.Lambda
+                           and f.node.lineno <= call.lineno <= (f.node.end_lineno or f.node.lineno)]
+                if holding:
+                    self.walk_function(max(holding, key=lambda f: f.node.lineno))
+        given = [self.defaults_given.get(id(call), {}).get(attr) for call in self.command_setters[attr]]
+        if not given or any(type(value) not in (UserFunc, ExtFunc) for value in given):
+            return None
+        if all(value == given[0] for value in given):
+            return given[0]
+        return union(given)
 
     def option_read(self, node: ast.Attribute, value: Const | None) -> Const | None:
         """*value*, the default of an option of another module (or of the program's own wrapper of
@@ -2416,6 +2442,8 @@ class Resolver:
         if type(func) is ast.Attribute:
             receiver = self.expr(func.value)
             callee = self.attribute(receiver, func.attr)
+            if callee is None and type(receiver) is Parsed:  # `args.func(args)`: a sub-command's function
+                callee = self.command_function(func.attr)
             if callee is None and type(receiver) is UserInst and type(func.value) is ast.Name and func.value.id == "self":
                 self.note_heir_call(node, receiver.info, func.attr)
             # `dataset.batch(batch_size)`: of a pipeline, or of a value not known (a caller may give one)
@@ -2452,6 +2480,11 @@ class Resolver:
                 return found
         if type(func) is ast.Attribute and func.attr == "as_list" and type(receiver) is Const and type(receiver.value) is tuple:
             return Const(list(receiver.value))  # `x.get_shape().as_list()`
+        if type(func) is ast.Attribute and func.attr == subcommands.SET_DEFAULTS and callee is None:
+            defaults = dict(keywords)  # `parser.set_defaults(func=train)`: what a sub-command sets (`command_function`)
+            seen = self.defaults_given.setdefault(id(node), defaults)
+            if seen != defaults:  # walked again to different values: none known
+                self.defaults_given[id(node)] = {}
         if type(func) is ast.Attribute and func.attr in options.PARSERS and callee is None:
             given = options.given(options.argument(node, "args", 0))  # `parser.parse_args()`: the command line
             parsed = Parsed(given) if given is not None else None
