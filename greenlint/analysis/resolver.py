@@ -2168,9 +2168,9 @@ class Resolver:
         return self.attribute(owner, node.attr)
 
     def command_function(self, attr: str) -> UserFunc | ExtFunc | Choice | None:
-        """`args.func` of a command line each of whose sub-commands sets it (subcommands.py): the function
-        every `set_defaults` gave, or one of them (a `Choice`: a call runs each at most once), where each
-        was walked and gave a project function; None otherwise."""
+        """`args.func` of a command line each of whose sub-commands sets it (subcommands.py): one of the
+        functions the `set_defaults` calls gave (a `Choice`: a call runs each at most once; with no
+        sub-command named, none), where each was walked and gave a project function; None otherwise."""
         if self.tree is None:
             return None
         if attr not in self.command_setters:
@@ -2184,8 +2184,8 @@ class Resolver:
         given = [self.defaults_given.get(id(call), {}).get(attr) for call in self.command_setters[attr]]
         if not given or any(type(value) not in (UserFunc, ExtFunc) for value in given):
             return None
-        if all(value == given[0] for value in given):
-            return given[0]
+        if all(value == given[0] for value in given):  # one sub-command: it runs unless none is named
+            return Choice((given[0],))
         return union(given)
 
     def option_read(self, node: ast.Attribute, value: Const | None) -> Const | None:
