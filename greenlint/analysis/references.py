@@ -141,7 +141,8 @@ class CodeReferences:
         self._local: Counter[str] | None = None  # name -> its references naming no method (`not_a_method`)
         self._params: Counter[str] = Counter()  # name -> the parameters named so (`parameters`)
         self._attributes: dict[str, AttributeUses] | None = None  # attr -> how code uses it (`attribute_uses`)
-        self._stored: dict[Any, list[str]] | None = None  # a lambda's id or a name -> attributes it is stored into
+        self._stored: dict[Any, list[str]] | None = None  # a lambda's or binding's id, a name -> attributes it is stored into
+        self._bound: dict[str, list[str]] = {}  # a name -> attributes a binding of it is stored into (`bound_into`)
 
     def nodes(self) -> list[ast.AST]:
         """The tree's nodes, walked once for both counts (`of`, `not_a_method`)."""
@@ -171,15 +172,22 @@ class CodeReferences:
     def attribute_uses(self, attr: str) -> AttributeUses:
         """How the code uses the attribute *attr* of its objects (`attribute_uses`)."""
         if self._attributes is None:
-            self._attributes, self._stored = _attribute_uses(self.nodes(), self._imported())
+            self._attributes, self._stored, self._bound = _attribute_uses(self.nodes(), self._imported())
         return self._attributes.get(attr) or AttributeUses()
 
-    def stored_into(self, function: ast.Lambda | str) -> list[str]:
-        """The attributes a lambda (its node) or a function's name is stored into (`m.train = lambda lr:
+    def stored_into(self, function: ast.Lambda | ast.Call | str) -> list[str]:
+        """The attributes a lambda (its node), a binding (the `types.MethodType(train, m)` or
+        `functools.partial(train, m)` call) or a function's name is stored into (`m.train = lambda lr:
         ...`, `m.test = _test`), once per store."""
         self.attribute_uses("")
         assert self._stored is not None
         return self._stored.get(function if type(function) is str else id(function), [])
+
+    def bound_into(self, name: str) -> list[str]:
+        """The attributes a binding of the function *name* is stored into (`m.train = types.MethodType(train,
+        m)`), once per store: its name there is read by the binding, not by the store."""
+        self.attribute_uses("")
+        return self._bound.get(name, [])
 
     def _imported(self) -> frozenset[str]:
         return frozenset(import_table.own(self.tree)) if type(self.tree) is ast.Module else frozenset()
@@ -269,19 +277,29 @@ class AttributeUses:
     reads: int = 0
 
 
-def _attribute_uses(nodes: list[ast.AST], imported: frozenset[str]) -> tuple[dict[str, AttributeUses], dict]:
-    """Each attribute name's `AttributeUses` among *nodes*, and the attributes each lambda (by id) and each
-    name is stored into by an assignment of it alone (`obj.attr = lambda ...`, `obj.attr = name`)."""
+#: The calls that bind a function's first parameters (`types.MethodType(train, m)`, `functools.partial(train,
+#: m)`), as a module may spell them: its first argument is the function.
+BINDERS = frozenset({"types.MethodType", "MethodType", "functools.partial", "partial"})
+
+
+def _attribute_uses(nodes: list[ast.AST], imported: frozenset[str]) -> tuple[dict[str, AttributeUses], dict, dict]:
+    """Each attribute name's `AttributeUses` among *nodes*; the attributes each lambda and binding (by id)
+    and each name is stored into by an assignment of it alone (`obj.attr = lambda ...`, `obj.attr = name`,
+    `obj.attr = types.MethodType(name, obj)`); and, by name, those a binding of the name is stored into."""
     uses: dict[str, AttributeUses] = {}
     stored: dict[Any, list[str]] = {}
+    bound: dict[str, list[str]] = {}
     called = {id(node.func) for node in nodes if type(node) is ast.Call}
     for node in nodes:
         if type(node) is ast.Assign:
             value = node.value
-            key = id(value) if type(value) is ast.Lambda else value.id if type(value) is ast.Name else None
+            binder = _bound_name(value)
+            key = id(value) if type(value) is ast.Lambda or binder else value.id if type(value) is ast.Name else None
             for target in node.targets if key is not None else ():
                 if type(target) is ast.Attribute:
                     stored.setdefault(key, []).append(target.attr)
+                    if binder:
+                        bound.setdefault(binder, []).append(target.attr)
         if type(node) is not ast.Attribute or of_module(node, imported):
             continue
         found = uses.setdefault(node.attr, AttributeUses())
@@ -291,7 +309,14 @@ def _attribute_uses(nodes: list[ast.AST], imported: frozenset[str]) -> tuple[dic
             found.calls += 1
         else:
             found.reads += 1
-    return uses, stored
+    return uses, stored, bound
+
+
+def _bound_name(value: ast.expr) -> str:
+    """The function name a binder call binds (`types.MethodType(train, m)`: "train"), "" for anything else."""
+    if type(value) is not ast.Call or not value.args or type(value.args[0]) is not ast.Name:
+        return ""
+    return value.args[0].id if ".".join(trees.dotted(value.func)) in BINDERS else ""
 
 
 def of_module(node: ast.AST, imported: frozenset[str]) -> bool:

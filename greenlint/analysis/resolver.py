@@ -74,6 +74,7 @@ from greenlint.analysis import (
     slim_training,
     slots,
     step_traces,
+    subcommands,
     symjoin,
     symops,
     tfgan,
@@ -109,6 +110,7 @@ from greenlint.analysis.values import (
     SAVED,
     SEQUENCE,
     TRACKED,
+    Bound,
     Choice,
     ClassInfo,
     Composed,
@@ -351,6 +353,8 @@ class Resolver:
         self.options_set: dict[tuple[str, str], bool] | None = None  # the options it sets itself (`options.set_by_program`)
         self.reassigned: dict[str, bool] = {}  # those assigned on a parsed command line's holder (`options.reassigned`)
         self.reassigned_read: ast.Module | None = None  # the tree `reassigned` was read from
+        self.defaults_given: dict[int, dict] = {}  # a `set_defaults` call's id -> its keywords' values (`command_function`)
+        self.command_setters: dict[str, list[ast.Call]] = {}  # attr -> the calls setting it per sub-command
         self.iter_option = ""  # the option whose default the last loop iterable walked counts (`loop_trips`)
         self.iter_resumed = False  # the last loop iterable walked resumes a count (`resumed_range`)
         self.ctx = WalkContext()
@@ -1770,17 +1774,29 @@ class Resolver:
             return None
         return host if type(made) is Inst and made.cls == arrays.PY_GENERATOR else None
 
-    def bound_later(self, node: ast.Call, args: list, keywords: list) -> None:
+    def bound_later(self, node: ast.Call, args: list, keywords: list) -> Bound | None:
         """`types.MethodType(train, model)`, `functools.partial(train, model, epochs=5)`: the
         arguments given are what *train*'s first parameters hold whenever it is called through
-        the result, as at a call (counted among its calls, running an unknown number of times)."""
+        the result, as at a call (counted among its calls, running an unknown number of times).
+        Stored into attributes the module only calls (`model.train = types.MethodType(train, model)`,
+        then `model.train(...)`: `called_through`), it runs where they are called: the attribute
+        holds it bound (`Bound`), and the binding itself runs nothing."""
         if not args or args[0][0] or type(args[0][1]) is not UserFunc:
             return None
         info = args[0][1].info
         if info.kind != "function":
             return None
-        self.note_call(info, args[1:], keywords, node, later=True)
-        return None
+        through = self.called_through(node)
+        self.note_call(info, args[1:], keywords, node, later=True, through=through)
+        return Bound(args[0][1], tuple(args[1:]), tuple(keywords)) if through else None
+
+    def called_through(self, stored: ast.Call) -> bool:
+        """Whether *stored* (a binding) is stored into attributes of objects that the module
+        reads nowhere but to call them, at least once (references.py `AttributeUses`)."""
+        references = self.references
+        attrs = references.stored_into(stored) if references is not None and not self.exporting else []
+        uses = [references.attribute_uses(attr) for attr in dict.fromkeys(attrs)] if references is not None else []
+        return bool(uses) and not any(use.reads for use in uses) and sum(use.calls for use in uses) > 0
 
     def entry_run(self, node: ast.Call, args: list, keywords: list) -> None:
         """`app.run(main)` (entry_runners.py): one call of *main* with the command line, here; TF1's `app.run()`
@@ -1798,12 +1814,16 @@ class Resolver:
 
     def note_call(
         self, info: FuncInfo, args: list, keywords: list, node: ast.Call | None = None, later: bool = False,
-        repeat: runs_mod.Local | None = None, via: str = "",
+        repeat: runs_mod.Local | None = None, via: str = "", through: bool = False,
     ) -> None:
         """Merge one call's arguments into what the function's parameters are known to be;
         *later*: the first arguments of calls made elsewhere (`bound_later`), the rest unknown and
-        the runs of those calls too; *repeat*: how often the call is made per run of its place;
+        the runs of those calls too; *through*: a binding called through attributes, where those calls
+        are seen (they give its arguments and runs: only its reference is counted); *repeat*: how often the call is made per run of its place;
         *via*: the API making it, in words (`hand`)."""
+        if through:  # its calls pass the arguments bound here too
+            info.calls_seen += 1
+            return
         bound = self.bind_arguments(info, args, keywords) if later else self.bind_call(info, args, keywords)
         if later:
             given = feat.argument_values(_positional(info), args, keywords)
@@ -1838,7 +1858,8 @@ class Resolver:
         named = info.calls_seen - info.implicit_calls  # TF1's `app.run()` calls main without naming it
         lambda_ = isinstance(info.node, ast.Lambda)
         references = self.references
-        attrs = references.stored_into(info.node if lambda_ else info.node.name) if references is not None else []
+        attrs = [] if references is None else references.stored_into(info.node) if lambda_ else \
+            references.stored_into(info.node.name) + references.bound_into(info.node.name)
         if references is None or not attrs:  # (a lambda passed or called in place has no name to count)
             return not lambda_ and self.other_references(info, named) == named
         # stored into an object's attribute (`m.train = lambda lr: ...`): its calls are those through that
@@ -1849,7 +1870,9 @@ class Resolver:
             return False
         if lambda_:
             return through == named
-        direct = named - through + len(attrs)  # its name's other references: direct calls seen, and the stores
+        # its name's other references: direct calls seen and the stores of the name itself (a binding's
+        # name is read by the binding, a call seen)
+        direct = named - through + len(attrs) - len(references.bound_into(info.node.name))
         return self.other_references(info, direct) == direct
 
     def other_references(self, info: FuncInfo, expected: int, precise: bool = True) -> int:
@@ -2134,13 +2157,36 @@ class Resolver:
             return found if type(found) is Options else self.option_read(node, found)  # type: ignore[arg-type]
         if type(owner) is Parsed or type(owner) is Ref and owner.path.endswith(options.FLAGS):
             value = self.option_value(node, owner)
-            if value is not None or type(owner) is Parsed:
+            if value is None and type(owner) is Parsed:
+                return self.command_function(node.attr)
+            if value is not None:
                 return value
         if self.read_otherwise is not None:
             self.read_otherwise.add(node)
         if type(owner) is Kw and owner.attrs and node.attr not in builders.KW_METHODS:
             return builders.kw_item(owner, node.attr)  # `cfg.TRAIN.EPOCHS` of an EasyDict
         return self.attribute(owner, node.attr)
+
+    def command_function(self, attr: str) -> UserFunc | ExtFunc | Choice | None:
+        """`args.func` of a command line each of whose sub-commands sets it (subcommands.py): one of the
+        functions the `set_defaults` calls gave (a `Choice`: a call runs each at most once; with no
+        sub-command named, none), where each was walked and gave a project function; None otherwise."""
+        if self.tree is None:
+            return None
+        if attr not in self.command_setters:
+            self.command_setters[attr] = subcommands.setters(self.tree, attr)
+        for call in self.command_setters[attr]:  # a function making a sub-parser, not walked yet: walked now
+            if id(call) not in self.defaults_given:
+                holding = [f for f in self.functions if f.state is Walk.PENDING and type(f.node) is not ast.Lambda
+                           and f.node.lineno <= call.lineno <= (f.node.end_lineno or f.node.lineno)]
+                if holding:
+                    self.walk_function(max(holding, key=lambda f: f.node.lineno))
+        given = [self.defaults_given.get(id(call), {}).get(attr) for call in self.command_setters[attr]]
+        if not given or any(type(value) not in (UserFunc, ExtFunc) for value in given):
+            return None
+        if all(value == given[0] for value in given):  # one sub-command: it runs unless none is named
+            return Choice((given[0],))
+        return union(given)
 
     def option_read(self, node: ast.Attribute, value: Const | None) -> Const | None:
         """*value*, the default of an option of another module (or of the program's own wrapper of
@@ -2396,6 +2442,8 @@ class Resolver:
         if type(func) is ast.Attribute:
             receiver = self.expr(func.value)
             callee = self.attribute(receiver, func.attr)
+            if callee is None and type(receiver) is Parsed:  # `args.func(args)`: a sub-command's function
+                callee = self.command_function(func.attr)
             if callee is None and type(receiver) is UserInst and type(func.value) is ast.Name and func.value.id == "self":
                 self.note_heir_call(node, receiver.info, func.attr)
             # `dataset.batch(batch_size)`: of a pipeline, or of a value not known (a caller may give one)
@@ -2432,6 +2480,11 @@ class Resolver:
                 return found
         if type(func) is ast.Attribute and func.attr == "as_list" and type(receiver) is Const and type(receiver.value) is tuple:
             return Const(list(receiver.value))  # `x.get_shape().as_list()`
+        if type(func) is ast.Attribute and func.attr == subcommands.SET_DEFAULTS and callee is None:
+            defaults = dict(keywords)  # `parser.set_defaults(func=train)`: what a sub-command sets (`command_function`)
+            seen = self.defaults_given.setdefault(id(node), defaults)
+            if seen != defaults:  # walked again to different values: none known
+                self.defaults_given[id(node)] = {}
         if type(func) is ast.Attribute and func.attr in options.PARSERS and callee is None:
             given = options.given(options.argument(node, "args", 0))  # `parser.parse_args()`: the command line
             parsed = Parsed(given) if given is not None else None
@@ -2770,6 +2823,8 @@ class Resolver:
             return _unknown_on_sym(node, args, self.instance) or callee
         if kind is Composed:
             return self.composed_call(node, callee, args, keywords)
+        if kind is Bound:  # `model.train(...)` of `model.train = types.MethodType(train, model)`
+            return self.call(node, callee.func, [*callee.args, *args], [*callee.keywords, *keywords])
         if kind is Choice:  # one of them runs (each at most as often as this call): what they return where they agree
             first = len(self.calls)
             picked, self.ctx.picked = self.ctx.picked, True

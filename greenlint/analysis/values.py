@@ -462,6 +462,23 @@ class UserFunc:
         return id(self.info)
 
 
+class Bound:
+    """A user function whose first arguments are given (`types.MethodType(train, model)`,
+    `functools.partial(train, model, epochs=5)`) and stored into an attribute every use of which is a
+    call (`Resolver.bound_later`): calling it calls the function with those arguments first."""
+
+    __slots__ = ("func", "args", "keywords")
+
+    def __init__(self, func: UserFunc, args: tuple, keywords: tuple):
+        self.func, self.args, self.keywords = func, args, keywords
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Bound and other.func == self.func and (other.args, other.keywords) == (self.args, self.keywords)
+
+    def __hash__(self) -> int:
+        return hash(self.func)
+
+
 class Super:
     """`super()` inside a method of a user class."""
 
