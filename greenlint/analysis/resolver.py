@@ -56,6 +56,7 @@ from greenlint.analysis import (
     entry_runners,
     environments,
     flow,
+    global_step,
     graphrun,
     handed,
     hostwork,
@@ -793,9 +794,13 @@ class Resolver:
 
     def s_while(self, node: ast.While) -> None:
         trips, upper, counted = self.while_trips(node)
+        resumed = False
+        if trips is None and (session := global_step.session_of(node.test)) is not None and not _skips(node.body):
+            trips, resumed, counted = self.stepped_trips(node, session)
+            upper = trips is not None
         self.expr(node.test)
         before = dict(self.scope.names)
-        self.loop_body(node, None if upper else trips, trips, upper, counted)
+        self.loop_body(node, None if upper else trips, trips, upper, counted, resumed)
         self.scope.names = merge_names([before, self.scope.names], None, symjoin.looped)
         self.block(node.orelse)
 
@@ -825,6 +830,32 @@ class Resolver:
             return None, False, ""  # never equal: it runs until something else stops it
         trips = max(0, span // step + 1 if type(test.ops[0]) is ast.LtE else -(-span // step))
         return trips, upper, bound.option or ""
+
+    def stepped_trips(self, node: ast.While, session: str) -> tuple[int | None, bool, str]:
+        """`while not sess.should_stop():` over a monitored session stopped at a global step (global_step.py):
+        at most its hook's steps where a run at the body's top level moves the step, whether the loop
+        resumes at a checkpoint's step, and the options whose defaults count them; None where not known."""
+        runs = global_step.session_runs(node.body, session)
+        steps = [global_step.stepping(graphrun.fetched(self.fetched_now(call))) for call, _ in runs]
+        return global_step.loop_trips(self.scope.lookup(session)[1], steps, [top for _, top in runs])
+
+    def fetched_now(self, call: ast.Call) -> Any:
+        """The fetches of a session run not yet walked, read without walking it: names, attributes of
+        instances of user classes, and lists, tuples and dicts of them (None for anything else)."""
+        fetches = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "fetches"), None)
+        return self.read_now(fetches)
+
+    def read_now(self, node: ast.expr | None) -> Any:
+        """The value of *node* as `fetched_now` reads it, walking nothing."""
+        if type(node) is ast.Name:
+            return self.scope.lookup(node.id)[1]
+        if type(node) is ast.Attribute and type(owner := self.read_now(node.value)) is UserInst:
+            return self.attribute(owner, node.attr)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return Seq(tuple(self.read_now(item) for item in node.elts))
+        if isinstance(node, ast.Dict):
+            return Seq(tuple(self.read_now(item) for item in node.values))
+        return None
 
     def loop_body(self, node: ast.For | ast.While, count: int | None, trips: int | None, upper: bool,
                   counted: str = "", resumed: bool = False) -> None:
@@ -3115,6 +3146,8 @@ class Resolver:
             graph = work_mod.functional_model(named)
             net = work_mod.model_work(Inst(untyped.MODEL, "factory", {"graph": graph})) if graph else {}
             return Inst(graphrun.BACKEND_FUNCTION, "factory", {"line": node.lineno, "net": net})
+        if returns is None and api == graphrun.NO_OP:  # (not in the catalog) an op: what it is built under runs first
+            returns = graphrun.OPERATION
         if returns is None and kind == "function" and (symops.returns_tensor(api) or queues.image_op(api)):
             returns = "tensorflow.Tensor"  # `tf.nn.leaky_relu(conv)`, `tf.image.convert_image_dtype(image)`: not in the catalog
         if returns is None:
@@ -3168,6 +3201,7 @@ class Resolver:
                 meta["estimator_work"] = model_work
         if api == "tensorflow.keras.Input" and "sym" in meta:
             self.sized_input(meta)
+        meta.update(global_step.session_meta(api, named))  # a monitored session's hooks
         if api == graphrun.GROUP:  # `tf.group(update_ops, train_op)`: a training step's op
             meta.update(graphrun.grouped([v for starred, v in args if not starred]))
         if api == graphrun.SAVER:  # `tf.train.Saver()`: every variable of the graph built so far
@@ -3763,8 +3797,8 @@ class Resolver:
     def created_train_op(self, node: ast.Call, args: list, keywords: list) -> Inst:
         """`create_train_op(total_loss, optimizer)`: the loss, run after the optimizer's update (a
         training step's op, graphrun.update_meta), computed by the loss's graph."""
-        loss, optimizer, chosen = slim_training.train_op_inputs(args, keywords)
-        meta = graphrun.update_meta(optimizer, "minimize", {"var_list": None} if chosen else {}, node.lineno)
+        loss, optimizer, given = slim_training.train_op_inputs(args, keywords)
+        meta = graphrun.update_meta(optimizer, "minimize", given, node.lineno, stepped=True)
         if arrays.is_sym(loss):
             meta["sym"] = loss.meta["sym"]
         return Inst("tensorflow.Tensor", "factory", meta)
