@@ -10,6 +10,10 @@ the global step by one: the body's one session run of an optimizer's update give
 an input running out ends it sooner). A loop whose runs move no global step known here, or move it
 under a condition or more than once a trip, never ends at that step as far as greenlint can tell: its
 length stays unknown, and so does one whose session holds no hook of a literal step count.
+
+`while step < n:` whose body binds `step`, at its top level, from a session run of a global step that
+starts at 0 (`tf.train.get_or_create_global_step()`, `tf.Variable(0)`) and runs at its top level an update
+moving that step, runs at most n + 1 trips (UPPER: a read may come before the trip's own step).
 """
 
 from __future__ import annotations
@@ -29,13 +33,34 @@ MONITORED = frozenset(
     }
 )
 HOOKS = "hooks"
-#: The meta key of an optimizer's update that adds one to a global step each run.
+#: The meta key of an optimizer's update that adds one to a global step each run (the step's value, or
+#: True where it is not known).
 STEPS = "steps_global"
+#: The functions making the graph's global step, a variable starting at 0, and the meta key marking it.
+CREATORS = frozenset(
+    {
+        "tensorflow.compat.v1.train.get_or_create_global_step",
+        "tensorflow.compat.v1.train.create_global_step",
+    }
+)
+FROM_ZERO = "from_zero"
 
 
 def session_meta(api: str, named: dict) -> dict:
-    """The meta a monitored session *api* keeps of its arguments (*named*): the hooks it is given."""
+    """The meta a monitored session *api* keeps of its arguments (*named*): the hooks it is given; and that
+    of a global step made by *api*: that it starts at 0."""
+    if api in CREATORS:
+        return {FROM_ZERO: True}
     return {HOOKS: named[HOOKS]} if api in MONITORED and HOOKS in named else {}
+
+
+def starts_at_zero(step: Any) -> bool:
+    """Whether *step* is a variable starting at 0: the graph's global step, or `tf.Variable(0)`."""
+    if type(step) is not Inst:
+        return False
+    return bool(step.meta.get(FROM_ZERO)) or (
+        step.cls.endswith(".Variable") and (step.meta.get("init") or {}).get("initial_value", None) == 0
+    )
 
 
 def moves_step(named: dict, default: bool = False) -> bool:
@@ -85,9 +110,12 @@ def _runs(node: Any, session: str) -> bool:
     )
 
 
-def stepping(fetched: list) -> bool:
-    """Whether the values *fetched* by a run hold an update that adds one to a global step."""
-    return any(type(value) is Inst and value.meta.get(STEPS) for value in fetched)
+def stepping(fetched: list, step: Any = None) -> bool:
+    """Whether the values *fetched* by a run hold an update that adds one to a global step (to *step*,
+    where given)."""
+    return any(
+        type(v) is Inst and (v.meta.get(STEPS) is step if step is not None else v.meta.get(STEPS)) for v in fetched
+    )
 
 
 def loop_trips(session: Any, steps: list[bool], top: list[bool]) -> tuple[int | None, bool, str]:
@@ -105,3 +133,34 @@ def loop_trips(session: Any, steps: list[bool], top: list[bool]) -> tuple[int | 
         return None, False, ""
     init = hook.meta.get("init") or {}
     return found.count, "num_steps" not in init, ", ".join(hook.meta.get("options", ()))
+
+
+def counter_trips(bound: Any, inclusive: bool) -> int | None:
+    """The most trips of `while step < bound:` (`<=`: *inclusive*) where each trip reads into `step` a
+    global step starting at 0 that each trip moves: a read may come before the trip's own step, so
+    trip k reads at least k - 1, and one more trip than the bound may run (None: no literal bound)."""
+    if type(bound) is not Const or type(bound.value) is not int or bound.value < 0:
+        return None
+    return bound.value + (2 if inclusive else 1)
+
+
+def read_into(body: list[ast.stmt], name: str) -> tuple[ast.Call, int | None, str] | None:
+    """The top-level statement of a loop body binding *name* from a session run (`step = sess.run(gs)`,
+    `_, step = sess.run([train_op, gs])`): the run, the position among its listed fetches of what *name*
+    is given (None: the whole fetch), and the session's name; None where no such statement binds it."""
+    for stmt in body:
+        if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1 or not isinstance(stmt.value, ast.Call):
+            continue
+        call, target = stmt.value, stmt.targets[0]
+        if not isinstance(call.func, ast.Attribute) or call.func.attr != "run" or not call.args:
+            continue
+        if not isinstance(call.func.value, ast.Name):
+            continue
+        session = call.func.value.id
+        if isinstance(target, ast.Name) and target.id == name:
+            return call, None, session
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(call.args[0], (ast.List, ast.Tuple)):
+            at = [i for i, t in enumerate(target.elts) if isinstance(t, ast.Name) and t.id == name]
+            if len(at) == 1 and len(target.elts) == len(call.args[0].elts):
+                return call, at[0], session
+    return None

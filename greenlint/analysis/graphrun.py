@@ -102,7 +102,7 @@ def update_meta(optimizer: Any, method: str, named: dict, line: int, stepped: bo
     whether each run adds one to a global step (its `global_step`; *stepped*: what leaving it out does)."""
     meta: dict = {"train_op": line}
     if moves_step(named, stepped):
-        meta[STEPS] = True
+        meta[STEPS] = named.get("global_step") or True
     slots = TF1_SLOTS.get(optimizer.cls) if type(optimizer) is Inst else None
     if method == "minimize" and "var_list" not in named and slots is not None:
         meta[UPDATE_SLOTS] = slots

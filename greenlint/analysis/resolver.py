@@ -798,6 +798,9 @@ class Resolver:
         if trips is None and (session := global_step.session_of(node.test)) is not None and not _skips(node.body):
             trips, resumed, counted = self.stepped_trips(node, session)
             upper = trips is not None
+        elif trips is None and not _skips(node.body) and (found := self.counter_trips(node)) is not None:
+            trips, counted = found
+            upper = resumed = True
         self.expr(node.test)
         before = dict(self.scope.names)
         self.loop_body(node, None if upper else trips, trips, upper, counted, resumed)
@@ -838,6 +841,33 @@ class Resolver:
         runs = global_step.session_runs(node.body, session)
         steps = [global_step.stepping(graphrun.fetched(self.fetched_now(call))) for call, _ in runs]
         return global_step.loop_trips(self.scope.lookup(session)[1], steps, [top for _, top in runs])
+
+    def counter_trips(self, node: ast.While) -> tuple[int, str] | None:
+        """`while step < n:` whose body binds `step`, once, at its top level, from a session run of a global
+        step starting at 0 that a run at its top level moves (global_step.py): at most n + 1 trips (a
+        checkpoint's step may be where it starts), and the option *n* defaults to; None otherwise."""
+        test = node.test
+        if type(test) is ast.BoolOp and type(test.op) is ast.And:
+            test = next((v for v in test.values if type(v) is ast.Compare), test)
+        if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.left) is not ast.Name \
+                or type(test.ops[0]) not in (ast.Lt, ast.LtE) or _calls_beyond_sizes(test.comparators[0]):
+            return None
+        name = test.left.id
+        read = global_step.read_into(node.body, name)
+        stores = sum(type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Store for n in trees.walk(node))
+        if read is None or stores != 1:
+            return None
+        call, at, session = read
+        fetches = self.fetched_now(call)
+        step = fetches if at is None else fetches.items[at] if type(fetches) is Seq else None
+        if not global_step.starts_at_zero(step):
+            return None
+        runs = global_step.session_runs(node.body, session)
+        if not any(top and global_step.stepping(graphrun.fetched(self.fetched_now(call)), step) for call, top in runs):
+            return None
+        bound = self.expr(test.comparators[0])
+        trips = global_step.counter_trips(bound, type(test.ops[0]) is ast.LtE)
+        return None if trips is None else (trips, bound.option or "")
 
     def fetched_now(self, call: ast.Call) -> Any:
         """The fetches of a session run not yet walked, read without walking it: names, attributes of

@@ -109,3 +109,46 @@ def test_an_update_whose_global_step_defaults_to_none_moves_none():
 def test_a_supervisors_should_stop_stays_unknown():
     session = 'sv = tf.train.Supervisor(logdir="/tmp/log")\nwith sv.managed_session()'
     assert module_run(session=session, stopper="sv").runs.count is None
+
+
+COUNTER = """import tensorflow as tf
+x = tf.placeholder(tf.float32, [16, 4])
+loss = tf.reduce_mean(tf.layers.dense(x, 1))
+global_step = tf.train.get_or_create_global_step()
+other = tf.Variable(0, trainable=False)
+train_op = tf.train.AdamOptimizer().minimize(loss, global_step={moved})
+with tf.Session() as sess:
+    step = sess.run(global_step)
+    while step < 2000:
+{body}
+"""
+
+
+def counter_run(body="_, step, l = sess.run([train_op, global_step, loss])", moved="global_step"):
+    source = COUNTER.format(moved=moved, body="\n".join(" " * 8 + line for line in body.splitlines()))
+    result = analyse_source(source, "train.py")
+    assert result.errors == []
+    (found,) = [s for s in result.callsites if s.api.endswith("Session.run") and s.work["step"].value == "training"]
+    return found
+
+
+def test_a_loop_up_to_a_global_step_it_reads_and_moves_runs_at_most_one_trip_past_the_bound():
+    found = counter_run()  # a read may come before the trip's own step: trip k reads at least k - 1
+    assert (found.runs.count, found.runs.bound) == (2001, "upper")
+    assert "resumes its count" in found.runs.note
+
+
+@pytest.mark.parametrize(
+    ("body", "moved"),
+    [
+        ("_, step = sess.run([train_op, other])", "global_step"),  # reads a variable no run moves
+        ("_, step = sess.run([train_op, global_step])", "other"),  # moves another variable than it reads
+        ("_, step = sess.run([train_op, global_step])", "None"),  # moves none
+        (
+            "if step > 5:\n    sess.run(train_op)\nstep = sess.run(global_step)",
+            "global_step",
+        ),  # moves it only sometimes
+    ],
+)
+def test_a_loop_whose_counter_no_top_level_run_moves_stays_unknown(body, moved):
+    assert counter_run(body, moved).runs.count is None
