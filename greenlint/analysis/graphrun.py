@@ -25,6 +25,7 @@ from typing import Any
 
 from greenlint.analysis.arrays import Sym, is_sym
 from greenlint.analysis.callsite import Quantity, Work
+from greenlint.analysis.global_step import STEPS, moves_step
 from greenlint.analysis.slots import TF1 as TF1_SLOTS
 from greenlint.analysis.values import Inst, Kw, Seq
 from greenlint.analysis.work import INFERRED, UNKNOWN, Net, merge_syms, q, sym_net
@@ -44,8 +45,10 @@ TRAINED = "trained_params"
 UPDATE_SLOTS = "slots"
 #: The class a TF1 optimizer's update returns.
 OPERATION = "tensorflow.Operation"
-#: The op that runs all the ops it is given (`tf.group(update_ops, train_op)`).
+#: The op that runs all the ops it is given (`tf.group(update_ops, train_op)`), and the op that runs nothing
+#: but the ops it is built under (`with tf.control_dependencies([update]): train_op = tf.no_op()`).
 GROUP = "tensorflow.group"
+NO_OP = "tensorflow.no_op"
 #: The context under which every op built runs the ops it is given first
 #: (`with tf.control_dependencies([d_optim, g_optim]): k_update = tf.assign(...)`).
 CONTROL_DEPENDENCIES = "tensorflow.control_dependencies"
@@ -54,13 +57,13 @@ BACKEND_FUNCTION = "tensorflow.keras.backend.function"
 FUNCTION_CALL = f"{BACKEND_FUNCTION}.__call__"
 
 
-def _fetched(value: Any) -> list:
+def fetched(value: Any) -> list:
     """The values fetched: the fetches themselves, or the items of a fetched list, tuple or dict
     (`sess.run({"train": train_op, "loss": loss})`, the values of its literal keys), at any depth."""
     if type(value) is Seq:
-        return [item for inner in value.items for item in _fetched(inner)]
+        return [item for inner in value.items for item in fetched(inner)]
     if type(value) is Kw:
-        return [item for inner in value.items.values() for item in _fetched(inner)]
+        return [item for inner in value.items.values() for item in fetched(inner)]
     return [value]
 
 
@@ -72,9 +75,9 @@ def is_update(value: Any) -> bool:
 def grouped(ops: list) -> dict:
     """The meta of `tf.group(*ops)`: an optimizer's update among *ops* (a list of them included) makes
     the group the training step's op, computed by that update's graph; {} otherwise."""
-    updates = (v for v in _fetched(Seq(tuple(ops))) if is_update(v))
+    updates = (v for v in fetched(Seq(tuple(ops))) if is_update(v))
     update = next(updates, None)
-    return {k: v for k, v in update.meta.items() if k in ("train_op", "sym", UPDATE_SLOTS)} if update is not None else {}
+    return {k: v for k, v in update.meta.items() if k in ("train_op", "sym", UPDATE_SLOTS, STEPS)} if update is not None else {}
 
 
 def dependent(meta: dict, dependencies: list[dict]) -> None:
@@ -88,13 +91,18 @@ def dependent(meta: dict, dependencies: list[dict]) -> None:
             meta.setdefault("sym", update["sym"])
         if UPDATE_SLOTS in update:
             meta[UPDATE_SLOTS] = update[UPDATE_SLOTS]
+        if STEPS in update:
+            meta[STEPS] = update[STEPS]
 
 
-def update_meta(optimizer: Any, method: str, named: dict, line: int) -> dict:
+def update_meta(optimizer: Any, method: str, named: dict, line: int, stepped: bool = False) -> dict:
     """The meta of a TF1 optimizer's update built at *line* (`opt.minimize(loss)`, *method* of
     *optimizer*): what a training step fetches, with the slots per weight it keeps (slots.py) where it is
-    a `minimize` of every trainable variable (no `var_list`: the graph's weights its loss reaches)."""
+    a `minimize` of every trainable variable (no `var_list`: the graph's weights its loss reaches), and
+    whether each run adds one to a global step (its `global_step`; *stepped*: what leaving it out does)."""
     meta: dict = {"train_op": line}
+    if moves_step(named, stepped):
+        meta[STEPS] = named.get("global_step") or True
     slots = TF1_SLOTS.get(optimizer.cls) if type(optimizer) is Inst else None
     if method == "minimize" and "var_list" not in named and slots is not None:
         meta[UPDATE_SLOTS] = slots
@@ -103,7 +111,7 @@ def update_meta(optimizer: Any, method: str, named: dict, line: int) -> dict:
 
 def _update(fetches: Any) -> Inst | None:
     """The optimizer's update among *fetches*, or None."""
-    return next((value for value in _fetched(fetches) if is_update(value)), None)
+    return next((value for value in fetched(fetches) if is_update(value)), None)
 
 
 def train_op_line(fetches: Any) -> int | None:
@@ -140,7 +148,7 @@ def run_work(fetches: Any, fed_rows: int | None) -> Work:
 
 def _graph(fetches: Any) -> Sym | None:
     """The graph *fetches* are computed by (the ops of all of them, once); None where none is symbolic."""
-    syms = [v.meta["sym"] for v in _fetched(fetches) if is_sym(v)]
+    syms = [v.meta["sym"] for v in fetched(fetches) if is_sym(v)]
     return merge_syms(syms, None) if syms else None
 
 

@@ -56,6 +56,7 @@ from greenlint.analysis import (
     entry_runners,
     environments,
     flow,
+    global_step,
     graphrun,
     handed,
     hostwork,
@@ -797,9 +798,16 @@ class Resolver:
 
     def s_while(self, node: ast.While) -> None:
         trips, upper, counted = self.while_trips(node)
+        resumed = False
+        if trips is None and (session := global_step.session_of(node.test)) is not None and not _skips(node.body):
+            trips, resumed, counted = self.stepped_trips(node, session)
+            upper = trips is not None
+        elif trips is None and not _skips(node.body) and (found := self.counter_trips(node)) is not None:
+            trips, counted = found
+            upper = resumed = True
         self.expr(node.test)
         before = dict(self.scope.names)
-        self.loop_body(node, None if upper else trips, trips, upper, counted)
+        self.loop_body(node, None if upper else trips, trips, upper, counted, resumed)
         self.scope.names = merge_names([before, self.scope.names], None, symjoin.looped)
         self.block(node.orelse)
 
@@ -829,6 +837,59 @@ class Resolver:
             return None, False, ""  # never equal: it runs until something else stops it
         trips = max(0, span // step + 1 if type(test.ops[0]) is ast.LtE else -(-span // step))
         return trips, upper, bound.option or ""
+
+    def stepped_trips(self, node: ast.While, session: str) -> tuple[int | None, bool, str]:
+        """`while not sess.should_stop():` over a monitored session stopped at a global step (global_step.py):
+        at most its hook's steps where a run at the body's top level moves the step, whether the loop
+        resumes at a checkpoint's step, and the options whose defaults count them; None where not known."""
+        runs = global_step.session_runs(node.body, session)
+        steps = [global_step.stepping(graphrun.fetched(self.fetched_now(call))) for call, _ in runs]
+        return global_step.loop_trips(self.scope.lookup(session)[1], steps, [top for _, top in runs])
+
+    def counter_trips(self, node: ast.While) -> tuple[int, str] | None:
+        """`while step < n:` whose body binds `step`, once, at its top level, from a session run of a global
+        step starting at 0 that a run at its top level moves (global_step.py): at most n + 1 trips (a
+        checkpoint's step may be where it starts), and the option *n* defaults to; None otherwise."""
+        test = node.test
+        if type(test) is ast.BoolOp and type(test.op) is ast.And:
+            test = next((v for v in test.values if type(v) is ast.Compare), test)
+        if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.left) is not ast.Name \
+                or type(test.ops[0]) not in (ast.Lt, ast.LtE) or _calls_beyond_sizes(test.comparators[0]):
+            return None
+        name = test.left.id
+        read = global_step.read_into(node.body, name)
+        stores = sum(type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Store for n in trees.walk(node))
+        if read is None or stores != 1:
+            return None
+        call, at, session = read
+        fetches = self.fetched_now(call)
+        step = fetches if at is None else fetches.items[at] if type(fetches) is Seq else None
+        if not global_step.starts_at_zero(step):
+            return None
+        runs = global_step.session_runs(node.body, session)
+        if not any(top and global_step.stepping(graphrun.fetched(self.fetched_now(call)), step) for call, top in runs):
+            return None
+        bound = self.expr(test.comparators[0])
+        trips = global_step.counter_trips(bound, type(test.ops[0]) is ast.LtE)
+        return None if trips is None else (trips, bound.option or "")
+
+    def fetched_now(self, call: ast.Call) -> Any:
+        """The fetches of a session run not yet walked, read without walking it: names, attributes of
+        instances of user classes, and lists, tuples and dicts of them (None for anything else)."""
+        fetches = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "fetches"), None)
+        return self.read_now(fetches)
+
+    def read_now(self, node: ast.expr | None) -> Any:
+        """The value of *node* as `fetched_now` reads it, walking nothing."""
+        if type(node) is ast.Name:
+            return self.scope.lookup(node.id)[1]
+        if type(node) is ast.Attribute and type(owner := self.read_now(node.value)) is UserInst:
+            return self.attribute(owner, node.attr)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return Seq(tuple(self.read_now(item) for item in node.elts))
+        if isinstance(node, ast.Dict):
+            return Seq(tuple(self.read_now(item) for item in node.values))
+        return None
 
     def loop_body(self, node: ast.For | ast.While, count: int | None, trips: int | None, upper: bool,
                   counted: str = "", resumed: bool = False) -> None:
@@ -3170,6 +3231,8 @@ class Resolver:
             graph = work_mod.functional_model(named)
             net = work_mod.model_work(Inst(untyped.MODEL, "factory", {"graph": graph})) if graph else {}
             return Inst(graphrun.BACKEND_FUNCTION, "factory", {"line": node.lineno, "net": net})
+        if returns is None and api == graphrun.NO_OP:  # (not in the catalog) an op: what it is built under runs first
+            returns = graphrun.OPERATION
         if returns is None and kind == "function" and (symops.returns_tensor(api) or queues.image_op(api)):
             returns = "tensorflow.Tensor"  # `tf.nn.leaky_relu(conv)`, `tf.image.convert_image_dtype(image)`: not in the catalog
         if returns is None:
@@ -3223,6 +3286,7 @@ class Resolver:
                 meta["estimator_work"] = model_work
         if api == "tensorflow.keras.Input" and "sym" in meta:
             self.sized_input(meta)
+        meta.update(global_step.session_meta(api, named))  # a monitored session's hooks
         if api == graphrun.GROUP:  # `tf.group(update_ops, train_op)`: a training step's op
             meta.update(graphrun.grouped([v for starred, v in args if not starred]))
         if api == graphrun.SAVER:  # `tf.train.Saver()`: every variable of the graph built so far
@@ -3818,8 +3882,8 @@ class Resolver:
     def created_train_op(self, node: ast.Call, args: list, keywords: list) -> Inst:
         """`create_train_op(total_loss, optimizer)`: the loss, run after the optimizer's update (a
         training step's op, graphrun.update_meta), computed by the loss's graph."""
-        loss, optimizer, chosen = slim_training.train_op_inputs(args, keywords)
-        meta = graphrun.update_meta(optimizer, "minimize", {"var_list": None} if chosen else {}, node.lineno)
+        loss, optimizer, given = slim_training.train_op_inputs(args, keywords)
+        meta = graphrun.update_meta(optimizer, "minimize", given, node.lineno, stepped=True)
         if arrays.is_sym(loss):
             meta["sym"] = loss.meta["sym"]
         return Inst("tensorflow.Tensor", "factory", meta)

@@ -115,12 +115,17 @@ def creates_train_op(path: str) -> bool:
     return _key(path) in ("learning." + CREATE_TRAIN_OP, "training." + CREATE_TRAIN_OP)
 
 
-def train_op_inputs(args: list, keywords: list) -> tuple[Any, Any, bool]:
-    """`create_train_op`'s loss, its optimizer, and whether it is given the variables it trains."""
+def train_op_inputs(args: list, keywords: list) -> tuple[Any, Any, dict]:
+    """`create_train_op`'s loss, its optimizer, and what an optimizer's update is given of its other
+    arguments: the variables it trains (`var_list`, where given), the global step it moves (where given;
+    left out, the graph's)."""
     named = argument_values(
         ["total_loss", "optimizer", "global_step", "update_ops", "variables_to_train"], args, keywords
     )
-    return named.get("total_loss"), named.get("optimizer"), "variables_to_train" in named
+    given = {"var_list": None} if "variables_to_train" in named else {}
+    if "global_step" in named:
+        given["global_step"] = named["global_step"]
+    return named.get("total_loss"), named.get("optimizer"), given
 
 
 def named(found: Driver, args: list, keywords: list) -> dict:
