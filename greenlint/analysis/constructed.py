@@ -697,7 +697,7 @@ def _imports(path: str, text: str) -> tuple[dict[str, tuple[str, str]], dict[str
     }
     modules = {alias.asname or alias.name: alias.name.rpartition(".")[2] for node in tree.body if isinstance(node, ast.Import)
                for alias in node.names if alias.asname or "." not in alias.name}
-    return imported, {**_loaded_by_name(tree), **modules}
+    return imported, {**(_loaded_by_name(tree) if "import_module" in text else {}), **modules}
 
 
 def _loaded_by_name(tree: ast.Module) -> dict[str, str]:
@@ -754,7 +754,7 @@ def _script(path: str, text: str, elsewhere: Elsewhere = NOTHING_ELSEWHERE, alia
     tree = trees.parse_module(text, path, edited=False)
     script = _Script(tree, elsewhere)
     free = script.free if any(name == "*" for _, name in imported.values()) else frozenset()
-    choices = one_of.Choices(tree, frozenset(imported))
+    choices = one_of.Choices(tree, frozenset(imported), text)
     instances = script.instances(imported, modules, free, choices)
     by_name: dict[str, list[ast.Call]] = {}
     by_attribute: dict[tuple[str, str], list[ast.Call]] = {}

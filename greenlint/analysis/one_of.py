@@ -11,6 +11,7 @@ that use, and their calls stay unseen."""
 from __future__ import annotations
 
 import ast
+import re
 from collections import Counter
 from typing import Any
 
@@ -24,9 +25,15 @@ class Choices:
     those picks come from (no call of it themselves). None at all where a display or a pick is also read
     otherwise (`models.append(X)`, `model.build()` of a class, `train(model)`)."""
 
-    def __init__(self, tree: ast.Module, imported: frozenset[str]):
+    def __init__(self, tree: ast.Module, imported: frozenset[str], text: str | None = None):
         self.calls: dict[int, tuple[str, ...]] = {}
         self.displayed: Counter[str] = Counter()
+        self.tables: dict[str, ast.expr] = {}
+        self.imported = imported
+        self.used: Counter[str] = Counter()  # a table's reads as the source of a pick
+        self.displays: dict[int, ast.expr] = {}  # the displays picks come from, by id
+        if text is not None and not _may_display(text, imported):
+            return  # no display of them (the tree's walk costs ~100x this test)
         nodes: list[Any] = trees.walk(tree)
         stores: Counter[str] = Counter()
         loads: Counter[str] = Counter()
@@ -42,9 +49,6 @@ class Choices:
             and stores[node.targets[0].id] == 1
             and _candidates(node.value, imported)
         }
-        self.imported = imported
-        self.used: Counter[str] = Counter()  # a table's reads as the source of a pick
-        self.displays: dict[int, ast.expr] = {}  # the displays picks come from, by id
         held: dict[str, tuple[str, ...]] = {}  # a name holding one of them -> the candidates
         for node in nodes:
             if type(node) in (ast.For, ast.AsyncFor) and type(node.target) is ast.Name and stores[node.target.id] == 1:
@@ -123,3 +127,12 @@ def _candidates(node: ast.expr, imported: frozenset[str]) -> tuple[str, ...]:
     ):
         return ()
     return names
+
+
+def _may_display(text: str, imported: frozenset[str]) -> bool:
+    """Whether *text* (the tree's source) may hold a display of one of *imported* (`[GAN, CGAN]`, `{"unet":
+    unet}`): one of them after an opening bracket, a comma or a colon, before a comma or a closing one."""
+    if not imported:
+        return False
+    names = "|".join(map(re.escape, sorted(imported)))
+    return re.search(rf"[\[{{(,:]\s*(?:{names})\s*[,\]}})]", text) is not None

@@ -421,6 +421,7 @@ def keyword_mentions(text: str, name: str) -> int:
     return found
 
 
+@functools.lru_cache(maxsize=1024)
 def definitions(text: str, name: str) -> int:
     """How often *text* defines a function *name* (`def name(`): a method of each of several classes
     (`GAN.train`, `VAE.train`) is named by the others' definitions, which call none of them."""
