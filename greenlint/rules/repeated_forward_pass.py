@@ -44,6 +44,29 @@ def _same_batch(given: ast.expr, fed: ast.expr, loop: Loop) -> bool:
     return all(isinstance(v, ast.Name) and v.id in fresh for k, v in pairs.items() if k not in kept)
 
 
+#: Methods and functions that write a variable: an op fetching only these reads no batch.
+_WRITES = frozenset({"assign", "assign_add", "assign_sub", "variables_initializer", "global_variables_initializer",
+                     "local_variables_initializer"})
+
+
+def _writes_only(facts: FileFacts, fetched: ast.expr | None, cell: int | None) -> bool:
+    """The run fetches only variable writes (`zero_op = [v.assign(tf.zeros_like(v)) for v in accum]`, a
+    gradient accumulator cleared): a list, tuple or comprehension of `.assign*()` calls, or a name the file
+    binds only to one. It computes no forward pass, whatever it is fed."""
+    if isinstance(fetched, (ast.List, ast.Tuple)):
+        return bool(fetched.elts) and all(_writes_only(facts, e, cell) for e in fetched.elts)
+    if isinstance(fetched, (ast.ListComp, ast.GeneratorExp)):
+        return _writes_only(facts, fetched.elt, cell)
+    if isinstance(fetched, ast.Call):
+        func = fetched.func
+        return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in _WRITES
+    if isinstance(fetched, ast.Name):
+        bound = [n.value for n in facts.nodes(cell, ast.Assign)
+                 if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == fetched.id for t in n.targets)]
+        return bool(bound) and all(_writes_only(facts, value, cell) for value in bound)
+    return False
+
+
 def _fed(given: ast.expr, fed: ast.expr) -> str:
     """What of the step's feed *fed* the run is *given*, as the message says it: "the batch", or
     the values of the pairs it keeps ("`batch_images`, part of the batch")."""
@@ -150,6 +173,12 @@ class RepeatedForwardPass(Rule):
             "    sess.run(train_op, feed_dict={x: xb, keep_prob: 0.5})\n"
             "    acc = accuracy.eval(feed_dict={x: xb, keep_prob: 1.0})\n"
         ),
+        Valid(  # the run clears gradient accumulators: variable writes, no forward pass, whatever it is fed
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "zero_op = [v.assign(tf.zeros_like(v)) for v in accum_grads]\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n    fd = {x: xb[step]}\n"
+            "    sess.run(zero_op, feed_dict=fd)\n    sess.run(train_op, feed_dict=fd)\n"
+        ),
         Valid(  # the values fetched with the step
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
@@ -229,7 +258,7 @@ class RepeatedForwardPass(Rule):
                 continue
             call, cell = facts.node(site), site.callsite.span.cell
             given = feed(call) if call is not None else None
-            if call is None or given is None:
+            if call is None or given is None or _writes_only(facts, call.args[0] if call.args else None, cell):
                 continue
             loops = own_loops(facts, call, cell)
             same = next(
