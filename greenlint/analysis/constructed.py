@@ -713,7 +713,7 @@ def _loaded_by_name(tree: ast.Module) -> dict[str, str]:
                 and type(node.value) is ast.Call and options.last_name(node.value.func) == "import_module"
                 and len(node.value.args) == 1 and not node.value.keywords):
             continue
-        given = node.value.args[0]
+        given: ast.expr | None = node.value.args[0]
         if type(given) is ast.Attribute:
             if defaults is None:
                 defaults = options.defaults(n for n in nodes if type(n) is ast.Call)
