@@ -118,12 +118,16 @@ def assignments(body: list[ast.stmt], steady: Steady | None = None) -> list[tupl
     return found
 
 
+#: The methods that write a TF variable in place.
+VARIABLE_WRITES = frozenset({"assign", "assign_add", "assign_sub"})
+
+
 #: Methods that set an object's state from their arguments, with any `set_*` one (a layer added to a `Sequential`,
 #: Keras's `compile`, weights loaded or set, a variable assigned): after `model.add(layer)` or
 #: `model.compile(optimizer=Adam(lr))` in a loop over layers or rates, each iteration's `model`
 #: is another one. Training and inference calls change weights or nothing and are not among
 #: them: the same model trained step after step is the loop's repeat.
-SETTERS = frozenset({"add", "compile", "load_weights", "set_weights", "assign", "assign_add", "assign_sub"})
+SETTERS = frozenset({"add", "compile", "load_weights", "set_weights"}) | VARIABLE_WRITES
 
 
 #: The expressions whose value may differ from one run to the next (`_calls`).

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis.flow import VARIABLE_WRITES
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site, method
@@ -45,8 +46,7 @@ def _same_batch(given: ast.expr, fed: ast.expr, loop: Loop) -> bool:
 
 
 #: Methods and functions that write a variable: an op fetching only these reads no batch.
-_WRITES = frozenset({"assign", "assign_add", "assign_sub", "variables_initializer", "global_variables_initializer",
-                     "local_variables_initializer"})
+_WRITES = VARIABLE_WRITES | {"variables_initializer", "global_variables_initializer", "local_variables_initializer"}
 
 
 def _writes_only(facts: FileFacts, fetched: ast.expr | None, cell: int | None) -> bool:
