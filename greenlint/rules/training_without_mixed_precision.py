@@ -113,17 +113,23 @@ class TrainingWithoutMixedPrecision(Rule):
       `edsr(scale)`, whose convolutions run at every pixel, or a function the code defines with a CamelCase name,
       as Keras Applications and much research code name their factories: `def YoloV3(size)`,
       `def ResNet50()`, or a Keras model class so named (`class ResnetV2(tf.keras.Model)`, BiT's:
-      the whole network), but not another class named so, which may be a layer of any size; not a model
+      the whole network), or a class of any base whose name ends in `Model` or `Network` after the
+      architecture's, and at most its backbone's (`class DeepLabResNetModel(Network)`, a TF1 graph
+      builder's: the whole network too), but not another class named so, which may be a layer of any
+      size (`ResNetBlock`, `class ResNet50(Layer)`); not a model
       an object holds called as `self.vgg(x)`), or calls a
       class or function of a project module it imports whose own code does either, or is such a
       CamelCase function or model class (`model_lib.Model(n)`, whose constructor calls `resnet.resnet(depth=50)`;
-      `from models import YoloV3`; `models.ResnetV2(...)`), or builds it from
+      `from models import YoloV3`; `models.ResnetV2(...)`; read through a package's `__init__` that
+      imports it from a module of its own), or builds it from
       a registry of model constructors that a project module it imports fills
       (`model_from_name[name](n_classes)`, `model_from_name["vgg_unet"] = unet.vgg_unet`) where
       more than half of the registry's models are such architectures (by a word of their name,
       `resnet50_pspnet`, or their definition): their steps are 10^9 FLOPs and more at their usual
       input sizes.
-      The finding is then on the first training at or after that call (in a notebook, only a
+      The finding is then on the first training at or after that call, or where the runs of each
+      are counted the one run most (a TF1 loop's every-step run, not the one under
+      `if step % 1000 == 0` that also writes summaries) (in a notebook, only a
       later one: its cells run in order; in a script, the first where none follows, as a fit in
       a function defined above the call trains what it builds);
     - a training in a method of a class of the file (a trainer: `Trainer.train` running its
@@ -963,6 +969,25 @@ class TrainingWithoutMixedPrecision(Rule):
             line=7,
             message_contains="enable_mixed_precision_graph_rewrite",
         ),
+        Invalid(  # TF1: of the two runs of the update, the one of every step, not the one that also writes summaries
+            "import tensorflow as tf\nimages = tf.compat.v1.placeholder(tf.float32, [None, 224, 224, 3])\n"
+            "train_op = tf.compat.v1.train.AdamOptimizer(1e-3).minimize(resnet50(images))\n"
+            "summary = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor step in range(20000):\n"
+            "    if step % 1000 == 0:\n        sess.run([train_op, summary])\n    else:\n        sess.run(train_op)\n",
+            line=10,
+            message_contains="enable_mixed_precision_graph_rewrite",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # the same where the runs are not counted (a loop over batches of unknown number): the first
+            "import tensorflow as tf\nimages = tf.compat.v1.placeholder(tf.float32, [None, 224, 224, 3])\n"
+            "train_op = tf.compat.v1.train.AdamOptimizer(1e-3).minimize(resnet50(images))\n"
+            "summary = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
+            "for step, x in enumerate(batches):\n"
+            "    if step % 1000 == 0:\n        sess.run([train_op, summary])\n    else:\n        sess.run(train_op)\n",
+            line=8,
+            message_contains="enable_mixed_precision_graph_rewrite",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # an Estimator trains the graph its model_fn builds with a factory named after an architecture
             "import tensorflow as tf\ndef model_fn(features, labels, mode):\n    loss = resnet50(features, labels)\n"
             "    op = tf.compat.v1.train.AdamOptimizer(1e-3).minimize(loss)\n"
@@ -1286,11 +1311,18 @@ def _model_known(site: Site) -> bool:
 
 
 def _after(trainings: list[Site], where: tuple[int, int], notebook: bool) -> Site | None:
-    """The first training at or after where the large model is built: a notebook's cells run in
-    order, so only a later one trains it; a script's fit may sit in a function defined above the
-    build, so its first training stands in where none follows."""
+    """The training at or after where the large model is built that the program runs most (where
+    each one's runs are counted: a TF1 loop's every-step run, not the one under `if step % 1000 == 0`
+    that also writes summaries), else the first: a notebook's cells run in order, so only a later
+    one trains it; a script's fit may sit in a function defined above the build, so its first
+    training stands in where none follows."""
     later = [s for s in trainings if (s.callsite.span.cell or 0, s.callsite.span.line) >= where]
-    return later[0] if later else (None if notebook else trainings[0])
+    if not later:
+        return None if notebook else trainings[0]
+    counts = [s.callsite.runs.count for s in later]
+    if all(isinstance(count, int) for count in counts):
+        return later[counts.index(max(counts))]
+    return later[0]
 
 
 def input_bound(facts: FileFacts, site: Site) -> bool:
