@@ -308,6 +308,8 @@ def large_builder(path: str, name: str, hops: int = 2) -> str:
             if name in functions and (word := camel_architecture(name)):
                 what = "model class" if isinstance(node, ast.ClassDef) else "function"
                 return f"is a {what} named after the {word} architecture"
+            if (registry := _returned_registry(node)) and (held := large_registry(path, registry)):
+                return f"returns an entry of {registry}, which {held}"
             for call in ast.walk(node):
                 if not isinstance(call, ast.Call) or _of_self(call.func):
                     continue
@@ -319,14 +321,24 @@ def large_builder(path: str, name: str, hops: int = 2) -> str:
     return ""
 
 
+def _returned_registry(node: ast.AST) -> str:
+    """The name a function returns an entry of (`return networks_obj[name]`: a getter of a registry); ""
+    where it returns none."""
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return ""
+    returned = (n.value for n in ast.walk(node) if isinstance(n, ast.Return))
+    return next((v.value.id for v in returned if isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name)), "")
+
+
 def large_registry(path: str, name: str) -> str:
     """What the registry *name* of the module at *path* holds, where most of its models are large:
     a dict of model constructors, filled at the module's top level (`name["vgg_unet"] =
     unet.vgg_unet`, or a dict literal), from which a program builds the model it trains by a key
-    it is given (`name[args.model](n_classes)`). An entry is large when its name has the name of
-    a large architecture among its words (`resnet50_pspnet`, `fcn_8_vgg`: a whole model built on
-    that network) or its definition builds one (`large_builder`). "" where none, or at most
-    half, are: the key chooses, and a registry of mostly small models is no evidence."""
+    it is given (`name[args.model](n_classes)`, or through a getter, `get_network(name)` returning
+    `name[...]`). An entry is large when its name, or the key a constructor (not a value: `{"vgg": 16}`) is
+    filed under, has the name of a large architecture among its words (`resnet50_pspnet`, `fcn_8_vgg`, `"ssd_300_vgg": SSDNet`: a
+    whole model built on that network) or its definition builds one (`large_builder`). "" where none,
+    or at most half, are: the key chooses, and a registry of mostly small models is no evidence."""
     module = _module(path, file_stamp(path))
     entries: dict[str, ast.expr] = {}
     for node in module.body:
@@ -334,24 +346,37 @@ def large_registry(path: str, name: str) -> str:
             continue
         for target in node.targets:
             if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name:
-                entries[ast.unparse(target.slice)] = node.value
+                entries[_key(target.slice)] = node.value
             elif isinstance(target, ast.Name) and target.id == name and isinstance(node.value, ast.Dict):
-                entries.update((ast.unparse(k), v) for k, v in zip(node.value.keys, node.value.values) if k)
+                entries.update((_key(k), v) for k, v in zip(node.value.keys, node.value.values) if k)
     if not entries:
         return ""
     imports = tuple(n for n in module.body if isinstance(n, (ast.Import, ast.ImportFrom)))
     sources = _imported_names(path, imports)
-    large = [last_name(value) for value in entries.values() if _large_entry(path, value, sources)]
+    large = [
+        key if _named_large(key) else last_name(value) for key, value in entries.items()
+        if (_named_large(key) and isinstance(value, (ast.Name, ast.Attribute))) or _large_entry(path, value, sources)
+    ]
     if 2 * len(large) <= len(entries):
         return ""
     return f"holds {len(large)} large architectures among its {len(entries)} models ({', '.join(large[:3])}, ...)"
+
+
+def _key(key: ast.expr) -> str:
+    """A registry's key as written: a string's own text (`"ssd_300_vgg"`), any other expression's source."""
+    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else ast.unparse(key)
+
+
+def _named_large(name: str) -> bool:
+    """A snake_case name has a large architecture's name among its words (`resnet50_pspnet`, `ssd_300_vgg`)."""
+    return any(re.sub(r"\d+$", "", word) in ARCHITECTURES for word in name.split("_"))
 
 
 def _large_entry(path: str, value: ast.expr, sources: dict[str, tuple[str, ...]]) -> bool:
     """A registry's constructor *value* builds a large model: its name has an architecture's among
     its words, or its definition (in the registry's module or one it imports) builds one."""
     called = last_name(value)
-    if any(re.sub(r"\d+$", "", word) in ARCHITECTURES for word in called.split("_")):
+    if _named_large(called):
         return True
     if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
         files = sources.get(value.value.id, ()) + sources.get(value.value.id + ".", ())

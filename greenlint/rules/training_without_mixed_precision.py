@@ -123,10 +123,12 @@ class TrainingWithoutMixedPrecision(Rule):
       `from models import YoloV3`; `models.ResnetV2(...)`; read through a package's `__init__` that
       imports it from a module of its own), or builds it from
       a registry of model constructors that a project module it imports fills
-      (`model_from_name[name](n_classes)`, `model_from_name["vgg_unet"] = unet.vgg_unet`) where
+      (`model_from_name[name](n_classes)`, `model_from_name["vgg_unet"] = unet.vgg_unet`), or through
+      a function of it that returns the entry (`get_network(FLAGS.model_name)` returning
+      `networks_obj[name]`), where
       more than half of the registry's models are such architectures (by a word of their name,
-      `resnet50_pspnet`, or their definition): their steps are 10^9 FLOPs and more at their usual
-      input sizes.
+      `resnet50_pspnet`, or of the key a constructor is filed under, `"ssd_300_vgg": SSDNet`, or their
+      definition): their steps are 10^9 FLOPs and more at their usual input sizes.
       The finding is then on the first training at or after that call, or where the runs of each
       are counted the one run most (a TF1 loop's every-step run, not the one under
       `if step % 1000 == 0` that also writes summaries) (in a notebook, only a

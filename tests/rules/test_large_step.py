@@ -294,6 +294,45 @@ def test_a_registry_of_mostly_small_models_is_no_evidence(tmp_path, predictor):
     assert _registry_findings(tmp_path, predictor, ["tiny", "dense_head", "deep"]) == []
 
 
+#: ssd-tensorflow's shape: a getter of another module returns the class a registry files under the
+#: architecture's name (its constructor's name says nothing), and a TF1 session runs the graph it builds.
+GETTER_RUN = (
+    "import tensorflow as tf\nimport factory\nnet = factory.get_network(FLAGS.model_name)(params)\n"
+    "train_op = tf.compat.v1.train.MomentumOptimizer(0.1, 0.9).minimize(net.loss)\n"
+    "sess = tf.compat.v1.Session()\nfor step in range(20000):\n    sess.run(train_op)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("keys", "found"),
+    [
+        (["ssd_300_vgg", "ssd_512_vgg"], [7]),
+        (["ssd_300_vgg", "ssd_300_mobilenet"], []),  # half of them: the key chooses
+        (["small_cnn", "mlp"], []),
+    ],
+)
+def test_a_getter_of_a_registry_keyed_by_large_architectures_is_evidence(tmp_path, predictor, keys, found):
+    (tmp_path / "detectors.py").write_text("class SSDNet(object):\n    pass\n")
+    entries = ", ".join(f"{key!r}: detectors.SSDNet" for key in keys)
+    (tmp_path / "factory.py").write_text(
+        f"import detectors\nnetworks = {{{entries}}}\ndef get_network(name):\n    return networks[name]\n"
+    )
+    path = tmp_path / "train.py"
+    path.write_text(GETTER_RUN)
+    findings = [d for d in check_source(GETTER_RUN, str(path), GL602, predictor) if d.code == "GL602"]
+    assert [d.span.line for d in findings] == found
+    assert all("get_network(), whose definition returns an entry of networks" in d.message for d in findings)
+
+
+def test_a_getter_of_other_values_is_no_evidence(tmp_path, predictor):
+    (tmp_path / "factory.py").write_text(
+        "SIZES = {'vgg': 16, 'resnet': 50}\ndef get_network(name):\n    return SIZES[name]\n"
+    )
+    path = tmp_path / "train.py"
+    path.write_text(GETTER_RUN)
+    assert [d for d in check_source(GETTER_RUN, str(path), GL602, predictor) if d.code == "GL602"] == []
+
+
 def test_a_project_on_the_cpu_only_wheel_is_not_advised_mixed_precision(tmp_path, predictor):
     source = "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n"
     files = {"train.py": source, "requirements.txt": "tensorflow-cpu==2.12\n"}
