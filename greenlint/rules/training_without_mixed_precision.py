@@ -153,7 +153,9 @@ class TrainingWithoutMixedPrecision(Rule):
     TensorFlow's graph rewrite (`tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite`,
     TF 1.14 and later: one name for TF1 and TF2 programs, kept in 2.x beside 2.4's
     `tf.compat.v1.mixed_precision` one, as the 1.15, 2.4 and 2.21 sources show; it wraps the
-    optimizer and adds loss scaling). The wrapped optimizer scales the loss in its
+    optimizer and adds loss scaling), at the first TF1 optimizer that the function (or script, or
+    notebook cell) running it constructs before the run, the optimizer to wrap (at the run where that
+    scope constructs none: the optimizer is built elsewhere). The wrapped optimizer scales the loss in its
     `compute_gradients` (and so `minimize`) alone: where the file's updates apply gradients it
     takes with `tf.gradients` (it calls `apply_gradients` and neither `compute_gradients` nor
     `minimize`), the advice says to take them through the optimizer, or they go unscaled. Where
@@ -964,29 +966,33 @@ class TrainingWithoutMixedPrecision(Rule):
             message_contains="its `train_step` scaling its loss with a `LossScaleOptimizer`'s",
             options={"material-saving-j": 0.0},
         ),
-        Invalid(  # TF1: the session runs the update of a graph a factory named after an architecture builds
+        Invalid(  # TF1: the session runs the update of a graph a factory named after an architecture builds: reported
+            # at the optimizer the same scope constructs, which the rewrite wraps
             "import tensorflow as tf\nimages = tf.compat.v1.placeholder(tf.float32, [None, 224, 224, 3])\n"
-            "loss = resnet50(images)\ntrain_op = tf.compat.v1.train.AdamOptimizer(1e-3).minimize(loss)\n"
+            "loss = resnet50(images)\nopt = tf.compat.v1.train.AdamOptimizer(1e-3)\ntrain_op = opt.minimize(loss)\n"
             "sess = tf.compat.v1.Session()\nfor x in batches:\n    sess.run(train_op, feed_dict={images: x})\n",
-            line=7,
+            line=4,
             message_contains="enable_mixed_precision_graph_rewrite",
         ),
-        Invalid(  # TF1: of the two runs of the update, the one of every step, not the one that also writes summaries
-            "import tensorflow as tf\nimages = tf.compat.v1.placeholder(tf.float32, [None, 224, 224, 3])\n"
-            "train_op = tf.compat.v1.train.AdamOptimizer(1e-3).minimize(resnet50(images))\n"
+        Invalid(  # TF1: of the two runs of the update (its optimizer built in another function), the one of every
+            # step, not the one that also writes summaries
+            "import tensorflow as tf\ndef build(images):\n"
+            "    return tf.compat.v1.train.AdamOptimizer(1e-3).minimize(resnet50(images))\n"
+            "train_op = build(tf.compat.v1.placeholder(tf.float32, [None, 224, 224, 3]))\n"
             "summary = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor step in range(20000):\n"
             "    if step % 1000 == 0:\n        sess.run([train_op, summary])\n    else:\n        sess.run(train_op)\n",
-            line=10,
+            line=11,
             message_contains="enable_mixed_precision_graph_rewrite",
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # the same where the runs are not counted (a loop over batches of unknown number): the first
-            "import tensorflow as tf\nimages = tf.compat.v1.placeholder(tf.float32, [None, 224, 224, 3])\n"
-            "train_op = tf.compat.v1.train.AdamOptimizer(1e-3).minimize(resnet50(images))\n"
+            "import tensorflow as tf\ndef build(images):\n"
+            "    return tf.compat.v1.train.AdamOptimizer(1e-3).minimize(resnet50(images))\n"
+            "train_op = build(tf.compat.v1.placeholder(tf.float32, [None, 224, 224, 3]))\n"
             "summary = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
             "for step, x in enumerate(batches):\n"
             "    if step % 1000 == 0:\n        sess.run([train_op, summary])\n    else:\n        sess.run(train_op)\n",
-            line=8,
+            line=9,
             message_contains="enable_mixed_precision_graph_rewrite",
             options={"material-saving-j": 0.0},
         ),
@@ -1119,7 +1125,8 @@ class TrainingWithoutMixedPrecision(Rule):
             )
         label = site.prediction.label
         priced = self.SAVING.format(saving=saving_clause(saving, SPEED_UP_SHARE, label)) if saving else ""
-        return self.diagnostic(site.callsite.span, facts.path, f"{message}: {why}{priced}")
+        at = _wrapped_optimizer(facts, site) if graph and not rewrite else site
+        return self.diagnostic(at.callsite.span, facts.path, f"{message}: {why}{priced}")
 
 def _trains(site: Site) -> bool:
     """One training step or a whole training, run where the call is: Keras' `fit`,
@@ -1129,6 +1136,25 @@ def _trains(site: Site) -> bool:
     a graph (a TF1 update, a step inside a `tf.function`), whose work runs where the graph does."""
     return (is_training_step(site) or _estimator_train(site.api)) and site.work_value("symbolic") is not True \
         and not site.api.startswith(TF1_TRAIN)
+
+
+def _wrapped_optimizer(facts: FileFacts, site: Site) -> Site:
+    """Where the graph advice for a TF1 session's run of an update goes: the first TF1 optimizer
+    (`opt = tf.compat.v1.train.MomentumOptimizer(lr, 0.9)`) constructed before the run in the function
+    (or script, or notebook cell) that runs it, the optimizer the rewrite wraps; the run itself where
+    that scope constructs none (its optimizer built in another function or module, or *site* not a
+    session's run)."""
+    call = facts.node(site)
+    if call is None or not site.api.endswith("Session.run"):
+        return site
+    cell, line = site.callsite.span.cell, site.callsite.span.line
+    scope = enclosing(facts, call, cell)
+    built = sorted(
+        (s for s in facts.sites if s.callsite.span.cell == cell and s.callsite.span.line < line
+         and s.api.startswith(TF1_TRAIN) and s.api.rsplit(".", 1)[-1].endswith("Optimizer")),
+        key=lambda s: s.callsite.span.line,
+    )
+    return next((s for s in built if (node := facts.node(s)) is not None and enclosing(facts, node, cell) is scope), site)
 
 
 def _raw_gradients(facts: FileFacts) -> bool:
