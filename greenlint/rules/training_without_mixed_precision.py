@@ -1347,10 +1347,8 @@ def _after(trainings: list[Site], where: tuple[int, int], notebook: bool) -> Sit
     later = [s for s in trainings if (s.callsite.span.cell or 0, s.callsite.span.line) >= where]
     if not later:
         return None if notebook else trainings[0]
-    counts = [s.callsite.runs.count for s in later]
-    if all(isinstance(count, int) for count in counts):
-        return later[counts.index(max(counts))]
-    return later[0]
+    counts = [count for s in later if isinstance(count := s.callsite.runs.count, int)]
+    return later[counts.index(max(counts))] if len(counts) == len(later) else later[0]
 
 
 def input_bound(facts: FileFacts, site: Site) -> bool:
