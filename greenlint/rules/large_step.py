@@ -279,23 +279,37 @@ def _imported_names(path: str, imports: tuple[ast.Import | ast.ImportFrom, ...])
     return names
 
 
-def large_builder(path: str, name: str) -> str:
+#: What a module defines at its top level that a program may call to build its model.
+DEFINITIONS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def large_builder(path: str, name: str, hops: int = 2) -> str:
     """What the top-level class or function *name* of the module at *path* builds, where it is a
-    large architecture: itself, a CamelCase function or Keras model class named after one
-    (`ResnetV2(tf.keras.Model)`), or a Keras Application (`applications.ResNet50(...)`) or a
+    large architecture: itself, a CamelCase function or class of the whole network named after one
+    (`ResnetV2(tf.keras.Model)`, `DeepLabResNetModel(Network)`: `whole_network`), or a Keras Application (`applications.ResNet50(...)`) or a
     factory named after one (`resnet.resnet(...)`) called in its body or its methods; "" otherwise, and
-    where it loads its network from TensorFlow Hub (`HUB_LOADERS`)."""
+    where it loads its network from TensorFlow Hub (`HUB_LOADERS`). A package's `__init__` that imports
+    *name* from a module of its own (`from .model import DeepLabResNetModel`) is read through to that
+    module, a hop at a time (*hops* at most)."""
     module = _module(path, file_stamp(path))
     body = module.body
+    if hops and not any(isinstance(node, DEFINITIONS) and node.name == name for node in body):
+        imports = tuple(node for node in body if isinstance(node, (ast.Import, ast.ImportFrom)))
+        for file, member in project_bindings(path, imports).get(name, ()):
+            if file is not None and file != path and member and (built := large_builder(file, member, hops - 1)):
+                return built
+        return ""
     functions = {node.name for node in body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    functions |= {node.name for node in body if isinstance(node, ast.ClassDef) and keras_model_class(node)}
+    functions |= {node.name for node in body if isinstance(node, ast.ClassDef) and whole_network(node)}
     for node in body:
         if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
             if _loads_hub_model(node, _resolver(module, node)):
                 return ""
             if name in functions and (word := camel_architecture(name)):
-                what = "Keras model class" if isinstance(node, ast.ClassDef) else "function"
+                what = "model class" if isinstance(node, ast.ClassDef) else "function"
                 return f"is a {what} named after the {word} architecture"
+            if (registry := _returned_registry(node)) and (held := large_registry(path, registry)):
+                return f"returns an entry of {registry}, which {held}"
             for call in ast.walk(node):
                 if not isinstance(call, ast.Call) or _of_self(call.func):
                     continue
@@ -307,14 +321,24 @@ def large_builder(path: str, name: str) -> str:
     return ""
 
 
+def _returned_registry(node: ast.AST) -> str:
+    """The name a function returns an entry of (`return networks_obj[name]`: a getter of a registry); ""
+    where it returns none."""
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return ""
+    returned = (n.value for n in ast.walk(node) if isinstance(n, ast.Return))
+    return next((v.value.id for v in returned if isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name)), "")
+
+
 def large_registry(path: str, name: str) -> str:
     """What the registry *name* of the module at *path* holds, where most of its models are large:
     a dict of model constructors, filled at the module's top level (`name["vgg_unet"] =
     unet.vgg_unet`, or a dict literal), from which a program builds the model it trains by a key
-    it is given (`name[args.model](n_classes)`). An entry is large when its name has the name of
-    a large architecture among its words (`resnet50_pspnet`, `fcn_8_vgg`: a whole model built on
-    that network) or its definition builds one (`large_builder`). "" where none, or at most
-    half, are: the key chooses, and a registry of mostly small models is no evidence."""
+    it is given (`name[args.model](n_classes)`, or through a getter, `get_network(name)` returning
+    `name[...]`). An entry is large when its name, or the key a constructor (not a value: `{"vgg": 16}`) is
+    filed under, has the name of a large architecture among its words (`resnet50_pspnet`, `fcn_8_vgg`, `"ssd_300_vgg": SSDNet`: a
+    whole model built on that network) or its definition builds one (`large_builder`). "" where none,
+    or at most half, are: the key chooses, and a registry of mostly small models is no evidence."""
     module = _module(path, file_stamp(path))
     entries: dict[str, ast.expr] = {}
     for node in module.body:
@@ -322,24 +346,37 @@ def large_registry(path: str, name: str) -> str:
             continue
         for target in node.targets:
             if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name:
-                entries[ast.unparse(target.slice)] = node.value
+                entries[_key(target.slice)] = node.value
             elif isinstance(target, ast.Name) and target.id == name and isinstance(node.value, ast.Dict):
-                entries.update((ast.unparse(k), v) for k, v in zip(node.value.keys, node.value.values) if k)
+                entries.update((_key(k), v) for k, v in zip(node.value.keys, node.value.values) if k)
     if not entries:
         return ""
     imports = tuple(n for n in module.body if isinstance(n, (ast.Import, ast.ImportFrom)))
     sources = _imported_names(path, imports)
-    large = [last_name(value) for value in entries.values() if _large_entry(path, value, sources)]
+    large = [
+        key if _named_large(key) else last_name(value) for key, value in entries.items()
+        if (_named_large(key) and isinstance(value, (ast.Name, ast.Attribute))) or _large_entry(path, value, sources)
+    ]
     if 2 * len(large) <= len(entries):
         return ""
     return f"holds {len(large)} large architectures among its {len(entries)} models ({', '.join(large[:3])}, ...)"
+
+
+def _key(key: ast.expr) -> str:
+    """A registry's key as written: a string's own text (`"ssd_300_vgg"`), any other expression's source."""
+    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else ast.unparse(key)
+
+
+def _named_large(name: str) -> bool:
+    """A snake_case name has a large architecture's name among its words (`resnet50_pspnet`, `ssd_300_vgg`)."""
+    return any(re.sub(r"\d+$", "", word) in ARCHITECTURES for word in name.split("_"))
 
 
 def _large_entry(path: str, value: ast.expr, sources: dict[str, tuple[str, ...]]) -> bool:
     """A registry's constructor *value* builds a large model: its name has an architecture's among
     its words, or its definition (in the registry's module or one it imports) builds one."""
     called = last_name(value)
-    if any(re.sub(r"\d+$", "", word) in ARCHITECTURES for word in called.split("_")):
+    if _named_large(called):
         return True
     if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
         files = sources.get(value.value.id, ()) + sources.get(value.value.id + ".", ())
@@ -398,24 +435,30 @@ def architecture(function: str) -> str:
     return head
 
 
-#: A CamelCase name's words, lower-cased and joined: an architecture's, then depths, versions or sizes,
-#: then a noun (`ResNet50`, `YoloV3`, `EfficientNetB3`, `UNetModel`).
+_HEADS = "|".join(sorted(ARCHITECTURES, key=len, reverse=True))
+#: A CamelCase name's words, lower-cased and joined: an architecture's, then depths, versions or sizes, then
+#: optionally the backbone it is built on (`DeepLabResNet`), then a noun (`ResNet50`, `YoloV3`,
+#: `EfficientNetB3`, `UNetModel`).
 _CAMEL = re.compile(
-    r"(?P<head>" + "|".join(sorted(ARCHITECTURES, key=len, reverse=True)) + r")"
-    + r"(?:" + VARIANT.pattern + r")*(?:" + "|".join(sorted(NOUNS)) + r")?"
+    r"(?P<head>" + _HEADS + r")(?:" + VARIANT.pattern + r")*"
+    + r"(?:(?:" + _HEADS + r")(?:" + VARIANT.pattern + r")*)?"
+    + r"(?P<noun>" + "|".join(sorted(NOUNS)) + r")?"
 )
+#: The nouns that make a CamelCase class the whole network, whatever it derives from (`DeepLabResNetModel`,
+#: a TF1 graph builder's class): never a block or layer's.
+WHOLE_MODEL = frozenset({"model", "network"})
 
 
 def _defined_camel(facts: FileFacts, name: str) -> str:
-    """`camel_architecture` of *name* where the file defines a function of that name, or a Keras
-    model class (`keras_model_class`), not any other class."""
+    """`camel_architecture` of *name* where the file defines a function of that name, or a class of
+    the whole network (`whole_network`), not any other class."""
     word = camel_architecture(name)
     if not word:
         return ""
     if facts.functions_named(name):
         return word
     classes = (node for cell, _ in cell_units(facts) for node in facts.nodes(cell, ast.ClassDef))
-    return word if any(isinstance(c, ast.ClassDef) and c.name == name and keras_model_class(c) for c in classes) else ""
+    return word if any(isinstance(c, ast.ClassDef) and c.name == name and whole_network(c) for c in classes) else ""
 
 
 def keras_model_class(node: ast.ClassDef) -> bool:
@@ -424,12 +467,20 @@ def keras_model_class(node: ast.ClassDef) -> bool:
     return any(last_name(base) in NETWORK_NAMES for base in node.bases)
 
 
+def whole_network(node: ast.ClassDef) -> bool:
+    """The class is a whole network: a Keras model class (`keras_model_class`), or one whose CamelCase name
+    ends in a `WHOLE_MODEL` noun after an architecture's (`class DeepLabResNetModel(Network)`, a TF1 graph
+    builder's own base), which names the model, not a block of it (`ResNetBlock`, `class ResNet50(Layer)`)."""
+    found = _CAMEL.fullmatch(node.name.lower()) if node.name[:1].isupper() and "_" not in node.name else None
+    return keras_model_class(node) or (found is not None and found["noun"] in WHOLE_MODEL)
+
+
 def camel_architecture(function: str) -> str:
     """The large architecture a CamelCase *function*'s name names (`YoloV3`, `ResNet50`, `UNet`,
     `Darknet`: how Keras Applications and much research code name their factories); "" for any other
     name (`DarknetConv`, `ResNetBlock`: a block of any size) and for snake_case (`architecture`'s).
-    Read only for a name the code defines as a function or a Keras model class
-    (`keras_model_class`), never another class's: a class named so may be a layer of any size."""
+    Read only for a name the code defines as a function or a class of the whole network
+    (`whole_network`), never another class's: a class named so may be a layer of any size."""
     if not function[:1].isupper() or "_" in function:
         return ""
     found = _CAMEL.fullmatch(function.lower())

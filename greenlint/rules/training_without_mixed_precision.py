@@ -113,17 +113,25 @@ class TrainingWithoutMixedPrecision(Rule):
       `edsr(scale)`, whose convolutions run at every pixel, or a function the code defines with a CamelCase name,
       as Keras Applications and much research code name their factories: `def YoloV3(size)`,
       `def ResNet50()`, or a Keras model class so named (`class ResnetV2(tf.keras.Model)`, BiT's:
-      the whole network), but not another class named so, which may be a layer of any size; not a model
+      the whole network), or a class of any base whose name ends in `Model` or `Network` after the
+      architecture's, and at most its backbone's (`class DeepLabResNetModel(Network)`, a TF1 graph
+      builder's: the whole network too), but not another class named so, which may be a layer of any
+      size (`ResNetBlock`, `class ResNet50(Layer)`); not a model
       an object holds called as `self.vgg(x)`), or calls a
       class or function of a project module it imports whose own code does either, or is such a
       CamelCase function or model class (`model_lib.Model(n)`, whose constructor calls `resnet.resnet(depth=50)`;
-      `from models import YoloV3`; `models.ResnetV2(...)`), or builds it from
+      `from models import YoloV3`; `models.ResnetV2(...)`; read through a package's `__init__` that
+      imports it from a module of its own), or builds it from
       a registry of model constructors that a project module it imports fills
-      (`model_from_name[name](n_classes)`, `model_from_name["vgg_unet"] = unet.vgg_unet`) where
+      (`model_from_name[name](n_classes)`, `model_from_name["vgg_unet"] = unet.vgg_unet`), or through
+      a function of it that returns the entry (`get_network(FLAGS.model_name)` returning
+      `networks_obj[name]`), where
       more than half of the registry's models are such architectures (by a word of their name,
-      `resnet50_pspnet`, or their definition): their steps are 10^9 FLOPs and more at their usual
-      input sizes.
-      The finding is then on the first training at or after that call (in a notebook, only a
+      `resnet50_pspnet`, or of the key a constructor is filed under, `"ssd_300_vgg": SSDNet`, or their
+      definition): their steps are 10^9 FLOPs and more at their usual input sizes.
+      The finding is then on the first training at or after that call, or where the runs of each
+      are counted the one run most (a TF1 loop's every-step run, not the one under
+      `if step % 1000 == 0` that also writes summaries) (in a notebook, only a
       later one: its cells run in order; in a script, the first where none follows, as a fit in
       a function defined above the call trains what it builds);
     - a training in a method of a class of the file (a trainer: `Trainer.train` running its
@@ -145,7 +153,9 @@ class TrainingWithoutMixedPrecision(Rule):
     TensorFlow's graph rewrite (`tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite`,
     TF 1.14 and later: one name for TF1 and TF2 programs, kept in 2.x beside 2.4's
     `tf.compat.v1.mixed_precision` one, as the 1.15, 2.4 and 2.21 sources show; it wraps the
-    optimizer and adds loss scaling). The wrapped optimizer scales the loss in its
+    optimizer and adds loss scaling), at the first TF1 optimizer that the function (or script, or
+    notebook cell) running it constructs before the run, the optimizer to wrap (at the run where that
+    scope constructs none: the optimizer is built elsewhere). The wrapped optimizer scales the loss in its
     `compute_gradients` (and so `minimize`) alone: where the file's updates apply gradients it
     takes with `tf.gradients` (it calls `apply_gradients` and neither `compute_gradients` nor
     `minimize`), the advice says to take them through the optimizer, or they go unscaled. Where
@@ -956,12 +966,35 @@ class TrainingWithoutMixedPrecision(Rule):
             message_contains="its `train_step` scaling its loss with a `LossScaleOptimizer`'s",
             options={"material-saving-j": 0.0},
         ),
-        Invalid(  # TF1: the session runs the update of a graph a factory named after an architecture builds
+        Invalid(  # TF1: the session runs the update of a graph a factory named after an architecture builds: reported
+            # at the optimizer the same scope constructs, which the rewrite wraps
             "import tensorflow as tf\nimages = tf.compat.v1.placeholder(tf.float32, [None, 224, 224, 3])\n"
-            "loss = resnet50(images)\ntrain_op = tf.compat.v1.train.AdamOptimizer(1e-3).minimize(loss)\n"
+            "loss = resnet50(images)\nopt = tf.compat.v1.train.AdamOptimizer(1e-3)\ntrain_op = opt.minimize(loss)\n"
             "sess = tf.compat.v1.Session()\nfor x in batches:\n    sess.run(train_op, feed_dict={images: x})\n",
-            line=7,
+            line=4,
             message_contains="enable_mixed_precision_graph_rewrite",
+        ),
+        Invalid(  # TF1: of the two runs of the update (its optimizer built in another function), the one of every
+            # step, not the one that also writes summaries
+            "import tensorflow as tf\ndef build(images):\n"
+            "    return tf.compat.v1.train.AdamOptimizer(1e-3).minimize(resnet50(images))\n"
+            "train_op = build(tf.compat.v1.placeholder(tf.float32, [None, 224, 224, 3]))\n"
+            "summary = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\nfor step in range(20000):\n"
+            "    if step % 1000 == 0:\n        sess.run([train_op, summary])\n    else:\n        sess.run(train_op)\n",
+            line=11,
+            message_contains="enable_mixed_precision_graph_rewrite",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # the same where the runs are not counted (a loop over batches of unknown number): the first
+            "import tensorflow as tf\ndef build(images):\n"
+            "    return tf.compat.v1.train.AdamOptimizer(1e-3).minimize(resnet50(images))\n"
+            "train_op = build(tf.compat.v1.placeholder(tf.float32, [None, 224, 224, 3]))\n"
+            "summary = tf.compat.v1.summary.merge_all()\nsess = tf.compat.v1.Session()\n"
+            "for step, x in enumerate(batches):\n"
+            "    if step % 1000 == 0:\n        sess.run([train_op, summary])\n    else:\n        sess.run(train_op)\n",
+            line=9,
+            message_contains="enable_mixed_precision_graph_rewrite",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # an Estimator trains the graph its model_fn builds with a factory named after an architecture
             "import tensorflow as tf\ndef model_fn(features, labels, mode):\n    loss = resnet50(features, labels)\n"
@@ -1092,7 +1125,8 @@ class TrainingWithoutMixedPrecision(Rule):
             )
         label = site.prediction.label
         priced = self.SAVING.format(saving=saving_clause(saving, SPEED_UP_SHARE, label)) if saving else ""
-        return self.diagnostic(site.callsite.span, facts.path, f"{message}: {why}{priced}")
+        at = _wrapped_optimizer(facts, site) if graph and not rewrite else site
+        return self.diagnostic(at.callsite.span, facts.path, f"{message}: {why}{priced}")
 
 def _trains(site: Site) -> bool:
     """One training step or a whole training, run where the call is: Keras' `fit`,
@@ -1102,6 +1136,25 @@ def _trains(site: Site) -> bool:
     a graph (a TF1 update, a step inside a `tf.function`), whose work runs where the graph does."""
     return (is_training_step(site) or _estimator_train(site.api)) and site.work_value("symbolic") is not True \
         and not site.api.startswith(TF1_TRAIN)
+
+
+def _wrapped_optimizer(facts: FileFacts, site: Site) -> Site:
+    """Where the graph advice for a TF1 session's run of an update goes: the first TF1 optimizer
+    (`opt = tf.compat.v1.train.MomentumOptimizer(lr, 0.9)`) constructed before the run in the function
+    (or script, or notebook cell) that runs it, the optimizer the rewrite wraps; the run itself where
+    that scope constructs none (its optimizer built in another function or module, or *site* not a
+    session's run)."""
+    call = facts.node(site)
+    if call is None or not site.api.endswith("Session.run"):
+        return site
+    cell, line = site.callsite.span.cell, site.callsite.span.line
+    scope = enclosing(facts, call, cell)
+    built = sorted(
+        (s for s in facts.sites if s.callsite.span.cell == cell and s.callsite.span.line < line
+         and s.api.startswith(TF1_TRAIN) and s.api.rsplit(".", 1)[-1].endswith("Optimizer")),
+        key=lambda s: s.callsite.span.line,
+    )
+    return next((s for s in built if (node := facts.node(s)) is not None and enclosing(facts, node, cell) is scope), site)
 
 
 def _raw_gradients(facts: FileFacts) -> bool:
@@ -1286,11 +1339,16 @@ def _model_known(site: Site) -> bool:
 
 
 def _after(trainings: list[Site], where: tuple[int, int], notebook: bool) -> Site | None:
-    """The first training at or after where the large model is built: a notebook's cells run in
-    order, so only a later one trains it; a script's fit may sit in a function defined above the
-    build, so its first training stands in where none follows."""
+    """The training at or after where the large model is built that the program runs most (where
+    each one's runs are counted: a TF1 loop's every-step run, not the one under `if step % 1000 == 0`
+    that also writes summaries), else the first: a notebook's cells run in order, so only a later
+    one trains it; a script's fit may sit in a function defined above the build, so its first
+    training stands in where none follows."""
     later = [s for s in trainings if (s.callsite.span.cell or 0, s.callsite.span.line) >= where]
-    return later[0] if later else (None if notebook else trainings[0])
+    if not later:
+        return None if notebook else trainings[0]
+    counts = [count for s in later if isinstance(count := s.callsite.runs.count, int)]
+    return later[counts.index(max(counts))] if len(counts) == len(later) else later[0]
 
 
 def input_bound(facts: FileFacts, site: Site) -> bool:

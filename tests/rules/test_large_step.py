@@ -57,6 +57,10 @@ def test_architecture_names(name, word):
         ("UNet", "unet"),
         ("Darknet", "darknet"),
         ("BertModel", "bert"),
+        ("DeepLabResNetModel", "deeplab"),  # an architecture on the backbone it is built on
+        ("YoloV3DarknetNet", "yolov3"),
+        ("DeepLabResNetBlock", ""),  # a block of any size
+        ("ResNetDeepLabVggModel", ""),  # one backbone at most
         ("DarknetConv", ""),  # a block of any size
         ("ResNetBlock", ""),
         ("TransformerBlock", ""),
@@ -98,6 +102,37 @@ YOLO_RUN = (
 def test_an_imported_camel_case_factory_is_evidence(tmp_path, predictor, definition, name, found):
     (tmp_path / "models.py").write_text(definition)
     run = YOLO_RUN.format(name=name)
+    path = tmp_path / "train.py"
+    path.write_text(run)
+    assert [d.span.line for d in check_source(run, str(path), GL602, predictor) if d.code == "GL602"] == found
+
+
+#: deeplab-resnet's shape: a TF1 graph built by a project class on its own base, its update run by a session
+#: (the finding on the optimizer, where the rewrite wraps it).
+GRAPH_RUN = (
+    "import tensorflow as tf\nfrom models import {name}\n"
+    "images = tf.compat.v1.placeholder(tf.float32, [None, 321, 321, 3])\nnet = {name}({{'data': images}})\n"
+    "train_op = tf.compat.v1.train.MomentumOptimizer(0.1, 0.9).minimize(tf.reduce_mean(net.output))\n"
+    "sess = tf.compat.v1.Session()\nfor step in range(20000):\n    sess.run(train_op)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("definition", "name", "found"),
+    [
+        # a class whose name ends in a whole model's noun after an architecture's is the whole network
+        ("class Network(object):\n    pass\nclass DeepLabResNetModel(Network):\n    pass\n", "DeepLabResNetModel", [5]),
+        ("class YoloV3Network:\n    pass\n", "YoloV3Network", [5]),
+        # without such a noun, a class may be a layer or block of any size
+        ("class Network(object):\n    pass\nclass ResNet50(Network):\n    pass\n", "ResNet50", []),
+        ("class DeepLabResNetBlock(object):\n    pass\n", "DeepLabResNetBlock", []),
+        # a whole model's noun after no architecture's is no evidence
+        ("class SegmentationModel(object):\n    pass\n", "SegmentationModel", []),
+    ],
+)
+def test_an_imported_class_of_the_whole_network_is_evidence_for_a_graph(tmp_path, predictor, definition, name, found):
+    (tmp_path / "models.py").write_text(definition)
+    run = GRAPH_RUN.format(name=name)
     path = tmp_path / "train.py"
     path.write_text(run)
     assert [d.span.line for d in check_source(run, str(path), GL602, predictor) if d.code == "GL602"] == found
@@ -196,22 +231,31 @@ def test_an_imported_class_calling_no_architecture_factory_is_no_evidence(tmp_pa
 #: definition calls `transformer_model(...)`, and an Estimator trains it.
 ESTIMATOR_RUN = (
     "import tensorflow as tf\nfrom bert import modeling\n"
-    "def model_fn(features, labels, mode):\n    model = modeling.BertModel(features)\n"
+    "def model_fn(features, labels, mode):\n    model = modeling.{name}(features)\n"
     "    loss = tf.reduce_mean(model.output)\n    op = tf.compat.v1.train.AdamOptimizer(1e-5).minimize(loss)\n"
     "    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=op)\n"
     "estimator = tf.estimator.Estimator(model_fn=model_fn)\nestimator.train(input_fn, max_steps=num_steps)\n"
 )
 
 
-@pytest.mark.parametrize("factory, found", [("transformer_model", [9]), ("attention_layer", [])])
-def test_a_module_imported_from_its_package_is_read_for_evidence(tmp_path, predictor, factory, found):
+@pytest.mark.parametrize(
+    "name, factory, found",
+    [
+        ("BertModel", "transformer_model", [9]),
+        ("BertModel", "attention_layer", [9]),  # the name alone: the whole model (`whole_network`)
+        ("BertEncoder", "transformer_model", [9]),
+        ("BertEncoder", "attention_layer", []),  # a part of the model, named so, of any size
+    ],
+)
+def test_a_module_imported_from_its_package_is_read_for_evidence(tmp_path, predictor, name, factory, found):
     (tmp_path / "bert").mkdir()
     (tmp_path / "bert" / "__init__.py").write_text("")
     (tmp_path / "bert" / "modeling.py").write_text(
-        f"class BertModel:\n    def __init__(self, x):\n        self.output = {factory}(x)\n")
+        f"class {name}:\n    def __init__(self, x):\n        self.output = {factory}(x)\n")
     path = tmp_path / "run.py"
-    path.write_text(ESTIMATOR_RUN)
-    lines = [d.span.line for d in check_source(ESTIMATOR_RUN, str(path), GL602, predictor) if d.code == "GL602"]
+    run = ESTIMATOR_RUN.format(name=name)
+    path.write_text(run)
+    lines = [d.span.line for d in check_source(run, str(path), GL602, predictor) if d.code == "GL602"]
     assert lines == found
 
 
@@ -249,6 +293,45 @@ def test_a_registry_of_mostly_large_models_is_evidence(tmp_path, predictor):
 
 def test_a_registry_of_mostly_small_models_is_no_evidence(tmp_path, predictor):
     assert _registry_findings(tmp_path, predictor, ["tiny", "dense_head", "deep"]) == []
+
+
+#: ssd-tensorflow's shape: a getter of another module returns the class a registry files under the
+#: architecture's name (its constructor's name says nothing), and a TF1 session runs the graph it builds.
+GETTER_RUN = (
+    "import tensorflow as tf\nimport factory\nnet = factory.get_network(FLAGS.model_name)(params)\n"
+    "train_op = tf.compat.v1.train.MomentumOptimizer(0.1, 0.9).minimize(net.loss)\n"
+    "sess = tf.compat.v1.Session()\nfor step in range(20000):\n    sess.run(train_op)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("keys", "found"),
+    [
+        (["ssd_300_vgg", "ssd_512_vgg"], [4]),  # at the optimizer the session's update is built with
+        (["ssd_300_vgg", "ssd_300_mobilenet"], []),  # half of them: the key chooses
+        (["small_cnn", "mlp"], []),
+    ],
+)
+def test_a_getter_of_a_registry_keyed_by_large_architectures_is_evidence(tmp_path, predictor, keys, found):
+    (tmp_path / "detectors.py").write_text("class SSDNet(object):\n    pass\n")
+    entries = ", ".join(f"{key!r}: detectors.SSDNet" for key in keys)
+    (tmp_path / "factory.py").write_text(
+        f"import detectors\nnetworks = {{{entries}}}\ndef get_network(name):\n    return networks[name]\n"
+    )
+    path = tmp_path / "train.py"
+    path.write_text(GETTER_RUN)
+    findings = [d for d in check_source(GETTER_RUN, str(path), GL602, predictor) if d.code == "GL602"]
+    assert [d.span.line for d in findings] == found
+    assert all("get_network(), whose definition returns an entry of networks" in d.message for d in findings)
+
+
+def test_a_getter_of_other_values_is_no_evidence(tmp_path, predictor):
+    (tmp_path / "factory.py").write_text(
+        "SIZES = {'vgg': 16, 'resnet': 50}\ndef get_network(name):\n    return SIZES[name]\n"
+    )
+    path = tmp_path / "train.py"
+    path.write_text(GETTER_RUN)
+    assert [d for d in check_source(GETTER_RUN, str(path), GL602, predictor) if d.code == "GL602"] == []
 
 
 def test_a_project_on_the_cpu_only_wheel_is_not_advised_mixed_precision(tmp_path, predictor):
