@@ -541,7 +541,10 @@ class SessionFeedDictInLoop(Rule):
     `self.writer.add_summary(summary, step)` leaves `self.data`, sliced into the next batch, fed
     from Python, and a method of `self` whose body (with the methods of `self` it calls) reads none of
     what the loop filled builds its feed from data, not from a reply (`fd = self.get_feed_dict(words)`
-    after that summary). Such a loop is reported with its own
+    after that summary). A run's own reply reaches its feed only through what the next pass reads
+    before binding it again: a fetched `step` that the next pass rebinds (`step = start + batch_size`)
+    before slicing its file names is no reply there, and an imported module given a value
+    (`utils.save_image(sample)`) keeps nothing of it. Such a loop is reported with its own
     advice when it generates on the host: the fed values are drawn or picked from what the run
     fetched (`np.random.choice(n, p=probs)`, `np.argmax`, `np.random.multinomial`) through host
     arithmetic alone (NumPy, builtins, lists filled with `append`), in a loop that runs at least
