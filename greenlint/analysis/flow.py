@@ -170,7 +170,7 @@ def read_first(body: list[ast.stmt], bound: frozenset = frozenset()) -> frozense
             found |= names(statement.test) - fresh
             found |= read_first(statement.body, frozenset(fresh)) | read_first(statement.orelse, frozenset(fresh))
             continue
-        if type(statement) in (ast.For, ast.AsyncFor):
+        if isinstance(statement, (ast.For, ast.AsyncFor)):
             found |= names(statement.iter) - fresh
             found |= read_first(statement.body, frozenset(fresh | targets(statement.target)))
             found |= read_first(statement.orelse, frozenset(fresh))

@@ -102,9 +102,11 @@ class ProjectFunctions:
         imports = [n for n in nodes if isinstance(n, ast.Import)]
         for file, member in project_bindings(path or os.path.abspath(self.facts.path), imports).get(module, ()):
             found = self.tree(file) if file is not None and not member else None
-            for node in found.body if found is not None else ():
+            if file is None or found is None:
+                continue
+            for node in found.body:
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
-                    self.paths[id(node)] = file  # type: ignore[assignment]
+                    self.paths[id(node)] = file
                     yield node
 
     def method(self, owner: str, name: str) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:

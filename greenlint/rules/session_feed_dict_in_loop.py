@@ -205,7 +205,7 @@ def _handed_on(
     pass reads before binding them again (`flow.read_first`: not the `step` a fetch binds that the next
     pass rebinds, `step = start + batch_size`, before slicing its batch with it), or an object's attribute."""
     bound = flow.targets(loop.target) if isinstance(loop, (ast.For, ast.AsyncFor)) else frozenset()
-    first = flow.read_first(loop.body, bound)
+    first = flow.read_first(getattr(loop, "body", []), bound)
     reached = _spread(loop, {id(run)}, results, None, methods, modules=modules)
     kept = {p for p in reached if p.split(".")[0] in first}
     return _spread(loop, set(), results, None, methods, frozenset(kept), modules) if kept else set()
