@@ -164,13 +164,20 @@ def read_first(body: list[ast.stmt], bound: frozenset = frozenset()) -> frozense
     (`ok, frame = reader.read()` opening each pass) starts afresh every pass; a binding in a
     nested block (a branch, an inner loop) may not run, so it starts nothing afresh; but within a
     branch, a name it binds before it reads it (`if faces: ages = predict(faces); draw(ages)`) is read
-    in that branch only after this pass bound it."""
+    in that branch only after this pass bound it. A nested `for` binds its variable before its body
+    runs (`for j, path in enumerate(paths[start:stop]): batch[j] = load(path)` reads neither `j`
+    nor `path` first)."""
     fresh: set[str] = set(bound)
     found: set[str] = set()
     for statement in body:
         if type(statement) is ast.If:
             found |= names(statement.test) - fresh
             found |= read_first(statement.body, frozenset(fresh)) | read_first(statement.orelse, frozenset(fresh))
+            continue
+        if isinstance(statement, (ast.For, ast.AsyncFor)):
+            found |= names(statement.iter) - fresh
+            found |= read_first(statement.body, frozenset(fresh | targets(statement.target)))
+            found |= read_first(statement.orelse, frozenset(fresh))
             continue
         found |= names(statement) - fresh if type(statement) not in (ast.Assign, ast.AnnAssign) else set()
         if type(statement) is ast.Assign:

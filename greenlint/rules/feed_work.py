@@ -155,6 +155,11 @@ class _Producers:
             if found is not None:
                 return found
         receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+        if isinstance(receiver, ast.Name):  # `utils.get_img(path)` after `import utils`, a project module
+            for function in self.functions.in_module(receiver.id, name, self.functions.paths.get(id(scope))):
+                found = self.returns(function, depth - 1)
+                if found is not None:
+                    return found
         for owner in self.constructed(receiver, scope) if receiver is not None else ():
             for function in self.functions.method(owner, name):  # `data.gen(64)` after `data = Loader(paths)`
                 found = self.returns(function, depth - 1)

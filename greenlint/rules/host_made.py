@@ -12,9 +12,11 @@ a file read) is not: that is data a pipeline could stage."""
 from __future__ import annotations
 
 import ast
+import os
 from collections.abc import Iterator
 
 from greenlint.analysis.flow import own_nodes
+from greenlint.analysis.project import project_bindings
 from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import imported_from_project, read_tree, star_imported_from_project
@@ -88,6 +90,24 @@ class ProjectFunctions:
         for found in self._imported(name, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 yield found
+
+    def in_module(self, module: str, name: str, path: str | None = None) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
+        """The top-level function *name* of the project module that the import of *module* binds
+        (`import utils`, then `utils.get_img(p)`), in the file checked or the project module at *path*."""
+        tree = self.tree(path) if path is not None else None
+        nodes = (
+            ast.walk(tree) if tree is not None
+            else (n for cell in self.facts.cells for n in self.facts.nodes(cell, ast.Import))
+        )
+        imports = [n for n in nodes if isinstance(n, ast.Import)]
+        for file, member in project_bindings(path or os.path.abspath(self.facts.path), imports).get(module, ()):
+            found = self.tree(file) if file is not None and not member else None
+            if file is None or found is None:
+                continue
+            for node in found.body:
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+                    self.paths[id(node)] = file
+                    yield node
 
     def method(self, owner: str, name: str) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
         """The method *name* of the class a call of *owner* constructs: the file's top-level class of

@@ -170,18 +170,45 @@ def attributes_read(cls: ast.ClassDef) -> dict[str, frozenset[str] | None]:
     return found
 
 
-def _fed_back(fed: ast.expr, loop: ast.AST, results: set[int], methods: Methods | None = None) -> bool:
+def _fed_back(
+    fed: ast.expr,
+    loop: ast.AST,
+    results: set[int],
+    methods: Methods | None = None,
+    run: ast.Call | None = None,
+    modules: frozenset[str] = frozenset(),
+) -> bool:
     """Whether the fed values derive, through the loop's assignments and the containers it
     fills, from what a run in the loop returned (an agent's observations after `env.step` on
     the chosen action, gradients fed back, a generated sequence): input that exists only after
     the previous step, which no pipeline can prepare ahead. A run in the `for` loop's own iterable (a
     reader's generator fetching batches through a session of its own) is no such reply: its items
-    exist before the body runs on them."""
+    exist before the body runs on them. What *run* itself returns reaches its own feed only on a later
+    pass (`_handed_on`)."""
     drawn = {id(n) for n in ast.walk(loop.iter)} if isinstance(loop, (ast.For, ast.AsyncFor)) else set()
     replies = results - drawn
-    tainted = _spread(loop, replies, results, None, methods)
     values = fed.values if isinstance(fed, ast.Dict) else [fed]
+    if run is not None and id(run) in replies:
+        replies = replies - {id(run)}
+        later = _handed_on(loop, run, results, methods, modules)
+        if any(_reads(value, set(), later, methods) for value in values):
+            return True
+    tainted = _spread(loop, replies, results, None, methods, modules=modules)
     return any(_reads(value, replies, tainted, methods) for value in values)
+
+
+def _handed_on(
+    loop: ast.AST, run: ast.Call, results: set[int], methods: Methods | None, modules: frozenset[str]
+) -> set[str]:
+    """The paths that hold, at the start of a pass of *loop*, what *run* returned on the one before, and
+    those each pass derives from them: of what the run's reply reaches (`_spread`), the values the next
+    pass reads before binding them again (`flow.read_first`: not the `step` a fetch binds that the next
+    pass rebinds, `step = start + batch_size`, before slicing its batch with it), or an object's attribute."""
+    bound = flow.targets(loop.target) if isinstance(loop, (ast.For, ast.AsyncFor)) else frozenset()
+    first = flow.read_first(getattr(loop, "body", []), bound)
+    reached = _spread(loop, {id(run)}, results, None, methods, modules=modules)
+    kept = {p for p in reached if p.split(".")[0] in first}
+    return _spread(loop, set(), results, None, methods, frozenset(kept), modules) if kept else set()
 
 
 def _host_only(expr: ast.AST, results: set[int], values: set[str]) -> bool:
@@ -198,15 +225,22 @@ def _host_only(expr: ast.AST, results: set[int], values: set[str]) -> bool:
 
 
 def _spread(
-    loop: ast.AST, seeds: set[int], results: set[int], host: set[str] | None, methods: Methods | None = None
+    loop: ast.AST,
+    seeds: set[int],
+    results: set[int],
+    host: set[str] | None,
+    methods: Methods | None = None,
+    start: frozenset[str] = frozenset(),
+    modules: frozenset[str] = frozenset(),
 ) -> set[str]:
     """The paths the loop binds from the calls in *seeds*: through its assignments, `for`
     targets and the objects its method calls are given them (`history.append(output)`,
     `env.step(action)`, `self.memory.append(obs)`: the object at the receiver's path, not the
     root holding it, so that `self.writer.add_summary(summary)` says nothing of `self.data`);
     with *host* (paths that hold host values already), through host arithmetic only and the
-    containers filled with `append`/`extend`."""
-    tainted: set[str] = set()
+    containers filled with `append`/`extend`. *start*: paths that hold such values already. An imported
+    module (*modules*) given such a value (`utils.save_image(output)`) keeps nothing of it."""
+    tainted: set[str] = set(start)
 
     def reads(expr: ast.AST) -> bool:
         return _reads(expr, seeds, tainted, methods)
@@ -234,6 +268,7 @@ def _spread(
                 and isinstance(node.func, ast.Attribute)
                 and any(reads(a) for a in (*node.args, *(k.value for k in node.keywords)))
                 and (host is None or node.func.attr in ("append", "extend") and all(admits(a) for a in node.args))
+                and (_path(node.func.value) or "").split(".")[0] not in modules
             ):
                 tainted.update(_filled(node.func.value))  # `history.append(output)`, `env.step(action)`
     return tainted
@@ -506,7 +541,10 @@ class SessionFeedDictInLoop(Rule):
     `self.writer.add_summary(summary, step)` leaves `self.data`, sliced into the next batch, fed
     from Python, and a method of `self` whose body (with the methods of `self` it calls) reads none of
     what the loop filled builds its feed from data, not from a reply (`fd = self.get_feed_dict(words)`
-    after that summary). Such a loop is reported with its own
+    after that summary). A run's own reply reaches its feed only through what the next pass reads
+    before binding it again: a fetched `step` that the next pass rebinds (`step = start + batch_size`)
+    before slicing its file names is no reply there, and an imported module given a value
+    (`utils.save_image(sample)`) keeps nothing of it. Such a loop is reported with its own
     advice when it generates on the host: the fed values are drawn or picked from what the run
     fetched (`np.random.choice(n, p=probs)`, `np.argmax`, `np.random.multinomial`) through host
     arithmetic alone (NumPy, builtins, lists filled with `append`), in a loop that runs at least
@@ -655,6 +693,18 @@ class SessionFeedDictInLoop(Rule):
             "            fd = self.feed(paths)\n"
             "            out = self.sess.run(self.step, feed_dict=fd)\n"
             "            self.state.update(out)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # the state a run fetches is fed to the next run: read before the next pass binds it again
+            "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\nstate = np.zeros(256)\n"
+            "for step in range(1000):\n"
+            "    state, _ = sess.run([final_state, train_op], feed_dict={X: np.load(files[step]), H: state})\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # the fetched value reaches the next feed through an object it was handed to (not an import)
+            "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\nfor step in range(1000):\n"
+            "    obs = np.load(env.observation_path())\n"
+            "    action = sess.run(policy, feed_dict={X: obs})\n    env.act(action)\n",
             options={"material-saving-j": 0.0},
         ),
         Valid(  # a thousand counted runs whose whole figure stays under material-saving-j: a pipeline saves less
@@ -950,6 +1000,18 @@ class SessionFeedDictInLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the fetched step is bound afresh before the next pass slices its files, and the fetched image
+            # goes to an imported module's function: neither reaches the next feed
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nimport helpers\n"
+            "sess = tf.compat.v1.Session()\nit = 0\nwhile it < 1000:\n    start = it * 8\n    step = start + 8\n"
+            "    batch = np.zeros((8, 64, 64, 3))\n    for j, path in enumerate(paths[start:step]):\n"
+            "        batch[j] = helpers.crop(cv2.imread(path))\n"
+            "    _, image, step = sess.run([train_op, sample, global_step], feed_dict={X: batch})\n"
+            "    helpers.save(image, step)\n    it += 1\n",
+            line=13,
+            message_contains="feeds every batch from Python",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # the same map calling a function per word: work per item while the device waits
             "import tensorflow as tf\n\n\ndef pad_sequences(sequences):\n"
             "    width = max([max(map(lambda x: encode(x), seq)) for seq in sequences])\n    padded = []\n"
@@ -1166,6 +1228,7 @@ class SessionFeedDictInLoop(Rule):
             return
         results = {id(facts.call_at(s)) for s in facts.sites if s.api in (*RUNS, *EVALS)}
         steady = Assembled(facts)  # reads a project function only where a loop's feed calls one
+        modules = frozenset(facts.imported)
         wrapped = [site for site in runs if _wrapped_feed(site)]
         fed_runs = {id(call) for call in map(facts.node, runs) if call is not None and binds(call, "feed_dict", 1)}
         fed_runs |= {id(facts.call_at(site)) for site in wrapped}
@@ -1191,7 +1254,7 @@ class SessionFeedDictInLoop(Rule):
             if loop is None and fed is not None:  # run once per call: fed what a caller's loop gives it
                 yield from self._through_callers(facts, site, call, fed, results, fed_runs)
                 continue
-            if loop is not None and fed is not None and _fed_back(fed, loop, results, _methods(facts, loop, site)):
+            if loop is not None and fed is not None and _fed_back(fed, loop, results, _methods(facts, loop, site), call, modules):
                 trips = site.loop_runs
                 if _sampled_on_host(fed, loop, results) and (trips is None or trips >= FEW_ELEMENTS):
                     yield self.diagnostic(site.callsite.span, facts.path, self.SAMPLED.format(times=site.loop_times()))

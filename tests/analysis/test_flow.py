@@ -65,3 +65,19 @@ def test_the_frame_redrawn_from_the_result_reaches_no_later_pass():
 def test_the_token_appended_to_the_sequence_reaches_the_next_input():
     loop = _loop(DECODER)
     assert "batch" in flow.next_pass(frozenset({"token"}), loop.body, flow.targets(loop.target))
+
+
+def test_a_nested_loop_binds_its_variable_before_its_body_reads_it():
+    loop = _loop("for i in range(n):\n    for j, p in enumerate(paths[i:k]):\n        batch[j] = load(p)\n    use(j)\n")
+    first = flow.read_first(loop.body, flow.targets(loop.target))
+    assert "p" not in first and {"paths", "k", "batch", "load"} <= first
+    assert "j" in first  # read after the nested loop, which may not have run
+
+
+def test_a_slice_bound_afresh_from_a_fetched_name_reaches_no_later_pass():
+    loop = _loop(
+        "for i in range(n):\n    stop = i + 4\n    batch = np.zeros(4)\n    for j, p in enumerate(paths[i:stop]):\n"
+        "        batch[j] = load(p)\n"
+        "    stop = run(batch)\n"
+    )
+    assert not flow.next_pass(frozenset({"stop"}), loop.body, flow.targets(loop.target))

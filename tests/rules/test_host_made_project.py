@@ -43,3 +43,28 @@ def test_a_project_function_that_reads_a_file_per_step_keeps_the_finding(tmp_pat
 )
 def test_rows_in_memory_or_an_unread_function_claim_no_host_work(tmp_path, predictor, utils):
     assert _gl503(tmp_path, predictor, utils) == []
+
+
+LOADER = "import numpy as np\nimport cv2\ndef get_img(path):\n    return cv2.resize(cv2.imread(path), (256, 256))\n"
+QUALIFIED = (
+    "import numpy as np\nimport tensorflow as tf\nimport {module}\n"
+    "sess = tf.compat.v1.Session()\nfor step in range(10000):\n"
+    "    batch = np.stack([{module}.get_img(p) for p in paths[step * 4:(step + 1) * 4]])\n"
+    "    sess.run(train_op, feed_dict={{x: batch}})\n"
+)
+
+
+def _qualified(tmp_path, predictor, module: str) -> list:
+    files = {"imgutils.py": LOADER, "train.py": QUALIFIED.format(module=module)}
+    return check_in_project(tmp_path, predictor, files, "train.py", "GL503")
+
+
+def test_a_function_of_an_imported_project_module_that_reads_a_file_is_followed(tmp_path, predictor):
+    found = _qualified(tmp_path, predictor, "imgutils")
+    assert [d.span.line for d in found] == [7]
+    assert "a file read (`cv2.imread`, in `get_img`" in found[0].message
+
+
+def test_a_library_module_of_the_same_function_name_is_not_followed(tmp_path, predictor):
+    found = _qualified(tmp_path, predictor, "skimage")  # no project module: its work is not seen
+    assert all("cv2.imread" not in d.message for d in found)
