@@ -3861,7 +3861,8 @@ class Resolver:
                           keywords: list) -> None:
         """A TF1 loop written as one call (slim_training.py: `slim.learning.train(train_op, logdir,
         number_of_steps=...)`): the call site of a session run of the op it is given (graphrun.run_work),
-        a training step for a train driver, run as often as the call states."""
+        a training step for a train driver, run as often as the call states; a train driver whose count
+        is None runs until the process is stopped, which the feature `until_stopped` says (why)."""
         if self.exporting or self.instance:
             return None
         given = slim_training.named(driver, args, keywords)
