@@ -3861,17 +3861,20 @@ class Resolver:
                           keywords: list) -> None:
         """A TF1 loop written as one call (slim_training.py: `slim.learning.train(train_op, logdir,
         number_of_steps=...)`): the call site of a session run of the op it is given (graphrun.run_work),
-        a training step for a train driver, run as often as the call states."""
+        a training step for a train driver, run as often as the call states; a train driver whose count
+        is None runs until the process is stopped, which the feature `until_stopped` says (why)."""
         if self.exporting or self.instance:
             return None
         given = slim_training.named(driver, args, keywords)
-        repeat, why = slim_training.runs(name, driver, given, any(key is None for key, _ in keywords))
+        repeat, why, endless = slim_training.runs(name, driver, given, any(key is None for key, _ in keywords))
         features, _ = self.record(node, slim_training.STEP, [], [], None)
         found = self.calls[-1]
         runs = runs_mod.combine(repeat, found.local.runs)
         found.local = found.local._replace(runs=runs._replace(counted=repeat.counted) if runs.count is not None else runs)
         features["receiver"] = drivers.DRIVER
         features["via"] = f"TF1's {name}"
+        if endless is not None and driver.training:
+            features["until_stopped"] = endless
         work = graphrun.run_work(given.get(driver.op), None)
         if driver.training and work["step"].value != "training":  # (an op not seen built by an update)
             work["step"] = work_mod.q("training", work_mod.INFERRED, f"{name} runs training steps of its train op")

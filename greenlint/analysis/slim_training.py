@@ -133,25 +133,29 @@ def named(found: Driver, args: list, keywords: list) -> dict:
     return argument_values(list(found.params), args, keywords)
 
 
-def runs(name: str, found: Driver, given: dict, spread: bool) -> tuple[Local, str]:
+def runs(name: str, found: Driver, given: dict, spread: bool) -> tuple[Local, str, str | None]:
     """How often the driver *name* runs its op per call (*given*: its arguments by name; *spread*: a
-    `**kwargs` not known among them), and why."""
+    `**kwargs` not known among them), why, and where a count is None (slim's default for the steps),
+    which count makes it run until the process is stopped (`number_of_steps None: its default`)."""
     if not found.counts:
-        return hook_steps(given.get("hooks"))
+        return (*hook_steps(given.get("hooks")), None)
     count, parts, options = 1, [], []
     for key, default in found.counts:
         value = given[key] if key in given else None if spread else Const(default)
         if type(value) is Const and value.value is None:  # (slim's default for the steps: no end)
             stated = f"the default of --{value.option}" if value.option else "given" if key in given else "its default"
-            return Local(None, UNKNOWN), f"{name} runs it until the process is stopped ({key} None: {stated})"
+            endless = f"{key} None: {stated}"
+            return Local(None, UNKNOWN), f"{name} runs it until the process is stopped ({endless})", endless
         if type(value) is not Const or not (type(value.value) is int and value.value > 0):
-            return Local(None, UNKNOWN), f"{name} runs it as often as its {key} says, not a count known here"
+            return Local(None, UNKNOWN), f"{name} runs it as often as its {key} says, not a count known here", None
         count *= value.value
         options.append(value.option)
         parts.append(f"{key}={value.value}" if key in given else f"{key}'s default, {value.value}")
-    return Local(
-        count, UPPER, counted=", ".join(o for o in options if o)
-    ), f"{name} runs it at most {count} times ({', '.join(parts)})"
+    return (
+        Local(count, UPPER, counted=", ".join(o for o in options if o)),
+        f"{name} runs it at most {count} times ({', '.join(parts)})",
+        None,
+    )
 
 
 def hook_steps(hooks: Any) -> tuple[Local, str]:

@@ -93,9 +93,7 @@ def default_value(
             if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 continue
             if expr.id in parameters(scope):
-                found = _parameter_default(scope, expr.id)
-                where = f"the default of parameter `{expr.id}`"
-                default = None if found is None else DefaultValue(found, where, Origin.DEFAULT)
+                default = _parameter_held(facts, scope, expr.id, cell)
                 if depth <= 0 or isinstance(scope, ast.Lambda):
                     return default
                 return _passed(facts, scope, expr.id, cell, depth - 1, default, least)
@@ -219,14 +217,35 @@ def init_binding(
 
 
 def _parameter_default(func: Function, name: str) -> object | None:
+    """The literal default of *func*'s parameter *name* (None: none, or not a literal)."""
+    return literal(_default_expression(func, name))
+
+
+def _default_expression(func: Function, name: str) -> ast.expr | None:
+    """What *func*'s definition gives its parameter *name* as its default, as written."""
     args = func.args
     positional = [*args.posonlyargs, *args.args]
     pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
     pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
-    for arg, value in pairs:
-        if arg.arg == name:
-            return literal(value)
-    return None
+    return next((value for arg, value in pairs if arg.arg == name), None)
+
+
+def _parameter_held(facts: FileFacts, func: Function, name: str, cell: int | None) -> DefaultValue | None:
+    """The default of *func*'s parameter *name*: a literal, or what the definition reads when it runs, an
+    option's default (`def train(epochs=args.epochs)`) or a module constant (`steps=STEPS`); None otherwise."""
+    where = f"the default of parameter `{name}`"
+    written = _default_expression(func, name)
+    value = literal(written)
+    if written is None or value is not None:
+        return None if value is None else DefaultValue(value, where, Origin.DEFAULT)
+    held: DefaultValue | None = None
+    if isinstance(written, ast.Attribute):
+        held = default_value(facts, written, cell, 0)
+    elif isinstance(written, ast.Name) and (constant := module_constant(facts, written.id)) is not None:
+        held = DefaultValue(constant, f"`{written.id}` = {constant!r}")
+    if held is None or held.value is None:
+        return None
+    return DefaultValue(held.value, f"{where}, `{ast.unparse(written)}`: {held.where}", Origin.DEFAULT)
 
 
 def _flag_default(facts: FileFacts, attr: str) -> object | None:

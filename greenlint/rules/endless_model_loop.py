@@ -49,6 +49,19 @@ SUPERVISED = (
     "        for step in range(max_steps):\n            sess.run(train_op)\n            if sv.should_stop():\n"
     "                break\n"
 )
+#: A TF-slim trainer fed by a dataset provider (`{provider}`: its arguments after the dataset), its steps
+#: `{steps}`: slim's `learning.train` runs until the process is stopped where they are None.
+SLIM = (
+    "import tensorflow as tf\nslim = tf.contrib.slim\ntf.app.flags.DEFINE_integer('max_number_of_steps', {steps}, 'steps')\n"
+    "FLAGS = tf.app.flags.FLAGS\ndef main(_):\n    dataset = get_split('train')\n"
+    "    provider = slim.dataset_data_provider.DatasetDataProvider(dataset{provider})\n"
+    "    image, label = provider.get(['image', 'label'])\n"
+    "    images, labels = tf.train.batch([image, label], batch_size=32)\n"
+    "    logits = slim.fully_connected(slim.flatten(images), 10)\n"
+    "    loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)\n"
+    "    train_op = slim.learning.create_train_op(loss, tf.train.AdamOptimizer())\n"
+    "    slim.learning.train(train_op, '/tmp/log', number_of_steps=FLAGS.max_number_of_steps)\n"
+)
 #: Two options with no default: argparse gives each None unless the command line names it.
 UNSET = "p.add_argument('--max_steps', type=int)\np.add_argument('--max_epochs', type=int)\n"
 #: The narrow counter's premise stated: the code runs on NumPy 2.
@@ -65,6 +78,11 @@ _HUGE = re.compile(r"\*\*\s*\d{2}|<<\s*\d{2}")
 #: A stop request of TF1's thread coordination: true once a thread asks for it (an input queue that
 #: ran out, a thread that failed).
 STOP_REQUESTS = ("Supervisor.should_stop", "Coordinator.should_stop")
+#: TF-slim's readers of a dataset's files, by where each takes `num_epochs` by position (its default,
+#: None, cycles without end).
+INPUT_READERS = {"DatasetDataProvider": 4, "parallel_read": 2}
+#: The `tf.data` API: a pipeline that ends when its data does (unless repeated).
+TF_DATA = "tensorflow.data."
 #: Calls that block until something outside the program arrives (a message on a socket, a
 #: timer): a loop that makes one on every pass works on demand, not for ever.
 BLOCKING = frozenset({"sleep", "accept", "select"})
@@ -106,6 +124,13 @@ class EndlessModelLoop(Rule):
     (`job_queue.get()`, `jobs.get(timeout=1)`) or waits for an event or a new checkpoint
     (`event.wait()`, `wait_for_new_checkpoint(...)`). Such a loop is a server, a worker or a
     continuous evaluator: it computes when work arrives, and running for ever is its design.
+
+    Also flagged: TF-slim's `learning.train(train_op, logdir)` (`tf.contrib.slim`, `tf_slim`) with
+    `number_of_steps` None, stated, left at slim's default or an option's default (`--max_number_of_steps`
+    defined with None), where the file's input never runs out: it feeds TF1 input queues or slim's
+    `DatasetDataProvider`/`parallel_read` and gives none a `num_epochs` (nor uses `limit_epochs()`), builds
+    no `tf.data` pipeline and never asks for a stop. Slim's loop then runs training steps until the
+    process is killed.
 
     Also flagged, whatever the loop runs: a `while` loop whose only way out is its counter
     reaching a bound (`while self.step < nb_steps:`, no `break`, `return`, `raise` or exit of its
@@ -171,7 +196,7 @@ class EndlessModelLoop(Rule):
     code = "GL330"
     name = "endless-model-loop"
     SITELESS = True  # an agent's step loop may call no TensorFlow API itself
-    MENTIONS = ("count", "while", "**", "<<")  # each finding's loop, or its bound
+    MENTIONS = ("count", "while", "**", "<<", "learning")  # each finding's loop, its bound, or slim's driver
     MESSAGE = (
         "`{header}` never ends (no `break`, `return`, `raise` or exit in it) and runs {what} on every pass:"
         " the program computes until it is killed"
@@ -192,6 +217,10 @@ class EndlessModelLoop(Rule):
     )
     #: The way out of a loop of `RANGE_MESSAGE` that only a failure takes.
     RANGE_FAILURE = ", its way out waiting on `{test}`, which only a failed thread makes true ({why})"
+    DRIVEN_MESSAGE = (
+        "`{call}()` runs its train op until the process is stopped ({steps}) and {why}, so no end of the data"
+        " stops it either: the program computes until it is killed (give it a step budget)"
+    )
     WRAP_MESSAGE = (
         "`{header}` counts `{counter}` in numpy.{type}, which wraps around to {low} after {high}"
         " on {numpy}: with `{bound}` above {high} the counter never reaches it and the loop runs until it"
@@ -219,6 +248,21 @@ class EndlessModelLoop(Rule):
         ),
         Valid(WRAPPING.format(start="np.int16(0)", bound="nb_steps", extra="")),  # the NumPy run on is not known
         Valid(WRAPPING.format(start="0", bound="nb_steps", extra=""), options=NUMPY_2),  # a Python int never wraps
+        Valid(SLIM.format(steps=100000, provider="")),  # slim's loop given a step budget
+        Valid(SLIM.format(steps=None, provider=", num_epochs=10")),  # the provider's queue runs out after 10 epochs
+        Valid(SLIM.format(steps=None, provider=", 4, None, True, 10")),  # the same, by position
+        Valid(  # a tf.data pipeline feeds the graph: its end ends the run
+            SLIM.format(steps=None, provider="").replace(
+                "    images, labels = tf.train.batch(",
+                "    ds = tf.data.TFRecordDataset(files).batch(32)\n    images, labels = tf.train.batch(",
+            )
+        ),
+        Valid(  # slim's evaluation loop waits for new checkpoints: a service, not a training
+            SLIM.format(steps=None, provider="").replace(
+                "slim.learning.train(train_op, '/tmp/log', number_of_steps=FLAGS.max_number_of_steps)",
+                "slim.evaluation.evaluation_loop('', '/tmp/log', '/tmp/eval', eval_op=[loss])",
+            )
+        ),
         Valid(  # the budget's option has a default
             "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
             "p.add_argument('--max_steps', type=int, default=1000)\na = p.parse_args()\nm = tf.keras.Sequential()\n"
@@ -411,6 +455,18 @@ class EndlessModelLoop(Rule):
             message_contains="leaves only when `a.max_steps is not None`, which is false with the program's defaults"
             " (`a.max_steps` = None: `--max_steps` not given)",
         ),
+        Invalid(  # slim's loop with no step budget, fed a provider that cycles through the data without end
+            SLIM.format(steps=None, provider=", shuffle=True"),
+            line=13,
+            message_contains="`slim.learning.train()` runs its train op until the process is stopped (number_of_steps"
+            " None: the default of --max_number_of_steps) and the file's input queues cycle without end:"
+            " `DatasetDataProvider()` given no `num_epochs`",
+        ),
+        Invalid(  # no step count given at all: slim's default is None
+            SLIM.format(steps=None, provider="").replace(", number_of_steps=FLAGS.max_number_of_steps", ""),
+            line=13,
+            message_contains="(number_of_steps None: its default)",
+        ),
         Invalid(  # count imported from itertools; a model called in the loop
             "from itertools import count\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "for step in count(1):\n    out = m(x, training=False)\n",
@@ -448,6 +504,20 @@ class EndlessModelLoop(Rule):
         cells = (None,) if isinstance(facts.source, str) else range(1, len(facts.source) + 1)
         for cell in cells:
             yield from self._wrapping(facts, cell, options)
+        yield from self._driven(facts)
+
+    def _driven(self, facts: FileFacts) -> Iterator[Diagnostic]:
+        """TF-slim's `learning.train` told to run until the process is stopped (its `number_of_steps`
+        None, analysis/slim_training.py), where the file's input never runs out (`_cycling_input`)."""
+        driven = [s for s in facts.sites if s.features.get("until_stopped") and is_training_step(s)]
+        why = _cycling_input(facts) if driven else None
+        for site in driven if why is not None else ():
+            call = facts.call_at(site)
+            if call is None or _handled(facts, call, site.callsite.span.cell):
+                continue
+            shown = ast.unparse(call.func)
+            message = self.DRIVEN_MESSAGE.format(call=shown, steps=site.features["until_stopped"], why=why)
+            yield self.diagnostic(site.callsite.span, facts.path, message)
 
     def _message(
         self,
@@ -627,28 +697,42 @@ def _unreached(facts: FileFacts, loop: ast.For, cell: int | None) -> Unreached |
 
 def _failure_stop(facts: FileFacts, loop: ast.AST, cell: int | None) -> dict[str, str] | None:
     """The stop request every way out of the loop waits on (`if sv.should_stop(): break`, a TF1
-    `Supervisor`'s or `Coordinator`'s), where only a failed thread can make it: the file feeds TF1 input
-    queues (`string_input_producer()`, ...) and gives none a `num_epochs` (nor uses `limit_epochs()`), so
-    none runs out, and never asks for a stop itself (`request_stop()`, a supervisor's `stop()`). None
-    otherwise."""
-    if "should_stop" not in facts.text or any(
-        word in facts.text for word in ("request_stop", ".stop(", "limit_epochs")
-    ):
+    `Supervisor`'s or `Coordinator`'s), where only a failed thread can make it: the file's input
+    never runs out (`_cycling_input`). None otherwise."""
+    if "should_stop" not in facts.text:
         return None
-    producers = [s for s in facts.sites if s.api.endswith("_input_producer")]
-    calls = [facts.node(s) for s in producers]
-    if not calls or any(
-        c is None or len(c.args) > 1 or any(k.arg in ("num_epochs", None) for k in c.keywords) for c in calls
-    ):
+    why = _cycling_input(facts)
+    if why is None:
         return None
     tests = {_stop_request(facts, way, loop, cell) for way in exits(loop)}
     if not tests or None in tests or len(tests) != 1:
         return None
-    named = ", ".join(sorted({f"`{s.api.rsplit('.', 1)[-1]}()`" for s in producers}))
-    return {
-        "test": str(tests.pop()),
-        "why": f"the file's input queues cycle without end: {named} given no `num_epochs`",
-    }
+    return {"test": str(tests.pop()), "why": why}
+
+
+def _cycling_input(facts: FileFacts) -> str | None:
+    """Why the file's input never runs out, where it does not: the file feeds TF1 input queues
+    (`string_input_producer()`, ..., or TF-slim's `DatasetDataProvider`/`parallel_read`) and gives
+    none a `num_epochs` (nor uses `limit_epochs()`), builds no `tf.data` pipeline (whose end ends the
+    run), and never asks for a stop itself (`request_stop()`, a supervisor's `stop()`). None otherwise."""
+    if any(word in facts.text for word in ("request_stop", ".stop(", "limit_epochs")) or any(
+        s.api.startswith(TF_DATA) for s in facts.sites
+    ):
+        return None
+    cells = (None,) if isinstance(facts.source, str) else range(1, len(facts.source) + 1)
+    queues = [(c, at) for cell in cells for c in facts.calls(cell) if (at := _queue_epochs_at(c)) is not None]
+    if not queues or any(
+        len(c.args) > at or any(k.arg in ("num_epochs", None) for k in c.keywords) for c, at in queues
+    ):
+        return None
+    named = ", ".join(sorted({f"`{last_name(c.func)}()`" for c, _ in queues}))
+    return f"the file's input queues cycle without end: {named} given no `num_epochs`"
+
+
+def _queue_epochs_at(call: ast.Call) -> int | None:
+    """Where a TF1 input queue's call takes `num_epochs` by position (None: the call makes no queue)."""
+    name = last_name(call.func)
+    return 1 if name.endswith("_input_producer") else INPUT_READERS.get(name)
 
 
 def _stop_request(facts: FileFacts, way: ast.AST, loop: ast.AST, cell: int | None) -> str | None:

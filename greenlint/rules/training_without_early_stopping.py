@@ -99,6 +99,13 @@ LOGGED = (
     "m.fit(x, y, epochs=50, validation_split=0.1, callbacks=callbacks)\n"
 )
 
+#: A fit whose epochs are a parameter that defaults to the option `{option}` defines.
+OPTION_DEFAULT = (
+    "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n{option}\nargs = p.parse_args()\n"
+    "def train(x, y, epochs=args.epochs):\n    m = tf.keras.Sequential()\n    cbs = [tf.keras.callbacks.TensorBoard('logs')]\n"
+    "    m.fit(x, y, epochs=epochs, validation_split=0.1, callbacks=cbs)\ntrain(x, y)\n"
+)
+
 #: A reinforcement-learning agent trained for a fixed number of episodes (`{stop}`: more lines at
 #: the end of each episode, `{count}`: the episode count).
 AGENT = (
@@ -711,6 +718,10 @@ class TrainingWithoutEarlyStopping(Rule):
             LOGGED.format(default="'my-project'"),
             options={"material-saving-j": 0.0},
         ),
+        Valid(  # the parameter's default is an option given no default: None, the epochs are the command line's
+            OPTION_DEFAULT.format(option="p.add_argument('--epochs', type=int)"),
+            options={"material-saving-j": 0.0},
+        ),
         Valid(  # the helper returns another call's result: the callbacks are unknown
             "import tensorflow as tf\ndef make_callbacks(args):\n    return build(args)\n"
             "m = tf.keras.Sequential()\ncallbacks = make_callbacks(args)\n"
@@ -1009,6 +1020,13 @@ class TrainingWithoutEarlyStopping(Rule):
         Invalid(  # the list a helper of the file builds and returns (a TensorBoard only when logging)
             HELPER.format(extra=""),
             line=13,
+        ),
+        Invalid(  # epochs a parameter whose default is an option's, read when the function is defined
+            OPTION_DEFAULT.format(option="p.add_argument('--epochs', type=int, default=60)"),
+            line=9,
+            message_contains="runs 60 epochs (the default of parameter `epochs`, `args.epochs`: the default of"
+            " `--epochs`) with validation data",
+            options={"material-saving-j": 0.0},
         ),
         Invalid(  # the list bound in two branches: the one the program's defaults take holds no stopping callback
             LOGGED.format(default="''"),

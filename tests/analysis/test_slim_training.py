@@ -51,6 +51,8 @@ def test_steps_not_stated_leave_the_runs_unknown_with_one_step_figure(call):
     found = site(call)
     assert found.runs.count is None
     assert found.work["step"].value == "training"
+    # only slim's own default (None) says it runs until stopped: a count not known may be any
+    assert ("until_stopped" in found.features) == call.endswith('"/tmp/log")')
 
 
 def test_a_train_op_not_followed_is_still_a_training_step():
@@ -114,3 +116,4 @@ def test_a_flag_defaulting_to_none_runs_until_stopped():
     (found,) = [s for s in analyse_source(program, "train.py").callsites if s.api.endswith("Session.run")]
     assert found.runs.count is None
     assert found.work["step"].value == "training"
+    assert found.features["until_stopped"] == "number_of_steps None: the default of --max_number_of_steps"

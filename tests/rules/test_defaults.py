@@ -110,6 +110,29 @@ def test_a_parameter_holds_what_every_caller_passes(source, expected):
     assert default_value(facts, read, None) == expected
 
 
+PARAMETER = "the default of parameter `n`"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (FLAG + "def train(m, n=args.epochs):\n    n\ntrain(m)\n",
+         DefaultValue(100, f"{PARAMETER}, `args.epochs`: the default of `--epochs`", DEFAULT)),  # an option's
+        ("EPOCHS = 40\ndef train(m, n=EPOCHS):\n    n\ntrain(m)\n",
+         DefaultValue(40, f"{PARAMETER}, `EPOCHS`: `EPOCHS` = 40", DEFAULT)),  # a module constant
+        (FLAG + "def train(m, n=args.epochs):\n    n\ntrain(m, 3)\n", DefaultValue(3)),  # the caller's value wins
+        (FLAG + "def train(m, n=args.steps):\n    n\ntrain(m)\n", None),  # no such option
+        ("EPOCHS = 40\nEPOCHS = 50\ndef train(m, n=EPOCHS):\n    n\ntrain(m)\n", None),  # the constant bound twice
+        ("def train(m, n=None):\n    n\ntrain(m)\n", None),  # None: what the function does with it is its own
+        ("def train(m, n=size(m)):\n    n\ntrain(m)\n", None),  # a call's result
+    ],
+)
+def test_a_parameter_default_read_from_an_option_or_a_constant(source, expected):
+    facts = FileFacts("m.py", (), source)
+    read = next(n for n in ast.walk(facts.module()) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Name)).value
+    assert default_value(facts, read, None) == expected
+
+
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
