@@ -12,7 +12,7 @@ from greenlint.rules.callbacks import constructors, listed
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MIN_SHARE
-from greenlint.rules.save_price import FEW_SAVES, SaveShare, save_share
+from greenlint.rules.save_price import FEW_SAVES, FEW_STEPS, SaveShare, save_share
 from greenlint.rules.site import Site, is_keras_model_method, method
 
 API = "tensorflow.keras.callbacks.ModelCheckpoint"
@@ -86,7 +86,9 @@ class CheckpointEveryFewBatches(Rule):
     )
     FIX_TITLE = 'Save once per epoch (`save_freq="epoch"`) or every few hundred batches'
     FIX = FixBy("SetArgument", {"name": "save_freq", "value": '"epoch"'}, safe=False)
-    OPTIONS = (Option("min-save-freq", int, 10, "GL310 flags an unpriced literal integer save_freq below this."),)
+    OPTIONS = (
+        Option("min-save-freq", int, FEW_STEPS, "GL310 flags an unpriced literal integer save_freq below this."),
+    )
     VALID = (
         Valid("import tensorflow as tf\ncb = tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq='epoch')\n"),
         Valid("import tensorflow as tf\ncb = tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq=500)\n"),
@@ -144,7 +146,7 @@ class CheckpointEveryFewBatches(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        minimum = int(options.get("min-save-freq", 10))
+        minimum = int(options.get("min-save-freq", FEW_STEPS))
         for site in facts.sites:
             freq = site.features.get("save_freq")
             if (

@@ -10,7 +10,7 @@ from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MIN_SHARE
 from greenlint.rules.periodic import call_points, every_step, loop_period, pass_steps
-from greenlint.rules.save_price import FEW_SAVES, SaveShare, save_share
+from greenlint.rules.save_price import FEW_SAVES, FEW_STEPS, SaveShare, save_share
 from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import own_loops
 
@@ -53,6 +53,14 @@ GRAPH = (
     "train_op = tf.compat.v1.train.AdamOptimizer().minimize(loss)\nsaver = tf.compat.v1.train.Saver({saver})\n"
     "with tf.compat.v1.Session() as sess:\n    for step in range(100000):\n"
     "        sess.run(train_op, feed_dict={{x: xs}})\n        if {every}:\n            {save}\n"
+)
+
+#: A graph trained on batches the code does not size (`{steps}`: the loop's iterable), saved by a TF1
+#: Saver when `{every}`.
+UNSIZED = (
+    "import tensorflow as tf\ntrain_op = tf.compat.v1.train.AdamOptimizer().minimize(loss)\n"
+    "saver = tf.compat.v1.train.Saver()\nsess = tf.compat.v1.Session()\nfor step, xs in {steps}:\n"
+    "    sess.run(train_op, feed_dict={{x: xs}})\n    if {every}:\n        saver.save(sess, 'ckpt', global_step=step)\n"
 )
 
 
@@ -117,7 +125,10 @@ class SaveInStepLoop(Rule):
     the graph) at least the weights of the largest graph its session trains, where every op of that
     graph is known. Where the saved model's weights or any
     step's FLOPs or batch are not known (a TF1 `Saver` of some variables, a graph of an op not known,
-    a batch read from a file), nothing is priced and nothing reported. A save on every step is reported unless
+    a batch read from a file), nothing is priced, and a periodic save is reported only where its
+    period is below 10 steps, as GL310 reports an unpriced `save_freq`: each save writes every weight
+    to disk, at a disk's bandwidth, which a step reads at the device memory's, hundreds of times
+    faster, so a save costs more than a few steps of most models. A save on every step is reported unless
     its price is known and under 10 % (a large convolutional network on large batches, whose
     step computes far longer than its weights take to write). Not reported either: a save in a
     loop over epochs (its own body runs no step: the step is in the loop inside it); a loop
@@ -166,6 +177,11 @@ class SaveInStepLoop(Rule):
     PERIODIC = (
         "`{call}()` writes a checkpoint every {period} training steps{source}: {price}; save less often (every"
         " few minutes, or once per epoch)"
+    )
+    UNPRICED = (
+        "`{call}()` writes a checkpoint every {period} training steps{source}: each save writes every weight to"
+        " disk, where a step reads them from the device's memory; save less often (every few minutes, or once per"
+        " epoch)"
     )
     FIX_TITLE = "Save every N steps (`if step % N == 0:`) or once per epoch"
     OPTIONS = (
@@ -267,10 +283,10 @@ class SaveInStepLoop(Rule):
             "    if step % CHECKPOINT_EVERY == 0:\n        saver.save(sess, 'model.ckpt', global_step=step)\n"
         ),
         Valid(  # TF1: a Saver of some variables only (`var_list`): its save's weights not known, nothing priced
-            GRAPH.format(saver="var_list=g_vars", every="step % 2 == 0", save="saver.save(sess, 'ckpt')")
+            GRAPH.format(saver="var_list=g_vars", every="step % 10 == 0", save="saver.save(sess, 'ckpt')")
         ),
         Valid(  # TF1: a Saver built before the graph writes the variables then made: not priced
-            GRAPH.format(saver="", every="step % 2 == 0", save="saver.save(sess, 'ckpt')")
+            GRAPH.format(saver="", every="step % 10 == 0", save="saver.save(sess, 'ckpt')")
             .replace("saver = tf.compat.v1.train.Saver()\n", "")
             .replace("import tensorflow as tf\n", "import tensorflow as tf\nsaver = tf.compat.v1.train.Saver()\n")
         ),
@@ -301,6 +317,9 @@ class SaveInStepLoop(Rule):
         ),
         Valid(  # Adam applied to variables the code does not tie to the model: its slots not counted, 5 %
             TRACKED.format(optimizer="tf.keras.optimizers.Adam()", trained="other")
+        ),
+        Valid(  # not priced, every 5 steps of a loop known to run 40: eight saves
+            UNSIZED.format(steps="range(40)", every="step % 5 == 0")
         ),
         Valid(  # a batch the code does not size: the steps between two saves are not priced
             "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(8192)])\n"
@@ -335,6 +354,22 @@ class SaveInStepLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # not priced (a batch the code does not size), but a checkpoint every 5 steps
+            UNSIZED.format(steps="enumerate(batches)", every="step % 5 == 0"),
+            line=8,
+            message_contains="`save()` writes a checkpoint every 5 training steps: each save writes every weight",
+        ),
+        Invalid(  # TF1: a Saver of some variables, every 2 steps of a flag's default: not priced, every few steps
+            GRAPH.format(
+                saver="var_list=g_vars", every="step % args.every == 0", save="saver.save(sess, 'ckpt')"
+            ).replace(
+                "import tensorflow as tf\n",
+                "import tensorflow as tf\nfrom absl import flags\n"
+                "flags.DEFINE_integer('every', 2, 'steps between saves')\nargs = flags.FLAGS\n",
+            ),
+            line=14,
+            message_contains="every 2 training steps (`args.every`: the default of `--every`)",
+        ),
         Invalid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\nopt = tf.keras.optimizers.Adam()\n"
             "for x, y in ds:\n"
@@ -510,7 +545,8 @@ class SaveInStepLoop(Rule):
             call = facts.node(site)
             if site.repeats(same=("receiver",)) and every_step(facts, site, called=True):
                 loops = own_loops(facts, call, site.callsite.span.cell) if call is not None else []
-                priced = _price(facts, site, loops[0], site.callsite.span.cell, 1) if loops else None
+                steps = _saving_steps(facts, loops[0], site.callsite.span.cell, 1) if loops else []
+                priced = _price(site, steps, 1, facts.device) if steps else None
                 if priced is None or priced.share >= MIN_SHARE:
                     clause = f"; {priced.clause()}" if priced is not None else ""
                     message = self.MESSAGE.format(call=method(site.api), price=clause)
@@ -523,23 +559,32 @@ class SaveInStepLoop(Rule):
                 if found is None:
                     continue
                 period, source, loop = found
-                below = 0 < period and (minimum <= 0 or period < minimum)
-                priced = _price(facts, site, loop, cell, period) if below else None
-                if priced is None or priced.share < MIN_SHARE:
+                if period <= 0 or 0 < minimum <= period:
                     continue
-                span = facts.span(point, cell)
+                steps = _saving_steps(facts, loop, cell, period)
+                if not steps:
+                    continue
                 name = point.func.attr if isinstance(point.func, ast.Attribute) else ast.unparse(point.func)
-                message = self.PERIODIC.format(call=name, period=period, source=source, price=priced.clause())
-                yield self.diagnostic(span, facts.path, message)
+                priced = _price(site, steps, period, facts.device)
+                if priced is not None and priced.share >= MIN_SHARE:
+                    message = self.PERIODIC.format(call=name, period=period, source=source, price=priced.clause())
+                elif priced is None and period < FEW_STEPS:
+                    message = self.UNPRICED.format(call=name, period=period, source=source)
+                else:
+                    continue
+                yield self.diagnostic(facts.span(point, cell), facts.path, message)
 
 
-def _price(facts: FileFacts, save: Site, loop: ast.AST, cell: int | None, period: int) -> SaveShare | None:
-    """The priced share of a save every *period* passes of the loop beside its training steps
-    (save_price), None where the loop runs no training step, saves fewer than `FEW_SAVES` times
-    or something is not priced."""
+def _saving_steps(facts: FileFacts, loop: ast.AST, cell: int | None, period: int) -> list[Site]:
+    """The training steps one pass of the loop runs (`pass_steps`); none where it is known to save
+    fewer than `FEW_SAVES` times, a save every *period* passes."""
     steps = pass_steps(facts, loop, cell)
     runs = next((s.loop_runs for s in steps if s.loop_runs is not None), None)
-    if not steps or runs is not None and runs // period < FEW_SAVES:
-        return None
+    return [] if runs is not None and runs // period < FEW_SAVES else steps
+
+
+def _price(save: Site, steps: list[Site], period: int, told: str | None) -> SaveShare | None:
+    """The priced share of a save every *period* passes of a loop running the training *steps*
+    (save_price), None where something is not priced."""
     slots, trained = save.work_value("optimizer_slots"), save.work_value("trainable_params")
-    return save_share(save.work_value("params"), steps, period, facts.device, slots=slots, trained=trained)
+    return save_share(save.work_value("params"), steps, period, told, slots=slots, trained=trained)
