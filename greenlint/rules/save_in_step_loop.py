@@ -6,7 +6,9 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argument
+from greenlint.rules.defaults import known_value
+from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MIN_SHARE
 from greenlint.rules.periodic import call_points, every_step, loop_period, pass_steps
@@ -18,6 +20,15 @@ SAVES = ("save", "save_weights", "export")
 SAVE_FUNCTIONS = ("tensorflow.saved_model.save", "tensorflow.keras.models.save_model")
 #: Objects whose `save` writes every variable: TF2 checkpoints, and TF1's `Saver`.
 CHECKPOINTS = ("tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager", "tensorflow.compat.v1.train.Saver")
+#: TF1 and Estimator settings that write a checkpoint every that many training steps: API -> (the
+#: parameter, its position where it is commonly given positionally).
+CHECKPOINT_STEPS = {
+    "tensorflow.estimator.RunConfig": ("save_checkpoints_steps", None),
+    "tensorflow.compat.v1.estimator.RunConfig": ("save_checkpoints_steps", None),
+    "tensorflow.compat.v1.estimator.tpu.RunConfig": ("save_checkpoints_steps", None),
+    "tensorflow.compat.v1.train.MonitoredTrainingSession": ("save_checkpoint_steps", None),
+    "tensorflow.compat.v1.train.CheckpointSaverHook": ("save_steps", 2),
+}
 #: A model of wide dense layers (75M weights) trained on batches of 8 (`{every}`: the test of the
 #: `if` around the save, `{save}`: the save).
 WIDE = (
@@ -84,6 +95,14 @@ class SaveInStepLoop(Rule):
     session: a loop over
     settings (dtypes, one new optimizer each) is no training loop; nor is a loop of one trip
     (`ds.take(1)`).
+
+    Also flags the TF1 and Estimator settings that checkpoint every fewer than 10 training steps,
+    as written or with the program's defaults (a flag's, a parameter's): `tf.estimator.RunConfig(
+    save_checkpoints_steps=5)`, `MonitoredTrainingSession(save_checkpoint_steps=...)`,
+    `CheckpointSaverHook(save_steps=...)` (by keyword, the hook's also third positionally); a
+    setting by time (`save_checkpoints_secs`, their default) is not, nor one in test code. The
+    model they save is not known here: no price is claimed (below, an unpriced period of fewer
+    than 10 steps).
 
     Also flags a save that a training loop runs every few steps, where its price says the saves
     take a real share of the training: under an `if` in that loop that takes a remainder (`if
@@ -172,11 +191,16 @@ class SaveInStepLoop(Rule):
 
     code = "GL311"
     name = "save-in-step-loop"
-    CALLS = frozenset({*SAVES, *map(method, SAVE_FUNCTIONS)})
+    CALLS = frozenset({*SAVES, *map(method, SAVE_FUNCTIONS), *map(method, CHECKPOINT_STEPS)})
     MESSAGE = "`{call}()` runs on every training step: saving serialises and writes every weight{price}"
     PERIODIC = (
         "`{call}()` writes a checkpoint every {period} training steps{source}: {price}; save less often (every"
         " few minutes, or once per epoch)"
+    )
+    CONFIGURED = (
+        "`{call}({name}={period})`{source} writes a checkpoint every {period} training steps: each save writes"
+        " every weight to disk, where a step reads them from the device's memory; save less often (every few"
+        " minutes, or once per epoch)"
     )
     UNPRICED = (
         "`{call}()` writes a checkpoint every {period} training steps{source}: each save writes every weight to"
@@ -193,6 +217,17 @@ class SaveInStepLoop(Rule):
         ),
     )
     VALID = (
+        Valid(  # an Estimator checkpointing every 1,000 steps, and one by time (the default)
+            "import tensorflow as tf\nfast = tf.estimator.RunConfig(save_checkpoints_steps=1000)\n"
+            "timed = tf.estimator.RunConfig(save_checkpoints_secs=600, save_summary_steps=1)\n"
+        ),
+        Valid(  # the steps from an option with no default: not known
+            "import tensorflow as tf\nhook = tf.compat.v1.train.CheckpointSaverHook('c', save_steps=args.every)\n"
+        ),
+        Valid(  # a test of checkpointing saves every step of its few steps on purpose
+            "import tensorflow as tf\n\n\ndef test_checkpoints(tmp_path):\n"
+            "    config = tf.estimator.RunConfig(str(tmp_path), save_checkpoints_steps=1)\n"
+        ),
         Valid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\nopt = tf.keras.optimizers.Adam()\n"
             "for step, (x, y) in enumerate(ds):\n"
@@ -354,6 +389,25 @@ class SaveInStepLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # an Estimator checkpointing every 5 steps
+            "import tensorflow as tf\nconfig = tf.estimator.RunConfig(model_dir='m', save_checkpoints_steps=5)\n"
+            "est = tf.estimator.Estimator(model_fn, config=config)\nest.train(input_fn, steps=100000)\n",
+            line=2,
+            message_contains="`RunConfig(save_checkpoints_steps=5)` writes a checkpoint every 5 training steps",
+        ),
+        Invalid(  # a TF1 hook saving every step, its steps a flag's default (positional)
+            "import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_integer('ckpt_steps', 1, 'steps')\n"
+            "FLAGS = flags.FLAGS\nhook = tf.compat.v1.train.CheckpointSaverHook('ckpt', None, FLAGS.ckpt_steps)\n"
+            "with tf.compat.v1.train.MonitoredTrainingSession(hooks=[hook]) as sess:\n"
+            "    while not sess.should_stop():\n        sess.run(train_op)\n",
+            line=5,
+            message_contains="`CheckpointSaverHook(save_steps=1)` (`FLAGS.ckpt_steps`: the default of `--ckpt_steps`)",
+        ),
+        Invalid(  # a monitored session checkpointing every 2 steps
+            "import tensorflow as tf\nwith tf.compat.v1.train.MonitoredTrainingSession(checkpoint_dir='c',"
+            " save_checkpoint_steps=2) as sess:\n    while not sess.should_stop():\n        sess.run(train_op)\n",
+            line=2,
+        ),
         Invalid(  # not priced (a batch the code does not size), but a checkpoint every 5 steps
             UNSIZED.format(steps="enumerate(batches)", every="step % 5 == 0"),
             line=8,
@@ -540,6 +594,9 @@ class SaveInStepLoop(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         minimum = int(options.get("min-save-steps", 0))
         for site in facts.sites:
+            if site.api in CHECKPOINT_STEPS:
+                yield from self._configured(facts, site, minimum)
+                continue
             if not _is_save(site.api):
                 continue
             call = facts.node(site)
@@ -573,6 +630,21 @@ class SaveInStepLoop(Rule):
                 else:
                     continue
                 yield self.diagnostic(facts.span(point, cell), facts.path, message)
+
+    def _configured(self, facts: FileFacts, site: Site, minimum: int) -> Iterator[Diagnostic]:
+        """A TF1 or Estimator setting (`CHECKPOINT_STEPS`) that checkpoints every fewer than
+        `FEW_STEPS` training steps, known with the program's defaults; not in test code."""
+        name, position = CHECKPOINT_STEPS[site.api]
+        given = argument(facts.node(site), name, position)
+        if given is None or in_test_code(facts, site):
+            return
+        period, source = known_value(facts, given, site.callsite.span.cell)
+        if not isinstance(period, int) or isinstance(period, bool) or not 0 < period < FEW_STEPS:
+            return
+        if 0 < minimum <= period:
+            return
+        message = self.CONFIGURED.format(call=method(site.api), name=name, period=period, source=source)
+        yield self.diagnostic(site.callsite.span, facts.path, message)
 
 
 def _saving_steps(facts: FileFacts, loop: ast.AST, cell: int | None, period: int) -> list[Site]:
