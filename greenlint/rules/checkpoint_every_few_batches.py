@@ -70,7 +70,8 @@ class CheckpointEveryFewBatches(Rule):
     ## Fix safety
     Unsafe: `save_freq="epoch"` writes fewer checkpoints, so a crash loses more work. Not
     offered for a callback created under a condition (`if args.checkpoint_often:`): a fix never
-    changes a literal written under one.
+    changes a literal written under one; nor where `save_freq` is not written as a literal
+    (`args.save_every`, a constant): the setting is changed where the program makes it.
 
     ## Options
     - `min-save-freq`
@@ -85,7 +86,7 @@ class CheckpointEveryFewBatches(Rule):
         " save less often (once per epoch)"
     )
     FIX_TITLE = 'Save once per epoch (`save_freq="epoch"`) or every few hundred batches'
-    FIX = FixBy("SetArgument", {"name": "save_freq", "value": '"epoch"'}, safe=False)
+    FIX = FixBy("SetArgument", {"name": "save_freq", "value": '"epoch"', "literal_only": True}, safe=False)
     OPTIONS = (
         Option("min-save-freq", int, FEW_STEPS, "GL310 flags an unpriced literal integer save_freq below this."),
     )
@@ -132,6 +133,17 @@ class CheckpointEveryFewBatches(Rule):
             line=2,
             expected_replacement=(
                 "import tensorflow as tf\ncb = tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq=\"epoch\")\n"
+            ),
+        ),
+        Invalid(  # a flag's default: reported, the call left as written (the default is the setting)
+            "import argparse\nimport tensorflow as tf\nparser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--every', type=int, default=2)\nargs = parser.parse_args()\n"
+            "cb = tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq=args.every)\n",
+            line=6,
+            expected_replacement=(
+                "import argparse\nimport tensorflow as tf\nparser = argparse.ArgumentParser()\n"
+                "parser.add_argument('--every', type=int, default=2)\nargs = parser.parse_args()\n"
+                "cb = tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq=args.every)\n"
             ),
         ),
         Invalid(  # written under a condition: reported, the literal is left as written
