@@ -146,8 +146,9 @@ class SaveInStepLoop(Rule):
     step's FLOPs or batch are not known (a TF1 `Saver` of some variables, a graph of an op not known,
     a batch read from a file), nothing is priced, and a periodic save is reported only where its
     period is below 10 steps, as GL310 reports an unpriced `save_freq`: each save writes every weight
-    to disk, at a disk's bandwidth, which a step reads at the device memory's, hundreds of times
-    faster, so a save costs more than a few steps of most models. A save on every step is reported unless
+    to disk, at a disk's bandwidth (5 GB/s at most: the page cache), which a step reads at the
+    device memory's (hundreds of GB/s on a GPU), so a save costs more than a few steps of most
+    models. A save on every step is reported unless
     its price is known and under 10 % (a large convolutional network on large batches, whose
     step computes far longer than its weights take to write). Not reported either: a save in a
     loop over epochs (its own body runs no step: the step is in the loop inside it); a loop

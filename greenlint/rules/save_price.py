@@ -34,8 +34,8 @@ SAVE_S = 0.005
 FEW_SAVES = 10
 
 #: A save every fewer training steps than this is reported where it is not priced (GL311; GL310's
-#: `min-save-freq`): each save writes every weight to disk, at a disk's bandwidth, which one step
-#: reads at the device memory's, hundreds of times faster.
+#: `min-save-freq`): each save writes every weight to disk, at a disk's bandwidth (5 GB/s at most, the
+#: page cache's), which one step reads at the device memory's (hundreds of GB/s on a GPU).
 FEW_STEPS = 10
 
 
