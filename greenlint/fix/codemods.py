@@ -14,6 +14,7 @@ A new codemod is one class here."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -136,16 +137,27 @@ def _argument(call: Any, name: str, position: int | None):
     return None
 
 
+def _is_literal(node) -> bool:
+    """The expression is a literal as written (`"batch"`, `5`, `-1`)."""
+    try:
+        ast.literal_eval(_code(node).strip())
+    except (ValueError, SyntaxError, TypeError):
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class SetArgument(Codemod):
     """Bind parameter `name` to `value`: replace the value given (by keyword or at `position`,
     or at the position `positions` gives for the called method's name), or add it as a keyword
-    argument. A value written under a condition stays as written."""
+    argument. A value written under a condition stays as written; with `literal_only`, so does one
+    not written as a literal (`args.freq`: the setting is changed where the program makes it)."""
 
     name: str
     value: str
     position: int | None = None
     positions: tuple[tuple[str, int], ...] = ()
+    literal_only: bool = False
     wraps: ClassVar[bool] = True
 
     def rewrite(self, at):
@@ -161,7 +173,8 @@ class SetArgument(Codemod):
             position = dict(self.positions)[called]
         arg = _argument(call, self.name, position)
         if arg is not None:
-            return () if at.under_condition(call) else (at.replace(arg.value, value),)
+            kept = at.under_condition(call) or self.literal_only and not _is_literal(arg.value)
+            return () if kept else (at.replace(arg.value, value),)
         if any(a.star for a in call.args):
             return ()  # *args or **kwargs might bind it already
         if call.args:

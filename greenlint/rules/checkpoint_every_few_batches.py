@@ -12,7 +12,7 @@ from greenlint.rules.callbacks import constructors, listed
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MIN_SHARE
-from greenlint.rules.save_price import FEW_SAVES, SaveShare, save_share
+from greenlint.rules.save_price import FEW_SAVES, FEW_STEPS, SaveShare, save_share
 from greenlint.rules.site import Site, is_keras_model_method, method
 
 API = "tensorflow.keras.callbacks.ModelCheckpoint"
@@ -70,7 +70,8 @@ class CheckpointEveryFewBatches(Rule):
     ## Fix safety
     Unsafe: `save_freq="epoch"` writes fewer checkpoints, so a crash loses more work. Not
     offered for a callback created under a condition (`if args.checkpoint_often:`): a fix never
-    changes a literal written under one.
+    changes a literal written under one; nor where `save_freq` is not written as a literal
+    (`args.save_every`, a constant): the setting is changed where the program makes it.
 
     ## Options
     - `min-save-freq`
@@ -85,8 +86,10 @@ class CheckpointEveryFewBatches(Rule):
         " save less often (once per epoch)"
     )
     FIX_TITLE = 'Save once per epoch (`save_freq="epoch"`) or every few hundred batches'
-    FIX = FixBy("SetArgument", {"name": "save_freq", "value": '"epoch"'}, safe=False)
-    OPTIONS = (Option("min-save-freq", int, 10, "GL310 flags an unpriced literal integer save_freq below this."),)
+    FIX = FixBy("SetArgument", {"name": "save_freq", "value": '"epoch"', "literal_only": True}, safe=False)
+    OPTIONS = (
+        Option("min-save-freq", int, FEW_STEPS, "GL310 flags an unpriced literal integer save_freq below this."),
+    )
     VALID = (
         Valid("import tensorflow as tf\ncb = tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq='epoch')\n"),
         Valid("import tensorflow as tf\ncb = tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq=500)\n"),
@@ -132,6 +135,17 @@ class CheckpointEveryFewBatches(Rule):
                 "import tensorflow as tf\ncb = tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq=\"epoch\")\n"
             ),
         ),
+        Invalid(  # a flag's default: reported, the call left as written (the default is the setting)
+            "import argparse\nimport tensorflow as tf\nparser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--every', type=int, default=2)\nargs = parser.parse_args()\n"
+            "cb = tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq=args.every)\n",
+            line=6,
+            expected_replacement=(
+                "import argparse\nimport tensorflow as tf\nparser = argparse.ArgumentParser()\n"
+                "parser.add_argument('--every', type=int, default=2)\nargs = parser.parse_args()\n"
+                "cb = tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq=args.every)\n"
+            ),
+        ),
         Invalid(  # written under a condition: reported, the literal is left as written
             "import tensorflow as tf\ncallbacks = []\nif args.often:\n"
             "    callbacks.append(tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq=2))\n",
@@ -144,7 +158,7 @@ class CheckpointEveryFewBatches(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        minimum = int(options.get("min-save-freq", 10))
+        minimum = int(options.get("min-save-freq", FEW_STEPS))
         for site in facts.sites:
             freq = site.features.get("save_freq")
             if (

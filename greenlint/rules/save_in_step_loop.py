@@ -6,11 +6,13 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argument
+from greenlint.rules.defaults import known_value
+from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MIN_SHARE
 from greenlint.rules.periodic import call_points, every_step, loop_period, pass_steps
-from greenlint.rules.save_price import FEW_SAVES, SaveShare, save_share
+from greenlint.rules.save_price import FEW_SAVES, FEW_STEPS, SaveShare, save_share
 from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import own_loops
 
@@ -18,6 +20,15 @@ SAVES = ("save", "save_weights", "export")
 SAVE_FUNCTIONS = ("tensorflow.saved_model.save", "tensorflow.keras.models.save_model")
 #: Objects whose `save` writes every variable: TF2 checkpoints, and TF1's `Saver`.
 CHECKPOINTS = ("tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager", "tensorflow.compat.v1.train.Saver")
+#: TF1 and Estimator settings that write a checkpoint every that many training steps: API -> (the
+#: parameter, its position where it is commonly given positionally).
+CHECKPOINT_STEPS = {
+    "tensorflow.estimator.RunConfig": ("save_checkpoints_steps", None),
+    "tensorflow.compat.v1.estimator.RunConfig": ("save_checkpoints_steps", None),
+    "tensorflow.compat.v1.estimator.tpu.RunConfig": ("save_checkpoints_steps", None),
+    "tensorflow.compat.v1.train.MonitoredTrainingSession": ("save_checkpoint_steps", None),
+    "tensorflow.compat.v1.train.CheckpointSaverHook": ("save_steps", 2),
+}
 #: A model of wide dense layers (75M weights) trained on batches of 8 (`{every}`: the test of the
 #: `if` around the save, `{save}`: the save).
 WIDE = (
@@ -55,6 +66,14 @@ GRAPH = (
     "        sess.run(train_op, feed_dict={{x: xs}})\n        if {every}:\n            {save}\n"
 )
 
+#: A graph trained on batches the code does not size (`{steps}`: the loop's iterable), saved by a TF1
+#: Saver when `{every}`.
+UNSIZED = (
+    "import tensorflow as tf\ntrain_op = tf.compat.v1.train.AdamOptimizer().minimize(loss)\n"
+    "saver = tf.compat.v1.train.Saver()\nsess = tf.compat.v1.Session()\nfor step, xs in {steps}:\n"
+    "    sess.run(train_op, feed_dict={{x: xs}})\n    if {every}:\n        saver.save(sess, 'ckpt', global_step=step)\n"
+)
+
 
 def _is_save(api: str) -> bool:
     if api in SAVE_FUNCTIONS:
@@ -76,6 +95,14 @@ class SaveInStepLoop(Rule):
     session: a loop over
     settings (dtypes, one new optimizer each) is no training loop; nor is a loop of one trip
     (`ds.take(1)`).
+
+    Also flags the TF1 and Estimator settings that checkpoint every fewer than 10 training steps,
+    as written or with the program's defaults (a flag's, a parameter's): `tf.estimator.RunConfig(
+    save_checkpoints_steps=5)`, `MonitoredTrainingSession(save_checkpoint_steps=...)`,
+    `CheckpointSaverHook(save_steps=...)` (by keyword, the hook's also third positionally); a
+    setting by time (`save_checkpoints_secs`, their default) is not, nor one in test code. The
+    model they save is not known here: no price is claimed (below, an unpriced period of fewer
+    than 10 steps).
 
     Also flags a save that a training loop runs every few steps, where its price says the saves
     take a real share of the training: under an `if` in that loop that takes a remainder (`if
@@ -117,7 +144,11 @@ class SaveInStepLoop(Rule):
     the graph) at least the weights of the largest graph its session trains, where every op of that
     graph is known. Where the saved model's weights or any
     step's FLOPs or batch are not known (a TF1 `Saver` of some variables, a graph of an op not known,
-    a batch read from a file), nothing is priced and nothing reported. A save on every step is reported unless
+    a batch read from a file), nothing is priced, and a periodic save is reported only where its
+    period is below 10 steps, as GL310 reports an unpriced `save_freq`: each save writes every weight
+    to disk, at a disk's bandwidth (5 GB/s at most: the page cache), which a step reads at the
+    device memory's (hundreds of GB/s on a GPU), so a save costs more than a few steps of most
+    models. A save on every step is reported unless
     its price is known and under 10 % (a large convolutional network on large batches, whose
     step computes far longer than its weights take to write). Not reported either: a save in a
     loop over epochs (its own body runs no step: the step is in the loop inside it); a loop
@@ -161,11 +192,21 @@ class SaveInStepLoop(Rule):
 
     code = "GL311"
     name = "save-in-step-loop"
-    CALLS = frozenset({*SAVES, *map(method, SAVE_FUNCTIONS)})
+    CALLS = frozenset({*SAVES, *map(method, SAVE_FUNCTIONS), *map(method, CHECKPOINT_STEPS)})
     MESSAGE = "`{call}()` runs on every training step: saving serialises and writes every weight{price}"
     PERIODIC = (
         "`{call}()` writes a checkpoint every {period} training steps{source}: {price}; save less often (every"
         " few minutes, or once per epoch)"
+    )
+    CONFIGURED = (
+        "`{call}({name}={period})`{source} writes a checkpoint every {period} training steps: each save writes"
+        " every weight to disk, where a step reads them from the device's memory; save less often (every few"
+        " minutes, or once per epoch)"
+    )
+    UNPRICED = (
+        "`{call}()` writes a checkpoint every {period} training steps{source}: each save writes every weight to"
+        " disk, where a step reads them from the device's memory; save less often (every few minutes, or once per"
+        " epoch)"
     )
     FIX_TITLE = "Save every N steps (`if step % N == 0:`) or once per epoch"
     OPTIONS = (
@@ -177,6 +218,17 @@ class SaveInStepLoop(Rule):
         ),
     )
     VALID = (
+        Valid(  # an Estimator checkpointing every 1,000 steps, and one by time (the default)
+            "import tensorflow as tf\nfast = tf.estimator.RunConfig(save_checkpoints_steps=1000)\n"
+            "timed = tf.estimator.RunConfig(save_checkpoints_secs=600, save_summary_steps=1)\n"
+        ),
+        Valid(  # the steps from an option with no default: not known
+            "import tensorflow as tf\nhook = tf.compat.v1.train.CheckpointSaverHook('c', save_steps=args.every)\n"
+        ),
+        Valid(  # a test of checkpointing saves every step of its few steps on purpose
+            "import tensorflow as tf\n\n\ndef test_checkpoints(tmp_path):\n"
+            "    config = tf.estimator.RunConfig(str(tmp_path), save_checkpoints_steps=1)\n"
+        ),
         Valid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\nopt = tf.keras.optimizers.Adam()\n"
             "for step, (x, y) in enumerate(ds):\n"
@@ -267,10 +319,10 @@ class SaveInStepLoop(Rule):
             "    if step % CHECKPOINT_EVERY == 0:\n        saver.save(sess, 'model.ckpt', global_step=step)\n"
         ),
         Valid(  # TF1: a Saver of some variables only (`var_list`): its save's weights not known, nothing priced
-            GRAPH.format(saver="var_list=g_vars", every="step % 2 == 0", save="saver.save(sess, 'ckpt')")
+            GRAPH.format(saver="var_list=g_vars", every="step % 10 == 0", save="saver.save(sess, 'ckpt')")
         ),
         Valid(  # TF1: a Saver built before the graph writes the variables then made: not priced
-            GRAPH.format(saver="", every="step % 2 == 0", save="saver.save(sess, 'ckpt')")
+            GRAPH.format(saver="", every="step % 10 == 0", save="saver.save(sess, 'ckpt')")
             .replace("saver = tf.compat.v1.train.Saver()\n", "")
             .replace("import tensorflow as tf\n", "import tensorflow as tf\nsaver = tf.compat.v1.train.Saver()\n")
         ),
@@ -301,6 +353,9 @@ class SaveInStepLoop(Rule):
         ),
         Valid(  # Adam applied to variables the code does not tie to the model: its slots not counted, 5 %
             TRACKED.format(optimizer="tf.keras.optimizers.Adam()", trained="other")
+        ),
+        Valid(  # not priced, every 5 steps of a loop known to run 40: eight saves
+            UNSIZED.format(steps="range(40)", every="step % 5 == 0")
         ),
         Valid(  # a batch the code does not size: the steps between two saves are not priced
             "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(8192)])\n"
@@ -335,6 +390,41 @@ class SaveInStepLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # an Estimator checkpointing every 5 steps
+            "import tensorflow as tf\nconfig = tf.estimator.RunConfig(model_dir='m', save_checkpoints_steps=5)\n"
+            "est = tf.estimator.Estimator(model_fn, config=config)\nest.train(input_fn, steps=100000)\n",
+            line=2,
+            message_contains="`RunConfig(save_checkpoints_steps=5)` writes a checkpoint every 5 training steps",
+        ),
+        Invalid(  # a TF1 hook saving every step, its steps a flag's default (positional)
+            "import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_integer('ckpt_steps', 1, 'steps')\n"
+            "FLAGS = flags.FLAGS\nhook = tf.compat.v1.train.CheckpointSaverHook('ckpt', None, FLAGS.ckpt_steps)\n"
+            "with tf.compat.v1.train.MonitoredTrainingSession(hooks=[hook]) as sess:\n"
+            "    while not sess.should_stop():\n        sess.run(train_op)\n",
+            line=5,
+            message_contains="`CheckpointSaverHook(save_steps=1)` (`FLAGS.ckpt_steps`: the default of `--ckpt_steps`)",
+        ),
+        Invalid(  # a monitored session checkpointing every 2 steps
+            "import tensorflow as tf\nwith tf.compat.v1.train.MonitoredTrainingSession(checkpoint_dir='c',"
+            " save_checkpoint_steps=2) as sess:\n    while not sess.should_stop():\n        sess.run(train_op)\n",
+            line=2,
+        ),
+        Invalid(  # not priced (a batch the code does not size), but a checkpoint every 5 steps
+            UNSIZED.format(steps="enumerate(batches)", every="step % 5 == 0"),
+            line=8,
+            message_contains="`save()` writes a checkpoint every 5 training steps: each save writes every weight",
+        ),
+        Invalid(  # TF1: a Saver of some variables, every 2 steps of a flag's default: not priced, every few steps
+            GRAPH.format(
+                saver="var_list=g_vars", every="step % args.every == 0", save="saver.save(sess, 'ckpt')"
+            ).replace(
+                "import tensorflow as tf\n",
+                "import tensorflow as tf\nfrom absl import flags\n"
+                "flags.DEFINE_integer('every', 2, 'steps between saves')\nargs = flags.FLAGS\n",
+            ),
+            line=14,
+            message_contains="every 2 training steps (`args.every`: the default of `--every`)",
+        ),
         Invalid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\nopt = tf.keras.optimizers.Adam()\n"
             "for x, y in ds:\n"
@@ -505,12 +595,16 @@ class SaveInStepLoop(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         minimum = int(options.get("min-save-steps", 0))
         for site in facts.sites:
+            if site.api in CHECKPOINT_STEPS:
+                yield from self._configured(facts, site, minimum)
+                continue
             if not _is_save(site.api):
                 continue
             call = facts.node(site)
             if site.repeats(same=("receiver",)) and every_step(facts, site, called=True):
                 loops = own_loops(facts, call, site.callsite.span.cell) if call is not None else []
-                priced = _price(facts, site, loops[0], site.callsite.span.cell, 1) if loops else None
+                steps = _saving_steps(facts, loops[0], site.callsite.span.cell, 1) if loops else []
+                priced = _price(site, steps, 1, facts.device) if steps else None
                 if priced is None or priced.share >= MIN_SHARE:
                     clause = f"; {priced.clause()}" if priced is not None else ""
                     message = self.MESSAGE.format(call=method(site.api), price=clause)
@@ -523,23 +617,47 @@ class SaveInStepLoop(Rule):
                 if found is None:
                     continue
                 period, source, loop = found
-                below = 0 < period and (minimum <= 0 or period < minimum)
-                priced = _price(facts, site, loop, cell, period) if below else None
-                if priced is None or priced.share < MIN_SHARE:
+                if period <= 0 or 0 < minimum <= period:
                     continue
-                span = facts.span(point, cell)
+                steps = _saving_steps(facts, loop, cell, period)
+                if not steps:
+                    continue
                 name = point.func.attr if isinstance(point.func, ast.Attribute) else ast.unparse(point.func)
-                message = self.PERIODIC.format(call=name, period=period, source=source, price=priced.clause())
-                yield self.diagnostic(span, facts.path, message)
+                priced = _price(site, steps, period, facts.device)
+                if priced is not None and priced.share >= MIN_SHARE:
+                    message = self.PERIODIC.format(call=name, period=period, source=source, price=priced.clause())
+                elif priced is None and period < FEW_STEPS:
+                    message = self.UNPRICED.format(call=name, period=period, source=source)
+                else:
+                    continue
+                yield self.diagnostic(facts.span(point, cell), facts.path, message)
+
+    def _configured(self, facts: FileFacts, site: Site, minimum: int) -> Iterator[Diagnostic]:
+        """A TF1 or Estimator setting (`CHECKPOINT_STEPS`) that checkpoints every fewer than
+        `FEW_STEPS` training steps, known with the program's defaults; not in test code."""
+        name, position = CHECKPOINT_STEPS[site.api]
+        given = argument(facts.node(site), name, position)
+        if given is None or in_test_code(facts, site):
+            return
+        period, source = known_value(facts, given, site.callsite.span.cell)
+        if not isinstance(period, int) or isinstance(period, bool) or not 0 < period < FEW_STEPS:
+            return
+        if 0 < minimum <= period:
+            return
+        message = self.CONFIGURED.format(call=method(site.api), name=name, period=period, source=source)
+        yield self.diagnostic(site.callsite.span, facts.path, message)
 
 
-def _price(facts: FileFacts, save: Site, loop: ast.AST, cell: int | None, period: int) -> SaveShare | None:
-    """The priced share of a save every *period* passes of the loop beside its training steps
-    (save_price), None where the loop runs no training step, saves fewer than `FEW_SAVES` times
-    or something is not priced."""
+def _saving_steps(facts: FileFacts, loop: ast.AST, cell: int | None, period: int) -> list[Site]:
+    """The training steps one pass of the loop runs (`pass_steps`); none where it is known to save
+    fewer than `FEW_SAVES` times, a save every *period* passes."""
     steps = pass_steps(facts, loop, cell)
     runs = next((s.loop_runs for s in steps if s.loop_runs is not None), None)
-    if not steps or runs is not None and runs // period < FEW_SAVES:
-        return None
+    return [] if runs is not None and runs // period < FEW_SAVES else steps
+
+
+def _price(save: Site, steps: list[Site], period: int, told: str | None) -> SaveShare | None:
+    """The priced share of a save every *period* passes of a loop running the training *steps*
+    (save_price), None where something is not priced."""
     slots, trained = save.work_value("optimizer_slots"), save.work_value("trainable_params")
-    return save_share(save.work_value("params"), steps, period, facts.device, slots=slots, trained=trained)
+    return save_share(save.work_value("params"), steps, period, told, slots=slots, trained=trained)

@@ -33,6 +33,11 @@ SAVE_S = 0.005
 #: saves for their share of its steps to matter.
 FEW_SAVES = 10
 
+#: A save every fewer training steps than this is reported where it is not priced (GL311; GL310's
+#: `min-save-freq`): each save writes every weight to disk, at a disk's bandwidth (5 GB/s at most, the
+#: page cache's), which one step reads at the device memory's (hundreds of GB/s on a GPU).
+FEW_STEPS = 10
+
 
 @dataclass(frozen=True)
 class SaveShare:

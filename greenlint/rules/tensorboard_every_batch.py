@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid, argument
+from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import method
@@ -16,14 +16,25 @@ API = "tensorflow.keras.callbacks.TensorBoard"
 POSITION = 5
 #: A literal integer `update_freq` below this (batches between writes) is flagged.
 MIN_BATCHES = 10
+#: A script whose TensorBoard writes as often as its `--log_freq` says (`{default}`: the option's default),
+#: a string of "epoch", "batch" or a number of batches.
+PARSED = (
+    "import argparse\nimport tensorflow as tf\nparser = argparse.ArgumentParser()\n"
+    "parser.add_argument('--log_freq', default={default})\nargs = parser.parse_args()\n"
+    "cb = tf.keras.callbacks.TensorBoard('logs', update_freq=args.log_freq)\n"
+)
 
 
 class TensorboardEveryBatch(Rule):
     """
     ## What it does
-    Flags `tf.keras.callbacks.TensorBoard` with a literal `update_freq="batch"` or a literal
-    integer `update_freq` below 10 (by keyword or as the sixth positional argument): losses and
-    metrics written to the TensorBoard log after every batch or every few batches. Test code
+    Flags `tf.keras.callbacks.TensorBoard` with `update_freq="batch"` or an integer
+    `update_freq` below 10 (by keyword or as the sixth positional argument), as written or with
+    the program's defaults (a name bound to it, a module constant, a parameter's default, an
+    argparse option's or absl flag's default: `update_freq=args.log_freq` with `--log_freq`
+    defaulting to `"batch"`): losses and metrics written to the TensorBoard log after every
+    batch or every few batches. A value the code does not show (an option with no default, a
+    name bound in more than one place) is not reported. Test code
     (a `test*` function, a test class, a pytest fixture) is not reported: a test of the
     callback writes per batch on purpose.
 
@@ -59,7 +70,8 @@ class TensorboardEveryBatch(Rule):
     returns the same history, and the per-epoch summaries are still written. Only the log
     output changes (the per-batch points of the curves are no longer written). Not offered for
     a callback created under a condition (`if args.fine_logs:`): a fix never changes a literal
-    written under one.
+    written under one; nor where `update_freq` is not written as a literal (`args.log_freq`):
+    the setting is the program's to change where it is made (the option's default).
 
     ## Options
     None.
@@ -68,20 +80,52 @@ class TensorboardEveryBatch(Rule):
     code = "GL315"
     name = "tensorboard-every-batch"
     CALLS = frozenset({method(API)})
-    MESSAGE = "`TensorBoard(update_freq={freq!r})` writes summaries every {what}"
+    MESSAGE = "`TensorBoard(update_freq={freq!r})`{source} writes summaries every {what}"
     FIX_TITLE = 'Write summaries once per epoch (`update_freq="epoch"`)'
-    FIX = FixBy("SetArgument", {"name": "update_freq", "value": '"epoch"', "position": POSITION}, safe=True)
+    FIX = FixBy(
+        "SetArgument",
+        {"name": "update_freq", "value": '"epoch"', "position": POSITION, "literal_only": True},
+        safe=True,
+    )
     VALID = (
         Valid("import tensorflow as tf\ncb = tf.keras.callbacks.TensorBoard('logs')\n"),
         Valid("import tensorflow as tf\ncb = tf.keras.callbacks.TensorBoard('logs', update_freq='epoch')\n"),
         Valid("import tensorflow as tf\ncb = tf.keras.callbacks.TensorBoard('logs', update_freq=500)\n"),
-        Valid("import tensorflow as tf\ncb = tf.keras.callbacks.TensorBoard('logs', update_freq=args.freq)\n"),
+        Valid(  # an option the file does not define: its value is not known
+            "import tensorflow as tf\ncb = tf.keras.callbacks.TensorBoard('logs', update_freq=args.freq)\n"
+        ),
+        Valid(  # an option whose default writes once per epoch, converted to a number where it is one
+            PARSED.format(default="'epoch'")
+        ),
+        Valid(PARSED.format(default="500")),  # every 500 batches by default
+        Valid(  # a parameter's default every 100 batches
+            "import tensorflow as tf\n\n\ndef callbacks(log_dir, freq=100):\n"
+            "    return [tf.keras.callbacks.TensorBoard(log_dir, update_freq=freq)]\n"
+        ),
         Valid(
             "import tensorflow as tf\n\n\nclass TensorBoardTest(tf.test.TestCase):\n    def test_batch_summaries(self):\n"
             "        cb = tf.keras.callbacks.TensorBoard(self.get_temp_dir(), update_freq='batch')\n"
         ),
     )
     INVALID = (
+        Invalid(  # per batch by the option's default: reported, the call left as written (the default is the setting)
+            PARSED.format(default="'batch'"),
+            line=6,
+            message_contains="`TensorBoard(update_freq='batch')` (`args.log_freq`: the default of `--log_freq`) writes"
+            " summaries every batch",
+            expected_replacement=PARSED.format(default="'batch'"),
+        ),
+        Invalid(  # every 2 batches by the default of the function's parameter
+            "import tensorflow as tf\n\n\ndef callbacks(log_dir, freq=2):\n"
+            "    return [tf.keras.callbacks.TensorBoard(log_dir, update_freq=freq)]\n",
+            line=5,
+            message_contains="every 2 batches",
+        ),
+        Invalid(  # a module constant
+            "import tensorflow as tf\nLOG_EVERY = 1\ncb = tf.keras.callbacks.TensorBoard('logs', update_freq=LOG_EVERY)\n",
+            line=3,
+            message_contains="every batch",
+        ),
         Invalid(
             "import tensorflow as tf\ncb = tf.keras.callbacks.TensorBoard(log_dir='logs', update_freq='batch')\n",
             line=2,
@@ -105,11 +149,12 @@ class TensorboardEveryBatch(Rule):
                 continue
             call = facts.node(site)
             value = argument(call, "update_freq", POSITION)
-            freq = value.value if isinstance(value, ast.Constant) else None
+            freq, source = known_value(facts, value, site.callsite.span.cell) if value is not None else (None, "")
             if freq == "batch" or freq == 1 and not isinstance(freq, bool):
                 what = "batch"
             elif isinstance(freq, int) and not isinstance(freq, bool) and 1 < freq < MIN_BATCHES:
                 what = f"{freq} batches"
             else:
                 continue
-            yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(freq=freq, what=what))
+            message = self.MESSAGE.format(freq=freq, source=source, what=what)
+            yield self.diagnostic(site.callsite.span, facts.path, message)
