@@ -273,13 +273,13 @@ def _passed(facts: FileFacts, function: Function, where: int | None, name: str, 
         passing = True
         if in_test(facts, call, cell):
             continue  # a test picks its batch on purpose
-        written = _written(facts, given, cell)
+        written = written_at(facts, given, cell)
         if int_literal(written, size):
             found.append(facts.span(written, cell))
         elif isinstance(given, ast.Name) and depth > 1:
             outer = _function(facts, call, cell)
             bound = last_bindings(outer if outer is not None else facts.module(cell), call.lineno).get(given.id)
-            held = _written(facts, bound.value, cell) if bound is not None else None
+            held = written_at(facts, bound.value, cell) if bound is not None else None
             if held is not None and int_literal(held, size):
                 found.append(facts.span(held, cell))
             elif outer is not None and given.id in _parameter_names(facts, outer, cell):
@@ -291,7 +291,7 @@ def _passed(facts: FileFacts, function: Function, where: int | None, name: str, 
     return found
 
 
-def _written(facts: FileFacts, given: ast.expr, cell: int | None) -> ast.expr:
+def written_at(facts: FileFacts, given: ast.expr, cell: int | None) -> ast.expr:
     """Where the value *given* is written: the default of the script's option or flag it reads
     (`args.batch_size`: `--batch_size`'s; not in a notebook, whose cells define in turn), else itself."""
     if cell is None and isinstance(given, ast.Attribute) and isinstance(given.value, ast.Name) and given.value.id != "self":

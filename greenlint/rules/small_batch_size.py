@@ -12,7 +12,7 @@ from typing import Any
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span, estimator_method
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argument
-from greenlint.rules.batch_origin import parameter_literals, step_literals, written_batch
+from greenlint.rules.batch_origin import parameter_literals, step_literals, written_at, written_batch
 from greenlint.rules.batch_price import MIN_SAVING, Saving, priced_saving
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.diagnostic import Diagnostic
@@ -268,6 +268,13 @@ SEQUENCE = GENERATOR.split("def batches", 1)[0] + (
 )
 
 
+#: The generator's script with a command-line option whose default is a batch of 4.
+_OPTION_GENERATOR = (
+    "import argparse\n" + GENERATOR + "parser = argparse.ArgumentParser()\n"
+    "parser.add_argument('--batch_size', type=int, default=4)\nargs = parser.parse_args()\n"
+)
+
+
 #: A trainer whose step's batch is its method's parameter; a loop draws the batches by it.
 TRAINER = (
     "import numpy as np\nimport tensorflow as tf\n\n\nclass Trainer:\n"
@@ -401,7 +408,8 @@ class SmallBatchSize(Rule):
     a training and a validation Sequence that differ leave it unknown); an `ImageDataGenerator` flow given to the
     method (alone or zipped with another) where its own `batch_size` is (`aug.flow(x, y,
     batch_size=2)`). Each at the literal, at the assignment `batch_size = 8` the name passed was
-    last given, or, for a parameter of the function around the method, where the file's calls of
+    last given, at the default of the command-line option or absl flag passed (`args.batch_size`),
+    or, for a parameter of the function around the method, where the file's calls of
     that function set it (`train(rows, 4)`, as for a one-batch step below). Where the step count
     does not follow the batch (`steps_per_epoch=300`; `len(lines) // batch_size`, or none given,
     does), a larger batch as written runs as many steps, each larger: the message says to divide
@@ -716,6 +724,15 @@ class SmallBatchSize(Rule):
             "import numpy as np\nfrom detector import create_model\nmodel = create_model()\n"
             + GENERATOR.split("model.compile(optimizer='sgd', loss='mse')\n", 1)[1]
             + "size = 4\nmodel.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size, epochs=30)\n"
+        ),
+        Valid(  # an option's default of 64 passed to the generator: not a small batch
+            _OPTION_GENERATOR.replace("default=4", "default=64") + "model.fit(batches(rows, args.batch_size), epochs=30)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # the small default is another option's (the validation batch): the generator's is 64
+            _OPTION_GENERATOR.replace("default=4)", "default=64)\nparser.add_argument('--val_batch_size', default=4)")
+            + "model.fit(batches(rows, args.batch_size), epochs=30)\n",
+            options={"material-saving-j": 0.0},
         ),
         Valid(  # the name passed holds another value by the call
             GENERATOR + "size = 8\nsize = int(arguments.batch)\nmodel.fit_generator(batches(rows, size), epochs=30)\n"
@@ -1081,6 +1098,18 @@ class SmallBatchSize(Rule):
         Invalid(  # a literal passed to the generator itself
             GENERATOR + "model.fit(batches(rows, 4), epochs=30)\n",
             line=11,
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # a command-line option's default passed to the generator: reported at that default
+            _OPTION_GENERATOR + "model.fit(batches(rows, args.batch_size), epochs=30)\n",
+            line=13,
+            message_contains="batch size 4 given to the generator",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # the option's value bound to a name first, with a step count it does not set: divide it too
+            _OPTION_GENERATOR + "size = args.batch_size\nmodel.fit(batches(rows, size), steps_per_epoch=100, epochs=30)\n",
+            line=13,
+            message_contains="divide `100`",
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # the generator bound to a name first: reported at the literal its call passes
@@ -1476,8 +1505,10 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[list
     class, or the `.flow*()` call (alone or in a `zip` of flows), given to the
     method or bound to the name it is given (`gen = batches(rows, 8)`). The batch is passed as a
     literal, as a name the call's scope last bound to that literal before the call (`batch_size =
-    8`, the line a user edits), or as a parameter of the call's function that the file's calls of
-    it set so (`batch_origin`). With the spans, the step count to divide where it does not follow
+    8`, the line a user edits), as the script's command-line option or flag whose default is that
+    literal (`batches(rows, args.batch_size)`, directly or through such a name: reported at the
+    default), or as a parameter of the call's function that the file's calls of it set so
+    (`batch_origin`). With the spans, the step count to divide where it does not follow
     the batch (`steps_per_epoch=300`: as written, a larger batch runs as many steps, each larger);
     None where it does (absent, or an expression of that name: `len(lines) // batch_size`). None
     otherwise (the saving is priced by the caller)."""
@@ -1510,15 +1541,19 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[list
     steps = argument(call, "steps_per_epoch") or argument(call, "steps")
     bindings = last_bindings(scope, call.lineno) if scope is not None else {}
     for given_to in passed:
-        if int_literal(given_to, size):
-            return [facts.span(given_to, cell)], size, steps
+        count = None if steps is None or any(ast.dump(n) == ast.dump(given_to) for n in ast.walk(steps)) else steps
+        written = written_at(facts, given_to, cell)
+        if int_literal(written, size):
+            return [facts.span(written, cell)], size, steps if written is given_to else count
         if not isinstance(given_to, ast.Name):
             continue
-        count = None if steps is None or any(_is_name(n, given_to.id) for n in ast.walk(steps)) else steps
         if given_to.id in bindings:
             bound = bindings[given_to.id]
             if bound is not None and int_literal(bound.value, size):
                 return [facts.span(bound, cell)], size, count
+            held = written_at(facts, bound.value, cell) if bound is not None else None
+            if held is not None and int_literal(held, size):
+                return [facts.span(held, cell)], size, count
             continue
         literals = parameter_literals(facts, call, cell, given_to.id, size)
         if literals:
