@@ -1,5 +1,5 @@
 """GL301 small-batch-size: a tiny batch (a literal, a parameter's or flag's default) for `fit()`/`evaluate()`/`predict()`, `Dataset.batch()`, a
-generator feeding them, or a one-batch training step."""
+TF1 queue's `tf.train.batch()`, a generator feeding them, or a one-batch training step."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span, estimator_method
+from greenlint.analysis.queues import BATCHES as QUEUE_BATCHES
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argument
 from greenlint.rules.batch_origin import parameter_literals, step_literals, written_at, written_batch
 from greenlint.rules.batch_price import MIN_SAVING, Saving, priced_saving
@@ -39,14 +40,17 @@ MODEL_METHODS = ("fit", "evaluate", "predict")
 #: Model methods a Python generator may feed (its batches then its own, set by the generator's arguments).
 GENERATOR_METHODS = (*MODEL_METHODS, "fit_generator", "evaluate_generator", "predict_generator")
 DATASET_BATCH = "tensorflow.data.Dataset.batch"
+#: The calls that batch a pipeline's elements: `Dataset.batch()` and TF1's input queues (`tf.train.batch`).
+BATCHERS = frozenset({DATASET_BATCH, *QUEUE_BATCHES})
 #: Model methods that run one step on the batch they are given.
 ONE_BATCH = ("train_on_batch", "test_on_batch", "predict_on_batch")
 #: Builtins that only look at a dataset (a demo printing its batches).
 _BUILTINS = frozenset({"print", "list", "len", "enumerate", "iter", "next", "zip", "repr", "str", "type", "display"})
 #: Layer and Input arguments that fix the batch dimension of a model.
 _FIXED_BATCH = frozenset({"batch_input_shape", "batch_shape"})
-#: The layer that normalises over the batch: at batch 1, over each sample alone.
-BATCH_NORM = "BatchNormalization"
+#: What normalises over the batch, at batch 1 over each sample alone: Keras' layer, TF1's functions
+#: (`tf.layers.batch_normalization`, `tf.contrib.layers.batch_norm`, slim's).
+BATCH_NORMS = frozenset({"BatchNormalization", "batch_normalization", "batch_norm"})
 
 
 def _fixed_steps(site: Site) -> bool:
@@ -101,11 +105,9 @@ def _leaves_or_trains(facts: FileFacts, site: Site) -> bool:
     statement = next((a for a in facts.ancestors(node, cell) if isinstance(a, ast.stmt)), None)
     if isinstance(statement, ast.Return):
         return True
-    if not (
-        isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)
-    ):
+    if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
         return False
-    name = statement.targets[0].id
+    names = set(flow.targets(statement.targets[0]))
     functions = {
         f.name: f
         for unit, _ in cell_units(facts)
@@ -119,20 +121,19 @@ def _leaves_or_trains(facts: FileFacts, site: Site) -> bool:
         else len(nodes)
     )
     for _, n in nodes[here + 1 :]:
-        if isinstance(n, ast.Assign) and any(_is_name(t, name) for t in n.targets):
-            if not any(_is_name(v, name) for v in ast.walk(n.value)):
+        if isinstance(n, ast.Assign):
+            read = flow.names(n.value)
+            names -= {name for name in names if name not in read and any(_is_name(t, name) for t in n.targets)}
+            if not names:
                 return False  # bound to another dataset from here on
-        if isinstance(n, ast.Return) and n.value is not None and any(_is_name(v, name) for v in ast.walk(n.value)):
-            if not _discarded(facts, statement, n.value, name, cell):
+        if isinstance(n, ast.Return) and n.value is not None:
+            returned = names & flow.names(n.value)
+            if any(not _discarded(facts, statement, n.value, name, cell) for name in returned):
                 return True
         if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and n.func.id in _BUILTINS):
-            if any(_is_name(a, name) for a in (*n.args, *(k.value for k in n.keywords))):
+            if any(isinstance(a, ast.Name) and a.id in names for a in (*n.args, *(k.value for k in n.keywords))):
                 return True
-        if (
-            isinstance(n, (ast.For, ast.AsyncFor))
-            and any(_is_name(v, name) for v in ast.walk(n.iter))
-            and _steps(n, functions)
-        ):
+        if isinstance(n, (ast.For, ast.AsyncFor)) and names & flow.names(n.iter) and _steps(n, functions):
             return True
     return False
 
@@ -164,6 +165,13 @@ def _discarded(facts: FileFacts, statement: ast.stmt, value: ast.expr, name: str
         if not isinstance(kept, ast.Name) or (kept.id != "_" and kept.id in loads):
             return False
     return True
+
+
+def _padded(site: Site) -> bool:
+    """A TF1 queue's batch that pads its elements to the largest of each batch (`dynamic_pad=True`):
+    they may differ in shape (images of their own sizes, one to a batch), and in a larger batch the
+    graph would compute on the padding too."""
+    return site.api in QUEUE_BATCHES and site.features.get("dynamic_pad") is True
 
 
 def _batches_reach_work(facts: FileFacts, site: Site, size: int) -> bool:
@@ -217,13 +225,13 @@ def _fixed_batch(facts: FileFacts, batch: int) -> bool:
     `stateful=True`, a literal batch dimension: `batch_input_shape=(1, ...)`, `Input(batch_size=1)`),
     a class of the file (a layer, a model) that makes a tensor whose shape's first dimension is the
     literal *batch* (`K.random_uniform((32, 1, 1, 1))` in a merge layer), or a batch of 1 where the
-    file builds a `BatchNormalization` layer, which then normalises each sample by its own statistics
+    file builds a `BatchNormalization` layer or calls TF1's batch normalisation, which then normalises each sample by its own statistics
     (instance normalisation, pix2pix's deliberate choice): a larger batch changes the model."""
     if any(s.api.endswith("keras.Input") and isinstance(s.features.get("batch_size"), int) for s in facts.sites):
         return True
     for unit, _ in cell_units(facts):
         if batch == 1 and any(
-            last_name(call.func) == BATCH_NORM for call in facts.nodes(unit, ast.Call) if isinstance(call, ast.Call)
+            last_name(call.func) in BATCH_NORMS for call in facts.nodes(unit, ast.Call) if isinstance(call, ast.Call)
         ):
             return True
         for given in facts.nodes(unit, ast.keyword):
@@ -371,6 +379,28 @@ _TWO_DATASETS = (
 )
 
 
+#: A TF1 script training a small MLP for 100,000 steps on batches a queue draws by a flag's default of 2.
+_QUEUE = (
+    'import tensorflow as tf\n'
+    '\n'
+    "tf.app.flags.DEFINE_integer('batch_size', 2, 'Images per step.')\n"
+    'FLAGS = tf.app.flags.FLAGS\n'
+    '\n'
+    'reader = tf.TFRecordReader()\n'
+    "_, record = reader.read(tf.train.string_input_producer(['train.tfrecords']))\n"
+    "parsed = tf.parse_single_example(record, {'image': tf.FixedLenFeature([784], tf.float32), 'label': tf.FixedLenFeature([], tf.int64)})\n"
+    "images, labels = tf.train.shuffle_batch([parsed['image'], parsed['label']], batch_size=FLAGS.batch_size, capacity=1000, min_after_dequeue=500)\n"
+    'logits = tf.layers.dense(tf.layers.dense(images, 128, activation=tf.nn.relu), 10)\n'
+    'loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)\n'
+    'train_op = tf.train.AdamOptimizer().minimize(loss)\n'
+    'with tf.Session() as sess:\n'
+    '    sess.run(tf.global_variables_initializer())\n'
+    '    tf.train.start_queue_runners(sess)\n'
+    '    for step in range(100000):\n'
+    '        sess.run(train_op)\n'
+)
+
+
 #: An agent fitting its model at each step of an episode on the state that step left (one sample a pass).
 _AGENT = (
     "import numpy as np\nimport tensorflow as tf\n"
@@ -386,7 +416,10 @@ _AGENT = (
 class SmallBatchSize(Rule):
     """
     ## What it does
-    Flags `fit()`, `evaluate()` and `predict()` on a Keras model, `Dataset.batch()`, and an
+    Flags `fit()`, `evaluate()` and `predict()` on a Keras model, `Dataset.batch()` and a TF1 input
+    queue's `tf.train.batch()` (`shuffle_batch`, `batch_join` and their kin; not one given
+    `dynamic_pad=True`, whose elements may differ in shape: a larger batch would compute on their
+    padding), and an
     Estimator's `train()`, `evaluate()` and `predict()` whose batch its constructor sets where the
     estimator is built in the same scope (TPUEstimator's `train_batch_size`, `eval_batch_size`,
     `predict_batch_size`; a batch its `input_fn` writes is its `Dataset.batch()`'s), when
@@ -500,6 +533,7 @@ class SmallBatchSize(Rule):
     stateful model (a layer with `stateful=True`, or a fixed batch dimension given by
     `batch_input_shape`/`batch_shape`/`Input(batch_size=...)`: the model then runs only with
     that, often tiny, batch), at a batch of 1 in a file that builds a `BatchNormalization` layer
+    or calls TF1's batch normalisation (`tf.layers.batch_normalization`, `tf.contrib.layers.batch_norm`)
     (over one sample it normalises each image by its own statistics, the instance normalisation
     pix2pix chooses batch 1 for: a larger batch changes the model, not only its cost), and in test code (a test module, `test_*.py` or `*_test.py`, a
     `test*` function, a test class, a pytest fixture, a helper only they call), where a few batches of toy data exercise the code and the test may assert the
@@ -733,6 +767,22 @@ class SmallBatchSize(Rule):
             _OPTION_GENERATOR.replace("default=4)", "default=64)\nparser.add_argument('--val_batch_size', default=4)")
             + "model.fit(batches(rows, args.batch_size), epochs=30)\n",
             options={"material-saving-j": 0.0},
+        ),
+        Valid(  # a TF1 queue's batch of 32
+            _QUEUE.replace("'batch_size', 2,", "'batch_size', 32,")
+        ),
+        Valid(  # batch 1 through TF1's batch normalisation: each image normalised by its own statistics (pix2pix's
+            # choice); a larger batch changes the model
+            _QUEUE.replace("'batch_size', 2,", "'batch_size', 1,").replace(
+                "tf.layers.dense(images, 128", "tf.layers.dense(tf.layers.batch_normalization(images, training=True), 128"
+            )
+        ),
+        Valid(  # a queue padding its elements to the largest of each batch: they may differ in shape (images of
+            # their own sizes), and a larger batch would compute on the padding too
+            _QUEUE.replace("shuffle_batch(", "batch(").replace("min_after_dequeue=500", "dynamic_pad=True")
+        ),
+        Valid(  # a queue's batch nothing reads (its tensors never reach a graph)
+            _QUEUE.split("logits = ", 1)[0]
         ),
         Valid(  # the name passed holds another value by the call
             GENERATOR + "size = 8\nsize = int(arguments.batch)\nmodel.fit_generator(batches(rows, size), epochs=30)\n"
@@ -1095,6 +1145,18 @@ class SmallBatchSize(Rule):
             message_contains="batch size 4 given to the `Sequence`",
             options={"material-saving-j": 0.0},
         ),
+        Invalid(  # a TF1 queue's batch, a flag's default: reported at the queue, saying where the number is
+            _QUEUE,
+            line=9,
+            message_contains="`tensorflow.compat.v1.train.shuffle_batch` uses batch_size=2 (`FLAGS.batch_size`: the default",
+        ),
+        Invalid(  # its batch given by position (`tf.train.batch(tensors, batch_size)`)
+            _QUEUE.replace("shuffle_batch(", "batch(").replace(
+                "batch_size=FLAGS.batch_size, capacity=1000, min_after_dequeue=500", "4"
+            ),
+            line=9,
+            message_contains="uses batch_size=4",
+        ),
         Invalid(  # a literal passed to the generator itself
             GENERATOR + "model.fit(batches(rows, 4), epochs=30)\n",
             line=11,
@@ -1307,7 +1369,7 @@ class SmallBatchSize(Rule):
                     )
                     yield self.diagnostic(span, facts.path, message, data=_data(batch, minimum, saving))
                 continue
-            if not (site.api == DATASET_BATCH or is_keras_model_method(site.api, MODEL_METHODS)
+            if not (site.api in BATCHERS or is_keras_model_method(site.api, MODEL_METHODS)
                     or estimator_method(site.api)):
                 continue
             if site.features.get("batch_size_from") == "dataset":
@@ -1317,21 +1379,22 @@ class SmallBatchSize(Rule):
             # a batch of `min-batch-size` or more is small only where its model is priced overhead-bound and
             # the joules at stake are known (a dataset's batches are trained on elsewhere: never known here)
             large = size >= minimum
-            if size <= 0 or (large and site.api == DATASET_BATCH) or in_test_code(facts, site):
+            if size <= 0 or (large and site.api in BATCHERS) or in_test_code(facts, site):
                 continue
             if (
                 _few_samples(site)
                 or _fixed_steps(site)
                 or _per_pass_input(facts, site)
-                or (site.api == DATASET_BATCH and not _batches_reach_work(facts, site, size))
+                or (site.api in BATCHERS and not _batches_reach_work(facts, site, size))
+                or _padded(site)
             ):
                 continue
             if _fixed_batch(facts, size):
                 continue
             saving = priced_saving(site, size, minimum, facts.device)
-            if saving is None and site.api == DATASET_BATCH and _reaches_unseen_model(facts, site):
+            if saving is None and site.api in BATCHERS and _reaches_unseen_model(facts, site):
                 continue  # a network greenlint cannot see at all (a detector a helper builds) may fill the device
-            work = [site] if site.api != DATASET_BATCH else []  # a dataset's batches are trained on elsewhere
+            work = [site] if site.api not in BATCHERS else []  # a dataset's batches are trained on elsewhere
             joules = _joules(saving, work) if saving is not None else None
             if large and (saving is None or joules is None):
                 continue
@@ -1431,7 +1494,7 @@ def _per_pass_input(facts: FileFacts, site: Site) -> bool:
     (`model.fit(state, target, batch_size=1)` then `state = next_state`: an agent learning at each step
     of its environment, `_carried_state`): one pass's input, of a size
     the code does not show, which a larger `batch_size` does not change (GL201 reports the calls per pass)."""
-    if site.api == DATASET_BATCH:
+    if site.api in BATCHERS:
         return False
     loop, _ = innermost_loop(facts, site)
     call = facts.node(site)
