@@ -44,6 +44,8 @@ DATASET_BATCH = "tensorflow.data.Dataset.batch"
 BATCHERS = frozenset({DATASET_BATCH, *QUEUE_BATCHES})
 #: Model methods that run one step on the batch they are given.
 ONE_BATCH = ("train_on_batch", "test_on_batch", "predict_on_batch")
+#: A TF1 session's run: one step of the graph on the batch it is fed, a training step where it fetches an update.
+GRAPH_RUNS = ("Session.run",)
 #: Builtins that only look at a dataset (a demo printing its batches).
 _BUILTINS = frozenset({"print", "list", "len", "enumerate", "iter", "next", "zip", "repr", "str", "type", "display"})
 #: Layer and Input arguments that fix the batch dimension of a model.
@@ -398,6 +400,27 @@ _QUEUE = (
     '    tf.train.start_queue_runners(sess)\n'
     '    for step in range(100000):\n'
     '        sess.run(train_op)\n'
+)
+
+
+#: A TF1 script training a small MLP on MNIST-sized arrays, fed 4 rows a run by a loop drawing them by the batch.
+_FED = (
+    'import numpy as np\n'
+    'import tensorflow as tf\n'
+    '\n'
+    'x_train, y_train = np.zeros((60000, 784), np.float32), np.zeros((60000, 10), np.float32)\n'
+    'x = tf.placeholder(tf.float32, [None, 784])\n'
+    'y = tf.placeholder(tf.float32, [None, 10])\n'
+    'hidden = tf.layers.dense(x, 256, activation=tf.nn.relu)\n'
+    'logits = tf.layers.dense(hidden, 10)\n'
+    'loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=logits))\n'
+    'train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n'
+    'batch_size = 4\n'
+    'with tf.Session() as sess:\n'
+    '    sess.run(tf.global_variables_initializer())\n'
+    '    for epoch in range(20):\n'
+    '        for i in range(0, 60000, batch_size):\n'
+    '            sess.run(train_op, feed_dict={x: x_train[i:i + batch_size], y: y_train[i:i + batch_size]})\n'
 )
 
 
@@ -784,6 +807,15 @@ class SmallBatchSize(Rule):
         Valid(  # a queue's batch nothing reads (its tensors never reach a graph)
             _QUEUE.split("logits = ", 1)[0]
         ),
+        Valid(  # the same loop running the loss alone (no update fetched): an evaluation, not a training step
+            _FED.replace("sess.run(train_op, feed_dict", "sess.run(loss, feed_dict")
+        ),
+        Valid(  # a graph built by a module greenlint does not see: its FLOPs unknown, a batch of 4 may fill the device
+            _FED.replace("import tensorflow as tf\n", "import tensorflow as tf\nfrom nets import network\n").replace(
+                "hidden = tf.layers.dense(x, 256, activation=tf.nn.relu)\nlogits = tf.layers.dense(hidden, 10)",
+                "logits = network(x)",
+            )
+        ),
         Valid(  # the name passed holds another value by the call
             GENERATOR + "size = 8\nsize = int(arguments.batch)\nmodel.fit_generator(batches(rows, size), epochs=30)\n"
         ),
@@ -1156,6 +1188,21 @@ class SmallBatchSize(Rule):
             ),
             line=9,
             message_contains="uses batch_size=4",
+        ),
+        Invalid(  # a TF1 session's training run fed 4 rows a step by a loop drawing them by the batch
+            _FED,
+            line=11,
+            message_contains="batch size 4 set here is the batch of `tensorflow.compat.v1.Session.run` (line 16)",
+        ),
+        Invalid(  # the same, its rows drawn at random for a fixed count of steps: the count to divide too
+            _FED.replace(
+                "        for i in range(0, 60000, batch_size):\n"
+                "            sess.run(train_op, feed_dict={x: x_train[i:i + batch_size], y: y_train[i:i + batch_size]})",
+                "        for step in range(15000):\n            idx = np.random.randint(0, 60000, batch_size)\n"
+                "            sess.run(train_op, feed_dict={x: x_train[idx], y: y_train[idx]})",
+            ),
+            line=11,
+            message_contains="divide",
         ),
         Invalid(  # a literal passed to the generator itself
             GENERATOR + "model.fit(batches(rows, 4), epochs=30)\n",
@@ -1664,8 +1711,9 @@ def _flow_calls(given: ast.expr | None, scope: ast.AST | None, line: int) -> lis
 def _step_literals(
     facts: FileFacts, site: Site, minimum: int
 ) -> tuple[list[tuple[Span, ast.For | ast.AsyncFor | None]], int] | None:
-    """Where the batch of a one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or
-    a model's forward pass under a GradientTape) is set, when the analysis knows it (its work's
+    """Where the batch of a one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, a
+    model's forward pass under a GradientTape, or a TF1 session's run of an optimizer's update on the
+    arrays it is fed) is set, when the analysis knows it (its work's
     `samples`): the literals `batch_origin.step_literals` finds, each with None where its loop draws
     the batches by it, else the outermost loop of a fixed count (kept for training steps only, where the
     same samples in fewer, larger steps is the change; a loop of inference steps of a fixed count
@@ -1674,7 +1722,7 @@ def _step_literals(
     `batch_price.SCALE` times itself (the saving, priced by the caller, decides). None for other
     sites."""
     work = site.callsite.work
-    custom = site.api.endswith(".__call__") and site.work_value("step") == "training"
+    custom = site.api.endswith((".__call__", *GRAPH_RUNS)) and site.work_value("step") == "training"
     if not (custom or is_keras_model_method(site.api, ONE_BATCH)):
         return None
     entry = work.get("samples")
