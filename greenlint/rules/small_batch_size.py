@@ -471,9 +471,9 @@ class SmallBatchSize(Rule):
     does), a larger batch as written runs as many steps, each larger: the message says to divide
     that count too.
 
-    A one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or a model's forward
-    pass under a `GradientTape`) whose batch greenlint knows (the rows of its inputs, or of its
-    targets), whatever its size, is reported at the integer literal its arguments derive
+    A one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, a model's forward
+    pass under a `GradientTape`, or a TF1 session's run that fetches an optimizer's update) whose
+    batch greenlint knows (the rows of its inputs, or of its targets; the rows a run is fed), whatever its size, is reported at the integer literal its arguments derive
     from: an assignment in its function (`batch_size = 4`), or a parameter of its function set by a
     call in the file (`gan.train(epochs=200, batch_size=1)`, a name the caller bound to the literal,
     or a parameter of the caller's set so in turn, up to three calls up; the default of a command-line
