@@ -1194,6 +1194,17 @@ class SmallBatchSize(Rule):
             line=11,
             message_contains="batch size 4 set here is the batch of `tensorflow.compat.v1.Session.run` (line 16)",
         ),
+        Invalid(  # two training runs alternating on the batch (a GAN's discriminator and generator): said so
+            _FED.replace(
+                "minimize(loss)\n", "minimize(loss)\nother_op = tf.train.AdamOptimizer().minimize(loss)\n"
+            ).replace(
+                "            sess.run(train_op, feed_dict={x: x_train[i:i + batch_size], y: y_train[i:i + batch_size]})",
+                "            sess.run(train_op, feed_dict={x: x_train[i:i + batch_size], y: y_train[i:i + batch_size]})\n"
+                "            sess.run(other_op, feed_dict={x: x_train[i:i + batch_size], y: y_train[i:i + batch_size]})",
+            ),
+            line=12,
+            message_contains="alternates the training steps of `train_op` and `other_op`",
+        ),
         Invalid(  # the same, its rows drawn at random for a fixed count of steps: the count to divide too
             _FED.replace(
                 "        for i in range(0, 60000, batch_size):\n"
@@ -1507,18 +1518,29 @@ def _shared_saving(
 
 
 def _alternated(facts: FileFacts, site: Site) -> list[str]:
-    """The receivers of the training steps (`train_on_batch`, `apply_gradients`, `minimize`) that the
-    outermost loop around the site's step runs, nested loops included, where there are two or more
-    (a GAN's discriminator and generator, updated in turn); [] otherwise."""
+    """The receivers of the training steps (`train_on_batch`, `apply_gradients`, `minimize`), and the
+    fetches of a TF1 session's training runs (`sess.run(d_optim, ...)`), that the outermost loop around
+    the site's step runs, nested loops included, where there are two or more (a GAN's discriminator
+    and generator, updated in turn); [] otherwise."""
+    cell = site.callsite.span.cell
     call = facts.node(site)
-    loops = own_loops(facts, call, site.callsite.span.cell) if call is not None else []
+    loops = own_loops(facts, call, cell) if call is not None else []
     if not loops:
         return []
-    found = dict.fromkeys(
+    outer = loops[-1]
+    steps = (
         ast.unparse(n.func.value)
-        for n in ast.walk(loops[-1])
+        for n in ast.walk(outer)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in STEP_METHODS
     )
+    runs = (
+        ast.unparse(node.args[0])
+        for other in facts.sites
+        if other.api.endswith(GRAPH_RUNS) and other.work_value("step") == "training"
+        for node in [facts.node(other)]
+        if isinstance(node, ast.Call) and node.args and any(a is outer for a in facts.ancestors(node, cell))
+    )
+    found = dict.fromkeys((*steps, *runs))
     return list(found) if len(found) > 1 else []
 
 
