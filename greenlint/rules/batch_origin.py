@@ -1,6 +1,6 @@
 """Where the batch a training or inference step runs on is written, read back from the syntax.
 
-A `fit()`/`evaluate()`/`predict()` or `Dataset.batch()` call's batch is its argument, run with the
+A `fit()`/`evaluate()`/`predict()`, `Dataset.batch()` or `tf.train.batch()` call's batch is its argument, run with the
 program's defaults (`written_batch`): a literal, a name bound to one, a parameter's default or what the
 file's calls pass it, an argparse option's or absl flag's default (`rules.defaults`), said in the finding.
 
@@ -27,6 +27,7 @@ import ast
 
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span, estimator_method
+from greenlint.analysis.queues import BATCHES
 from greenlint.analysis.values import set_as
 from greenlint.rules.base import FileFacts, argument
 from greenlint.rules.defaults import Origin, default_value, flag_default, init_binding, module_value
@@ -48,6 +49,9 @@ DEPTH = 3
 
 #: The position of the `batch_size` argument of the calls whose argument is their batch.
 BATCH_POSITION = {"fit": 2, "evaluate": 2, "predict": 1, "batch": 0}
+#: The position of `batch_size` in TF1's queue batching ops (`tf.train.batch(tensors, batch_size)`,
+#: `tf.train.maybe_batch(tensors, keep_input, batch_size)`).
+QUEUE_POSITION = {api: 2 if api.endswith(".maybe_batch") else 1 for api in BATCHES}
 #: An Estimator's methods and the constructor argument that sets their batch (TPUEstimator's, which
 #: hands it to the input_fn as `params["batch_size"]`).
 ESTIMATOR_BATCH = {"train": "train_batch_size", "evaluate": "eval_batch_size", "predict": "predict_batch_size"}
@@ -67,10 +71,10 @@ def estimator_batch(facts: FileFacts, call: ast.Call | None, site: Site) -> ast.
 
 
 def written_batch(facts: FileFacts, site: Site) -> tuple[int, str] | None:
-    """The batch size of a `fit`/`evaluate`/`predict` or `Dataset.batch` call with the program's
-    defaults, and where it is written, as the message goes on (`defaults.default_value`: "" for a
-    literal at the call, " (`args.batch_size`: the default of `--batch_size`)", " (`batch_size`: the
-    default of parameter `batch_size`)"); the analysis' value where the defaults do not give it, with
+    """The batch size of a `fit`/`evaluate`/`predict`, `Dataset.batch` or TF1 queue's `tf.train.batch`
+    call with the program's defaults, and where it is written, as the message goes on
+    (`defaults.default_value`: "" for a literal at the call, " (`args.batch_size`: the default of
+    `--batch_size`)", " (`batch_size`: the default of parameter `batch_size`)"); the analysis' value where the defaults do not give it, with
     the option whose default it followed (work's `options`: " (the default of `--batch_size`)") or the
     assignment of the name passed (" (`batch_size = 8`, line 4)"). None where neither knows it."""
     size = site.features.get("batch_size")
@@ -80,7 +84,8 @@ def written_batch(facts: FileFacts, site: Site) -> tuple[int, str] | None:
         given = estimator_batch(facts, call, site)
         known = None  # the input_fn's own batch (features): its `Dataset.batch` is reported where it is written
     else:
-        given = argument(call, "batch_size", BATCH_POSITION.get(method(site.api)))
+        position = QUEUE_POSITION[site.api] if site.api in QUEUE_POSITION else BATCH_POSITION.get(method(site.api))
+        given = argument(call, "batch_size", position)
     found = default_value(facts, given, site.callsite.span.cell) if given is not None else None
     if found is not None and found.origin is Origin.UNCALLED:
         found = None  # a library function's default: its callers elsewhere set the batch
@@ -273,13 +278,13 @@ def _passed(facts: FileFacts, function: Function, where: int | None, name: str, 
         passing = True
         if in_test(facts, call, cell):
             continue  # a test picks its batch on purpose
-        written = _written(facts, given, cell)
+        written = written_at(facts, given, cell)
         if int_literal(written, size):
             found.append(facts.span(written, cell))
         elif isinstance(given, ast.Name) and depth > 1:
             outer = _function(facts, call, cell)
             bound = last_bindings(outer if outer is not None else facts.module(cell), call.lineno).get(given.id)
-            held = _written(facts, bound.value, cell) if bound is not None else None
+            held = written_at(facts, bound.value, cell) if bound is not None else None
             if held is not None and int_literal(held, size):
                 found.append(facts.span(held, cell))
             elif outer is not None and given.id in _parameter_names(facts, outer, cell):
@@ -291,7 +296,7 @@ def _passed(facts: FileFacts, function: Function, where: int | None, name: str, 
     return found
 
 
-def _written(facts: FileFacts, given: ast.expr, cell: int | None) -> ast.expr:
+def written_at(facts: FileFacts, given: ast.expr, cell: int | None) -> ast.expr:
     """Where the value *given* is written: the default of the script's option or flag it reads
     (`args.batch_size`: `--batch_size`'s; not in a notebook, whose cells define in turn), else itself."""
     if cell is None and isinstance(given, ast.Attribute) and isinstance(given.value, ast.Name) and given.value.id != "self":

@@ -1,5 +1,5 @@
 """GL301 small-batch-size: a tiny batch (a literal, a parameter's or flag's default) for `fit()`/`evaluate()`/`predict()`, `Dataset.batch()`, a
-generator feeding them, or a one-batch training step."""
+TF1 queue's `tf.train.batch()`, a generator feeding them, or a one-batch training step."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from typing import Any
 
 from greenlint.analysis import flow
 from greenlint.analysis.callsite import Span, estimator_method
+from greenlint.analysis.queues import BATCHES as QUEUE_BATCHES
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argument
-from greenlint.rules.batch_origin import parameter_literals, step_literals, written_batch
+from greenlint.rules.batch_origin import parameter_literals, step_literals, written_at, written_batch
 from greenlint.rules.batch_price import MIN_SAVING, Saving, priced_saving
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.diagnostic import Diagnostic
@@ -39,14 +40,19 @@ MODEL_METHODS = ("fit", "evaluate", "predict")
 #: Model methods a Python generator may feed (its batches then its own, set by the generator's arguments).
 GENERATOR_METHODS = (*MODEL_METHODS, "fit_generator", "evaluate_generator", "predict_generator")
 DATASET_BATCH = "tensorflow.data.Dataset.batch"
+#: The calls that batch a pipeline's elements: `Dataset.batch()` and TF1's input queues (`tf.train.batch`).
+BATCHERS = frozenset({DATASET_BATCH, *QUEUE_BATCHES})
 #: Model methods that run one step on the batch they are given.
 ONE_BATCH = ("train_on_batch", "test_on_batch", "predict_on_batch")
+#: A TF1 session's run: one step of the graph on the batch it is fed, a training step where it fetches an update.
+GRAPH_RUNS = ("Session.run",)
 #: Builtins that only look at a dataset (a demo printing its batches).
 _BUILTINS = frozenset({"print", "list", "len", "enumerate", "iter", "next", "zip", "repr", "str", "type", "display"})
 #: Layer and Input arguments that fix the batch dimension of a model.
 _FIXED_BATCH = frozenset({"batch_input_shape", "batch_shape"})
-#: The layer that normalises over the batch: at batch 1, over each sample alone.
-BATCH_NORM = "BatchNormalization"
+#: What normalises over the batch, at batch 1 over each sample alone: Keras' layer, TF1's functions
+#: (`tf.layers.batch_normalization`, `tf.contrib.layers.batch_norm`, slim's).
+BATCH_NORMS = frozenset({"BatchNormalization", "batch_normalization", "batch_norm"})
 
 
 def _fixed_steps(site: Site) -> bool:
@@ -101,11 +107,9 @@ def _leaves_or_trains(facts: FileFacts, site: Site) -> bool:
     statement = next((a for a in facts.ancestors(node, cell) if isinstance(a, ast.stmt)), None)
     if isinstance(statement, ast.Return):
         return True
-    if not (
-        isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)
-    ):
+    if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
         return False
-    name = statement.targets[0].id
+    names = set(flow.targets(statement.targets[0]))
     functions = {
         f.name: f
         for unit, _ in cell_units(facts)
@@ -119,20 +123,19 @@ def _leaves_or_trains(facts: FileFacts, site: Site) -> bool:
         else len(nodes)
     )
     for _, n in nodes[here + 1 :]:
-        if isinstance(n, ast.Assign) and any(_is_name(t, name) for t in n.targets):
-            if not any(_is_name(v, name) for v in ast.walk(n.value)):
+        if isinstance(n, ast.Assign):
+            read = flow.names(n.value)
+            names -= {name for name in names if name not in read and any(_is_name(t, name) for t in n.targets)}
+            if not names:
                 return False  # bound to another dataset from here on
-        if isinstance(n, ast.Return) and n.value is not None and any(_is_name(v, name) for v in ast.walk(n.value)):
-            if not _discarded(facts, statement, n.value, name, cell):
+        if isinstance(n, ast.Return) and n.value is not None:
+            returned = names & flow.names(n.value)
+            if any(not _discarded(facts, statement, n.value, name, cell) for name in returned):
                 return True
         if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and n.func.id in _BUILTINS):
-            if any(_is_name(a, name) for a in (*n.args, *(k.value for k in n.keywords))):
+            if any(isinstance(a, ast.Name) and a.id in names for a in (*n.args, *(k.value for k in n.keywords))):
                 return True
-        if (
-            isinstance(n, (ast.For, ast.AsyncFor))
-            and any(_is_name(v, name) for v in ast.walk(n.iter))
-            and _steps(n, functions)
-        ):
+        if isinstance(n, (ast.For, ast.AsyncFor)) and names & flow.names(n.iter) and _steps(n, functions):
             return True
     return False
 
@@ -164,6 +167,13 @@ def _discarded(facts: FileFacts, statement: ast.stmt, value: ast.expr, name: str
         if not isinstance(kept, ast.Name) or (kept.id != "_" and kept.id in loads):
             return False
     return True
+
+
+def _padded(site: Site) -> bool:
+    """A TF1 queue's batch that pads its elements to the largest of each batch (`dynamic_pad=True`):
+    they may differ in shape (images of their own sizes, one to a batch), and in a larger batch the
+    graph would compute on the padding too."""
+    return site.api in QUEUE_BATCHES and site.features.get("dynamic_pad") is True
 
 
 def _batches_reach_work(facts: FileFacts, site: Site, size: int) -> bool:
@@ -217,13 +227,13 @@ def _fixed_batch(facts: FileFacts, batch: int) -> bool:
     `stateful=True`, a literal batch dimension: `batch_input_shape=(1, ...)`, `Input(batch_size=1)`),
     a class of the file (a layer, a model) that makes a tensor whose shape's first dimension is the
     literal *batch* (`K.random_uniform((32, 1, 1, 1))` in a merge layer), or a batch of 1 where the
-    file builds a `BatchNormalization` layer, which then normalises each sample by its own statistics
+    file builds a `BatchNormalization` layer or calls TF1's batch normalisation, which then normalises each sample by its own statistics
     (instance normalisation, pix2pix's deliberate choice): a larger batch changes the model."""
     if any(s.api.endswith("keras.Input") and isinstance(s.features.get("batch_size"), int) for s in facts.sites):
         return True
     for unit, _ in cell_units(facts):
         if batch == 1 and any(
-            last_name(call.func) == BATCH_NORM for call in facts.nodes(unit, ast.Call) if isinstance(call, ast.Call)
+            last_name(call.func) in BATCH_NORMS for call in facts.nodes(unit, ast.Call) if isinstance(call, ast.Call)
         ):
             return True
         for given in facts.nodes(unit, ast.keyword):
@@ -265,6 +275,13 @@ SEQUENCE = GENERATOR.split("def batches", 1)[0] + (
     "    def __len__(self):\n        return len(self.rows) // self.batch_size\n"
     "    def __getitem__(self, i):\n        n = self.batch_size\n"
     "        return [np.zeros((n, 10)), np.zeros((n, 4))], np.zeros(n)\n"
+)
+
+
+#: The generator's script with a command-line option whose default is a batch of 4.
+_OPTION_GENERATOR = (
+    "import argparse\n" + GENERATOR + "parser = argparse.ArgumentParser()\n"
+    "parser.add_argument('--batch_size', type=int, default=4)\nargs = parser.parse_args()\n"
 )
 
 
@@ -364,6 +381,49 @@ _TWO_DATASETS = (
 )
 
 
+#: A TF1 script training a small MLP for 100,000 steps on batches a queue draws by a flag's default of 2.
+_QUEUE = (
+    'import tensorflow as tf\n'
+    '\n'
+    "tf.app.flags.DEFINE_integer('batch_size', 2, 'Images per step.')\n"
+    'FLAGS = tf.app.flags.FLAGS\n'
+    '\n'
+    'reader = tf.TFRecordReader()\n'
+    "_, record = reader.read(tf.train.string_input_producer(['train.tfrecords']))\n"
+    "parsed = tf.parse_single_example(record, {'image': tf.FixedLenFeature([784], tf.float32), 'label': tf.FixedLenFeature([], tf.int64)})\n"
+    "images, labels = tf.train.shuffle_batch([parsed['image'], parsed['label']], batch_size=FLAGS.batch_size, capacity=1000, min_after_dequeue=500)\n"
+    'logits = tf.layers.dense(tf.layers.dense(images, 128, activation=tf.nn.relu), 10)\n'
+    'loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)\n'
+    'train_op = tf.train.AdamOptimizer().minimize(loss)\n'
+    'with tf.Session() as sess:\n'
+    '    sess.run(tf.global_variables_initializer())\n'
+    '    tf.train.start_queue_runners(sess)\n'
+    '    for step in range(100000):\n'
+    '        sess.run(train_op)\n'
+)
+
+
+#: A TF1 script training a small MLP on MNIST-sized arrays, fed 4 rows a run by a loop drawing them by the batch.
+_FED = (
+    'import numpy as np\n'
+    'import tensorflow as tf\n'
+    '\n'
+    'x_train, y_train = np.zeros((60000, 784), np.float32), np.zeros((60000, 10), np.float32)\n'
+    'x = tf.placeholder(tf.float32, [None, 784])\n'
+    'y = tf.placeholder(tf.float32, [None, 10])\n'
+    'hidden = tf.layers.dense(x, 256, activation=tf.nn.relu)\n'
+    'logits = tf.layers.dense(hidden, 10)\n'
+    'loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=logits))\n'
+    'train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n'
+    'batch_size = 4\n'
+    'with tf.Session() as sess:\n'
+    '    sess.run(tf.global_variables_initializer())\n'
+    '    for epoch in range(20):\n'
+    '        for i in range(0, 60000, batch_size):\n'
+    '            sess.run(train_op, feed_dict={x: x_train[i:i + batch_size], y: y_train[i:i + batch_size]})\n'
+)
+
+
 #: An agent fitting its model at each step of an episode on the state that step left (one sample a pass).
 _AGENT = (
     "import numpy as np\nimport tensorflow as tf\n"
@@ -379,7 +439,10 @@ _AGENT = (
 class SmallBatchSize(Rule):
     """
     ## What it does
-    Flags `fit()`, `evaluate()` and `predict()` on a Keras model, `Dataset.batch()`, and an
+    Flags `fit()`, `evaluate()` and `predict()` on a Keras model, `Dataset.batch()` and a TF1 input
+    queue's `tf.train.batch()` (`shuffle_batch`, `batch_join` and their kin; not one given
+    `dynamic_pad=True`, whose elements may differ in shape: a larger batch would compute on their
+    padding), and an
     Estimator's `train()`, `evaluate()` and `predict()` whose batch its constructor sets where the
     estimator is built in the same scope (TPUEstimator's `train_batch_size`, `eval_batch_size`,
     `predict_batch_size`; a batch its `input_fn` writes is its `Dataset.batch()`'s), when
@@ -401,15 +464,16 @@ class SmallBatchSize(Rule):
     a training and a validation Sequence that differ leave it unknown); an `ImageDataGenerator` flow given to the
     method (alone or zipped with another) where its own `batch_size` is (`aug.flow(x, y,
     batch_size=2)`). Each at the literal, at the assignment `batch_size = 8` the name passed was
-    last given, or, for a parameter of the function around the method, where the file's calls of
+    last given, at the default of the command-line option or absl flag passed (`args.batch_size`),
+    or, for a parameter of the function around the method, where the file's calls of
     that function set it (`train(rows, 4)`, as for a one-batch step below). Where the step count
     does not follow the batch (`steps_per_epoch=300`; `len(lines) // batch_size`, or none given,
     does), a larger batch as written runs as many steps, each larger: the message says to divide
     that count too.
 
-    A one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or a model's forward
-    pass under a `GradientTape`) whose batch greenlint knows (the rows of its inputs, or of its
-    targets), whatever its size, is reported at the integer literal its arguments derive
+    A one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, a model's forward
+    pass under a `GradientTape`, or a TF1 session's run that fetches an optimizer's update) whose
+    batch greenlint knows (the rows of its inputs, or of its targets; the rows a run is fed), whatever its size, is reported at the integer literal its arguments derive
     from: an assignment in its function (`batch_size = 4`), or a parameter of its function set by a
     call in the file (`gan.train(epochs=200, batch_size=1)`, a name the caller bound to the literal,
     or a parameter of the caller's set so in turn, up to three calls up; the default of a command-line
@@ -492,6 +556,7 @@ class SmallBatchSize(Rule):
     stateful model (a layer with `stateful=True`, or a fixed batch dimension given by
     `batch_input_shape`/`batch_shape`/`Input(batch_size=...)`: the model then runs only with
     that, often tiny, batch), at a batch of 1 in a file that builds a `BatchNormalization` layer
+    or calls TF1's batch normalisation (`tf.layers.batch_normalization`, `tf.contrib.layers.batch_norm`)
     (over one sample it normalises each image by its own statistics, the instance normalisation
     pix2pix chooses batch 1 for: a larger batch changes the model, not only its cost), and in test code (a test module, `test_*.py` or `*_test.py`, a
     `test*` function, a test class, a pytest fixture, a helper only they call), where a few batches of toy data exercise the code and the test may assert the
@@ -716,6 +781,40 @@ class SmallBatchSize(Rule):
             "import numpy as np\nfrom detector import create_model\nmodel = create_model()\n"
             + GENERATOR.split("model.compile(optimizer='sgd', loss='mse')\n", 1)[1]
             + "size = 4\nmodel.fit_generator(batches(rows, size), steps_per_epoch=len(rows) // size, epochs=30)\n"
+        ),
+        Valid(  # an option's default of 64 passed to the generator: not a small batch
+            _OPTION_GENERATOR.replace("default=4", "default=64") + "model.fit(batches(rows, args.batch_size), epochs=30)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # the small default is another option's (the validation batch): the generator's is 64
+            _OPTION_GENERATOR.replace("default=4)", "default=64)\nparser.add_argument('--val_batch_size', default=4)")
+            + "model.fit(batches(rows, args.batch_size), epochs=30)\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # a TF1 queue's batch of 32
+            _QUEUE.replace("'batch_size', 2,", "'batch_size', 32,")
+        ),
+        Valid(  # batch 1 through TF1's batch normalisation: each image normalised by its own statistics (pix2pix's
+            # choice); a larger batch changes the model
+            _QUEUE.replace("'batch_size', 2,", "'batch_size', 1,").replace(
+                "tf.layers.dense(images, 128", "tf.layers.dense(tf.layers.batch_normalization(images, training=True), 128"
+            )
+        ),
+        Valid(  # a queue padding its elements to the largest of each batch: they may differ in shape (images of
+            # their own sizes), and a larger batch would compute on the padding too
+            _QUEUE.replace("shuffle_batch(", "batch(").replace("min_after_dequeue=500", "dynamic_pad=True")
+        ),
+        Valid(  # a queue's batch nothing reads (its tensors never reach a graph)
+            _QUEUE.split("logits = ", 1)[0]
+        ),
+        Valid(  # the same loop running the loss alone (no update fetched): an evaluation, not a training step
+            _FED.replace("sess.run(train_op, feed_dict", "sess.run(loss, feed_dict")
+        ),
+        Valid(  # a graph built by a module greenlint does not see: its FLOPs unknown, a batch of 4 may fill the device
+            _FED.replace("import tensorflow as tf\n", "import tensorflow as tf\nfrom nets import network\n").replace(
+                "hidden = tf.layers.dense(x, 256, activation=tf.nn.relu)\nlogits = tf.layers.dense(hidden, 10)",
+                "logits = network(x)",
+            )
         ),
         Valid(  # the name passed holds another value by the call
             GENERATOR + "size = 8\nsize = int(arguments.batch)\nmodel.fit_generator(batches(rows, size), epochs=30)\n"
@@ -1078,9 +1177,59 @@ class SmallBatchSize(Rule):
             message_contains="batch size 4 given to the `Sequence`",
             options={"material-saving-j": 0.0},
         ),
+        Invalid(  # a TF1 queue's batch, a flag's default: reported at the queue, saying where the number is
+            _QUEUE,
+            line=9,
+            message_contains="`tensorflow.compat.v1.train.shuffle_batch` uses batch_size=2 (`FLAGS.batch_size`: the default",
+        ),
+        Invalid(  # its batch given by position (`tf.train.batch(tensors, batch_size)`)
+            _QUEUE.replace("shuffle_batch(", "batch(").replace(
+                "batch_size=FLAGS.batch_size, capacity=1000, min_after_dequeue=500", "4"
+            ),
+            line=9,
+            message_contains="uses batch_size=4",
+        ),
+        Invalid(  # a TF1 session's training run fed 4 rows a step by a loop drawing them by the batch
+            _FED,
+            line=11,
+            message_contains="batch size 4 set here is the batch of `tensorflow.compat.v1.Session.run` (line 16)",
+        ),
+        Invalid(  # two training runs alternating on the batch (a GAN's discriminator and generator): said so
+            _FED.replace(
+                "minimize(loss)\n", "minimize(loss)\nother_op = tf.train.AdamOptimizer().minimize(loss)\n"
+            ).replace(
+                "            sess.run(train_op, feed_dict={x: x_train[i:i + batch_size], y: y_train[i:i + batch_size]})",
+                "            sess.run(train_op, feed_dict={x: x_train[i:i + batch_size], y: y_train[i:i + batch_size]})\n"
+                "            sess.run(other_op, feed_dict={x: x_train[i:i + batch_size], y: y_train[i:i + batch_size]})",
+            ),
+            line=12,
+            message_contains="alternates the training steps of `train_op` and `other_op`",
+        ),
+        Invalid(  # the same, its rows drawn at random for a fixed count of steps: the count to divide too
+            _FED.replace(
+                "        for i in range(0, 60000, batch_size):\n"
+                "            sess.run(train_op, feed_dict={x: x_train[i:i + batch_size], y: y_train[i:i + batch_size]})",
+                "        for step in range(15000):\n            idx = np.random.randint(0, 60000, batch_size)\n"
+                "            sess.run(train_op, feed_dict={x: x_train[idx], y: y_train[idx]})",
+            ),
+            line=11,
+            message_contains="divide",
+        ),
         Invalid(  # a literal passed to the generator itself
             GENERATOR + "model.fit(batches(rows, 4), epochs=30)\n",
             line=11,
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # a command-line option's default passed to the generator: reported at that default
+            _OPTION_GENERATOR + "model.fit(batches(rows, args.batch_size), epochs=30)\n",
+            line=13,
+            message_contains="batch size 4 given to the generator",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # the option's value bound to a name first, with a step count it does not set: divide it too
+            _OPTION_GENERATOR + "size = args.batch_size\nmodel.fit(batches(rows, size), steps_per_epoch=100, epochs=30)\n",
+            line=13,
+            message_contains="divide `100`",
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # the generator bound to a name first: reported at the literal its call passes
@@ -1278,7 +1427,7 @@ class SmallBatchSize(Rule):
                     )
                     yield self.diagnostic(span, facts.path, message, data=_data(batch, minimum, saving))
                 continue
-            if not (site.api == DATASET_BATCH or is_keras_model_method(site.api, MODEL_METHODS)
+            if not (site.api in BATCHERS or is_keras_model_method(site.api, MODEL_METHODS)
                     or estimator_method(site.api)):
                 continue
             if site.features.get("batch_size_from") == "dataset":
@@ -1288,21 +1437,22 @@ class SmallBatchSize(Rule):
             # a batch of `min-batch-size` or more is small only where its model is priced overhead-bound and
             # the joules at stake are known (a dataset's batches are trained on elsewhere: never known here)
             large = size >= minimum
-            if size <= 0 or (large and site.api == DATASET_BATCH) or in_test_code(facts, site):
+            if size <= 0 or (large and site.api in BATCHERS) or in_test_code(facts, site):
                 continue
             if (
                 _few_samples(site)
                 or _fixed_steps(site)
                 or _per_pass_input(facts, site)
-                or (site.api == DATASET_BATCH and not _batches_reach_work(facts, site, size))
+                or (site.api in BATCHERS and not _batches_reach_work(facts, site, size))
+                or _padded(site)
             ):
                 continue
             if _fixed_batch(facts, size):
                 continue
             saving = priced_saving(site, size, minimum, facts.device)
-            if saving is None and site.api == DATASET_BATCH and _reaches_unseen_model(facts, site):
+            if saving is None and site.api in BATCHERS and _reaches_unseen_model(facts, site):
                 continue  # a network greenlint cannot see at all (a detector a helper builds) may fill the device
-            work = [site] if site.api != DATASET_BATCH else []  # a dataset's batches are trained on elsewhere
+            work = [site] if site.api not in BATCHERS else []  # a dataset's batches are trained on elsewhere
             joules = _joules(saving, work) if saving is not None else None
             if large and (saving is None or joules is None):
                 continue
@@ -1368,18 +1518,29 @@ def _shared_saving(
 
 
 def _alternated(facts: FileFacts, site: Site) -> list[str]:
-    """The receivers of the training steps (`train_on_batch`, `apply_gradients`, `minimize`) that the
-    outermost loop around the site's step runs, nested loops included, where there are two or more
-    (a GAN's discriminator and generator, updated in turn); [] otherwise."""
+    """The receivers of the training steps (`train_on_batch`, `apply_gradients`, `minimize`), and the
+    fetches of a TF1 session's training runs (`sess.run(d_optim, ...)`), that the outermost loop around
+    the site's step runs, nested loops included, where there are two or more (a GAN's discriminator
+    and generator, updated in turn); [] otherwise."""
+    cell = site.callsite.span.cell
     call = facts.node(site)
-    loops = own_loops(facts, call, site.callsite.span.cell) if call is not None else []
+    loops = own_loops(facts, call, cell) if call is not None else []
     if not loops:
         return []
-    found = dict.fromkeys(
+    outer = loops[-1]
+    steps = (
         ast.unparse(n.func.value)
-        for n in ast.walk(loops[-1])
+        for n in ast.walk(outer)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in STEP_METHODS
     )
+    runs = (
+        ast.unparse(node.args[0])
+        for other in facts.sites
+        if other.api.endswith(GRAPH_RUNS) and other.work_value("step") == "training"
+        for node in [facts.node(other)]
+        if isinstance(node, ast.Call) and node.args and any(a is outer for a in facts.ancestors(node, cell))
+    )
+    found = dict.fromkeys((*steps, *runs))
     return list(found) if len(found) > 1 else []
 
 
@@ -1402,7 +1563,7 @@ def _per_pass_input(facts: FileFacts, site: Site) -> bool:
     (`model.fit(state, target, batch_size=1)` then `state = next_state`: an agent learning at each step
     of its environment, `_carried_state`): one pass's input, of a size
     the code does not show, which a larger `batch_size` does not change (GL201 reports the calls per pass)."""
-    if site.api == DATASET_BATCH:
+    if site.api in BATCHERS:
         return False
     loop, _ = innermost_loop(facts, site)
     call = facts.node(site)
@@ -1476,8 +1637,10 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[list
     class, or the `.flow*()` call (alone or in a `zip` of flows), given to the
     method or bound to the name it is given (`gen = batches(rows, 8)`). The batch is passed as a
     literal, as a name the call's scope last bound to that literal before the call (`batch_size =
-    8`, the line a user edits), or as a parameter of the call's function that the file's calls of
-    it set so (`batch_origin`). With the spans, the step count to divide where it does not follow
+    8`, the line a user edits), as the script's command-line option or flag whose default is that
+    literal (`batches(rows, args.batch_size)`, directly or through such a name: reported at the
+    default), or as a parameter of the call's function that the file's calls of it set so
+    (`batch_origin`). With the spans, the step count to divide where it does not follow
     the batch (`steps_per_epoch=300`: as written, a larger batch runs as many steps, each larger);
     None where it does (absent, or an expression of that name: `len(lines) // batch_size`). None
     otherwise (the saving is priced by the caller)."""
@@ -1510,15 +1673,19 @@ def _generator_literal(facts: FileFacts, site: Site, minimum: int) -> tuple[list
     steps = argument(call, "steps_per_epoch") or argument(call, "steps")
     bindings = last_bindings(scope, call.lineno) if scope is not None else {}
     for given_to in passed:
-        if int_literal(given_to, size):
-            return [facts.span(given_to, cell)], size, steps
+        count = None if steps is None or any(ast.dump(n) == ast.dump(given_to) for n in ast.walk(steps)) else steps
+        written = written_at(facts, given_to, cell)
+        if int_literal(written, size):
+            return [facts.span(written, cell)], size, steps if written is given_to else count
         if not isinstance(given_to, ast.Name):
             continue
-        count = None if steps is None or any(_is_name(n, given_to.id) for n in ast.walk(steps)) else steps
         if given_to.id in bindings:
             bound = bindings[given_to.id]
             if bound is not None and int_literal(bound.value, size):
                 return [facts.span(bound, cell)], size, count
+            held = written_at(facts, bound.value, cell) if bound is not None else None
+            if held is not None and int_literal(held, size):
+                return [facts.span(held, cell)], size, count
             continue
         literals = parameter_literals(facts, call, cell, given_to.id, size)
         if literals:
@@ -1566,8 +1733,9 @@ def _flow_calls(given: ast.expr | None, scope: ast.AST | None, line: int) -> lis
 def _step_literals(
     facts: FileFacts, site: Site, minimum: int
 ) -> tuple[list[tuple[Span, ast.For | ast.AsyncFor | None]], int] | None:
-    """Where the batch of a one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, or
-    a model's forward pass under a GradientTape) is set, when the analysis knows it (its work's
+    """Where the batch of a one-batch step (`train_on_batch`, `test_on_batch`, `predict_on_batch`, a
+    model's forward pass under a GradientTape, or a TF1 session's run of an optimizer's update on the
+    arrays it is fed) is set, when the analysis knows it (its work's
     `samples`): the literals `batch_origin.step_literals` finds, each with None where its loop draws
     the batches by it, else the outermost loop of a fixed count (kept for training steps only, where the
     same samples in fewer, larger steps is the change; a loop of inference steps of a fixed count
@@ -1576,7 +1744,7 @@ def _step_literals(
     `batch_price.SCALE` times itself (the saving, priced by the caller, decides). None for other
     sites."""
     work = site.callsite.work
-    custom = site.api.endswith(".__call__") and site.work_value("step") == "training"
+    custom = site.api.endswith((".__call__", *GRAPH_RUNS)) and site.work_value("step") == "training"
     if not (custom or is_keras_model_method(site.api, ONE_BATCH)):
         return None
     entry = work.get("samples")
