@@ -695,3 +695,50 @@ def test_a_tf1_layer_s_activation_adds_one_flop_per_output():
     outputs = 16 * 16 * 16
     assert _strided("2", extra=", activation=tf.nn.relu").value == _strided("2").value + outputs
     assert _strided("2", extra=", activation=None").value == _strided("2").value
+
+
+def test_a_placeholder_whose_sides_two_paths_set_keeps_its_rank_batch_and_channels():
+    code = """
+    import tensorflow as tf
+
+    def build(crop):
+        if crop:
+            image_dims = [64, 64, 3]
+        else:
+            image_dims = [108, 108, 3]
+        images = tf.placeholder(tf.float32, [32] + image_dims)
+        flat = tf.reshape(images, [32, -1])
+        return tf.reduce_mean(tf.nn.conv2d(images, tf.Variable(tf.zeros([3, 3, 3, 8])), 1, "SAME")), flat
+
+    loss, flat = build(FLAGS.crop)
+    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
+    with tf.Session() as sess:
+        for i in range(10):
+            sess.run(train_op)
+    """
+    step = runs(code)[16]
+    assert step["step"].value == "training"
+    assert step["samples"].value == 32  # the placeholder's literal batch, which both paths give
+    assert step["flops_per_sample"].value is None  # the convolution's sides differ between the paths: not known
+
+
+def test_a_placeholder_whose_rank_two_paths_set_differently_stays_unknown():
+    code = """
+    import tensorflow as tf
+
+    def build(gray):
+        if gray:
+            image_dims = [64, 64]
+        else:
+            image_dims = [64, 64, 3]
+        images = tf.placeholder(tf.float32, [32] + image_dims)
+        return tf.reduce_mean(images)
+
+    loss = build(FLAGS.gray)
+    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
+    with tf.Session() as sess:
+        for i in range(10):
+            sess.run(train_op)
+    """
+    step = runs(code)[15]
+    assert step["samples"].value is None and step["flops_per_sample"].value is None
