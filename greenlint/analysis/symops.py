@@ -41,9 +41,10 @@ _LAYER_MODULE = "tensorflow.compat.v1.layers."
 _OWN_CHANNELS = frozenset({"Dense", "Conv1D", "Conv2D", "Conv3D", "Conv2DTranspose", "SeparableConv2D"})
 _KEPT_CHANNELS = frozenset({"MaxPooling1D", "MaxPooling2D", "AveragePooling1D", "AveragePooling2D",
                             "BatchNormalization", "Dropout"})
-#: TF1 normalisations outside TF2's namespace (so outside the catalog): they keep their input's shape.
-NORMALISATIONS = frozenset({"tensorflow.contrib.layers.batch_norm", "tensorflow.contrib.layers.layer_norm",
-                            "tensorflow.contrib.slim.batch_norm", "tensorflow.contrib.slim.layer_norm"})
+#: TF1 normalisations outside TF2's namespace (so outside the catalog): they keep their input's shape
+#: (instance and group normalisation too: statistics over a sample's own positions, then a scale and shift).
+NORMALISATIONS = frozenset({f"tensorflow.contrib.{module}.{norm}" for module in ("layers", "slim")
+                            for norm in ("batch_norm", "layer_norm", "instance_norm", "group_norm")})
 #: Ops that keep their symbolic operand's shape, one FLOP per element (besides ops.py's unary and binary ops).
 _ELEMENTWISE = frozenset({
     "bias_add", "leaky_relu", "dropout", "sigmoid_cross_entropy_with_logits", "l2_normalize", "clip_by_value",

@@ -742,3 +742,44 @@ def test_a_placeholder_whose_rank_two_paths_set_differently_stays_unknown():
     """
     step = runs(code)[15]
     assert step["samples"].value is None and step["flops_per_sample"].value is None
+
+
+def test_contrib_instance_and_group_norms_keep_their_inputs_shape():
+    """`tf.contrib.layers.instance_norm` (an image-to-image generator's normalisation, through an alias of
+    `tf.contrib`) keeps its input's shape, one FLOP per element, so the convolution after it is counted."""
+    code = """
+    import tensorflow as tf
+    import tensorflow.contrib as tf_contrib
+
+    def norm(x, scope):
+        return tf_contrib.layers.instance_norm(x, epsilon=1e-05, center=True, scale=True, scope=scope)
+
+    x = tf.placeholder(tf.float32, [1, 32, 32, 3])
+    h = norm(tf.layers.conv2d(x, 8, 3, padding="same"), "n1")
+    h = tf.contrib.layers.group_norm(tf.layers.conv2d(h, 8, 3, padding="same"), groups=4)
+    loss = tf.reduce_mean(h)
+    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
+    with tf.Session() as sess:
+        for i in range(10):
+            sess.run(train_op)
+    """
+    [step] = runs(code).values()
+    convs = 32 * 32 * 8 * 2 * 9 * 3 + 32 * 32 * 8 * 2 * 9 * 8
+    assert step["flops_per_sample"].value == convs + 2 * 32 * 32 * 8 + 32 * 32 * 8  # two norms, the mean
+    assert step["flops_per_sample"].bound is None
+
+
+def test_a_contrib_function_of_unknown_shape_is_not_taken_for_a_normalisation():
+    code = """
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [1, 32, 32, 3])
+    h = tf.contrib.layers.weight_norm(tf.layers.conv2d(x, 8, 3, padding="same"))
+    loss = tf.reduce_mean(tf.layers.conv2d(h, 8, 3, padding="same"))
+    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
+    with tf.Session() as sess:
+        for i in range(10):
+            sess.run(train_op)
+    """
+    [step] = runs(code).values()
+    assert step["flops_per_sample"].value is None  # `weight_norm` wraps a layer: not followed
