@@ -783,3 +783,54 @@ def test_a_contrib_function_of_unknown_shape_is_not_taken_for_a_normalisation():
     """
     [step] = runs(code).values()
     assert step["flops_per_sample"].value is None  # `weight_norm` wraps a layer: not followed
+
+
+def test_a_helpers_parity_test_of_its_arguments_takes_one_branch_for_each_call():
+    """`if (kernel - stride) % 2 == 0:` in a convolution helper (a period's form, no step counter): for each
+    call's literal arguments it takes one branch, so the padding it computes, and the sides after it, are
+    known."""
+    code = """
+    import tensorflow as tf
+
+    def conv(x, channels, kernel, stride, pad):
+        if (kernel - stride) % 2 == 0:
+            pad_bottom = pad
+        else:
+            pad_bottom = kernel - stride - pad
+        x = tf.pad(x, [[0, 0], [pad, pad_bottom], [pad, pad_bottom], [0, 0]])
+        return tf.layers.conv2d(x, channels, kernel, strides=stride)
+
+    x = tf.placeholder(tf.float32, [1, 32, 32, 3])
+    h = conv(x, 8, 3, 1, 1)
+    h = conv(h, 16, 3, 2, 1)
+    loss = tf.reduce_mean(h)
+    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
+    with tf.Session() as sess:
+        for i in range(10):
+            sess.run(train_op)
+    """
+    [step] = runs(code).values()
+    first = 32 * 32 * 8 * 2 * 9 * 3  # padded to 34x34: 32x32 out
+    second = 16 * 16 * 16 * 2 * 9 * 8  # padded to 33x33 (1 on top, 0 below), stride 2: 16x16 out
+    assert step["flops_per_sample"].value == first + second + 16 * 16 * 16
+    assert step["flops_per_sample"].bound is None
+
+
+def test_a_step_counters_period_in_a_function_called_from_a_loop_still_divides_its_runs():
+    code = """
+    import tensorflow as tf
+
+    def log(sess, summary, step):
+        if step % 100 == 0:
+            sess.run(summary)
+
+    x = tf.placeholder(tf.float32, [None, 4])
+    summary = tf.reduce_mean(x)
+    with tf.Session() as sess:
+        for step in range(1000):
+            log(sess, summary, step)
+    """
+    result = analyse_source(textwrap.dedent(code).lstrip("\n"), "train.py")
+    run = next(s for s in result.callsites if s.api.endswith("Session.run"))
+    assert run.runs.count == 10
+
