@@ -4439,6 +4439,8 @@ class Resolver:
         """`left op right` at *node* (an expression, or an augmented assignment: `x += positions`)."""
         key = _node_key(node, self.instance)
         sym = work_mod.sym_elementwise(left, right, key) if type(op) is not ast.MatMult else None
+        if sym is not None and sym.shape is None and _broadcasts(left, right):
+            sym = None  # `(x - mean) / std` of (h, w, c) and (1, 1, c): broadcast as the op's (symops)
         if sym is None and (arrays.is_sym(left) or arrays.is_sym(right)):  # `tf.matmul(x, w) + b`, `x @ w`
             sym = symops.on_sym("tensorflow.matmul" if type(op) is ast.MatMult else "tensorflow.add",
                                 {"a": left, "b": right} if type(op) is ast.MatMult else {"x": left, "y": right}, key)
@@ -5146,6 +5148,12 @@ def _tensor_result(left: Any, right: Any) -> Inst | None:
     if not kinds or len(set(kinds)) > 1:
         return None
     return Inst(kinds[0], "operator") if unknown else arrays.elementwise(kinds[0], left, right)
+
+
+def _broadcasts(left: Any, right: Any) -> bool:
+    """Whether *left* and *right* are symbolic tensors of known, different shapes (which may broadcast)."""
+    shapes = [v.meta["sym"].shape if arrays.is_sym(v) else None for v in (left, right)]
+    return None not in shapes and shapes[0] != shapes[1]
 
 
 def _displays_joined(left: Any, right: Any) -> Seq | None:

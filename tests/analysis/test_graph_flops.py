@@ -834,3 +834,51 @@ def test_a_step_counters_period_in_a_function_called_from_a_loop_still_divides_i
     run = next(s for s in result.callsites if s.api.endswith("Session.run"))
     assert run.runs.count == 10
 
+
+def test_moments_written_out_as_an_instance_norm_keep_the_graph_and_broadcast():
+    """An adaptive instance/layer normalisation written with `tf.nn.moments(x, axes=[1, 2], keep_dims=True)`:
+    the mean and variance of shape (1, 1, c) (or (1, 1, 1) over every axis), `x - mean` broadcast to the
+    input's shape, so the convolution after it is counted."""
+    code = """
+    import tensorflow as tf
+
+    def norm(x):
+        mean, var = tf.nn.moments(x, axes=[1, 2], keep_dims=True)
+        x_ins = (x - mean) / tf.sqrt(var + 1e-5)
+        ln_mean, ln_var = tf.nn.moments(x, axes=[1, 2, 3], keep_dims=True)
+        return x_ins + (x - ln_mean) / tf.sqrt(ln_var + 1e-5)
+
+    x = tf.placeholder(tf.float32, [1, 16, 16, 4])
+    h = norm(x)
+    loss = tf.reduce_mean(tf.layers.conv2d(h, 8, 3, padding="same", use_bias=False))
+    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
+    with tf.Session() as sess:
+        for i in range(10):
+            sess.run(train_op)
+    """
+    [step] = runs(code).values()
+    flops = step["flops_per_sample"]
+    assert flops.bound is None
+    conv, mean = 16 * 16 * 8 * 2 * 9 * 4, 16 * 16 * 8
+    x = 16 * 16 * 4
+    moments = 2 * 3 * x  # each reads x: its sum, then deviations squared and summed
+    elementwise = 2 * (x + 4 + x) + x + 2 * 1  # two (x - m) / sqrt(v + eps), their sum
+    assert flops.value == conv + mean + moments + elementwise
+
+
+def test_moments_over_axes_not_literal_and_operands_that_clash_stay_unknown():
+    code = """
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [1, 16, 16, 4])
+    y = tf.placeholder(tf.float32, [1, 8, 8, 4])
+    mean, var = tf.nn.moments(x, axes=AXES, keep_dims=True)
+    loss = tf.reduce_mean(tf.layers.conv2d(x - mean, 8, 3)) + tf.reduce_mean(tf.layers.conv2d(x - y, 8, 3))
+    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
+    with tf.Session() as sess:
+        for i in range(10):
+            sess.run(train_op)
+    """
+    [step] = runs(code).values()
+    flops = step["flops_per_sample"]
+    assert flops.bound == "lower" and "unknown: moments, conv2d, add" in flops.note
