@@ -947,16 +947,14 @@ class Resolver:
                 if type(value) is Const and value is not OPAQUE and not value.option:
                     names[name] = Const(value.value, option)
 
-    def fixed(self, test: ast.expr) -> bool:
+    def fixed(self, test: ast.expr, counted: bool = True) -> bool:
         """Whether a test's known value holds each time it runs: not a step counter's (`step % k == 0`,
-        `divisor`), reading no instance state (`self.t`, which the object's methods may change between
-        calls) and no name an enclosing loop binds (`first = False` on the first trip)."""
+        `divisor`; unless not *counted*: in a walk for one call's values, its parameters that call's),
+        reading no instance state (`self.t`, which the object's methods may change between calls) and no
+        name an enclosing loop binds (`first = False` on the first trip)."""
         read = flow.names(test)
-        return runs_mod.period(test) is None and "self" not in read and not self.loop_read(read)
-
-    def loop_read(self, read: frozenset | set) -> bool:
-        """Whether names *read* include one an enclosing loop binds (its value may change between trips)."""
-        return any(read & self.loop_binds(loop) for loop in self.ctx.rebound)
+        return (not counted or runs_mod.period(test) is None) and "self" not in read \
+            and not any(read & self.loop_binds(loop) for loop in self.ctx.rebound)
 
     def s_if(self, node: ast.If) -> None:
         """A test of a known constant (`if USE_BN:` of `USE_BN = False`, a parameter every caller
@@ -974,8 +972,7 @@ class Resolver:
             test = Const(True)
         # a walk for one call's values (`instance`): its parameters are that call's, a test of them
         # (`if (kernel - stride) % 2 == 0:`, a period's form but no counter) holds for the call
-        if type(test) is Const and test is not OPAQUE and (
-                self.fixed(node.test) or self.instance and not self.loop_read(flow.names(node.test))):
+        if type(test) is Const and test is not OPAQUE and self.fixed(node.test, counted=not self.instance):
             taken, other = (node.body, node.orelse) if test.value else (node.orelse, node.body)
             if not self.instance and other:
                 self.untaken(other, unreached=not test.option and not self.public_api())
