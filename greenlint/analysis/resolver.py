@@ -947,12 +947,13 @@ class Resolver:
                 if type(value) is Const and value is not OPAQUE and not value.option:
                     names[name] = Const(value.value, option)
 
-    def fixed(self, test: ast.expr) -> bool:
+    def fixed(self, test: ast.expr, counted: bool = True) -> bool:
         """Whether a test's known value holds each time it runs: not a step counter's (`step % k == 0`,
-        `divisor`), reading no instance state (`self.t`, which the object's methods may change between
-        calls) and no name an enclosing loop binds (`first = False` on the first trip)."""
+        `divisor`; unless not *counted*: in a walk for one call's values, its parameters that call's),
+        reading no instance state (`self.t`, which the object's methods may change between calls) and no
+        name an enclosing loop binds (`first = False` on the first trip)."""
         read = flow.names(test)
-        return runs_mod.period(test) is None and "self" not in read \
+        return (not counted or runs_mod.period(test) is None) and "self" not in read \
             and not any(read & self.loop_binds(loop) for loop in self.ctx.rebound)
 
     def s_if(self, node: ast.If) -> None:
@@ -969,7 +970,9 @@ class Resolver:
         test = self.expr(node.test)
         if type(test) in (UserFunc, ExtFunc):  # `if map_fn:` given a function: a function is true
             test = Const(True)
-        if type(test) is Const and test is not OPAQUE and self.fixed(node.test):
+        # a walk for one call's values (`instance`): its parameters are that call's, a test of them
+        # (`if (kernel - stride) % 2 == 0:`, a period's form but no counter) holds for the call
+        if type(test) is Const and test is not OPAQUE and self.fixed(node.test, counted=not self.instance):
             taken, other = (node.body, node.orelse) if test.value else (node.orelse, node.body)
             if not self.instance and other:
                 self.untaken(other, unreached=not test.option and not self.public_api())
@@ -4436,6 +4439,8 @@ class Resolver:
         """`left op right` at *node* (an expression, or an augmented assignment: `x += positions`)."""
         key = _node_key(node, self.instance)
         sym = work_mod.sym_elementwise(left, right, key) if type(op) is not ast.MatMult else None
+        if sym is not None and sym.shape is None and _broadcasts(left, right):
+            sym = None  # `(x - mean) / std` of (h, w, c) and (1, 1, c): broadcast as the op's (symops)
         if sym is None and (arrays.is_sym(left) or arrays.is_sym(right)):  # `tf.matmul(x, w) + b`, `x @ w`
             sym = symops.on_sym("tensorflow.matmul" if type(op) is ast.MatMult else "tensorflow.add",
                                 {"a": left, "b": right} if type(op) is ast.MatMult else {"x": left, "y": right}, key)
@@ -5143,6 +5148,12 @@ def _tensor_result(left: Any, right: Any) -> Inst | None:
     if not kinds or len(set(kinds)) > 1:
         return None
     return Inst(kinds[0], "operator") if unknown else arrays.elementwise(kinds[0], left, right)
+
+
+def _broadcasts(left: Any, right: Any) -> bool:
+    """Whether *left* and *right* are symbolic tensors of known, different shapes (which may broadcast)."""
+    shapes = [v.meta["sym"].shape if arrays.is_sym(v) else None for v in (left, right)]
+    return None not in shapes and shapes[0] != shapes[1]
 
 
 def _displays_joined(left: Any, right: Any) -> Seq | None:

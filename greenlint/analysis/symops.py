@@ -6,7 +6,8 @@ symbolic tensors adds its FLOPs per sample to the graph it returns where the sha
 known (ops.py counts them as on literal shapes): `matmul` by a variable of literal shape, `nn.conv2d`
 and `nn.conv2d_transpose` with a filter of literal shape, TF1's layer functions (`tf.layers.dense`,
 `conv2d`, ...) as the Keras layer each builds (layers.py), elementwise ops, reductions, losses and
-summaries one FLOP per element, `reshape`, `concat` and `pad` none. Any other TF op on a symbolic tensor
+summaries one FLOP per element (`nn.moments` three: its mean and variance, of the reduced shape),
+`reshape`, `concat` and `pad` none. Any other TF op on a symbolic tensor
 returns one of unknown shape, its name among the unknown: the graph's FLOPs are then the known
 ops' alone, a lower bound (work.sym_net). A size the code does not show (a channel count read from
 the data, `[self.batch_size] + image_dims`) stays None in the shape: an op whose output shape does
@@ -41,9 +42,10 @@ _LAYER_MODULE = "tensorflow.compat.v1.layers."
 _OWN_CHANNELS = frozenset({"Dense", "Conv1D", "Conv2D", "Conv3D", "Conv2DTranspose", "SeparableConv2D"})
 _KEPT_CHANNELS = frozenset({"MaxPooling1D", "MaxPooling2D", "AveragePooling1D", "AveragePooling2D",
                             "BatchNormalization", "Dropout"})
-#: TF1 normalisations outside TF2's namespace (so outside the catalog): they keep their input's shape.
-NORMALISATIONS = frozenset({"tensorflow.contrib.layers.batch_norm", "tensorflow.contrib.layers.layer_norm",
-                            "tensorflow.contrib.slim.batch_norm", "tensorflow.contrib.slim.layer_norm"})
+#: TF1 normalisations outside TF2's namespace (so outside the catalog): they keep their input's shape
+#: (instance and group normalisation too: statistics over a sample's own positions, then a scale and shift).
+NORMALISATIONS = frozenset({f"tensorflow.contrib.{module}.{norm}" for module in ("layers", "slim")
+                            for norm in ("batch_norm", "layer_norm", "instance_norm", "group_norm")})
 #: Ops that keep their symbolic operand's shape, one FLOP per element (besides ops.py's unary and binary ops).
 _ELEMENTWISE = frozenset({
     "bias_add", "leaky_relu", "dropout", "sigmoid_cross_entropy_with_logits", "l2_normalize", "clip_by_value",
@@ -69,7 +71,9 @@ _RESIZE_TAPS = {"nearest": 1, "bicubic": 16, "area": 4}
 _BILINEAR_TAPS = 4
 #: The ops `_op` follows one by one (the others are elementwise, reductions or last-axis ops).
 _SHAPED = frozenset({"matmul", "conv1d", "conv2d", "conv3d", "convolution", "conv2d_transpose", "reshape", "transpose",
-                     "concat", "pad", "split", "unstack"}) | _POOLS
+                     "concat", "pad", "split", "unstack", "moments"}) | _POOLS
+#: FLOPs per element `nn.moments` reads: the mean's sum, then each value's deviation squared and summed.
+_MOMENTS_FLOPS = 3
 _TENSOR_ARGS = ("input", "inputs", "x", "y", "a", "b", "features", "logits", "labels", "value", "values", "tensor",
                 "input_tensor", "t")
 
@@ -249,6 +253,8 @@ def _op(leaf: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | No
         return _added(syms, found[0][1:], found[1], call_key) if found is not None else None
     if leaf in _POOLS:
         return _pool(named, syms, call_key)
+    if leaf == "moments":
+        return _moments(named, syms, call_key)
     if leaf in ("split", "unstack"):  # views of the input (`split_parts` gives each its shape): no work
         shape = _sample(named.get("value"))
         return _added(syms, shape, 0, call_key) if shape is not None else None
@@ -295,6 +301,26 @@ def _pool(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
     return _added(syms, out, math.prod(out) * math.prod(window), call_key)
 
 
+def _moments(named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
+    """`tf.nn.moments(x, axes=[1, 2], keep_dims=True)` (an instance or layer normalisation written out): the
+    shape of its mean and of its variance, each reduced axis of the sample kept as 1 or dropped (the batch
+    axis, 0, is not in the sample's shape), `_MOMENTS_FLOPS` per element read; None where the axes or the
+    sample's rank are not known."""
+    shape = _sample(named.get("x"))
+    axes = named.get("axes")
+    raw = axes.value if type(axes) is Const and axes is not OPAQUE else None
+    keep = any(type(named.get(k)) is Const and named[k].value is True for k in ("keep_dims", "keepdims"))
+    if shape is None or not isinstance(raw, (list, tuple)) or not all(type(a) is int for a in raw):
+        return None
+    rank = len(shape) + 1
+    picked = {a + rank if a < 0 else a for a in raw}
+    if not all(0 <= a < rank for a in picked):
+        return None
+    out = tuple(1 if i + 1 in picked else d for i, d in enumerate(shape) if keep or i + 1 not in picked)
+    read = _elements(shape)
+    return _added(syms, out, None if read is None else _MOMENTS_FLOPS * read, call_key)
+
+
 def _resize(api: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
     """`tf.image.resize(images, (h, w))` of channels-last images: the new sides, each output value read from
     its method's taps (`_RESIZE_TAPS`; bilinear, the default, four)."""
@@ -312,11 +338,14 @@ def _resize(api: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym |
 
 
 def split_parts(api: str, named: dict, whole: Sym) -> list[Sym] | None:
-    """The symbolic tensors `tf.split(x, n_or_sizes, axis)` or `tf.unstack(x, axis=...)` gives of *whole*,
+    """The symbolic tensors `tf.split(x, n_or_sizes, axis)` or `tf.unstack(x, axis=...)` gives of *whole*
+    (`tf.nn.moments`: its mean and variance, both *whole*),
     the op's result (`on_sym`): as many as the sizes or the count state, each of its shape where the axis
     and sizes are known (else of unknown shape, the op no work beyond the graph before it); None where
     how many is not known."""
     leaf = _leaf(api)
+    if leaf == "moments":  # the mean and the variance, of one shape
+        return [whole, whole]
     shape = _sample(named.get("value"))
     axis = _known_int(named.get("axis", Const(0)))
     side = None

@@ -526,6 +526,9 @@ def merge(a: Any, b: Any) -> Any:
         return a
     if a is None or b is None:
         return None
+    displays = _displays_merged(a, b)
+    if displays is not None:
+        return displays
     a_const, b_const = type(a) in (Const, Kw), type(b) in (Const, Kw)  # (a dict of keywords: a known non-TF value too)
     if a_const and b_const:
         return OPAQUE
@@ -541,6 +544,26 @@ def merge(a: Any, b: Any) -> Any:
     if type(a) is UserInst and type(b) is UserInst:
         return _joined(a.info, b.info)
     return None
+
+
+def _display_items(value: Any) -> tuple | None:
+    """The items of a list or tuple display (a Seq's, or a literal list's or tuple's as Consts), None otherwise."""
+    if type(value) is Seq:
+        return value.items
+    if type(value) is Const and value is not OPAQUE and type(value.value) in (list, tuple):
+        return tuple(Const(item) for item in value.value)
+    return None
+
+
+def _displays_merged(a: Any, b: Any) -> Seq | None:
+    """Two list or tuple displays of one length bound on two paths (`image_dims = [out_h, out_w, c]` on one,
+    `[in_h, in_w, c]` on the other): a display of that length, each item merged (`merge`: kept where both
+    paths agree, unknown where they differ), so that a shape built from it keeps its rank and the sizes
+    both paths agree on; None where either is not a display or their lengths differ."""
+    x, y = _display_items(a), _display_items(b)
+    if x is None or y is None or len(x) != len(y) or not x:
+        return None
+    return Seq(tuple(merge(i, j) for i, j in zip(x, y)))
 
 
 def _joined(a: ClassInfo, b: ClassInfo) -> UserInst | None:

@@ -695,3 +695,190 @@ def test_a_tf1_layer_s_activation_adds_one_flop_per_output():
     outputs = 16 * 16 * 16
     assert _strided("2", extra=", activation=tf.nn.relu").value == _strided("2").value + outputs
     assert _strided("2", extra=", activation=None").value == _strided("2").value
+
+
+def test_a_placeholder_whose_sides_two_paths_set_keeps_its_rank_batch_and_channels():
+    code = """
+    import tensorflow as tf
+
+    def build(crop):
+        if crop:
+            image_dims = [64, 64, 3]
+        else:
+            image_dims = [108, 108, 3]
+        images = tf.placeholder(tf.float32, [32] + image_dims)
+        flat = tf.reshape(images, [32, -1])
+        return tf.reduce_mean(tf.nn.conv2d(images, tf.Variable(tf.zeros([3, 3, 3, 8])), 1, "SAME")), flat
+
+    loss, flat = build(FLAGS.crop)
+    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
+    with tf.Session() as sess:
+        for i in range(10):
+            sess.run(train_op)
+    """
+    step = runs(code)[16]
+    assert step["step"].value == "training"
+    assert step["samples"].value == 32  # the placeholder's literal batch, which both paths give
+    assert step["flops_per_sample"].value is None  # the convolution's sides differ between the paths: not known
+
+
+def test_a_placeholder_whose_rank_two_paths_set_differently_stays_unknown():
+    code = """
+    import tensorflow as tf
+
+    def build(gray):
+        if gray:
+            image_dims = [64, 64]
+        else:
+            image_dims = [64, 64, 3]
+        images = tf.placeholder(tf.float32, [32] + image_dims)
+        return tf.reduce_mean(images)
+
+    loss = build(FLAGS.gray)
+    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
+    with tf.Session() as sess:
+        for i in range(10):
+            sess.run(train_op)
+    """
+    step = runs(code)[15]
+    assert step["samples"].value is None and step["flops_per_sample"].value is None
+
+
+def test_contrib_instance_and_group_norms_keep_their_inputs_shape():
+    """`tf.contrib.layers.instance_norm` (an image-to-image generator's normalisation, through an alias of
+    `tf.contrib`) keeps its input's shape, one FLOP per element, so the convolution after it is counted."""
+    code = """
+    import tensorflow as tf
+    import tensorflow.contrib as tf_contrib
+
+    def norm(x, scope):
+        return tf_contrib.layers.instance_norm(x, epsilon=1e-05, center=True, scale=True, scope=scope)
+
+    x = tf.placeholder(tf.float32, [1, 32, 32, 3])
+    h = norm(tf.layers.conv2d(x, 8, 3, padding="same"), "n1")
+    h = tf.contrib.layers.group_norm(tf.layers.conv2d(h, 8, 3, padding="same"), groups=4)
+    loss = tf.reduce_mean(h)
+    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
+    with tf.Session() as sess:
+        for i in range(10):
+            sess.run(train_op)
+    """
+    [step] = runs(code).values()
+    convs = 32 * 32 * 8 * 2 * 9 * 3 + 32 * 32 * 8 * 2 * 9 * 8
+    assert step["flops_per_sample"].value == convs + 2 * 32 * 32 * 8 + 32 * 32 * 8  # two norms, the mean
+    assert step["flops_per_sample"].bound is None
+
+
+def test_a_contrib_function_of_unknown_shape_is_not_taken_for_a_normalisation():
+    code = """
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [1, 32, 32, 3])
+    h = tf.contrib.layers.weight_norm(tf.layers.conv2d(x, 8, 3, padding="same"))
+    loss = tf.reduce_mean(tf.layers.conv2d(h, 8, 3, padding="same"))
+    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
+    with tf.Session() as sess:
+        for i in range(10):
+            sess.run(train_op)
+    """
+    [step] = runs(code).values()
+    assert step["flops_per_sample"].value is None  # `weight_norm` wraps a layer: not followed
+
+
+def test_a_helpers_parity_test_of_its_arguments_takes_one_branch_for_each_call():
+    """`if (kernel - stride) % 2 == 0:` in a convolution helper (a period's form, no step counter): for each
+    call's literal arguments it takes one branch, so the padding it computes, and the sides after it, are
+    known."""
+    code = """
+    import tensorflow as tf
+
+    def conv(x, channels, kernel, stride, pad):
+        if (kernel - stride) % 2 == 0:
+            pad_bottom = pad
+        else:
+            pad_bottom = kernel - stride - pad
+        x = tf.pad(x, [[0, 0], [pad, pad_bottom], [pad, pad_bottom], [0, 0]])
+        return tf.layers.conv2d(x, channels, kernel, strides=stride)
+
+    x = tf.placeholder(tf.float32, [1, 32, 32, 3])
+    h = conv(x, 8, 3, 1, 1)
+    h = conv(h, 16, 3, 2, 1)
+    loss = tf.reduce_mean(h)
+    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
+    with tf.Session() as sess:
+        for i in range(10):
+            sess.run(train_op)
+    """
+    [step] = runs(code).values()
+    first = 32 * 32 * 8 * 2 * 9 * 3  # padded to 34x34: 32x32 out
+    second = 16 * 16 * 16 * 2 * 9 * 8  # padded to 33x33 (1 on top, 0 below), stride 2: 16x16 out
+    assert step["flops_per_sample"].value == first + second + 16 * 16 * 16
+    assert step["flops_per_sample"].bound is None
+
+
+def test_a_step_counters_period_in_a_function_called_from_a_loop_still_divides_its_runs():
+    code = """
+    import tensorflow as tf
+
+    def log(sess, summary, step):
+        if step % 100 == 0:
+            sess.run(summary)
+
+    x = tf.placeholder(tf.float32, [None, 4])
+    summary = tf.reduce_mean(x)
+    with tf.Session() as sess:
+        for step in range(1000):
+            log(sess, summary, step)
+    """
+    result = analyse_source(textwrap.dedent(code).lstrip("\n"), "train.py")
+    run = next(s for s in result.callsites if s.api.endswith("Session.run"))
+    assert run.runs.count == 10
+
+
+def test_moments_written_out_as_an_instance_norm_keep_the_graph_and_broadcast():
+    """An adaptive instance/layer normalisation written with `tf.nn.moments(x, axes=[1, 2], keep_dims=True)`:
+    the mean and variance of shape (1, 1, c) (or (1, 1, 1) over every axis), `x - mean` broadcast to the
+    input's shape, so the convolution after it is counted."""
+    code = """
+    import tensorflow as tf
+
+    def norm(x):
+        mean, var = tf.nn.moments(x, axes=[1, 2], keep_dims=True)
+        x_ins = (x - mean) / tf.sqrt(var + 1e-5)
+        ln_mean, ln_var = tf.nn.moments(x, axes=[1, 2, 3], keep_dims=True)
+        return x_ins + (x - ln_mean) / tf.sqrt(ln_var + 1e-5)
+
+    x = tf.placeholder(tf.float32, [1, 16, 16, 4])
+    h = norm(x)
+    loss = tf.reduce_mean(tf.layers.conv2d(h, 8, 3, padding="same", use_bias=False))
+    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
+    with tf.Session() as sess:
+        for i in range(10):
+            sess.run(train_op)
+    """
+    [step] = runs(code).values()
+    flops = step["flops_per_sample"]
+    assert flops.bound is None
+    conv, mean = 16 * 16 * 8 * 2 * 9 * 4, 16 * 16 * 8
+    x = 16 * 16 * 4
+    moments = 2 * 3 * x  # each reads x: its sum, then deviations squared and summed
+    elementwise = 2 * (x + 4 + x) + x + 2 * 1  # two (x - m) / sqrt(v + eps), their sum
+    assert flops.value == conv + mean + moments + elementwise
+
+
+def test_moments_over_axes_not_literal_and_operands_that_clash_stay_unknown():
+    code = """
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [1, 16, 16, 4])
+    y = tf.placeholder(tf.float32, [1, 8, 8, 4])
+    mean, var = tf.nn.moments(x, axes=AXES, keep_dims=True)
+    loss = tf.reduce_mean(tf.layers.conv2d(x - mean, 8, 3)) + tf.reduce_mean(tf.layers.conv2d(x - y, 8, 3))
+    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
+    with tf.Session() as sess:
+        for i in range(10):
+            sess.run(train_op)
+    """
+    [step] = runs(code).values()
+    flops = step["flops_per_sample"]
+    assert flops.bound == "lower" and "unknown: moments, conv2d, add" in flops.note

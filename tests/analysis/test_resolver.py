@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from greenlint.analysis.analyse import analyse_source
-from greenlint.analysis.values import OPAQUE, Const, Inst, Ref, merge
+from greenlint.analysis.values import OPAQUE, Const, Inst, Ref, Seq, merge
 
 
 def apis(code: str) -> list[tuple[int, str]]:
@@ -131,6 +131,16 @@ def test_merge_rules():
     assert merge(Const(1), Const(2)) is OPAQUE
     assert merge(Const(1), Const(1)) == Const(1)
     assert merge(Const(1), Const(True)) is OPAQUE  # 1 == True, but not the same literal
+
+
+def test_two_displays_of_one_length_merge_item_by_item():
+    sides = merge(Const([64, 64, 3]), Const([108, 108, 3]))  # `image_dims` set on two paths
+    assert type(sides) is Seq and sides.items == (OPAQUE, OPAQUE, Const(3))
+    tensor = Inst("tensorflow.Tensor", "x")
+    assert merge(Seq((Const(1), tensor)), Const([1, 2])).items == (Const(1), tensor)  # a tensor beside a number
+    assert merge(Const([64, 64]), Const([64, 64, 3])) is OPAQUE  # lengths differ: not known
+    assert merge(Const([]), Const(())) is OPAQUE  # nothing to keep
+    assert merge(Const("ab"), Const("cd")) is OPAQUE  # not a display
 
 
 def test_analysis_imports_neither_tensorflow_nor_libcst_nor_user_code(tmp_path):
