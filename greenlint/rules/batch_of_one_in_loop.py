@@ -28,6 +28,7 @@ from greenlint.rules.syntax import (
     parameters,
     positional_parameters,
     shows_each_pass,
+    stored_frames,
     times_each_call,
 )
 
@@ -44,6 +45,15 @@ GRAPH = (
     "import numpy as np\nimport tensorflow.compat.v1 as tf\nx = tf.placeholder(tf.float32, [1, 64])\n"
     "y = tf.layers.dense(x, 64)\ntrain = tf.train.AdamOptimizer().minimize(tf.reduce_mean(y ** 2))\n"
     "sess = tf.Session()\n"
+)
+
+#: A stored video (or a camera: `{source}`) read frame by frame in a `while` loop, each pass's `{item}`
+#: given to the model as a batch of one and the frame written out.
+VIDEO = (
+    "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+    "capture = cv2.VideoCapture({source})\nwriter = cv2.VideoWriter('out.avi', fourcc, 25, (640, 480))\nok = True\n"
+    "while ok:\n    ok, frame = capture.read()\n    if ok:\n"
+    "        boxes = model.predict_on_batch(np.expand_dims({item}, 0))\n        writer.write(draw(frame, boxes))\n"
 )
 
 
@@ -75,7 +85,11 @@ class BatchOfOneInLoop(Rule):
     per run, as a model called on one item does. Not reported: a decoding or
     control loop whose next input is made from the last output (a token appended to the
     sequence, an action fed to an environment), a `while` loop (a camera or a stream read as
-    it comes, where waiting for a batch adds latency), a call in a traced function, a loop
+    it comes, where waiting for a batch adds latency) unless each of its passes reads the next
+    frame of a stored video that the item comes from (`ok, frame = capture.read()` on a
+    `cv2.VideoCapture(path)`, not a camera's index such as `VideoCapture(0)`, and none drawn in a
+    live window, even under a test: a video file turned into another, whose frames all exist before
+    the loop), a call in a traced function, a loop
     whose variable does not reach the item, a loop that waits for the user on each item
     (`cv2.waitKey(0)`, `input()`, `plt.show()`: a person's pace, not the model's, sets its
     time) or reads its items from standard input as they come (`for line in sys.stdin:`), a loop
@@ -247,6 +261,18 @@ class BatchOfOneInLoop(Rule):
         Valid(  # a TF1 graph of any batch, run on a batch of many rows each pass
             GRAPH.replace("[1, 64]", "[None, 64]") + "for batch in batches:\n    out = sess.run(y, feed_dict={x: batch})\n"
         ),
+        Valid(  # a camera opened on its index, read as it comes: its frames do not exist yet
+            VIDEO.format(source="0", item="frame")
+        ),
+        Valid(  # a camera's index held in a name
+            VIDEO.replace("capture = ", "camera = int(args.camera)\ncapture = ").format(source="camera", item="frame")
+        ),
+        Valid(  # a stored video drawn in a live window as it is read: none of its frames waits for later ones
+            VIDEO.format(source="path", item="frame") + "        cv2.imshow('boxes', frame)\n        cv2.waitKey(1)\n"
+        ),
+        Valid(  # each pass reads a frame, but the model is given the same template: not the video's items
+            VIDEO.format(source="path", item="template")
+        ),
         Valid(  # a traced function: the loop is a graph loop
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
             "@tf.function\ndef run(xs):\n    for x in xs:\n        model(x[None])\n"
@@ -319,6 +345,21 @@ class BatchOfOneInLoop(Rule):
             "for path in paths:\n    np.save(path + '.out', translate(np.load(path)))\n",
             line=8,
             message_contains="(through `translate`, called per item of the loop at line 9)",
+        ),
+        Invalid(  # a stored video read frame by frame in a `while` loop and written out: its frames all exist
+            VIDEO.format(source="path", item="frame"),
+            line=11,
+            message_contains="`predict_on_batch` runs the model on a batch of one item (`np.expand_dims(frame, 0)`)",
+        ),
+        Invalid(  # multi-backend Keras: a helper predicting on one frame, called per frame of a stored video
+            "import cv2\nimport numpy as np\nfrom keras.models import load_model\nmodel = load_model('m.h5')\n"
+            "model.fit_generator(batches, steps_per_epoch=100)\n\n\ndef detect(image):\n"
+            "    return model.predict(np.expand_dims(image, 0))\n\n\n"
+            "def convert(video_path, writer):\n    capture = cv2.VideoCapture(video_path)\n    ok = True\n"
+            "    while ok:\n        ok, image = capture.read()\n        if ok:\n"
+            "            writer.write(draw(image, detect(image[..., ::-1])))\n",
+            line=9,
+            message_contains="(through `detect`, called per item of the loop at line 15)",
         ),
         Invalid(  # the images are shown only when asked: the evaluation runs at the model's pace
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
@@ -404,11 +445,16 @@ def _shown(site: Site, item: ast.expr, wrapped: bool) -> str:
 
 
 def _per_item(facts: FileFacts, loop: ast.AST, call: ast.Call, item: ast.expr, cell: int | None) -> bool:
-    """*call*, given the batch of one *item*, runs once per item of the `for` loop *loop*: the loop's
-    variable reaches the item, no output reaches a later pass's item, and the loop neither shows
-    each pass's result to a person (`syntax.shows_each_pass`), times each call, nor is a graph loop."""
+    """*call*, given the batch of one *item*, runs once per item of *loop*: a `for` loop whose variable
+    reaches the item, or a `while` loop whose frame of a stored video does (`syntax.stored_frames`), no
+    output reaches a later pass's item, and the loop neither shows each pass's result to a person
+    (`syntax.shows_each_pass`), times each call, nor is a graph loop."""
+    if isinstance(loop, ast.While):  # a video shown as it is read, under a test too, is a demo's
+        frames = stored_frames(facts, loop, cell)
+        if shows_each_pass(loop, guarded=True) or not flow.names(item) & flow.derived(frames, loop.body):
+            return False
     return (
-        isinstance(loop, (ast.For, ast.AsyncFor))
+        isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
         and not autograph_loop(facts, loop, cell)
         and bool(flow.names(item) & loop_varying(loop))
         and not _fed_back(call, item, loop)
@@ -418,7 +464,7 @@ def _per_item(facts: FileFacts, loop: ast.AST, call: ast.Call, item: ast.expr, c
     )
 
 
-def _regions_of_one_image(item: ast.expr, loop: ast.For | ast.AsyncFor) -> bool:
+def _regions_of_one_image(item: ast.expr, loop: ast.For | ast.AsyncFor | ast.While) -> bool:
     """The item is cut from one array the loop did not read, by a region its variable sets
     (`face = gray_image[y1:y2, x1:x2]` for each face detected in one frame): the items are the
     few regions one image holds, not a data set's, so a batch of them is a handful at most."""
@@ -449,9 +495,9 @@ def _regions_of_one_image(item: ast.expr, loop: ast.For | ast.AsyncFor) -> bool:
     return False
 
 
-def _few_trips(loop: ast.For | ast.AsyncFor) -> bool:
+def _few_trips(loop: ast.For | ast.AsyncFor | ast.While) -> bool:
     """The loop runs over `range(n)` (or `range(a, b)`) of literals, at most `FEW_ELEMENTS` trips."""
-    it = loop.iter
+    it = getattr(loop, "iter", None)
     if not (isinstance(it, ast.Call) and last_name(it.func) == "range" and 1 <= len(it.args) <= 2):
         return False
     bounds = [a.value for a in it.args if isinstance(a, ast.Constant) and type(a.value) is int]
@@ -482,7 +528,7 @@ def _through_helper(
         ]
         loop = loops[0] if loops else None
         if (
-            isinstance(loop, (ast.For, ast.AsyncFor))
+            isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
             and given
             and not _few_trips(loop)
             and _per_item(facts, loop, caller, ast.Tuple(elts=given, ctx=ast.Load()), unit_cell)
@@ -526,7 +572,7 @@ def _fed_one_array(call: ast.Call) -> ast.expr | None:
     return fed if len(arrays) == 1 and None not in fed.keys else None
 
 
-def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor) -> bool:
+def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor | ast.While) -> bool:
     """What the call returns reaches the item of a later iteration (a decoding or control loop):
     the names bound from its result reach the next pass (`flow.next_pass`: not a frame each pass
     reads afresh, later drawn on from the result) and meet the item's, through assignments or a list
@@ -541,4 +587,5 @@ def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor) -> b
             continue
         if any(n is call for n in ast.walk(value)):
             results = results.union(*(flow.targets(t) for t in bound))
-    return bool(flow.next_pass(results, loop.body, flow.targets(loop.target), handed_on(loop)) & flow.names(item))
+    bound = flow.targets(loop.target) if isinstance(loop, (ast.For, ast.AsyncFor)) else frozenset()
+    return bool(flow.next_pass(results, loop.body, bound, handed_on(loop)) & flow.names(item))
