@@ -30,6 +30,7 @@ from greenlint.rules.syntax import (
     shows_each_pass,
     stored_frames,
     times_each_call,
+    trains,
 )
 
 #: Model calls that run the model once on what they are given (`predict` is GL201's).
@@ -54,6 +55,14 @@ VIDEO = (
     "capture = cv2.VideoCapture({source})\nwriter = cv2.VideoWriter('out.avi', fourcc, 25, (640, 480))\nok = True\n"
     "while ok:\n    ok, frame = capture.read()\n    if ok:\n"
     "        boxes = model.predict_on_batch(np.expand_dims({item}, 0))\n        writer.write(draw(frame, boxes))\n"
+)
+
+#: A helper loading an image as a batch of one, called per file of a loop whose `{call}` is given it.
+LOADED = (
+    "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n\n\n"
+    "def load(path):\n    x = tf.keras.utils.img_to_array(tf.keras.utils.load_img(path))\n"
+    "    return np.expand_dims(x, axis=0) / 255.0\n\n\n"
+    "for path in paths:\n    x = load(path)\n    scores = {call}\n"
 )
 
 
@@ -273,6 +282,13 @@ class BatchOfOneInLoop(Rule):
         Valid(  # each pass reads a frame, but the model is given the same template: not the video's items
             VIDEO.format(source="path", item="template")
         ),
+        Valid(  # a GAN trained on batches of one: each call predicts with the weights the last step left
+            LOADED.format(call="model.predict_on_batch(x)")
+            + "    critic.train_on_batch(scores, np.zeros((1, 1)))\n"
+        ),
+        Valid(  # the helper's input has one row, but the same one each pass: the loop does not vary it
+            LOADED.format(call="model(x)").replace("x = load(path)", "x = load('reference.png')")
+        ),
         Valid(  # a traced function: the loop is a graph loop
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
             "@tf.function\ndef run(xs):\n    for x in xs:\n        model(x[None])\n"
@@ -361,6 +377,11 @@ class BatchOfOneInLoop(Rule):
             line=9,
             message_contains="(through `detect`, called per item of the loop at line 15)",
         ),
+        Invalid(  # the batch of one made by a helper of the file, which the loop calls per file
+            LOADED.format(call="model(x, training=False)"),
+            line=13,
+            message_contains="a batch of one item (`np.expand_dims(x, 0)`)",
+        ),
         Invalid(  # the images are shown only when asked: the evaluation runs at the model's pace
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
             "def detections(paths, visualize=False):\n    for path in paths:\n        image = cv2.imread(path)\n"
@@ -387,7 +408,11 @@ class BatchOfOneInLoop(Rule):
                 continue
             loops = own_loops(facts, call, cell)
             if loops:
-                item, through = _wrapped_item(site, call) if wrapped else (_one_item(call, loops[0], graph), "")
+                item, through = (
+                    _wrapped_item(site, call)
+                    if wrapped
+                    else (_one_item(call, loops[0], graph, site.work_value("samples")), "")
+                )
                 if item is None or not _per_item(facts, loops[0], call, item, cell):
                     continue
             elif wrapped:
@@ -406,7 +431,7 @@ class BatchOfOneInLoop(Rule):
                 facts.path,
                 (self.GRAPH_MESSAGE if graph else self.MESSAGE).format(
                     method=method(site.api) if method(site.api) != "__call__" else "model(...)",
-                    item=_shown(site, item, wrapped),
+                    item=_shown(site, item, wrapped or not (graph or batch_of_one(item))),
                     times=through or site.loop_times(),
                 ),
             )
@@ -434,10 +459,11 @@ def _wrapped_item(site: Site, call: ast.Call) -> tuple[ast.expr | None, str]:
     return given, f" (through `{ast.unparse(call.func)}`" + (f", {via})" if via else ")")
 
 
-def _shown(site: Site, item: ast.expr, wrapped: bool) -> str:
-    """The batch of one as the message names it: the expression, or for a wrapper's call what the
-    analysis noted of the helper's input (`np.expand_dims(x, 0)`)."""
-    if not wrapped:
+def _shown(site: Site, item: ast.expr, noted: bool) -> str:
+    """The batch of one as the message names it: the expression, or where it is not written as one
+    (*noted*: a wrapper's call, an input a helper made) what the analysis noted of it
+    (`np.expand_dims(x, 0)`)."""
+    if not noted:
         return ast.unparse(item)
     entry = site.callsite.work.get("samples")
     note = None if entry is None else entry.note
@@ -448,7 +474,9 @@ def _per_item(facts: FileFacts, loop: ast.AST, call: ast.Call, item: ast.expr, c
     """*call*, given the batch of one *item*, runs once per item of *loop*: a `for` loop whose variable
     reaches the item, or a `while` loop whose frame of a stored video does (`syntax.stored_frames`), no
     output reaches a later pass's item, and the loop neither shows each pass's result to a person
-    (`syntax.shows_each_pass`), times each call, nor is a graph loop."""
+    (`syntax.shows_each_pass`), times each call, trains a model (`syntax.trains`: a GAN's loop on
+    batches of one, whose calls predict with the weights each step changes; more items a call is a
+    larger training batch, GL301's), nor is a graph loop."""
     if isinstance(loop, ast.While):  # a video shown as it is read, under a test too, is a demo's
         frames = stored_frames(facts, loop, cell)
         if shows_each_pass(loop, guarded=True) or not flow.names(item) & flow.derived(frames, loop.body):
@@ -461,6 +489,7 @@ def _per_item(facts: FileFacts, loop: ast.AST, call: ast.Call, item: ast.expr, c
         and not _regions_of_one_image(item, loop)
         and not shows_each_pass(loop)
         and not times_each_call(loop, call)
+        and not trains(facts, loop, cell)
     )
 
 
@@ -537,23 +566,28 @@ def _through_helper(
     return None, ""
 
 
-def _one_item(call: ast.Call, loop: ast.AST, graph: bool = False) -> ast.expr | None:
+def _one_item(call: ast.Call, loop: ast.AST, graph: bool = False, rows: Any = None) -> ast.expr | None:
     """The expression making the call's input a batch of one item, written in the call (in a
     list of inputs too) or bound to the name given by the loop body's last plain assignment of
-    it before the call (`x = cv2.resize(frame, size)`, then `x = np.expand_dims(x, 0)`); for a
-    *graph* run of one row (`_graph_run_of_one`), its feed dict; None if there is none."""
+    it before the call (`x = cv2.resize(frame, size)`, then `x = np.expand_dims(x, 0)`); else, where
+    the analysis found the input to hold one row (*rows*, the site's `samples`: a batch of one made
+    where the input was bound, `x = load(path)` of a helper returning `np.expand_dims(x, 0)`), that
+    input as given or bound; for a *graph* run of one row (`_graph_run_of_one`), its feed dict; None
+    if there is none."""
     if graph:
         return _fed_one_array(call)
     given = argument(call, "x", 0) or argument(call, "inputs")
     inputs = given.elts if isinstance(given, (ast.List, ast.Tuple)) else [given] if given is not None else []
     bound = last_bindings(loop, call.lineno)
+    resolved = []
     for expr in inputs:
         if isinstance(expr, ast.Name):
             assigned = bound.get(expr.id)
             expr = assigned.value if assigned is not None else expr
         if batch_of_one(expr):
             return expr
-    return None
+        resolved.append(expr)
+    return resolved[0] if rows == 1 and len(resolved) == 1 else None
 
 
 def _fed_one_array(call: ast.Call) -> ast.expr | None:
