@@ -72,7 +72,9 @@ class BatchOfOneInLoop(Rule):
     Flags `predict_on_batch()` on a Keras model, or the model called directly, given a batch
     of one item (`np.expand_dims(image, axis=0)`, `image[None]`, `x[i:i + 1]`,
     `np.array([image])`, a `reshape` to a leading 1; or a name its last assignment before the
-    call binds to one) on every
+    call binds to one; or an input the analysis found to hold one row where it was made: `x =
+    load(path)` of a helper of the file returning `np.expand_dims(x, 0)`, a batch of
+    `ds.batch(1)`) on every
     iteration of a `for` loop over the items, when the items are independent: nothing the
     model returned in one iteration reaches the input of the next. The call may be in a function
     that makes the batch of one from its parameter (`def detect(image): ...
@@ -102,6 +104,8 @@ class BatchOfOneInLoop(Rule):
     whose variable does not reach the item, a loop that waits for the user on each item
     (`cv2.waitKey(0)`, `input()`, `plt.show()`: a person's pace, not the model's, sets its
     time) or reads its items from standard input as they come (`for line in sys.stdin:`), a loop
+    that also trains a model (a GAN trained on batches of one: each call predicts with the weights
+    the last step left, and more items per call is a larger training batch, GL301's), a loop
     that shows each pass's result in a live window (`cv2.imshow` on every pass: a webcam demo's
     frames, drawn as they come, cannot wait to be stacked with later ones), a
     loop that times each call (a clock read before and after it: a latency measurement, whose
@@ -158,11 +162,11 @@ class BatchOfOneInLoop(Rule):
     name = "batch-of-one-in-loop"
     CALLS = frozenset((*RUNS_ONCE, PREDICT, "run"))
     MESSAGE = (
-        "`{method}` runs the model on a batch of one item (`{item}`) on every iteration of the loop{times}: "
+        "`{method}` runs the model on a batch of one item ({item}) on every iteration of the loop{times}: "
         "the items are independent, stack them into batches"
     )
     GRAPH_MESSAGE = (
-        "`Session.run` runs the graph's inference on a batch of one item (its feed `{item}` holds one row) on every "
+        "`Session.run` runs the graph's inference on a batch of one item (its feed {item} holds one row) on every "
         "iteration of the loop{times}: the items are independent, stack them into batches (where a placeholder fixes "
         "a first axis of 1, make it `None`)"
     )
@@ -289,6 +293,11 @@ class BatchOfOneInLoop(Rule):
         Valid(  # the helper's input has one row, but the same one each pass: the loop does not vary it
             LOADED.format(call="model(x)").replace("x = load(path)", "x = load('reference.png')")
         ),
+        Valid(  # a data set in batches of many
+            "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "ds = tf.data.Dataset.from_tensor_slices((images, labels))\n"
+            "for x, y in ds.batch(64):\n    scores.append(model(x, training=False))\n"
+        ),
         Valid(  # a traced function: the loop is a graph loop
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
             "@tf.function\ndef run(xs):\n    for x in xs:\n        model(x[None])\n"
@@ -380,7 +389,14 @@ class BatchOfOneInLoop(Rule):
         Invalid(  # the batch of one made by a helper of the file, which the loop calls per file
             LOADED.format(call="model(x, training=False)"),
             line=13,
-            message_contains="a batch of one item (`np.expand_dims(x, 0)`)",
+            message_contains="a batch of one item (`load(path)`, np.expand_dims(x, 0): a batch of one)",
+        ),
+        Invalid(  # a data set batched by one, each batch given to the model
+            "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "ds = tf.data.Dataset.from_tensor_slices((images, labels))\n"
+            "for x, y in ds.batch(1):\n    scores.append(model(x, training=False))\n",
+            line=5,
+            message_contains="(`x`, one batch of the data set (1 samples",
         ),
         Invalid(  # the images are shown only when asked: the evaluation runs at the model's pace
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
@@ -431,7 +447,7 @@ class BatchOfOneInLoop(Rule):
                 facts.path,
                 (self.GRAPH_MESSAGE if graph else self.MESSAGE).format(
                     method=method(site.api) if method(site.api) != "__call__" else "model(...)",
-                    item=_shown(site, item, wrapped or not (graph or batch_of_one(item))),
+                    item=_shown(site, item, wrapped, noted=not (graph or batch_of_one(item))),
                     times=through or site.loop_times(),
                 ),
             )
@@ -459,15 +475,15 @@ def _wrapped_item(site: Site, call: ast.Call) -> tuple[ast.expr | None, str]:
     return given, f" (through `{ast.unparse(call.func)}`" + (f", {via})" if via else ")")
 
 
-def _shown(site: Site, item: ast.expr, noted: bool) -> str:
-    """The batch of one as the message names it: the expression, or where it is not written as one
-    (*noted*: a wrapper's call, an input a helper made) what the analysis noted of it
-    (`np.expand_dims(x, 0)`)."""
-    if not noted:
-        return ast.unparse(item)
+def _shown(site: Site, item: ast.expr, wrapped: bool, noted: bool) -> str:
+    """The batch of one as the message names it: the expression; for a wrapper's call, what the
+    analysis noted of the helper's input (`np.expand_dims(x, 0)`); for an input not written as one
+    (*noted*: made by a helper, drawn from `ds.batch(1)`), the input and that note."""
     entry = site.callsite.work.get("samples")
-    note = None if entry is None else entry.note
-    return note.split(": ")[0] if isinstance(note, str) and note else ast.unparse(item)
+    note = entry.note if entry is not None and isinstance(entry.note, str) and entry.note else None
+    if wrapped and note:
+        return f"`{note.split(': ')[0]}`"
+    return f"`{ast.unparse(item)}`, {note}" if noted and note else f"`{ast.unparse(item)}`"
 
 
 def _per_item(facts: FileFacts, loop: ast.AST, call: ast.Call, item: ast.expr, cell: int | None) -> bool:
