@@ -637,5 +637,5 @@ def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor | ast
             continue
         if any(n is call for n in ast.walk(value)):
             results = results.union(*(flow.targets(t) for t in bound))
-    bound = flow.targets(loop.target) if isinstance(loop, (ast.For, ast.AsyncFor)) else frozenset()
-    return bool(flow.next_pass(results, loop.body, bound, handed_on(loop)) & flow.names(item))
+    variable = flow.targets(loop.target) if isinstance(loop, (ast.For, ast.AsyncFor)) else frozenset()
+    return bool(flow.next_pass(results, loop.body, variable, handed_on(loop)) & flow.names(item))
