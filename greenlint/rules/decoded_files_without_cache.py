@@ -157,8 +157,8 @@ class DecodedFilesWithoutCache(Rule):
     functions of this file it calls) decodes or parses file contents (`tf.io.decode_jpeg`, `tf.image.decode_png`, `tf.io.decode_image`,
     `tf.audio.decode_wav`, `tf.io.parse_single_example`, ...), or a split `tfds.load()` gives (TFDS
     parses and decodes each example as it reads it, unless given `decoders=`; named by a literal
-    `split`, alone, in a list, or with `with_info=True`: a list's split picked by unpacking or by
-    its index, `ds[0]`; likewise the split `as_dataset()` gives of a `tfds.builder()`, called on it or
+    `split`, alone, in a list, or with `with_info=True`: a list's split picked by unpacking, a nested
+    target too (`(train, test), info = tfds.load(...)`), or by its index, `ds[0]`; likewise the split `as_dataset()` gives of a `tfds.builder()`, called on it or
     on the name its function last bound to it: not on a builder it is given, whose kind is not known
     there), when the pipeline, directly or through the names it is assigned to in
     the same function (in a notebook, a top-level name also in the later cells; a name bound
@@ -490,6 +490,20 @@ class DecodedFilesWithoutCache(Rule):
             "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
             "ds = tfds.load('mnist', split='train', as_supervised=True)\nrest = ds.skip(1000)\n"
             "model.fit(ds.take(64).batch(64), epochs=10)\n"
+        ),
+        Valid(  # a few examples repeated for ever for a look: `take(8)` with no `skip`, not a split
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds = tfds.load('mnist', split='train', as_supervised=True)\n"
+            "for x, y in ds.take(8).repeat().batch(8):\n    show(x)\n"
+        ),
+        Valid(  # the repeat comes after a cache: each file decoded once
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds, info = tfds.load('mnist', split='train', with_info=True)\n"
+            "model.fit(ds.cache().shuffle(1000).repeat().batch(128), steps_per_epoch=100, epochs=10)\n"
+        ),
+        Valid(  # the held-out split kept whole in a dict the file does not follow, repeated there
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds = tfds.load('mnist', split=['train', 'test'])\nsplits = {'all': ds}\n"
         ),
         Valid(  # a helper's pipeline returned to a call of this file that goes over it once
             "import tensorflow as tf\n\n\ndef batched(dataset, map_fn=None):\n    dataset = dataset.shuffle(2048)\n"
@@ -849,6 +863,21 @@ class DecodedFilesWithoutCache(Rule):
             line=3,
             message_contains="reads and decodes the files again on each of 10 epochs",
         ),
+        Invalid(  # splits unpacked with their info, the training split repeated for ever for a fit of 100 steps an epoch
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "(train, test), info = tfds.load('mnist', split=['train', 'test'], with_info=True, as_supervised=True)\n"
+            "train = train.shuffle(10000).repeat().batch(128)\n"
+            "model.fit(train, steps_per_epoch=100, epochs=10, validation_data=test.batch(128))\n",
+            line=3,
+            message_contains="reads and decodes the files again on every pass of `repeat()` (line 4)",
+        ),
+        Invalid(  # a split repeated by a literal count in its chain: each of its passes decodes again
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds = tfds.load('mnist', split='train', as_supervised=True)\n"
+            "for x, y in ds.shuffle(1000).repeat(20).batch(128):\n    train_step(x, y)\n",
+            line=3,
+            message_contains="on every pass of `repeat(20)` (line 4)",
+        ),
         Invalid(  # a list of splits with its info: the split picked by its index, cut into training and held-out parts
             "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
             "ds, info = tfds.load('mnist', split=['train'], with_info=True)\nds = ds[0]\n"
@@ -976,7 +1005,12 @@ class DecodedFilesWithoutCache(Rule):
                 yield self.diagnostic(facts.span(*helper), facts.path, message)
         reported: set[int] = set()  # one finding per `tfds.load()`, whichever of its splits runs again
         for call, cell, elements, size, what in _tfds_loads(facts):
-            when = None if id(call) in reported else pipeline_passes(facts, call, cell, options, elements=elements)
+            when = (
+                None
+                if id(call) in reported
+                else repeated_after(facts, call, cell, elements)
+                or pipeline_passes(facts, call, cell, options, elements=elements)
+            )
             if when:
                 reported.add(id(call))
                 message = self.MESSAGE.format(what=what, when=when, size=size) + optional
