@@ -10,7 +10,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from greenlint.analysis import flow, worktables
+from greenlint.analysis import flow
+from greenlint.analysis.arrays import tfds_split_samples
 from greenlint.analysis.callsite import Span
 from greenlint.analysis.hostwork import DECODES, encoding
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
@@ -871,6 +872,13 @@ class DecodedFilesWithoutCache(Rule):
             line=3,
             message_contains="reads and decodes the files again on every pass of `repeat()` (line 4)",
         ),
+        Invalid(  # a split cut by percents, unpacked from a nested target: its size read from the table's
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "(train, held), info = tfds.load('tf_flowers', split=['train[:70%]', 'train[70%:]'], with_info=True)\n"
+            "model.fit(train.shuffle(1000).batch(32), epochs=6, validation_data=held.batch(32))\n",
+            line=3,
+            message_contains="on each of 6 epochs: if the decoded set fits in memory (2,569 examples in `train[:70%]`)",
+        ),
         Invalid(  # a split repeated by a literal count in its chain: each of its passes decodes again
             "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
             "ds = tfds.load('mnist', split='train', as_supervised=True)\n"
@@ -1097,17 +1105,19 @@ def _tfds_builder(facts: FileFacts, call: ast.Call, cell: int | None) -> ast.Cal
 
 
 def _tfds_size(name: ast.expr | None, split: ast.expr) -> str:
-    """What TFDS's table (data/work/tfds.csv) says of a split's size: "60,000 examples of 28×28×1"."""
+    """What TFDS's table (data/work/tfds.csv) says of a split's size, sliced too (`arrays.tfds_split_samples`):
+    "60,000 examples of 28×28×1 in `train`", "2,569 examples in `train[:70%]`"."""
     unknown = "its size is not known from the code"
     if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
         return unknown
     if not (isinstance(split, ast.Constant) and isinstance(split.value, str)):
         return unknown
-    found = worktables.tfds_split(name.value.partition(":")[0], split.value)
+    found = tfds_split_samples(name.value.partition(":")[0], split.value)
     if found is None:
         return unknown
-    shape = f" of {'×'.join(map(str, found.shape))}" if found.shape else ""
-    return f"{found.samples:,} examples{shape} in `{split.value}`"
+    samples, table = found
+    shape = f" of {'×'.join(map(str, table.shape))}" if table.shape else ""
+    return f"{samples:,} examples{shape} in `{split.value}`"
 
 
 def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, str]]:
