@@ -32,6 +32,7 @@ from greenlint.rules.syntax import (
     times_each_call,
     trains,
 )
+from greenlint.rules.tiny_steps import tiny_step
 
 #: Model calls that run the model once on what they are given (`predict` is GL201's).
 RUNS_ONCE = ("predict_on_batch", "__call__")
@@ -84,8 +85,9 @@ class BatchOfOneInLoop(Rule):
     analysis lists such a call as the model call it makes, its input one item:
     `yolo.predict(image)` once per video frame, `np.expand_dims` in the project's frontend.py).
     `predict()` given a batch of
-    one counts too in a program on multi-backend Keras 2.0-2.3 (rules/keras_flavour.py), where
-    GL201 is silent: there `predict` is a thin session run per call, so what the calls cost is
+    one counts too in a program on multi-backend Keras 2.0-2.3 (rules/keras_flavour.py), or on the
+    standalone `keras` whose code says nothing of its version (unless the model is tiny, which GL201
+    prices whatever Keras), where GL201 is silent: there `predict` is a thin session run per call, so what the calls cost is
     not a start-up but the device's work on one item at a time, which stacking the items saves
     (elsewhere GL201 reports every `predict` a loop repeats). A TF1 graph's inference
     (`Session.run` with no optimizer update among its fetches) counts when what it is fed holds
@@ -298,6 +300,11 @@ class BatchOfOneInLoop(Rule):
             "ds = tf.data.Dataset.from_tensor_slices((images, labels))\n"
             "for x, y in ds.batch(64):\n    scores.append(model(x, training=False))\n"
         ),
+        Valid(  # standalone `keras` of unknown version, a tiny model: GL201's, which prices its calls whatever Keras
+            "import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
+            "model = Sequential([Dense(2, input_shape=(4,))])\nmodel.compile(loss='mse', optimizer='adam')\n"
+            "for row in rows:\n    q = model.predict(np.expand_dims(row, 0))\n"
+        ),
         Valid(  # a traced function: the loop is a graph loop
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
             "@tf.function\ndef run(xs):\n    for x in xs:\n        model(x[None])\n"
@@ -371,6 +378,12 @@ class BatchOfOneInLoop(Rule):
             line=8,
             message_contains="(through `translate`, called per item of the loop at line 9)",
         ),
+        Invalid(  # standalone `keras` whose code says nothing of its version: GL201 is silent, the batch of one holds
+            "import numpy as np\nfrom keras.models import load_model\nmodel = load_model('m.h5')\n"
+            "for path in paths:\n    image = np.load(path)\n    scores.append(model.predict(np.expand_dims(image, 0)))\n",
+            line=6,
+            message_contains="`predict` runs the model on a batch of one item",
+        ),
         Invalid(  # a stored video read frame by frame in a `while` loop and written out: its frames all exist
             VIDEO.format(source="path", item="frame"),
             line=11,
@@ -408,7 +421,7 @@ class BatchOfOneInLoop(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        multi_backend = None
+        flavour = None
         for site in facts.sites:
             graph = _graph_run_of_one(site)
             if not (graph or is_keras_model_method(site.api, (*RUNS_ONCE, PREDICT))) or site.features.get(
@@ -438,10 +451,10 @@ class BatchOfOneInLoop(Rule):
                 if item is None:
                     continue
             if method(site.api) == PREDICT:
-                if multi_backend is None:
-                    multi_backend = keras_flavour(facts).multi_backend
-                if not multi_backend:
-                    continue
+                if flavour is None:
+                    flavour = keras_flavour(facts)
+                if not (flavour.multi_backend or flavour.unknown and tiny_step(site) is None):
+                    continue  # GL201's, which prices TF2's start-up (and a tiny model's, whatever Keras)
             yield self.diagnostic(
                 site.callsite.span,
                 facts.path,
