@@ -1091,7 +1091,9 @@ def tfds_as_dataset(owner: Inst, args: list, keywords: list) -> Any:
     return found if found is not None or not one else Inst(DATASET, "factory")
 
 
-def _tfds_split(name: str, split: Any, batched: bool = False) -> Inst | None:
+def tfds_split_samples(name: str, split: Any) -> tuple[int, worktables.Split] | None:
+    """How many examples a TFDS split gives (sliced too: `train[:70%]`, `train[1000:]`), with the
+    table's row of the whole split; None for a split not tabled."""
     match = _SPLIT.match(split) if isinstance(split, str) else None
     if match is None:
         return None
@@ -1106,6 +1108,14 @@ def _tfds_split(name: str, split: Any, batched: bool = False) -> Inst | None:
         start = scale(lo) if lo else 0
         stop = scale(hi) if hi else samples
         samples = len(range(samples)[start:stop])
+    return samples, table
+
+
+def _tfds_split(name: str, split: Any, batched: bool = False) -> Inst | None:
+    found = tfds_split_samples(name, split)
+    if found is None:
+        return None
+    samples, table = found
     note = f"tfds {name} {split}: {table.source}"
     data = Data(samples, table.shape, prov="table", note=note)
     return Inst(DATASET, "factory", {"data": data, BATCHED: True} if batched else {"data": data})

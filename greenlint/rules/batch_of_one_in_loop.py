@@ -28,8 +28,11 @@ from greenlint.rules.syntax import (
     parameters,
     positional_parameters,
     shows_each_pass,
+    stored_frames,
     times_each_call,
+    trains,
 )
+from greenlint.rules.tiny_steps import tiny_step
 
 #: Model calls that run the model once on what they are given (`predict` is GL201's).
 RUNS_ONCE = ("predict_on_batch", "__call__")
@@ -46,6 +49,23 @@ GRAPH = (
     "sess = tf.Session()\n"
 )
 
+#: A stored video (or a camera: `{source}`) read frame by frame in a `while` loop, each pass's `{item}`
+#: given to the model as a batch of one and the frame written out.
+VIDEO = (
+    "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+    "capture = cv2.VideoCapture({source})\nwriter = cv2.VideoWriter('out.avi', fourcc, 25, (640, 480))\nok = True\n"
+    "while ok:\n    ok, frame = capture.read()\n    if ok:\n"
+    "        boxes = model.predict_on_batch(np.expand_dims({item}, 0))\n        writer.write(draw(frame, boxes))\n"
+)
+
+#: A helper loading an image as a batch of one, called per file of a loop whose `{call}` is given it.
+LOADED = (
+    "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n\n\n"
+    "def load(path):\n    x = tf.keras.utils.img_to_array(tf.keras.utils.load_img(path))\n"
+    "    return np.expand_dims(x, axis=0) / 255.0\n\n\n"
+    "for path in paths:\n    x = load(path)\n    scores = {call}\n"
+)
+
 
 class BatchOfOneInLoop(Rule):
     """
@@ -53,7 +73,9 @@ class BatchOfOneInLoop(Rule):
     Flags `predict_on_batch()` on a Keras model, or the model called directly, given a batch
     of one item (`np.expand_dims(image, axis=0)`, `image[None]`, `x[i:i + 1]`,
     `np.array([image])`, a `reshape` to a leading 1; or a name its last assignment before the
-    call binds to one) on every
+    call binds to one; or an input the analysis found to hold one row where it was made: `x =
+    load(path)` of a helper of the file returning `np.expand_dims(x, 0)`, a batch of
+    `ds.batch(1)`) on every
     iteration of a `for` loop over the items, when the items are independent: nothing the
     model returned in one iteration reaches the input of the next. The call may be in a function
     that makes the batch of one from its parameter (`def detect(image): ...
@@ -63,8 +85,9 @@ class BatchOfOneInLoop(Rule):
     analysis lists such a call as the model call it makes, its input one item:
     `yolo.predict(image)` once per video frame, `np.expand_dims` in the project's frontend.py).
     `predict()` given a batch of
-    one counts too in a program on multi-backend Keras 2.0-2.3 (rules/keras_flavour.py), where
-    GL201 is silent: there `predict` is a thin session run per call, so what the calls cost is
+    one counts too in a program on multi-backend Keras 2.0-2.3 (rules/keras_flavour.py), or on the
+    standalone `keras` whose code says nothing of its version (unless the model is tiny, which GL201
+    prices whatever Keras), where GL201 is silent: there `predict` is a thin session run per call, so what the calls cost is
     not a start-up but the device's work on one item at a time, which stacking the items saves
     (elsewhere GL201 reports every `predict` a loop repeats). A TF1 graph's inference
     (`Session.run` with no optimizer update among its fetches) counts when what it is fed holds
@@ -75,10 +98,16 @@ class BatchOfOneInLoop(Rule):
     per run, as a model called on one item does. Not reported: a decoding or
     control loop whose next input is made from the last output (a token appended to the
     sequence, an action fed to an environment), a `while` loop (a camera or a stream read as
-    it comes, where waiting for a batch adds latency), a call in a traced function, a loop
+    it comes, where waiting for a batch adds latency) unless each of its passes reads the next
+    frame of a stored video that the item comes from (`ok, frame = capture.read()` on a
+    `cv2.VideoCapture(path)`, not a camera's index such as `VideoCapture(0)`, and none drawn in a
+    live window, even under a test: a video file turned into another, whose frames all exist before
+    the loop), a call in a traced function, a loop
     whose variable does not reach the item, a loop that waits for the user on each item
     (`cv2.waitKey(0)`, `input()`, `plt.show()`: a person's pace, not the model's, sets its
     time) or reads its items from standard input as they come (`for line in sys.stdin:`), a loop
+    that also trains a model (a GAN trained on batches of one: each call predicts with the weights
+    the last step left, and more items per call is a larger training batch, GL301's), a loop
     that shows each pass's result in a live window (`cv2.imshow` on every pass: a webcam demo's
     frames, drawn as they come, cannot wait to be stacked with later ones), a
     loop that times each call (a clock read before and after it: a latency measurement, whose
@@ -135,11 +164,11 @@ class BatchOfOneInLoop(Rule):
     name = "batch-of-one-in-loop"
     CALLS = frozenset((*RUNS_ONCE, PREDICT, "run"))
     MESSAGE = (
-        "`{method}` runs the model on a batch of one item (`{item}`) on every iteration of the loop{times}: "
+        "`{method}` runs the model on a batch of one item ({item}) on every iteration of the loop{times}: "
         "the items are independent, stack them into batches"
     )
     GRAPH_MESSAGE = (
-        "`Session.run` runs the graph's inference on a batch of one item (its feed `{item}` holds one row) on every "
+        "`Session.run` runs the graph's inference on a batch of one item (its feed {item} holds one row) on every "
         "iteration of the loop{times}: the items are independent, stack them into batches (where a placeholder fixes "
         "a first axis of 1, make it `None`)"
     )
@@ -247,6 +276,35 @@ class BatchOfOneInLoop(Rule):
         Valid(  # a TF1 graph of any batch, run on a batch of many rows each pass
             GRAPH.replace("[1, 64]", "[None, 64]") + "for batch in batches:\n    out = sess.run(y, feed_dict={x: batch})\n"
         ),
+        Valid(  # a camera opened on its index, read as it comes: its frames do not exist yet
+            VIDEO.format(source="0", item="frame")
+        ),
+        Valid(  # a camera's index held in a name
+            VIDEO.replace("capture = ", "camera = int(args.camera)\ncapture = ").format(source="camera", item="frame")
+        ),
+        Valid(  # a stored video drawn in a live window as it is read: none of its frames waits for later ones
+            VIDEO.format(source="path", item="frame") + "        cv2.imshow('boxes', frame)\n        cv2.waitKey(1)\n"
+        ),
+        Valid(  # each pass reads a frame, but the model is given the same template: not the video's items
+            VIDEO.format(source="path", item="template")
+        ),
+        Valid(  # a GAN trained on batches of one: each call predicts with the weights the last step left
+            LOADED.format(call="model.predict_on_batch(x)")
+            + "    critic.train_on_batch(scores, np.zeros((1, 1)))\n"
+        ),
+        Valid(  # the helper's input has one row, but the same one each pass: the loop does not vary it
+            LOADED.format(call="model(x)").replace("x = load(path)", "x = load('reference.png')")
+        ),
+        Valid(  # a data set in batches of many
+            "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "ds = tf.data.Dataset.from_tensor_slices((images, labels))\n"
+            "for x, y in ds.batch(64):\n    scores.append(model(x, training=False))\n"
+        ),
+        Valid(  # standalone `keras` of unknown version, a tiny model: GL201's, which prices its calls whatever Keras
+            "import numpy as np\nfrom keras.models import Sequential\nfrom keras.layers import Dense\n"
+            "model = Sequential([Dense(2, input_shape=(4,))])\nmodel.compile(loss='mse', optimizer='adam')\n"
+            "for row in rows:\n    q = model.predict(np.expand_dims(row, 0))\n"
+        ),
         Valid(  # a traced function: the loop is a graph loop
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
             "@tf.function\ndef run(xs):\n    for x in xs:\n        model(x[None])\n"
@@ -320,6 +378,39 @@ class BatchOfOneInLoop(Rule):
             line=8,
             message_contains="(through `translate`, called per item of the loop at line 9)",
         ),
+        Invalid(  # standalone `keras` whose code says nothing of its version: GL201 is silent, the batch of one holds
+            "import numpy as np\nfrom keras.models import load_model\nmodel = load_model('m.h5')\n"
+            "for path in paths:\n    image = np.load(path)\n    scores.append(model.predict(np.expand_dims(image, 0)))\n",
+            line=6,
+            message_contains="`predict` runs the model on a batch of one item",
+        ),
+        Invalid(  # a stored video read frame by frame in a `while` loop and written out: its frames all exist
+            VIDEO.format(source="path", item="frame"),
+            line=11,
+            message_contains="`predict_on_batch` runs the model on a batch of one item (`np.expand_dims(frame, 0)`)",
+        ),
+        Invalid(  # multi-backend Keras: a helper predicting on one frame, called per frame of a stored video
+            "import cv2\nimport numpy as np\nfrom keras.models import load_model\nmodel = load_model('m.h5')\n"
+            "model.fit_generator(batches, steps_per_epoch=100)\n\n\ndef detect(image):\n"
+            "    return model.predict(np.expand_dims(image, 0))\n\n\n"
+            "def convert(video_path, writer):\n    capture = cv2.VideoCapture(video_path)\n    ok = True\n"
+            "    while ok:\n        ok, image = capture.read()\n        if ok:\n"
+            "            writer.write(draw(image, detect(image[..., ::-1])))\n",
+            line=9,
+            message_contains="(through `detect`, called per item of the loop at line 15)",
+        ),
+        Invalid(  # the batch of one made by a helper of the file, which the loop calls per file
+            LOADED.format(call="model(x, training=False)"),
+            line=13,
+            message_contains="a batch of one item (`load(path)`, np.expand_dims(x, 0): a batch of one)",
+        ),
+        Invalid(  # a data set batched by one, each batch given to the model
+            "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+            "ds = tf.data.Dataset.from_tensor_slices((images, labels))\n"
+            "for x, y in ds.batch(1):\n    scores.append(model(x, training=False))\n",
+            line=5,
+            message_contains="(`x`, one batch of the data set (1 samples",
+        ),
         Invalid(  # the images are shown only when asked: the evaluation runs at the model's pace
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
             "def detections(paths, visualize=False):\n    for path in paths:\n        image = cv2.imread(path)\n"
@@ -330,7 +421,7 @@ class BatchOfOneInLoop(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        multi_backend = None
+        flavour = None
         for site in facts.sites:
             graph = _graph_run_of_one(site)
             if not (graph or is_keras_model_method(site.api, (*RUNS_ONCE, PREDICT))) or site.features.get(
@@ -346,7 +437,11 @@ class BatchOfOneInLoop(Rule):
                 continue
             loops = own_loops(facts, call, cell)
             if loops:
-                item, through = _wrapped_item(site, call) if wrapped else (_one_item(call, loops[0], graph), "")
+                item, through = (
+                    _wrapped_item(site, call)
+                    if wrapped
+                    else (_one_item(call, loops[0], graph, site.work_value("samples")), "")
+                )
                 if item is None or not _per_item(facts, loops[0], call, item, cell):
                     continue
             elif wrapped:
@@ -356,16 +451,16 @@ class BatchOfOneInLoop(Rule):
                 if item is None:
                     continue
             if method(site.api) == PREDICT:
-                if multi_backend is None:
-                    multi_backend = keras_flavour(facts).multi_backend
-                if not multi_backend:
-                    continue
+                if flavour is None:
+                    flavour = keras_flavour(facts)
+                if not (flavour.multi_backend or flavour.unknown and tiny_step(site) is None):
+                    continue  # GL201's, which prices TF2's start-up (and a tiny model's, whatever Keras)
             yield self.diagnostic(
                 site.callsite.span,
                 facts.path,
                 (self.GRAPH_MESSAGE if graph else self.MESSAGE).format(
                     method=method(site.api) if method(site.api) != "__call__" else "model(...)",
-                    item=_shown(site, item, wrapped),
+                    item=_shown(site, item, wrapped, noted=not (graph or batch_of_one(item))),
                     times=through or site.loop_times(),
                 ),
             )
@@ -393,32 +488,41 @@ def _wrapped_item(site: Site, call: ast.Call) -> tuple[ast.expr | None, str]:
     return given, f" (through `{ast.unparse(call.func)}`" + (f", {via})" if via else ")")
 
 
-def _shown(site: Site, item: ast.expr, wrapped: bool) -> str:
-    """The batch of one as the message names it: the expression, or for a wrapper's call what the
-    analysis noted of the helper's input (`np.expand_dims(x, 0)`)."""
-    if not wrapped:
-        return ast.unparse(item)
+def _shown(site: Site, item: ast.expr, wrapped: bool, noted: bool) -> str:
+    """The batch of one as the message names it: the expression; for a wrapper's call, what the
+    analysis noted of the helper's input (`np.expand_dims(x, 0)`); for an input not written as one
+    (*noted*: made by a helper, drawn from `ds.batch(1)`), the input and that note."""
     entry = site.callsite.work.get("samples")
-    note = None if entry is None else entry.note
-    return note.split(": ")[0] if isinstance(note, str) and note else ast.unparse(item)
+    note = entry.note if entry is not None and isinstance(entry.note, str) and entry.note else None
+    if wrapped and note:
+        return f"`{note.split(': ')[0]}`"
+    return f"`{ast.unparse(item)}`, {note}" if noted and note else f"`{ast.unparse(item)}`"
 
 
 def _per_item(facts: FileFacts, loop: ast.AST, call: ast.Call, item: ast.expr, cell: int | None) -> bool:
-    """*call*, given the batch of one *item*, runs once per item of the `for` loop *loop*: the loop's
-    variable reaches the item, no output reaches a later pass's item, and the loop neither shows
-    each pass's result to a person (`syntax.shows_each_pass`), times each call, nor is a graph loop."""
+    """*call*, given the batch of one *item*, runs once per item of *loop*: a `for` loop whose variable
+    reaches the item, or a `while` loop whose frame of a stored video does (`syntax.stored_frames`), no
+    output reaches a later pass's item, and the loop neither shows each pass's result to a person
+    (`syntax.shows_each_pass`), times each call, trains a model (`syntax.trains`: a GAN's loop on
+    batches of one, whose calls predict with the weights each step changes; more items a call is a
+    larger training batch, GL301's), nor is a graph loop."""
+    if isinstance(loop, ast.While):  # a video shown as it is read, under a test too, is a demo's
+        frames = stored_frames(facts, loop, cell)
+        if shows_each_pass(loop, guarded=True) or not flow.names(item) & flow.derived(frames, loop.body):
+            return False
     return (
-        isinstance(loop, (ast.For, ast.AsyncFor))
+        isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
         and not autograph_loop(facts, loop, cell)
         and bool(flow.names(item) & loop_varying(loop))
         and not _fed_back(call, item, loop)
         and not _regions_of_one_image(item, loop)
         and not shows_each_pass(loop)
         and not times_each_call(loop, call)
+        and not trains(facts, loop, cell)
     )
 
 
-def _regions_of_one_image(item: ast.expr, loop: ast.For | ast.AsyncFor) -> bool:
+def _regions_of_one_image(item: ast.expr, loop: ast.For | ast.AsyncFor | ast.While) -> bool:
     """The item is cut from one array the loop did not read, by a region its variable sets
     (`face = gray_image[y1:y2, x1:x2]` for each face detected in one frame): the items are the
     few regions one image holds, not a data set's, so a batch of them is a handful at most."""
@@ -449,9 +553,9 @@ def _regions_of_one_image(item: ast.expr, loop: ast.For | ast.AsyncFor) -> bool:
     return False
 
 
-def _few_trips(loop: ast.For | ast.AsyncFor) -> bool:
+def _few_trips(loop: ast.For | ast.AsyncFor | ast.While) -> bool:
     """The loop runs over `range(n)` (or `range(a, b)`) of literals, at most `FEW_ELEMENTS` trips."""
-    it = loop.iter
+    it = getattr(loop, "iter", None)
     if not (isinstance(it, ast.Call) and last_name(it.func) == "range" and 1 <= len(it.args) <= 2):
         return False
     bounds = [a.value for a in it.args if isinstance(a, ast.Constant) and type(a.value) is int]
@@ -482,7 +586,7 @@ def _through_helper(
         ]
         loop = loops[0] if loops else None
         if (
-            isinstance(loop, (ast.For, ast.AsyncFor))
+            isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
             and given
             and not _few_trips(loop)
             and _per_item(facts, loop, caller, ast.Tuple(elts=given, ctx=ast.Load()), unit_cell)
@@ -491,23 +595,28 @@ def _through_helper(
     return None, ""
 
 
-def _one_item(call: ast.Call, loop: ast.AST, graph: bool = False) -> ast.expr | None:
+def _one_item(call: ast.Call, loop: ast.AST, graph: bool = False, rows: Any = None) -> ast.expr | None:
     """The expression making the call's input a batch of one item, written in the call (in a
     list of inputs too) or bound to the name given by the loop body's last plain assignment of
-    it before the call (`x = cv2.resize(frame, size)`, then `x = np.expand_dims(x, 0)`); for a
-    *graph* run of one row (`_graph_run_of_one`), its feed dict; None if there is none."""
+    it before the call (`x = cv2.resize(frame, size)`, then `x = np.expand_dims(x, 0)`); else, where
+    the analysis found the input to hold one row (*rows*, the site's `samples`: a batch of one made
+    where the input was bound, `x = load(path)` of a helper returning `np.expand_dims(x, 0)`), that
+    input as given or bound; for a *graph* run of one row (`_graph_run_of_one`), its feed dict; None
+    if there is none."""
     if graph:
         return _fed_one_array(call)
     given = argument(call, "x", 0) or argument(call, "inputs")
     inputs = given.elts if isinstance(given, (ast.List, ast.Tuple)) else [given] if given is not None else []
     bound = last_bindings(loop, call.lineno)
+    resolved = []
     for expr in inputs:
         if isinstance(expr, ast.Name):
             assigned = bound.get(expr.id)
             expr = assigned.value if assigned is not None else expr
         if batch_of_one(expr):
             return expr
-    return None
+        resolved.append(expr)
+    return resolved[0] if rows == 1 and len(resolved) == 1 else None
 
 
 def _fed_one_array(call: ast.Call) -> ast.expr | None:
@@ -526,7 +635,7 @@ def _fed_one_array(call: ast.Call) -> ast.expr | None:
     return fed if len(arrays) == 1 and None not in fed.keys else None
 
 
-def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor) -> bool:
+def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor | ast.While) -> bool:
     """What the call returns reaches the item of a later iteration (a decoding or control loop):
     the names bound from its result reach the next pass (`flow.next_pass`: not a frame each pass
     reads afresh, later drawn on from the result) and meet the item's, through assignments or a list
@@ -541,4 +650,5 @@ def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor) -> b
             continue
         if any(n is call for n in ast.walk(value)):
             results = results.union(*(flow.targets(t) for t in bound))
-    return bool(flow.next_pass(results, loop.body, flow.targets(loop.target), handed_on(loop)) & flow.names(item))
+    variable = flow.targets(loop.target) if isinstance(loop, (ast.For, ast.AsyncFor)) else frozenset()
+    return bool(flow.next_pass(results, loop.body, variable, handed_on(loop)) & flow.names(item))

@@ -10,7 +10,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from greenlint.analysis import flow, worktables
+from greenlint.analysis import flow
+from greenlint.analysis.arrays import tfds_split_samples
 from greenlint.analysis.callsite import Span
 from greenlint.analysis.hostwork import DECODES, encoding
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
@@ -157,8 +158,8 @@ class DecodedFilesWithoutCache(Rule):
     functions of this file it calls) decodes or parses file contents (`tf.io.decode_jpeg`, `tf.image.decode_png`, `tf.io.decode_image`,
     `tf.audio.decode_wav`, `tf.io.parse_single_example`, ...), or a split `tfds.load()` gives (TFDS
     parses and decodes each example as it reads it, unless given `decoders=`; named by a literal
-    `split`, alone, in a list, or with `with_info=True`: a list's split picked by unpacking or by
-    its index, `ds[0]`; likewise the split `as_dataset()` gives of a `tfds.builder()`, called on it or
+    `split`, alone, in a list, or with `with_info=True`: a list's split picked by unpacking, a nested
+    target too (`(train, test), info = tfds.load(...)`), or by its index, `ds[0]`; likewise the split `as_dataset()` gives of a `tfds.builder()`, called on it or
     on the name its function last bound to it: not on a builder it is given, whose kind is not known
     there), when the pipeline, directly or through the names it is assigned to in
     the same function (in a notebook, a top-level name also in the later cells; a name bound
@@ -490,6 +491,20 @@ class DecodedFilesWithoutCache(Rule):
             "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
             "ds = tfds.load('mnist', split='train', as_supervised=True)\nrest = ds.skip(1000)\n"
             "model.fit(ds.take(64).batch(64), epochs=10)\n"
+        ),
+        Valid(  # a few examples repeated for ever for a look: `take(8)` with no `skip`, not a split
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds = tfds.load('mnist', split='train', as_supervised=True)\n"
+            "for x, y in ds.take(8).repeat().batch(8):\n    show(x)\n"
+        ),
+        Valid(  # the repeat comes after a cache: each file decoded once
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds, info = tfds.load('mnist', split='train', with_info=True)\n"
+            "model.fit(ds.cache().shuffle(1000).repeat().batch(128), steps_per_epoch=100, epochs=10)\n"
+        ),
+        Valid(  # the held-out split kept whole in a dict the file does not follow, repeated there
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds = tfds.load('mnist', split=['train', 'test'])\nsplits = {'all': ds}\n"
         ),
         Valid(  # a helper's pipeline returned to a call of this file that goes over it once
             "import tensorflow as tf\n\n\ndef batched(dataset, map_fn=None):\n    dataset = dataset.shuffle(2048)\n"
@@ -849,6 +864,28 @@ class DecodedFilesWithoutCache(Rule):
             line=3,
             message_contains="reads and decodes the files again on each of 10 epochs",
         ),
+        Invalid(  # splits unpacked with their info, the training split repeated for ever for a fit of 100 steps an epoch
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "(train, test), info = tfds.load('mnist', split=['train', 'test'], with_info=True, as_supervised=True)\n"
+            "train = train.shuffle(10000).repeat().batch(128)\n"
+            "model.fit(train, steps_per_epoch=100, epochs=10, validation_data=test.batch(128))\n",
+            line=3,
+            message_contains="reads and decodes the files again on every pass of `repeat()` (line 4)",
+        ),
+        Invalid(  # a split cut by percents, unpacked from a nested target: its size read from the table's
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "(train, held), info = tfds.load('tf_flowers', split=['train[:70%]', 'train[70%:]'], with_info=True)\n"
+            "model.fit(train.shuffle(1000).batch(32), epochs=6, validation_data=held.batch(32))\n",
+            line=3,
+            message_contains="on each of 6 epochs: if the decoded set fits in memory (2,569 examples in `train[:70%]`)",
+        ),
+        Invalid(  # a split repeated by a literal count in its chain: each of its passes decodes again
+            "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
+            "ds = tfds.load('mnist', split='train', as_supervised=True)\n"
+            "for x, y in ds.shuffle(1000).repeat(20).batch(128):\n    train_step(x, y)\n",
+            line=3,
+            message_contains="on every pass of `repeat(20)` (line 4)",
+        ),
         Invalid(  # a list of splits with its info: the split picked by its index, cut into training and held-out parts
             "import tensorflow as tf\nimport tensorflow_datasets as tfds\n"
             "ds, info = tfds.load('mnist', split=['train'], with_info=True)\nds = ds[0]\n"
@@ -976,7 +1013,12 @@ class DecodedFilesWithoutCache(Rule):
                 yield self.diagnostic(facts.span(*helper), facts.path, message)
         reported: set[int] = set()  # one finding per `tfds.load()`, whichever of its splits runs again
         for call, cell, elements, size, what in _tfds_loads(facts):
-            when = None if id(call) in reported else pipeline_passes(facts, call, cell, options, elements=elements)
+            when = (
+                None
+                if id(call) in reported
+                else repeated_after(facts, call, cell, elements)
+                or pipeline_passes(facts, call, cell, options, elements=elements)
+            )
             if when:
                 reported.add(id(call))
                 message = self.MESSAGE.format(what=what, when=when, size=size) + optional
@@ -1063,17 +1105,19 @@ def _tfds_builder(facts: FileFacts, call: ast.Call, cell: int | None) -> ast.Cal
 
 
 def _tfds_size(name: ast.expr | None, split: ast.expr) -> str:
-    """What TFDS's table (data/work/tfds.csv) says of a split's size: "60,000 examples of 28×28×1"."""
+    """What TFDS's table (data/work/tfds.csv) says of a split's size, sliced too (`arrays.tfds_split_samples`):
+    "60,000 examples of 28×28×1 in `train`", "2,569 examples in `train[:70%]`"."""
     unknown = "its size is not known from the code"
     if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
         return unknown
     if not (isinstance(split, ast.Constant) and isinstance(split.value, str)):
         return unknown
-    found = worktables.tfds_split(name.value.partition(":")[0], split.value)
+    found = tfds_split_samples(name.value.partition(":")[0], split.value)
     if found is None:
         return unknown
-    shape = f" of {'×'.join(map(str, found.shape))}" if found.shape else ""
-    return f"{found.samples:,} examples{shape} in `{split.value}`"
+    samples, table = found
+    shape = f" of {'×'.join(map(str, table.shape))}" if table.shape else ""
+    return f"{samples:,} examples{shape} in `{split.value}`"
 
 
 def _decoding_helpers(facts: FileFacts) -> Iterator[tuple[ast.Call, int | None, str]]:

@@ -50,19 +50,25 @@ def _many(count: ast.expr) -> bool:
     return value is None or (type(value) is int and (value == -1 or value > 1))
 
 
-def repeated_after(facts: FileFacts, call: ast.Call, cell: int | None) -> str | None:
+def repeated_after(facts: FileFacts, call: ast.Call, cell: int | None, elements: tuple[int, ...] = ()) -> str | None:
     """How a pipeline is repeated after *call*, in its chain or through the names it is assigned
     to in its scope: "every pass of `repeat()` (line 12)", a `repeat` with no count, `None`, -1
     or a literal count above 1 (whatever takes it then: a cache there would hold an endless
     dataset, the cache belongs before it); None where there is none, where its count is not
-    known (a parameter may be 1), or where a `.take(n)` bounds it (`_looked_at`)."""
-    todo: list[tuple[int | None, ast.expr, ast.AST | None]] = [(cell, chain_top(facts, call, cell), call)]
+    known (a parameter may be 1), or where a `.take(n)` bounds it (`_looked_at`). With *elements*,
+    the pipeline is that element of what *call* gives, as `pipeline_passes` reads them."""
+    todo: list[tuple[int | None, ast.expr, ast.AST | None, tuple[int, ...]]] = [
+        (cell, call, None, elements) if elements else (cell, chain_top(facts, call, cell), call, ())
+    ]
     seen: set[int] = set()
     while todo:
-        cell, top, stop = todo.pop()
+        cell, top, stop, elements = todo.pop()
         if id(top) in seen or len(seen) > MAX_USES or _looked_at(facts, top):
             continue
         seen.add(id(top))
+        if elements:
+            todo += _element_uses(facts, top, facts.parent(top, cell), cell, elements) or []
+            continue
         repeat = _repeat_in(top, stop)
         if repeat is not None:
             count = argument(repeat, "count", 0)
@@ -70,7 +76,7 @@ def repeated_after(facts: FileFacts, call: ast.Call, cell: int | None) -> str | 
             return f"every pass of `repeat({given})` (line {repeat.lineno})"
         parent = facts.parent(top, cell)
         if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-            todo += [(unit, load, None) for unit, load in _loads(facts, parent, parent.targets[0].id, cell)]
+            todo += [(unit, load, None, ()) for unit, load in _loads(facts, parent, parent.targets[0].id, cell)]
     return None
 
 
@@ -148,26 +154,14 @@ def pipeline_passes(
             continue
         parent = here.parent(expr, cell)
         if elements:  # the pipeline is element `elements[0]` of what *expr* gives
-            index, rest = elements[0], elements[1:]
-            if isinstance(parent, ast.Subscript) and parent.value is expr and _constant_index(parent.slice) == index:
-                top = chain_top(here, parent, cell)
-                todo.append((here, top, cell, rest, made, size if rest else size_after(top, size, parent)))  # `ds[0]`
-                continue
-            target = parent.targets[0] if isinstance(parent, ast.Assign) and len(parent.targets) == 1 else None
-            if (
-                not isinstance(parent, ast.Assign)
-                or not isinstance(target, (ast.Tuple, ast.List))
-                or index >= len(target.elts)
-                or any(isinstance(e, ast.Starred) for e in target.elts)
-            ):
+            uses = _element_uses(here, expr, parent, cell, elements)
+            if uses is None:
                 _away(exits)  # kept whole somewhere this file does not follow
                 return None
-            element = target.elts[index]
-            if isinstance(element, ast.Name):
-                todo += [
-                    (here, load, unit, rest, made, size if rest else size_after(load, size))
-                    for unit, load in _loads(here, parent, element.id, cell)
-                ]
+            todo += [
+                (here, top, unit, rest, made, size if rest else size_after(top, size, stop))
+                for unit, top, stop, rest in uses
+            ]
             continue
         returned = here.parent(parent, cell) if isinstance(parent, ast.Tuple) else None
         if isinstance(parent, ast.Tuple) and isinstance(returned, ast.Return):
@@ -331,6 +325,37 @@ def _block(facts: FileFacts, statement: ast.stmt, cell: int | None) -> tuple[int
     parent = facts.parent(statement, cell)
     field = next((f for f, v in ast.iter_fields(parent) if isinstance(v, list) and statement in v), "") if parent else ""
     return id(parent), field
+
+
+def _element_uses(
+    facts: FileFacts, expr: ast.expr, parent: ast.AST | None, cell: int | None, elements: tuple[int, ...]
+) -> list[tuple[int | None, ast.expr, ast.AST | None, tuple[int, ...]]] | None:
+    """Where element `elements[0]` of what *expr* gives goes (*parent*: *expr*'s parent): the chain on
+    `expr[0]`, or the chains reading the name that unpacking binds it to (`ds, info = ...`; a nested
+    target takes the next elements too: `(train, test), info = ...`), each with its cell, where its
+    methods start (the subscript; None: the chain's top) and the elements left; None where what
+    *expr* gives is kept whole (a name, an argument), which this file does not follow."""
+    index, rest = elements[0], elements[1:]
+    if isinstance(parent, ast.Subscript) and parent.value is expr and _constant_index(parent.slice) == index:
+        return [(cell, chain_top(facts, parent, cell), parent, rest)]  # `ds[0]`
+    target = parent.targets[0] if isinstance(parent, ast.Assign) and len(parent.targets) == 1 else None
+    if not isinstance(parent, ast.Assign) or not _unpacks(target, index):
+        return None
+    element = target.elts[index]  # type: ignore[union-attr]
+    while rest and _unpacks(element, rest[0]):
+        element, rest = element.elts[rest[0]], rest[1:]  # type: ignore[attr-defined]
+    if not isinstance(element, ast.Name):
+        return []
+    return [(unit, load, None, rest) for unit, load in _loads(facts, parent, element.id, cell)]
+
+
+def _unpacks(target: ast.AST | None, index: int) -> bool:
+    """*target* is a tuple or list target, with no starred name, that binds an element *index*."""
+    return (
+        isinstance(target, (ast.Tuple, ast.List))
+        and index < len(target.elts)
+        and not any(isinstance(e, ast.Starred) for e in target.elts)
+    )
 
 
 def _constant_index(node: ast.expr) -> int | None:

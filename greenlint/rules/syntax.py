@@ -454,6 +454,45 @@ def streams_items(loop: ast.AST) -> bool:
     return iterable is not None and ast.unparse(iterable) in ("sys.stdin", "fileinput.input()")
 
 
+def stored_frames(facts: FileFacts, loop: ast.AST, cell: int | None) -> frozenset:
+    """The names a `while` loop binds on every pass from the next frame of a stored video (`ok, frame =
+    capture.read()`, `capture` last bound before the loop to `cv2.VideoCapture(path)`): its frames all
+    exist before the loop, as a list's items do, so they can wait to be stacked. Empty for a camera,
+    opened on an index (`VideoCapture(0)`, `int(args.camera)`, a name last bound to an int), and for
+    any other loop."""
+    if not isinstance(loop, ast.While):
+        return frozenset()
+    bound = last_bindings(enclosing(facts, loop, cell), loop.lineno)
+    found: frozenset = frozenset()
+    for node in unguarded_body(loop):
+        if not (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Attribute)
+            and node.value.func.attr == "read"
+            and isinstance(node.value.func.value, ast.Name)
+        ):
+            continue
+        opened = bound.get(node.value.func.value.id)
+        if opened is not None and _opens_stored_video(opened.value, bound):
+            found = found.union(*(flow.targets(t) for t in node.targets))
+    return found
+
+
+def _opens_stored_video(value: ast.expr, bound: dict[str, ast.Assign | None]) -> bool:
+    """`cv2.VideoCapture(source)` given a source that is not a camera's index: an int literal, an
+    `int(...)`, or a name last bound to either."""
+    if not (isinstance(value, ast.Call) and last_name(value.func) == "VideoCapture" and value.args):
+        return False
+    source = value.args[0]
+    if isinstance(source, ast.Name) and (assigned := bound.get(source.id)) is not None:
+        source = assigned.value
+    return not (
+        (isinstance(source, ast.Constant) and type(source.value) is int)
+        or (isinstance(source, ast.Call) and last_name(source.func) == "int")
+    )
+
+
 def waits_for_user(loop: ast.AST) -> bool:
     """The loop's body blocks on a person each time: `input()`, a window shown until closed
     (`plt.show()`), or `cv2.waitKey()` with no delay or a delay of 0 (until a key is pressed);
@@ -479,17 +518,18 @@ def waits_for_user(loop: ast.AST) -> bool:
     return False
 
 
-def shows_each_pass(loop: ast.AST) -> bool:
+def shows_each_pass(loop: ast.AST, guarded: bool = False) -> bool:
     """The loop shows each pass's result to a person: `cv2.imshow` on every pass (a live window a
-    webcam or video demo redraws per frame), or it waits for the person (`waits_for_user`). Its point
-    is one item per pass, shown as it comes: items cannot wait to be batched with later ones."""
+    webcam or video demo redraws per frame; with *guarded*, also under an `if`, such as a frame
+    read's `if ok:`), or it waits for the person (`waits_for_user`). Its point is one item per pass,
+    shown as it comes: items cannot wait to be batched with later ones."""
     return waits_for_user(loop) or any(
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and node.func.attr == "imshow"
         and isinstance(node.func.value, ast.Name)
         and node.func.value.id == "cv2"
-        for node in unguarded_body(loop)
+        for node in (own_body(loop) if guarded else unguarded_body(loop))
     )
 
 
