@@ -420,8 +420,7 @@ def _imports_from(text: str, stem: str) -> bool:
     at = text.find(stem)
     if at == -1:
         return False
-    named = re.compile(rf"{re.escape(stem)}[\s\\]*import\b")
-    module = re.compile(rf"\bimport[ \t(]+(?:[\w.]+\.)?(?:[\w.]+[ \t]*,[ \t]*)*{re.escape(stem)}\b")
+    named, module = _import_patterns(stem)
     while at != -1:
         before = at > 0 and (text[at - 1].isalnum() or text[at - 1] == "_")
         if not before and named.match(text, at) is not None:
@@ -430,6 +429,14 @@ def _imports_from(text: str, stem: str) -> bool:
             return True
         at = text.find(stem, at + 1)
     return False
+
+
+@functools.lru_cache(maxsize=1024)
+def _import_patterns(stem: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """`_imports_from`'s two patterns for *stem*, compiled once: a run asks of each module's stem for
+    every script beside it (482 asks of 183 stems in tf-models-official's vision and nlp)."""
+    return (re.compile(rf"{re.escape(stem)}[\s\\]*import\b"),
+            re.compile(rf"\bimport[ \t(]+(?:[\w.]+\.)?(?:[\w.]+[ \t]*,[ \t]*)*{re.escape(stem)}\b"))
 
 
 def _names_by_string(text: str, stem: str) -> bool:
