@@ -505,6 +505,7 @@ class ProjectIndex:
         #: folder -> {module: every module there that imports it} (`users`), listed with `_importers`
         self._users: dict[str, dict[str, list[str]]] = {}
         self._script_folders: dict[str, list[str]] = {}  # folder -> its subfolders of scripts (`callers`)
+        self._holds_scripts: dict[str, bool] = {}  # folder -> `_holds_script`, its modules read once (`callers`)
         self._readers: dict[str, tuple[str, ...]] = {}  # path -> its `readers`
         self._held = False  # `held`: refresh does nothing
         self._held_stamps: dict[str, tuple[int, ...] | None] = {}  # `stamp`'s, while held
@@ -573,6 +574,7 @@ class ProjectIndex:
         self._importers.clear()  # the folders listed again
         self._users.clear()
         self._script_folders.clear()
+        self._holds_scripts.clear()
         self._readers.clear()
         now = time.monotonic()
         if now - self._refreshed < max_age:
@@ -692,7 +694,7 @@ class ProjectIndex:
         inner = folder
         while inner != last and os.path.dirname(inner) != inner:
             inner = os.path.dirname(inner)
-            if inner == above or _holds_script(inner):
+            if inner == above or self._holds_script(inner):
                 chain.append(inner)
         return [*chain, *(self.script_folders(above) if above != folder else ())]
 
@@ -731,11 +733,20 @@ class ProjectIndex:
             found = self._script_folders[folder] = []
             for entry in _subfolders(folder):
                 if _is_package(entry):  # a library's, not walked; its own folder of scripts is one (`bin/`)
-                    found += [entry] if _holds_script(entry) else []
+                    found += [entry] if self._holds_script(entry) else []
                     continue
-                if _holds_script(entry) or self._names_tf(entry):
+                if self._holds_script(entry) or self._names_tf(entry):
                     found.append(entry)
                 found += self.script_folders(entry)
+        return found
+
+    def _holds_script(self, folder: str) -> bool:
+        """`_holds_script` of *folder*, its modules read once between refreshes (every module's `callers`
+        asks of each folder above it)."""
+        self._fresh()
+        found = self._holds_scripts.get(folder)
+        if found is None:
+            found = self._holds_scripts[folder] = _holds_script(folder)
         return found
 
     def _names_tf(self, folder: str) -> bool:
@@ -812,6 +823,7 @@ class ProjectIndex:
             self._importers.clear()
             self._users.clear()
             self._script_folders.clear()
+            self._holds_scripts.clear()
             self._readers.clear()
             self._memo_version = self._version
 

@@ -187,3 +187,15 @@ def test_two_modules_a_script_could_import_tell_nothing(tmp_path):
         (project / "src" / "train.py").write_text("from models.cnn import build\n\nmodel = build(7)\n")
         assert runs(project / "src" / "models" / "cnn.py", DENSE).count == (None if both else 1)
     assert runs(tmp_path / "two" / "models" / "cnn.py", DENSE).count is None
+
+
+def test_a_script_an_edit_makes_a_program_calls_it_after_a_refresh(tmp_path):
+    """Whether a folder holds a script is read once between refreshes: an edit making `src/train.py` import
+    `models.cnn` top-level (the folder first on `sys.path`) is seen at the next analysis."""
+    (tmp_path / ".git").mkdir()
+    package(tmp_path, "src", "src/models")
+    (tmp_path / "src" / "models" / "cnn.py").write_text(BUILDER)
+    (tmp_path / "src" / "train.py").write_text("import os\n\nmodel = os.getcwd()\n")
+    assert runs(tmp_path / "src" / "models" / "cnn.py", DENSE).count is None
+    (tmp_path / "src" / "train.py").write_text("from models.cnn import build\n\nmodel = build(7)\n")
+    assert runs(tmp_path / "src" / "models" / "cnn.py", DENSE).count == 1

@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from greenlint.analysis.analyse import analyse_file
-from greenlint.analysis.references import CodeReferences, in_binding_functions, super_mentions, word_lines
+from greenlint.analysis.references import CodeReferences, definitions, in_binding_functions, super_mentions, word_lines
 
 
 def sites(tmp_path, code: str) -> dict[tuple[int, str], object]:
@@ -134,6 +134,17 @@ def test_a_class_named_to_reach_its_base_is_no_reference_that_makes_one():
     assert super_mentions(code, "Block") == 1
     assert super_mentions(code.replace("super(Block, self)", "super()"), "Block") == 0
     assert CodeReferences(ast.parse(code.replace("super(Block, self)", "Block.mro()[1]"))).of("Block").total == 3
+
+
+def test_definitions_count_each_def_of_the_name_and_no_look_alike():
+    code = ("class GAN:\n    def train(self):\n        pass\n\nclass VAE:\n    async def  train (self):\n        pass\n"
+            "\nundef train(x)\ndef trainer(self):\n    model.train(x)  # def train(\n")
+    assert definitions(code, "train") == 3  # two methods and the comment's: the text's count, never lower
+    assert definitions(code, "trainer") == 1
+    assert definitions(code, "rain") == 0  # inside a longer name
+    assert definitions(code, "fit") == 0
+    assert definitions("def café(x): pass\ndef cafe(x): pass\n", "café") == 1  # a name not ASCII
+    assert definitions("def ab\u0301(x): pass\n", "ab\u0301") == 1  # its mark no word character
 
 
 #: Functions binding `train` themselves, or not: a parameter, a store seen from an outer function through its
