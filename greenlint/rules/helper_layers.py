@@ -94,33 +94,44 @@ def biased_helper(facts: FileFacts, call: ast.Call) -> Bias | None:
         rank = ranks.pop() if len(ranks) == 1 else None
         return Bias(module.path, layers[0].lineno, "the default bias of " + " or ".join(names), rank)
     bias = _resolve(module, _returned(function))
-    if not isinstance(bias, ast.Call) or not _is(module, bias, {BIAS_ADD}) or _data_format(bias) not in CHANNELS_LAST:
+    if not isinstance(bias, ast.Call):
         return None
-    convolution = _resolve(module, bias.args[0] if bias.args else None, env=_env_at(function, bias))
-    if (
-        not isinstance(convolution, ast.Call)
-        or not _is(module, convolution, CONVOLUTIONS)
-        or _data_format(convolution) not in CHANNELS_LAST
+    return bias_added(module, bias, _resolve(module, bias.args[0] if bias.args else None, env=_env_at(function, bias)))
+
+
+def bias_added(module: FileFacts, bias: ast.Call, convolution: ast.expr | None) -> Bias | None:
+    """Where `bias` (a `tf.nn.bias_add` of `convolution`, what its first argument stands for) adds
+    a `tf.nn` convolution's bias over its channels, both channels last; None where it does not."""
+    if not _is(module, bias, {BIAS_ADD}) or _data_format(bias) not in CHANNELS_LAST:
+        return None
+    if not (
+        isinstance(convolution, ast.Call)
+        and _is(module, convolution, CONVOLUTIONS)
+        and _data_format(convolution) in CHANNELS_LAST
     ):
         return None
     return Bias(module.path, bias.lineno, "`tf.nn.bias_add`", _rank(module, convolution))
 
 
+def keeps_bias(module: FileFacts, call: ast.Call) -> bool:
+    """`call` is a `tf.layers` convolution that adds its bias at its output (`use_bias` and
+    `activation` left to their defaults or given as `True` and `None`, channels last)."""
+    return (
+        _is(module, call, LAYER_CONVOLUTIONS)
+        and _constant(call, "use_bias", True) is True
+        and _constant(call, "activation", None) is None
+        and _data_format(call) in CHANNELS_LAST
+    )
+
+
 def _layer_returns(module: FileFacts, function: ast.FunctionDef) -> list[ast.Call]:
     """The function's returned `tf.layers` convolutions, when every `return` of it returns one that
-    adds its bias at its output (`use_bias` and `activation` left to their defaults or given as
-    `True` and `None`, channels last); else none."""
+    `keeps_bias`; else none."""
     returns = [n for n in ast.walk(function) if isinstance(n, ast.Return)]
     calls = [r.value for r in returns if isinstance(r.value, ast.Call) and _is(module, r.value, LAYER_CONVOLUTIONS)]
     if not returns or len(calls) != len(returns):
         return []
-    biased = all(
-        _constant(c, "use_bias", True) is True
-        and _constant(c, "activation", None) is None
-        and _data_format(c) in CHANNELS_LAST
-        for c in calls
-    )
-    return calls if biased else []
+    return calls if all(keeps_bias(module, c) for c in calls) else []
 
 
 def _rank(module: FileFacts, convolution: ast.Call) -> int | None:
@@ -170,16 +181,25 @@ def _normalises(module: FileFacts, function: ast.FunctionDef, skip: int, rank: i
     if len(params) <= skip:
         return False
     norm = _resolve(module, _returned(function))
-    if not isinstance(norm, ast.Call) or not (_is(module, norm, NORMALIZATIONS) or _contrib_batch_norm(module, norm)):
-        return False
-    given = norm.args[0] if norm.args else next((k.value for k in norm.keywords if k.arg == "inputs"), None)
-    return (
-        isinstance(given, ast.Name)
-        and given.id == params[skip].arg
-        and _constant(norm, "trainable", True) is True
+    given = batch_normalised(module, norm, rank) if isinstance(norm, ast.Call) else None
+    return isinstance(given, ast.Name) and given.id == params[skip].arg
+
+
+def batch_normalised(module: FileFacts, norm: ast.Call, rank: int | None) -> ast.expr | None:
+    """What `norm` batch-normalises (its first argument, or `inputs=`), where it is TensorFlow 1's
+    batch normalization (`tf.compat.v1.layers.batch_normalization`, `tf.contrib.layers.batch_norm`)
+    over its last axis (`-1`, or `rank - 1` where the input's rank is known), trainable, and with
+    its offset `beta` (`center` left True: the offset that takes over a cancelled bias's role); else None."""
+    if not (_is(module, norm, NORMALIZATIONS) or _contrib_batch_norm(module, norm)):
+        return None
+    if not (
+        _constant(norm, "trainable", True) is True
+        and _constant(norm, "center", True) is True
         and _constant(norm, "axis", -1) in ((-1,) if rank is None else (-1, rank - 1))
         and _data_format(norm) in CHANNELS_LAST
-    )
+    ):
+        return None
+    return norm.args[0] if norm.args else next((k.value for k in norm.keywords if k.arg == "inputs"), None)
 
 
 def _contrib_batch_norm(module: FileFacts, call: ast.Call) -> bool:
