@@ -21,6 +21,8 @@ from greenlint.rules.helper_layers import (
     biased_helper,
     keeps_bias,
     normalising,
+    stacked_bias,
+    stacks_batch_norm,
 )
 from greenlint.rules.site import Site
 from greenlint.rules.syntax import enclosing
@@ -86,6 +88,27 @@ _INLINE = (
 _LAYERS_BN = "h = tf.compat.v1.layers.batch_normalization(h, training=training{norm})"
 
 
+#: A network builder (srez's shape): each method stacks its layer's output on `self.outputs`.
+_BUILDER = (
+    "import tensorflow as tf\n\n\nclass Net:\n    def __init__(self, x):\n        self.outputs = [x]\n\n"
+    "    def get_output(self):\n        return self.outputs[-1]\n\n"
+    "    def add_conv2d(self, n):\n        with tf.compat.v1.variable_scope('conv'):\n"
+    "            w = tf.compat.v1.get_variable('w', [3, 3, 64, n])\n"
+    "            out = tf.nn.conv2d(self.get_output(), w, strides=[1, 1, 1, 1], padding='SAME')\n"
+    "{bias}"
+    "        self.outputs.append(out)\n        return self\n\n"
+    "    def add_batch_norm(self):\n"
+    "        self.outputs.append(tf.contrib.layers.batch_norm(self.get_output(){norm}))\n        return self\n\n"
+    "    def add_relu(self):\n        self.outputs.append(tf.nn.relu(self.get_output()))\n        return self\n\n\n"
+    "model = Net(images)\n{build}\n"
+)
+_STACKED_BIAS = "            b = tf.compat.v1.get_variable('b', [n])\n            out = tf.nn.bias_add(out, b)\n"
+
+
+def _builder(build: str, bias: str = _STACKED_BIAS, norm: str = "") -> str:
+    return _BUILDER.format(bias=bias, norm=norm, build=build)
+
+
 def _tf1(bias: str = _BIAS, fmt: str = "", norm: str = "") -> str:
     """A TensorFlow 1 DCGAN's helpers: a convolution with its bias, a class around a batch normalization."""
     return _TF1_CONV.format(fmt=fmt, bias=bias.format(fmt=fmt)) + _TF1_NORM.format(norm=norm)
@@ -123,7 +146,12 @@ class ConvBiasBeforeBatchNorm(Rule):
     `tf.compat.v1.layers` convolution that keeps its default bias (fixed with `use_bias=False`), or
     a `tf.nn.bias_add` of a `tf.nn` convolution (given to it, or bound to its input by the
     statement before; no fix: the bias's variable goes too), given straight to TensorFlow 1's
-    batch normalization or to a project normalization helper.
+    batch normalization or to a project normalization helper. And a network builder's layers (a
+    project class whose methods stack each layer's output on a list of `self`, as srez's `Model`):
+    `model.add_conv2d(64)` then `model.add_batch_norm()` on the same builder (the next statement,
+    or chained), where the one method of the first name appends, on its straight-line path, a
+    `tf.nn.bias_add` of a `tf.nn` convolution, and the second a batch normalization of the list's
+    last output (`self.outputs[-1]`, or a method returning it); on the method's name, no fix.
 
     Not reported either:
 
@@ -353,8 +381,24 @@ class ConvBiasBeforeBatchNorm(Rule):
             "import tensorflow as tf\nfrom tensorflow.keras import layers\n"
             "x = layers.Conv2D(32, 3)(x)\nx = layers.BatchNormalization(center=False)(x)\n"
         ),
+        Valid(_builder("model.add_conv2d(64)\nmodel.add_relu()\nmodel.add_batch_norm()")),  # an activation between
+        Valid(_builder("model.add_conv2d(64)\nmodel.add_batch_norm()", norm=", center=False")),  # no offset
+        Valid(  # the builder's bias added under a condition: not every layer has one
+            _builder(
+                "model.add_conv2d(64)\nmodel.add_batch_norm()",
+                bias="            if n > 64:\n" + _STACKED_BIAS.replace("            ", "                "),
+            )
+        ),
+        Valid(_builder("model.add_conv2d(64)\nother.add_batch_norm()")),  # another builder normalises
     )
     INVALID = (
+        Invalid(  # a network builder: the convolution it stacks, then the batch normalization it stacks on it
+            _builder("model.add_conv2d(64)\nmodel.add_batch_norm()"),
+            line=30,
+            message_contains="`add_conv2d()` adds a bias (`tf.nn.bias_add` at example.py line 16) that the batch"
+            " normalization `add_batch_norm()` right after",
+        ),
+        Invalid(_builder("model.add_conv2d(64).add_batch_norm().add_relu()"), line=30),  # chained
         Invalid(  # TF1 written inline: a `tf.layers` convolution keeping its bias, normalised in the next statement
             _INLINE.format(
                 conv="tf.compat.v1.layers.conv2d(x, 64, 3, padding='same')", then=_LAYERS_BN.format(norm="")
@@ -489,6 +533,17 @@ class ConvBiasBeforeBatchNorm(Rule):
             layer = site.api.rsplit(".", 1)[-1]
             yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(layer=layer))
 
+    def _stacked(self, facts: FileFacts, call: ast.Call, following: ast.Call) -> Iterator[Diagnostic]:
+        """A network builder's layer that stacks a convolution plus its bias, the next one a batch
+        normalization of it: `model.add_conv2d(64)` then `model.add_batch_norm()`."""
+        stacked = stacked_bias(facts, call)
+        if stacked is None or not stacks_batch_norm(facts, following, stacked[1], stacked[0].rank):
+            return
+        bias, method, norm = stacked[0], getattr(call.func, "attr", ""), getattr(following.func, "attr", "")
+        module = os.path.basename(bias.module)
+        message = self.HELPER_MESSAGE.format(helper=method, by=bias.by, module=module, line=bias.line, norm=norm + "()")
+        yield self.diagnostic(facts.span(call.func, None), facts.path, message)
+
     def _helpers(self, facts: FileFacts) -> Iterator[Diagnostic]:
         """A TensorFlow 1 convolution plus bias given straight to a batch normalization: a project
         helper's, a `tf.layers` convolution's or a `tf.nn.bias_add`'s output to a project
@@ -497,6 +552,9 @@ class ConvBiasBeforeBatchNorm(Rule):
         if not isinstance(facts.source, str) or not NORMALIZATION_TEXT.search(facts.source):
             return
         for inner in facts.calls(None):
+            if isinstance(inner.func, ast.Attribute) and (stacking := _stacked_next(facts, inner)) is not None:
+                yield from self._stacked(facts, inner, stacking)
+                continue
             site = None if isinstance(inner.func, ast.Name) else facts.site_at(inner, None)
             if site is None and not isinstance(inner.func, ast.Name):
                 continue
@@ -522,6 +580,25 @@ class ConvBiasBeforeBatchNorm(Rule):
             else:  # a keyword of the layer's call: the fix sets it
                 message = self.LAYER_MESSAGE.format(layer=called, norm=by_norm)
                 yield self.diagnostic(facts.span(inner, None), facts.path, message)
+
+
+def _stacked_next(facts: FileFacts, call: ast.Call) -> ast.Call | None:
+    """The method call on the same builder right after `call` (`model.add_conv2d(...)`): chained to
+    it (`.add_batch_norm()`), or the next statement's (`model.add_batch_norm()`), where `call` is a
+    statement of its own on a name."""
+    parent = facts.parent(call, None)
+    chained = facts.parent(parent, None) if isinstance(parent, ast.Attribute) else None
+    if isinstance(chained, ast.Call) and chained.func is parent:
+        return chained
+    if not (
+        isinstance(parent, ast.Expr) and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+    ):
+        return None
+    following = _next_statement(facts, parent, None)
+    value = following.value if isinstance(following, ast.Expr) else None
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        return value if ast.dump(value.func.value) == ast.dump(call.func.value) else None
+    return None
 
 
 def _tf1_bias(facts: FileFacts, call: ast.Call) -> Bias | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from greenlint.analysis.project import project_index
@@ -207,12 +208,19 @@ def _contrib_batch_norm(module: FileFacts, call: ast.Call) -> bool:
     return tuple(parts[1:]) == CONTRIB_BATCH_NORM and module.imported.get(parts[0]) == "tensorflow"
 
 
-def _definition(facts: FileFacts, name: str, text: re.Pattern[bytes]) -> tuple[FileFacts, ast.stmt] | None:
+def _definition(
+    facts: FileFacts,
+    name: str,
+    text: re.Pattern[bytes],
+    find: Callable[[FileFacts, str], ast.stmt | None] | None = None,
+) -> tuple[FileFacts, ast.stmt] | None:
     """The module-level function or class `name` of the file (a script), else of the first project
-    module it imports that defines it (whose text matches `text`, read before analysing it)."""
+    module it imports that defines it (whose text matches `text`, read before analysing it); with
+    `find`, what it finds in the module instead (a class's method)."""
+    find = find or _module_level
     if not isinstance(facts.source, str):
         return None  # a notebook's cells: not followed
-    own = _module_level(facts, name)
+    own = find(facts, name)
     if own is not None:
         return facts, own
     absolute = os.path.abspath(facts.path)
@@ -222,10 +230,82 @@ def _definition(facts: FileFacts, name: str, text: re.Pattern[bytes]) -> tuple[F
         if not _matches(path, text):
             continue
         module = module_facts(path)
-        found = _module_level(module, name) if module is not None else None
+        found = find(module, name) if module is not None else None
         if module is not None and found is not None:
             return module, found
     return None
+
+
+def stacked_bias(facts: FileFacts, call: ast.Call) -> tuple[Bias, str] | None:
+    """Where `call`, `model.add_conv2d(...)` on a network builder (a project class stacking its
+    layers' outputs in a list of `self`), stacks a convolution plus its bias: the one method of that
+    name among the classes of the file or of the first project module defining one appends to
+    `self.<list>`, in its straight-line code, a `tf.nn.bias_add` of a `tf.nn` convolution. The
+    bias, and the list's name."""
+    if not isinstance(call.func, ast.Attribute):
+        return None
+    module, method = _definition(facts, call.func.attr, BIAS_TEXT, _method) or (None, None)
+    stacked = _stacked(method) if isinstance(method, ast.FunctionDef) else None
+    if module is None or not isinstance(method, ast.FunctionDef) or stacked is None:
+        return None
+    bias = _resolve(module, stacked[1], env=_env_at(method, stacked[1]))
+    if not isinstance(bias, ast.Call):
+        return None
+    convolution = _resolve(module, bias.args[0] if bias.args else None, env=_env_at(method, bias))
+    added = bias_added(module, bias, convolution)
+    return (added, stacked[0]) if added is not None else None
+
+
+def stacks_batch_norm(facts: FileFacts, call: ast.Call, stack: str, rank: int | None) -> bool:
+    """`call`, `model.add_batch_norm()` on a network builder, stacks on `self.<stack>` a batch
+    normalization (`batch_normalised`) of that list's last output: `self.<stack>[-1]`, or a call
+    of a method of the class returning it (`self.get_output()`)."""
+    if not isinstance(call.func, ast.Attribute):
+        return False
+    module, method = _definition(facts, call.func.attr, NORM_TEXT, _method) or (None, None)
+    stacked = _stacked(method) if isinstance(method, ast.FunctionDef) else None
+    if module is None or not isinstance(method, ast.FunctionDef) or stacked is None or stacked[0] != stack:
+        return False
+    norm = _resolve(module, stacked[1], env=_env_at(method, stacked[1]))
+    given = batch_normalised(module, norm, rank) if isinstance(norm, ast.Call) else None
+    if isinstance(given, ast.Call) and dotted(given.func)[:1] == ["self"] and len(dotted(given.func)) == 2:
+        getter = _method(module, dotted(given.func)[1])
+        given = _returned(getter) if isinstance(getter, ast.FunctionDef) else None
+    return _last_of(given, stack)
+
+
+def _method(module: FileFacts, name: str) -> ast.stmt | None:
+    """The method `name` of the module's one class that defines it (None where none or several do)."""
+    tree = module.module(None)
+    classes = [s for s in (tree.body if tree is not None else ()) if isinstance(s, ast.ClassDef)]
+    methods = [f for c in classes for f in c.body if isinstance(f, ast.FunctionDef) and f.name == name]
+    return methods[0] if len(methods) == 1 else None
+
+
+def _stacked(method: ast.FunctionDef) -> tuple[str, ast.expr] | None:
+    """The list of `self` the method appends to and the value appended, where it appends once, on
+    its straight-line path (`self.outputs.append(out)`)."""
+    appends = [
+        n
+        for n in ast.walk(method)
+        if isinstance(n, ast.Call) and len(dotted(n.func)) == 3 and dotted(n.func)[::2] == ["self", "append"]
+    ]
+    if len(appends) != 1 or len(appends[0].args) != 1:
+        return None
+    statement = next((s for s in _straight(method.body) if isinstance(s, ast.Expr) and s.value is appends[0]), None)
+    return (dotted(appends[0].func)[1], appends[0].args[0]) if statement is not None else None
+
+
+def _last_of(expr: ast.expr | None, stack: str) -> bool:
+    """`expr` is `self.<stack>[-1]`."""
+    return (
+        isinstance(expr, ast.Subscript)
+        and dotted(expr.value) == ["self", stack]
+        and isinstance(expr.slice, ast.UnaryOp)
+        and isinstance(expr.slice.op, ast.USub)
+        and isinstance(expr.slice.operand, ast.Constant)
+        and expr.slice.operand.value == 1
+    )
 
 
 def _matches(path: str, text: re.Pattern[bytes]) -> bool:
