@@ -239,7 +239,14 @@ class ConvBiasBeforeBatchNorm(Rule):
     not make the finding worth acting on: the saving is a share of each layer's time, the same
     however long the training, and under `MIN_SHARE` for any convolution over more than 18 input
     channels on the T4. Layers a released checkpoint fills by name, the exception above, are not
-    reported.
+    reported. Selected over every benchmark corpus (the vendored research programs and the cached
+    corpora), it reports 54 biases in 9 programs (face-classification 19, Keras-GAN 14,
+    image-segmentation-keras 6, DCGAN-tensorflow 4, srez 4, pix2pix 3, super-resolution 3,
+    handson-ml2 1); the 20 read of them (every program) are each a bias the normalization right
+    after cancels, over layers of 32 to 512 channels: right, and a cleanliness fix with a small
+    saving (the share above), whose `use_bias=False` is unsafe (weights saved before no longer
+    load). Precise is not enough for a default rule whose fix is unsafe and whose saving is rarely
+    material: it stays opt-in.
 
     ## Fix safety
     Unsafe: adds `use_bias=False`. The network computes the same function (the normalization
