@@ -561,7 +561,6 @@ class ConvBiasBeforeBatchNorm(Rule):
         for inner in facts.calls(None):
             if isinstance(inner.func, ast.Attribute) and (stacking := _stacked_next(facts, inner)) is not None:
                 yield from self._stacked(facts, inner, stacking)
-                continue
             site = None if isinstance(inner.func, ast.Name) else facts.site_at(inner, None)
             if site is None and not isinstance(inner.func, ast.Name):
                 continue
