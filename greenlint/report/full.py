@@ -1,5 +1,5 @@
 """`full`: each diagnostic with its source context, a caret under the span and a help line
-(the fix's title, else the rule's FIX_TITLE)."""
+(the fix's title, else the finding's own `data["help"]`, else the rule's FIX_TITLE)."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def render(diagnostics, sources: Mapping[str, str | Sequence[str]], rules: Mappi
         lines = source_lines(sources, d.path, d.span.cell)
         block = [header(d), *(_snippet(lines, d) if lines else [])]
         meta = rules.get(d.code)
-        help_text = d.fix.title if d.fix is not None else meta.fix_title if meta else None
+        help_text = d.fix.title if d.fix is not None else d.data.get("help") or (meta.fix_title if meta else None)
         if help_text:
             block.append(visible(f"  = help: {help_text}"))
         blocks.append("\n".join(block) + "\n")

@@ -63,6 +63,8 @@ class Invalid:
     device: str | None = None  # the GPU stated (`--device`): FileFacts.device
     line: int | None = None
     message_contains: str | None = None
+    #: Text of the help line shown with the finding: its own (`data["help"]`), else the rule's FIX_TITLE.
+    help_contains: str | None = None
     #: The source after applying the rule's fixes (safe and unsafe), like Fixit's expected_replacement;
     #: the code itself when the finding comes without a fix.
     expected_replacement: str | None = None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from greenlint.analysis.project import project_index
@@ -94,33 +95,44 @@ def biased_helper(facts: FileFacts, call: ast.Call) -> Bias | None:
         rank = ranks.pop() if len(ranks) == 1 else None
         return Bias(module.path, layers[0].lineno, "the default bias of " + " or ".join(names), rank)
     bias = _resolve(module, _returned(function))
-    if not isinstance(bias, ast.Call) or not _is(module, bias, {BIAS_ADD}) or _data_format(bias) not in CHANNELS_LAST:
+    if not isinstance(bias, ast.Call):
         return None
-    convolution = _resolve(module, bias.args[0] if bias.args else None, env=_env_at(function, bias))
-    if (
-        not isinstance(convolution, ast.Call)
-        or not _is(module, convolution, CONVOLUTIONS)
-        or _data_format(convolution) not in CHANNELS_LAST
+    return bias_added(module, bias, _resolve(module, bias.args[0] if bias.args else None, env=_env_at(function, bias)))
+
+
+def bias_added(module: FileFacts, bias: ast.Call, convolution: ast.expr | None) -> Bias | None:
+    """Where `bias` (a `tf.nn.bias_add` of `convolution`, what its first argument stands for) adds
+    a `tf.nn` convolution's bias over its channels, both channels last; None where it does not."""
+    if not _is(module, bias, {BIAS_ADD}) or _data_format(bias) not in CHANNELS_LAST:
+        return None
+    if not (
+        isinstance(convolution, ast.Call)
+        and _is(module, convolution, CONVOLUTIONS)
+        and _data_format(convolution) in CHANNELS_LAST
     ):
         return None
     return Bias(module.path, bias.lineno, "`tf.nn.bias_add`", _rank(module, convolution))
 
 
+def keeps_bias(module: FileFacts, call: ast.Call) -> bool:
+    """`call` is a `tf.layers` convolution that adds its bias at its output (`use_bias` and
+    `activation` left to their defaults or given as `True` and `None`, channels last)."""
+    return (
+        _is(module, call, LAYER_CONVOLUTIONS)
+        and _constant(call, "use_bias", True) is True
+        and _constant(call, "activation", None) is None
+        and _data_format(call) in CHANNELS_LAST
+    )
+
+
 def _layer_returns(module: FileFacts, function: ast.FunctionDef) -> list[ast.Call]:
     """The function's returned `tf.layers` convolutions, when every `return` of it returns one that
-    adds its bias at its output (`use_bias` and `activation` left to their defaults or given as
-    `True` and `None`, channels last); else none."""
+    `keeps_bias`; else none."""
     returns = [n for n in ast.walk(function) if isinstance(n, ast.Return)]
     calls = [r.value for r in returns if isinstance(r.value, ast.Call) and _is(module, r.value, LAYER_CONVOLUTIONS)]
     if not returns or len(calls) != len(returns):
         return []
-    biased = all(
-        _constant(c, "use_bias", True) is True
-        and _constant(c, "activation", None) is None
-        and _data_format(c) in CHANNELS_LAST
-        for c in calls
-    )
-    return calls if biased else []
+    return calls if all(keeps_bias(module, c) for c in calls) else []
 
 
 def _rank(module: FileFacts, convolution: ast.Call) -> int | None:
@@ -170,16 +182,25 @@ def _normalises(module: FileFacts, function: ast.FunctionDef, skip: int, rank: i
     if len(params) <= skip:
         return False
     norm = _resolve(module, _returned(function))
-    if not isinstance(norm, ast.Call) or not (_is(module, norm, NORMALIZATIONS) or _contrib_batch_norm(module, norm)):
-        return False
-    given = norm.args[0] if norm.args else next((k.value for k in norm.keywords if k.arg == "inputs"), None)
-    return (
-        isinstance(given, ast.Name)
-        and given.id == params[skip].arg
-        and _constant(norm, "trainable", True) is True
+    given = batch_normalised(module, norm, rank) if isinstance(norm, ast.Call) else None
+    return isinstance(given, ast.Name) and given.id == params[skip].arg
+
+
+def batch_normalised(module: FileFacts, norm: ast.Call, rank: int | None) -> ast.expr | None:
+    """What `norm` batch-normalises (its first argument, or `inputs=`), where it is TensorFlow 1's
+    batch normalization (`tf.compat.v1.layers.batch_normalization`, `tf.contrib.layers.batch_norm`)
+    over its last axis (`-1`, or `rank - 1` where the input's rank is known), trainable, and with
+    its offset `beta` (`center` left True: the offset that takes over a cancelled bias's role); else None."""
+    if not (_is(module, norm, NORMALIZATIONS) or _contrib_batch_norm(module, norm)):
+        return None
+    if not (
+        _constant(norm, "trainable", True) is True
+        and _constant(norm, "center", True) is True
         and _constant(norm, "axis", -1) in ((-1,) if rank is None else (-1, rank - 1))
         and _data_format(norm) in CHANNELS_LAST
-    )
+    ):
+        return None
+    return norm.args[0] if norm.args else next((k.value for k in norm.keywords if k.arg == "inputs"), None)
 
 
 def _contrib_batch_norm(module: FileFacts, call: ast.Call) -> bool:
@@ -187,12 +208,19 @@ def _contrib_batch_norm(module: FileFacts, call: ast.Call) -> bool:
     return tuple(parts[1:]) == CONTRIB_BATCH_NORM and module.imported.get(parts[0]) == "tensorflow"
 
 
-def _definition(facts: FileFacts, name: str, text: re.Pattern[bytes]) -> tuple[FileFacts, ast.stmt] | None:
+def _definition(
+    facts: FileFacts,
+    name: str,
+    text: re.Pattern[bytes],
+    find: Callable[[FileFacts, str], ast.stmt | None] | None = None,
+) -> tuple[FileFacts, ast.stmt] | None:
     """The module-level function or class `name` of the file (a script), else of the first project
-    module it imports that defines it (whose text matches `text`, read before analysing it)."""
+    module it imports that defines it (whose text matches `text`, read before analysing it); with
+    `find`, what it finds in the module instead (a class's method)."""
+    find = find or _module_level
     if not isinstance(facts.source, str):
         return None  # a notebook's cells: not followed
-    own = _module_level(facts, name)
+    own = find(facts, name)
     if own is not None:
         return facts, own
     absolute = os.path.abspath(facts.path)
@@ -202,10 +230,82 @@ def _definition(facts: FileFacts, name: str, text: re.Pattern[bytes]) -> tuple[F
         if not _matches(path, text):
             continue
         module = module_facts(path)
-        found = _module_level(module, name) if module is not None else None
+        found = find(module, name) if module is not None else None
         if module is not None and found is not None:
             return module, found
     return None
+
+
+def stacked_bias(facts: FileFacts, call: ast.Call) -> tuple[Bias, str] | None:
+    """Where `call`, `model.add_conv2d(...)` on a network builder (a project class stacking its
+    layers' outputs in a list of `self`), stacks a convolution plus its bias: the one method of that
+    name among the classes of the file or of the first project module defining one appends to
+    `self.<list>`, in its straight-line code, a `tf.nn.bias_add` of a `tf.nn` convolution. The
+    bias, and the list's name."""
+    if not isinstance(call.func, ast.Attribute):
+        return None
+    module, method = _definition(facts, call.func.attr, BIAS_TEXT, _method) or (None, None)
+    stacked = _stacked(method) if isinstance(method, ast.FunctionDef) else None
+    if module is None or not isinstance(method, ast.FunctionDef) or stacked is None:
+        return None
+    bias = _resolve(module, stacked[1], env=_env_at(method, stacked[1]))
+    if not isinstance(bias, ast.Call):
+        return None
+    convolution = _resolve(module, bias.args[0] if bias.args else None, env=_env_at(method, bias))
+    added = bias_added(module, bias, convolution)
+    return (added, stacked[0]) if added is not None else None
+
+
+def stacks_batch_norm(facts: FileFacts, call: ast.Call, stack: str, rank: int | None) -> bool:
+    """`call`, `model.add_batch_norm()` on a network builder, stacks on `self.<stack>` a batch
+    normalization (`batch_normalised`) of that list's last output: `self.<stack>[-1]`, or a call
+    of a method of the class returning it (`self.get_output()`)."""
+    if not isinstance(call.func, ast.Attribute):
+        return False
+    module, method = _definition(facts, call.func.attr, NORM_TEXT, _method) or (None, None)
+    stacked = _stacked(method) if isinstance(method, ast.FunctionDef) else None
+    if module is None or not isinstance(method, ast.FunctionDef) or stacked is None or stacked[0] != stack:
+        return False
+    norm = _resolve(module, stacked[1], env=_env_at(method, stacked[1]))
+    given = batch_normalised(module, norm, rank) if isinstance(norm, ast.Call) else None
+    if isinstance(given, ast.Call) and dotted(given.func)[:1] == ["self"] and len(dotted(given.func)) == 2:
+        getter = _method(module, dotted(given.func)[1])
+        given = _returned(getter) if isinstance(getter, ast.FunctionDef) else None
+    return _last_of(given, stack)
+
+
+def _method(module: FileFacts, name: str) -> ast.stmt | None:
+    """The method `name` of the module's one class that defines it (None where none or several do)."""
+    tree = module.module(None)
+    classes = [s for s in (tree.body if tree is not None else ()) if isinstance(s, ast.ClassDef)]
+    methods = [f for c in classes for f in c.body if isinstance(f, ast.FunctionDef) and f.name == name]
+    return methods[0] if len(methods) == 1 else None
+
+
+def _stacked(method: ast.FunctionDef) -> tuple[str, ast.expr] | None:
+    """The list of `self` the method appends to and the value appended, where it appends once, on
+    its straight-line path (`self.outputs.append(out)`)."""
+    appends = [
+        n
+        for n in ast.walk(method)
+        if isinstance(n, ast.Call) and len(dotted(n.func)) == 3 and dotted(n.func)[::2] == ["self", "append"]
+    ]
+    if len(appends) != 1 or len(appends[0].args) != 1:
+        return None
+    statement = next((s for s in _straight(method.body) if isinstance(s, ast.Expr) and s.value is appends[0]), None)
+    return (dotted(appends[0].func)[1], appends[0].args[0]) if statement is not None else None
+
+
+def _last_of(expr: ast.expr | None, stack: str) -> bool:
+    """`expr` is `self.<stack>[-1]`."""
+    return (
+        isinstance(expr, ast.Subscript)
+        and dotted(expr.value) == ["self", stack]
+        and isinstance(expr.slice, ast.UnaryOp)
+        and isinstance(expr.slice.op, ast.USub)
+        and isinstance(expr.slice.operand, ast.Constant)
+        and expr.slice.operand.value == 1
+    )
 
 
 def _matches(path: str, text: re.Pattern[bytes]) -> bool:

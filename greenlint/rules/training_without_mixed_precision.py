@@ -374,7 +374,10 @@ class TrainingWithoutMixedPrecision(Rule):
     ## Fix safety
     No automatic fix: the model's output layer should stay in float32 (its softmax and loss;
     `dtype="float32"` on the last layer, as the guide advises), and a step the program writes
-    itself needs the loss scaling above.
+    itself needs the loss scaling above. The help line shown with a finding names the switch of
+    its kind of training: the Keras policy call of its version, the graph rewrite around the
+    optimizer for a TF1 graph (a `Session.run` of an update, an Estimator's `model_fn`) and for
+    tf.keras before 2.1, the rewritten `tf.train` optimizer or the port for multi-backend Keras 2.
 
     ## Options
     - `multi-backend-port`
@@ -415,6 +418,16 @@ class TrainingWithoutMixedPrecision(Rule):
         " (TensorFlow >= 2.4), the `mixed_float16` policy applies (useful on GPUs with tensor cores and TPUs)"
     )
     FIX_TITLE = 'Call `tf.keras.mixed_precision.set_global_policy("mixed_float16")` before building the model'
+    #: A finding's help line, where its training is not a tf.keras model's of TensorFlow >= 2.1 (FIX_TITLE's).
+    HELP_POLICY = 'Call `{call}("{policy}")` before building the model'
+    HELP_GRAPH = (
+        "Wrap the optimizer in `tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite` before"
+        " building the training op (the graph rewrite, with loss scaling)"
+    )
+    HELP_KERAS2 = (
+        "Compile with a `tf.train` optimizer wrapped by `tf.train.experimental.enable_mixed_precision_graph_rewrite`"
+    )
+    HELP_PORT = "Port the model to tf.keras (TensorFlow >= 2.4), then set the `mixed_float16` policy before building it"
     OPTIONS = (
         Option(
             "multi-backend-port",
@@ -714,6 +727,7 @@ class TrainingWithoutMixedPrecision(Rule):
             options=TF_1_15,
             line=3,
             message_contains="`tf.train` optimizer wrapped by `tf.train.experimental.enable_mixed_precision_graph_rewrite`",
+            help_contains="Compile with a `tf.train` optimizer wrapped by",
         ),
         Invalid(  # keras-contrib extends multi-backend Keras 2.0-2.3 alone: its custom steps take the same rewrite
             "from keras.applications import ResNet50\nfrom keras_contrib.layers import InstanceNormalization\n"
@@ -729,6 +743,7 @@ class TrainingWithoutMixedPrecision(Rule):
             options={"material-saving-j": 0.0, "multi-backend-port": True},
             line=4,
             message_contains="training on multi-backend Keras 2 (standalone `keras` with `fit_generator()`), which has no",
+            help_contains="Port the model to tf.keras",
         ),
         Invalid(  # a Keras Application: about 2.3 x 10^10 FLOPs per image, trained
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y)\nm.fit(x, y)\n",
@@ -769,12 +784,14 @@ class TrainingWithoutMixedPrecision(Rule):
             "import keras\nm = keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
             line=3,
             message_contains='(`keras.mixed_precision.set_global_policy("mixed_float16")` before the model is built;',
+            help_contains='Call `keras.mixed_precision.set_global_policy("mixed_float16")` before building the model',
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # tf.keras on TensorFlow 2.4 and later: the stable policy
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
             line=3,
             message_contains='`tf.keras.mixed_precision.set_global_policy("mixed_float16")` before the model is built;',
+            help_contains='Call `tf.keras.mixed_precision.set_global_policy("mixed_float16")` before building the model',
             options={"material-saving-j": 0.0, "tensorflow-version": "2.4"},
         ),
         Invalid(  # TensorFlow 2.4: the LossScaleOptimizer clips the unscaled gradients as its inner optimizer says
@@ -807,6 +824,7 @@ class TrainingWithoutMixedPrecision(Rule):
             "import tensorflow as tf\nm = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
             line=3,
             message_contains='`tf.keras.mixed_precision.experimental.set_policy("mixed_float16")`',
+            help_contains='Call `tf.keras.mixed_precision.experimental.set_policy("mixed_float16")`',
             options={"material-saving-j": 0.0, "tensorflow-version": "2.3"},
         ),
         Invalid(  # tf.keras on TensorFlow 1.14-2.0: no Keras policy, the graph rewrite around its optimizer
@@ -814,6 +832,7 @@ class TrainingWithoutMixedPrecision(Rule):
             line=3,
             message_contains="(TensorFlow 1.15, the tensorflow-version setting, has none: wrap the optimizer in"
             " `tf.train.experimental.enable_mixed_precision_graph_rewrite`",
+            help_contains="Wrap the optimizer in `tf.compat.v1.train.experimental.enable_mixed_precision_graph_rewrite`",
             options={"material-saving-j": 0.0, "tensorflow-version": "1.15"},
         ),
         Invalid(  # a backend shim that may import tf.keras: not multi-backend only
@@ -952,6 +971,7 @@ class TrainingWithoutMixedPrecision(Rule):
             "with strategy.scope():\n    m = tf.keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n",
             line=5,
             message_contains='set_global_policy("mixed_bfloat16")` on its TPU, `"mixed_float16"` on a GPU,',
+            help_contains='set_global_policy("mixed_bfloat16")',
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # fit runs the file's own train_step, which Keras' loss scaling does not reach
@@ -973,6 +993,7 @@ class TrainingWithoutMixedPrecision(Rule):
             "sess = tf.compat.v1.Session()\nfor x in batches:\n    sess.run(train_op, feed_dict={images: x})\n",
             line=4,
             message_contains="enable_mixed_precision_graph_rewrite",
+            help_contains="before building the training op (the graph rewrite, with loss scaling)",
         ),
         Invalid(  # TF1: of the two runs of the update (its optimizer built in another function), the one of every
             # step, not the one that also writes summaries
@@ -1003,6 +1024,7 @@ class TrainingWithoutMixedPrecision(Rule):
             "est = tf.estimator.Estimator(model_fn=model_fn)\nest.train(input_fn, max_steps=100000)\n",
             line=7,
             message_contains="enable_mixed_precision_graph_rewrite",
+            help_contains="Wrap the optimizer in",
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # TF1: a graph model class named after a large architecture builds its own update
@@ -1104,10 +1126,11 @@ class TrainingWithoutMixedPrecision(Rule):
         if device is not None and not device.tensor_cores:
             return None
         if rewrite:
-            message = self.MESSAGE_KERAS2.format(keras=flavour.basis)
+            message, help_line = self.MESSAGE_KERAS2.format(keras=flavour.basis), self.HELP_KERAS2
         elif port:
-            message = self.MESSAGE_PORT.format(keras=flavour.basis)
+            message, help_line = self.MESSAGE_PORT.format(keras=flavour.basis), self.HELP_PORT
         elif graph:
+            help_line = self.HELP_GRAPH
             gradients = self.UNSCALED_GRADIENTS if _raw_gradients(facts) else ""
             message = (
                 self.MESSAGE_GRAPH.format(gradients=gradients)
@@ -1118,6 +1141,9 @@ class TrainingWithoutMixedPrecision(Rule):
             )
         else:
             advice = _advice(facts, tf, _own_step(facts, site))
+            call = _policy_call(facts, tf)
+            policy = "mixed_bfloat16" if _on_tpu(facts) else "mixed_float16"
+            help_line = self.HELP_POLICY.format(call=call, policy=policy) if call else self.HELP_GRAPH
             message = (
                 self.MESSAGE.format(advice=advice)
                 if device is None
@@ -1126,7 +1152,8 @@ class TrainingWithoutMixedPrecision(Rule):
         label = site.prediction.label
         priced = self.SAVING.format(saving=saving_clause(saving, SPEED_UP_SHARE, label)) if saving else ""
         at = _wrapped_optimizer(facts, site) if graph and not rewrite else site
-        return self.diagnostic(at.callsite.span, facts.path, f"{message}: {why}{priced}")
+        data = {} if help_line == self.FIX_TITLE else {"help": help_line}
+        return self.diagnostic(at.callsite.span, facts.path, f"{message}: {why}{priced}", data=data)
 
 def _trains(site: Site) -> bool:
     """One training step or a whole training, run where the call is: Keras' `fit`,
@@ -1198,14 +1225,9 @@ def _advice(facts: FileFacts, tf: TargetVersion, own_step: str) -> str:
             " `tf.train.experimental.enable_mixed_precision_graph_rewrite`, which adds loss scaling"
         )
         return rewrite + (f", {own_step} computing its gradients through its `minimize`" if own_step else "")
-    standalone = STANDALONE_KERAS.search(facts.text) and not any(
-        w in facts.text for w in TF_KERAS_WORDS
-    )
     package = TF_KERAS_PACKAGE.search(facts.text)
-    keras = "tf_keras" if package else "keras" if standalone and not tf.older_than(*KERAS_MIXED_PRECISION) else "tf.keras"
-    call = "experimental.set_policy" if tf.older_than(2, 4) else "set_global_policy"
     policy = '"mixed_bfloat16")` on its TPU, `"mixed_float16"` on a GPU,' if _on_tpu(facts) else '"mixed_float16")`'
-    advice = f"`{keras}.mixed_precision.{call}({policy} before the model is built"
+    advice = f"`{_policy_call(facts, tf)}({policy} before the model is built"
     if (tf.version is None or not tf.stated) and _clips(facts):
         advice += CLIPPING_NEEDS
     if own_step:
@@ -1217,6 +1239,18 @@ def _advice(facts: FileFacts, tf: TargetVersion, own_step: str) -> str:
         )
         advice += f", {own_step} scaling its loss with a `LossScaleOptimizer`'s {scaling}, which `mixed_bfloat16` does not need"
     return advice
+
+
+def _policy_call(facts: FileFacts, tf: TargetVersion) -> str:
+    """The call that sets the program's Keras policy (`tf.keras.mixed_precision.set_global_policy`,
+    `experimental.set_policy` before TensorFlow 2.4); "" before 2.1, which has none."""
+    if tf.version is not None and tf.older_than(2, 1):
+        return ""
+    standalone = STANDALONE_KERAS.search(facts.text) and not any(w in facts.text for w in TF_KERAS_WORDS)
+    package = TF_KERAS_PACKAGE.search(facts.text)
+    keras = "tf_keras" if package else "keras" if standalone and not tf.older_than(*KERAS_MIXED_PRECISION) else "tf.keras"
+    call = "experimental.set_policy" if tf.older_than(2, 4) else "set_global_policy"
+    return f"{keras}.mixed_precision.{call}"
 
 
 def _clips(facts: FileFacts) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -64,6 +65,13 @@ def test_full_puts_caret_under_the_span_after_a_tab():
 def test_full_help_comes_from_the_rule_without_a_fix():
     lines = _render("full", [DIAGNOSTICS[0]]).splitlines()
     assert "  = help: Run it fewer times or on less data" in lines  # RULES["GL101"].fix_title
+
+
+def test_full_help_of_a_finding_that_carries_its_own():
+    own = replace(DIAGNOSTICS[0], data={"help": "Wrap the optimizer in the graph rewrite"})
+    lines = _render("full", [own]).splitlines()
+    assert "  = help: Wrap the optimizer in the graph rewrite" in lines
+    assert "  = help: Run it fewer times or on less data" not in lines
 
 
 def test_full_uses_the_notebook_cell_text():

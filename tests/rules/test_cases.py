@@ -41,6 +41,9 @@ def test_case(rule, kind, case, predictor):
         assert case.line in [d.span.line for d in found], [d.span for d in found]
     if case.message_contains is not None:
         assert any(case.message_contains in d.message for d in found), [d.message for d in found]
+    if case.help_contains is not None:
+        helps = [d.data.get("help", rule.FIX_TITLE) for d in found]
+        assert any(case.help_contains in h for h in helps), helps
     if rule.FIX is None:
         assert all(d.fix is None for d in found)
         return
