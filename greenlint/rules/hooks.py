@@ -31,6 +31,11 @@ class FittedHook:
     fit: Site
     made: ast.Call
 
+    def few_batches(self) -> bool:
+        """The fit runs fewer than `FEW_CALLS` batches, its count known."""
+        steps = self.fit.work_value("steps")
+        return isinstance(steps, int) and steps < FEW_CALLS
+
     def runs(self) -> str:
         """How often the hook runs, in words, with the fit's epochs or batches where known."""
         method = self.fit.api.rpartition(".")[2]
@@ -62,9 +67,10 @@ def fitted_hooks(facts: FileFacts, per: str) -> Iterator[FittedHook]:
 
 
 def every_call(facts: FileFacts, hook: FittedHook, node: ast.AST) -> bool:
-    """Whether *node* of the hook runs on each of its calls, or on fewer than 1 in `FEW_CALLS`: no
-    `if` (nor loop, nested function, `try` handler) between it and the hook, but one gated by a
-    literal `% N` of N below `FEW_CALLS` (`if batch % 5 == 0:`); a `try` runs its body."""
+    """Whether *node* of the hook runs on each of its calls, or on 1 in fewer than `FEW_CALLS`: no
+    `if` (nor nested function, `try` handler) between it and the hook, but one gated by a literal
+    `% N` of N below `FEW_CALLS` (`if batch % 5 == 0:`); a loop (over the model's weights) and a
+    `try` run their bodies on each call."""
     child = node
     for parent in facts.ancestors(node, hook.cell):
         if parent is hook.function:
@@ -73,7 +79,7 @@ def every_call(facts: FileFacts, hook: FittedHook, node: ast.AST) -> bool:
         if divisor is not None:
             if not (isinstance(divisor, int) and divisor < FEW_CALLS):
                 return False
-        elif isinstance(parent, (ast.If, ast.IfExp, ast.While, ast.For, ast.ExceptHandler, ast.Lambda)):
+        elif isinstance(parent, (ast.If, ast.IfExp, ast.ExceptHandler, ast.Lambda)):
             return False
         elif isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return False

@@ -10,7 +10,7 @@ from greenlint.analysis.handed import PER_BATCH
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid
 from greenlint.rules.callbacks import is_self_attribute
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.hooks import FEW_CALLS, FittedHook, every_call, fitted_hooks, own_calls
+from greenlint.rules.hooks import FittedHook, every_call, fitted_hooks, own_calls
 from greenlint.rules.material import MIN_SHARE
 from greenlint.rules.periodic import call_points, every_step, loop_period, pass_steps
 from greenlint.rules.save_price import FEW_SAVES, SaveShare, save_share
@@ -615,7 +615,7 @@ class SaveInStepLoop(Rule):
         seen: set[int] = set()
         for hook in fitted_hooks(facts, PER_BATCH):
             for call in own_calls(hook):
-                if id(call) in seen or _few_batches(hook) or not _hook_save(facts, hook, call):
+                if id(call) in seen or hook.few_batches() or not _hook_save(facts, hook, call):
                     continue
                 if not every_call(facts, hook, call):
                     continue
@@ -649,8 +649,3 @@ def _hook_save(facts: FileFacts, hook: FittedHook, call: ast.Call) -> bool:
     site = facts.site_at(call, hook.cell)
     return site is not None and _is_save(site.api)
 
-
-def _few_batches(hook: FittedHook) -> bool:
-    """The fit given the hook's callback runs fewer than `FEW_CALLS` batches, its count known."""
-    steps = hook.fit.work_value("steps")
-    return isinstance(steps, int) and steps < FEW_CALLS
