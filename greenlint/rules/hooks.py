@@ -25,7 +25,7 @@ class FittedHook:
     """The hook *function* (in cell *cell*) of a callback made at *made*, run *per* batch, epoch or
     fit (handed.PER_*) of the fit *fit*."""
 
-    function: ast.FunctionDef | ast.AsyncFunctionDef
+    function: ast.FunctionDef
     cell: int | None
     per: str
     fit: Site
@@ -59,10 +59,7 @@ def fitted_hooks(facts: FileFacts, per: str) -> Iterator[FittedHook]:
                     continue
                 cell = next((c for c in facts.cells if facts.parent(owner, c) is not None), None)
                 for function in owner.body:
-                    if (
-                        isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
-                        and handed.HOOKS.get(function.name) == per
-                    ):
+                    if isinstance(function, ast.FunctionDef) and handed.HOOKS.get(function.name) == per:
                         yield FittedHook(function, cell, per, site, made)
 
 

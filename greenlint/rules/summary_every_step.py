@@ -728,7 +728,7 @@ class SummaryEveryStep(Rule):
             ):  # a branch of the function a loop calls
                 continue
             each = around is not None and _over_summarised(around, call)
-            hook = _batch_hook(facts, around) if each else None
+            hook = _batch_hook(facts, around) if each and around is not None else None
             if hook is not None:
                 runs, callback = hook.runs(), ast.unparse(hook.made.func)
                 line = getattr(around, "lineno", 0)
