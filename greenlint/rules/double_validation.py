@@ -7,16 +7,31 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
+from greenlint.analysis.handed import PER_EPOCH
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
-from greenlint.rules.callbacks import constructors, function_of, listed
+from greenlint.rules.callbacks import constructors, function_of, is_self_attribute, listed
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.site import is_keras_model_method
+from greenlint.rules.hooks import FittedHook, fitted_hooks
+from greenlint.rules.site import Site, is_keras_model_method
 from greenlint.rules.syntax import last_name
+from greenlint.rules.unread_evaluation import RUNS_MODEL, unguarded_calls
 
 #: Keras callbacks that may be given data without running the model over it every epoch.
 NOT_EVALUATING = frozenset(
     "tensorflow.keras.callbacks." + name for name in ("TensorBoard", "ModelCheckpoint", "CSVLogger", "BackupAndRestore")
 )
+
+
+#: A callback class whose `on_epoch_end` runs `{hook}` (its model over data, or not), the model fit
+#: with `{fit}`.
+SCORED = (
+    "import numpy as np\nimport tensorflow as tf\nx_val, y_val = np.zeros((500, 784)), np.zeros((500,))\n\n\n"
+    "class Scores(tf.keras.callbacks.Callback):\n    def on_epoch_end(self, epoch, logs=None):\n{hook}\n\n"
+    "m = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(10)])\n"
+    "m.compile(optimizer='adam', loss='sparse_categorical_crossentropy')\n{fit}\n"
+)
+#: The fit validating on the module's data, given the callback through a name.
+FIT_SCORED = "scores = Scores()\nm.fit(x, y, epochs=10, validation_data=(x_val, y_val), callbacks=[scores])"
 
 
 class DoubleValidation(Rule):
@@ -32,6 +47,14 @@ class DoubleValidation(Rule):
     another) holds either. Where the fit's function sets the validation data's name to `None`
     on some path (`if not args.compute_val_loss: val_gen = None`), the message says the double
     pass happens when the name is not `None`.
+
+    Also flags such a `fit()` where the `on_epoch_end` of a callback class the file defines
+    directly on `Callback`, given to that fit, runs its model (`self.model.predict`/`evaluate`,
+    or a Keras model the analysis resolves) over the same data on every epoch (under no `if`): a
+    module name of `validation_data` the hook reads (`self.model.predict(x_val)`, where neither
+    the hook nor the fit's function binds `x_val` itself), or Keras 2's
+    `self.validation_data`, which `fit` fills with its own validation data where the class never
+    sets that attribute.
 
     ## Why is this bad?
     Keras runs the model over `validation_data` at the end of every epoch to report the loss
@@ -71,6 +94,11 @@ class DoubleValidation(Rule):
         "`{method}()` validates on `{data}` every epoch{when}, and its callback `{callback}` is given the same data:"
         " the validation set is run through the model twice per epoch"
     )
+    HOOK_MESSAGE = (
+        "`{method}()` validates on `{data}` every epoch, and the `on_epoch_end` of its callback `{callback}` runs"
+        " the model over the same data again (`{call}` at line {line}): the validation set is run through the"
+        " model twice per epoch"
+    )
     FIX_TITLE = "Evaluate the validation data once per epoch"
     VALID = (
         Valid(
@@ -90,6 +118,33 @@ class DoubleValidation(Rule):
             "def make_callbacks(generator):\n    callbacks = [Evaluate(generator)]\n    return callbacks\n"
             "def main():\n    m = tf.keras.Sequential()\n    callbacks = make_callbacks(test_gen)\n"
             "    m.fit(train_gen, epochs=50, validation_data=val_gen, callbacks=callbacks)\n"
+        ),
+        Valid(  # the callback runs the model over other data than the fit validates on
+            SCORED.format(hook="        print(self.model.evaluate(x_train[:500], y_train[:500]))", fit=FIT_SCORED)
+        ),
+        Valid(  # every fifth epoch only
+            SCORED.format(
+                hook="        if epoch % 5 == 0:\n            print(self.model.predict(x_val))", fit=FIT_SCORED
+            )
+        ),
+        Valid(  # the hook only logs the scalars Keras computed
+            SCORED.format(hook="        print(logs['val_loss'])", fit=FIT_SCORED)
+        ),
+        Valid(  # the callback is given to no fit
+            SCORED.format(
+                hook="        print(self.model.predict(x_val))",
+                fit="scores = Scores()\nm.fit(x, y, epochs=10, validation_data=(x_val, y_val))",
+            )
+        ),
+        Valid(  # the hook's `x_val` is its own (a sample of the data), not the module's
+            SCORED.format(hook="        x_val = noise(8)\n        print(self.model.predict(x_val))", fit=FIT_SCORED)
+        ),
+        Valid(  # the class keeps its own `validation_data`, which Keras does not fill
+            SCORED.format(
+                hook="        print(self.model.predict(self.validation_data))\n"
+                "    def set_data(self, data):\n        self.validation_data = data",
+                fit=FIT_SCORED,
+            )
         ),
     )
     INVALID = (
@@ -116,6 +171,23 @@ class DoubleValidation(Rule):
             "callbacks = [tf.keras.callbacks.TensorBoard()]\ncallbacks.append(evaluator)\n"
             "m.fit(x, y, epochs=5, validation_data=(x_val, y_val), callbacks=callbacks)\n",
             line=6,
+        ),
+        Invalid(  # the callback's `on_epoch_end` predicts the module's validation set the fit validates on
+            SCORED.format(
+                hook="        predicted = self.model.predict(x_val).argmax(1)\n        print((predicted == y_val).mean())",
+                fit=FIT_SCORED,
+            ),
+            line=14,
+            message_contains="the `on_epoch_end` of its callback `Scores` runs the model over the same data again"
+            " (`self.model.predict` at line 8)",
+        ),
+        Invalid(  # Keras 2 fills `self.validation_data` with the fit's validation data
+            SCORED.format(
+                hook="        x, y = self.validation_data[0], self.validation_data[1]\n"
+                "        print(self.model.evaluate(self.validation_data[0], self.validation_data[1]))",
+                fit=FIT_SCORED,
+            ),
+            line=14,
         ),
     )
 
@@ -150,6 +222,72 @@ class DoubleValidation(Rule):
                         ),
                     )
                     break
+            else:
+                yield from self.hook_passes(facts, site, validation.value, data)
+
+    def hook_passes(self, facts: FileFacts, site: Site, validation: ast.expr, data: frozenset) -> Iterator[Diagnostic]:
+        """The fit *site*, where the `on_epoch_end` of a callback class of the file given to it runs
+        its model over the data the fit validates on (`_hook_pass`): one finding per fit."""
+        fitting = function_of(facts, facts.node(site) or validation)
+        given = data - _locals(fitting) if fitting is not None else data
+        for hook in fitted_hooks(facts, PER_EPOCH):
+            if hook.fit is not site:
+                continue
+            found = _hook_pass(facts, hook, given)
+            if found is not None:
+                message = self.HOOK_MESSAGE.format(
+                    method=site.api.rsplit(".", 1)[-1],
+                    data=ast.unparse(validation),
+                    callback=ast.unparse(hook.made.func),
+                    call=ast.unparse(found.func),
+                    line=found.lineno,
+                )
+                yield self.diagnostic(site.callsite.span, facts.path, message)
+                return
+
+
+def _hook_pass(facts: FileFacts, hook: FittedHook, data: frozenset) -> ast.Call | None:
+    """A call the per-epoch *hook* makes on every epoch (under no `if`) that runs a Keras model over
+    the fit's validation data: `self.model.predict(x_val)` (or a model the analysis resolves) given
+    a global name of *data* that the hook does not bind, or Keras 2's `self.validation_data`, which
+    `fit` fills with its own where the class sets no such attribute."""
+    own = _locals(hook.function)
+    for call in unguarded_calls(hook.function):
+        func = call.func
+        if not isinstance(func, ast.Attribute) or func.attr not in RUNS_MODEL:
+            continue
+        site = facts.site_at(call, hook.cell)
+        if not (_self_model(func.value) or site is not None and is_keras_model_method(site.api, RUNS_MODEL)):
+            continue
+        given = [*call.args, *(k.value for k in call.keywords)]
+        read = frozenset().union(*(flow.names(a) for a in given)) - own
+        if read & data or any(_fit_filled(facts, hook, a) for a in given):
+            return call
+    return None
+
+
+def _self_model(node: ast.expr) -> bool:
+    """`self.model`: the model Keras gives a callback."""
+    return is_self_attribute(node) and node.attr == "model"
+
+
+def _fit_filled(facts: FileFacts, hook: FittedHook, given: ast.expr) -> bool:
+    """*given* reads `self.validation_data` (or an item of it) of a callback class that never sets
+    that attribute: Keras 2 fills it with the fit's validation data."""
+    read = any(is_self_attribute(n) and n.attr == "validation_data" for n in ast.walk(given))
+    owner = facts.parent(hook.function, hook.cell)
+    return read and not any(
+        isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and n.attr == "validation_data"
+        for n in ast.walk(owner or hook.function)
+    )
+
+
+def _locals(function: ast.AST) -> frozenset:
+    """The names a function binds (its parameters, what it assigns): not the module's."""
+    arguments = getattr(function, "args", None)
+    params = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)} if arguments else set()
+    stored = {n.id for n in flow.own_nodes(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return frozenset(params | stored)
 
 
 def _passed(facts: FileFacts, made: ast.Call, given: frozenset, fitting: ast.AST | None, cell: int | None) -> frozenset:

@@ -6,10 +6,13 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis.handed import PER_BATCH
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argument
+from greenlint.rules.callbacks import is_self_attribute
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.hooks import FittedHook, every_call, fitted_hooks, own_calls
 from greenlint.rules.material import MIN_SHARE
 from greenlint.rules.periodic import call_points, every_step, loop_period, pass_steps
 from greenlint.rules.save_price import FEW_SAVES, FEW_STEPS, SaveShare, save_share
@@ -17,6 +20,17 @@ from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import own_loops
 
 SAVES = ("save", "save_weights", "export")
+#: A Keras callback saving its model (`self.model.save_weights(...)`) from its hook `{hook}`, given to
+#: a fit of `{epochs}` epochs of 100 batches.
+HOOKED = (
+    "import numpy as np\nimport tensorflow as tf\n\n\nclass Saver(tf.keras.callbacks.Callback):\n"
+    "    def {hook}(self, batch, logs=None):\n{body}\n\n"
+    "m = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(10)])\n"
+    "m.compile(optimizer='adam', loss='mse')\nx, y = np.zeros((3200, 784)), np.zeros((3200, 10))\n"
+    "{fit}\n"
+)
+#: The fit given the callback through a name and a list.
+FIT_SAVER = "saver = Saver()\ncallbacks = [tf.keras.callbacks.TerminateOnNaN(), saver]\nm.fit(x, y, batch_size=32, epochs={epochs}, callbacks=callbacks)"
 SAVE_FUNCTIONS = ("tensorflow.saved_model.save", "tensorflow.keras.models.save_model")
 #: Objects whose `save` writes every variable: TF2 checkpoints, and TF1's `Saver`.
 CHECKPOINTS = ("tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager", "tensorflow.compat.v1.train.Saver")
@@ -124,6 +138,15 @@ class SaveInStepLoop(Rule):
     that runs no training step (over the files or models saved) is that function's own work. The
     finding is on the call in the loop.
 
+    Also flags a save in a per-batch hook (`on_batch_end`, `on_train_batch_begin`, ...) of a
+    Keras callback class the file defines directly on `Callback`, where an instance of it is
+    given to a `fit()` of the file (its `callbacks=` list, followed through names, `append` and
+    helpers that return it): the callback's own model (`self.model.save_weights(...)`) or a save
+    the analysis resolves (a TF1 `Saver`'s), made on every call of the hook, or under a gate of
+    every N batches of N below 10 (`if batch % 5 == 0:`). Keras calls such a hook once per
+    training batch. Not reported: a save under any other `if` of the hook, one in a per-epoch
+    hook, a callback given to no fit seen, a fit known to run fewer than 10 batches.
+
     The price: one save takes at least 5 ms to lay out its file (a tenth of what the pair under
     bench/rules/ measured) plus the saved model's weights (`params` x 4 bytes, as the analysis
     counts them) and the slots its optimizer keeps for each weight it trains, where the save writes
@@ -192,7 +215,7 @@ class SaveInStepLoop(Rule):
 
     code = "GL311"
     name = "save-in-step-loop"
-    CALLS = frozenset({*SAVES, *map(method, SAVE_FUNCTIONS), *map(method, CHECKPOINT_STEPS)})
+    CALLS = frozenset({*SAVES, *map(method, SAVE_FUNCTIONS), *map(method, CHECKPOINT_STEPS), "fit", "fit_generator"})
     MESSAGE = "`{call}()` runs on every training step: saving serialises and writes every weight{price}"
     PERIODIC = (
         "`{call}()` writes a checkpoint every {period} training steps{source}: {price}; save less often (every"
@@ -207,6 +230,11 @@ class SaveInStepLoop(Rule):
         "`{call}()` writes a checkpoint every {period} training steps{source}: each save writes every weight to"
         " disk, where a step reads them from the device's memory; save less often (every few minutes, or once per"
         " epoch)"
+    )
+    HOOK_MESSAGE = (
+        "`{call}()` runs in `{hook}` of the callback `{callback}`, which Keras calls {runs}: saving serialises"
+        " and writes every weight on every training step; save every N batches (`if batch % N == 0:`) or once"
+        " per epoch (`on_epoch_end`)"
     )
     FIX_TITLE = "Save every N steps (`if step % N == 0:`) or once per epoch"
     OPTIONS = (
@@ -387,6 +415,35 @@ class SaveInStepLoop(Rule):
         Valid(  # the `if` on a parameter that a call turns off: whether it saves is the caller's choice
             WIDE.format(every="step % 20 == 0", save="save(step, ckpt=False)")
             + "def save(step, ckpt=True):\n    if ckpt:\n        m.save_weights('w.weights.h5')\n"
+        ),
+        Valid(  # a callback's per-batch save gated every 100 batches
+            HOOKED.format(
+                hook="on_train_batch_end",
+                body="        if batch % 100 == 0:\n            self.model.save_weights('w.weights.h5')",
+                fit=FIT_SAVER.format(epochs=10),
+            )
+        ),
+        Valid(  # once per epoch
+            HOOKED.format(
+                hook="on_epoch_end", body="        self.model.save('m.keras')", fit=FIT_SAVER.format(epochs=10)
+            )
+        ),
+        Valid(  # a per-batch hook that only logs a scalar
+            HOOKED.format(
+                hook="on_train_batch_end", body="        print(logs['loss'])", fit=FIT_SAVER.format(epochs=10)
+            )
+        ),
+        Valid(  # the callback is defined but given to no fit
+            HOOKED.format(
+                hook="on_batch_end",
+                body="        self.model.save_weights('w.weights.h5')",
+                fit="m.fit(x, y, batch_size=32, epochs=10)",
+            )
+        ),
+        Valid(  # a save of another model than the callback's (`self.generator`) is not known to be a save
+            HOOKED.format(
+                hook="on_batch_end", body="        self.generator.save('g.keras')", fit=FIT_SAVER.format(epochs=10)
+            )
         ),
     )
     INVALID = (
@@ -590,9 +647,28 @@ class SaveInStepLoop(Rule):
             line=10,
             message_contains="every 20 training steps (`EVERY` = 20)",
         ),
+        Invalid(  # a callback's per-batch hook saves its model, the callback given to the fit by name in a list
+            HOOKED.format(
+                hook="on_train_batch_end",
+                body="        self.model.save_weights('w.weights.h5')",
+                fit=FIT_SAVER.format(epochs=10),
+            ),
+            line=7,
+            message_contains="runs in `on_train_batch_end` of the callback `Saver`, which Keras calls once per batch of the"
+            " `fit` at line 14, 1000 batches",
+        ),
+        Invalid(  # gated every 5 batches only: still a save every few steps
+            HOOKED.format(
+                hook="on_batch_end",
+                body="        if batch % 5 == 0:\n            self.model.save('m.keras')",
+                fit="m.fit(x, y, epochs=3, callbacks=[Saver()])",
+            ),
+            line=8,
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        yield from self.hook_saves(facts)
         minimum = int(options.get("min-save-steps", 0))
         for site in facts.sites:
             if site.api in CHECKPOINT_STEPS:
@@ -647,6 +723,25 @@ class SaveInStepLoop(Rule):
         message = self.CONFIGURED.format(call=method(site.api), name=name, period=period, source=source)
         yield self.diagnostic(site.callsite.span, facts.path, message)
 
+    def hook_saves(self, facts: FileFacts) -> Iterator[Diagnostic]:
+        """Saves a per-batch hook of a callback class of the file makes on each of its calls (or on
+        fewer than 1 in `FEW_CALLS`), its instance given to a fit of the file that runs at least
+        `FEW_CALLS` batches where its batches are known: one finding per save."""
+        seen: set[int] = set()
+        for hook in fitted_hooks(facts, PER_BATCH):
+            for call in own_calls(hook):
+                if id(call) in seen or hook.few_batches() or not _hook_save(facts, hook, call):
+                    continue
+                if not every_call(facts, hook, call):
+                    continue
+                seen.add(id(call))
+                name = call.func.attr if isinstance(call.func, ast.Attribute) else ast.unparse(call.func)
+                callback = hook.made.func.id if isinstance(hook.made.func, ast.Name) else "callback"
+                message = self.HOOK_MESSAGE.format(
+                    call=name, hook=hook.function.name, callback=callback, runs=hook.runs()
+                )
+                yield self.diagnostic(facts.span(call, hook.cell), facts.path, message)
+
 
 def _saving_steps(facts: FileFacts, loop: ast.AST, cell: int | None, period: int) -> list[Site]:
     """The training steps one pass of the loop runs (`pass_steps`); none where it is known to save
@@ -661,3 +756,14 @@ def _price(save: Site, steps: list[Site], period: int, told: str | None) -> Save
     (save_price), None where something is not priced."""
     slots, trained = save.work_value("optimizer_slots"), save.work_value("trainable_params")
     return save_share(save.work_value("params"), steps, period, told, slots=slots, trained=trained)
+
+
+def _hook_save(facts: FileFacts, hook: FittedHook, call: ast.Call) -> bool:
+    """A save in a callback's hook: of the callback's model (`self.model.save_weights(...)`), or a
+    call the analysis resolved to a save (a TF1 `Saver`'s, `tf.saved_model.save`)."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in SAVES and is_self_attribute(func.value):
+        return func.value.attr == "model"
+    site = facts.site_at(call, hook.cell)
+    return site is not None and _is_save(site.api)
+

@@ -7,11 +7,13 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
+from greenlint.analysis.handed import PER_BATCH
 from greenlint.catalog.names import TF1_PREFIX
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import chosen_at
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.hooks import FittedHook, every_call, fitted_hooks
 from greenlint.rules.keras_rl import agent_fits, fit_argument
 from greenlint.rules.periodic import always_due, call_points
 from greenlint.rules.project_merges import heavy_imported, project_merge_names
@@ -69,6 +71,19 @@ TRACED = (
     "        loss = tf.reduce_mean(tf.square(model(x, training=True) - y))\n"
     "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
 )
+#: A Keras callback writing a summary `{kind}` of each of its model's weights from its hook `{hook}`
+#: (under `{gate}`, an `if` or nothing, `{pad}` its indent), given to the fit `{fit}` of 100 batches an epoch.
+WEIGHTS_CALLBACK = (
+    "import numpy as np\nimport tensorflow as tf\n\n\nclass Histograms(tf.keras.callbacks.Callback):\n"
+    "    def __init__(self):\n        super().__init__()\n        self.writer = tf.summary.create_file_writer('logs')\n\n"
+    "    def {hook}(self, batch, logs=None):\n{gate}        {pad}with self.writer.as_default():\n"
+    "            {pad}for w in self.model.weights:\n                {pad}tf.summary.{kind}(w.name, w, step=batch)\n\n\n"
+    "m = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(10)])\n"
+    "m.compile(optimizer='adam', loss='mse')\nx, y = np.zeros((3200, 784)), np.zeros((3200, 10))\n"
+    "histograms = Histograms()\n{fit}\n"
+)
+#: The fit given the callback.
+FIT_HISTOGRAMS = "m.fit(x, y, batch_size=32, epochs=10, callbacks=[histograms])"
 #: What writes a histogram of each trainable variable.
 LOG_WEIGHTS = "def log_weights(step):\n    for v in model.trainable_variables:\n        tf.summary.histogram(v.name, v, step=step)\n"
 
@@ -189,6 +204,14 @@ class SummaryEveryStep(Rule):
     `fit` under an `if` (rendering on a flag) or in test code is not reported, nor `test()`,
     which renders by default to show the trained agent.
 
+    Also flags a histogram, image or audio summary of each tensor a loop goes over (the model's
+    weights) in a per-batch hook (`on_train_batch_end`, `on_batch_end`, ...) of a Keras callback
+    class the file defines directly on `Callback`, where an instance of it is given to a `fit()`
+    of the file (its `callbacks=` list, followed through names): Keras calls the hook once per
+    training batch. Not reported: under an `if` of the hook, but a gate of every N batches of N
+    below 10; in a per-epoch hook; a callback given to no fit seen; a fit known to run fewer than
+    10 batches.
+
     ## Why is this bad?
     Each of these summaries reads a whole tensor (a layer's weights or gradients, a batch of
     images) and writes the result to the event file. TF1's histogram op has a CPU kernel only,
@@ -252,6 +275,11 @@ class SummaryEveryStep(Rule):
         "`tf.summary.{kind}` of each tensor the loop on line {line} goes over is written after every training step:"
         " each reads a whole tensor and waits for the step to write it; write them every few hundred steps"
         " (`if step % 100 == 0:`)"
+    )
+    HOOKED = (
+        "`tf.summary.{kind}` of each tensor the loop on line {line} goes over is written in `{hook}` of the callback"
+        " `{callback}`, which Keras calls {runs}: each reads a whole tensor after every training step; write them"
+        " every few hundred batches (`if batch % 100 == 0:`) or once per epoch"
     )
     MERGED = (
         "`{run}` evaluates the merged summaries `{name}` ({held} among them) with every training step{times}:"
@@ -470,6 +498,30 @@ class SummaryEveryStep(Rule):
             "import tensorflow as tf\nfrom plots import Trainer\nt = Trainer(tf.keras.Sequential())\n"
             "t.fit(x, y, visualize=True)\n"
         ),
+        Valid(  # the callback's histograms every 100 batches
+            WEIGHTS_CALLBACK.format(
+                hook="on_train_batch_end",
+                gate="        if batch % 100 == 0:\n",
+                pad="    ",
+                kind="histogram",
+                fit=FIT_HISTOGRAMS,
+            )
+        ),
+        Valid(  # once per epoch
+            WEIGHTS_CALLBACK.format(pad="", hook="on_epoch_end", gate="", kind="histogram", fit=FIT_HISTOGRAMS)
+        ),
+        Valid(  # scalars only
+            WEIGHTS_CALLBACK.format(pad="", hook="on_train_batch_end", gate="", kind="scalar", fit=FIT_HISTOGRAMS)
+        ),
+        Valid(  # the callback is made but given to no fit
+            WEIGHTS_CALLBACK.format(
+                pad="",
+                hook="on_train_batch_end",
+                gate="",
+                kind="histogram",
+                fit="m.fit(x, y, batch_size=32, epochs=10)",
+            )
+        ),
     )
     INVALID = (
         Invalid(  # a histogram of each gradient, in a loop over them, on every pass of the training loop
@@ -647,6 +699,12 @@ class SummaryEveryStep(Rule):
             line=12,
             message_contains="merged summaries `summaries` (`tf.compat.v1.summary.histogram` on line 4 among them)",
         ),
+        Invalid(  # a callback's per-batch hook writes a histogram of each weight
+            WEIGHTS_CALLBACK.format(pad="", hook="on_train_batch_end", gate="", kind="histogram", fit=FIT_HISTOGRAMS),
+            line=13,
+            message_contains="is written in `on_train_batch_end` of the callback `Histograms`, which Keras calls once"
+            " per batch of the `fit` at line 20, 1000 batches",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -670,6 +728,15 @@ class SummaryEveryStep(Rule):
             ):  # a branch of the function a loop calls
                 continue
             each = around is not None and _over_summarised(around, call)
+            hook = _batch_hook(facts, around) if each and around is not None else None
+            if hook is not None:
+                runs, callback = hook.runs(), ast.unparse(hook.made.func)
+                line = getattr(around, "lineno", 0)
+                message = self.HOOKED.format(
+                    kind=site.api.rsplit(".", 1)[-1], line=line, hook=hook.function.name, callback=callback, runs=runs
+                )
+                yield self.diagnostic(site.callsite.span, facts.path, message)
+                continue
             if around is not None and each and not _after_every_step(facts, call, around, site.callsite.span.cell):
                 continue
             if not each and site.callsite.runs.loop_bound == "upper":  # a guard around a call of its function
@@ -1045,6 +1112,13 @@ def _after_every_step(facts: FileFacts, call: ast.Call, loop: ast.AST, cell: int
         and trains(facts, own_loops(facts, point, point_cell)[0], point_cell)
         for point_cell, point in call_points(facts, call, cell)
     )
+
+
+def _batch_hook(facts: FileFacts, loop: ast.AST) -> FittedHook | None:
+    """The per-batch hook of a callback given to a fit of the file (hooks.py) that runs *loop* on each
+    of its calls (or every few), None where there is none."""
+    hooks = fitted_hooks(facts, PER_BATCH)
+    return next((hook for hook in hooks if not hook.few_batches() and every_call(facts, hook, loop)), None)
 
 
 def _once_per_epoch(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
