@@ -62,8 +62,7 @@ def _writes_only(facts: FileFacts, fetched: ast.expr | None, cell: int | None) -
         func = fetched.func
         return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in _WRITES
     if isinstance(fetched, ast.Name):
-        bound = [n.value for n in facts.nodes(cell, ast.Assign)
-                 if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == fetched.id for t in n.targets)]
+        bound = _bindings(facts, fetched, cell)
         return bool(bound) and all(_writes_only(facts, value, cell) for value in bound)
     return False
 
@@ -93,10 +92,10 @@ def _returned(facts: FileFacts, value: ast.expr, cell: int | None) -> list[ast.e
     found: list[ast.expr] = []
     for d in defs:
         assigns = [n for n in ast.walk(d) if isinstance(n, ast.Assign)]
-        for ret in (n for n in ast.walk(d) if isinstance(n, ast.Return) and n.value is not None):
-            bound = [a.value for a in assigns if isinstance(ret.value, ast.Name)
-                     and any(isinstance(t, ast.Name) and t.id == ret.value.id for t in a.targets)]
-            found.extend(bound or [ret.value])
+        for ret in (n.value for n in ast.walk(d) if isinstance(n, ast.Return) and n.value is not None):
+            bound = [a.value for a in assigns if isinstance(ret, ast.Name)
+                     and any(isinstance(t, ast.Name) and t.id == ret.id for t in a.targets)]
+            found.extend(bound or [ret])
     return found
 
 
@@ -104,14 +103,14 @@ def _method_call(value: ast.expr, name: str) -> ast.Call | None:
     return value if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == name else None
 
 
-def _update_loss(facts: FileFacts, fetched: ast.expr, cell: int | None) -> str | None:
-    """The key of the loss of the optimizer's update *fetched* is bound to, wherever it is built:
+def _update_losses(facts: FileFacts, fetched: ast.expr, cell: int | None) -> list[ast.expr]:
+    """The losses of the optimizer's update *fetched* is bound to, wherever it is built:
     `opt.minimize(loss)`, or `opt.apply_gradients(gvs)` of `gvs = opt.compute_gradients(loss)`
-    (transformed in a comprehension or not); None where a binding is another call or gradients of no
+    (transformed in a comprehension or not); none where a binding is another call or gradients of no
     known loss (`zip(grads, tvars)`: gradients built apart, the ones applied). Bindings to no call (a
     setting the attribute held before: `self.optimizer = optimizer`) are left aside."""
     values = [v for b in _bindings(facts, fetched, cell) if isinstance(b, ast.Call) for v in _returned(facts, b, cell)]
-    losses = set()
+    losses = []
     for value in values:
         minimize, apply = _method_call(value, "minimize"), _method_call(value, "apply_gradients")
         if minimize is not None:
@@ -119,11 +118,11 @@ def _update_loss(facts: FileFacts, fetched: ast.expr, cell: int | None) -> str |
         elif apply is not None:
             loss = _computed_loss(facts, argument(apply, "grads_and_vars", 0), cell)
         else:
-            return None
+            return []
         if loss is None:
-            return None
-        losses.add(_key(loss))
-    return losses.pop() if len(losses) == 1 else None
+            return []
+        losses.append(loss)
+    return losses
 
 
 def _computed_loss(facts: FileFacts, gvs: ast.expr | None, cell: int | None) -> ast.expr | None:
@@ -136,18 +135,23 @@ def _computed_loss(facts: FileFacts, gvs: ast.expr | None, cell: int | None) -> 
     return argument(computed, "loss", 0) if computed is not None else None
 
 
-def _key(loss: ast.expr) -> str:
-    """A loss as the file names it: an attribute by its name alone (`self.cost`, `self.net.cost`)."""
-    return loss.attr if isinstance(loss, ast.Attribute) else ast.dump(loss)
+def _same_loss(a: ast.expr, b: ast.expr) -> bool:
+    """*a* and *b* name the same loss: the same expression, or an object's attribute read as `self.cost`
+    in its own class and through another object (`self.net.cost`) in another's."""
+    if ast.dump(a) == ast.dump(b):
+        return True
+    if not (isinstance(a, ast.Attribute) and isinstance(b, ast.Attribute) and a.attr == b.attr):
+        return False
+    return any(isinstance(x.value, ast.Name) and x.value.id == "self" for x in (a, b))
 
 
-def _gradients(facts: FileFacts, fetched: ast.expr, cell: int | None) -> tuple[ast.Call, str] | None:
-    """The `tf.gradients(loss, ...)` call *fetched* is bound to (its one binding), with its loss's key; None otherwise."""
+def _gradients(facts: FileFacts, fetched: ast.expr, cell: int | None) -> tuple[ast.Call, ast.expr] | None:
+    """The `tf.gradients(loss, ...)` call *fetched* is bound to (its one binding), with its loss; None otherwise."""
     bound = _bindings(facts, fetched, cell)
     call = bound[0] if len(bound) == 1 and isinstance(bound[0], ast.Call) else None
     site = facts.site_at(call, cell) if call is not None else None
     loss = argument(call, "ys", 0) if call is not None and site is not None and site.api in GRADIENTS else None
-    return (call, _key(loss)) if call is not None and loss is not None else None
+    return (call, loss) if call is not None and loss is not None else None
 
 
 def _fetches(call: ast.Call) -> list[ast.expr]:
@@ -186,8 +190,8 @@ class RepeatedForwardPass(Rule):
     optimizer's update of a loss (`opt.minimize(loss)`, `opt.apply_gradients` of
     `opt.compute_gradients(loss)`) a separate `tf.gradients` of the same loss:
     `sess.run([train_op, loss, grads], ...)` with `grads = tf.gradients(loss, variables)` kept
-    to inspect or log the gradients. The loss is matched as the file names it (an attribute by
-    its name: `self.cost` in a network's class is `self.net.cost` in its trainer's). Not reported:
+    to inspect or log the gradients. The loss is matched as the file names it (`self.cost` in a
+    network's class is `self.net.cost` in its trainer's; `gen.loss` is not `disc.loss`). Not reported:
     the gradients the update applies (`opt.apply_gradients(zip(grads, tvars))`: one backward
     pass), gradients of another loss, and a run under an `if` that thins the passes out.
 
@@ -337,6 +341,12 @@ class RepeatedForwardPass(Rule):
             "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
             "    _, g = sess.run([g_optim, d_grads], feed_dict={z: zb[step]})\n"
         ),
+        Valid(  # two networks' losses of one name: the generator's update, the discriminator's gradients
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ngen, disc = Generator(), Discriminator()\n"
+            "train_g = opt.minimize(gen.loss)\nd_grads = tf.gradients(disc.loss, d_vars)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
+            "    _, g = sess.run([train_g, d_grads], feed_dict={z: zb[step]})\n"
+        ),
     )
     INVALID = (
         Invalid(  # a separate tf.gradients of the minimized loss, fetched with the step
@@ -440,10 +450,10 @@ class RepeatedForwardPass(Rule):
             if call is None or not own_loops(facts, call, cell) or periodic(facts, call, cell):
                 continue
             fetches = _fetches(call)
-            losses = {key for f in fetches if (key := _update_loss(facts, f, cell)) is not None}
+            losses = [loss for f in fetches for loss in _update_losses(facts, f, cell)]
             for fetched in fetches:
                 found = _gradients(facts, fetched, cell)
-                if found is not None and found[1] in losses:
+                if found is not None and any(_same_loss(found[1], loss) for loss in losses):
                     message = self.BACKWARD_MESSAGE.format(
                         grads=ast.unparse(fetched), line=found[0].lineno, times=site.loop_times()
                     )
