@@ -100,6 +100,7 @@ def _returned(facts: FileFacts, value: ast.expr, cell: int | None) -> list[ast.e
 
 
 def _method_call(value: ast.expr, name: str) -> ast.Call | None:
+    """*value* where it is a call of a method *name* (`opt.minimize(loss)`), else None."""
     return value if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == name else None
 
 
