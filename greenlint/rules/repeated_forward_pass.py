@@ -1,4 +1,5 @@
-"""GL205 repeated-forward-pass: a TF1 run that feeds the training step's batch again on every step."""
+"""GL205 repeated-forward-pass: a TF1 run that feeds the training step's batch again on every step, or a
+training step that also fetches a separate `tf.gradients` of its loss (a second backward pass)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.flow import VARIABLE_WRITES
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site, method
-from greenlint.rules.syntax import Loop, feed, loop_varying, own_loops, same_passes
+from greenlint.rules.syntax import Loop, feed, loop_varying, own_loops, periodic, same_passes
 
 #: TF1 graph runs: a session's `run`, and `Tensor.eval`/`Operation.run` (the default session's).
 RUNS = frozenset(
@@ -61,10 +62,108 @@ def _writes_only(facts: FileFacts, fetched: ast.expr | None, cell: int | None) -
         func = fetched.func
         return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in _WRITES
     if isinstance(fetched, ast.Name):
-        bound = [n.value for n in facts.nodes(cell, ast.Assign)
-                 if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == fetched.id for t in n.targets)]
+        bound = _bindings(facts, fetched, cell)
         return bool(bound) and all(_writes_only(facts, value, cell) for value in bound)
     return False
+
+
+#: TF1's symbolic gradients: each call builds a backward pass of its own into the graph.
+GRADIENTS = frozenset({"tensorflow.gradients", "tensorflow.compat.v1.gradients"})
+
+
+def _bindings(facts: FileFacts, target: ast.expr, cell: int | None) -> list[ast.expr]:
+    """The values the unit assigns to *target*: a name's plain assignments, or those of any object's
+    attribute of that name (`self.cost` in a network's class, read as `self.net.cost` in a trainer's)."""
+    def same(t: ast.expr) -> bool:
+        if isinstance(target, ast.Name):
+            return isinstance(t, ast.Name) and t.id == target.id
+        return isinstance(target, ast.Attribute) and isinstance(t, ast.Attribute) and t.attr == target.attr
+    return [n.value for n in facts.nodes(cell, ast.Assign) if isinstance(n, ast.Assign) and any(map(same, n.targets))]
+
+
+def _returned(facts: FileFacts, value: ast.expr, cell: int | None) -> list[ast.expr]:
+    """*value*, or what the unit's function it calls returns (`self.optimizer = self._get_optimizer()`,
+    each `return` followed through the names its function binds)."""
+    func = value.func if isinstance(value, ast.Call) else None
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    defs = [d for d in facts.nodes(cell, ast.FunctionDef) if isinstance(d, ast.FunctionDef) and d.name == name]
+    if not defs:
+        return [value]
+    found: list[ast.expr] = []
+    for d in defs:
+        assigns = [n for n in ast.walk(d) if isinstance(n, ast.Assign)]
+        for ret in (n.value for n in ast.walk(d) if isinstance(n, ast.Return) and n.value is not None):
+            bound = [a.value for a in assigns if isinstance(ret, ast.Name)
+                     and any(isinstance(t, ast.Name) and t.id == ret.id for t in a.targets)]
+            found.extend(bound or [ret])
+    return found
+
+
+def _method_call(value: ast.expr, name: str) -> ast.Call | None:
+    """*value* where it is a call of a method *name* (`opt.minimize(loss)`), else None."""
+    return value if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == name else None
+
+
+def _update_losses(facts: FileFacts, fetched: ast.expr, cell: int | None) -> list[ast.expr]:
+    """The losses of the optimizer's update *fetched* is bound to, wherever it is built:
+    `opt.minimize(loss)`, or `opt.apply_gradients(gvs)` of `gvs = opt.compute_gradients(loss)`
+    (transformed in a comprehension or not); none where a binding is another call or gradients of no
+    known loss (`zip(grads, tvars)`: gradients built apart, the ones applied). Bindings to no call (a
+    setting the attribute held before: `self.optimizer = optimizer`) are left aside."""
+    values = [v for b in _bindings(facts, fetched, cell) if isinstance(b, ast.Call) for v in _returned(facts, b, cell)]
+    losses = []
+    for value in values:
+        minimize, apply = _method_call(value, "minimize"), _method_call(value, "apply_gradients")
+        if minimize is not None:
+            loss = argument(minimize, "loss", 0)
+        elif apply is not None:
+            loss = _computed_loss(facts, argument(apply, "grads_and_vars", 0), cell)
+        else:
+            return []
+        if loss is None:
+            return []
+        losses.append(loss)
+    return losses
+
+
+def _computed_loss(facts: FileFacts, gvs: ast.expr | None, cell: int | None) -> ast.expr | None:
+    """The loss of the `opt.compute_gradients(loss)` an update applies (*gvs*: that call, a name bound to
+    it once, or a comprehension over either); None otherwise."""
+    if isinstance(gvs, ast.ListComp) and len(gvs.generators) == 1:
+        gvs = gvs.generators[0].iter
+    bound = _bindings(facts, gvs, cell) if isinstance(gvs, ast.Name) else [gvs] if gvs is not None else []
+    computed = _method_call(bound[0], "compute_gradients") if len(bound) == 1 else None
+    return argument(computed, "loss", 0) if computed is not None else None
+
+
+def _same_loss(a: ast.expr, b: ast.expr) -> bool:
+    """*a* and *b* name the same loss: the same expression, or an object's attribute read as `self.cost`
+    in its own class and through another object (`self.net.cost`) in another's."""
+    if ast.dump(a) == ast.dump(b):
+        return True
+    if not (isinstance(a, ast.Attribute) and isinstance(b, ast.Attribute) and a.attr == b.attr):
+        return False
+    return any(isinstance(x.value, ast.Name) and x.value.id == "self" for x in (a, b))
+
+
+def _gradients(facts: FileFacts, fetched: ast.expr, cell: int | None) -> tuple[ast.Call, ast.expr] | None:
+    """The `tf.gradients(loss, ...)` call *fetched* is bound to (its one binding), with its loss; None otherwise."""
+    bound = _bindings(facts, fetched, cell)
+    call = bound[0] if len(bound) == 1 and isinstance(bound[0], ast.Call) else None
+    site = facts.site_at(call, cell) if call is not None else None
+    loss = argument(call, "ys", 0) if call is not None and site is not None and site.api in GRADIENTS else None
+    return (call, loss) if call is not None and loss is not None else None
+
+
+def _fetches(call: ast.Call) -> list[ast.expr]:
+    """The expressions a session's `run` fetches: its first argument, or the items of a literal list,
+    tuple or dict of them."""
+    fetches = argument(call, "fetches", 0)
+    if isinstance(fetches, (ast.List, ast.Tuple)):
+        return list(fetches.elts)
+    if isinstance(fetches, ast.Dict):
+        return list(fetches.values)
+    return [fetches] if fetches is not None else []
 
 
 def _fed(given: ast.expr, fed: ast.expr) -> str:
@@ -88,6 +187,15 @@ class RepeatedForwardPass(Rule):
     `d_loss_real.eval({inputs: batch_images})`, after a step fed `{inputs: batch_images, z:
     batch_z}`): what it fetches is computed from the same fed values, in the same forward pass.
 
+    Also flags a training step's run, on every pass of its loop, that fetches beside the
+    optimizer's update of a loss (`opt.minimize(loss)`, `opt.apply_gradients` of
+    `opt.compute_gradients(loss)`) a separate `tf.gradients` of the same loss:
+    `sess.run([train_op, loss, grads], ...)` with `grads = tf.gradients(loss, variables)` kept
+    to inspect or log the gradients. The loss is matched as the file names it (`self.cost` in a
+    network's class is `self.net.cost` in its trainer's; `gen.loss` is not `disc.loss`). Not reported:
+    the gradients the update applies (`opt.apply_gradients(zip(grads, tvars))`: one backward
+    pass), gradients of another loss, and a run under an `if` that thins the passes out.
+
     The run and the step run on the same passes: both on every pass, or both in the same
     branch of an `if` of the loop with no other condition between (`if config.dataset ==
     "mnist":` choosing the feeds of the whole step, its logging included).
@@ -106,7 +214,10 @@ class RepeatedForwardPass(Rule):
     kept from the previous run. The training step has already computed the loss and the
     predictions of the batch in its forward pass; a second run on the same feed copies the batch
     into the runtime again and repeats that forward pass, about a third of a training step's
-    work (a backward pass costs about twice the forward one), on every step. Fetching the
+    work (a backward pass costs about twice the forward one), on every step. Each `tf.gradients`
+    call builds a backward pass of its own into the graph: fetched with an update that
+    differentiates the same loss, it computes the backward pass a second time, about two thirds
+    of the step's work again (TF's graph optimizer does not merge the two). Fetching the
     values with the step (`_, loss_value = sess.run([train_op, loss], feed_dict=fd)`) gets them
     from the forward pass already done.
 
@@ -146,6 +257,13 @@ class RepeatedForwardPass(Rule):
     MESSAGE = (
         "`{call}` runs the graph again on {fed} the training step at line {line} was fed, on every step{times}:"
         " the forward pass is computed twice; fetch these values with the step (`sess.run([train_op, ...], ...)`)"
+    )
+    BACKWARD_MESSAGE = (
+        "`Session.run()` fetches `{grads}`, a separate `tf.gradients` of the step's loss (line {line}), with the"
+        " optimizer's update that already differentiates it, on every step{times}: each `tf.gradients` builds"
+        " a backward pass of its own, so the step computes the backward pass twice (about 2/3 of a training"
+        " step's work again); fetch the gradients only on the steps that use them, or apply these"
+        " (`opt.apply_gradients(zip(grads, vars))`)"
     )
     FIX_TITLE = "Fetch the logged values with the training step"
     VALID = (
@@ -205,8 +323,53 @@ class RepeatedForwardPass(Rule):
             "keep = 0.5\nsess = tf.compat.v1.Session()\nfor step in range(1000):\n    X_batch = next_batch(step)\n"
             "    sess.run(train_op, feed_dict={X: X_batch, keep_prob: keep})\n    print(loss.eval({X: X_batch}))\n"
         ),
+        Valid(  # the fetched gradients are the ones applied: one backward pass
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntvars = tf.compat.v1.trainable_variables()\n"
+            "grads = tf.gradients(loss, tvars)\ntrain_op = opt.apply_gradients(zip(grads, tvars))\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
+            "    _, g = sess.run([train_op, grads], feed_dict={x: xb[step]})\n"
+        ),
+        Valid(  # the gradients fetched every 100 steps only, to log their norms
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "grads = tf.gradients(loss, tf.compat.v1.trainable_variables())\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n    fd = {x: xb[step]}\n"
+            "    if step % 100 == 0:\n        _, g = sess.run([train_op, grads], feed_dict=fd)\n"
+            "    else:\n        sess.run(train_op, feed_dict=fd)\n"
+        ),
+        Valid(  # the gradients of another loss (the discriminator's, beside the generator's step)
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ng_optim = opt.minimize(g_loss)\n"
+            "d_grads = tf.gradients(d_loss, d_vars)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
+            "    _, g = sess.run([g_optim, d_grads], feed_dict={z: zb[step]})\n"
+        ),
+        Valid(  # two networks' losses of one name: the generator's update, the discriminator's gradients
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ngen, disc = Generator(), Discriminator()\n"
+            "train_g = opt.minimize(gen.loss)\nd_grads = tf.gradients(disc.loss, d_vars)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
+            "    _, g = sess.run([train_g, d_grads], feed_dict={z: zb[step]})\n"
+        ),
     )
     INVALID = (
+        Invalid(  # a separate tf.gradients of the minimized loss, fetched with the step
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "grads = tf.compat.v1.gradients(loss, tf.compat.v1.trainable_variables())\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
+            "    _, loss_value, grad_values = sess.run([train_op, loss, grads], feed_dict={x: xb[step]})\n",
+            line=7,
+            message_contains="fetches `grads`, a separate `tf.gradients` of the step's loss (line 4)",
+        ),
+        Invalid(  # the net's gradients read through a trainer, whose update applies compute_gradients of the same loss
+            "import tensorflow as tf\nclass Net:\n    def __init__(self):\n        self.loss = build_loss()\n"
+            "        self.grads = tf.gradients(self.loss, tf.compat.v1.trainable_variables())\n"
+            "class Trainer:\n    def __init__(self, net, optimizer='adam'):\n        self.net = net\n"
+            "        self.optimizer = optimizer\n\n    def _update(self):\n"
+            "        opt = tf.compat.v1.train.AdamOptimizer()\n        gvs = opt.compute_gradients(self.net.loss)\n"
+            "        update = opt.apply_gradients([(tf.clip_by_norm(g, 5.0), v) for g, v in gvs])\n        return update\n\n"
+            "    def train(self, sess, batches):\n        self.optimizer = self._update()\n"
+            "        for xb in batches:\n"
+            "            _, grads = sess.run((self.optimizer, self.net.grads), feed_dict={self.net.x: xb})\n",
+            line=20,
+        ),
         Invalid(
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "sess = tf.compat.v1.InteractiveSession()\nfor step in range(10000):\n    fd = {x: xs[step], y: ys[step]}\n"
@@ -243,6 +406,7 @@ class RepeatedForwardPass(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         runs = [s for s in facts.sites if s.api in RUNS and (s.loop_runs is None or s.loop_runs > 1)]
+        yield from self._backward_twice(facts, runs)
         steps = [s for s in runs if _training(s)]
         if not steps:
             return
@@ -278,3 +442,20 @@ class RepeatedForwardPass(Rule):
                     times=site.loop_times(),
                 )
                 yield self.diagnostic(site.callsite.span, facts.path, message)
+
+    def _backward_twice(self, facts: FileFacts, runs: list[Site]) -> Iterator[Diagnostic]:
+        """Runs in a loop, on every pass, that fetch an optimizer's update of a loss and, beside it, a
+        separate `tf.gradients` of the same loss."""
+        for site in runs:
+            call, cell = facts.node(site), site.callsite.span.cell
+            if call is None or not own_loops(facts, call, cell) or periodic(facts, call, cell):
+                continue
+            fetches = _fetches(call)
+            losses = [loss for f in fetches for loss in _update_losses(facts, f, cell)]
+            for fetched in fetches:
+                found = _gradients(facts, fetched, cell)
+                if found is not None and any(_same_loss(found[1], loss) for loss in losses):
+                    message = self.BACKWARD_MESSAGE.format(
+                        grads=ast.unparse(fetched), line=found[0].lineno, times=site.loop_times()
+                    )
+                    yield self.diagnostic(site.callsite.span, facts.path, message)
