@@ -29,10 +29,12 @@ def inserted(decorator: ast.FunctionDef, method: ast.FunctionDef | ast.AsyncFunc
         return ()
     own = [a.arg for a in (*wrapper.args.posonlyargs, *wrapper.args.args)]
     args = calls[0].args
-    spread = next((i for i, arg in enumerate(args) if type(arg) is ast.Starred), None)
-    if spread is None or spread != len(args) - 1 or not _names(args[spread].value, wrapper.args.vararg.arg):
+    last = args[-1] if args else None
+    if not isinstance(last, ast.Starred) or not _names(last.value, wrapper.args.vararg.arg):
         return ()
-    given = args[:spread]
+    given = args[:-1]
+    if any(type(arg) is ast.Starred for arg in given):
+        return ()
     if len(given) <= len(own) or not all(_names(arg, name) for arg, name in zip(given, own)):
         return ()
     params = [a.arg for a in (*method.args.posonlyargs, *method.args.args)]
