@@ -50,6 +50,7 @@ from greenlint.analysis import (
     builders,
     by_name,
     constructed,
+    decorated,
     differentiated,
     downloads,
     drivers,
@@ -1388,6 +1389,7 @@ class Resolver:
         kind = "method" if self.scope.kind == "class" else "function"
         tf_function = False
         rebind = True
+        inserted: tuple[str, ...] = ()
         for decorator in node.decorator_list:
             self.expr(decorator)
             target = decorator.func if type(decorator) is ast.Call else decorator
@@ -1399,6 +1401,8 @@ class Resolver:
             value = self.expr(target) if type(target) in (ast.Name, ast.Attribute) else None
             if type(value) is Ref and (self.table.symbol(value.path) or ("",))[0] == TF_FUNCTION:
                 tf_function = True
+            elif type(value) is UserFunc and target is decorator and type(value.info.node) is ast.FunctionDef:
+                inserted = inserted or decorated.inserted(value.info.node, node)
         args = node.args
         defaults = [self.expr(default) for default in args.defaults]
         kw_defaults = [self.expr(default) if default is not None else MISSING for default in args.kw_defaults]
@@ -1417,6 +1421,7 @@ class Resolver:
             parent=self.ctx.func,
             defaults=defaults,
             kw_defaults=kw_defaults,
+            inserted=inserted,
             sets_outer_names=any(type(stmt) in (ast.Global, ast.Nonlocal) for stmt in node.body),
         )
         self.functions.append(info)
@@ -4903,9 +4908,10 @@ def _written(value: Any, node: ast.Call) -> bool:
 
 
 def _positional(info: FuncInfo) -> list[str]:
-    """The positional parameters a call of a user function fills (self/cls left out)."""
+    """The positional parameters a call of a user function fills (self/cls and those its decorator's
+    wrapper fills left out)."""
     node = info.node.args
-    params = [arg.arg for arg in (*node.posonlyargs, *node.args)]
+    params = [arg.arg for arg in (*node.posonlyargs, *node.args) if arg.arg not in info.inserted]
     return params[1:] if info.kind in ("method", "property", "classmethod") and params else params
 
 

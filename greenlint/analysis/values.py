@@ -299,6 +299,7 @@ class FuncInfo:
     parent: FuncInfo | None = None  # the function this one is nested in
     defaults: list = field(default_factory=list)  # values of the positional defaults
     kw_defaults: list = field(default_factory=list)  # keyword-only defaults (MISSING where none)
+    inserted: tuple = ()  # positional parameters its project decorator's wrapper fills, not its callers (decorated.py)
     passed: dict | None = None  # parameter -> merged value over the calls seen
     calls_seen: int = 0
     implicit_calls: int = 0  # of those, calls that name it nowhere (TF1's `app.run()` runs `main`)
