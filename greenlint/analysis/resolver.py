@@ -59,6 +59,7 @@ from greenlint.analysis import (
     global_step,
     graphrun,
     handed,
+    handwritten,
     hostwork,
     hydra_config,
     kerasext,
@@ -354,6 +355,7 @@ class Resolver:
         self.options_set: dict[tuple[str, str], bool] | None = None  # the options it sets itself (`options.set_by_program`)
         self.reassigned: dict[str, bool] = {}  # those assigned on a parsed command line's holder (`options.reassigned`)
         self.reassigned_read: ast.Module | None = None  # the tree `reassigned` was read from
+        self.hand_updates: dict[int, tuple] = {}  # a function's id -> (it, `handwritten.updates_returned` of it)
         self.defaults_given: dict[int, dict] = {}  # a `set_defaults` call's id -> its keywords' values (`command_function`)
         self.command_setters: dict[str, list[ast.Call]] = {}  # attr -> the calls setting it per sub-command
         self.iter_option = ""  # the option whose default the last loop iterable walked counts (`loop_trips`)
@@ -1241,7 +1243,19 @@ class Resolver:
             # `return lambda *a: f(*a)[0]` in one branch: its body sees that branch's names (`f`), not
             # the names merged over every branch that the end of the function would show it
             self.walk_function(value.info)
+        func = self.ctx.func
+        if func is not None and type(func.node) in (ast.FunctionDef, ast.AsyncFunctionDef):
+            positions = self.updates_returned(func.node).get(id(node))
+            if positions:  # `return tf.group(*updates)` of variables written from their gradients
+                value = handwritten.as_updates(value, positions, node.lineno, type(node.value) is ast.Tuple)
         self.ctx.returns.append(value)
+
+    def updates_returned(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, tuple[int, ...]]:
+        """`handwritten.updates_returned(func)`, read once per function."""
+        found = self.hand_updates.get(id(func))
+        if found is None or found[0] is not func:
+            found = self.hand_updates[id(func)] = (func, handwritten.updates_returned(func))
+        return found[1]
 
     def s_raise(self, node: ast.Raise) -> None:
         if node.exc is not None:
