@@ -2911,8 +2911,8 @@ class Resolver:
             value = MISSING
             for result in results:
                 value = merge(value, result)
-            if value is None:
-                return self.joined(results) or self.registry_model(callee.items, results)
+            if value is None:  # (`{"adam": adam, "sgd": sgd}[name](params, grads)`: each one's update, a train op)
+                return symjoin.either_path(results) or self.joined(results) or self.registry_model(callee.items, results)
             return None if value is MISSING else value
         if kind is ExtFunc:
             self.wrapper_call(node, callee.runs, callee.bound, args, keywords, callee.beside)
