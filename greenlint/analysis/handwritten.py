@@ -2,13 +2,13 @@
 
 Research code often writes its optimizer itself: `gs = tf.gradients(loss, params)`, then each
 variable written from its gradient (`w.assign(w - lr * m / v)`, `tf.assign_sub(w, lr * g)`), the
-writes grouped (`tf.group(*updates)`) and returned. Read from the syntax of a project function
+writes grouped (`tf.group(*updates)`) and returned or kept (`self.train_op = ...`). Read from the syntax of a project function
 alone: a *write* is an `assign`/`assign_add`/`assign_sub` (a variable's method or `tf.assign*`)
 given a value derived from a gradient (`tf.gradients`, a tape's `gradient`, a `gradients` function
 imported, such as a memory-saving one); an *update* is a write, or a name bound from writes (a
 list they are appended to, the group of them). Each element of a `return` that is an update makes
 what the function returns there a training step's op (graphrun.py: meta "train_op", the line of
-that return), wherever it is returned to and run. A write of something else (an exponential moving
+that return), wherever it is returned to and run; so does an update assigned to an attribute. A write of something else (an exponential moving
 average `avg.assign(p)`, a counter's `step.assign_add(1)`) is no training, nor are gradients only
 read (their norm logged).
 """
@@ -51,26 +51,54 @@ def _writes(node: ast.AST, gradients: frozenset) -> bool:
     )
 
 
-def updates_returned(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, tuple[int, ...]]:
-    """The `return` statements of *func* that return a hand-written update, by `id` of the node: the
-    positions of the updates among a returned tuple's elements, (0,) for a value returned alone."""
+def _derived(seeds: frozenset, own: list[ast.AST]) -> frozenset:
+    """*seeds* and the names the function's own assignments bind from them, transitively; a loop's or a
+    comprehension's target from its iterable, item by item through `zip` (`for w, g in zip(params, grads)`
+    derives `g` from `grads`, not `w`). An attribute assigned (`self.x = ...`) binds no name here."""
+    found = set(seeds)
+    changed = bool(found)
+    while changed:
+        changed = False
+        for n in own:
+            if type(n) in (ast.For, ast.AsyncFor, ast.comprehension):
+                bound = _paired(n.target, n.iter, found)
+            elif type(n) in (ast.Assign, ast.AugAssign) and flow.names(n.value) & found:
+                bound = frozenset().union(*map(flow.targets, n.targets if type(n) is ast.Assign else [n.target]))
+            else:
+                continue
+            if bound - found:
+                found |= bound
+                changed = True
+    return frozenset(found)
+
+
+def _paired(target: ast.AST, source: ast.AST, found: set) -> frozenset:
+    """The names a loop's *target* binds from *found* names its iterable *source* reads: for `zip(a, b)`
+    and a tuple target of as many items, each item from its own iterable."""
+    if type(source) is ast.Call and type(source.func) is ast.Name and source.func.id == "zip" \
+            and type(target) is ast.Tuple and len(target.elts) == len(source.args):
+        return frozenset().union(*(flow.targets(t) for t, a in zip(target.elts, source.args) if flow.names(a) & found))
+    return flow.targets(target) if flow.names(source) & found else frozenset()
+
+
+def updates_built(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, tuple[int, ...]]:
+    """The statements of *func* that return a hand-written update or keep it in an attribute
+    (`self.train_op = tf.group(*updates)`), by `id` of the node: the positions of the updates among a
+    returned tuple's elements, (0,) for a value returned or kept alone."""
     own = [n for n in flow.own_nodes(func) if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
     if not any(_called(n) in GRADIENT_CALLS for n in own):
         return {}
     seeds = frozenset().union(*(
         flow.targets(t) for n in own if type(n) is ast.Assign and _calls_any(n.value, GRADIENT_CALLS) for t in n.targets
     ), *(flow.targets(n.target) for n in own if type(n) is ast.For and _calls_any(n.iter, GRADIENT_CALLS)))
-    gradients = flow.derived(seeds, func.body)
-    gradients |= frozenset().union(*(  # `[p.assign_sub(lr * g) for p, g in zip(params, grads)]`
-        flow.targets(n.target) for n in own if type(n) is ast.comprehension and flow.names(n.iter) & gradients
-    ))
+    gradients = _derived(seeds, own)
     written = set()
     for n in own:
         if type(n) in (ast.Assign, ast.AugAssign) and _writes(n.value, gradients):
             written |= flow.targets(n.target) if type(n) is ast.AugAssign else frozenset().union(*map(flow.targets, n.targets))
         elif type(n) is ast.Call and _called(n) in _ADDS and type(n.func.value) is ast.Name and _writes(n, gradients):
             written.add(n.func.value.id)
-    updates = flow.derived(frozenset(written), func.body)
+    updates = _derived(frozenset(written), own)
     found = {}
     for n in own:
         if type(n) is ast.Return and n.value is not None:
@@ -78,6 +106,9 @@ def updates_returned(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, 
             positions = tuple(i for i, item in enumerate(items) if flow.names(item) & updates or _writes(item, gradients))
             if positions:
                 found[id(n)] = positions if type(n.value) is ast.Tuple else (0,)
+        elif type(n) is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Attribute \
+                and (flow.names(n.value) & updates or _writes(n.value, gradients)):
+            found[id(n)] = (0,)
     return found
 
 

@@ -355,7 +355,7 @@ class Resolver:
         self.options_set: dict[tuple[str, str], bool] | None = None  # the options it sets itself (`options.set_by_program`)
         self.reassigned: dict[str, bool] = {}  # those assigned on a parsed command line's holder (`options.reassigned`)
         self.reassigned_read: ast.Module | None = None  # the tree `reassigned` was read from
-        self.hand_updates: dict[int, tuple] = {}  # a function's id -> (it, `handwritten.updates_returned` of it)
+        self.hand_updates: dict[int, tuple] = {}  # a function's id -> (it, `handwritten.updates_built` of it)
         self.defaults_given: dict[int, dict] = {}  # a `set_defaults` call's id -> its keywords' values (`command_function`)
         self.command_setters: dict[str, list[ast.Call]] = {}  # attr -> the calls setting it per sub-command
         self.iter_option = ""  # the option whose default the last loop iterable walked counts (`loop_trips`)
@@ -698,6 +698,10 @@ class Resolver:
 
     def s_assign(self, node: ast.Assign) -> None:
         value = self.expr(node.value)
+        func = self.ctx.func
+        if func is not None and type(func.node) in (ast.FunctionDef, ast.AsyncFunctionDef) \
+                and id(node) in self.updates_built(func.node):  # `self.train_op = tf.group(*updates)`
+            value = handwritten.as_updates(value, (0,), node.lineno, False)
         for target in node.targets:
             self.assign(target, value)
 
@@ -1245,16 +1249,16 @@ class Resolver:
             self.walk_function(value.info)
         func = self.ctx.func
         if func is not None and type(func.node) in (ast.FunctionDef, ast.AsyncFunctionDef):
-            positions = self.updates_returned(func.node).get(id(node))
+            positions = self.updates_built(func.node).get(id(node))
             if positions:  # `return tf.group(*updates)` of variables written from their gradients
                 value = handwritten.as_updates(value, positions, node.lineno, type(node.value) is ast.Tuple)
         self.ctx.returns.append(value)
 
-    def updates_returned(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, tuple[int, ...]]:
-        """`handwritten.updates_returned(func)`, read once per function."""
+    def updates_built(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, tuple[int, ...]]:
+        """`handwritten.updates_built(func)`, read once per function."""
         found = self.hand_updates.get(id(func))
         if found is None or found[0] is not func:
-            found = self.hand_updates[id(func)] = (func, handwritten.updates_returned(func))
+            found = self.hand_updates[id(func)] = (func, handwritten.updates_built(func))
         return found[1]
 
     def s_raise(self, node: ast.Raise) -> None:

@@ -166,3 +166,24 @@ def test_a_closure_kept_on_an_object_runs_the_training_where_it_is_called(tmp_pa
     assert sites[12].work["step"].value == "training"
     assert sites[12].runs.count == 1000
     assert sites[13].work["step"].value == "inference"
+
+
+def test_an_update_kept_in_an_attribute_is_run_as_a_training_step():
+    """`self.train_op = tf.group(*[w.assign_sub(lr * g) ...])` in a model's build method, run in its train
+    method: a training step; `self.ema_op` of a moving average's writes beside it: one run of the graph."""
+    code = GRAPH + (
+        "class Model:\n"
+        "    def build(self, lr=0.01):\n"
+        "        grads = tf.gradients(loss, params)\n"
+        "        self.train_op = tf.group(*[w.assign_sub(lr * g) for w, g in zip(params, grads)])\n"
+        "        self.ema_op = tf.group(*[tf.Variable(0.).assign(w) for w in params])\n"
+        "        self.sess = tf.Session()\n\n"
+        "    def train(self, batches):\n"
+        "        for xs, ys in batches:\n"
+        "            self.sess.run(self.train_op, {x: xs, y: ys})\n"
+        "            self.sess.run(self.ema_op)\n\n\n"
+        "m = Model()\nm.build()\nm.train(data)\n"
+    )
+    found = steps(code)
+    assert found[17] == "training"
+    assert found[18] == "inference"
