@@ -21,6 +21,8 @@ from typing import Any
 from greenlint.analysis import flow, trees
 from greenlint.analysis.values import Inst, Seq
 
+#: TF1's gradients function, whose loss (`ys`) is the graph a hand-written update trains.
+GRADIENTS = frozenset({"tensorflow.gradients", "tensorflow.compat.v1.gradients"})
 #: The calls that give gradients: `tf.gradients(loss, params)`, a tape's `gradient(loss, params)`.
 GRADIENT_CALLS = frozenset({"gradients", "gradient"})
 #: The calls that write a variable: its methods, and TF1's functions of the same names.
@@ -112,19 +114,24 @@ def updates_built(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, tup
     return found
 
 
-def as_updates(value: Any, positions: tuple[int, ...], line: int, tupled: bool) -> Any:
+def as_updates(value: Any, positions: tuple[int, ...], line: int, tupled: bool, losses: list) -> Any:
     """*value*, returned at *line*, with its elements at *positions* (the whole of it, not *tupled*)
-    made training steps' ops: their meta "train_op" the line, whatever else they were known to be."""
+    made training steps' ops: their meta "train_op" the line, whatever else they were known to be, and
+    "sym" the graph of the loss the function differentiates where it is one known (*losses*: the Syms
+    of its `tf.gradients` losses)."""
+    meta: dict = {"train_op": line}
+    if len(losses) == 1:
+        meta["sym"] = losses[0]
     if not tupled:
-        return _update(value, line)
+        return _update(value, meta)
     if type(value) is not Seq:
         return value
-    return Seq(tuple(_update(v, line) if i in positions else v for i, v in enumerate(value.items)))
+    return Seq(tuple(_update(v, meta) if i in positions else v for i, v in enumerate(value.items)))
 
 
-def _update(value: Any, line: int) -> Inst:
+def _update(value: Any, meta: dict) -> Inst:
     if type(value) is Inst and value.meta.get("train_op") is not None:
         return value
     if type(value) is not Inst:
-        return Inst(_OPERATION, "factory", {"train_op": line})
-    return Inst(value.cls, value.how, {**value.meta, "train_op": line})
+        return Inst(_OPERATION, "factory", dict(meta))
+    return Inst(value.cls, value.how, {**meta, **value.meta, "train_op": meta["train_op"]})

@@ -192,7 +192,7 @@ class WalkContext:
     __slots__ = (
         "loops", "trips", "counted", "exits", "resumes", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
         "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists", "branches",
-        "ended", "rebound", "kept", "dependencies", "unreached", "picked",
+        "ended", "rebound", "kept", "dependencies", "gradients", "unreached", "picked",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -222,6 +222,7 @@ class WalkContext:
         self.rebound: list[ast.For | ast.While] = []  # the enclosing loops (`fixed` asks which names they bind)
         self.kept = 0  # enclosing lookups of a dict kept between passes, filled on a miss (`hostwork.kept_by_key`)
         self.dependencies: list[dict] = []  # per enclosing `with tf.control_dependencies(ops):`, `graphrun.grouped(ops)`
+        self.gradients: list = []  # the graphs (Syms) of the losses its `tf.gradients(loss, params)` differentiate
         self.unreached = 0  # enclosing branches a test the code fixes never takes (`s_if`)
         self.picked = False  # a call of one of several functions or classes (a `Choice`): each runs at most so often
 
@@ -701,7 +702,7 @@ class Resolver:
         func = self.ctx.func
         if func is not None and type(func.node) in (ast.FunctionDef, ast.AsyncFunctionDef) \
                 and id(node) in self.updates_built(func.node):  # `self.train_op = tf.group(*updates)`
-            value = handwritten.as_updates(value, (0,), node.lineno, False)
+            value = handwritten.as_updates(value, (0,), node.lineno, False, self.ctx.gradients)
         for target in node.targets:
             self.assign(target, value)
 
@@ -1251,7 +1252,7 @@ class Resolver:
         if func is not None and type(func.node) in (ast.FunctionDef, ast.AsyncFunctionDef):
             positions = self.updates_built(func.node).get(id(node))
             if positions:  # `return tf.group(*updates)` of variables written from their gradients
-                value = handwritten.as_updates(value, positions, node.lineno, type(node.value) is ast.Tuple)
+                value = handwritten.as_updates(value, positions, node.lineno, type(node.value) is ast.Tuple, self.ctx.gradients)
         self.ctx.returns.append(value)
 
     def updates_built(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, tuple[int, ...]]:
@@ -3233,6 +3234,8 @@ class Resolver:
             self.wrote_file(node, api)
         if api == SAVED_MODEL_LOAD:
             return Inst(SAVED_MODEL_LOAD, "factory")
+        if api in handwritten.GRADIENTS and arrays.is_sym(named.get("ys")):  # a hand-written update's loss
+            self.ctx.gradients.append(named["ys"].meta["sym"])
         if api == graphrun.CONTROL_DEPENDENCIES:  # the ops built under it run these first
             ops = named.get("control_inputs")
             return Inst(api, "factory", graphrun.grouped([ops]) if ops is not None else {})

@@ -187,3 +187,15 @@ def test_an_update_kept_in_an_attribute_is_run_as_a_training_step():
     found = steps(code)
     assert found[17] == "training"
     assert found[18] == "inference"
+
+
+def test_a_hand_written_step_costs_the_graph_of_the_loss_it_differentiates():
+    """Its forward FLOPs are those of the loss given to `tf.gradients`, as an optimizer's `minimize(loss)`'s."""
+    run = "sess = tf.Session()\nfor i in range(100):\n    sess.run(op, {x: xs[:64], y: ys[:64]})\n"
+
+    def flops(built: str) -> int | None:
+        code = textwrap.dedent(GRAPH + OPTIM).lstrip("\n") + built + run
+        sites = analyse_source(code, "train.py").callsites
+        return next(s.work["flops_per_sample"].value for s in sites if s.work.get("step") is not None)
+
+    assert flops("op = sgd(params, loss)\n") == flops("op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n") > 0
