@@ -35,10 +35,10 @@ _OPERATION = "tensorflow.Operation"
 
 def _called(node: ast.AST) -> str | None:
     """The name a call calls (`gradients` for `tf.gradients(...)` and for `gradients(...)`), or None."""
-    if type(node) is not ast.Call:
+    if not isinstance(node, ast.Call):
         return None
     func = node.func
-    return func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
 
 
 def _calls_any(node: ast.AST, called: frozenset) -> bool:
@@ -48,7 +48,8 @@ def _calls_any(node: ast.AST, called: frozenset) -> bool:
 def _writes(node: ast.AST, gradients: frozenset) -> bool:
     """Whether *node* holds a write of a variable from a value derived from a gradient."""
     return any(
-        _called(n) in WRITES and any(flow.names(a) & gradients or _calls_any(a, GRADIENT_CALLS) for a in n.args)
+        isinstance(n, ast.Call) and _called(n) in WRITES
+        and any(flow.names(a) & gradients or _calls_any(a, GRADIENT_CALLS) for a in n.args)
         for n in trees.walk(node)
     )
 
@@ -62,10 +63,10 @@ def _derived(seeds: frozenset, own: list[ast.AST]) -> frozenset:
     while changed:
         changed = False
         for n in own:
-            if type(n) in (ast.For, ast.AsyncFor, ast.comprehension):
+            if isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
                 bound = _paired(n.target, n.iter, found)
-            elif type(n) in (ast.Assign, ast.AugAssign) and flow.names(n.value) & found:
-                bound = frozenset().union(*map(flow.targets, n.targets if type(n) is ast.Assign else [n.target]))
+            elif isinstance(n, (ast.Assign, ast.AugAssign)) and flow.names(n.value) & found:
+                bound = _bound(n)
             else:
                 continue
             if bound - found:
@@ -77,8 +78,8 @@ def _derived(seeds: frozenset, own: list[ast.AST]) -> frozenset:
 def _paired(target: ast.AST, source: ast.AST, found: set) -> frozenset:
     """The names a loop's *target* binds from *found* names its iterable *source* reads: for `zip(a, b)`
     and a tuple target of as many items, each item from its own iterable."""
-    if type(source) is ast.Call and type(source.func) is ast.Name and source.func.id == "zip" \
-            and type(target) is ast.Tuple and len(target.elts) == len(source.args):
+    if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "zip" \
+            and isinstance(target, ast.Tuple) and len(target.elts) == len(source.args):
         return frozenset().union(*(flow.targets(t) for t, a in zip(target.elts, source.args) if flow.names(a) & found))
     return flow.targets(target) if flow.names(source) & found else frozenset()
 
@@ -91,27 +92,33 @@ def updates_built(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, tup
     if not any(_called(n) in GRADIENT_CALLS for n in own):
         return {}
     seeds = frozenset().union(*(
-        flow.targets(t) for n in own if type(n) is ast.Assign and _calls_any(n.value, GRADIENT_CALLS) for t in n.targets
-    ), *(flow.targets(n.target) for n in own if type(n) is ast.For and _calls_any(n.iter, GRADIENT_CALLS)))
+        _bound(n) for n in own if isinstance(n, ast.Assign) and _calls_any(n.value, GRADIENT_CALLS)
+    ), *(flow.targets(n.target) for n in own if isinstance(n, ast.For) and _calls_any(n.iter, GRADIENT_CALLS)))
     gradients = _derived(seeds, own)
-    written = set()
+    written: set[str] = set()
     for n in own:
-        if type(n) in (ast.Assign, ast.AugAssign) and _writes(n.value, gradients):
-            written |= flow.targets(n.target) if type(n) is ast.AugAssign else frozenset().union(*map(flow.targets, n.targets))
-        elif type(n) is ast.Call and _called(n) in _ADDS and type(n.func.value) is ast.Name and _writes(n, gradients):
+        if isinstance(n, (ast.Assign, ast.AugAssign)) and _writes(n.value, gradients):
+            written |= _bound(n)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _ADDS \
+                and isinstance(n.func.value, ast.Name) and _writes(n, gradients):
             written.add(n.func.value.id)
     updates = _derived(frozenset(written), own)
     found = {}
     for n in own:
-        if type(n) is ast.Return and n.value is not None:
-            items = n.value.elts if type(n.value) is ast.Tuple else [n.value]
+        if isinstance(n, ast.Return) and n.value is not None:
+            items = n.value.elts if isinstance(n.value, ast.Tuple) else [n.value]
             positions = tuple(i for i, item in enumerate(items) if flow.names(item) & updates or _writes(item, gradients))
             if positions:
-                found[id(n)] = positions if type(n.value) is ast.Tuple else (0,)
-        elif type(n) is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Attribute \
+                found[id(n)] = positions if isinstance(n.value, ast.Tuple) else (0,)
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Attribute) \
                 and (flow.names(n.value) & updates or _writes(n.value, gradients)):
             found[id(n)] = (0,)
     return found
+
+
+def _bound(node: ast.Assign | ast.AugAssign) -> frozenset:
+    """The names an assignment binds (none for an attribute or an item)."""
+    return frozenset().union(*map(flow.targets, node.targets if isinstance(node, ast.Assign) else [node.target]))
 
 
 def as_updates(value: Any, positions: tuple[int, ...], line: int, tupled: bool, losses: list) -> Any:
