@@ -60,6 +60,7 @@ from greenlint.analysis import (
     global_step,
     graphrun,
     handed,
+    handwritten,
     hostwork,
     hydra_config,
     kerasext,
@@ -192,7 +193,7 @@ class WalkContext:
     __slots__ = (
         "loops", "trips", "counted", "exits", "resumes", "guards", "divisors", "varying", "keras_step", "returns", "generator", "func",
         "yields", "tapes", "step_line", "unless", "host", "host_guards", "host_once", "drawn", "lists", "branches",
-        "ended", "rebound", "kept", "dependencies", "unreached", "picked",
+        "ended", "rebound", "kept", "dependencies", "gradients", "unreached", "picked",
     )
 
     def __init__(self, func: FuncInfo | None = None):
@@ -222,6 +223,7 @@ class WalkContext:
         self.rebound: list[ast.For | ast.While] = []  # the enclosing loops (`fixed` asks which names they bind)
         self.kept = 0  # enclosing lookups of a dict kept between passes, filled on a miss (`hostwork.kept_by_key`)
         self.dependencies: list[dict] = []  # per enclosing `with tf.control_dependencies(ops):`, `graphrun.grouped(ops)`
+        self.gradients: list = []  # the graphs (Syms) of the losses its `tf.gradients(loss, params)` differentiate
         self.unreached = 0  # enclosing branches a test the code fixes never takes (`s_if`)
         self.picked = False  # a call of one of several functions or classes (a `Choice`): each runs at most so often
 
@@ -355,6 +357,7 @@ class Resolver:
         self.options_set: dict[tuple[str, str], bool] | None = None  # the options it sets itself (`options.set_by_program`)
         self.reassigned: dict[str, bool] = {}  # those assigned on a parsed command line's holder (`options.reassigned`)
         self.reassigned_read: ast.Module | None = None  # the tree `reassigned` was read from
+        self.hand_updates: dict[int, tuple] = {}  # a function's id -> (it, `handwritten.updates_built` of it)
         self.defaults_given: dict[int, dict] = {}  # a `set_defaults` call's id -> its keywords' values (`command_function`)
         self.command_setters: dict[str, list[ast.Call]] = {}  # attr -> the calls setting it per sub-command
         self.iter_option = ""  # the option whose default the last loop iterable walked counts (`loop_trips`)
@@ -697,6 +700,10 @@ class Resolver:
 
     def s_assign(self, node: ast.Assign) -> None:
         value = self.expr(node.value)
+        func = self.ctx.func
+        if func is not None and type(func.node) in (ast.FunctionDef, ast.AsyncFunctionDef) \
+                and id(node) in self.updates_built(func.node):  # `self.train_op = tf.group(*updates)`
+            value = handwritten.as_updates(value, (0,), node.lineno, False, self.ctx.gradients)
         for target in node.targets:
             self.assign(target, value)
 
@@ -1245,7 +1252,19 @@ class Resolver:
             # `return lambda *a: f(*a)[0]` in one branch: its body sees that branch's names (`f`), not
             # the names merged over every branch that the end of the function would show it
             self.walk_function(value.info)
+        func = self.ctx.func
+        if func is not None and type(func.node) in (ast.FunctionDef, ast.AsyncFunctionDef):
+            positions = self.updates_built(func.node).get(id(node))
+            if positions:  # `return tf.group(*updates)` of variables written from their gradients
+                value = handwritten.as_updates(value, positions, node.lineno, type(node.value) is ast.Tuple, self.ctx.gradients)
         self.ctx.returns.append(value)
+
+    def updates_built(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, tuple[int, ...]]:
+        """`handwritten.updates_built(func)`, read once per function."""
+        found = self.hand_updates.get(id(func))
+        if found is None or found[0] is not func:
+            found = self.hand_updates[id(func)] = (func, handwritten.updates_built(func))
+        return found[1]
 
     def s_raise(self, node: ast.Raise) -> None:
         if node.exc is not None:
@@ -2905,8 +2924,8 @@ class Resolver:
             value = MISSING
             for result in results:
                 value = merge(value, result)
-            if value is None:
-                return self.joined(results) or self.registry_model(callee.items, results)
+            if value is None:  # (`{"adam": adam, "sgd": sgd}[name](params, grads)`: each one's update, a train op)
+                return symjoin.either_path(results) or self.joined(results) or self.registry_model(callee.items, results)
             return None if value is MISSING else value
         if kind is ExtFunc:
             self.wrapper_call(node, callee.runs, callee.bound, args, keywords, callee.beside)
@@ -3223,6 +3242,8 @@ class Resolver:
             self.wrote_file(node, api)
         if api == SAVED_MODEL_LOAD:
             return Inst(SAVED_MODEL_LOAD, "factory")
+        if api in handwritten.GRADIENTS and arrays.is_sym(named.get("ys")):  # a hand-written update's loss
+            self.ctx.gradients.append(named["ys"].meta["sym"])
         if api == graphrun.CONTROL_DEPENDENCIES:  # the ops built under it run these first
             ops = named.get("control_inputs")
             return Inst(api, "factory", graphrun.grouped([ops]) if ops is not None else {})

@@ -7,7 +7,7 @@ fewest and the layers of the one dispatching fewest (unknown where a path's coun
 what runs, whichever path it is; its shape where the paths agree (each axis the paths give one
 size), and the choice among the unknown, so that the graph built on it goes on being followed and
 its figure is a lower bound, never one path's work taken for the other's. A tuple of them (`return tf.nn.sigmoid(h4), h4`) joins item by
-item. A loop whose trips are not walked one by one (`for i in range(n_up - 1): h = conv(h)`, `n_up` a
+item, an item of no such kind unknown. A loop whose trips are not walked one by one (`for i in range(n_up - 1): h = conv(h)`, `n_up` a
 parameter) is such a choice too, between the tensor before it and after its body (`looped`).
 """
 
@@ -27,7 +27,8 @@ CHOICE = "one of several paths (the least work counted)"
 
 def either_path(values: list) -> Any:
     """The join of *values*, each an optimizer's update (`updates`), a symbolic tensor, or each a tuple
-    of them, of one length; None for anything else."""
+    of them, of one length (an item joined so where some are, the others unknown: `return train_op,
+    swap_op, ema` of two optimizers); None for anything else."""
     if not values or all(v is values[0] for v in values):
         return values[0] if values else None
     if all(graphrun.is_update(v) for v in values):
@@ -36,7 +37,7 @@ def either_path(values: list) -> Any:
         return _joined([v.meta["sym"] for v in values], values[0].cls)
     if all(type(v) is Seq for v in values) and len({len(v.items) for v in values}) == 1:
         items = [either_path([v.items[i] for v in values]) for i in range(len(values[0].items))]
-        return Seq(tuple(items)) if None not in items else None
+        return Seq(tuple(items)) if any(item is not None for item in items) else None
     return None
 
 

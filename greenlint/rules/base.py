@@ -190,6 +190,20 @@ class FileFacts:
             index["sites"] = {call: s for call, s in found if call is not None}
         return index["sites"].get(node)
 
+    def listed_at(self, node: ast.AST, cell: int | None = None) -> Site | None:
+        """`site_at`, or the site of a wrapper's call written at `node` (`model.train(lr)`, listed as the
+        session run it makes: `call_at`): what running the call does, its arguments not that call's."""
+        found = self.site_at(node, cell)
+        if found is not None or not isinstance(node, ast.Call):
+            return found
+        index = self._tree(cell)
+        if index is None:
+            return None
+        if "wrapped" not in index:
+            wrapped = (s for s in self.sites if s.callsite.span.cell == cell and s.features.get("receiver") == "wrapper")
+            index["wrapped"] = {call: s for call, s in ((self.call_at(s), s) for s in wrapped) if call is not None}
+        return index["wrapped"].get(node)
+
     def option_read(self, node: ast.Attribute) -> OptionRead | None:
         """The option another module defines whose default the analysis read *node* of a plain file as."""
         index = self._tree(None) if self.options else None

@@ -41,7 +41,9 @@ EVALUATES = ("evaluate", "evaluate_generator", "test_on_batch")
 #: The comparisons that tell a better pass from a worse (`hr > best_hr`).
 ORDERS = (ast.Gt, ast.GtE, ast.Lt, ast.LtE)
 #: A TensorFlow checkpoint's saves, which write the model's weights.
-CHECKPOINT_SAVES = frozenset({"tensorflow.train.Checkpoint.save", "tensorflow.train.CheckpointManager.save"})
+CHECKPOINT_SAVES = frozenset({
+    "tensorflow.train.Checkpoint.save", "tensorflow.train.CheckpointManager.save", "tensorflow.compat.v1.train.Saver.save",
+})
 #: `tf.data` methods whose dataset holds elements of the one they are called on (all, or the first few).
 SUBSETS = KEEPS | {"take"}
 #: A Keras model's forward passes.
@@ -204,7 +206,8 @@ def _judge(facts: FileFacts, loop: ast.For, cell: int | None) -> str | None:
         site = facts.site_at(node, at)
         if site is not None and method(site.api) in BUILDS:
             return None  # a new model each pass (a search, a cross-validation): no one training to stop
-        trains = trains or name in STEP_METHODS or (site is not None and is_training_step(site))
+        listed = site or facts.listed_at(node, at)  # `model.train(lr)`: a helper's session run
+        trains = trains or name in STEP_METHODS or (listed is not None and is_training_step(listed))
         progress = progress or _measures(facts, node, at, site)
     if trains and progress is None:
         progress = _held_out_run(facts, loop, cell) or _best_kept(facts, loop, cell)
@@ -279,8 +282,9 @@ def _ordering(facts: FileFacts, test: ast.expr, cell: int | None) -> ast.Compare
 
 def _saves(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
     """The node saves the model's weights: a Keras model's `save_weights`/`save`, a TensorFlow
-    checkpoint's or its manager's `save`."""
-    site = facts.site_at(node, cell) if isinstance(node, ast.Call) else None
+    checkpoint's or its manager's `save`, a TF1 `Saver`'s `save(sess, path)`; made here or by a helper
+    the call runs (`model.save(path)` listed as the `Saver.save` it makes)."""
+    site = facts.listed_at(node, cell) if isinstance(node, ast.Call) else None
     return site is not None and (is_keras_model_method(site.api, ("save_weights", "save")) or site.api in CHECKPOINT_SAVES)
 
 

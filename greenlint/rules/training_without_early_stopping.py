@@ -224,6 +224,18 @@ BARRED = (
     "def train(train_ds, val_ds, epochs={epochs}):\n    for epoch in {header}:\n        for x, y in train_ds:\n"
     "            train_step(x, y)\n        for x, y in val_ds:\n            val_loss(loss_fn(y, model(x)))\n"
 )
+#: A TF1 graph trained for 500 epochs whose loop saves its weights with a `Saver` under `if {test}:`, the
+#: score `{score}`.
+SAVED = (
+    "import tensorflow.compat.v1 as tf\nfrom evaluation import score_of\n"
+    "X = tf.placeholder(tf.float32, (None, 784))\ny = tf.placeholder(tf.int64, (None,))\nlogits = tf.layers.dense(X, 10)\n"
+    "loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))\n"
+    "train_op = tf.train.AdamOptimizer().minimize(loss)\nsaver = tf.train.Saver()\nbest = 1e9\n"
+    "with tf.Session() as sess:\n    for epoch in range(500):\n        for X_batch, y_batch in batches:\n"
+    "            _, batch_loss = sess.run([train_op, loss], feed_dict={{X: X_batch, y: y_batch}})\n"
+    "        {score}\n        if {test}:\n            best = score\n            saver.save(sess, 'best.ckpt')\n"
+)
+
 #: The skip and the update of a trainer that keeps its best checkpoint.
 BEST_ONLY = dict(skip="save_best_only and psnr <= self.ckpt.psnr", update="self.ckpt.psnr = psnr", best_only="True")
 
@@ -555,6 +567,8 @@ class TrainingWithoutEarlyStopping(Rule):
         SAVING_OPTION,
     )
     VALID = (
+        Valid(SAVED.format(score="score = batch_loss", test="batch_loss < best")),  # the best by the training loss
+        Valid(SAVED.format(score="score = score_of(sess, logits)", test="epoch % 10 == 0")),  # saved every 10 epochs
         Valid(GENERATED.format(epochs=EPOCHS, dev="x_train, y_train")),  # the dev step scores training data
         Valid(TRAINER.format(dev="x_train, y_train")),  # the method scores the data the loop trains on
         Valid(  # the skip compares the step, not a score: no best is kept
@@ -848,6 +862,11 @@ class TrainingWithoutEarlyStopping(Rule):
             "    if step % 500 == 0:\n        print(model.evaluate(x_val, y_val))\n",
             line=8,
             message_contains="runs 100 epochs of `batches_of()`'s batches (the default of `batches_of`'s `epochs`)",
+        ),
+        Invalid(  # a TF1 `Saver` keeps the best weights by a score and nothing stops the loop on it
+            SAVED.format(score="score = score_of(sess, logits)", test="score < best"),
+            line=11,
+            message_contains="measure its progress (`score < best`, which keeps the best weights)",
         ),
         Invalid(  # a TF2 step loop keeps its best checkpoint by the validation score and never stops on it
             CHECKPOINTED.format(**BEST_ONLY, steps=1000000),
