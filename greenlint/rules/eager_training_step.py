@@ -15,10 +15,11 @@ from greenlint.rules.material import (
     immaterial_overhead,
     immaterial_work,
     known_runs,
+    least_runs,
     repeated_cost,
 )
 from greenlint.rules.site import Site, method
-from greenlint.rules.syntax import innermost_loop, is_training_step, last_name, own_body
+from greenlint.rules.syntax import enclosing, host_reads, innermost_loop, is_training_step, last_name, own_body
 
 
 def _is_step_call(api: str) -> bool:
@@ -58,23 +59,28 @@ def dispatch_price(facts: FileFacts, site: Site) -> tuple[float, int]:
     training call above the site in its function, with a known layer count; else one layer, the
     least), at DISPATCH_S each."""
     scope, line = site.callsite.scope, site.callsite.span.line
-    forward = [
-        s for s in facts.sites if s.callsite.scope == scope and s.callsite.span.line <= line and is_training_step(s)
+    layers = [
+        n
+        for s in facts.sites
+        if s.callsite.scope == scope and s.callsite.span.line <= line and is_training_step(s)
+        and isinstance(n := s.features.get("n_layers"), int) and n > 0
     ]
-    layers = forward[-1].features.get("n_layers") if forward else None
-    ops = STEP_OPS + OPS_PER_LAYER * (layers if isinstance(layers, int) and layers > 0 else 1)
+    ops = STEP_OPS + OPS_PER_LAYER * (layers[-1] if layers else 1)
     return DISPATCH_S * ops, ops
 
 
 def immaterial_dispatch(facts: FileFacts, site: Site, each_s: float, options: Mapping[str, Any]) -> bool:
-    """What compiling saves over the step's runs is not material: the runs are not counted (on
-    the real-world benchmark no such finding was judged worth a change), or their dispatch adds
-    up to under MIN_SAVING_S, or under `material-saving-j` at the training steady power of the
-    bundled model's reference machine; or the step is test code."""
-    if known_runs(site) is None:
+    """What compiling saves over the step's runs is not material: the runs are neither counted
+    nor floored (on the real-world benchmark no such finding was judged worth a change), or their
+    dispatch over the counted runs, or over the fewest certain (`least_runs`: the counted outer
+    loops, each loop of unknown length once), adds up to under MIN_SAVING_S, or under
+    `material-saving-j` at the training steady power of the bundled model's reference machine;
+    or the step is test code."""
+    runs = known_runs(site) or least_runs(site)
+    if runs is None:
         return True
     power = power_for(reference_work(), "training")
-    return immaterial_overhead(facts, site, each_s, None if power is None else energy_at(power, each_s), options)
+    return immaterial_overhead(facts, site, each_s, None if power is None else energy_at(power, each_s), options, runs)
 
 
 #: Cases whose fix must not apply (the text stays as it is): `loss` read after the loop, and a
@@ -323,9 +329,23 @@ class EagerTrainingStep(Rule):
                     continue  # the step of this loop is reported already: the same change
                 stepped.add(id(loop))
             cost = repeated_cost(site, price[0], f"of eager dispatch ({price[1]} ops, estimated)")
-            yield self.diagnostic(
-                site.callsite.span, facts.path, self.MESSAGE.format(call=method(site.api) + "()", cost=cost)
-            )
+            message = self.MESSAGE.format(call=method(site.api) + "()", cost=cost) + _host_reads_clause(facts, site, loop)
+            yield self.diagnostic(site.callsite.span, facts.path, message)
+
+
+def _host_reads_clause(facts: FileFacts, site: Site, loop: ast.AST | None) -> str:
+    """What the step must change before it can be compiled, in words: its `.numpy()` calls (the
+    loop's body, else the function around the call), which a traced function cannot run; "" where none."""
+    node = facts.node(site)
+    step = loop if loop is not None or node is None else enclosing(facts, node, site.callsite.span.cell)
+    lines = [] if step is None or isinstance(step, ast.Module) else host_reads(step)
+    if not lines:
+        return ""
+    at = ", ".join(str(n) for n in sorted(set(lines)))
+    return (
+        f"; its `.numpy()` (line {at}) reads a tensor on the host, which a tf.function cannot: make it a"
+        " TensorFlow op or move it out of the step first"
+    )
 
 
 def _compiled_pass(facts: FileFacts, site) -> bool:

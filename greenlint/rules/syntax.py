@@ -263,6 +263,15 @@ def parameters(func: Function) -> list[str]:
     return [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None]
 
 
+def host_reads(tree: ast.AST) -> list[int]:
+    """Lines of the `x.numpy()` calls in *tree*: host reads of tensors, which tracing cannot run."""
+    return [
+        n.lineno
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "numpy" and not n.args
+    ]
+
+
 def own_body(loop: ast.AST) -> Iterator[ast.AST]:
     """Nodes of a loop's body and `else`, not entering nested loops, functions or classes."""
     todo = [*getattr(loop, "body", ()), *getattr(loop, "orelse", ())]
