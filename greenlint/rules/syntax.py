@@ -658,6 +658,31 @@ def calls_of(
     return found
 
 
+def instance_calls(
+    facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None
+) -> list[tuple[int | None, ast.Call]]:
+    """The calls `obj.f(...)` the file makes of a method *function* through an instance of its
+    class: `obj` a name the file binds to a call of that class (`q = Estimator()`), and binds to
+    nothing else; a parameter of that name counts as the instance passed (`train(q=q)`)."""
+    owner = facts.parent(function, cell)
+    if not isinstance(owner, ast.ClassDef):
+        return []
+    made: dict[str, bool] = {}  # name -> bound to a call of the class only
+    for unit_cell, unit in cell_units(facts):
+        for node in facts.nodes(unit_cell, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    built = isinstance(node.value, ast.Call) and last_name(node.value.func) == owner.name
+                    made[target.id] = made.get(target.id, True) and built
+    names = {name for name, only in made.items() if only}
+    return [
+        (unit_cell, node)
+        for unit_cell, _ in cell_units(facts)
+        for node in facts.calls_named(unit_cell, function.name)
+        if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id in names
+    ]
+
+
 def is_method(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None) -> bool:
     """Defined in a class body and not a staticmethod: its first parameter is the receiver."""
     decorated = {last_name(d) for d in function.decorator_list}
