@@ -668,7 +668,7 @@ def instance_calls(
     if not isinstance(owner, ast.ClassDef):
         return []
     made: dict[str, bool] = {}  # name -> bound to a call of the class only
-    for unit_cell, unit in cell_units(facts):
+    for unit_cell, _ in cell_units(facts):
         for node in facts.nodes(unit_cell, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name):
