@@ -205,10 +205,10 @@ def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted:
     for period in divisors:
         if period.depth == 0 and not period.extra:
             share = max(share, period.k)
-    if None in trips:  # at least the counted loops' trips, each unknown one once, where nothing may skip the place
-        held = guarded or resumed or bool(divisors)
-        return NEVER_KNOWN if held else Local(None, UNKNOWN, least=_product(t or 1 for t in trips))
     for depth, whole in enumerate(trips, 1):
+        if whole is None:  # at least the counted loops' trips, each unknown one once, where nothing may skip the place
+            held = guarded or resumed or bool(divisors)
+            return NEVER_KNOWN if held else Local(None, UNKNOWN, least=_product(t or 1 for t in trips))
         trip = whole
         for period in divisors:
             if period.depth == depth:

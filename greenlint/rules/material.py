@@ -182,11 +182,13 @@ def immaterial_work(facts: FileFacts, site: Site, options: Mapping[str, Any]) ->
 
 def repeated_cost(site: Site, each_s: float, what: str) -> str:
     """A repeated cost in words, for a message: `about 50 µs of eager dispatch each`, and where the
-    site's runs are counted what they add up to (`, 1,000 times: 50 ms`; `at most` for a bound)."""
+    site's runs are counted what they add up to (`, 1,000 times: 50 ms`; `at most` for a bound), or
+    where only their floor is, what that adds up to (`, at least 50 times: at least 2.5 ms`)."""
     each = f"about {fmt_s(each_s)} {what} each"
     runs, least = known_runs(site), least_runs(site)
-    if runs is None and least is None:
-        return each
-    most = "at least " if runs is None else "at most " if site.runs_bound == "upper" else ""
-    runs = runs or least
-    return f"{each}, {most}{fmt_count(runs)} times: {'at least ' if most == 'at least ' else ''}{fmt_s(runs * each_s)}"
+    if runs is not None:
+        most = "at most " if site.runs_bound == "upper" else ""
+        return f"{each}, {most}{fmt_count(runs)} times: {fmt_s(runs * each_s)}"
+    if least is not None:
+        return f"{each}, at least {fmt_count(least)} times: at least {fmt_s(least * each_s)}"
+    return each
