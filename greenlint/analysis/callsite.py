@@ -105,7 +105,7 @@ class _Unsaid(enum.Enum):
 #: to the literal loops around the call (`features.loop_multiplier`).
 UNSAID = _Unsaid.UNSAID
 #: `Runs`' fields in the order of their JSON object (docs/calls-json.md `runs`), the optional ones first.
-_RUNS_JSON = ("loop_option", "request", "count", "bound", "note", "loop", "loop_bound", "callers", "varies", "varying")
+_RUNS_JSON = ("loop_option", "request", "least", "count", "bound", "note", "loop", "loop_bound", "callers", "varies", "varying")
 
 
 @dataclass(frozen=True)
@@ -123,14 +123,15 @@ class Runs:
     varying: tuple[tuple[str, ...], ...] = ()  # per repeating loop, the inputs it changes
     loop_option: str | None = None  # the command-line options whose defaults are loops' trip counts (comma-separated)
     request: str | None = None  # what runs it once per web request
+    least: int | None = None  # where `count` is unknown, the fewest runs certain (each loop of unknown length once)
 
     def to_json(self) -> dict[str, Any]:
         """The `runs` object of docs/calls-json.md (its optional keys only where set; a record
         that does not say its loop, count, bound and note alone)."""
         out: dict[str, Any] = {}
-        for name in _RUNS_JSON[:5] if self.loop is UNSAID else _RUNS_JSON:
+        for name in _RUNS_JSON[:6] if self.loop is UNSAID else _RUNS_JSON:
             value = getattr(self, name)
-            if value is not None or name not in ("loop_option", "request"):
+            if value is not None or name not in ("loop_option", "request", "least"):
                 out[name] = [list(names) for names in value] if name == "varying" else value
         return out
 

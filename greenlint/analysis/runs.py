@@ -59,6 +59,12 @@ class Local(NamedTuple):
     counted: str = ""  # loops' trip counts in the count are these command-line options' defaults (comma-separated)
     guarded: bool = False  # at most *count*: under a condition, or in a loop left early
     resumed: bool = False  # at most *count*: a loop resumes its count at a start not known here
+    least: int = 0  # where *count* is unknown, the fewest runs known (`floor`); 0: none
+
+    @property
+    def floor(self) -> int:
+        """The fewest runs certain: an exact count, else `least` (0: none known)."""
+        return self.count if self.bound == EXACT and self.count is not None else self.least
 
 
 class Period(NamedTuple):
@@ -200,8 +206,9 @@ def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted:
         if period.depth == 0 and not period.extra:
             share = max(share, period.k)
     for depth, whole in enumerate(trips, 1):
-        if whole is None:
-            return NEVER_KNOWN
+        if whole is None:  # at least the counted loops' trips, each unknown one once, where nothing may skip the place
+            held = guarded or resumed or bool(divisors)
+            return NEVER_KNOWN if held else Local(None, UNKNOWN, least=_product(t or 1 for t in trips))
         trip = whole
         for period in divisors:
             if period.depth == depth:
@@ -213,15 +220,23 @@ def local(trips: list[int | None], guarded: bool, divisors: tuple = (), counted:
     return Local(count, UPPER if held or resumed else EXACT, share, option, options, held, resumed)
 
 
+def _product(values) -> int:
+    found = 1
+    for value in values:
+        found *= value
+    return found
+
+
 def times(place: Local, outer: int) -> int:
     """Runs of a place per *outer* runs of its function."""
     return place.count * ceil(outer / place.share)
 
 
 def combine(a: Local, b: Local) -> Local:
-    """Runs of a place run *a* times per run of something run *b* times."""
+    """Runs of a place run *a* times per run of something run *b* times (where unknown, at least
+    their floors' product: none where *a* runs on 1 in k of *b*'s runs)."""
     if a.count is None or b.count is None:
-        return Local(None, UNKNOWN)
+        return Local(None, UNKNOWN, least=a.floor * b.floor if a.share == 1 else 0)
     return Local(times(a, b.count), UPPER if UPPER in (a.bound, b.bound) or a.share > 1 else EXACT)
 
 
@@ -291,7 +306,9 @@ class FunctionRuns:
                 bound = UPPER if runs.bound == UPPER else bound
             calls = len(eager or info.callers)
             if total is None:
-                found = Local(None, UNKNOWN), why
+                least = sum(combine(place.runs, self.function(caller, active | {key})[0]).floor
+                            for caller, place, _ in eager or info.callers)
+                found = Local(None, UNKNOWN, least=least), why
             else:
                 beside = ", ".join(dict.fromkeys(place.beside for _, place, _ in info.callers if place.beside))
                 if "," in beside:  # each script a program of its own: the most calls one makes
@@ -387,6 +404,7 @@ class FunctionRuns:
         return Runs(
             count=runs.count,
             bound=runs.bound,
+            least=runs.least if runs.count is None and runs.least > 1 else None,
             note="; ".join(notes) or None,
             loop=loop,
             loop_bound=looped.bound,

@@ -397,8 +397,10 @@ class WrapLoopBody(Codemod):
             tree = ast.parse(textwrap.dedent(code))
         except SyntaxError:
             return ()
-        if _leaves_loop(tree):
-            return ()
+        from greenlint.rules.syntax import host_reads
+
+        if _leaves_loop(tree) or host_reads(tree):
+            return ()  # a step left early, or one reading tensors with `.numpy()`, which a traced function cannot
         bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} - set(
             targets
         )

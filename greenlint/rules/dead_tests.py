@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from greenlint.rules.base import FileFacts, last_name
 from greenlint.rules.defaults import DefaultValue, Origin, default_value, unset_default
-from greenlint.rules.syntax import exits, parameters, scope_body, target_binds
+from greenlint.rules.syntax import SCOPES, calls_of, cell_units, exits, leaves, parameters, scope_body, target_binds
 
 #: Comparisons a loop's way out may test a default with (`steps > 0`, `budget is None`).
 COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
@@ -43,9 +43,25 @@ class DeadTest(NamedTuple):
 def dead_ways(facts: FileFacts, loop: ast.AST, cell: int | None) -> list[DeadTest] | None:
     """The tests the loop's ways out (`exits`) wait on, each false with the program's defaults; None
     where a way out may be taken. An empty list: the loop has no way out at all."""
-    found = [_false_by_default(facts, way, loop, cell) for way in exits(loop)]
+    found = [_false_by_default(facts, way, loop, cell) for way in exits(loop) if not _drained(facts, way, cell)]
     ways = [way for way in found if way is not None]
     return ways if len(ways) == len(found) else None
+
+
+def _drained(facts: FileFacts, way: ast.AST, cell: int | None) -> bool:
+    """*way* is a `yield` of a generator the file names only to iterate it to its end: each use of
+    its name is a call that a `for` loop with no way out of its own runs over (`for stats in
+    learn(env):` and no `break`). Such a yield hands a value over and resumes: it ends nothing."""
+    function = next((a for a in facts.ancestors(way, cell) if isinstance(a, SCOPES)), None)
+    if not isinstance(way, (ast.Yield, ast.YieldFrom)) or not isinstance(function, ast.FunctionDef):
+        return False
+    calls = calls_of(facts, function, cell)
+    named = [n for unit, _ in cell_units(facts) for n in facts.nodes(unit, ast.Name) if n.id == function.name]
+    drained = [
+        call for unit, call in calls
+        if isinstance(loop := facts.parent(call, unit), ast.For) and loop.iter is call and not leaves(loop)
+    ]
+    return bool(calls) and len(drained) == len(calls) == len(named)
 
 
 def _false_by_default(facts: FileFacts, way: ast.AST, loop: ast.AST, cell: int | None) -> DeadTest | None:

@@ -68,6 +68,13 @@ def known_runs(site: Site) -> int | None:
     return None
 
 
+def least_runs(site: Site) -> int | None:
+    """The fewest runs certain where the analysis could not count them (`runs.least`: its counted
+    loops' trips, each loop of unknown length once), else None."""
+    least = site.callsite.runs.least
+    return least if known_runs(site) is None and isinstance(least, int) and least > 1 else None
+
+
 def in_tests(facts: FileFacts, site: Site) -> bool:
     """The call is test code: in a test module (`test_*.py`, `*_test.py`), a test, a fixture, a
     test class, or a helper only such code calls."""
@@ -82,15 +89,17 @@ def immaterial(facts: FileFacts, site: Site, each_s: float) -> bool:
 
 
 def immaterial_overhead(
-    facts: FileFacts, site: Site, each_s: float, each_j: float | None, options: Mapping[str, Any]
+    facts: FileFacts, site: Site, each_s: float, each_j: float | None, options: Mapping[str, Any],
+    runs: int | None = None,
 ) -> bool:
     """A repeated overhead of *each_s* seconds (*each_j* joules, None where not priced) per run
     that a change removes is not worth it: the call is test code, or over the site's counted
     runs it adds up to under MIN_SAVING_S or under `material-saving-j` (the saving itself, not
-    the work it is part of). Runs not counted say nothing."""
+    the work it is part of); *runs* instead of the counted ones (a floor: `least_runs`). Runs not
+    counted say nothing."""
     if in_tests(facts, site):
         return True
-    runs = known_runs(site)
+    runs = known_runs(site) if runs is None else runs
     return runs is not None and (
         runs * each_s < MIN_SAVING_S or (each_j is not None and runs * each_j < least_saving_j(options))
     )
@@ -173,10 +182,13 @@ def immaterial_work(facts: FileFacts, site: Site, options: Mapping[str, Any]) ->
 
 def repeated_cost(site: Site, each_s: float, what: str) -> str:
     """A repeated cost in words, for a message: `about 50 µs of eager dispatch each`, and where the
-    site's runs are counted what they add up to (`, 1,000 times: 50 ms`; `at most` for a bound)."""
+    site's runs are counted what they add up to (`, 1,000 times: 50 ms`; `at most` for a bound), or
+    where only their floor is, what that adds up to (`, at least 50 times: at least 2.5 ms`)."""
     each = f"about {fmt_s(each_s)} {what} each"
-    runs = known_runs(site)
-    if runs is None:
-        return each
-    most = "at most " if site.runs_bound == "upper" else ""
-    return f"{each}, {most}{fmt_count(runs)} times: {fmt_s(runs * each_s)}"
+    runs, least = known_runs(site), least_runs(site)
+    if runs is not None:
+        most = "at most " if site.runs_bound == "upper" else ""
+        return f"{each}, {most}{fmt_count(runs)} times: {fmt_s(runs * each_s)}"
+    if least is not None:
+        return f"{each}, at least {fmt_count(least)} times: at least {fmt_s(least * each_s)}"
+    return each

@@ -19,6 +19,7 @@ from greenlint.rules.syntax import (
     gate_divisor,
     in_unguarded_step_loop,
     innermost_loop,
+    instance_calls,
     is_method,
     located_definitions,
     own_body,
@@ -57,7 +58,7 @@ def call_points(
     if function is None:
         return here
     found = here
-    for unit_cell, node in calls_of(facts, function, cell):
+    for unit_cell, node in [*calls_of(facts, function, cell), *instance_calls(facts, function, cell)]:
         if own_loops(facts, node, unit_cell):
             found.append((unit_cell, node))
         elif depth > 0:

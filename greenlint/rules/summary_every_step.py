@@ -85,6 +85,20 @@ WEIGHTS_CALLBACK = (
 #: The fit given the callback.
 FIT_HISTOGRAMS = "m.fit(x, y, batch_size=32, epochs=10, callbacks=[histograms])"
 #: What writes a histogram of each trainable variable.
+#: TF1: an estimator class that merges a histogram and fetches it in the update its instance runs
+#: once per step of a generator's loop; `{bind}` binds the receiver, `{call}` runs the loop's step.
+ESTIMATOR = (
+    "import tensorflow as tf\n\n\nclass Estimator:\n    def __init__(self, sess):\n        self.sess = sess\n"
+    "        self.loss = tf.reduce_mean(tf.square(self.y - self.q))\n"
+    "        self.train_op = tf.compat.v1.train.AdamOptimizer().minimize(self.loss)\n"
+    "        self.summaries = tf.compat.v1.summary.merge([tf.compat.v1.summary.scalar('loss', self.loss),"
+    " tf.compat.v1.summary.histogram('q', self.q)])\n\n"
+    "    def update(self, s, y):\n"
+    "        summaries, _ = self.sess.run([self.summaries, self.train_op], {{self.x: s, self.y: y}})\n"
+    "        return summaries\n\n\n"
+    "def learn(estimator, episodes):\n    for episode in range(episodes):\n        for t in range(200):\n"
+    "{call}        yield episode\n\n\n{bind}for stats in learn(estimator, 10000):\n    print(stats)\n"
+)
 LOG_WEIGHTS = "def log_weights(step):\n    for v in model.trainable_variables:\n        tf.summary.histogram(v.name, v, step=step)\n"
 
 #: A TF1 graph whose gradients get histograms in a loop over them (`{test}`: the `if` around each,
@@ -522,6 +536,18 @@ class SummaryEveryStep(Rule):
                 fit="m.fit(x, y, batch_size=32, epochs=10)",
             )
         ),
+        Valid(  # the update runs on 1 step in 100: the summaries are thinned out
+            ESTIMATOR.format(bind="estimator = Estimator(tf.compat.v1.Session())\n",
+                             call="            if t % 100 == 0:\n                estimator.update(s, y)\n")
+        ),
+        Valid(  # `update` called on a dict of the same method name, not on an estimator: the update never runs
+            ESTIMATOR.format(bind="estimator = Estimator(tf.compat.v1.Session())\nstats = {}\n",
+                             call="            stats.update(s=s)\n")
+        ),
+        Valid(  # the name bound to an estimator is rebound to something else: which class runs is not known
+            ESTIMATOR.format(bind="estimator = Estimator(tf.compat.v1.Session())\nestimator = load(path)\n",
+                             call="            estimator.update(s, y)\n")
+        ),
     )
     INVALID = (
         Invalid(  # a histogram of each gradient, in a loop over them, on every pass of the training loop
@@ -688,6 +714,12 @@ class SummaryEveryStep(Rule):
             line=7,
             message_contains="`Session.run` traces every op of the training step (`RunOptions(trace_level=FULL_TRACE)`)"
             " on every step (10,000 times)",
+        ),
+        Invalid(  # TF1: the update of an estimator instance fetches the histogram on every step of a generator's loop
+            ESTIMATOR.format(bind="estimator = Estimator(tf.compat.v1.Session())\n",
+                             call="            estimator.update(s, y)\n"),
+            line=12,
+            message_contains="merged summaries `self.summaries` (`tf.compat.v1.summary.histogram` on line 9 among them)",
         ),
         Invalid(  # the else of a periodic trace: every other step still fetches the summaries
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"

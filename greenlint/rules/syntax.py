@@ -263,6 +263,15 @@ def parameters(func: Function) -> list[str]:
     return [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None]
 
 
+def host_reads(tree: ast.AST) -> list[int]:
+    """Lines of the `x.numpy()` calls in *tree*: host reads of tensors, which tracing cannot run."""
+    return [
+        n.lineno
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "numpy" and not n.args
+    ]
+
+
 def own_body(loop: ast.AST) -> Iterator[ast.AST]:
     """Nodes of a loop's body and `else`, not entering nested loops, functions or classes."""
     todo = [*getattr(loop, "body", ()), *getattr(loop, "orelse", ())]
@@ -687,6 +696,31 @@ def calls_of(
             ):
                 found.append((unit_cell, node))
     return found
+
+
+def instance_calls(
+    facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None
+) -> list[tuple[int | None, ast.Call]]:
+    """The calls `obj.f(...)` the file makes of a method *function* through an instance of its
+    class: `obj` a name the file binds to a call of that class (`q = Estimator()`), and binds to
+    nothing else; a parameter of that name counts as the instance passed (`train(q=q)`)."""
+    owner = facts.parent(function, cell)
+    if not isinstance(owner, ast.ClassDef):
+        return []
+    made: dict[str, bool] = {}  # name -> bound to a call of the class only
+    for unit_cell, _ in cell_units(facts):
+        for node in facts.nodes(unit_cell, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    built = isinstance(node.value, ast.Call) and last_name(node.value.func) == owner.name
+                    made[target.id] = made.get(target.id, True) and built
+    names = {name for name, only in made.items() if only}
+    return [
+        (unit_cell, node)
+        for unit_cell, _ in cell_units(facts)
+        for node in facts.calls_named(unit_cell, function.name)
+        if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id in names
+    ]
 
 
 def is_method(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None) -> bool:

@@ -116,6 +116,18 @@ AGENT = (
     "        if done:\n            break\n        replay(memory)\n{stop}"
 )
 
+#: The agent's episodes in a generator that yields each one's reward to the loop that consumes it
+#: (`{consume}`: that loop's body).
+GENERATOR = (
+    "import gym\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+    "def replay(memory):\n    m.fit(*sample(memory), epochs=1, verbose=0)\n"
+    "def learn(env, episodes):\n    for e in range(episodes):\n        state, total = env.reset(), 0\n"
+    "        for t in range(500):\n            state, reward, done, _ = env.step(act(m, state))\n"
+    "            total += reward\n            if done:\n                break\n            replay(memory)\n"
+    "        yield total\n"
+    "for total in learn(gym.make('CartPole-v1'), 1000):\n{consume}"
+)
+
 #: A TF1 graph trained in an epoch loop that scores it once a pass (`{batches}`: the inner loop's header
 #: and the lines that cut its batch, `{fed}`: what the score is fed).
 GRAPH = (
@@ -816,8 +828,19 @@ class TrainingWithoutEarlyStopping(Rule):
         Valid(  # callbacks given: keras-rl's or the user's, they may stop the agent
             RL_AGENT.format(env="CartPole-v0", fit="nb_steps=50000, callbacks=[FileLogger('log.json')]")
         ),
+        Valid(  # the loop consuming the generator's episodes stops once the task is solved
+            GENERATOR.format(consume="    if total >= 475:\n        break\n")
+        ),
+        Valid(  # the generator is handed elsewhere too: a consumer not seen here may stop it
+            GENERATOR.format(consume="    print(total)\nrun_until_solved(learn)\n")
+        ),
     )
     INVALID = (
+        Invalid(  # a generator's episodes, each reward yielded to a loop that only prints it: nothing stops them
+            GENERATOR.format(consume="    print(total)\n"),
+            line=7,
+            message_contains="`for e in range(episodes)` runs 1000 passes",
+        ),
         Invalid(  # the schedule drives another model's optimizer; this one was compiled with a constant rate
             "import tensorflow as tf\nm = tf.keras.Sequential()\nother = tf.keras.Sequential()\n"
             "lr = tf.keras.optimizers.schedules.PiecewiseConstantDecay([200, 300], [0.003, 0.0003, 0.00003])\n"

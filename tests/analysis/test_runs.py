@@ -812,3 +812,30 @@ def test_nested_modulo_guards_on_one_counter_run_as_often_as_the_rarer():
     assert count(found[4]) == (7001, "exact")
     assert count(found[6]) == (71, "upper")
     assert count(found[8]) == (8, "upper")
+
+
+def test_a_loop_of_unknown_length_leaves_a_floor_of_the_counted_loops():
+    """`least`: the counted loops around a site and the calls of its function, each loop of unknown
+    length once; none where an `if` or a `break` may skip it, nor where its count is known."""
+    found = runs(
+        """
+        def step(batch):
+            m.train_on_batch(batch)
+
+        for epoch in range(50):
+            for batch in loader:
+                step(batch)
+            for batch in loader:
+                if batch is not None:
+                    m.predict(batch)
+            for batch in loader:
+                m.evaluate(batch)
+                if done(batch):
+                    break
+        for epoch in range(3):
+            m.fit(x)
+        """
+    )
+    assert count(found[3]) == (None, "unknown") and found[3]["least"] == 50
+    assert "least" not in found[10] and "least" not in found[12]
+    assert count(found[16]) == (3, "exact") and "least" not in found[16]
