@@ -6,7 +6,10 @@ read from its syntax alone: what Python searches for the imports after the edit,
 An edit counts where it is a statement of the module's top level (or of its main guard) and its folder
 is known: built from literal strings, `__file__`, a name the top level binds once to such a path, with
 `os.path.join`/`dirname`/`abspath`/`realpath`/`normpath`, `str(...)`, and `pathlib.Path`'s `/`,
-`.parent`, `.resolve()`, `.absolute()`. A path not anchored at `__file__` is relative to the working
+`.parent`, `.resolve()`, `.absolute()`. An edit may be made through a function of the module whose body
+puts its parameter on `sys.path` (`add_path(lib_path)` with `def add_path(path): sys.path.insert(0, path)`),
+and by importing a module of the script's own folder that edits `sys.path` at its top level (`import
+_init_paths`): its edits count at that import's line (one level: what it imports in turn is not read). A path not anchored at `__file__` is relative to the working
 directory, which is not known: it is read from the script's own folder (where a notebook's kernel and
 most research scripts run), or else from the project's root, where that folder exists; none of them, or a
 folder outside the project, is no edit. `insert(0, ...)` searches the folder first, `append` last;
@@ -45,9 +48,10 @@ class _Path(NamedTuple):
     anchored: bool
 
 
-def edits(path: str, text: str) -> tuple[PathEdit, ...]:
-    """The `sys.path` edits of the module at *path* (its code *text*) whose folder is known, in order."""
-    if "sys.path" not in text:
+def edits(path: str, text: str, follow: bool = True) -> tuple[PathEdit, ...]:
+    """The `sys.path` edits of the module at *path* (its code *text*) whose folder is known, in order; with
+    those of the modules of its folder it imports (`import _init_paths`) where *follow*."""
+    if "sys.path" not in text and not (follow and "import" in text):
         return ()
     try:
         tree = ast.parse(text)
@@ -55,14 +59,18 @@ def edits(path: str, text: str) -> tuple[PathEdit, ...]:
         return ()
     found: list[PathEdit] = []
     names: dict[str, _Path | None] = {}
+    helpers = _helpers(tree)
     for statement in _top(tree):
         if type(statement) is ast.Assign and len(statement.targets) == 1 and type(statement.targets[0]) is ast.Name:
             name = statement.targets[0].id
             names[name] = None if name in names else _value(statement.value, names, path)
             continue
+        if type(statement) is ast.Import and follow:
+            found += [edit._replace(line=statement.lineno) for alias in statement.names for edit in _imported(alias.name, path)]
+            continue
         if type(statement) is not ast.Expr or type(statement.value) is not ast.Call:
             continue
-        edit = _edit(statement.value, names, path)
+        edit = _edit(statement.value, names, path) or _helper_edit(statement.value, helpers, names, path)
         if edit is not None:
             first, value = edit
             folder = _folder(value, path)
@@ -96,6 +104,50 @@ def _top(tree: ast.Module) -> list[Any]:
         else:
             found.append(statement)
     return found
+
+
+def _imported(name: str, path: str) -> tuple[PathEdit, ...]:
+    """The edits of the module *name* of the folder of the script at *path*, where it is one (not itself)."""
+    if "." in name:
+        return ()
+    module = os.path.join(os.path.dirname(os.path.abspath(path)), f"{name}.py")
+    if module == os.path.abspath(path) or not os.path.isfile(module):
+        return ()
+    try:
+        with open(module, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError):
+        return ()
+    return edits(module, text, follow=False)
+
+
+def _helpers(tree: ast.Module) -> dict[str, tuple[int, bool]]:
+    """The module's functions that put a parameter on `sys.path` (`def add_path(path): sys.path.insert(0,
+    path)`): name -> (that parameter's position, whether searched first)."""
+    found: dict[str, tuple[int, bool]] = {}
+    for function in tree.body:
+        if type(function) is not ast.FunctionDef:
+            continue
+        params = [arg.arg for arg in function.args.args]
+        for node in ast.walk(function):
+            if type(node) is not ast.Call:
+                continue
+            edit = _edit(node, {param: _Path(param, False) for param in params}, "")
+            if edit is not None and not edit[1].anchored and edit[1].path in params:
+                found[function.name] = (params.index(edit[1].path), edit[0])
+    return found
+
+
+def _helper_edit(call: Any, helpers: dict[str, tuple[int, bool]], names: dict[str, _Path | None],
+                 path: str) -> tuple[bool, _Path] | None:
+    """(first, the path) of a call of one of the module's *helpers* (`add_path(lib_path)`); None otherwise."""
+    if type(call.func) is not ast.Name or call.func.id not in helpers or call.keywords:
+        return None
+    position, first = helpers[call.func.id]
+    if position >= len(call.args) or type(call.args[position]) is ast.Starred:
+        return None
+    value = _value(call.args[position], names, path)
+    return None if value is None else (first, value)
 
 
 def _edit(call: Any, names: dict[str, _Path | None], path: str) -> tuple[bool, _Path] | None:
@@ -167,15 +219,25 @@ def _joined(parts: list[Any], names: dict[str, _Path | None], path: str) -> _Pat
 
 def _folder(value: _Path, path: str) -> str | None:
     """The folder *value* names for the module at *path*: anchored at `__file__`, or relative to its own
-    folder, or else to the project's root; None where none exists inside the project."""
+    folder, or else to the project's root; None where none exists inside the project (with no project
+    root, the working directory where the module lies under it: the tree checked, `tools/` beside `lib/`)."""
     here = os.path.dirname(os.path.abspath(path))
     project = project_root(here)
     if value.anchored or os.path.isabs(value.path):
         places = [os.path.normpath(value.path)]
     else:
         places = [os.path.normpath(os.path.join(base, value.path)) for base in (here, project) if base is not None]
-    inside = project or here
+    inside = project or checked_tree(here) or here
     for place in places:
         if os.path.isdir(place):
             return place if os.path.commonpath((inside, place)) == inside else None
     return None
+
+
+def checked_tree(folder: str) -> str | None:
+    """The working directory where *folder* lies under it, else None."""
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        return None
+    return cwd if os.path.commonpath((cwd, folder)) == cwd else None
