@@ -297,9 +297,9 @@ def _built_in(facts: FileFacts, scope: ast.AST | None, name: str, run: ast.Call)
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr))
         and any(target_binds(t, name) for t in _targets(node))
     ), key=lambda node: (node.lineno, node.col_offset))
-    before = [b for b in bindings if b.lineno < run.lineno]
-    if not before or not all(isinstance(b, ast.Assign) for b in bindings) \
-            or len(bindings) > 1 and not _chained(scope, bindings, run):
+    assigns = [b for b in bindings if isinstance(b, ast.Assign)]
+    before = [b for b in assigns if b.lineno < run.lineno]
+    if not before or len(assigns) != len(bindings) or len(assigns) > 1 and not _chained(scope, assigns, run):
         return None
     value = before[-1].value
     while isinstance(value, ast.Subscript):
@@ -312,7 +312,7 @@ def _built_in(facts: FileFacts, scope: ast.AST | None, name: str, run: ast.Call)
     return None if _builds_nothing(facts, value) else value
 
 
-def _chained(scope: ast.AST, bindings: list[ast.AST], run: ast.Call) -> bool:
+def _chained(scope: ast.AST, bindings: list[ast.Assign], run: ast.Call) -> bool:
     """Whether *bindings* and the statement of *run* are all statements of the function *scope*'s own
     body (none under a branch or a loop: each call makes them all, in order)."""
     if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
