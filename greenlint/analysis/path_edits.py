@@ -219,25 +219,16 @@ def _joined(parts: list[Any], names: dict[str, _Path | None], path: str) -> _Pat
 
 def _folder(value: _Path, path: str) -> str | None:
     """The folder *value* names for the module at *path*: anchored at `__file__`, or relative to its own
-    folder, or else to the project's root; None where none exists inside the project (with no project
-    root, the working directory where the module lies under it: the tree checked, `tools/` beside `lib/`)."""
+    folder, or else to the project's root; None where none exists inside the project."""
     here = os.path.dirname(os.path.abspath(path))
     project = project_root(here)
     if value.anchored or os.path.isabs(value.path):
         places = [os.path.normpath(value.path)]
     else:
         places = [os.path.normpath(os.path.join(base, value.path)) for base in (here, project) if base is not None]
-    inside = project or checked_tree(here) or here
+    inside = project or here
     for place in places:
         if os.path.isdir(place):
             return place if os.path.commonpath((inside, place)) == inside else None
     return None
 
-
-def checked_tree(folder: str) -> str | None:
-    """The working directory where *folder* lies under it, else None."""
-    try:
-        cwd = os.getcwd()
-    except OSError:
-        return None
-    return cwd if os.path.commonpath((cwd, folder)) == cwd else None

@@ -658,7 +658,7 @@ class ProjectIndex:
         resolved as Python would run it: `imports`) in the folders a program importing it may run from, its
         folder first on `sys.path` (`program_folders`), and in the project's folders of scripts those that
         put its folder, or one above it, on `sys.path` themselves (path_edits.py: `sys.path.append("..")`), and
-        so in the tree checked where it holds that root (`tools/` beside a `lib/` with its own setup.py).
+        so in the project holding that root (`tools/` beside a `lib/` with its own setup.py, in one repository).
         A module of a folder that no script marks as a program's (`tools/util.py` with no main guard) is no
         caller, unless beside it or its top package."""
         found = self.users(path)
@@ -668,7 +668,8 @@ class ProjectIndex:
             self._folder_importers(place)
             extra += self._users.get(place, {}).get(path, [])
         root = project_root(folder)
-        tops = [top for top in dict.fromkeys((root, path_edits.checked_tree(folder))) if top is not None]
+        outer = project_root(os.path.dirname(root)) if root is not None else None
+        tops = [top for top in (root, outer) if top is not None]
         for place in [place for top in tops for place in (top, *self.script_folders(top))]:
             self._folder_importers(place)
             extra += [importer for importer in self._users.get(place, {}).get(path, []) if self._puts_above(importer, folder)]

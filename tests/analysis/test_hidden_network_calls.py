@@ -94,8 +94,9 @@ if __name__ == "__main__":
 
 
 def project(tmp_path, monkeypatch, *scripts: str):
-    """A checked tree: `lib/` with its own setup.py (a Cython build's), its modules, and *scripts* in
-    `tools/` beside `_init_paths.py`, run from the tree's root."""
+    """A repository: `lib/` with its own setup.py (a Cython build's), its modules, and *scripts* in
+    `tools/` beside `_init_paths.py`, checked from elsewhere."""
+    (tmp_path / ".git").mkdir(exist_ok=True)
     (tmp_path / "lib" / "model").mkdir(parents=True, exist_ok=True)
     (tmp_path / "lib" / "nets").mkdir(exist_ok=True)
     (tmp_path / "lib" / "setup.py").write_text("from distutils.core import setup\n")
@@ -106,7 +107,7 @@ def project(tmp_path, monkeypatch, *scripts: str):
     (tmp_path / "tools" / "_init_paths.py").write_text(INIT_PATHS)
     for i, script in enumerate(scripts):
         (tmp_path / "tools" / f"train{i}.py").write_text(script)
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path.parent)
     project_index().refresh()
 
 
