@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from typing import Any, NamedTuple
 
 from greenlint.analysis import entry_runners
@@ -27,6 +28,8 @@ from greenlint.paths import project_root
 #: Calls that keep the path they are given (`os.path.abspath(p)`, `str(p)`, `Path(p)`): what they
 #: return names the same folder, wherever the program runs.
 _SAME = frozenset({"abspath", "realpath", "normpath", "expanduser", "str", "Path", "PurePath", "fspath"})
+#: A top-level `import name` of one module (`import _init_paths`): what may be a module of the script's folder.
+_PLAIN_IMPORT = re.compile(r"^import[ \t]+(\w+)[ \t]*(?:#.*)?$", re.MULTILINE)
 #: Methods of a `pathlib.Path` that keep its folder.
 _SAME_METHODS = frozenset({"resolve", "absolute", "expanduser"})
 
@@ -51,7 +54,7 @@ class _Path(NamedTuple):
 def edits(path: str, text: str, follow: bool = True) -> tuple[PathEdit, ...]:
     """The `sys.path` edits of the module at *path* (its code *text*) whose folder is known, in order; with
     those of the modules of its folder it imports (`import _init_paths`) where *follow*."""
-    if "sys.path" not in text and not (follow and "import" in text):
+    if "sys.path" not in text and not (follow and any(_sibling(name, path) for name in _PLAIN_IMPORT.findall(text))):
         return ()
     try:
         tree = ast.parse(text)
@@ -66,7 +69,9 @@ def edits(path: str, text: str, follow: bool = True) -> tuple[PathEdit, ...]:
             names[name] = None if name in names else _value(statement.value, names, path)
             continue
         if type(statement) is ast.Import and follow:
-            found += [edit._replace(line=statement.lineno) for alias in statement.names for edit in _imported(alias.name, path)]
+            siblings = [sibling for alias in statement.names if (sibling := _sibling(alias.name, path)) is not None]
+            found += [edit._replace(line=statement.lineno) for module, code in siblings
+                      for edit in edits(module, code, follow=False)]
             continue
         if type(statement) is not ast.Expr or type(statement.value) is not ast.Call:
             continue
@@ -106,19 +111,20 @@ def _top(tree: ast.Module) -> list[Any]:
     return found
 
 
-def _imported(name: str, path: str) -> tuple[PathEdit, ...]:
-    """The edits of the module *name* of the folder of the script at *path*, where it is one (not itself)."""
+def _sibling(name: str, path: str) -> tuple[str, str] | None:
+    """(its path, its text) of the module *name* of the folder of the script at *path*, where it is one
+    (not the script itself) whose text names `sys.path`."""
     if "." in name:
-        return ()
+        return None
     module = os.path.join(os.path.dirname(os.path.abspath(path)), f"{name}.py")
     if module == os.path.abspath(path) or not os.path.isfile(module):
-        return ()
+        return None
     try:
         with open(module, encoding="utf-8") as handle:
             text = handle.read()
     except (OSError, UnicodeDecodeError):
-        return ()
-    return edits(module, text, follow=False)
+        return None
+    return (module, text) if "sys.path" in text else None
 
 
 def _helpers(tree: ast.Module) -> dict[str, tuple[int, bool]]:
