@@ -44,8 +44,15 @@ class Made(NamedTuple):
     methods: tuple[str, ...] = ()
 
 
+class MadeOneOf(NamedTuple):
+    """A name the script binds only to calls of what it imports, more than once (`net = vgg16()` in one
+    branch of an `if`, `net = resnetv1(num_layers=101)` in another): whichever binding ran, one of them."""
+
+    made: tuple[Made, ...]
+
+
 #: An argument's value, where known.
-Value = Const | Options | Made | None
+Value = Const | Options | Made | MadeOneOf | None
 #: One call's arguments: the positional values in order and the keyword values by name (None: unknown).
 Arguments = tuple[list[Value], dict[str, Value]]
 #: How often a script's calls of a name run per run of it as the program (script_runs.py; None: not known), and
@@ -1034,6 +1041,8 @@ class _Script:
         """The argument *node*'s value, where known."""
         if type(node) is ast.Name and node.id in self.calls_bound and node.id not in self.holders:
             node = self.calls_bound[node.id]
+        if type(node) is ast.Name and node.id in self.made_several:
+            return self.made_several[node.id]
         if type(node) is ast.Call:
             return self.made(node)
         holder = _source(node) if isinstance(node, (ast.Name, ast.Attribute)) else ""
@@ -1104,6 +1113,19 @@ class _Script:
                 if type(target) is ast.Name and type(value) is ast.Call and self.stores.get(target.id) == 1}
         handed = self._handed_in(set(once), set()) if any(name in self.parameters for name in once) else set()
         return {name: value for name, value in once.items() if name not in self.parameters or name in handed}
+
+    @functools.cached_property
+    def made_several(self) -> dict[str, MadeOneOf]:
+        """The names the script binds more than once, each time (and only) by `name = call` of what it imports
+        (`made`), none a parameter nor an options object: at most `MOST_CHOICES` calls, one of which made it."""
+        bound: dict[str, list[Made | None]] = {}
+        for node in self.assigns:
+            if len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+                value = node.value
+                bound.setdefault(node.targets[0].id, []).append(self.made(value) if type(value) is ast.Call else None)
+        return {name: MadeOneOf(tuple(dict.fromkeys(made))) for name, made in bound.items()  # type: ignore[arg-type]
+                if 1 < len(made) <= MOST_CHOICES and None not in made and self.stores.get(name) == len(made)
+                and name not in self.parameters and name not in self.holders}
 
     @functools.cached_property
     def holders(self) -> frozenset[str]:

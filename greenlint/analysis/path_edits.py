@@ -6,7 +6,10 @@ read from its syntax alone: what Python searches for the imports after the edit,
 An edit counts where it is a statement of the module's top level (or of its main guard) and its folder
 is known: built from literal strings, `__file__`, a name the top level binds once to such a path, with
 `os.path.join`/`dirname`/`abspath`/`realpath`/`normpath`, `str(...)`, and `pathlib.Path`'s `/`,
-`.parent`, `.resolve()`, `.absolute()`. A path not anchored at `__file__` is relative to the working
+`.parent`, `.resolve()`, `.absolute()`. An edit may be made through a function of the module whose body
+puts its parameter on `sys.path` (`add_path(lib_path)` with `def add_path(path): sys.path.insert(0, path)`),
+and by importing a module of the script's own folder that edits `sys.path` at its top level (`import
+_init_paths`): its edits count at that import's line (one level: what it imports in turn is not read). A path not anchored at `__file__` is relative to the working
 directory, which is not known: it is read from the script's own folder (where a notebook's kernel and
 most research scripts run), or else from the project's root, where that folder exists; none of them, or a
 folder outside the project, is no edit. `insert(0, ...)` searches the folder first, `append` last;
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from typing import Any, NamedTuple
 
 from greenlint.analysis import entry_runners
@@ -24,6 +28,8 @@ from greenlint.paths import project_root
 #: Calls that keep the path they are given (`os.path.abspath(p)`, `str(p)`, `Path(p)`): what they
 #: return names the same folder, wherever the program runs.
 _SAME = frozenset({"abspath", "realpath", "normpath", "expanduser", "str", "Path", "PurePath", "fspath"})
+#: A top-level `import name` of one module (`import _init_paths`): what may be a module of the script's folder.
+_PLAIN_IMPORT = re.compile(r"^import[ \t]+(\w+)[ \t]*(?:#.*)?$", re.MULTILINE)
 #: Methods of a `pathlib.Path` that keep its folder.
 _SAME_METHODS = frozenset({"resolve", "absolute", "expanduser"})
 
@@ -45,9 +51,10 @@ class _Path(NamedTuple):
     anchored: bool
 
 
-def edits(path: str, text: str) -> tuple[PathEdit, ...]:
-    """The `sys.path` edits of the module at *path* (its code *text*) whose folder is known, in order."""
-    if "sys.path" not in text:
+def edits(path: str, text: str, follow: bool = True) -> tuple[PathEdit, ...]:
+    """The `sys.path` edits of the module at *path* (its code *text*) whose folder is known, in order; with
+    those of the modules of its folder it imports (`import _init_paths`) where *follow*."""
+    if "sys.path" not in text and not (follow and any(_sibling(name, path) for name in _PLAIN_IMPORT.findall(text))):
         return ()
     try:
         tree = ast.parse(text)
@@ -55,14 +62,20 @@ def edits(path: str, text: str) -> tuple[PathEdit, ...]:
         return ()
     found: list[PathEdit] = []
     names: dict[str, _Path | None] = {}
+    helpers = _helpers(tree)
     for statement in _top(tree):
         if type(statement) is ast.Assign and len(statement.targets) == 1 and type(statement.targets[0]) is ast.Name:
             name = statement.targets[0].id
             names[name] = None if name in names else _value(statement.value, names, path)
             continue
+        if type(statement) is ast.Import and follow:
+            siblings = [sibling for alias in statement.names if (sibling := _sibling(alias.name, path)) is not None]
+            found += [edit._replace(line=statement.lineno) for module, code in siblings
+                      for edit in edits(module, code, follow=False)]
+            continue
         if type(statement) is not ast.Expr or type(statement.value) is not ast.Call:
             continue
-        edit = _edit(statement.value, names, path)
+        edit = _edit(statement.value, names, path) or _helper_edit(statement.value, helpers, names, path)
         if edit is not None:
             first, value = edit
             folder = _folder(value, path)
@@ -96,6 +109,51 @@ def _top(tree: ast.Module) -> list[Any]:
         else:
             found.append(statement)
     return found
+
+
+def _sibling(name: str, path: str) -> tuple[str, str] | None:
+    """(its path, its text) of the module *name* of the folder of the script at *path*, where it is one
+    (not the script itself) whose text names `sys.path`."""
+    if "." in name:
+        return None
+    module = os.path.join(os.path.dirname(os.path.abspath(path)), f"{name}.py")
+    if module == os.path.abspath(path) or not os.path.isfile(module):
+        return None
+    try:
+        with open(module, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return (module, text) if "sys.path" in text else None
+
+
+def _helpers(tree: ast.Module) -> dict[str, tuple[int, bool]]:
+    """The module's functions that put a parameter on `sys.path` (`def add_path(path): sys.path.insert(0,
+    path)`): name -> (that parameter's position, whether searched first)."""
+    found: dict[str, tuple[int, bool]] = {}
+    for function in tree.body:
+        if type(function) is not ast.FunctionDef:
+            continue
+        params = [arg.arg for arg in function.args.args]
+        for node in ast.walk(function):
+            if type(node) is not ast.Call:
+                continue
+            edit = _edit(node, {param: _Path(param, False) for param in params}, "")
+            if edit is not None and not edit[1].anchored and edit[1].path in params:
+                found[function.name] = (params.index(edit[1].path), edit[0])
+    return found
+
+
+def _helper_edit(call: Any, helpers: dict[str, tuple[int, bool]], names: dict[str, _Path | None],
+                 path: str) -> tuple[bool, _Path] | None:
+    """(first, the path) of a call of one of the module's *helpers* (`add_path(lib_path)`); None otherwise."""
+    if type(call.func) is not ast.Name or call.func.id not in helpers or call.keywords:
+        return None
+    position, first = helpers[call.func.id]
+    if position >= len(call.args) or type(call.args[position]) is ast.Starred:
+        return None
+    value = _value(call.args[position], names, path)
+    return None if value is None else (first, value)
 
 
 def _edit(call: Any, names: dict[str, _Path | None], path: str) -> tuple[bool, _Path] | None:
@@ -179,3 +237,4 @@ def _folder(value: _Path, path: str) -> str | None:
         if os.path.isdir(place):
             return place if os.path.commonpath((inside, place)) == inside else None
     return None
+

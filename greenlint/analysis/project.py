@@ -659,7 +659,8 @@ class ProjectIndex:
         """The modules that may call what the module at *path* defines, sorted: those that import it (each
         resolved as Python would run it: `imports`) in the folders a program importing it may run from, its
         folder first on `sys.path` (`program_folders`), and in the project's folders of scripts those that
-        put its folder, or one above it, on `sys.path` themselves (path_edits.py: `sys.path.append("..")`).
+        put its folder, or one above it, on `sys.path` themselves (path_edits.py: `sys.path.append("..")`), and
+        so in the project holding that root (`tools/` beside a `lib/` with its own setup.py, in one repository).
         A module of a folder that no script marks as a program's (`tools/util.py` with no main guard) is no
         caller, unless beside it or its top package."""
         found = self.users(path)
@@ -669,7 +670,9 @@ class ProjectIndex:
             self._folder_importers(place)
             extra += self._users.get(place, {}).get(path, [])
         root = project_root(folder)
-        for place in [root, *self.script_folders(root)] if root is not None else ():
+        outer = project_root(os.path.dirname(root)) if root is not None else None
+        tops = [top for top in (root, outer) if top is not None]
+        for place in [place for top in tops for place in (top, *self.script_folders(top))]:
             self._folder_importers(place)
             extra += [importer for importer in self._users.get(place, {}).get(path, []) if self._puts_above(importer, folder)]
         return sorted({*found, *extra}) if extra else found
@@ -1182,7 +1185,8 @@ class Imports:
             set_ = self.index.attributes_set([self.path, *self.index.readers(self.path)])
             kept = {} if set_ is None else {name: value for name, value in cls.attrs.items() if name not in set_
                                             and type(value) is Const and isinstance(value.value, (int, float, str, bool))}
-            self.instances[id(cls)] = (cls, ExtInst(ExtClass(cls.name, attrs=kept)))
+            spent = {name: None for name in cls.runs}  # (what they return unknown: only where they spend work)
+            self.instances[id(cls)] = (cls, ExtInst(ExtClass(cls.name, methods=spent, attrs=kept, runs=dict(cls.runs))))
         return self.instances[id(cls)][1]
 
     def imported_beside(self, dotted: str) -> Any:

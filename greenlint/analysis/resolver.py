@@ -608,8 +608,11 @@ class Resolver:
     def walk_pending(self) -> None:
         while self.pending:
             info = self.pending.popleft()
-            if info.state is Walk.PENDING and not info.deferred and self.awaits_calls(info):
-                info.deferred = True  # once: its other callers may still be walked
+            if info.state is Walk.PENDING and self.awaits_calls(info) and (
+                    not info.deferred or info.deferred == 1 and info.kind == "function" and self.naming(info.node.name, info)):
+                # put off once: its other callers may still be walked; twice where a function not walked yet calls
+                # it, itself put off behind it (`test_net` calling `im_detect`, named in a docstring of the module)
+                info.deferred += 1
                 self.pending.append(info)
                 continue
             self.walk_function(info)
@@ -1630,7 +1633,14 @@ class Resolver:
         then each chained method's; of unknown size. Likewise a `tfds.builder(...)`, its name not known
         here (its `as_dataset()` with no arguments known: a dataset, `arrays.tfds_as_dataset`, where a
         method follows). A plain project class's construction (`Config()`) is the instance `Imports.held`
-        makes of it. Unknown for anything else."""
+        makes of it. One of several calls (`constructed.MadeOneOf`): one of what each makes, where each is
+        known (a `Choice`). Unknown for anything else."""
+        if type(value) is constructed.MadeOneOf:
+            made = [self.made_beside(item) for item in value.made]
+            if any(item is None for item in made):
+                return None
+            items = tuple({id(item): item for item in made}.values())
+            return items[0] if len(items) == 1 else Choice(items)
         if type(value) is not constructed.Made:
             return value
         methods = value.methods

@@ -306,7 +306,7 @@ class FuncInfo:
     handed_only: bool = False  # named nowhere but where it is handed to APIs that call it (handed.py)
     callers: list = field(default_factory=list)  # (calling FuncInfo or None, runs.Local, arguments) per call
     blind: bool = False  # walked before all its calls were seen, parameters unknown (Resolver.rewalk_blind)
-    deferred: bool = False  # its walk was put off once, waiting for more of its calls
+    deferred: int = 0  # how often its walk was put off, waiting for more of its calls
     sets_outer_names: bool = False  # has `global`/`nonlocal`: walked at its first call
     #: the TF call in which a call of it spends its work (a session's run, a model's fit or predict, a
     #: checkpoint's save: wrappers.py), made in its body or in a function it calls

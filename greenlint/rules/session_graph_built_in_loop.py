@@ -167,6 +167,16 @@ class SessionGraphBuiltInLoop(Rule):
             "from keras import backend as K\nfor face in faces:\n    function = K.function([model.input], [model.output])\n"
             "    print(function([face]))\n"
         ),
+        Valid(  # a chain that ends in what the function is given: nothing built per call
+            "import tensorflow as tf\ndef show(sess, fetched):\n    image = tf.concat([a, b], 2)\n"
+            "    image = fetched\n    return sess.run(image)\nsess = tf.compat.v1.Session()\n"
+            "for p in prompts:\n    show(sess, out)\n"
+        ),
+        Valid(  # a chain whose last binding is under a branch: which binding the run fetches is not known here
+            "import tensorflow as tf\ndef show(sess, ready):\n    image = ready\n    if ready is None:\n"
+            "        image = tf.concat([a, b], 2)\n    return sess.run(image)\nsess = tf.compat.v1.Session()\n"
+            "for p in prompts:\n    show(sess, None)\n"
+        ),
         Valid(  # built and run once: no loop repeats it
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\ndef generate(sess, prompt):\n"
             "    output = build_sampler(prompt)\n    return sess.run(output)\ngenerate(sess, 'a')\n"
@@ -194,6 +204,16 @@ class SessionGraphBuiltInLoop(Rule):
             "import tensorflow as tf\ndef last(t):\n    return t[:, -1]\nsess = tf.compat.v1.Session()\n"
             "for p in prompts:\n    out = last(logits)\n    print(sess.run(out))\n",
             line=6,
+        ),
+        Invalid(  # a preview image built by a chain of ops per call, the function called every 200 steps
+            "import tensorflow as tf\n\ndef preview(sess, feature, label, size):\n"
+            "    image = tf.concat([tf.image.resize(feature, size), label], 2)\n    image = image[0:8]\n"
+            "    image = tf.concat([image[i] for i in range(8)], 0)\n    image = sess.run(image)\n    return image\n\n"
+            "def train(sess, train_op, feature, label):\n    step = 0\n    while True:\n"
+            "        sess.run(train_op)\n        step += 1\n        if step % 200 == 0:\n"
+            "            preview(sess, feature, label, [64, 64])\n",
+            line=6,
+            message_contains="`tf.concat(...)` builds the graph that `sess.run(image)` runs, and `while True` (line 12)",
         ),
         Invalid(  # a model called on a new tensor in the loop itself
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor x in batches:\n"
@@ -265,19 +285,23 @@ def _fetched_names(fetch: ast.expr) -> list[str]:
 
 def _built_in(facts: FileFacts, scope: ast.AST | None, name: str, run: ast.Call) -> ast.Call | None:
     """The call that builds *name* in *scope* before *run*: its one binding there, `name =
-    call(...)` (sliced or indexed after the call too), the call neither a getter, a run, nor a
-    function of the file that hands back ops built before; None otherwise."""
+    call(...)` (sliced or indexed after the call too), or the last before the run of a chain of
+    assignments that are all statements of a function's own body, as the run's is (`image =
+    tf.concat(...)`, `image = image[0:8]`, `image = tf.concat(0, [...])`, `image = sess.run(image)`); the call neither a getter,
+    a run, nor a function of the file that hands back ops built before; None otherwise."""
     if scope is None:
         return None
-    bindings = [
+    bindings = sorted((
         node
         for node in scope_body(scope)
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr))
         and any(target_binds(t, name) for t in _targets(node))
-    ]
-    if len(bindings) != 1 or not isinstance(bindings[0], ast.Assign) or bindings[0].lineno >= run.lineno:
+    ), key=lambda node: (node.lineno, node.col_offset))
+    assigns = [b for b in bindings if isinstance(b, ast.Assign)]
+    before = [b for b in assigns if b.lineno < run.lineno]
+    if not before or len(assigns) != len(bindings) or len(assigns) > 1 and not _chained(scope, assigns, run):
         return None
-    value = bindings[0].value
+    value = before[-1].value
     while isinstance(value, ast.Subscript):
         value = value.value
     if not isinstance(value, ast.Call):
@@ -286,6 +310,17 @@ def _built_in(facts: FileFacts, scope: ast.AST | None, name: str, run: ast.Call)
     if called.startswith("get") or called in ("run", "eval") or called in FRESH:
         return None
     return None if _builds_nothing(facts, value) else value
+
+
+def _chained(scope: ast.AST, bindings: list[ast.Assign], run: ast.Call) -> bool:
+    """Whether *bindings* and the statement of *run* are all statements of the function *scope*'s own
+    body (none under a branch or a loop: each call makes them all, in order)."""
+    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    own = {id(statement) for statement in scope.body}
+    holding = [s for s in scope.body if s.lineno <= run.lineno <= (s.end_lineno or s.lineno)]
+    return all(id(b) in own for b in bindings) and len(holding) == 1 and not isinstance(
+        holding[0], (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith))
 
 
 def _builds_nothing(facts: FileFacts, build: ast.Call) -> bool:
