@@ -25,7 +25,7 @@ from greenlint.rules.helper_layers import (
     stacks_batch_norm,
 )
 from greenlint.rules.site import Site
-from greenlint.rules.syntax import enclosing
+from greenlint.rules.syntax import enclosing, uncalled
 
 LAYERS = "tensorflow.keras.layers."
 CONVOLUTIONS = frozenset(
@@ -397,6 +397,13 @@ class ConvBiasBeforeBatchNorm(Rule):
             )
         ),
         Valid(_builder("model.add_conv2d(64)\nother.add_batch_norm()")),  # another builder normalises
+        Valid(  # the pair is stacked in a builder method that nothing calls: no layer is built
+            _builder("model.add_conv2d(64)").replace(
+                "    def add_relu(self):",
+                "    def add_unused_block(self):\n        self.add_conv2d(64)\n        self.add_batch_norm()\n"
+                "        return self\n\n    def add_relu(self):",
+            )
+        ),
     )
     INVALID = (
         Invalid(  # a network builder: the convolution it stacks, then the batch normalization it stacks on it
@@ -546,6 +553,11 @@ class ConvBiasBeforeBatchNorm(Rule):
         stacked = stacked_bias(facts, call)
         if stacked is None or not stacks_batch_norm(facts, following, stacked[1], stacked[0].rank):
             return
+        around = enclosing(facts, call, None, (ast.FunctionDef, ast.AsyncFunctionDef))
+        if isinstance(around, (ast.FunctionDef, ast.AsyncFunctionDef)) and uncalled(
+            facts, around.name, isinstance(facts.parent(around, None), ast.ClassDef)
+        ):
+            return  # a function or method nothing calls builds no layer
         bias, method, norm = stacked[0], getattr(call.func, "attr", ""), getattr(following.func, "attr", "")
         module = os.path.basename(bias.module)
         message = self.HELPER_MESSAGE.format(helper=method, by=bias.by, module=module, line=bias.line, norm=norm + "()")
