@@ -17,8 +17,9 @@ from greenlint.analysis.hostwork import DECODES, encoding
 from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, notebook
 from greenlint.rules.batch_draw import draw_node, each_step
+from greenlint.rules.callbacks import imported_from_project
 from greenlint.rules.dataset_cache import caches, optional_cache
-from greenlint.rules.deliberate import in_test_code
+from greenlint.rules.deliberate import in_test, in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.importers import (
     imported_modules,
@@ -31,6 +32,7 @@ from greenlint.rules.listings import LISTED_BY
 from greenlint.rules.pipeline_runs import (
     ITERATES,
     loop_at,
+    loop_at,
     pipeline_passes,
     repeated_after,
     repeated_in_helper,
@@ -39,6 +41,7 @@ from greenlint.rules.pipeline_runs import (
 from greenlint.rules.queue_decoding import queue_decodes
 from greenlint.rules.site import Site, is_dataset_method, is_keras_model_method
 from greenlint.rules.syntax import (
+    LOOPS,
     SCOPES,
     Function,
     Loop,
@@ -99,6 +102,9 @@ ARRAY_FLOW = "`ImageDataGenerator.flow` "
 #: The names only file decoders end in (`imread`, `load_img`), however imported; not `open`, `load`, `read`.
 DECODED_BY = frozenset(name.rsplit(".", 1)[-1] for name in DECODES) - {"open", "load", "read"}
 
+
+#: The calls that add to a list or a dict: kept where they add to an attribute of `self`.
+KEEPING = frozenset({"append", "extend", "update", "setdefault", "insert"})
 
 #: A case's endless generator that reads and decodes a file per item (line 8), before its fit.
 DECODING_GENERATOR = (
@@ -368,6 +374,12 @@ class DecodedFilesWithoutCache(Rule):
         "`{what}()` reads and decodes the files again ({host}) on every pass of the loop at {script} line {outer},"
         " which draws its batches at line {draw}: if the decoded set fits in memory (its size is not known from the"
         " code), decode each file once, keep the arrays and draw the batches from them"
+    )
+    ITERATOR_MESSAGE = (
+        "`{what}`, a `{cls}` whose `{method}` reads and decodes a file per item (`{decode}`, {module} line {line}),"
+        " is iterated anew on every pass of the loop at line {outer}, decoding every file again: if the decoded set"
+        " fits in memory (its size is not known from the code), decode each file once, keep the arrays and draw the"
+        " batches from them"
     )
     SLICED_MESSAGE = (
         "The files of `{what}` are read and decoded again, a batch's slice at a time ({host}), on every pass of the"
@@ -993,6 +1005,8 @@ class DecodedFilesWithoutCache(Rule):
                 continue  # the loader beside the script reports it, at its decode (`_drawn_by_scripts`)
             message = self.SLICED_MESSAGE if sliced else self.LOOP_MESSAGE
             yield self.diagnostic(span, facts.path, message.format(what=what, host=host, outer=outer))
+        for span, fields in _iterated_loaders(facts):
+            yield self.diagnostic(span, facts.path, self.ITERATOR_MESSAGE.format(**fields))
         for span, fields in _drawn_by_scripts(facts):
             yield self.diagnostic(span, facts.path, self.LOADER_MESSAGE.format(**fields))
         for queued in queue_decodes(facts):
@@ -1270,6 +1284,90 @@ def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, str]]
                 yield facts.span(draw, cell), True, ast.unparse(sliced[0]), host, sliced[1]
 
 
+def _iterated_loaders(facts: FileFacts) -> Iterator[tuple[Span, dict[str, str | int]]]:
+    """Each `for` inside another loop (an epoch loop that runs more than once, `runs_once`) over an
+    instance of a class of the file or of a project module it imports (`for x, y in trainset`, through
+    `enumerate` or `tqdm`) whose `__next__` (or `__getitem__`) reads and decodes a file, itself or
+    through the module's functions (`_class_decode`), made outside that loop or from what is the same on
+    each pass: its files are decoded again on every pass. Not where the `for` may stop early (`break`:
+    each pass may draw other files) nor where the class keeps what it decoded (`_keeps`)."""
+    for cell in facts.cells:
+        for loop in facts.nodes(cell, ast.For):
+            outer = own_loops(facts, loop, cell)
+            iterated = loop.iter
+            while isinstance(iterated, ast.Call) and ast.unparse(iterated.func) in ITERATES and iterated.args:
+                iterated = iterated.args[0]
+            made = _made_instance(facts, iterated, loop, cell)
+            if not outer or made is None or flow.names(made) & loop_varying(outer[0]) or _stops_early(loop):
+                continue
+            if runs_once(facts, outer[0], cell) or in_test(facts, loop, cell):
+                continue
+            found = _class_decode(facts, last_name(made.func))
+            if found is not None:
+                method, decode, module = found
+                yield facts.span(loop, cell, loop.iter), {
+                    "what": ast.unparse(iterated), "cls": last_name(made.func), "method": method,
+                    "decode": ast.unparse(decode.func), "line": decode.lineno, "module": module,
+                    "outer": loop_at(facts, outer[0], cell),
+                }
+
+
+def _made_instance(facts: FileFacts, iterated: ast.expr, loop: ast.For, cell: int | None) -> ast.Call | None:
+    """The constructor call *iterated* is: written there, or the last plain binding of its name before the
+    loop in the loop's function (`trainset = Dataset(cfg)`); None for anything else."""
+    if isinstance(iterated, ast.Name):
+        bound = last_bindings(enclosing(facts, loop, cell), loop.lineno).get(iterated.id)
+        iterated = bound.value if bound is not None else iterated
+    return iterated if isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Name) else None
+
+
+def _stops_early(loop: ast.For) -> bool:
+    """Whether a `break` of *loop* itself (not of a loop in it) can end it before its iterable does."""
+    todo = list(loop.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Break):
+            return True
+        if not isinstance(node, (*LOOPS, *SCOPES)):
+            todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _class_decode(facts: FileFacts, name: str) -> tuple[str, ast.Call, str] | None:
+    """The `__next__` (else `__getitem__`) of the class *name* of this file or of the project module the file
+    imports it from and the first file decode it reaches (`_decode_reached`), with that module's file name; None
+    where there is none or where the class keeps what it decodes (`_keeps`)."""
+    places = [(facts, name)] + [
+        (module, member)
+        for path, member in imported_from_project(facts, name) or ()
+        if path is not None and (module := module_facts(path)) is not None
+    ]
+    for where, member in places:
+        for cell in where.cells:
+            for klass in where.nodes(cell, ast.ClassDef):
+                if klass.name != member or _keeps(klass):
+                    continue
+                methods = {n.name: n for n in klass.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+                method = methods.get("__next__", methods.get("__getitem__"))
+                calls = [n for n in ast.walk(method) if isinstance(n, ast.Call)] if method is not None else []
+                decode = next((d for c in calls if (d := _decode_reached(where, c, cell, 0)) is not None), None)
+                if method is not None and decode is not None:
+                    return method.name, decode, os.path.basename(where.path)
+    return None
+
+
+def _keeps(klass: ast.ClassDef) -> bool:
+    """Whether a method of the class stores into an item of an attribute of `self` (`self.cache[path] = image`)
+    or adds to one (`self.images.append(image)`): a store the class can keep its decoded files in."""
+    for node in ast.walk(klass):
+        target = node.value if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) else None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in KEEPING:
+            target = node.func.value
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+            return True
+    return False
+
+
 def _drawn_by_scripts(facts: FileFacts) -> Iterator[tuple[Span, dict[str, str | int]]]:
     """In a loader module, the decodes of its generators (or functions) that a training script
     beside it draws anew on every pass of an outer loop (`_loop_passes` read in the script): each
@@ -1308,14 +1406,23 @@ def _decode_in(facts: FileFacts, function: Function, cell: int | None) -> ast.Ca
 
 
 def _decodes_file(facts: FileFacts, call: ast.Call, cell: int | None, depth: int) -> bool:
+    return _decode_reached(facts, call, cell, depth) is not None
+
+
+def _decode_reached(facts: FileFacts, call: ast.Call, cell: int | None, depth: int) -> ast.Call | None:
+    """The file decode *call* is (`DECODES`, or a name only they end in) or reaches through this file's
+    functions (through `MAX_HOPS - depth` calls); None where none is seen."""
     if ast.unparse(call.func) in DECODES or last_name(call.func) in DECODED_BY:
-        return True
-    return depth < MAX_HOPS and any(
-        _decodes_file(facts, inner, cell, depth + 1)
+        return call
+    if depth >= MAX_HOPS:
+        return None
+    inner = (
+        _decode_reached(facts, n, cell, depth + 1)
         for function in definitions(facts, call.func, cell)
-        for inner in ast.walk(function)
-        if isinstance(inner, ast.Call) and inner is not call
+        for n in ast.walk(function)
+        if isinstance(n, ast.Call) and n is not call
     )
+    return next((found for found in inner if found is not None), None)
 
 
 def _sliced(facts: FileFacts, comprehension: ast.ListComp, cell: int | None) -> tuple[ast.expr, str] | None:
