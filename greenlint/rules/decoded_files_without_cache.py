@@ -106,6 +106,25 @@ DECODED_BY = frozenset(name.rsplit(".", 1)[-1] for name in DECODES) - {"open", "
 #: The calls that add to a list or a dict: kept where they add to an attribute of `self`.
 KEEPING = frozenset({"append", "extend", "update", "setdefault", "insert"})
 
+#: A case's iterator class whose `__next__` decodes a file per item through its `read` (line 19); `{make}`
+#: builds one before the script's loops (line 21).
+ITERATED_LOADER = (
+    "import cv2\nimport numpy as np\nimport tensorflow as tf\nclass Loader:\n    def __init__(self, paths, batch=8):\n"
+    "        self.paths, self.batch, self.i = paths, batch, 0\n    def __len__(self):\n"
+    "        return len(self.paths) // self.batch\n    def __iter__(self):\n        self.i = 0\n        return self\n"
+    "    def __next__(self):\n        if self.i >= len(self):\n            raise StopIteration\n"
+    "        chunk = self.paths[self.i * self.batch:(self.i + 1) * self.batch]\n        self.i += 1\n"
+    "        return np.stack([self.read(p) for p in chunk])\n    def read(self, path):\n"
+    "        return cv2.resize(cv2.imread(path), (64, 64))\n"
+    "paths = sorted(open('train.txt').read().split())\n{make}\n"
+)
+#: The `read` of `ITERATED_LOADER` keeping each decoded file in a dict of the instance, decoding it on a miss only.
+KEPT_READ = (
+    "        if path not in self.kept:\n            self.kept[path] = cv2.resize(cv2.imread(path), (64, 64))\n"
+    "        return self.kept[path]\n"
+)
+
+
 #: A case's endless generator that reads and decodes a file per item (line 8), before its fit.
 DECODING_GENERATOR = (
     "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -247,7 +266,17 @@ class DecodedFilesWithoutCache(Rule):
     list holds the same files on each pass of that loop: no name it reads changes from pass to
     pass, but for the list listed again there from a folder whose path does not change
     (`self.data = glob(pattern)`, then shuffled in place); that finding is on the expression
-    drawing the batch.
+    drawing the batch. Likewise a `for` inside a loop of more than one pass (an epoch loop) over an
+    instance of a class of the file or of a project module the file imports it from (`for x, y in
+    trainset:` with `trainset = Dataset(cfg)`, also through `enumerate` or `tqdm`) whose `__next__`
+    (else `__getitem__`) reads and decodes a file (OpenCV, PIL, ... as above; itself or through the
+    functions and methods of its module, `self.parse_annotation(line)`), the instance made before the
+    loop or in it from what is the same on each pass: each pass decodes the same files again. The
+    finding is on that `for`'s header, naming the class and its decode. Not where the class keeps what
+    it decodes (an item stored in, or added to, an attribute of `self`: `self.cache[path] = image`,
+    `self.images.append(image)`), where the `for` may `break` (a pass may draw other files), where an
+    instance made once does not start over (its `__iter__` returns `self` unchanged and its `__next__`
+    resets nothing where it raises `StopIteration`: the second pass draws nothing), nor for one pass.
 
     Not reported: a file that calls `Dataset.cache()` anywhere (in memory or to a file) where the
     program's defaults run it (greenlint/rules/dataset_cache.py: one under an `if` on an option whose
@@ -395,6 +424,39 @@ class DecodedFilesWithoutCache(Rule):
     )
     FIX_TITLE = "Decode each file once and keep the decoded elements (`.cache()` after a `tf.data` decoding map)"
     VALID = (
+        Valid(  # a decoding iterator class walked over one epoch: each file decoded once
+            ITERATED_LOADER.format(make="train = Loader(paths)")
+            + "for epoch in range(1):\n    for x in train:\n        train_step(x)\n"
+        ),
+        Valid(  # the class keeps each decoded file in a dict of the instance: decoded on the first pass only
+            ITERATED_LOADER.replace("        return cv2.resize(cv2.imread(path), (64, 64))\n", KEPT_READ).format(
+                make="train = Loader(paths)"
+            )
+            + "for epoch in range(20):\n    for x in train:\n        train_step(x)\n"
+        ),
+        Valid(  # each epoch builds its loader over another shard of files: a stream, no file decoded twice
+            ITERATED_LOADER.format(make="shards = [paths[i::20] for i in range(20)]")
+            + "for epoch in range(20):\n    for x in Loader(shards[epoch]):\n        train_step(x)\n"
+        ),
+        Valid(  # the inner loop may stop early (`break`): a pass may draw other files than the last one
+            ITERATED_LOADER.format(make="train = Loader(paths)")
+            + "for epoch in range(20):\n    for x in train:\n        if train_step(x) < 0.1:\n            break\n"
+        ),
+        Valid(  # an iterator that never starts over (`__iter__` returns it as it is): only the first pass decodes
+            ITERATED_LOADER.replace("        self.i = 0\n        return self\n", "        return self\n").format(
+                make="train = Loader(paths)"
+            )
+            + "for epoch in range(20):\n    for x in train:\n        train_step(x)\n"
+        ),
+        Valid(  # the loader iterated once, in no epoch loop
+            ITERATED_LOADER.format(make="train = Loader(paths)") + "for x in train:\n    train_step(x)\n"
+        ),
+        Valid(  # an iterator class that loads arrays kept on disk (`np.load`): nothing to decode
+            ITERATED_LOADER.replace("cv2.resize(cv2.imread(path), (64, 64))", "np.load(path)").format(
+                make="train = Loader(paths)"
+            )
+            + "for epoch in range(20):\n    for x in train:\n        train_step(x)\n"
+        ),
         Valid(  # the builder's images left encoded (`decoders=`): the program decodes them, in a map GL408 reads
             TFDS_BUILDER.format(options=", decoders={'image': tfds.decode.SkipDecoding()}")
         ),
@@ -674,6 +736,27 @@ class DecodedFilesWithoutCache(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # an iterator class decoding a file per item (through its `read`), walked again on each of 20 epochs
+            ITERATED_LOADER.format(make="train = Loader(paths)")
+            + "for epoch in range(20):\n    for x in train:\n        train_step(x)\n",
+            line=23,
+            message_contains="`train`, a `Loader` whose `__next__` reads and decodes a file per item (`cv2.imread`,"
+            " example.py line 19), is iterated anew on every pass of the loop at line 22 (20 passes), decoding every"
+            " file again",
+        ),
+        Invalid(  # an iterator that starts over where it ends (`self.i = 0` before its `StopIteration`)
+            ITERATED_LOADER.replace("        self.i = 0\n        return self\n", "        return self\n").replace(
+                "            raise StopIteration\n", "            self.i = 0\n            raise StopIteration()\n"
+            ).format(make="train = Loader(paths)")
+            + "for epoch in range(20):\n    for x in train:\n        train_step(x)\n",
+            line=23,
+        ),
+        Invalid(  # the loader made in the epoch loop from the same files each pass, drawn through `enumerate`
+            ITERATED_LOADER.format(make="epochs = 20")
+            + "while epochs:\n    epochs -= 1\n    for i, x in enumerate(Loader(paths)):\n        train_step(x)\n",
+            line=24,
+            message_contains="`Loader(paths)`, a `Loader` whose `__next__`",
+        ),
         Invalid(  # the split a `tfds.builder()`'s `as_dataset()` gives is decoded again on each of 10 epochs
             TFDS_BUILDER.format(options=""),
             line=6,
@@ -1302,7 +1385,7 @@ def _iterated_loaders(facts: FileFacts) -> Iterator[tuple[Span, dict[str, str | 
                 continue
             if runs_once(facts, outer[0], cell) or in_test(facts, loop, cell):
                 continue
-            found = _class_decode(facts, last_name(made.func))
+            found = _class_decode(facts, last_name(made.func), made is iterated)
             if found is not None:
                 method, decode, module = found
                 yield facts.span(loop, cell, loop.iter), {
@@ -1333,10 +1416,11 @@ def _stops_early(loop: ast.For) -> bool:
     return False
 
 
-def _class_decode(facts: FileFacts, name: str) -> tuple[str, ast.Call, str] | None:
+def _class_decode(facts: FileFacts, name: str, anew: bool) -> tuple[str, ast.Call, str] | None:
     """The `__next__` (else `__getitem__`) of the class *name* of this file or of the project module the file
     imports it from and the first file decode it reaches (`_decode_reached`), with that module's file name; None
-    where there is none or where the class keeps what it decodes (`_keeps`)."""
+    where there is none, where the class keeps what it decodes (`_keeps`), or, for an instance iterated again
+    (not made *anew*), where it is not known to start over (`_starts_over`)."""
     places = [(facts, name)] + [
         (module, member)
         for path, member in imported_from_project(facts, name) or ()
@@ -1349,11 +1433,42 @@ def _class_decode(facts: FileFacts, name: str) -> tuple[str, ast.Call, str] | No
                     continue
                 methods = {n.name: n for n in klass.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
                 method = methods.get("__next__", methods.get("__getitem__"))
+                if not anew and not _starts_over(methods):
+                    continue
                 calls = [n for n in ast.walk(method) if isinstance(n, ast.Call)] if method is not None else []
                 decode = next((d for c in calls if (d := _decode_reached(where, c, cell, 0)) is not None), None)
                 if method is not None and decode is not None:
                     return method.name, decode, os.path.basename(where.path)
     return None
+
+
+def _starts_over(methods: dict[str, Function]) -> bool:
+    """Whether a second `for` over one instance of the class walks all its items again: it has no
+    `__iter__` nor `__next__` (Python indexes its `__getitem__` from 0), its `__iter__` yields, resets an
+    attribute or returns another iterator than `self`, or its `__next__` resets an attribute where it raises
+    `StopIteration` (`self.count = 0; raise StopIteration`); an iterator that only ends stays ended."""
+    walk, step = methods.get("__iter__"), methods.get("__next__")
+    if walk is None and step is None:
+        return True
+    if walk is not None and any(
+        isinstance(n, (ast.Yield, ast.YieldFrom)) or _sets_attribute(n)
+        or isinstance(n, ast.Return) and n.value is not None and not (isinstance(n.value, ast.Name) and n.value.id == "self")
+        for n in ast.walk(walk)
+    ):
+        return True
+    blocks = [b for n in ast.walk(step) if isinstance(n, ast.If) for b in (n.body, n.orelse)] if step else []
+    return any(
+        any(isinstance(n, ast.Raise) and last_name(n.exc.func if isinstance(n.exc, ast.Call) else n.exc) == "StopIteration" for n in block)
+        and any(_sets_attribute(n) for n in block)
+        for block in blocks
+    )
+
+
+def _sets_attribute(node: ast.AST) -> bool:
+    """Whether *node* assigns an attribute of `self` (`self.count = 0`)."""
+    return isinstance(node, ast.Assign) and any(
+        isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" for t in node.targets
+    )
 
 
 def _keeps(klass: ast.ClassDef) -> bool:
