@@ -32,7 +32,6 @@ from greenlint.rules.listings import LISTED_BY
 from greenlint.rules.pipeline_runs import (
     ITERATES,
     loop_at,
-    loop_at,
     pipeline_passes,
     repeated_after,
     repeated_in_helper,
@@ -1406,7 +1405,7 @@ def _made_instance(facts: FileFacts, iterated: ast.expr, loop: ast.For, cell: in
 
 def _stops_early(loop: ast.For) -> bool:
     """Whether a `break` of *loop* itself (not of a loop in it) can end it before its iterable does."""
-    todo = list(loop.body)
+    todo: list[ast.AST] = list(loop.body)
     while todo:
         node = todo.pop()
         if isinstance(node, ast.Break):
@@ -1442,7 +1441,7 @@ def _class_decode(facts: FileFacts, name: str, anew: bool) -> tuple[str, ast.Cal
     return None
 
 
-def _starts_over(methods: dict[str, Function]) -> bool:
+def _starts_over(methods: Mapping[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> bool:
     """Whether a second `for` over one instance of the class walks all its items again: it has no
     `__iter__` nor `__next__` (Python indexes its `__getitem__` from 0), its `__iter__` yields, resets an
     attribute or returns another iterator than `self`, or its `__next__` resets an attribute where it raises
@@ -1451,14 +1450,16 @@ def _starts_over(methods: dict[str, Function]) -> bool:
     if walk is None and step is None:
         return True
     if walk is not None and any(
-        isinstance(n, (ast.Yield, ast.YieldFrom)) or _sets_attribute(n)
+        isinstance(n, (ast.Yield, ast.YieldFrom))
+        or _sets_attribute(n)
         or isinstance(n, ast.Return) and n.value is not None and not (isinstance(n.value, ast.Name) and n.value.id == "self")
         for n in ast.walk(walk)
     ):
         return True
     blocks = [b for n in ast.walk(step) if isinstance(n, ast.If) for b in (n.body, n.orelse)] if step else []
     return any(
-        any(isinstance(n, ast.Raise) and last_name(n.exc.func if isinstance(n.exc, ast.Call) else n.exc) == "StopIteration" for n in block)
+        any(isinstance(n, ast.Raise) and n.exc is not None
+            and last_name(n.exc.func if isinstance(n.exc, ast.Call) else n.exc) == "StopIteration" for n in block)
         and any(_sets_attribute(n) for n in block)
         for block in blocks
     )
