@@ -102,6 +102,8 @@ ARRAY_FLOW = "`ImageDataGenerator.flow` "
 DECODED_BY = frozenset(name.rsplit(".", 1)[-1] for name in DECODES) - {"open", "load", "read"}
 
 
+#: The definition of an iterator's or a sequence's item method, as written.
+ITERATOR_TEXT = re.compile(rb"\bdef\s+(?:__next__|__getitem__)\s*\(")
 #: The calls that add to a list or a dict: kept where they add to an attribute of `self`.
 KEEPING = frozenset({"append", "extend", "update", "setdefault", "insert"})
 
@@ -1373,6 +1375,8 @@ def _iterated_loaders(facts: FileFacts) -> Iterator[tuple[Span, dict[str, str | 
     through the module's functions (`_class_decode`), made outside that loop or from what is the same on
     each pass: its files are decoded again on every pass. Not where the `for` may stop early (`break`:
     each pass may draw other files) nor where the class keeps what it decoded (`_keeps`)."""
+    if not _iterators_in_reach(facts):
+        return  # (no tree indexed for a file that reaches no iterator class)
     for cell in facts.cells:
         for loop in facts.nodes(cell, ast.For):
             outer = own_loops(facts, loop, cell)
@@ -1392,6 +1396,17 @@ def _iterated_loaders(facts: FileFacts) -> Iterator[tuple[Span, dict[str, str | 
                     "decode": ast.unparse(decode.func), "line": decode.lineno, "module": module,
                     "outer": loop_at(facts, outer[0], cell),
                 }
+
+
+def _iterators_in_reach(facts: FileFacts) -> bool:
+    """Whether the file or a project module it imports defines a `__next__` or `__getitem__` (`ITERATOR_TEXT`)."""
+    text = facts.source if isinstance(facts.source, str) else "\n".join(facts.source)
+    if ITERATOR_TEXT.search(text.encode("utf-8", "replace")):
+        return True
+    return any(
+        data is not None and ITERATOR_TEXT.search(data) is not None
+        for data, _ in (read_bytes(Path(module), MAX_BYTES) for module in imported_modules(facts.path))
+    )
 
 
 def _made_instance(facts: FileFacts, iterated: ast.expr, loop: ast.For, cell: int | None) -> ast.Call | None:
