@@ -42,8 +42,9 @@ class SessionGraphBuiltInLoop(Rule):
     ## What it does
     Flags, in a TensorFlow 1 program, a `Session.run` whose fetch is built in the same function
     just before it (`output = sample_sequence(...)`, `pred = model(x)`, the fetch a name bound by
-    a call there, not read from an attribute or a getter), where a Python loop runs that
-    building more than once: a loop of the function around it, or a loop of the file that calls
+    a call there, not read from an attribute or a getter; or a list of ops built there, one per
+    variable: `ops = []` then `ops.append(t.assign(s))`, or `[t.assign(s) for ...]`, a target
+    network's copy), where a Python loop runs that building more than once: a loop of the function around it, or a loop of the file that calls
     the function (directly, or through up to three functions of the file that call it). The
     finding is at the call that builds the fetch. Not reported: code that starts from a fresh
     graph each time (`tf.reset_default_graph()`, `with tf.Graph().as_default():`,
@@ -189,6 +190,12 @@ class SessionGraphBuiltInLoop(Rule):
             "        return self._copy\n    def sync(self, sess):\n        ops = self.copy_ops()\n"
             "        sess.run(ops)\nagent = Agent()\nsess = tf.compat.v1.Session()\nfor step in range(1000):\n"
             "    if step % 100 == 0:\n        agent.sync(sess)\n"
+        ),
+        Valid(  # the copy ops built once, in `__init__`, and run every 100 steps: the intended use
+            "import tensorflow as tf\nclass Copier:\n    def __init__(self, source, target):\n"
+            "        self.ops = []\n        for s, t in zip(source, target):\n            self.ops.append(t.assign(s))\n"
+            "    def copy(self, sess):\n        sess.run(self.ops)\ncopier = Copier(online, frozen)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n    if step % 100 == 0:\n        copier.copy(sess)\n"
         ),
         Valid(  # a list of tensors read from the graph, not built: the loop runs the same ops
             "import tensorflow as tf\ndef fetch(sess, names):\n    outputs = []\n    for n in names:\n"
