@@ -10,7 +10,7 @@ from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid, argumen
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import in_test, in_test_code
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.site import method
+from greenlint.rules.site import is_keras_model_method, method
 from greenlint.rules.syntax import cell_units
 from greenlint.rules.tensorboard_subclass import batches_between_writes
 
@@ -167,6 +167,8 @@ class TensorboardEveryBatch(Rule):
                 continue
             message = self.MESSAGE.format(freq=freq, source=source, what=what)
             yield self.diagnostic(site.callsite.span, facts.path, message)
+        if not any(is_keras_model_method(site.api, ("fit", "fit_generator")) for site in facts.sites):
+            return  # a project's TensorBoard subclass is made for a fit of the file
         imported = {a.asname or a.name for cell in facts.cells for n in facts.nodes(cell, ast.ImportFrom) for a in n.names}
         for cell, tree in cell_units(facts):
             for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") in imported):
