@@ -42,8 +42,9 @@ class SessionGraphBuiltInLoop(Rule):
     ## What it does
     Flags, in a TensorFlow 1 program, a `Session.run` whose fetch is built in the same function
     just before it (`output = sample_sequence(...)`, `pred = model(x)`, the fetch a name bound by
-    a call there, not read from an attribute or a getter), where a Python loop runs that
-    building more than once: a loop of the function around it, or a loop of the file that calls
+    a call there, not read from an attribute or a getter; or a list of ops built there, one per
+    variable: `ops = []` then `ops.append(t.assign(s))`, or `[t.assign(s) for ...]`, a target
+    network's copy), where a Python loop runs that building more than once: a loop of the function around it, or a loop of the file that calls
     the function (directly, or through up to three functions of the file that call it). The
     finding is at the call that builds the fetch. Not reported: code that starts from a fresh
     graph each time (`tf.reset_default_graph()`, `with tf.Graph().as_default():`,
@@ -177,6 +178,30 @@ class SessionGraphBuiltInLoop(Rule):
             "        image = tf.concat([a, b], 2)\n    return sess.run(image)\nsess = tf.compat.v1.Session()\n"
             "for p in prompts:\n    show(sess, None)\n"
         ),
+        Valid(  # the copy ops built per variable, but by a function called once, before the loop
+            "import tensorflow as tf\ndef sync(sess, source, target):\n    ops = []\n"
+            "    for s, t in zip(source, target):\n        ops.append(t.assign(s))\n    sess.run(ops)\n"
+            "sess = tf.compat.v1.Session()\nsync(sess, online, frozen)\nfor step in range(1000):\n"
+            "    sess.run(train_op)\n"
+        ),
+        Valid(  # the copy ops built once, on the first call, and kept: run every 100 steps
+            "import tensorflow as tf\nclass Agent:\n    _copy = None\n    def copy_ops(self):\n"
+            "        if self._copy is None:\n            self._copy = [t.assign(s) for s, t in zip(self.a, self.b)]\n"
+            "        return self._copy\n    def sync(self, sess):\n        ops = self.copy_ops()\n"
+            "        sess.run(ops)\nagent = Agent()\nsess = tf.compat.v1.Session()\nfor step in range(1000):\n"
+            "    if step % 100 == 0:\n        agent.sync(sess)\n"
+        ),
+        Valid(  # the copy ops built once, in `__init__`, and run every 100 steps: the intended use
+            "import tensorflow as tf\nclass Copier:\n    def __init__(self, source, target):\n"
+            "        self.ops = []\n        for s, t in zip(source, target):\n            self.ops.append(t.assign(s))\n"
+            "    def copy(self, sess):\n        sess.run(self.ops)\ncopier = Copier(online, frozen)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n    if step % 100 == 0:\n        copier.copy(sess)\n"
+        ),
+        Valid(  # a list of tensors read from the graph, not built: the loop runs the same ops
+            "import tensorflow as tf\ndef fetch(sess, names):\n    outputs = []\n    for n in names:\n"
+            "        outputs.append(sess.graph.get_tensor_by_name(n))\n    return sess.run(outputs)\n"
+            "sess = tf.compat.v1.Session()\nfor batch in batches:\n    fetch(sess, ['a:0', 'b:0'])\n"
+        ),
         Valid(  # built and run once: no loop repeats it
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\ndef generate(sess, prompt):\n"
             "    output = build_sampler(prompt)\n    return sess.run(output)\ngenerate(sess, 'a')\n"
@@ -215,6 +240,21 @@ class SessionGraphBuiltInLoop(Rule):
             line=6,
             message_contains="`tf.concat(...)` builds the graph that `sess.run(image)` runs, and `while True` (line 12)",
         ),
+        Invalid(  # an assign op built per variable at each call, the function called every 100 steps
+            "import tensorflow as tf\n\ndef sync(sess, source, target):\n    ops = []\n"
+            "    for s, t in zip(source, target):\n        op = t.assign(s)\n        ops.append(op)\n"
+            "    sess.run(ops)\n\ndef train(sess, online, frozen):\n    for step in range(100000):\n"
+            "        sess.run(train_op)\n        if step % 100 == 0:\n            sync(sess, online, frozen)\n",
+            line=6,
+            message_contains="`t.assign(...)` builds the graph that `sess.run(ops)` runs, and `for step in range(100000)`"
+            " (line 11)",
+        ),
+        Invalid(  # the assign ops of a comprehension, in the loop that runs them
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor step in range(100000):\n"
+            "    if step % 100 == 0:\n        ops = [tf.compat.v1.assign(t, s) for s, t in zip(a, b)]\n"
+            "        sess.run(ops)\n",
+            line=5,
+        ),
         Invalid(  # a model called on a new tensor in the loop itself
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\nfor x in batches:\n"
             "    pred = model(tf.constant(x))\n    print(sess.run(pred))\n",
@@ -235,10 +275,11 @@ class SessionGraphBuiltInLoop(Rule):
             cell = site.callsite.span.cell
             scope = enclosing(facts, run, cell)
             for name in names:
-                build = _built_in(facts, scope, name, run)
-                if build is None or id(build) in reported or called and last_name(build.func) == "function":
+                found = _built_in(facts, scope, name, run)
+                if found is None or id(found.call) in reported or called and last_name(found.call.func) == "function":
                     continue
-                repeat = _repeat(facts, build, scope, cell)
+                build = found.call
+                repeat = _repeat(facts, found.at, scope, cell)
                 if repeat is None:
                     continue
                 reported.add(id(build))
@@ -283,12 +324,22 @@ def _fetched_names(fetch: ast.expr) -> list[str]:
     return []
 
 
-def _built_in(facts: FileFacts, scope: ast.AST | None, name: str, run: ast.Call) -> ast.Call | None:
+class Build(NamedTuple):
+    """A call that builds a fetch, and the node whose loops repeat it: the call itself, or the
+    binding of the list its result is appended to (a loop over variables fills one list per call)."""
+
+    call: ast.Call
+    at: ast.AST
+
+
+def _built_in(facts: FileFacts, scope: ast.AST | None, name: str, run: ast.Call) -> Build | None:
     """The call that builds *name* in *scope* before *run*: its one binding there, `name =
     call(...)` (sliced or indexed after the call too), or the last before the run of a chain of
     assignments that are all statements of a function's own body, as the run's is (`image =
-    tf.concat(...)`, `image = image[0:8]`, `image = tf.concat(0, [...])`, `image = sess.run(image)`); the call neither a getter,
-    a run, nor a function of the file that hands back ops built before; None otherwise."""
+    tf.concat(...)`, `image = image[0:8]`, `image = tf.concat(0, [...])`, `image = sess.run(image)`);
+    or a list of built ops, `name = [v.assign(...) for ...]` or `name = []` then
+    `name.append(op)`; the call neither a getter, a run, nor a function of the file that hands
+    back ops built before; None otherwise."""
     if scope is None:
         return None
     bindings = sorted((
@@ -302,6 +353,42 @@ def _built_in(facts: FileFacts, scope: ast.AST | None, name: str, run: ast.Call)
     if not before or len(assigns) != len(bindings) or len(assigns) > 1 and not _chained(scope, assigns, run):
         return None
     value = before[-1].value
+    if isinstance(value, ast.List) and not value.elts:
+        return _appended(facts, scope, name, before[-1], run)
+    if isinstance(value, (ast.ListComp, ast.GeneratorExp)):
+        value = value.elt
+    call = _builder(facts, value)
+    return None if call is None else Build(call, call)
+
+
+def _appended(facts: FileFacts, scope: ast.AST, name: str, start: ast.Assign, run: ast.Call) -> Build | None:
+    """The first build appended, before *run*, to the list *name* that *start* binds empty
+    (`ops.append(v.assign(w))`, or a name bound by such a call), repeated where *start* is."""
+    for node in scope_body(scope):
+        if not (
+            isinstance(node, ast.Call)
+            and start.lineno < node.lineno < run.lineno
+            and len(node.args) == 1
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "append"
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == name
+        ):
+            continue
+        item = node.args[0]
+        if isinstance(item, ast.Name) and item.id != name:
+            found = _built_in(facts, scope, item.id, node)
+            call = None if found is None else found.call
+        else:
+            call = _builder(facts, item)
+        if call is not None:
+            return Build(call, start)
+    return None
+
+
+def _builder(facts: FileFacts, value: ast.expr) -> ast.Call | None:
+    """*value* as a call that builds ops (sliced or indexed after too): not a getter, a run, a fresh
+    graph, nor a function of the file that hands back ops built before."""
     while isinstance(value, ast.Subscript):
         value = value.value
     if not isinstance(value, ast.Call):
@@ -381,7 +468,7 @@ def _targets(node: ast.AST) -> list[ast.expr]:
     return [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)) else []
 
 
-def _repeat(facts: FileFacts, build: ast.Call, scope: ast.AST | None, cell: int | None) -> Repeat | None:
+def _repeat(facts: FileFacts, build: ast.AST, scope: ast.AST | None, cell: int | None) -> Repeat | None:
     """The loop that runs *build* more than once: one of its own function around it, else one
     around a call of that function (up to CALLERS levels of callers in the file); None where no
     loop does, or where the function or that loop starts from a fresh graph."""

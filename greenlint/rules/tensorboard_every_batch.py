@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid, argument
 from greenlint.rules.defaults import known_value
-from greenlint.rules.deliberate import in_test_code
+from greenlint.rules.deliberate import in_test, in_test_code
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.site import method
+from greenlint.rules.site import is_keras_model_method, method
+from greenlint.rules.syntax import cell_units
+from greenlint.rules.tensorboard_subclass import batches_between_writes
 
 API = "tensorflow.keras.callbacks.TensorBoard"
 #: `update_freq` is the sixth parameter of `TensorBoard` (Keras 2 and 3).
@@ -37,6 +40,11 @@ class TensorboardEveryBatch(Rule):
     name bound in more than one place) is not reported. Test code
     (a `test*` function, a test class, a pytest fixture) is not reported: a test of the
     callback writes per batch on purpose.
+
+    The same for a `TensorBoard` subclass a project module defines, made in the file
+    (`from callbacks import BatchBoard`), whose `on_batch_end` writes or flushes the summaries
+    on every call, or every `self.log_every` calls where `__init__` sets that from its
+    parameter: the constructor's argument, or the parameter's default, below 10.
 
     ## Why is this bad?
     Each write reads the running metrics back from the device, formats summaries and appends
@@ -79,8 +87,12 @@ class TensorboardEveryBatch(Rule):
 
     code = "GL315"
     name = "tensorboard-every-batch"
-    CALLS = frozenset({method(API)})
+    CALLS = frozenset({method(API), "fit", "fit_generator"})  # a fit: a project's TensorBoard subclass
     MESSAGE = "`TensorBoard(update_freq={freq!r})`{source} writes summaries every {what}"
+    SUBCLASS = (
+        "`{made}(...)`{source}, a `TensorBoard` subclass of the project, writes summaries from its batch hook every"
+        " {what}: write them every few hundred batches, or once per epoch"
+    )
     FIX_TITLE = 'Write summaries once per epoch (`update_freq="epoch"`)'
     FIX = FixBy(
         "SetArgument",
@@ -150,11 +162,28 @@ class TensorboardEveryBatch(Rule):
             call = facts.node(site)
             value = argument(call, "update_freq", POSITION)
             freq, source = known_value(facts, value, site.callsite.span.cell) if value is not None else (None, "")
-            if freq == "batch" or freq == 1 and not isinstance(freq, bool):
-                what = "batch"
-            elif isinstance(freq, int) and not isinstance(freq, bool) and 1 < freq < MIN_BATCHES:
-                what = f"{freq} batches"
-            else:
+            what = _every(freq)
+            if what is None:
                 continue
             message = self.MESSAGE.format(freq=freq, source=source, what=what)
             yield self.diagnostic(site.callsite.span, facts.path, message)
+        if not any(is_keras_model_method(site.api, ("fit", "fit_generator")) for site in facts.sites):
+            return  # a project's TensorBoard subclass is made for a fit of the file
+        imported = {a.asname or a.name for cell in facts.cells for n in facts.nodes(cell, ast.ImportFrom) for a in n.names}
+        for cell, tree in cell_units(facts):
+            for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") in imported):
+                found = batches_between_writes(facts, call, cell)
+                what = _every(found[0]) if found is not None else None
+                if found is None or what is None or in_test(facts, call, cell):
+                    continue
+                message = self.SUBCLASS.format(made=ast.unparse(call.func), source=found[1], what=what)
+                yield self.diagnostic(facts.span(call, cell), facts.path, message)
+
+
+def _every(freq: object) -> str | None:
+    """How often a write every *freq* batches is, in words, where that is fewer than `MIN_BATCHES`."""
+    if freq == "batch" or freq == 1 and not isinstance(freq, bool):
+        return "batch"
+    if isinstance(freq, int) and not isinstance(freq, bool) and 1 < freq < MIN_BATCHES:
+        return f"{freq} batches"
+    return None
