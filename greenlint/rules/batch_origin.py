@@ -30,7 +30,7 @@ from greenlint.analysis.callsite import Span, estimator_method
 from greenlint.analysis.queues import BATCHES
 from greenlint.analysis.values import set_as
 from greenlint.rules.base import FileFacts, argument
-from greenlint.rules.defaults import Origin, default_value, flag_default, init_binding, module_value
+from greenlint.rules.defaults import Origin, default_expression, default_value, flag_default, init_binding, module_value
 from greenlint.rules.deliberate import in_test
 from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import (
@@ -290,7 +290,7 @@ def _passed(facts: FileFacts, function: Function, where: int | None, name: str, 
             elif outer is not None and given.id in _parameter_names(facts, outer, cell):
                 found.extend(_passed(facts, outer, cell, given.id, size, depth - 1))
     if not passing:
-        default = _default(function, name)
+        default = default_expression(function, name)
         if default is not None and int_literal(default, size):
             found.append(facts.span(default, where))
     return found
@@ -306,9 +306,3 @@ def written_at(facts: FileFacts, given: ast.expr, cell: int | None) -> ast.expr:
     return given
 
 
-def _default(function: Function, name: str) -> ast.expr | None:
-    args = function.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults) :]], args.defaults))
-    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
-    return defaults.get(name)

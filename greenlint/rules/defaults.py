@@ -218,10 +218,10 @@ def init_binding(
 
 def _parameter_default(func: Function, name: str) -> object | None:
     """The literal default of *func*'s parameter *name* (None: none, or not a literal)."""
-    return literal(_default_expression(func, name))
+    return literal(default_expression(func, name))
 
 
-def _default_expression(func: Function, name: str) -> ast.expr | None:
+def default_expression(func: Function, name: str) -> ast.expr | None:
     """What *func*'s definition gives its parameter *name* as its default, as written."""
     args = func.args
     positional = [*args.posonlyargs, *args.args]
@@ -234,7 +234,7 @@ def _parameter_held(facts: FileFacts, func: Function, name: str, cell: int | Non
     """The default of *func*'s parameter *name*: a literal, or what the definition reads when it runs, an
     option's default (`def train(epochs=args.epochs)`) or a module constant (`steps=STEPS`); None otherwise."""
     where = f"the default of parameter `{name}`"
-    written = _default_expression(func, name)
+    written = default_expression(func, name)
     value = literal(written)
     if written is None or value is not None:
         return None if value is None else DefaultValue(value, where, Origin.DEFAULT)

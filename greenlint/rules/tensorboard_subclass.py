@@ -9,8 +9,8 @@ import ast
 
 from greenlint.rules.base import FileFacts, argument
 from greenlint.rules.callbacks import imported_from_project, read_tree
-from greenlint.rules.defaults import known_value
-from greenlint.rules.syntax import last_name
+from greenlint.rules.defaults import default_expression, known_value
+from greenlint.rules.syntax import last_name, period_divisor
 
 #: The per-batch hooks of a Keras callback.
 HOOKS = frozenset({"on_batch_end", "on_train_batch_end"})
@@ -49,8 +49,10 @@ def batches_between_writes(facts: FileFacts, call: ast.Call, cell: int | None) -
     if given is not None:
         value, source = known_value(facts, given, cell)
         return (value, source) if value is not None else None
-    default = _default(init, parameter)
-    return (default.value, f" (`{parameter.arg}` = {default.value!r} by default)") if default is not None else None
+    default = default_expression(init, parameter.arg)
+    if not isinstance(default, ast.Constant):
+        return None
+    return default.value, f" (`{parameter.arg}` = {default.value!r} by default)"
 
 
 def _gate(hook: ast.FunctionDef) -> str | None:
@@ -64,7 +66,7 @@ def _gate(hook: ast.FunctionDef) -> str | None:
         node: ast.AST = write
         while (parent := parents.get(id(node))) is not None and parent is not hook:
             if isinstance(parent, ast.If) and node in parent.body:
-                divisor = _modulo_attribute(parent.test)
+                divisor = _self_attribute(period_divisor(parent.test))
                 if divisor is None or gate:
                     return None
                 gate = divisor
@@ -75,14 +77,12 @@ def _gate(hook: ast.FunctionDef) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-def _modulo_attribute(test: ast.expr) -> str | None:
-    """`x % self.every == 0` gives "every"; None for any other test."""
-    if not (isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.Eq) and isinstance(test.left, ast.BinOp)):
-        return None
-    right = test.left.right
-    if not isinstance(test.left.op, ast.Mod) or not isinstance(right, ast.Attribute):
-        return None
-    return right.attr if isinstance(right.value, ast.Name) and right.value.id == "self" else None
+def _self_attribute(divisor: int | ast.expr | None) -> str | None:
+    """The attribute a gate's divisor is read from (`x % self.every == 0` gives "every"), None for
+    any other divisor."""
+    if isinstance(divisor, ast.Attribute) and isinstance(divisor.value, ast.Name) and divisor.value.id == "self":
+        return divisor.attr
+    return None
 
 
 def _set_from(init: ast.FunctionDef, attribute: str) -> ast.arg | None:
@@ -97,14 +97,3 @@ def _set_from(init: ast.FunctionDef, attribute: str) -> ast.arg | None:
         return None
     named = sets[0].id
     return next((a for a in (*init.args.args, *init.args.kwonlyargs) if a.arg == named), None)
-
-
-def _default(init: ast.FunctionDef, parameter: ast.arg) -> ast.Constant | None:
-    """The literal default of *parameter* of `__init__`, None where it has none."""
-    args = init.args
-    if parameter in args.args:
-        index = args.args.index(parameter) - (len(args.args) - len(args.defaults))
-        default = args.defaults[index] if index >= 0 else None
-    else:
-        default = args.kw_defaults[args.kwonlyargs.index(parameter)]
-    return default if isinstance(default, ast.Constant) else None
