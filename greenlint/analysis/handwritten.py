@@ -18,19 +18,15 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from greenlint.analysis import flow, trees
+from greenlint.analysis import flow, graphrun, trees
 from greenlint.analysis.values import Inst, Seq
 
 #: TF1's gradients function, whose loss (`ys`) is the graph a hand-written update trains.
 GRADIENTS = frozenset({"tensorflow.gradients", "tensorflow.compat.v1.gradients"})
 #: The calls that give gradients: `tf.gradients(loss, params)`, a tape's `gradient(loss, params)`.
 GRADIENT_CALLS = frozenset({"gradients", "gradient"})
-#: The calls that write a variable: its methods, and TF1's functions of the same names.
-WRITES = frozenset({"assign", "assign_add", "assign_sub"})
 #: The list methods that add an update to a list.
 _ADDS = frozenset({"append", "extend"})
-#: The class of the op a training step fetches (graphrun.OPERATION).
-_OPERATION = "tensorflow.Operation"
 
 
 def _called(node: ast.AST) -> str | None:
@@ -48,7 +44,7 @@ def _calls_any(node: ast.AST, called: frozenset) -> bool:
 def _writes(node: ast.AST, gradients: frozenset) -> bool:
     """Whether *node* holds a write of a variable from a value derived from a gradient."""
     return any(
-        isinstance(n, ast.Call) and _called(n) in WRITES
+        isinstance(n, ast.Call) and _called(n) in flow.VARIABLE_WRITES
         and any(flow.names(a) & gradients or _calls_any(a, GRADIENT_CALLS) for a in n.args)
         for n in trees.walk(node)
     )
@@ -140,5 +136,5 @@ def _update(value: Any, meta: dict) -> Inst:
     if type(value) is Inst and value.meta.get("train_op") is not None:
         return value
     if type(value) is not Inst:
-        return Inst(_OPERATION, "factory", dict(meta))
+        return Inst(graphrun.OPERATION, "factory", dict(meta))
     return Inst(value.cls, value.how, {**meta, **value.meta, "train_op": meta["train_op"]})

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.flow import VARIABLE_WRITES
+from greenlint.analysis.handwritten import GRADIENTS
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site, method
@@ -65,10 +66,6 @@ def _writes_only(facts: FileFacts, fetched: ast.expr | None, cell: int | None) -
         bound = _bindings(facts, fetched, cell)
         return bool(bound) and all(_writes_only(facts, value, cell) for value in bound)
     return False
-
-
-#: TF1's symbolic gradients: each call builds a backward pass of its own into the graph.
-GRADIENTS = frozenset({"tensorflow.gradients", "tensorflow.compat.v1.gradients"})
 
 
 def _bindings(facts: FileFacts, target: ast.expr, cell: int | None) -> list[ast.expr]:
