@@ -37,6 +37,7 @@ class Corpus:
     sha256: str = ""
     include: tuple[str, ...] = ()  # path prefixes inside the archive (after an sdist's top folder)
     licence_file: str = ""  # the licence inside the archive, kept beside the sources
+    notice: str = ""  # third-party portions of the kept files whose origin's licence differs (PROVENANCE.md says it)
 
     @property
     def vendored(self) -> bool:
@@ -393,6 +394,9 @@ CORPORA: tuple[Corpus, ...] = (
         "Apache-2.0", "dennybritz/cnn-text-classification-tf@18762b459e21d9c70e5c242f8d43fc4e6db37a0d",
         include=("train.py", "eval.py", "text_cnn.py", "data_helpers.py"),
         licence_file="LICENSE",
+        notice="`data_helpers.py`'s `clean_str` says it is taken from yoonkim/CNN_sentence (`process_data.py`), a "
+        "repository with no licence file: that portion's terms are its author's, not this repository's Apache-2.0; "
+        "it is kept unchanged because the reading's line numbers count it, and nothing in greenlint uses it",
     ),
     Corpus(
         "ultrasound-nerve-segmentation", "research: medical U-Net segmentation (Keras 2), arrays fitted from "
@@ -449,6 +453,10 @@ CORPORA: tuple[Corpus, ...] = (
         # what the trainer builds and calls)
         include=("run_train.py", "run_test.py", "style_transfer_trainer.py", "style_transfer_tester.py"),
         licence_file="LICENSE",
+        notice="`style_transfer_trainer.py`'s `_get_total_variation_loss` (14 lines) says it is borrowed from "
+        "lengstrom/fast-style-transfer (`src/optimize.py`), which is GPL-3.0: that portion is its authors' under "
+        "GPL-3.0, not under this repository's Apache-2.0; it is kept unchanged because the reading's line numbers "
+        "count it, and nothing in greenlint uses it",
     ),
     Corpus(
         "tf-faster-rcnn", "research: Faster R-CNN two-stage detector (VGG-16, ResNet or MobileNet backbones, TF1 "

@@ -56,10 +56,25 @@ def selected(corpus: Corpus, names: list[str]) -> list[str]:
                   or n.endswith(SUFFIXES) and any(wanted(n, inc) for inc in corpus.include))
 
 
+def provenance(corpus: Corpus, files: list[str]) -> str:
+    """The PROVENANCE.md written beside a vendored corpus: where its files come from, under which licence."""
+    repo, commit = corpus.origin.split("@")
+    return (
+        f"# {corpus.name}\n\n"
+        f"Files of https://github.com/{repo} at commit {commit}, licensed {corpus.licence} "
+        f"(its LICENSE is beside them), copied by `python -m bench.realworld vendor`: notebooks have their "
+        f"outputs, execution counts, attachments and non-kernel metadata removed; cell sources and scripts "
+        f"are unchanged.\n\nStyle: {corpus.style}.\n\n"
+        + (f"Third-party portions: {corpus.notice}.\n\n" if corpus.notice else "")
+        + f"Files ({len(files)}):\n\n"
+        + "".join(f"- `{name}`\n" for name in files)
+    )
+
+
 def vendor(corpus: Corpus, source: Path) -> list[str]:
     """Write the corpus from the git snapshot `source`; return the files written."""
     git_dir = _git_dir(source)
-    repo, commit = corpus.origin.split("@")
+    commit = corpus.origin.split("@")[1]
     names = _git(git_dir, "ls-tree", "-r", "--name-only", commit).decode().splitlines()
     files = selected(corpus, names)
     folder = root(corpus)
@@ -72,14 +87,7 @@ def vendor(corpus: Corpus, source: Path) -> list[str]:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)
     (folder / "LICENSE").write_bytes(_git(git_dir, "show", f"{commit}:{corpus.licence_file}"))
-    (folder / "PROVENANCE.md").write_text(
-        f"# {corpus.name}\n\n"
-        f"Files of https://github.com/{repo} at commit {commit}, licensed {corpus.licence} "
-        f"(its LICENSE is beside them), copied by `python -m bench.realworld vendor`: notebooks have their "
-        f"outputs, execution counts, attachments and non-kernel metadata removed; cell sources and scripts "
-        f"are unchanged.\n\nStyle: {corpus.style}.\n\nFiles ({len(files)}):\n\n"
-        + "".join(f"- `{name}`\n" for name in files)
-    )
+    (folder / "PROVENANCE.md").write_text(provenance(corpus, files))
     return files
 
 

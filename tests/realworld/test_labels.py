@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from bench.realworld.corpora import CORPORA, VENDORED, ensure
 from bench.realworld.labels import SECOND_JUDGE, Label, read_labels, sample, source_line
 from bench.realworld.score import score, stale_labels
-from bench.realworld.vendor import strip_notebook
+from bench.realworld.vendor import provenance, strip_notebook
 from tools.gendocs import realworld_section
 
 
@@ -44,6 +45,24 @@ def test_corpora_are_pinned_and_licensed():
         else:
             assert len(corpus.sha256) == 64 and corpus.url.startswith("https://files.pythonhosted.org/")
             assert any(p.name.startswith("LICENCE-") for p in ensure(corpus).iterdir())
+
+
+def test_provenance_is_what_vendor_writes():
+    for corpus in CORPORA:
+        if corpus.vendored:
+            text = (VENDORED / corpus.name / "PROVENANCE.md").read_text()
+            assert text == provenance(corpus, re.findall(r"^- `(.+)`$", text, re.MULTILINE)), corpus.name
+
+
+def test_borrowed_code_is_named_in_its_corpus_notice():
+    """A kept file that says part of it comes from another repository (whose licence may differ) is named in
+    its corpus's notice, which PROVENANCE.md repeats."""
+    said = re.compile(r"(?:borrowed|taken) from https://github\.com/", re.IGNORECASE)
+    for corpus in CORPORA:
+        if corpus.vendored:
+            for path in (VENDORED / corpus.name).rglob("*.py"):
+                if said.search(path.read_text(errors="replace")):
+                    assert f"`{path.relative_to(VENDORED / corpus.name)}`" in corpus.notice, path
 
 
 def test_vendored_notebooks_have_no_outputs():
