@@ -529,7 +529,11 @@ class SmallBatchSize(Rule):
     given where none of that model's layers is seen (a detector a project module builds, a loaded
     model): as for a step's batch, its per-sample work may already fill the device (YOLOv3 at
     416x416 is some 65 GFLOPs a forward pass per image; two such batch-8 findings were judged false
-    on code kept apart from the benchmark), so nothing is claimed. A priced saving
+    on code kept apart from the benchmark), so nothing is claimed. Either way the message says what
+    a larger batch changes besides the cost: for a training (`fit`, an Estimator's `train`, a
+    step), fewer updates an epoch, so the learning rate is to be scaled with the batch and the
+    convergence checked; for an inference (`evaluate`, `predict`), nothing: it computes the same
+    outputs; a `.batch(n)`, whose batches may feed either, says neither. A priced saving
     is also stated in joules where the work it is a share of is known (greenlint/rules/material.py:
     the steps' or the call's 80 % interval times their counted runs), and is reported only where
     its most at the point figure (the predictor's median) reaches `material-saving-j` (10 kJ) over
@@ -580,7 +584,9 @@ class SmallBatchSize(Rule):
     InceptionV3 with batch sizes 32, 64 and 256 on two datasets in two environments, report
     that increasing the batch size "considerably reduces the amount of energy required to
     train the model", because it cuts training time while power rises only slightly. Larger
-    batches can change convergence: retune the learning rate.
+    training batches make fewer updates an epoch and can change convergence: scale the learning
+    rate with the batch (the linear scaling rule) and check the result. An inference's outputs do
+    not depend on its batch.
 
     ## Example
     ```python
