@@ -629,13 +629,15 @@ class SmallBatchSize(Rule):
     TRAINING_MESSAGE = (
         "`{api}` uses batch_size={size}{where}: each step pays the host's and launch costs for a few samples;"
         " a larger batch runs an epoch in fewer steps, but also makes fewer updates: scale the learning rate"
-        " with it and check the convergence"
+        " with it and check the convergence{unpriced}"
     )
     #: An unpriced literal of an inference (`evaluate`, `predict`): the cost, and that the outputs stay the same.
     INFERENCE_MESSAGE = (
         "`{api}` uses batch_size={size}{where}: each step pays the host's and launch costs for a few samples;"
-        " a larger batch computes the same outputs in fewer steps"
+        " a larger batch computes the same outputs in fewer steps{unpriced}"
     )
+    #: Why an unpriced literal's message states no saving.
+    UNPRICED = " (the saving is not priced: the model's work per sample is not known)"
     PRICED_MESSAGE = "`{api}` uses batch_size={size}{where}: {saving}"
     GENERATOR_MESSAGE = "batch size {size} given to the {feeder} that feeds `{api}`: {saving}"
     GENERATOR_COUNTED_MESSAGE = (
@@ -1325,7 +1327,7 @@ class SmallBatchSize(Rule):
             "import tensorflow as tf\nmodel = tf.keras.models.load_model(path)\nscores = model.predict(x, batch_size=4)\n",
             line=3,
             message_contains="batch_size=4: each step pays the host's and launch costs for a few samples; a larger"
-            " batch computes the same outputs in fewer steps",
+            " batch computes the same outputs in fewer steps (the saving is not priced: the model's work per sample",
         ),
         Invalid(
             "import tensorflow as tf\n"
@@ -1486,7 +1488,7 @@ class SmallBatchSize(Rule):
             if large and (saving is None or joules is None):
                 continue
             if saving is None:  # the model's FLOPs unknown: the literal alone, with what a larger one changes
-                message = self._unpriced(site).format(api=site.api, size=size, where=where)
+                message = self._unpriced(site).format(api=site.api, size=size, where=where, unpriced=self.UNPRICED)
             elif saving.least >= MIN_SAVING and not immaterial_saving(joules, options):
                 claim = saving.clause() + _stated(saving, joules, work)
                 message = self.PRICED_MESSAGE.format(api=site.api, size=size, where=where, saving=claim)
