@@ -50,11 +50,12 @@ class Saving:
         the epoch makes fewer updates; for inference, the outputs unchanged."""
         low, high = round(100 * self.least), round(100 * self.most)
         share = f"{low}%" if low == high else f"{low}-{high}%"
-        scaled_by = (
-            (", with the learning rate scaled (fewer updates an epoch: convergence to check)," if scaled else "")
-            if self.training
-            else ", with the same outputs,"
-        )
+        if not self.training:
+            scaled_by = ", with the same outputs,"
+        elif scaled:
+            scaled_by = ", with the learning rate scaled (fewer updates an epoch: convergence to check),"
+        else:
+            scaled_by = ""
         where = (
             f"the stated {self.device}" if self.told else f"an {self.device} (the reference GPU: no --device stated)"
         )
