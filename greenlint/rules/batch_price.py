@@ -46,10 +46,16 @@ class Saving:
     def clause(self, scaled: bool = True) -> str:
         """The finding's priced claim: the same samples at the larger batch, the saving and the GPU;
         for training, with the learning rate scaled unless *scaled* is False (where that scaling is
-        no known equivalent, such as a GAN's alternating updates)."""
+        no known equivalent, such as a GAN's alternating updates), and the convergence to check, as
+        the epoch makes fewer updates; for inference, the outputs unchanged."""
         low, high = round(100 * self.least), round(100 * self.most)
         share = f"{low}%" if low == high else f"{low}-{high}%"
-        scaled_by = ", with the learning rate scaled," if self.training and scaled else ""
+        if not self.training:
+            scaled_by = ", with the same outputs,"
+        elif scaled:
+            scaled_by = ", with the learning rate scaled (fewer updates an epoch: convergence to check),"
+        else:
+            scaled_by = ""
         where = (
             f"the stated {self.device}" if self.told else f"an {self.device} (the reference GPU: no --device stated)"
         )

@@ -37,6 +37,8 @@ from greenlint.rules.syntax import (
 )
 
 MODEL_METHODS = ("fit", "evaluate", "predict")
+#: The model and Estimator methods that only run the model forward: their outputs do not depend on the batch.
+INFERENCE = frozenset({"evaluate", "predict"})
 #: Model methods a Python generator may feed (its batches then its own, set by the generator's arguments).
 GENERATOR_METHODS = (*MODEL_METHODS, "fit_generator", "evaluate_generator", "predict_generator")
 DATASET_BATCH = "tensorflow.data.Dataset.batch"
@@ -527,7 +529,11 @@ class SmallBatchSize(Rule):
     given where none of that model's layers is seen (a detector a project module builds, a loaded
     model): as for a step's batch, its per-sample work may already fill the device (YOLOv3 at
     416x416 is some 65 GFLOPs a forward pass per image; two such batch-8 findings were judged false
-    on code kept apart from the benchmark), so nothing is claimed. A priced saving
+    on code kept apart from the benchmark), so nothing is claimed. Either way the message says what
+    a larger batch changes besides the cost: for a training (`fit`, an Estimator's `train`, a
+    step), fewer updates an epoch, so the learning rate is to be scaled with the batch and the
+    convergence checked; for an inference (`evaluate`, `predict`), nothing: it computes the same
+    outputs; a `.batch(n)`, whose batches may feed either, says neither. A priced saving
     is also stated in joules where the work it is a share of is known (greenlint/rules/material.py:
     the steps' or the call's 80 % interval times their counted runs), and is reported only where
     its most at the point figure (the predictor's median) reaches `material-saving-j` (10 kJ) over
@@ -578,7 +584,9 @@ class SmallBatchSize(Rule):
     InceptionV3 with batch sizes 32, 64 and 256 on two datasets in two environments, report
     that increasing the batch size "considerably reduces the amount of energy required to
     train the model", because it cuts training time while power rises only slightly. Larger
-    batches can change convergence: retune the learning rate.
+    training batches make fewer updates an epoch and can change convergence: scale the learning
+    rate with the batch (the linear scaling rule) and check the result. An inference's outputs do
+    not depend on its batch.
 
     ## Example
     ```python
@@ -617,6 +625,19 @@ class SmallBatchSize(Rule):
     code = "GL301"
     name = "small-batch-size"
     MESSAGE = "`{api}` uses batch_size={size}{where}: tiny batches make each epoch slower and costlier"
+    #: An unpriced literal of a training (`fit`, an Estimator's `train`): the cost, and what a larger batch changes.
+    TRAINING_MESSAGE = (
+        "`{api}` uses batch_size={size}{where}: each step pays the host's and launch costs for a few samples;"
+        " a larger batch runs an epoch in fewer steps, but also makes fewer updates: scale the learning rate"
+        " with it and check the convergence{unpriced}"
+    )
+    #: An unpriced literal of an inference (`evaluate`, `predict`): the cost, and that the outputs stay the same.
+    INFERENCE_MESSAGE = (
+        "`{api}` uses batch_size={size}{where}: each step pays the host's and launch costs for a few samples;"
+        " a larger batch computes the same outputs in fewer steps{unpriced}"
+    )
+    #: Why an unpriced literal's message states no saving.
+    UNPRICED = " (the saving is not priced: the model's work per sample is not known)"
     PRICED_MESSAGE = "`{api}` uses batch_size={size}{where}: {saving}"
     GENERATOR_MESSAGE = "batch size {size} given to the {feeder} that feeds `{api}`: {saving}"
     GENERATOR_COUNTED_MESSAGE = (
@@ -925,7 +946,10 @@ class SmallBatchSize(Rule):
         Invalid(  # batch 64 of a tiny model over a million rows for 100 epochs: priced overhead-bound, joules known
             LARGE_FIT,
             line=6,
-            message_contains="uses batch_size=64: the same samples at batch 256, with the learning rate scaled, cost 75%",
+            message_contains=(
+                "uses batch_size=64: the same samples at batch 256, with the learning rate scaled (fewer updates an"
+                " epoch: convergence to check), cost 75%"
+            ),
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # near miss: the next pass's data read afresh (not what a prediction led to), in batches of 1
@@ -1035,7 +1059,7 @@ class SmallBatchSize(Rule):
         Invalid(  # a step of several GFLOPs, each layer pass far below filling the GPU: priced, with the device
             CONV_TRAINER + "Trainer().train(epochs=10, batch_size=1)\n",
             line=16,
-            message_contains="the same samples at batch 8, with the learning rate scaled, cost",
+            message_contains="the same samples at batch 8, with the learning rate scaled (fewer updates an epoch: convergence to",
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # the same default, and a call of the function in the file that runs it
@@ -1049,7 +1073,7 @@ class SmallBatchSize(Rule):
             "model = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(8,))])\n"
             "model.predict(x, batch_size=2)\n",
             line=3,
-            message_contains="the same samples at batch 16 cost 87% fewer joules",
+            message_contains="the same samples at batch 16, with the same outputs, cost 87% fewer joules",
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # the GPU stated: priced on it
@@ -1070,7 +1094,7 @@ class SmallBatchSize(Rule):
             )
             + "data = np.zeros((1000, 8))\nTrainer().train(epochs=10, batch_size=32)\n",
             line=17,
-            message_contains="at batch 128, with the learning rate scaled, cost",
+            message_contains="at batch 128, with the learning rate scaled (fewer updates an epoch: convergence to check), cost",
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # the step's batch an attribute `__init__` sets: reported at that literal
@@ -1293,10 +1317,17 @@ class SmallBatchSize(Rule):
             message_contains="batch size 2 given to the generator",
             options={"material-saving-j": 0.0},
         ),
-        Invalid(
+        Invalid(  # a training of unknown FLOPs: not priced; a larger batch makes fewer updates, said with the fix
             "import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, batch_size=1, epochs=3)\n",
             line=3,
-            message_contains="batch_size=1",
+            message_contains="batch_size=1: each step pays the host's and launch costs for a few samples; a larger"
+            " batch runs an epoch in fewer steps, but also makes fewer updates: scale the learning rate with it",
+        ),
+        Invalid(  # an inference of unknown FLOPs: not priced; its outputs do not depend on the batch
+            "import tensorflow as tf\nmodel = tf.keras.models.load_model(path)\nscores = model.predict(x, batch_size=4)\n",
+            line=3,
+            message_contains="batch_size=4: each step pays the host's and launch costs for a few samples; a larger"
+            " batch computes the same outputs in fewer steps (the saving is not priced: the model's work per sample",
         ),
         Invalid(
             "import tensorflow as tf\n"
@@ -1456,14 +1487,22 @@ class SmallBatchSize(Rule):
             joules = _joules(saving, work) if saving is not None else None
             if large and (saving is None or joules is None):
                 continue
-            if saving is None:  # the model's FLOPs unknown: the literal alone
-                message = self.MESSAGE.format(api=site.api, size=size, where=where)
+            if saving is None:  # the model's FLOPs unknown: the literal alone, with what a larger one changes
+                message = self._unpriced(site).format(api=site.api, size=size, where=where, unpriced=self.UNPRICED)
             elif saving.least >= MIN_SAVING and not immaterial_saving(joules, options):
                 claim = saving.clause() + _stated(saving, joules, work)
                 message = self.PRICED_MESSAGE.format(api=site.api, size=size, where=where, saving=claim)
             else:
                 continue  # priced: its layer passes already keep the GPU busy, or the joules it saves are not material
             yield self.diagnostic(site.callsite.span, facts.path, message, data=_data(size, minimum, saving))
+
+    def _unpriced(self, site: Site) -> str:
+        """The message of a literal whose saving is not priced: a training's (fewer updates, a learning rate
+        to scale) for `fit` and an Estimator's `train`, an inference's (the same outputs) for `evaluate`
+        and `predict`; a `.batch(n)`'s, whose batches may feed either, says neither."""
+        if site.api in BATCHERS:
+            return self.MESSAGE
+        return self.INFERENCE_MESSAGE if site.api.rpartition(".")[2] in INFERENCE else self.TRAINING_MESSAGE
 
 
 def _claimed(site: Site, batch: int, minimum: int, device: str | None) -> Saving | None:
