@@ -353,6 +353,16 @@ def block_nodes(block: Iterable[ast.AST]) -> Iterator[ast.AST]:
             todo.extend(ast.iter_child_nodes(node))
 
 
+def statement_blocks(node: ast.AST) -> Iterator[list[ast.stmt]]:
+    """The statement lists of a compound statement (a body, an `else`, a `finally`, a handler's)."""
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(node, field, None)
+        if isinstance(block, list):
+            yield block
+    for handler in getattr(node, "handlers", ()):
+        yield handler.body
+
+
 def unguarded_body(loop: ast.AST) -> Iterator[ast.AST]:
     """The nodes of a loop's body that run on every pass: not under an `if` (or a conditional
     expression), not in a nested loop, function or class (those nodes themselves are yielded,
