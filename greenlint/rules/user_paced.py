@@ -13,13 +13,15 @@ from greenlint.rules.defaults import literal
 from greenlint.rules.syntax import (
     LOOPS,
     SCOPES,
-    Function,
     blocks_on_user,
     definitions,
     parameters,
     statement_blocks,
     unguarded_body,
 )
+
+#: A function a call can run whose body is statements.
+Named = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def calls_waiting_for_user(facts: FileFacts, loop: ast.AST, cell: int | None) -> bool:
@@ -30,10 +32,10 @@ def calls_waiting_for_user(facts: FileFacts, loop: ast.AST, cell: int | None) ->
     )
 
 
-def _called(facts: FileFacts, call: ast.Call, cell: int | None) -> list[Function]:
+def _called(facts: FileFacts, call: ast.Call, cell: int | None) -> list[Named]:
     """The functions of the file named like the call (`definitions`), else the module-level function
     of that name in the project module the file imports it from."""
-    found = definitions(facts, call.func, cell)
+    found = [f for f in definitions(facts, call.func, cell) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
     if found or not isinstance(call.func, ast.Name):
         return found
     return [
@@ -45,7 +47,7 @@ def _called(facts: FileFacts, call: ast.Call, cell: int | None) -> list[Function
     ]
 
 
-def _waits(block: list[ast.stmt], function: Function, call: ast.Call) -> bool:
+def _waits(block: list[ast.stmt], function: Named, call: ast.Call) -> bool:
     """A statement of *block* (entering `if`s whose test *call* makes true, `with` and `try`, not
     loops or nested definitions) waits for a person."""
     for statement in block:
@@ -62,7 +64,7 @@ def _waits(block: list[ast.stmt], function: Function, call: ast.Call) -> bool:
     return False
 
 
-def _true_at(test: ast.expr, function: Function, call: ast.Call) -> bool:
+def _true_at(test: ast.expr, function: Named, call: ast.Call) -> bool:
     """*test* is a parameter of *function* that *call* passes a true literal (by keyword, or by
     position to a function called by its name), or leaves at a true literal default."""
     if not isinstance(test, ast.Name) or test.id not in parameters(function):
