@@ -51,9 +51,8 @@ def constant_truth(facts: FileFacts, test: ast.expr, cell: int | None) -> bool |
 
 def project_constant(facts: FileFacts, name: ast.Name, cell: int | None) -> object | None:
     """The literal *name* holds where it is read: a constant of this module (`module_constant`), else,
-    where the file never binds the name, the literal the project module it imports it from binds it to
-    once (`bound_literal`; by name, or the one `*` import whose module binds it); None where a function around the read binds
-    the name or its value is anything else."""
+    where the file never binds the name, the one its project module gives it (`_imported`); None where
+    a function around the read binds the name, or its value is anything else."""
     for scope in facts.ancestors(name, cell):
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and (
             name.id in parameters(scope) or any(_stores(n, name.id) for n in scope_body(scope))
@@ -61,9 +60,20 @@ def project_constant(facts: FileFacts, name: ast.Name, cell: int | None) -> obje
             return None
     if module_value(facts, name.id) is not None:
         return module_constant(facts, name.id)
-    if any(_stores(n, name.id) for unit in facts.cells for n in facts.nodes(unit, ast.Name)):
+    if name.id in facts.once("constant_branches.stored", lambda: _stored(facts)):
         return None
-    sources = imported_from_project(facts, name.id) or [(path, name.id) for path in star_imported_from_project(facts)]
+    return facts.once(f"constant_branches.imported.{name.id}", lambda: _imported(facts, name.id))
+
+
+def _stored(facts: FileFacts) -> frozenset[str]:
+    """The names the file binds anywhere."""
+    return frozenset(n.id for unit in facts.cells for n in facts.nodes(unit, ast.Name) if isinstance(n.ctx, ast.Store))
+
+
+def _imported(facts: FileFacts, name: str) -> object | None:
+    """The literal the project module the file imports *name* from binds it to once (`bound_literal`;
+    imported by name, or the one `*` import whose module binds it); None otherwise."""
+    sources = imported_from_project(facts, name) or [(path, name) for path in star_imported_from_project(facts)]
     values = [
         value
         for path, member in sources
