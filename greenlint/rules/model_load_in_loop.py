@@ -10,7 +10,7 @@ from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import method
-from greenlint.rules.syntax import STEP_METHODS, last_bindings, last_name, loop_varying, own_loops
+from greenlint.rules.syntax import STEP_METHODS, definitions, last_bindings, last_name, loop_varying, own_loops
 
 LOADERS = frozenset(
     {
@@ -41,8 +41,8 @@ class ModelLoadInLoop(Rule):
     checkpoints: load_model(path)`, evaluating several checkpoints) loads a different model each
     time and is not reported, but `load_weights` into a model the loop builds anew on every pass
     from what every pass gives alike (`model = build(SIZE)` then `model.load_weights(PATH)`) is the
-    same model loaded again, where the loop trains nothing (a model reset to the same weights
-    before each training run needs the load); nor is a load repeated by a loop that also writes weights to
+    same model loaded again, where neither the loop nor a function of the file it calls trains (a
+    model reset to the same weights before each training run needs the load); nor is a load repeated by a loop that also writes weights to
     disk (`save_weights`, a model's or a checkpoint's `save`, or a `fit` given callbacks, where a
     `ModelCheckpoint` may save), around the load or around a call of its function in the file (followed by name, up to
     three calls up): the file may hold the weights written since the last load (evaluating
@@ -107,6 +107,10 @@ class ModelLoadInLoop(Rule):
         ),
         Valid(  # each pass resets the model to the pretrained weights before training it: the reload is needed
             REBUILT.format(build="build(SIZE)", path="'weights.h5'", then="    model.fit(x, y, epochs=5)\n")
+        ),
+        Valid(  # the same, trained by a function of the file
+            REBUILT.format(build="build(SIZE)", path="'weights.h5'", then="    tune(model)\n")
+            + "\n\ndef tune(model):\n    model.compile('adam', 'mse')\n    model.fit(x, y, epochs=5)\n"
         ),
         Valid(
             "import tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\nfor x in inputs:\n    model(x)\n"
@@ -206,8 +210,8 @@ class ModelLoadInLoop(Rule):
 def _rebuilt_each_pass(facts: FileFacts, site) -> bool:
     """`load_weights` whose model the loop builds anew on each pass before it, from what every pass
     gives alike (`model = build(SIZE); model.load_weights(PATH)`: the same model, the same file), in
-    a loop that trains nothing (a model reset to the same weights before each training run is not
-    repeated work): only its receiver differs from pass to pass."""
+    a loop that trains nothing (`_trains`: a model reset to the same weights before each training run
+    is not repeated work): only its receiver differs from pass to pass."""
     node, cell = facts.node(site), site.callsite.span.cell
     if node is None or not isinstance(node.func, ast.Attribute) or not isinstance(node.func.value, ast.Name):
         return False
@@ -226,8 +230,15 @@ def _rebuilt_each_pass(facts: FileFacts, site) -> bool:
         and isinstance(built.value, ast.Call)
         and all(_alike(a, varying) for a in (*built.value.args, *(k.value for k in built.value.keywords)))
         and all(_alike(a, varying) for a in (*node.args, *(k.value for k in node.keywords)))
-        and not any(isinstance(n, ast.Call) and last_name(n.func) in TRAINS for n in ast.walk(loop))
+        and not _trains(facts, loop, cell)
     )
+
+
+def _trains(facts: FileFacts, loop: ast.AST, cell: int | None) -> bool:
+    """The loop, or a function of the file it calls, makes a training call (`TRAINS`)."""
+    calls = [n for n in ast.walk(loop) if isinstance(n, ast.Call)]
+    called = [n for c in calls for f in definitions(facts, c.func, cell) for n in ast.walk(f) if isinstance(n, ast.Call)]
+    return any(last_name(n.func) in TRAINS for n in (*calls, *called))
 
 
 def _alike(argument: ast.expr, varying: frozenset) -> bool:
