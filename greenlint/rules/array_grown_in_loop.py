@@ -29,7 +29,8 @@ class ArrayGrownInLoop(Rule):
     Flags a loop that grows a NumPy array by joining it with a new piece on every pass, the result
     bound back to the same name: `x = np.concatenate([x, piece])` (or a tuple), `x =
     np.append(x, piece)`, `x = np.vstack((x, piece))` (also `hstack`, `row_stack`, `column_stack`,
-    `dstack`; the array first or last among the parts), as NumPy is imported where the call is.
+    `dstack`; the array first or last among the parts), as NumPy is imported where the call is; or a
+    list rebuilt from its own items and a new one (`x = [*x, item]`), which copies it too.
     Reported once per loop, at its first such assignment, naming every array the loop grows so.
 
     Not reported: a loop that reads the growing array elsewhere on each pass (an autoregressive
@@ -80,14 +81,22 @@ class ArrayGrownInLoop(Rule):
 
     code = "GL211"
     name = "array-grown-in-loop"
-    MENTIONS = ("concatenate", "np.append", "numpy.append", "stack(")
+    MENTIONS = ("concatenate", "np.append", "numpy.append", "stack(", "[*")
     MESSAGE = (
         "this loop grows {arrays} by joining {them} with a new piece on every pass (`{call}`): each pass copies"
         " everything gathered so far again, so n passes copy about n**2 / 2 pieces instead of n{passes};"
-        " gather the pieces in a list and join them once after the loop"
+        " {instead}"
     )
+    JOIN_ONCE = "gather the pieces in a list and join them once after the loop"
+    APPEND = "append each new item to the one list instead (`{name}.append(item)`)"
     FIX_TITLE = "Gather the pieces in a list and join them once after the loop"
     VALID = (
+        Valid(  # a list rebuilt from a copy of itself without the new item: `[*x]` copies but grows nothing
+            TF + "items = []\nfor text in texts:\n    items = [*items]\n    items.append(text)\n"
+        ),
+        Valid(  # a list rebuilt from another list's items: nothing carried from pass to pass
+            TF + "latest = []\nfor batch in batches:\n    latest = [*batch, 0]\n    m.predict(latest)\n"
+        ),
         Valid(  # the pieces gathered in a list and joined once
             TF + "import numpy as np\nparts = []\nfor text in texts:\n    parts.append(np.array(text))\n"
             "indices = np.concatenate(parts)\n"
@@ -126,6 +135,14 @@ class ArrayGrownInLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # a list rebuilt from its own items and the new one on every pass
+            TF + "import numpy as np\npredicted = []\nfor x in batches:\n"
+            "    predicted = [*predicted, np.argmax(m.predict(x))]\n",
+            line=6,
+            message_contains="(`[*predicted, np.argmax(m.predict(x))]`): each pass copies everything gathered so far"
+            " again, so n passes copy about n**2 / 2 pieces instead of n; append each new item to the one list instead"
+            " (`predicted.append(item)`)",
+        ),
         Invalid(  # one block per text of the corpus, joined onto the array so far
             TF + "import numpy as np\nindices_list_o = np.block(indices_list[0])\n"
             "for i in range(len(indices_list) - 1):\n    tmp = np.block(indices_list[i + 1])\n"
@@ -194,6 +211,9 @@ class ArrayGrownInLoop(Rule):
                         them="them" if len(names) > 1 else "it",
                         call=ast.unparse(first.value),
                         passes=f" (n = {passes[0]}{passes[1]} here)" if passes is not None else "",
+                        instead=self.APPEND.format(name=names[0])
+                        if isinstance(first.value, ast.List)
+                        else self.JOIN_ONCE,
                     ),
                 )
 
@@ -202,6 +222,8 @@ def _grown(facts: FileFacts, assign: ast.Assign, cell: int | None) -> ast.Name |
     """The part naming the array where *assign* binds a name to NumPy's join of that name's own
     array with another piece (first or last among the parts); None otherwise."""
     target, value = assign.targets[0], assign.value
+    if isinstance(target, ast.Name) and isinstance(value, ast.List):
+        return _unpacked(target, value)
     if not isinstance(target, ast.Name) or not isinstance(value, ast.Call) or not value.args:
         return None
     joined = facts.imported_path(value.func, cell)
@@ -218,6 +240,15 @@ def _grown(facts: FileFacts, assign: ast.Assign, cell: int | None) -> ast.Name |
     if len(parts) < 2 or len(named) != 1 or named[0] not in (parts[0], parts[-1]):
         return None
     return named[0]
+
+
+def _unpacked(target: ast.Name, value: ast.List) -> ast.Name | None:
+    """The name a list display rebuilds from its own items and a new one (`x = [*x, item]`, `x =
+    [item, *x]`: a new list holding a copy of the old one); None otherwise."""
+    ends = [value.elts[0], value.elts[-1]] if len(value.elts) > 1 else []
+    named = [e.value for e in value.elts if isinstance(e, ast.Starred) and isinstance(e.value, ast.Name)
+             and e.value.id == target.id]
+    return named[0] if len(named) == 1 and any(isinstance(e, ast.Starred) and e.value is named[0] for e in ends) else None
 
 
 def _read_in(loop: ast.AST, name: str, assigns: list[tuple[ast.Assign, ast.Name]]) -> bool:

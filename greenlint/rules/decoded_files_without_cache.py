@@ -18,6 +18,7 @@ from greenlint.analysis.sources import MAX_BYTES, read_bytes
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, notebook
 from greenlint.rules.batch_draw import draw_node, each_step
 from greenlint.rules.callbacks import imported_from_project
+from greenlint.rules.constant_branches import never_runs
 from greenlint.rules.dataset_cache import caches, optional_cache
 from greenlint.rules.deliberate import in_test, in_test_code
 from greenlint.rules.diagnostic import Diagnostic
@@ -603,6 +604,15 @@ class DecodedFilesWithoutCache(Rule):
             "    return tf.data.Dataset.from_tensor_slices(paths).map(lambda p: tf.io.decode_png(tf.io.read_file(p)))\n\n\n"
             "for epoch in range(25):\n    for x in images(paths).batch(64):\n        train_step(x)\n"
         ),
+        Valid(  # a module constant keeps the decode from running: each file was decoded once into `DECODED`
+            "IN_MEMORY = True\n"
+            + ITERATED_LOADER.replace(
+                "        return cv2.resize(cv2.imread(path), (64, 64))\n",
+                "        if not IN_MEMORY:\n            return cv2.resize(cv2.imread(path), (64, 64))\n"
+                "        return DECODED[path]\n",
+            ).format(make="train = Loader(paths)")
+            + "for epoch in range(20):\n    for x in train:\n        train_step(x)\n"
+        ),
         Valid(  # a decoding generator made once and drawn with next(): one stream, no pass redone
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def batches(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
@@ -744,6 +754,26 @@ class DecodedFilesWithoutCache(Rule):
             message_contains="`train`, a `Loader` whose `__next__` reads and decodes a file per item (`cv2.imread`,"
             " example.py line 19), is iterated anew on every pass of the loop at line 22 (20 passes), decoding every"
             " file again",
+        ),
+        Invalid(  # the module constant takes the decoding branch
+            "IN_MEMORY = False\n"
+            + ITERATED_LOADER.replace(
+                "        return cv2.resize(cv2.imread(path), (64, 64))\n",
+                "        if not IN_MEMORY:\n            return cv2.resize(cv2.imread(path), (64, 64))\n"
+                "        return DECODED[path]\n",
+            ).format(make="train = Loader(paths)")
+            + "for epoch in range(20):\n    for x in train:\n        train_step(x)\n",
+            line=26,
+        ),
+        Invalid(  # a parameter of the same name is not the module constant: the caller may take the decode
+            "IN_MEMORY = True\n"
+            + ITERATED_LOADER.replace("    def read(self, path):\n", "    def read(self, path, IN_MEMORY=False):\n").replace(
+                "        return cv2.resize(cv2.imread(path), (64, 64))\n",
+                "        if not IN_MEMORY:\n            return cv2.resize(cv2.imread(path), (64, 64))\n"
+                "        return DECODED[path]\n",
+            ).format(make="train = Loader(paths)")
+            + "for epoch in range(20):\n    for x in train:\n        train_step(x)\n",
+            line=26,
         ),
         Invalid(  # an iterator that starts over where it ends (`self.i = 0` before its `StopIteration`)
             ITERATED_LOADER.replace("        self.i = 0\n        return self\n", "        return self\n").replace(
@@ -1542,7 +1572,10 @@ def _decodes_file(facts: FileFacts, call: ast.Call, cell: int | None, depth: int
 
 def _decode_reached(facts: FileFacts, call: ast.Call, cell: int | None, depth: int) -> ast.Call | None:
     """The file decode *call* is (`DECODES`, or a name only they end in) or reaches through this file's
-    functions (through `MAX_HOPS - depth` calls); None where none is seen."""
+    functions (through `MAX_HOPS - depth` calls); None where none is seen, or where a project constant keeps the call
+    from running (`never_runs`: `if LOAD_TO_RAM: image = cached[i] else: image = cv2.imread(path)`)."""
+    if never_runs(facts, call, cell):
+        return None
     if ast.unparse(call.func) in DECODES or last_name(call.func) in DECODED_BY:
         return call
     if depth >= MAX_HOPS:

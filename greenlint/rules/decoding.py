@@ -13,7 +13,17 @@ from greenlint.rules.base import FileFacts
 from greenlint.rules.base_classes import FUNCTIONS, classes_named
 from greenlint.rules.networks import NETWORK_NAMES, NETWORKS, makes_network, network
 from greenlint.rules.site import is_keras_model_method
-from greenlint.rules.syntax import GROWS, LOOPS, SCOPES, Loop, cell_units, definitions, last_name, own_body
+from greenlint.rules.syntax import (
+    GROWS,
+    LOOPS,
+    SCOPES,
+    Loop,
+    cell_units,
+    definitions,
+    last_name,
+    own_body,
+    statement_blocks,
+)
 
 #: Calls that join arrays or tensors into a longer one (`tf.concat`, `np.concatenate`, `np.append`, ...).
 JOINS = frozenset({"concat", "concatenate", "append", "hstack", "column_stack"})
@@ -212,7 +222,9 @@ def feedbacks(loop: Loop, runs: Iterable[ast.Call], statement: Callable[[ast.Cal
     """Each of the loop's *runs* (calls in its own body) that is given a sequence the loop grows
     by what that run returned; *statement*: the statement holding a run."""
     body = list(own_body(loop))
-    grows = [g for node in body if isinstance(node, ast.stmt) for g in _grows(node)]
+    grows = [
+        g for node in body if isinstance(node, ast.stmt) for g in _grows(node) if not _fresh_each_pass(loop.body, node, g[0])
+    ]
     if not grows:
         return
     pairs = flow.assignments(loop.body)
@@ -254,9 +266,13 @@ def _grows(node: ast.stmt) -> Iterator[tuple[str, list[ast.expr], int | None]]:
         value = node.value
         if isinstance(value, ast.Call) and last_name(value.func) in JOINS and value.args:
             first = value.args[0]
-            elements = list(first.elts) if isinstance(first, (ast.List, ast.Tuple)) else list(value.args)
+            if isinstance(first, (ast.List, ast.Tuple)):
+                elements, axis = list(first.elts), _axis(value)
+            elif last_name(value.func) == "append" and len(value.args) > 1:  # `np.append(seq, token)`
+                elements, axis = list(value.args[:2]), None
+            else:  # `tf.concat(pieces, 0)`: the pieces a list holds joined into one, no sequence grown
+                return
             name = node.targets[0].id
-            axis = _axis(value) if isinstance(first, (ast.List, ast.Tuple)) else None
             if not any(_cut_of(e, name, axis) for e in elements):  # `[seq[:, 1:], token]`: a window that slides
                 yield name, elements, axis
     elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
@@ -266,6 +282,33 @@ def _grows(node: ast.stmt) -> Iterator[tuple[str, list[ast.expr], int | None]]:
         func = node.value.func
         if isinstance(func, ast.Attribute) and func.attr in GROWS and isinstance(func.value, ast.Name):
             yield func.value.id, list(node.value.args), None
+
+
+def _fresh_each_pass(block: list[ast.stmt], grow: ast.stmt, prefix: str) -> bool | None:
+    """Whether a statement before *grow* on its way from *block* (a loop's body) binds *prefix* anew
+    from a value that does not read it (`heads = []`, then `heads.append(head)`): each pass grows a
+    sequence of its own, which no later pass runs on. None where *block* does not hold *grow*."""
+    fresh = False
+    for statement in block:
+        if statement is grow:
+            return fresh
+        for inner in () if isinstance(statement, (*LOOPS, *SCOPES)) else statement_blocks(statement):
+            found = _fresh_each_pass(inner, grow, prefix)
+            if found is not None:
+                return fresh or found
+        fresh = fresh or _binds_anew(statement, prefix)
+    return None
+
+
+def _binds_anew(statement: ast.stmt, name: str) -> bool:
+    """*statement* binds *name* to a value that does not read it (`seq = []`; not `seq = seq[1:]`)."""
+    if isinstance(statement, ast.Assign):
+        targets = statement.targets
+    elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+        targets = [statement.target]
+    else:
+        return False
+    return any(isinstance(t, ast.Name) and t.id == name for t in targets) and name not in flow.names(statement.value)
 
 
 def _arithmetic(expr: ast.expr) -> bool:

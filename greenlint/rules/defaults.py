@@ -35,6 +35,7 @@ from greenlint.rules.syntax import (
     parameters,
     positional_parameters,
     scope_body,
+    statement_blocks,
     target_binds,
     uncalled,
 )
@@ -298,7 +299,7 @@ def reaching_value(facts: FileFacts, expr: ast.Name, cell: int | None) -> tuple[
             _binds(n, expr.id) for n in scope_body(parent)
         ):
             return None  # an earlier pass may rebind it
-        block = next((b for b in _blocks(parent) if any(s is child for s in b)), None)
+        block = next((b for b in statement_blocks(parent) if any(s is child for s in b)), None)
         for statement in reversed(block[: [id(s) for s in block].index(id(child))] if block else []):
             value = _plain(statement)
             if value is not None and isinstance(statement, ast.Assign) and target_binds(statement.targets[0], expr.id):
@@ -313,16 +314,6 @@ def reaching_value(facts: FileFacts, expr: ast.Name, cell: int | None) -> tuple[
             return None
         child = parent
     return None
-
-
-def _blocks(node: ast.AST) -> Iterator[list[ast.stmt]]:
-    """The statement lists of a compound statement (a body, an `else`, a `finally`, a handler's)."""
-    for field in ("body", "orelse", "finalbody"):
-        block = getattr(node, field, None)
-        if isinstance(block, list):
-            yield block
-    for handler in getattr(node, "handlers", ()):
-        yield handler.body
 
 
 def _skipped(facts: FileFacts, statement: ast.If, name: str, cell: int | None) -> bool:

@@ -25,6 +25,7 @@ from greenlint.rules.syntax import (
     waits_for_user,
 )
 from greenlint.rules.tf_target import TargetVersion, numpy_target
+from greenlint.rules.user_paced import calls_waiting_for_user
 
 #: Keras model methods that run the model (beside the training ones).
 MODEL_RUNS = ("__call__", "predict", "predict_on_batch", "evaluate", "test_on_batch")
@@ -117,7 +118,8 @@ class EndlessModelLoop(Rule):
     `OutOfRangeError` or `StopIteration` at the end of the data is how a TF1 input loop
     ends; a handler of `KeyboardInterrupt` alone is the person stopping it by hand, not a
     way out), a loop that waits for a person on each pass (`input()`, `cv2.waitKey(0)`,
-    `plt.show()`: the person stops it), a loop in a function the file starts as a thread or
+    `plt.show()`: the person stops it), itself or in a function of the file or of a project module
+    it calls on every pass (`detect(image, show=True)` whose `if show:` waits for a key), a loop in a function the file starts as a thread or
     a process (`Thread(target=worker)`: the main program ends it), and a loop that waits on
     the outside world on every pass (not under an `if`): it sleeps, `await`s, receives a
     message (`sock.recv()`, `accept()`, `recv_json()`), takes a job from a queue
@@ -298,6 +300,12 @@ class EndlessModelLoop(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\nwhile True:\n"
             "    text = input('> ')\n    print(m.predict(encode(text)))\n"
         ),
+        Valid(  # the function called on every pass waits for a key where the call asks it to show the result
+            "import cv2\nimport tensorflow as tf\n\n\ndef detect(model, image, show=False):\n"
+            "    boxes = model(image[None])\n    if show:\n        cv2.imshow('boxes', draw(image, boxes))\n"
+            "        cv2.waitKey(0)\n    return boxes\n\n\nm = tf.keras.Sequential()\nwhile True:\n"
+            "    image = cv2.imread(random_file())\n    m.predict(image[None])\n    detect(m, image, show=True)\n"
+        ),
         Valid(  # a generator: its consumer decides how many passes run
             "import tensorflow as tf\nm = tf.keras.Sequential()\ndef stream():\n    while True:\n"
             "        yield m.predict(next_batch())\n"
@@ -371,6 +379,19 @@ class EndlessModelLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the same function called without `show`: its default shows nothing, nobody paces the loop
+            "import cv2\nimport tensorflow as tf\n\n\ndef detect(model, image, show=False):\n"
+            "    boxes = model(image[None])\n    if show:\n        cv2.imshow('boxes', draw(image, boxes))\n"
+            "        cv2.waitKey(0)\n    return boxes\n\n\nm = tf.keras.Sequential()\nwhile True:\n"
+            "    image = cv2.imread(random_file())\n    m.predict(image[None])\n    detect(m, image)\n",
+            line=14,
+        ),
+        Invalid(  # the function waits a millisecond per frame (`waitKey(1)`): a live window, not a person's pace
+            "import cv2\nimport tensorflow as tf\n\n\ndef show(image):\n    cv2.imshow('frame', image)\n"
+            "    cv2.waitKey(1)\n\n\nm = tf.keras.Sequential()\nwhile True:\n"
+            "    image = grab()\n    m.predict(image[None])\n    show(image)\n",
+            line=11,
+        ),
         Invalid(  # an int16 step counter against the caller's step budget, on NumPy 2
             WRAPPING.format(start="np.int16(0)", bound="nb_steps", extra=""),
             options=NUMPY_2,
@@ -482,7 +503,8 @@ class EndlessModelLoop(Rule):
             # the tree indexed only where the text may loop for ever
             for loop, function, bound in _endless_loops(facts, cell):
                 inside = [s for s in sites if _directly_in(loop, s.callsite.span.line)]
-                if not inside or _handled(facts, loop, cell) or waits_for_user(loop) or _serves(loop):
+                if not inside or _handled(facts, loop, cell) or waits_for_user(loop) or _serves(loop) \
+                        or calls_waiting_for_user(facts, loop, cell):
                     continue
                 ways = dead_ways(facts, loop, cell)
                 failing = _failure_stop(facts, loop, cell) if ways is None else None

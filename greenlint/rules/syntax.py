@@ -353,6 +353,16 @@ def block_nodes(block: Iterable[ast.AST]) -> Iterator[ast.AST]:
             todo.extend(ast.iter_child_nodes(node))
 
 
+def statement_blocks(node: ast.AST) -> Iterator[list[ast.stmt]]:
+    """The statement lists of a compound statement (a body, an `else`, a `finally`, a handler's)."""
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(node, field, None)
+        if isinstance(block, list):
+            yield block
+    for handler in getattr(node, "handlers", ()):
+        yield handler.body
+
+
 def unguarded_body(loop: ast.AST) -> Iterator[ast.AST]:
     """The nodes of a loop's body that run on every pass: not under an `if` (or a conditional
     expression), not in a nested loop, function or class (those nodes themselves are yielded,
@@ -507,23 +517,23 @@ def waits_for_user(loop: ast.AST) -> bool:
     (`plt.show()`), or `cv2.waitKey()` with no delay or a delay of 0 (until a key is pressed);
     not under an `if` (`if visualize:` shows the items only when asked). A loop over standard
     input's lines waits for each too (`streams_items`)."""
-    if streams_items(loop):
+    return streams_items(loop) or any(isinstance(n, ast.Call) and blocks_on_user(n) for n in unguarded_body(loop))
+
+
+def blocks_on_user(call: ast.Call) -> bool:
+    """The call waits for a person: `input()`, `plt.show()`, or `cv2.waitKey()` with no delay or a
+    delay of 0."""
+    name = last_name(call.func)
+    if (
+        name == "input"
+        and isinstance(call.func, ast.Name)
+        or name == "show"
+        and last_name(getattr(call.func, "value", None) or call.func) in ("plt", "pyplot")
+    ):
         return True
-    for node in unguarded_body(loop):
-        if not isinstance(node, ast.Call):
-            continue
-        name = last_name(node.func)
-        if (
-            name == "input"
-            and isinstance(node.func, ast.Name)
-            or name == "show"
-            and last_name(getattr(node.func, "value", None) or node.func) in ("plt", "pyplot")
-        ):
-            return True
-        if name == "waitKey":
-            delay = argument(node, "delay", 0)
-            if not binds(node, "delay", 0) or isinstance(delay, ast.Constant) and delay.value == 0:
-                return True
+    if name == "waitKey":
+        delay = argument(call, "delay", 0)
+        return not binds(call, "delay", 0) or isinstance(delay, ast.Constant) and delay.value == 0
     return False
 
 

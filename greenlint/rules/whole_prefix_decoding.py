@@ -31,6 +31,12 @@ SEARCH = (
     "        return output_ids[0]\n\n\n"
 )
 
+#: A graph built layer by layer, each layer's heads gathered in `heads` (`{fresh}`: bound anew at the top of a pass).
+LAYERED = (
+    "import tensorflow as tf\n\n\ndef attention(x):\n    return tf.matmul(x, x, transpose_b=True)\n\n\n"
+    "def encoder(x, depth):\n    heads = []\n    for i in range(depth):\n        inputs = x\n{fresh}"
+    "        heads.append(attention(inputs))\n        x = tf.concat(heads, axis=-1)\n    return x\n"
+)
 #: How a decoding loop grows the sequence it feeds back (`np.concatenate`, `ids.append(...)`, `+=`).
 GROWS = ("concat", "append", "stack", "+=", "extend")
 
@@ -68,7 +74,10 @@ class WholePrefixDecoding(Rule):
     given a state or cache it returned on the previous pass (`out, state = model(x, state)`);
     a window that slides (`window = np.concatenate([window[:, 1:], y], 1)`), is cut back
     (`seq = seq[-64:]`) or is padded to a fixed length (`tf.pad(seq, [[0, 0], [0, n -
-    seq.shape[1]]])`, `pad_sequences(..., maxlen=n)`): the work per pass stays the same; results collected without being fed
+    seq.shape[1]]])`, `pad_sequences(..., maxlen=n)`): the work per pass stays the same; a sequence
+    each pass binds anew before it grows it (`heads = []`, then `heads.append(...)`: a graph built
+    layer by layer, no pass runs on what an earlier one appended); a join of the pieces a list
+    holds (`tf.concat(outputs, 0)`), which grows no sequence; results collected without being fed
     back (`preds = np.concatenate([preds, model.predict(batch)])`); a function that runs no
     network (statistics, a tokenizer); an override that reads the state its base's loop hands
     back (`states`: a cache it keeps) or gives the network the newest positions alone; a
@@ -197,6 +206,17 @@ class WholePrefixDecoding(Rule):
             "x = layers.Input((299, 299, 3))\nfor i in range(4):\n    branch = conv_bn(x, 64)\n"
             "    x = layers.concatenate([x, branch], axis=3)\n"
         ),
+        Valid(  # a camera loop: each frame's detections joined from the model's list of outputs (`tf.concat` of a
+            # list, no sequence grown) and drawn on that frame, which the next pass replaces by a new one
+            "import cv2\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('detector.keras')\n"
+            "camera = cv2.VideoCapture(0)\nwhile True:\n    ok, frame = camera.read()\n"
+            "    x = tf.image.resize(frame[None], (416, 416))\n    boxes = model(x, training=False)\n"
+            "    boxes = tf.concat(boxes, axis=0)\n    frame = draw(frame, boxes)\n    cv2.imshow('boxes', frame)\n"
+        ),
+        Valid(  # a graph built layer by layer: each pass gathers its heads in a list of its own, which it joins
+            # into the next layer's input; no pass runs on what an earlier pass appended
+            LAYERED.format(fresh="        heads = []\n")
+        ),
         Valid(  # predictions collected, not fed back
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\npreds = np.zeros((0, 10))\n"
             "for batch in batches:\n    preds = np.concatenate([preds, model.predict(batch, verbose=0)], axis=0)\n"
@@ -215,6 +235,14 @@ class WholePrefixDecoding(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the heads gathered over every pass, all joined into the next pass's input: the prefix grows
+            LAYERED.format(fresh=""), options={"material-saving-j": 0.0}, line=12
+        ),
+        Invalid(  # the list bound anew only on some passes: the others run on what earlier passes appended
+            LAYERED.format(fresh="        if i % 4 == 0:\n            heads = []\n"),
+            options={"material-saving-j": 0.0},
+            line=14,
+        ),
         Invalid(  # near miss of the block builder: the function applies a layer made once, the same each pass
             "import tensorflow as tf\nfrom tensorflow.keras import layers\nhead = layers.Dense(64)\n\n\n"
             "def step(seq):\n    return head(seq)\n\n\n"

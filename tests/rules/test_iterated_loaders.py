@@ -49,3 +49,34 @@ def test_an_imported_decoding_iterator_walked_on_every_epoch(tmp_path, predictor
 )
 def test_no_finding_where_the_files_are_decoded_once_or_the_class_unread(tmp_path, predictor, loader, script):
     assert _gl408(tmp_path, predictor, loader, script) == []
+
+
+#: `Batches.decode` choosing on a configuration constant between the array decoded once and the file.
+CHOSEN = (
+    "        if IN_MEMORY:\n            return self.decoded[path]\n"
+    "        else:\n            return cv2.imread(path)[:, :, ::-1] / 255.0\n"
+)
+
+
+@pytest.mark.parametrize(
+    "imported", ["from data.config import *\n", "from data.config import IN_MEMORY\n"], ids=["star-import", "named-import"]
+)
+def test_no_finding_where_a_project_constant_keeps_the_decode_from_running(tmp_path, predictor, imported):
+    loader = imported + LOADER.replace("        return cv2.imread(path)[:, :, ::-1] / 255.0\n", CHOSEN)
+    files = {"setup.py": "", "data/__init__.py": "", "data/config.py": "IN_MEMORY = True\n",
+             "data/loader.py": loader, "train.py": SCRIPT}
+    assert check_in_project(tmp_path, predictor, files, "train.py", "GL408") == []
+
+
+@pytest.mark.parametrize(
+    "config",
+    ["IN_MEMORY = False\n", "import os\nIN_MEMORY = os.environ.get('IN_MEMORY') == '1'\n",
+     "IN_MEMORY = True\nIN_MEMORY = False\n"],
+    ids=["constant-takes-the-decode", "not-a-literal", "bound-twice"],
+)
+def test_the_decode_a_project_constant_takes_or_may_take_is_reported(tmp_path, predictor, config):
+    loader = "from data.config import *\n" + LOADER.replace("        return cv2.imread(path)[:, :, ::-1] / 255.0\n", CHOSEN)
+    files = {"setup.py": "", "data/__init__.py": "", "data/config.py": config, "data/loader.py": loader,
+             "train.py": SCRIPT}
+    (found,) = check_in_project(tmp_path, predictor, files, "train.py", "GL408")
+    assert "(`cv2.imread`, loader.py line 24)" in found.message
