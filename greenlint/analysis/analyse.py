@@ -19,7 +19,7 @@ from greenlint.analysis.callsite import CallSite, Span, node_columns
 from greenlint.analysis.compilable import may_not_compile
 from greenlint.analysis.enclosing import Enclosing, shape
 from greenlint.analysis.options import OptionRead
-from greenlint.analysis.project import Imports, direct_imports, import_statements, project_index, working_directory
+from greenlint.analysis.project import Imports, import_statements, project_index, working_directory
 from greenlint.analysis.resolver import Resolver
 from greenlint.analysis.sources import Code, FileError
 from greenlint.analysis.trees import shift_lines
@@ -265,8 +265,9 @@ def project_imports(path: str, code: str) -> list[str] | None:
     buffer may differ from it); None if it imports none (or is not a file)."""
     if not os.path.isfile(path):
         return None
-    project_index().refresh(max_age=1.0)  # an imported module edited meanwhile (the editor) is read again
-    return direct_imports(os.path.abspath(path), code) or None
+    index = project_index()
+    index.refresh(max_age=1.0)  # an imported module edited meanwhile (the editor) is read again
+    return index.imports_of(os.path.abspath(path), code) or None
 
 
 def _importers(path: str) -> list[str]:

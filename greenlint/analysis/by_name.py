@@ -40,8 +40,8 @@ def named_paths(text: str) -> list[str]:
     """The dotted paths of the modules *text* may import by a string, once each: a string literal that
     is a dotted name, and the prefix (ending with its dot: `models.`) of one the code builds; none
     where the code calls no loader."""
-    if _LOADER_CALL.search(text) is None:
-        return []
+    if ("import_module" not in text and DUNDER_IMPORT not in text) or _LOADER_CALL.search(text) is None:
+        return []  # (the plain substrings first: the pattern, with no literal prefix, is tried at every position)
     return list(dict.fromkeys(match.group(2) + match.group(3) for match in _DOTTED_STRING.finditer(text)))
 
 

@@ -11,7 +11,7 @@ parameter name.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from greenlint.analysis import trees
 
@@ -20,15 +20,19 @@ RECEIVER = "receiver"
 RESULT = "result"
 
 
-def own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of a scope's own body (a function's, a lambda's, a loop's), not of the functions and classes
-    defined in it: those are yielded (`def name` binds a name here), their bodies not entered."""
-    todo = list(ast.iter_child_nodes(scope))
+def own_nodes(scope: ast.AST) -> list[ast.AST]:
+    """The nodes of a scope's own body (a function's, a lambda's, a loop's), depth first, not of the functions
+    and classes defined in it: those are listed (`def name` binds a name here), their bodies not entered;
+    nor the shared leaves (`trees.children`: a `Name`'s context, an operator)."""
+    found: list[ast.AST] = []
+    todo = trees.children(scope)
+    children, scopes = trees.children, _SCOPES
     while todo:
         node = todo.pop()
-        yield node
-        if not isinstance(node, _SCOPES):
-            todo.extend(ast.iter_child_nodes(node))
+        found.append(node)
+        if not isinstance(node, scopes):
+            todo.extend(children(node))
+    return found
 
 
 def names(node: ast.AST | None) -> frozenset:

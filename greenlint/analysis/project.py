@@ -466,6 +466,11 @@ class _Read(NamedTuple):
     edits: tuple[path_edits.PathEdit, ...]  #: the folders it puts on `sys.path` itself (path_edits.py)
 
 
+def _sha(text: str) -> str:
+    """The content hash of a module's code, as its scan keeps it."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def module_code(path: str, data: bytes | None = None) -> str | None:
     """The Python code of the module at *path* (a notebook's code cells joined, magics blanked);
     None where it cannot be read. *data*: its bytes, where the caller read them (not read again)."""
@@ -519,7 +524,7 @@ class ProjectIndex:
         changed since this process last read it. They are not kept in the lint cache: scanning a
         module's text takes less than reading an entry back. *data*: its bytes where the caller read them."""
         text = module_code(path, data)
-        sha = hashlib.sha256((text or "").encode("utf-8", "surrogatepass")).hexdigest()
+        sha = _sha(text or "")
         known = self._read_before.get(path)
         if known is not None and known.sha == sha:
             return known.statements, sha, known.top
@@ -615,6 +620,15 @@ class ProjectIndex:
 
     def imports(self, path: str) -> list[str]:
         return self._scan(path)[0]
+
+    def imports_of(self, path: str, text: str) -> list[str]:
+        """`direct_imports(path, text)`, taken from the module's scan where one read this very text (the
+        analysis of a module and the scan of its folder each asked, and read its statements twice)."""
+        if path in self._scans:
+            imports, sha = self._scan(path)
+            if sha == _sha(text):
+                return imports
+        return direct_imports(path, text)
 
     def statements(self, path: str) -> list[tuple]:
         """The import statements of the module at *path* (`_IMPORT_LINE` groups) as its scan read

@@ -161,6 +161,19 @@ def walk(node: ast.AST) -> list[ast.AST]:
     return walked
 
 
+def children(node: ast.AST) -> list[ast.AST]:
+    """`ast.iter_child_nodes(node)` as a list, in its order, without the shared leaves (`child_fields`)."""
+    found: list[ast.AST] = []
+    node_type = ast.AST
+    for name in CHILD_FIELDS.get(type(node)) or child_fields(type(node)):
+        value = getattr(node, name, None)
+        if isinstance(value, list):
+            found.extend(child for child in value if isinstance(child, node_type))
+        elif isinstance(value, node_type):
+            found.append(value)
+    return found
+
+
 def shift_lines(tree: ast.AST, offset: int) -> None:
     """`ast.increment_lineno(tree, offset)` over `walk`'s nodes: the shared leaves it skips hold no position."""
     node: Any  # any node type with a position

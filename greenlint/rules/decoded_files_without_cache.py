@@ -1431,12 +1431,17 @@ def _iterated_loaders(facts: FileFacts) -> Iterator[tuple[Span, dict[str, str | 
 def _iterators_in_reach(facts: FileFacts) -> bool:
     """Whether the file or a project module it imports defines a `__next__` or `__getitem__` (`ITERATOR_TEXT`)."""
     text = facts.source if isinstance(facts.source, str) else "\n".join(facts.source)
-    if ITERATOR_TEXT.search(text.encode("utf-8", "replace")):
+    if _defines_iterator(text.encode("utf-8", "replace")):
         return True
     return any(
-        data is not None and ITERATOR_TEXT.search(data) is not None
+        data is not None and _defines_iterator(data)
         for data, _ in (read_bytes(Path(module), MAX_BYTES) for module in imported_modules(facts.path))
     )
+
+
+def _defines_iterator(data: bytes) -> bool:
+    """`ITERATOR_TEXT` in *data*, its method names looked for first (the pattern has no literal prefix)."""
+    return (b"__next__" in data or b"__getitem__" in data) and ITERATOR_TEXT.search(data) is not None
 
 
 def _made_instance(facts: FileFacts, iterated: ast.expr, loop: ast.For, cell: int | None) -> ast.Call | None:

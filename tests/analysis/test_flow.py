@@ -81,3 +81,11 @@ def test_a_slice_bound_afresh_from_a_fetched_name_reaches_no_later_pass():
         "    stop = run(batch)\n"
     )
     assert not flow.next_pass(frozenset({"stop"}), loop.body, flow.targets(loop.target))
+
+
+def test_own_nodes_list_a_nested_scope_without_its_body_nor_the_shared_leaves():
+    function = ast.parse("def f(x):\n    y = x + 1\n    def g():\n        z = 2\n    return y\n").body[0]
+    own = flow.own_nodes(function)
+    assert sorted(n.id for n in own if type(n) is ast.Name) == ["x", "y", "y"]  # not g's `z`
+    assert [n.name for n in own if type(n) is ast.FunctionDef] == ["g"]
+    assert not any(isinstance(n, (ast.expr_context, ast.operator)) for n in own)

@@ -343,6 +343,20 @@ def test_an_editor_buffer_follows_the_imports_it_has_not_saved_yet(tmp_path):
     assert [s.api for s in sites] == ["tensorflow.keras.Sequential.fit"]
 
 
+def test_the_imports_of_a_text_come_from_its_scan_only_where_the_scan_read_that_text(tmp_path, monkeypatch):
+    from greenlint.analysis import project
+
+    (tmp_path / "factory.py").write_text(FACTORY)
+    (tmp_path / "caller.py").write_text("import factory\n")
+    caller, factory = str(tmp_path / "caller.py"), str(tmp_path / "factory.py")
+    index = ProjectIndex()
+    assert index.imports_of(caller, "") == []  # not scanned yet: the text's own statements
+    assert index.imports(caller) == [factory]
+    assert index.imports_of(caller, "") == []  # an editor's buffer that differs from the file scanned
+    monkeypatch.setattr(project, "direct_imports", lambda path, text: pytest.fail("the scan read this text"))
+    assert index.imports_of(caller, "import factory\n") == [factory]
+
+
 def _stamps_counted(tmp_path, monkeypatch, modules: dict[str, str]) -> Counter:
     """Write a project of *modules* (name -> text) under tmp_path; how often each is stamped."""
     from greenlint.analysis import project

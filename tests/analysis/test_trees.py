@@ -270,6 +270,11 @@ def test_walk_is_ast_walk_without_the_shared_leaves():
     assert trees.child_fields(ast.Import) == ("names",) and trees.child_fields(ast.Global) == ()
 
 
+def test_children_are_ast_iter_child_nodes_without_the_shared_leaves():
+    for node in ast.walk(ast.parse(SYNTAX)):
+        assert trees.children(node) == [n for n in ast.iter_child_nodes(node) if not isinstance(n, LEAVES)]
+
+
 def test_the_rules_index_links_every_node_but_the_shared_leaves_to_its_parent():
     facts = FileFacts("step.py", (), SYNTAX)
     module = facts.module()
