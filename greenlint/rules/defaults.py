@@ -26,6 +26,7 @@ from greenlint.analysis import options
 from greenlint.analysis.values import set_as
 from greenlint.rules.base import FileFacts, argument, last_name
 from greenlint.rules.framework_calls import called_by_framework
+from greenlint.rules.site import Site
 from greenlint.rules.syntax import (
     SCOPES,
     Function,
@@ -164,6 +165,22 @@ def known_value(facts: FileFacts, expr: ast.expr, cell: int | None, least: bool 
         value = module_constant(facts, expr.id)
         return value, f" (`{expr.id}` = {value!r})"
     return None, ""
+
+
+def argument_value(facts: FileFacts, site: Site, name: str, position: int | None = None) -> tuple[object, str]:
+    """The value of *site*'s argument *name* (or at *position*) with the program's defaults
+    (`known_value`), else the literal the analysis resolved for it (`site.features`: a class
+    attribute, a dict's entry, a namespace's field, `cfg.SAVE_FREQ`), and where it comes from as
+    `known_value` says it (" (`cfg.SAVE_FREQ` = 2)"); (None, "") when neither knows it."""
+    call = facts.node(site)
+    given = argument(call, name, position) if call is not None else None
+    value, where = known_value(facts, given, site.callsite.span.cell) if given is not None else (None, "")
+    if value is not None:
+        return value, where
+    resolved = site.features.get(name)
+    if resolved is None or given is None or isinstance(given, ast.Constant):
+        return resolved, ""
+    return resolved, f" (`{ast.unparse(given)}` = {resolved!r})"
 
 
 def _attribute_default(facts: FileFacts, expr: ast.Attribute, cell: int | None) -> DefaultValue | None:
