@@ -124,7 +124,8 @@ class SaveInStepLoop(Rule):
     whose divisor is known with the program's defaults (any period: the price decides; only below
     `min-save-steps` where that is set): a literal, a module constant (`CHECKPOINT_EVERY = 50`), a
     parameter's default or an argparse/absl flag's default (`args.checkpoint_every`, or passed so by every call of the
-    function to a parameter without one). The loop trains when its own body runs a training step:
+    function to a parameter without one), a configuration class's attribute or a dict's entry that
+    the file never sets again (`cfg.SAVE_EVERY`, `config["save_every"]`). The loop trains when its own body runs a training step:
     a step method as above, or a call the analysis found to run one (a TF1 `Session.run` fetching
     the optimizer's update, a `tf.function` whose body trains a model), or a call of a function
     of the file that runs one step a call (`train_step(x, y)`, `self.step(batch)` around such a
@@ -321,6 +322,18 @@ class SaveInStepLoop(Rule):
         ),
         Valid(  # a TF2 checkpoint of the same model every 50 steps, priced by the weights it tracks: under 10 %
             MANAGED.format(every="step % 50 == 0", save="manager.save()")
+        ),
+        Valid(  # the configuration's attribute set again before the training: its value is not known here
+            WIDE.format(every="step % cfg.SAVE_EVERY == 0", save="m.save_weights('w.weights.h5')").replace(
+                "for step", "class Config:\n    SAVE_EVERY = 20\n\n\ncfg = Config()\ncfg.SAVE_EVERY = read()\nfor step"
+            )
+        ),
+        Valid(  # a subclass's configuration: every 500 steps
+            WIDE.format(every="step % cfg.SAVE_EVERY == 0", save="m.save_weights('w.weights.h5')").replace(
+                "for step",
+                "class Config:\n    SAVE_EVERY = 20\n\n\nclass Long(Config):\n    SAVE_EVERY = 500\n\n\n"
+                "cfg = Long()\nfor step",
+            )
         ),
         Valid(  # a stricter `min-save-steps`: a period of 20 steps is long enough
             WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')"),
@@ -530,6 +543,20 @@ class SaveInStepLoop(Rule):
             WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')"),
             line=9,
             message_contains="every 20 training steps: each save takes at least",
+        ),
+        Invalid(  # the same, its period a configuration class's attribute
+            WIDE.format(every="step % cfg.SAVE_EVERY == 0", save="m.save_weights('w.weights.h5')").replace(
+                "for step", "class Config:\n    SAVE_EVERY = 20\n\n\ncfg = Config()\nfor step"
+            ),
+            line=14,
+            message_contains="every 20 training steps (`cfg.SAVE_EVERY` = 20): each save takes at least",
+        ),
+        Invalid(  # a dict's entry
+            WIDE.format(every="step % config['save_every'] == 0", save="m.save_weights('w.weights.h5')").replace(
+                "for step", "config = {'save_every': 20}\nfor step"
+            ),
+            line=10,
+            message_contains="every 20 training steps (`config['save_every']` = 20)",
         ),
         Invalid(  # TF1: a Saver given no variables writes at least the weights of the graph its session trains,
             # and Adam's two moments of each (its `minimize` trains every variable)
