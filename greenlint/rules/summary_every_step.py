@@ -13,9 +13,9 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import chosen_at
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.hooks import FittedHook, every_call, fitted_hooks
+from greenlint.rules.hooks import FEW_CALLS, FittedHook, every_call, fitted_hooks
 from greenlint.rules.keras_rl import agent_fits, fit_argument
-from greenlint.rules.periodic import always_due, call_points
+from greenlint.rules.periodic import always_due, call_points, loop_period, steps_between
 from greenlint.rules.project_merges import heavy_imported, project_merge_names
 from greenlint.rules.site import Site
 from greenlint.rules.syntax import (
@@ -193,7 +193,12 @@ class SummaryEveryStep(Rule):
     remainder, which runs on all the other steps, the body of one whose period is 1 with the
     program's defaults (`if (counter - 1) % self.n_critic == 0:` with `--n_critic` 1, kept as
     `self.n_critic = args.n_critic`: a GAN's generator updated on every step unless told
-    otherwise), and a branch of an `if` the loop never changes
+    otherwise), the body of one whose period is below 10 with the program's defaults (`if step %
+    5 == 0:`, `if step % args.every != 0: continue` with `--every` 5) where the loop trains on the
+    passes it skips too (a step in its `else`, before its `continue`, or outside it: a GAN's
+    generator step fetched with the summaries every `n_critic` passes and on no other pass is
+    every step of that model, and is not reported so), as a per-batch hook gated every fewer than
+    10 batches is, and a branch of an `if` the loop never changes
     (`if config.dataset == 'mnist':`, a test with no call and no name the loop binds) whose other
     branch fetches the heavy summaries too: whichever branch the program takes, every step fetches
     them (an `else` that runs the step without them is a flag that turns them off); a loop of one
@@ -296,13 +301,13 @@ class SummaryEveryStep(Rule):
         " every few hundred batches (`if batch % 100 == 0:`) or once per epoch"
     )
     MERGED = (
-        "`{run}` evaluates the merged summaries `{name}` ({held} among them) with every training step{times}:"
+        "`{run}` evaluates the merged summaries `{name}` ({held} among them) with {every}{times}:"
         " fetch and write them"
         " every few hundred steps (`if step % 100 == 0:`) and only the loss and update otherwise"
     )
     MERGED_APART = (
         "`{run}` evaluates the merged summaries `{name}` ({held} among them) in a second run of the graph after"
-        " every training step{times}, computing again the forward pass they read: fetch them with the step, every few"
+        " {every}{times}, computing again the forward pass they read: fetch them with the step, every few"
         " hundred steps"
     )
     TRACED_RUN = (
@@ -431,6 +436,19 @@ class SummaryEveryStep(Rule):
             "for step in range(10000):\n    s, _ = sess.run([merged, train_op])\n"
         ),
         Valid(GRADS.format(hist=False, test="args.hist")),  # TF1: the histograms behind an option off by default
+        Valid(  # TF1: fetched every 10 steps and more seldom: `if step % 100 == 0:` is the cure the rule advises
+            GRADS.format(hist=True, test="args.hist").replace(
+                "    summary, _ = sess.run([merged, train_op])\n    writer.add_summary(summary, i)\n",
+                "    if i % 10 == 0:\n        summary, _ = sess.run([merged, train_op])\n        writer.add_summary(summary, i)\n"
+                "    else:\n        sess.run(train_op)\n",
+            )
+        ),
+        Valid(  # TF1: every few steps of a loop that trains nothing (an evaluation's summaries)
+            GRADS.format(hist=True, test="args.hist").replace(
+                "    summary, _ = sess.run([merged, train_op])\n",
+                "    if i % 2 == 0:\n        summary = sess.run(merged)\n",
+            ).replace("    writer.add_summary(summary, i)\n", "        writer.add_summary(summary, i)\n")
+        ),
         Valid(  # TF1: behind an attribute on by default in `__init__`, but the program makes the model with it off
             "import tensorflow as tf\n\n\nclass Model:\n    def __init__(self, histograms=True):\n"
             "        self.histograms = histograms\n\n    def build(self, w, loss):\n        if self.histograms:\n"
@@ -629,6 +647,25 @@ class SummaryEveryStep(Rule):
             message_contains="merged summaries `merged` (`tf.compat.v1.summary.histogram` on line 11 among them)",
         ),
         Invalid(GRADS.format(hist=True, test="args.hist"), line=15),  # TF1: behind an option on by default
+        Invalid(  # TF1: fetched every 2 steps, the plain step in the `else`
+            GRADS.format(hist=True, test="args.hist").replace(
+                "    summary, _ = sess.run([merged, train_op])\n    writer.add_summary(summary, i)\n",
+                "    if i % 2 == 0:\n        summary, _ = sess.run([merged, train_op])\n        writer.add_summary(summary, i)\n"
+                "    else:\n        sess.run(train_op)\n",
+            ),
+            line=16,
+            message_contains="with every 2 training steps: fetch and write them",
+        ),
+        Invalid(  # TF1: fetched every 5 steps, a flag's default: as good as every step for the histograms' cost
+            GRADS.format(hist=True, test="args.hist").replace(
+                "for i in range(1000):\n    summary, _", "for i in range(1000):\n    if i % args.every != 0:\n"
+                "        sess.run(train_op)\n        continue\n    summary, _"
+            ).replace("args = parser", "parser.add_argument('--every', type=int, default=5)\nargs = parser"),
+            line=19,
+            message_contains=(
+                "with every 5 training steps (`args.every`: the default of `--every`): fetch and write them"
+            ),
+        ),
         Invalid(  # the histograms of the kernels only, among the weights the loop goes over, after every step
             TRACED + "for step, (x, y) in enumerate(ds):\n    train_step(x, y)\n    for v in model.weights:\n"
             "        if 'kernel' in v.name:\n            tf.summary.histogram(v.name, v, step=step)\n",
@@ -841,21 +878,24 @@ class SummaryEveryStep(Rule):
             if fetched:
                 fetching[id(call)] = (site, call, *fetched[0])
         for site, call, name, held in fetching.values():
-            cell, times = site.callsite.span.cell, site.loop_times()
+            cell, times, every = site.callsite.span.cell, site.loop_times(), "every training step"
             due = _every_step(facts, call, cell)
-            if due is None and not _every_configuration(facts, call, cell, fetching):
+            few = _every_few_steps(facts, call, cell) if due is None else None
+            if due is None and few is None and not _every_configuration(facts, call, cell, fetching):
                 continue
             times += due or ""
+            if few is not None:
+                every, times = f"every {few[0]} training steps{few[1]}", ""  # the period says how often
             if id(call) in steps:
                 yield self.diagnostic(
                     site.callsite.span,
                     facts.path,
-                    self.MERGED.format(run=_run_name(site), name=name, held=held, times=times),
+                    self.MERGED.format(run=_run_name(site), name=name, held=held, every=every, times=times),
                 )
                 continue
             loop = next(iter(own_loops(facts, call, cell)), None)
             if loop is not None and any(id(n) in steps for n in own_body(loop)):
-                message = self.MERGED_APART.format(run=_run_name(site), name=name, held=held, times=times)
+                message = self.MERGED_APART.format(run=_run_name(site), name=name, held=held, every=every, times=times)
                 yield self.diagnostic(site.callsite.span, facts.path, message)
 
 
@@ -869,6 +909,19 @@ def _every_step(facts: FileFacts, call: ast.Call, cell: int | None) -> str | Non
         return ""
     due = next((why for point_cell, point in points if (why := always_due(facts, point, point_cell))), None)
     return None if due is None else f", since {due}"
+
+
+def _every_few_steps(facts: FileFacts, call: ast.Call, cell: int | None) -> tuple[int, str] | None:
+    """(N, where N comes from) where the run is under an `if` of the loop around it (or around a call
+    of its function) that runs it on 1 in N passes, N below `FEW_CALLS` with the program's defaults
+    (`if step % 5 == 0:`; `loop_period`), and the loop trains on the other passes too
+    (`steps_between`: a step gated with the summaries alone is every step of that model), as a
+    per-batch hook gated so is reported; None otherwise."""
+    for point_cell, point in call_points(facts, call, cell):
+        found = loop_period(facts, point, point_cell)
+        if found is not None and 1 < found[0] < FEW_CALLS and steps_between(facts, found[2], point, point_cell):
+            return found[0], found[1]
+    return None
 
 
 def _trace_level(facts: FileFacts, given: ast.expr | None, call: ast.Call, cell: int | None) -> str | None:
