@@ -154,7 +154,9 @@ class SummaryEveryStep(Rule):
     such a loop calls on every pass (`log_weights(step)` after `train_step(x, y)`); an `if` that
     only picks among the tensors the loop over them goes over (its test reads that loop's variables
     alone, with no arithmetic: `if 'kernel' in v.name:`) still writes them all. Under an `if`
-    of that loop (`if step % 100 == 0:`), or after the loop of steps (once per epoch), it is not; nor is
+    of that loop (`if step % 100 == 0:`), or after the loop of steps (once per epoch), it is not,
+    but under one whose period is below 10 with the program's defaults (`if step % 5 == 0:`) in
+    a loop that trains on the other passes too, as the merged summaries below; nor is
     any summary written on each pass of a loop that trains nothing itself but runs a nested loop
     that does (`log_images(x, epoch)` after the epoch's batches: once per epoch). Nor is
     a summary under an `if` of the function a loop calls (a helper that writes a histogram
@@ -289,7 +291,7 @@ class SummaryEveryStep(Rule):
     #: What each kind of finding needs written in the file: a session's `run` fetching merged
     #: summaries, a keras-rl `...Agent`, or the writer a heavy summary writes to.
     MENTIONS = ("run", "Agent", "create_file_writer")
-    MESSAGE = "`tf.summary.{kind}` is written on every pass{times}: write it every few hundred steps"
+    MESSAGE = "`tf.summary.{kind}` is written on {every}{times}: write it every few hundred steps"
     EACH = (
         "`tf.summary.{kind}` of each tensor the loop on line {line} goes over is written after every training step:"
         " each reads a whole tensor and waits for the step to write it; write them every few hundred steps"
@@ -436,6 +438,10 @@ class SummaryEveryStep(Rule):
             "for step in range(10000):\n    s, _ = sess.run([merged, train_op])\n"
         ),
         Valid(GRADS.format(hist=False, test="args.hist")),  # TF1: the histograms behind an option off by default
+        Valid(  # every 2 epochs, after the loop of steps
+            TRACED + "for epoch in range(100):\n    for x, y in ds:\n        train_step(x, y)\n    if epoch % 2 == 0:\n"
+            "        tf.summary.histogram('kernel', model.layers[0].kernel, step=epoch)\n"
+        ),
         Valid(  # TF1: fetched every 10 steps and more seldom: `if step % 100 == 0:` is the cure the rule advises
             GRADS.format(hist=True, test="args.hist").replace(
                 "    summary, _ = sess.run([merged, train_op])\n    writer.add_summary(summary, i)\n",
@@ -647,6 +653,12 @@ class SummaryEveryStep(Rule):
             message_contains="merged summaries `merged` (`tf.compat.v1.summary.histogram` on line 11 among them)",
         ),
         Invalid(GRADS.format(hist=True, test="args.hist"), line=15),  # TF1: behind an option on by default
+        Invalid(  # every 5 training steps: as good as every step for the histogram's cost
+            TRACED + "for step, (x, y) in enumerate(ds):\n    train_step(x, y)\n    if step % 5 == 0:\n"
+            "        tf.summary.histogram('kernel', model.layers[0].kernel, step=step)\n",
+            line=13,
+            message_contains="`tf.summary.histogram` is written on every 5 training steps: write it every few hundred",
+        ),
         Invalid(  # TF1: fetched every 2 steps, the plain step in the `else`
             GRADS.format(hist=True, test="args.hist").replace(
                 "    summary, _ = sess.run([merged, train_op])\n    writer.add_summary(summary, i)\n",
@@ -790,6 +802,11 @@ class SummaryEveryStep(Rule):
             call = facts.node(site)
             around, guarded = innermost_loop(facts, site)
             guarded = guarded and not (call is not None and _filtered(facts, call, around, site.callsite.span.cell))
+            few = _every_few_steps(facts, call, site.callsite.span.cell) if call is not None and guarded else None
+            if few is not None:
+                every, kind = f"every {few[0]} training steps{few[1]}", site.api.rsplit(".", 1)[-1]
+                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(kind=kind, every=every, times=""))
+                continue
             if call is None or guarded or periodic(facts, call, site.callsite.span.cell):
                 continue
             if around is None and _conditional(
@@ -816,7 +833,7 @@ class SummaryEveryStep(Rule):
             if each:
                 message = self.EACH.format(kind=kind, line=getattr(around, "lineno", 0))
             else:
-                message = self.MESSAGE.format(kind=kind, times=site.loop_times())
+                message = self.MESSAGE.format(kind=kind, every="every pass", times=site.loop_times())
             yield self.diagnostic(site.callsite.span, facts.path, message)
 
     def _rendered_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
