@@ -165,7 +165,7 @@ def known_value(facts: FileFacts, expr: ast.expr, cell: int | None, least: bool 
     if isinstance(expr, ast.Name):
         value = module_constant(facts, expr.id)
         return value, f" (`{expr.id}` = {value!r})"
-    value = configured(facts, expr)
+    value = configured(facts, expr, cell)
     return (value, f" (`{ast.unparse(expr)}` = {value!r})") if value is not None else (None, "")
 
 
@@ -376,14 +376,18 @@ def module_constant(facts: FileFacts, name: str) -> object | None:
     return literal(module_value(facts, name))
 
 
-def configured(facts: FileFacts, expr: ast.expr) -> object | None:
+def configured(facts: FileFacts, expr: ast.expr, cell: int | None = None) -> object | None:
     """The literal a configuration of the file holds: `cfg.EVERY` (or `Config.EVERY`), where `cfg`
-    is a module-level name holding `Config(...)` (or the class), a class of the file whose body, or
+    is a module-level name (no function around *expr* binding it) holding `Config(...)` (or the
+    class), a class of the file whose body, or
     that of a base class of the file (the nearest first), assigns `EVERY` a literal, and no statement
     of the file assigns an attribute `EVERY`; `config["every"]`, where `config` is a module-level
     name holding a dict literal with that key, never assigned an item nor called a method of in the
     file. None otherwise, and wherever the file sets attributes by name (`setattr`, `__dict__`)."""
     if "setattr" in facts.text or "__dict__" in facts.text:
+        return None
+    base = expr.value if isinstance(expr, (ast.Attribute, ast.Subscript)) else None
+    if isinstance(base, ast.Name) and _bound_locally(facts, base, cell):
         return None
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
         classes = _classes(facts)
@@ -399,6 +403,15 @@ def configured(facts: FileFacts, expr: ast.expr) -> object | None:
         entries = [v for k, v in zip(held.keys, held.values) if isinstance(k, ast.Constant) and k.value == expr.slice.value]
         return literal(entries[0]) if len(entries) == 1 and None not in held.keys else None
     return None
+
+
+def _bound_locally(facts: FileFacts, name: ast.Name, cell: int | None) -> bool:
+    """Whether a function around *name* binds it: a parameter or a binding of its body."""
+    return any(
+        isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        and (name.id in parameters(scope) or any(_binds(n, name.id) for n in scope_body(scope)))
+        for scope in facts.ancestors(name, cell)
+    )
 
 
 def _classes(facts: FileFacts) -> dict[str, ast.ClassDef]:

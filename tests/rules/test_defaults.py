@@ -76,6 +76,13 @@ def test_a_configuration_holds_a_literal(source, read, expected):
     assert configured(facts, ast.parse(read, mode="eval").body) == expected
 
 
+def test_a_configuration_name_a_function_binds_is_not_the_module_s():
+    source = CONFIG.format(more="def train(cfg):\n    return step % cfg.EVERY\n\n\ndef log():\n    return cfg.EVERY\n")
+    facts = FileFacts("m.py", (), source)
+    reads = sorted((n for n in ast.walk(facts.module()) if isinstance(n, ast.Attribute) and n.attr == "EVERY"), key=lambda n: n.lineno)
+    assert [configured(facts, read) for read in reads] == [None, 50]  # the parameter's, then the module's
+
+
 def test_a_notebook_constant_is_read_across_cells():
     facts = FileFacts("n.ipynb", (), ("EVERY = 50\n", "print(EVERY)\n"))
     assert module_constant(facts, "EVERY") == 50
