@@ -453,8 +453,8 @@ def _changed_in_place(facts: FileFacts, name: str) -> bool:
         for node in facts.nodes(cell, ast.Subscript):
             if isinstance(node.value, ast.Name) and node.value.id == name and not isinstance(node.ctx, ast.Load):
                 return True
-        for node in facts.nodes(cell, ast.Call):
-            func = node.func
+        for called in facts.nodes(cell, ast.Call):
+            func = called.func
             if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == name:
                 return True
     return False
