@@ -378,13 +378,13 @@ def module_constant(facts: FileFacts, name: str) -> object | None:
 
 def configured(facts: FileFacts, expr: ast.expr, cell: int | None = None) -> object | None:
     """The literal a configuration of the file holds: `cfg.EVERY` (or `Config.EVERY`), where `cfg`
-    is a module-level name (no function around *expr* binding it) holding `Config(...)` (or the
-    class), a class of the file whose body, or
+    is a module-level name (no function around *expr* binding it) holding `Config()` (no argument
+    that may set it) or the class, a class of the file whose body, or
     that of a base class of the file (the nearest first), assigns `EVERY` a literal, and no statement
     of the file assigns an attribute `EVERY`; `config["every"]`, where `config` is a module-level
     name holding a dict literal with that key, never assigned an item nor called a method of in the
-    file. None otherwise, and wherever the file sets attributes by name (`setattr`, `__dict__`)."""
-    if "setattr" in facts.text or "__dict__" in facts.text:
+    file. None otherwise, and wherever the file sets attributes by name (`setattr`, `__dict__`, `vars`)."""
+    if any(word in facts.text for word in ("setattr", "__dict__", "vars(")):
         return None
     base = expr.value if isinstance(expr, (ast.Attribute, ast.Subscript)) else None
     if isinstance(base, ast.Name) and _bound_locally(facts, base, cell):
@@ -392,6 +392,8 @@ def configured(facts: FileFacts, expr: ast.expr, cell: int | None = None) -> obj
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
         classes = _classes(facts)
         held = expr.value if expr.value.id in classes else module_value(facts, expr.value.id)
+        if isinstance(held, ast.Call) and (held.args or held.keywords):
+            return None  # a dataclass's or named tuple's fields, an `__init__`'s parameters: set by the call
         made = held.func if isinstance(held, ast.Call) else held
         if not (isinstance(made, ast.Name) and made.id in classes) or _attribute_stored(facts, expr.attr):
             return None
@@ -432,7 +434,8 @@ def _class_literal(classes: dict[str, ast.ClassDef], name: str, attr: str, seen:
     owner = classes[name]
     bound = [n for n in owner.body if _binds(n, attr)]
     if bound:
-        return literal(_plain(bound[0])) if len(bound) == 1 else None
+        held = bound[0].value if isinstance(bound[0], ast.AnnAssign) else _plain(bound[0])  # `EVERY: int = 50`
+        return literal(held) if len(bound) == 1 else None
     for base in owner.bases:
         found = _class_literal(classes, base.id, attr, seen) if isinstance(base, ast.Name) else None
         if found is not None or isinstance(base, ast.Name) and base.id in classes:

@@ -62,6 +62,9 @@ CONFIG = "class Config:\n    EVERY = 50\n    NAME = 'run'\n\n\ncfg = Config()\n{
         (CONFIG.format(more="setattr(cfg, key, value)\n"), "cfg.EVERY", None),  # set by name
         (CONFIG.format(more=""), "cfg.OTHER", None),  # not in the class
         (CONFIG.format(more="cfg = load()\n"), "cfg.EVERY", None),  # the name bound twice
+        (CONFIG.format(more="vars(cfg).update(loaded)\n"), "cfg.EVERY", None),
+        ("@dataclass\nclass Config:\n    EVERY: int = 50\n\n\ncfg = Config(EVERY=5)\n", "cfg.EVERY", None),  # a field set
+        ("@dataclass\nclass Config:\n    EVERY: int = 50\n\n\ncfg = Config()\n", "cfg.EVERY", 50),  # its default
         ("class Config:\n    EVERY = 50\n    EVERY = 60\ncfg = Config()\n", "cfg.EVERY", None),
         ("cfg = Config()\n", "cfg.EVERY", None),  # a class of another module
         ("config = {'every': 50}\n", "config['every']", 50),
