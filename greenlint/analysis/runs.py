@@ -102,7 +102,7 @@ def remainder(node: ast.AST) -> tuple[ast.expr, ast.expr] | None:
 def period(test: ast.expr) -> tuple[int | ast.expr, frozenset, int] | None:
     """(k, names read by a, extra runs) of a test `a % k == 0` (also `0 == ...`, `not a % k`, `a % k == c`
     for one residue c, and as one operand of `and`; `or a == c` adds one run per such test), k >= 2 a literal, or the
-    name or attribute holding it or arithmetic computing it (`Resolver.divisor` reads its value); None
+    name, attribute or dict entry holding it or arithmetic computing it (`Resolver.divisor` reads its value); None
     for other tests."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
         found = [d for d in map(period, test.values) if d]
@@ -151,7 +151,7 @@ def _modulus(node: ast.expr) -> tuple[int | ast.expr, frozenset, int] | None:
     a, k = found
     if isinstance(k, ast.Constant) and type(k.value) is int and k.value >= 2:
         return k.value, flow.names(a), 0
-    if isinstance(k, (ast.Name, ast.Attribute, ast.BinOp)):  # `step % (args.log_step * 10)`: computed
+    if isinstance(k, (ast.Name, ast.Attribute, ast.Subscript, ast.BinOp)):  # `step % (args.log_step * 10)`, `cfg["k"]`
         return k, flow.names(a), 0
     return None
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from greenlint.rules.base import FileFacts, FixBy, Invalid, Option, Rule, Valid, keyword
 from greenlint.rules.callbacks import constructors, listed
+from greenlint.rules.defaults import argument_value
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.material import MIN_SHARE
@@ -40,8 +41,10 @@ class CheckpointEveryFewBatches(Rule):
     reported when it is under 10 % (a large convolutional network on large batches computes far
     longer than it writes), nor when the fit is known to save fewer than 10 checkpoints. Where
     no such fit is found or its model, batch or FLOPs are not known, nothing is priced, and the
-    callback is reported when its `save_freq` is a literal integer below `min-save-freq`
-    (default 10). Test code (a `test*` function, a test class, a pytest fixture) is not
+    callback is reported when its `save_freq` is an integer below `min-save-freq` (default 10).
+    `save_freq` is read as written or with the program's defaults (a module constant, a
+    parameter's default, an argparse option's or absl flag's default), or as the analysis
+    resolves it (a configuration class's attribute, a dict's entry: `save_freq=cfg.SAVE_FREQ`). Test code (a `test*` function, a test class, a pytest fixture) is not
     reported: a test of checkpointing saves every batch of its few batches on purpose.
 
     ## Why is this bad?
@@ -80,9 +83,9 @@ class CheckpointEveryFewBatches(Rule):
     code = "GL310"
     name = "checkpoint-every-few-batches"
     CALLS = frozenset({method(API)})
-    MESSAGE = "`ModelCheckpoint(save_freq={freq})` writes a checkpoint every {freq} batch(es)"
+    MESSAGE = "`ModelCheckpoint(save_freq={freq})`{source} writes a checkpoint every {freq} batch(es)"
     PRICED = (
-        "`ModelCheckpoint(save_freq={freq})` writes a checkpoint every {freq} batch(es) of `{fit}()`: {price};"
+        "`ModelCheckpoint(save_freq={freq})`{source} writes a checkpoint every {freq} batch(es) of `{fit}()`: {price};"
         " save less often (once per epoch)"
     )
     FIX_TITLE = 'Save once per epoch (`save_freq="epoch"`) or every few hundred batches'
@@ -110,12 +113,32 @@ class CheckpointEveryFewBatches(Rule):
         Valid(  # the fit's batch read from the command line without a default: not priced, the literal is not small
             WIDE.format(freq=20, batch="args.batch")
         ),
+        Valid(  # a parameter's default of 500 batches
+            "import tensorflow as tf\n\n\ndef callbacks(path, save_freq=500):\n"
+            "    return [tf.keras.callbacks.ModelCheckpoint(path, save_freq=save_freq)]\n"
+        ),
+        Valid(  # a configuration read from a file: its value is not known
+            "import json\nimport tensorflow as tf\nconfig = json.load(open('config.json'))\n"
+            "cb = tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq=config['save_freq'])\n"
+        ),
         Valid(
             "import tensorflow as tf\n\n\ndef test_saves_every_batch(tmp_path):\n"
             "    cb = tf.keras.callbacks.ModelCheckpoint(str(tmp_path / 'c.keras'), save_freq=1)\n"
         ),
     )
     INVALID = (
+        Invalid(  # the default of a parameter of the function that makes the callbacks, unpriced
+            "import tensorflow as tf\n\n\ndef callbacks(path, save_freq=2):\n"
+            "    return [tf.keras.callbacks.ModelCheckpoint(path, save_freq=save_freq)]\n",
+            line=5,
+            message_contains="(`save_freq`: the default of parameter `save_freq`) writes a checkpoint every 2 batch(es)",
+        ),
+        Invalid(  # a configuration class's attribute, which the analysis resolves
+            "import tensorflow as tf\n\n\nclass Config:\n    SAVE_FREQ = 5\n\n\n"
+            "cb = tf.keras.callbacks.ModelCheckpoint('c.keras', save_freq=Config.SAVE_FREQ)\n",
+            line=8,
+            message_contains="(`Config.SAVE_FREQ` = 5) writes a checkpoint every 5 batch(es)",
+        ),
         Invalid(  # priced: 295 MB of weights every 20 steps of batch 8
             WIDE.format(freq=20, batch=8),
             line=6,
@@ -160,10 +183,11 @@ class CheckpointEveryFewBatches(Rule):
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         minimum = int(options.get("min-save-freq", FEW_STEPS))
         for site in facts.sites:
-            freq = site.features.get("save_freq")
+            if site.api != API:
+                continue
+            freq, source = argument_value(facts, site, "save_freq")
             if (
-                site.api != API
-                or not isinstance(freq, int)
+                not isinstance(freq, int)
                 or isinstance(freq, bool)
                 or freq <= 0
                 or in_test_code(facts, site)
@@ -175,10 +199,10 @@ class CheckpointEveryFewBatches(Rule):
             if priced:
                 fit, share = max(priced, key=lambda p: p[1].share)
                 if share.share >= MIN_SHARE:
-                    message = self.PRICED.format(freq=freq, fit=method(fit.api), price=share.clause())
+                    message = self.PRICED.format(freq=freq, source=source, fit=method(fit.api), price=share.clause())
                     yield self.diagnostic(site.callsite.span, facts.path, message)
             elif freq < minimum:
-                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(freq=freq))
+                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(freq=freq, source=source))
 
 
 def _fits_given(facts: FileFacts, made: ast.AST) -> list[Site]:

@@ -12,7 +12,8 @@ in main.py), or an absl flag another module of the program defines, is that opti
 analysis read it (`FileFacts.option_read`). An argparse option defined with no default is None (`unset_default`)
 to the tests that decide a branch or a way out. A name its function binds several times holds, for `reaching_value`,
 the binding the defaults reach a read with. Each value says where it comes from (`Origin`), so that a
-rule can tell a library's default from one the file runs with."""
+rule can tell a library's default from one the file runs with. `known_value` also reads a
+configuration of the file: a class attribute or a dict entry no statement sets again (`configured`)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from greenlint.analysis import options
 from greenlint.analysis.values import set_as
 from greenlint.rules.base import FileFacts, argument, last_name
 from greenlint.rules.framework_calls import called_by_framework
+from greenlint.rules.site import Site
 from greenlint.rules.syntax import (
     SCOPES,
     Function,
@@ -164,7 +166,24 @@ def known_value(facts: FileFacts, expr: ast.expr, cell: int | None, least: bool 
     if isinstance(expr, ast.Name):
         value = module_constant(facts, expr.id)
         return value, f" (`{expr.id}` = {value!r})"
-    return None, ""
+    value = configured(facts, expr, cell)
+    return (value, f" (`{ast.unparse(expr)}` = {value!r})") if value is not None else (None, "")
+
+
+def argument_value(facts: FileFacts, site: Site, name: str, position: int | None = None) -> tuple[object, str]:
+    """The value of *site*'s argument *name* (or at *position*) with the program's defaults
+    (`known_value`), else the literal the analysis resolved for it (`site.features`: a class
+    attribute, a dict's entry, a namespace's field, `cfg.SAVE_FREQ`), and where it comes from as
+    `known_value` says it (" (`cfg.SAVE_FREQ` = 2)"); (None, "") when neither knows it."""
+    call = facts.node(site)
+    given = argument(call, name, position) if call is not None else None
+    value, where = known_value(facts, given, site.callsite.span.cell) if given is not None else (None, "")
+    if value is not None:
+        return value, where
+    resolved = site.features.get(name)
+    if resolved is None or given is None or isinstance(given, ast.Constant):
+        return resolved, ""
+    return resolved, f" (`{ast.unparse(given)}` = {resolved!r})"
 
 
 def _attribute_default(facts: FileFacts, expr: ast.Attribute, cell: int | None) -> DefaultValue | None:
@@ -346,6 +365,93 @@ def folded(node: ast.expr) -> object | None:
 def module_constant(facts: FileFacts, name: str) -> object | None:
     """The literal a module-level name holds (`module_value`), None where it holds anything else."""
     return literal(module_value(facts, name))
+
+
+def configured(facts: FileFacts, expr: ast.expr, cell: int | None = None) -> object | None:
+    """The literal a configuration of the file holds: `cfg.EVERY` (or `Config.EVERY`), where `cfg`
+    is a module-level name (no function around *expr* binding it) holding `Config()` (no argument
+    that may set it) or the class, a class of the file whose body, or
+    that of a base class of the file (the nearest first), assigns `EVERY` a literal, and no statement
+    of the file assigns an attribute `EVERY`; `config["every"]`, where `config` is a module-level
+    name holding a dict literal with that key, never assigned an item nor called a method of in the
+    file. None otherwise, and wherever the file sets attributes by name (`setattr`, `__dict__`, `vars`)."""
+    if any(word in facts.text for word in ("setattr", "__dict__", "vars(")):
+        return None
+    base = expr.value if isinstance(expr, (ast.Attribute, ast.Subscript)) else None
+    if isinstance(base, ast.Name) and _bound_locally(facts, base, cell):
+        return None
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+        classes = _classes(facts)
+        held = expr.value if expr.value.id in classes else module_value(facts, expr.value.id)
+        if isinstance(held, ast.Call) and (held.args or held.keywords):
+            return None  # a dataclass's or named tuple's fields, an `__init__`'s parameters: set by the call
+        made = held.func if isinstance(held, ast.Call) else held
+        if not (isinstance(made, ast.Name) and made.id in classes) or _attribute_stored(facts, expr.attr):
+            return None
+        return _class_literal(classes, made.id, expr.attr, set())
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and isinstance(expr.slice, ast.Constant):
+        held = module_value(facts, expr.value.id)
+        if not isinstance(held, ast.Dict) or _changed_in_place(facts, expr.value.id):
+            return None
+        entries = [v for k, v in zip(held.keys, held.values) if isinstance(k, ast.Constant) and k.value == expr.slice.value]
+        return literal(entries[0]) if len(entries) == 1 and None not in held.keys else None
+    return None
+
+
+def _bound_locally(facts: FileFacts, name: ast.Name, cell: int | None) -> bool:
+    """Whether a function around *name* binds it: a parameter or a binding of its body."""
+    return any(
+        isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        and (name.id in parameters(scope) or any(_binds(n, name.id) for n in scope_body(scope)))
+        for scope in facts.ancestors(name, cell)
+    )
+
+
+def _classes(facts: FileFacts) -> dict[str, ast.ClassDef]:
+    """The file's module-level classes by name, a name defined twice left out."""
+    found: dict[str, list[ast.ClassDef]] = {}
+    for _, module in cell_units(facts):
+        for node in module.body:
+            if isinstance(node, ast.ClassDef):
+                found.setdefault(node.name, []).append(node)
+    return {name: nodes[0] for name, nodes in found.items() if len(nodes) == 1}
+
+
+def _class_literal(classes: dict[str, ast.ClassDef], name: str, attr: str, seen: set[str]) -> object | None:
+    """The literal the class *name*'s body assigns *attr* once, else its nearest base class of the file's."""
+    if name in seen or name not in classes:
+        return None
+    seen.add(name)
+    owner = classes[name]
+    bound = [n for n in owner.body if _binds(n, attr)]
+    if bound:
+        held = bound[0].value if isinstance(bound[0], ast.AnnAssign) else _plain(bound[0])  # `EVERY: int = 50`
+        return literal(held) if len(bound) == 1 else None
+    for base in owner.bases:
+        found = _class_literal(classes, base.id, attr, seen) if isinstance(base, ast.Name) else None
+        if found is not None or isinstance(base, ast.Name) and base.id in classes:
+            return found
+    return None
+
+
+def _attribute_stored(facts: FileFacts, attr: str) -> bool:
+    """Whether any statement of the file assigns (or deletes) an attribute *attr* of anything."""
+    return any(
+        n.attr == attr and not isinstance(n.ctx, ast.Load) for cell in facts.cells for n in facts.nodes(cell, ast.Attribute)
+    )
+
+
+def _changed_in_place(facts: FileFacts, name: str) -> bool:
+    """Whether the file assigns or deletes an item of *name*, or calls a method of it (`update`)."""
+    for cell in facts.cells:
+        for node in facts.nodes(cell, ast.Subscript):
+            if isinstance(node.value, ast.Name) and node.value.id == name and not isinstance(node.ctx, ast.Load):
+                return True
+        for called in facts.nodes(cell, ast.Call):
+            func = called.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == name:
+                return True
+    return False
 
 
 def literal(node: ast.expr | None) -> object | None:

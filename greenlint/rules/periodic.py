@@ -100,6 +100,21 @@ def loop_period(facts: FileFacts, point: ast.Call, cell: int | None) -> tuple[in
     return None
 
 
+def steps_between(facts: FileFacts, loop: ast.AST, gated: ast.AST, cell: int | None) -> bool:
+    """Whether the loop runs a training step on the passes a period's `if` skips: a step of its own
+    body, or a call there of a function of the file that runs one (as `pass_steps` reads them),
+    other than *gated* and not itself thinned out by a period (`loop_period`): in the `else` of the
+    `if`, before its `continue`, or outside it."""
+    for node in own_body(loop):
+        if not isinstance(node, ast.Call) or node is gated:
+            continue
+        site = facts.site_at(node, cell)
+        trains = _is_step(site) if site is not None else bool(_called_steps(facts, node, cell, 2))
+        if trains and loop_period(facts, node, cell) is None:
+            return True
+    return False
+
+
 def always_due(facts: FileFacts, point: ast.AST, cell: int | None) -> str | None:
     """Why *point* runs on every pass of the loop around it although under `if`s that thin the
     passes out (`period_divisor`): each such `if` (its body, no other condition in its test) divides by a name or

@@ -7,8 +7,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis.handed import PER_BATCH
-from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argument
-from greenlint.rules.callbacks import is_self_attribute
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argument, keyword
+from greenlint.rules.callbacks import constructors, is_self_attribute
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
@@ -31,6 +31,9 @@ HOOKED = (
 )
 #: The fit given the callback through a name and a list.
 FIT_SAVER = "saver = Saver()\ncallbacks = [tf.keras.callbacks.TerminateOnNaN(), saver]\nm.fit(x, y, batch_size=32, epochs={epochs}, callbacks=callbacks)"
+#: `CheckpointManager.save`, and the position of its constructor's `checkpoint_interval`.
+MANAGER_SAVE = "tensorflow.train.CheckpointManager.save"
+INTERVAL_POSITION = 6
 SAVE_FUNCTIONS = ("tensorflow.saved_model.save", "tensorflow.keras.models.save_model")
 #: Objects whose `save` writes every variable: TF2 checkpoints, and TF1's `Saver`.
 CHECKPOINTS = ("tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager", "tensorflow.compat.v1.train.Saver")
@@ -56,6 +59,15 @@ WIDE = (
 MANAGED = WIDE.replace(
     "x, y = np.zeros", "manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=m), 'ckpts', 3)\nx, y = np.zeros"
 )
+
+#: The same model written on every step by a `CheckpointManager` made with `{made}` (its arguments after
+#: the directory), its `save({given})`.
+INTERVAL = WIDE.replace(
+    "x, y = np.zeros",
+    "counter = tf.Variable(0)\n"
+    "manager = tf.train.CheckpointManager(tf.train.Checkpoint(model=m, counter=counter), 'ckpts', {made})\n"
+    "x, y = np.zeros",
+).replace("    if {every}:\n        {save}\n", "    counter.assign_add(1)\n    manager.save({given})\n")
 
 #: A large embedding trained by a traced step of `{optimizer}` on its trainable variables, its checkpoint
 #: (tracking the model and the optimizer) written every 30 steps.
@@ -89,6 +101,24 @@ UNSIZED = (
 )
 
 
+def _manager_thins(facts: FileFacts, site: Site, call: ast.Call) -> bool:
+    """A `CheckpointManager.save()` of a manager made with a `checkpoint_interval` (as the analysis
+    resolved its constructor, or a name bound to it given one that is not None), called without
+    `check_interval=False`: the manager writes only when its step counter has moved that many steps
+    since the last checkpoint, whatever the loop calling it."""
+    if site.api != MANAGER_SAVE:
+        return False
+    told = keyword(call, "check_interval")
+    if told is not None and not (isinstance(told.value, ast.Constant) and told.value.value is True):
+        return False
+    if site.features.get("init", {}).get("checkpoint_interval") is not None:
+        return True
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    made = constructors(facts, receiver) if receiver is not None else None
+    given = [argument(m, "checkpoint_interval", INTERVAL_POSITION) for m in made or ()]
+    return any(g is not None and not (isinstance(g, ast.Constant) and g.value is None) for g in given)
+
+
 def _is_save(api: str) -> bool:
     if api in SAVE_FUNCTIONS:
         return True
@@ -108,7 +138,10 @@ class SaveInStepLoop(Rule):
     `apply_gradients`), with no `if` around the save inside that loop. The step must repeat on the same optimizer, model or
     session: a loop over
     settings (dtypes, one new optimizer each) is no training loop; nor is a loop of one trip
-    (`ds.take(1)`).
+    (`ds.take(1)`). A `CheckpointManager.save()` of a manager made with a `checkpoint_interval`
+    (and its `step_counter`) is not reported, on every step or every few, unless it is called
+    with `check_interval=False`: the manager writes only once its counter has moved that many
+    steps, the pattern TensorFlow documents.
 
     Also flags the TF1 and Estimator settings that checkpoint every fewer than 10 training steps,
     as written or with the program's defaults (a flag's, a parameter's): `tf.estimator.RunConfig(
@@ -124,7 +157,8 @@ class SaveInStepLoop(Rule):
     whose divisor is known with the program's defaults (any period: the price decides; only below
     `min-save-steps` where that is set): a literal, a module constant (`CHECKPOINT_EVERY = 50`), a
     parameter's default or an argparse/absl flag's default (`args.checkpoint_every`, or passed so by every call of the
-    function to a parameter without one). The loop trains when its own body runs a training step:
+    function to a parameter without one), a configuration class's attribute or a dict's entry that
+    the file never sets again (`cfg.SAVE_EVERY`, `config["save_every"]`). The loop trains when its own body runs a training step:
     a step method as above, or a call the analysis found to run one (a TF1 `Session.run` fetching
     the optimizer's update, a `tf.function` whose body trains a model), or a call of a function
     of the file that runs one step a call (`train_step(x, y)`, `self.step(batch)` around such a
@@ -321,6 +355,24 @@ class SaveInStepLoop(Rule):
         ),
         Valid(  # a TF2 checkpoint of the same model every 50 steps, priced by the weights it tracks: under 10 %
             MANAGED.format(every="step % 50 == 0", save="manager.save()")
+        ),
+        Valid(  # the configuration's attribute set again before the training: its value is not known here
+            WIDE.format(every="step % cfg.SAVE_EVERY == 0", save="m.save_weights('w.weights.h5')").replace(
+                "for step", "class Config:\n    SAVE_EVERY = 20\n\n\ncfg = Config()\ncfg.SAVE_EVERY = read()\nfor step"
+            )
+        ),
+        Valid(  # a subclass's configuration: every 500 steps
+            WIDE.format(every="step % cfg.SAVE_EVERY == 0", save="m.save_weights('w.weights.h5')").replace(
+                "for step",
+                "class Config:\n    SAVE_EVERY = 20\n\n\nclass Long(Config):\n    SAVE_EVERY = 500\n\n\n"
+                "cfg = Long()\nfor step",
+            )
+        ),
+        Valid(  # the manager thins the saves itself: one every 1,000 steps of its step counter
+            INTERVAL.format(made="3, step_counter=counter, checkpoint_interval=1000", given="")
+        ),
+        Valid(  # the same, the interval a flag's value the file does not show
+            INTERVAL.format(made="3, step_counter=counter, checkpoint_interval=FLAGS.interval", given="check_interval=True")
         ),
         Valid(  # a stricter `min-save-steps`: a period of 20 steps is long enough
             WIDE.format(every="step % 20 == 0", save="m.save_weights('w.weights.h5')"),
@@ -531,6 +583,30 @@ class SaveInStepLoop(Rule):
             line=9,
             message_contains="every 20 training steps: each save takes at least",
         ),
+        Invalid(  # a manager with an interval, told not to check it: a save on every step
+            INTERVAL.format(made="3, step_counter=counter, checkpoint_interval=1000", given="check_interval=False"),
+            line=11,
+            message_contains="`save()` runs on every training step",
+        ),
+        Invalid(  # a manager without one
+            INTERVAL.format(made="3", given=""),
+            line=11,
+            message_contains="`save()` runs on every training step",
+        ),
+        Invalid(  # the same, its period a configuration class's attribute
+            WIDE.format(every="step % cfg.SAVE_EVERY == 0", save="m.save_weights('w.weights.h5')").replace(
+                "for step", "class Config:\n    SAVE_EVERY = 20\n\n\ncfg = Config()\nfor step"
+            ),
+            line=14,
+            message_contains="every 20 training steps (`cfg.SAVE_EVERY` = 20): each save takes at least",
+        ),
+        Invalid(  # a dict's entry
+            WIDE.format(every="step % config['save_every'] == 0", save="m.save_weights('w.weights.h5')").replace(
+                "for step", "config = {'save_every': 20}\nfor step"
+            ),
+            line=10,
+            message_contains="every 20 training steps (`config['save_every']` = 20)",
+        ),
         Invalid(  # TF1: a Saver given no variables writes at least the weights of the graph its session trains,
             # and Adam's two moments of each (its `minimize` trains every variable)
             GRAPH.format(saver="", every="step % 2 == 0", save="saver.save(sess, 'ckpt')"),
@@ -677,6 +753,8 @@ class SaveInStepLoop(Rule):
             if not _is_save(site.api):
                 continue
             call = facts.node(site)
+            if call is not None and _manager_thins(facts, site, call):
+                continue
             if site.repeats(same=("receiver",)) and every_step(facts, site, called=True):
                 loops = own_loops(facts, call, site.callsite.span.cell) if call is not None else []
                 steps = _saving_steps(facts, loops[0], site.callsite.span.cell, 1) if loops else []
@@ -760,10 +838,11 @@ def _price(save: Site, steps: list[Site], period: int, told: str | None) -> Save
 
 def _hook_save(facts: FileFacts, hook: FittedHook, call: ast.Call) -> bool:
     """A save in a callback's hook: of the callback's model (`self.model.save_weights(...)`), or a
-    call the analysis resolved to a save (a TF1 `Saver`'s, `tf.saved_model.save`)."""
+    call the analysis resolved to a save (a TF1 `Saver`'s, `tf.saved_model.save`; not a
+    `CheckpointManager`'s that its interval thins out)."""
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr in SAVES and is_self_attribute(func.value):
         return func.value.attr == "model"
     site = facts.site_at(call, hook.cell)
-    return site is not None and _is_save(site.api)
+    return site is not None and _is_save(site.api) and not _manager_thins(facts, site, call)
 

@@ -13,9 +13,9 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import chosen_at
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.hooks import FittedHook, every_call, fitted_hooks
+from greenlint.rules.hooks import FEW_CALLS, FittedHook, every_call, fitted_hooks
 from greenlint.rules.keras_rl import agent_fits, fit_argument
-from greenlint.rules.periodic import always_due, call_points
+from greenlint.rules.periodic import always_due, call_points, loop_period, steps_between
 from greenlint.rules.project_merges import heavy_imported, project_merge_names
 from greenlint.rules.site import Site
 from greenlint.rules.syntax import (
@@ -154,7 +154,9 @@ class SummaryEveryStep(Rule):
     such a loop calls on every pass (`log_weights(step)` after `train_step(x, y)`); an `if` that
     only picks among the tensors the loop over them goes over (its test reads that loop's variables
     alone, with no arithmetic: `if 'kernel' in v.name:`) still writes them all. Under an `if`
-    of that loop (`if step % 100 == 0:`), or after the loop of steps (once per epoch), it is not; nor is
+    of that loop (`if step % 100 == 0:`), or after the loop of steps (once per epoch), it is not,
+    but under one whose period is below 10 with the program's defaults (`if step % 5 == 0:`) in
+    a loop that trains on the other passes too, as the merged summaries below; nor is
     any summary written on each pass of a loop that trains nothing itself but runs a nested loop
     that does (`log_images(x, epoch)` after the epoch's batches: once per epoch). Nor is
     a summary under an `if` of the function a loop calls (a helper that writes a histogram
@@ -193,7 +195,12 @@ class SummaryEveryStep(Rule):
     remainder, which runs on all the other steps, the body of one whose period is 1 with the
     program's defaults (`if (counter - 1) % self.n_critic == 0:` with `--n_critic` 1, kept as
     `self.n_critic = args.n_critic`: a GAN's generator updated on every step unless told
-    otherwise), and a branch of an `if` the loop never changes
+    otherwise), the body of one whose period is below 10 with the program's defaults (`if step %
+    5 == 0:`, `if step % args.every != 0: continue` with `--every` 5) where the loop trains on the
+    passes it skips too (a step in its `else`, before its `continue`, or outside it: a GAN's
+    generator step fetched with the summaries every `n_critic` passes and on no other pass is
+    every step of that model, and is not reported so), as a per-batch hook gated every fewer than
+    10 batches is, and a branch of an `if` the loop never changes
     (`if config.dataset == 'mnist':`, a test with no call and no name the loop binds) whose other
     branch fetches the heavy summaries too: whichever branch the program takes, every step fetches
     them (an `else` that runs the step without them is a flag that turns them off); a loop of one
@@ -284,7 +291,7 @@ class SummaryEveryStep(Rule):
     #: What each kind of finding needs written in the file: a session's `run` fetching merged
     #: summaries, a keras-rl `...Agent`, or the writer a heavy summary writes to.
     MENTIONS = ("run", "Agent", "create_file_writer")
-    MESSAGE = "`tf.summary.{kind}` is written on every pass{times}: write it every few hundred steps"
+    MESSAGE = "`tf.summary.{kind}` is written on {every}{times}: write it every few hundred steps"
     EACH = (
         "`tf.summary.{kind}` of each tensor the loop on line {line} goes over is written after every training step:"
         " each reads a whole tensor and waits for the step to write it; write them every few hundred steps"
@@ -296,13 +303,13 @@ class SummaryEveryStep(Rule):
         " every few hundred batches (`if batch % 100 == 0:`) or once per epoch"
     )
     MERGED = (
-        "`{run}` evaluates the merged summaries `{name}` ({held} among them) with every training step{times}:"
+        "`{run}` evaluates the merged summaries `{name}` ({held} among them) with {every}{times}:"
         " fetch and write them"
         " every few hundred steps (`if step % 100 == 0:`) and only the loss and update otherwise"
     )
     MERGED_APART = (
         "`{run}` evaluates the merged summaries `{name}` ({held} among them) in a second run of the graph after"
-        " every training step{times}, computing again the forward pass they read: fetch them with the step, every few"
+        " {every}{times}, computing again the forward pass they read: fetch them with the step, every few"
         " hundred steps"
     )
     TRACED_RUN = (
@@ -431,6 +438,23 @@ class SummaryEveryStep(Rule):
             "for step in range(10000):\n    s, _ = sess.run([merged, train_op])\n"
         ),
         Valid(GRADS.format(hist=False, test="args.hist")),  # TF1: the histograms behind an option off by default
+        Valid(  # every 2 epochs, after the loop of steps
+            TRACED + "for epoch in range(100):\n    for x, y in ds:\n        train_step(x, y)\n    if epoch % 2 == 0:\n"
+            "        tf.summary.histogram('kernel', model.layers[0].kernel, step=epoch)\n"
+        ),
+        Valid(  # TF1: fetched every 10 steps and more seldom: `if step % 100 == 0:` is the cure the rule advises
+            GRADS.format(hist=True, test="args.hist").replace(
+                "    summary, _ = sess.run([merged, train_op])\n    writer.add_summary(summary, i)\n",
+                "    if i % 10 == 0:\n        summary, _ = sess.run([merged, train_op])\n        writer.add_summary(summary, i)\n"
+                "    else:\n        sess.run(train_op)\n",
+            )
+        ),
+        Valid(  # TF1: every few steps of a loop that trains nothing (an evaluation's summaries)
+            GRADS.format(hist=True, test="args.hist").replace(
+                "    summary, _ = sess.run([merged, train_op])\n",
+                "    if i % 2 == 0:\n        summary = sess.run(merged)\n",
+            ).replace("    writer.add_summary(summary, i)\n", "        writer.add_summary(summary, i)\n")
+        ),
         Valid(  # TF1: behind an attribute on by default in `__init__`, but the program makes the model with it off
             "import tensorflow as tf\n\n\nclass Model:\n    def __init__(self, histograms=True):\n"
             "        self.histograms = histograms\n\n    def build(self, w, loss):\n        if self.histograms:\n"
@@ -629,6 +653,31 @@ class SummaryEveryStep(Rule):
             message_contains="merged summaries `merged` (`tf.compat.v1.summary.histogram` on line 11 among them)",
         ),
         Invalid(GRADS.format(hist=True, test="args.hist"), line=15),  # TF1: behind an option on by default
+        Invalid(  # every 5 training steps: as good as every step for the histogram's cost
+            TRACED + "for step, (x, y) in enumerate(ds):\n    train_step(x, y)\n    if step % 5 == 0:\n"
+            "        tf.summary.histogram('kernel', model.layers[0].kernel, step=step)\n",
+            line=13,
+            message_contains="`tf.summary.histogram` is written on every 5 training steps: write it every few hundred",
+        ),
+        Invalid(  # TF1: fetched every 2 steps, the plain step in the `else`
+            GRADS.format(hist=True, test="args.hist").replace(
+                "    summary, _ = sess.run([merged, train_op])\n    writer.add_summary(summary, i)\n",
+                "    if i % 2 == 0:\n        summary, _ = sess.run([merged, train_op])\n        writer.add_summary(summary, i)\n"
+                "    else:\n        sess.run(train_op)\n",
+            ),
+            line=16,
+            message_contains="with every 2 training steps: fetch and write them",
+        ),
+        Invalid(  # TF1: fetched every 5 steps, a flag's default: as good as every step for the histograms' cost
+            GRADS.format(hist=True, test="args.hist").replace(
+                "for i in range(1000):\n    summary, _", "for i in range(1000):\n    if i % args.every != 0:\n"
+                "        sess.run(train_op)\n        continue\n    summary, _"
+            ).replace("args = parser", "parser.add_argument('--every', type=int, default=5)\nargs = parser"),
+            line=19,
+            message_contains=(
+                "with every 5 training steps (`args.every`: the default of `--every`): fetch and write them"
+            ),
+        ),
         Invalid(  # the histograms of the kernels only, among the weights the loop goes over, after every step
             TRACED + "for step, (x, y) in enumerate(ds):\n    train_step(x, y)\n    for v in model.weights:\n"
             "        if 'kernel' in v.name:\n            tf.summary.histogram(v.name, v, step=step)\n",
@@ -753,6 +802,11 @@ class SummaryEveryStep(Rule):
             call = facts.node(site)
             around, guarded = innermost_loop(facts, site)
             guarded = guarded and not (call is not None and _filtered(facts, call, around, site.callsite.span.cell))
+            few = _every_few_steps(facts, call, site.callsite.span.cell) if call is not None and guarded else None
+            if few is not None:
+                every, kind = f"every {few[0]} training steps{few[1]}", site.api.rsplit(".", 1)[-1]
+                yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE.format(kind=kind, every=every, times=""))
+                continue
             if call is None or guarded or periodic(facts, call, site.callsite.span.cell):
                 continue
             if around is None and _conditional(
@@ -779,7 +833,7 @@ class SummaryEveryStep(Rule):
             if each:
                 message = self.EACH.format(kind=kind, line=getattr(around, "lineno", 0))
             else:
-                message = self.MESSAGE.format(kind=kind, times=site.loop_times())
+                message = self.MESSAGE.format(kind=kind, every="every pass", times=site.loop_times())
             yield self.diagnostic(site.callsite.span, facts.path, message)
 
     def _rendered_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
@@ -841,21 +895,24 @@ class SummaryEveryStep(Rule):
             if fetched:
                 fetching[id(call)] = (site, call, *fetched[0])
         for site, call, name, held in fetching.values():
-            cell, times = site.callsite.span.cell, site.loop_times()
+            cell, times, every = site.callsite.span.cell, site.loop_times(), "every training step"
             due = _every_step(facts, call, cell)
-            if due is None and not _every_configuration(facts, call, cell, fetching):
+            few = _every_few_steps(facts, call, cell) if due is None else None
+            if due is None and few is None and not _every_configuration(facts, call, cell, fetching):
                 continue
             times += due or ""
+            if few is not None:
+                every, times = f"every {few[0]} training steps{few[1]}", ""  # the period says how often
             if id(call) in steps:
                 yield self.diagnostic(
                     site.callsite.span,
                     facts.path,
-                    self.MERGED.format(run=_run_name(site), name=name, held=held, times=times),
+                    self.MERGED.format(run=_run_name(site), name=name, held=held, every=every, times=times),
                 )
                 continue
             loop = next(iter(own_loops(facts, call, cell)), None)
             if loop is not None and any(id(n) in steps for n in own_body(loop)):
-                message = self.MERGED_APART.format(run=_run_name(site), name=name, held=held, times=times)
+                message = self.MERGED_APART.format(run=_run_name(site), name=name, held=held, every=every, times=times)
                 yield self.diagnostic(site.callsite.span, facts.path, message)
 
 
@@ -869,6 +926,19 @@ def _every_step(facts: FileFacts, call: ast.Call, cell: int | None) -> str | Non
         return ""
     due = next((why for point_cell, point in points if (why := always_due(facts, point, point_cell))), None)
     return None if due is None else f", since {due}"
+
+
+def _every_few_steps(facts: FileFacts, call: ast.Call, cell: int | None) -> tuple[int, str] | None:
+    """(N, where N comes from) where the run is under an `if` of the loop around it (or around a call
+    of its function) that runs it on 1 in N passes, N below `FEW_CALLS` with the program's defaults
+    (`if step % 5 == 0:`; `loop_period`), and the loop trains on the other passes too
+    (`steps_between`: a step gated with the summaries alone is every step of that model), as a
+    per-batch hook gated so is reported; None otherwise."""
+    for point_cell, point in call_points(facts, call, cell):
+        found = loop_period(facts, point, point_cell)
+        if found is not None and 1 < found[0] < FEW_CALLS and steps_between(facts, found[2], point, point_cell):
+            return found[0], found[1]
+    return None
 
 
 def _trace_level(facts: FileFacts, given: ast.expr | None, call: ast.Call, cell: int | None) -> str | None:

@@ -6,8 +6,8 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid, argument
-from greenlint.rules.defaults import known_value
+from greenlint.rules.base import FileFacts, FixBy, Invalid, Rule, Valid
+from greenlint.rules.defaults import argument_value
 from greenlint.rules.deliberate import in_test, in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import is_keras_model_method, method
@@ -26,6 +26,11 @@ PARSED = (
     "parser.add_argument('--log_freq', default={default})\nargs = parser.parse_args()\n"
     "cb = tf.keras.callbacks.TensorBoard('logs', update_freq=args.log_freq)\n"
 )
+#: A configuration class of the file whose attribute (`{every}`) sets how often TensorBoard writes.
+CONFIGURED = (
+    "import tensorflow as tf\n\n\nclass Config:\n    LOG_EVERY = {every}\n\n\n"
+    "cfg = Config()\ncb = tf.keras.callbacks.TensorBoard('logs', update_freq=cfg.LOG_EVERY)\n"
+)
 
 
 class TensorboardEveryBatch(Rule):
@@ -35,7 +40,8 @@ class TensorboardEveryBatch(Rule):
     `update_freq` below 10 (by keyword or as the sixth positional argument), as written or with
     the program's defaults (a name bound to it, a module constant, a parameter's default, an
     argparse option's or absl flag's default: `update_freq=args.log_freq` with `--log_freq`
-    defaulting to `"batch"`): losses and metrics written to the TensorBoard log after every
+    defaulting to `"batch"`), or as the analysis resolves it (a configuration class's attribute,
+    a dict's entry, a namespace's field: `update_freq=cfg.LOG_EVERY`): losses and metrics written to the TensorBoard log after every
     batch or every few batches. A value the code does not show (an option with no default, a
     name bound in more than one place) is not reported. Test code
     (a `test*` function, a test class, a pytest fixture) is not reported: a test of the
@@ -118,8 +124,26 @@ class TensorboardEveryBatch(Rule):
             "import tensorflow as tf\n\n\nclass TensorBoardTest(tf.test.TestCase):\n    def test_batch_summaries(self):\n"
             "        cb = tf.keras.callbacks.TensorBoard(self.get_temp_dir(), update_freq='batch')\n"
         ),
+        Valid(  # a configuration class's attribute the analysis resolves, every 500 batches
+            CONFIGURED.format(every=500)
+        ),
+        Valid(  # a configuration read from a file: its value is not known
+            "import json\nimport tensorflow as tf\nconfig = json.load(open('config.json'))\n"
+            "cb = tf.keras.callbacks.TensorBoard('logs', update_freq=config['log_every'])\n"
+        ),
     )
     INVALID = (
+        Invalid(  # a configuration class's attribute, every batch: the analysis' value, said in the message
+            CONFIGURED.format(every=1),
+            line=9,
+            message_contains="`TensorBoard(update_freq=1)` (`cfg.LOG_EVERY` = 1) writes summaries every batch",
+        ),
+        Invalid(  # a dict's entry
+            "import tensorflow as tf\nconfig = {'log_every': 2}\n"
+            "cb = tf.keras.callbacks.TensorBoard('logs', update_freq=config['log_every'])\n",
+            line=3,
+            message_contains="every 2 batches",
+        ),
         Invalid(  # per batch by the option's default: reported, the call left as written (the default is the setting)
             PARSED.format(default="'batch'"),
             line=6,
@@ -159,9 +183,7 @@ class TensorboardEveryBatch(Rule):
         for site in facts.sites:
             if site.api != API or in_test_code(facts, site):
                 continue
-            call = facts.node(site)
-            value = argument(call, "update_freq", POSITION)
-            freq, source = known_value(facts, value, site.callsite.span.cell) if value is not None else (None, "")
+            freq, source = argument_value(facts, site, "update_freq", POSITION)
             what = _every(freq)
             if what is None:
                 continue

@@ -7,10 +7,16 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
-from greenlint.rules.defaults import default_value
+from greenlint.rules.defaults import argument_value
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site, is_keras_model_method
 
+#: A fit whose counts a configuration class of the file holds: 100 training steps, `{validation}` validation steps.
+CONFIGURED = (
+    "import tensorflow as tf\n\n\nclass Config:\n    STEPS_PER_EPOCH = 100\n    VALIDATION_STEPS = {validation}\n\n\n"
+    "cfg = Config()\nm = tf.keras.Sequential()\n"
+    "m.fit(ds, epochs=30, steps_per_epoch=cfg.STEPS_PER_EPOCH, validation_data=val, validation_steps=cfg.VALIDATION_STEPS)\n"
+)
 
 class ValidationLongerThanTraining(Rule):
     """
@@ -20,7 +26,9 @@ class ValidationLongerThanTraining(Rule):
     as the training steps: each epoch runs as many batches checking the model as training it,
     or more. The counts are literals or the defaults the program runs with (a parameter's, an
     argparse option's or an absl flag's default written in the file, or what every call of the
-    function in the file passes a parameter without one). A `validation_freq` of
+    function in the file passes a parameter without one), a module constant, a configuration of
+    the file (a class attribute or dict entry no statement sets again: `cfg.VALIDATION_STEPS`),
+    or the literal the analysis resolved for the argument. A `validation_freq` of
     `n` validates every `n`-th epoch: the validation steps are divided by it before the
     comparison (a list of epochs, or a frequency greenlint cannot read, is not reported).
     Not reported either: `validation_steps` without `validation_data` (Keras ignores it).
@@ -104,6 +112,7 @@ class ValidationLongerThanTraining(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "m.fit(ds, epochs=5, steps_per_epoch=100, validation_steps=500)\n"
         ),
+        Valid(CONFIGURED.format(validation=20)),  # the configuration's 20 validation steps against 100
         Valid(  # validation_data=None written out
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "m.fit(ds, epochs=5, steps_per_epoch=100, validation_data=None, validation_steps=500)\n"
@@ -124,9 +133,9 @@ class ValidationLongerThanTraining(Rule):
             "              validation_steps=val_steps_per_epoch, epochs=epochs)\n"
             "m = tf.keras.Sequential()\ntrain(m, gen(), gen())\n",
             line=3,
-            message_contains="validates 512 steps per epoch (the default of parameter `val_steps_per_epoch`), as many as"
-            " its 512 training steps (the default of parameter `steps_per_epoch`): with a forward pass a third of a"
-            " training step, about 25 %",
+            message_contains="validates 512 steps per epoch (`val_steps_per_epoch`: the default of parameter"
+            " `val_steps_per_epoch`), as many as its 512 training steps (`steps_per_epoch`: the default of parameter"
+            " `steps_per_epoch`): with a forward pass a third of a training step, about 25 %",
         ),
         Invalid(  # validated every second epoch: still 400 steps per epoch on average, against 200
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -139,7 +148,19 @@ class ValidationLongerThanTraining(Rule):
             "FLAGS = flags.FLAGS\nm = tf.keras.Sequential()\n"
             "m.fit(ds, epochs=5, steps_per_epoch=200, validation_data=val, validation_steps=FLAGS.eval_steps)\n",
             line=6,
-            message_contains="(the default of `--eval_steps`)",
+            message_contains="(`FLAGS.eval_steps`: the default of `--eval_steps`)",
+        ),
+        Invalid(  # the counts a configuration class of the file holds
+            CONFIGURED.format(validation=500),
+            line=11,
+            message_contains="validates 500 steps per epoch (`cfg.VALIDATION_STEPS` = 500), more than its 100 training"
+            " steps (`cfg.STEPS_PER_EPOCH` = 100)",
+        ),
+        Invalid(  # module constants
+            "import tensorflow as tf\nSTEPS, VAL_STEPS = 100, 100\nm = tf.keras.Sequential()\n"
+            "m.fit(ds, epochs=5, steps_per_epoch=STEPS, validation_data=val, validation_steps=VAL_STEPS)\n",
+            line=4,
+            message_contains="validates 100 steps per epoch (`VAL_STEPS` = 100), as many as its 100 training steps",
         ),
     )
 
@@ -161,11 +182,11 @@ class ValidationLongerThanTraining(Rule):
             message = self.MESSAGE.format(
                 method=site.api.rsplit(".", 1)[-1],
                 validation=validation[0],
-                validation_basis=f" ({validation[1]})" if validation[1] else "",
+                validation_basis=validation[1],
                 every=f" every {every} epochs ({per_epoch:g} per epoch)" if every > 1 else " per epoch",
                 relation="as many as" if per_epoch == training[0] else "more than",
                 training=training[0],
-                training_basis=f" ({training[1]})" if training[1] else "",
+                training_basis=training[1],
                 share=round(100 * per_epoch / (per_epoch + 3 * training[0])),
             )
             yield self.diagnostic(site.callsite.span, facts.path, message)
@@ -178,7 +199,7 @@ def _wrapped_counts(site: Site) -> tuple[tuple[int, str] | None, tuple[int, str]
     it found no validation data."""
     if "validation_samples" not in site.callsite.work:
         return None, None, None
-    where = f"passed through this call to {site.features.get('via', site.api)}"
+    where = f" (passed through this call to {site.features.get('via', site.api)})"
     found = [site.features.get(name) for name in ("steps_per_epoch", "validation_steps", "validation_freq")]
     training, validation, every = (n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None for n in found)
     return (
@@ -198,10 +219,10 @@ def _frequency(facts: FileFacts, site: Site) -> int | None:
 
 
 def _count(facts: FileFacts, site: Site, name: str) -> tuple[int, str] | None:
-    """The literal count given as *name*, or the default it runs with, and where that comes from."""
-    call = facts.node(site)
-    given = keyword(call, name)
-    found = default_value(facts, given.value, site.callsite.span.cell) if given is not None else None
-    if found is None or not isinstance(found.value, int) or isinstance(found.value, bool) or found.value <= 0:
+    """The count given as *name* (`defaults.argument_value`: as written, with the program's defaults,
+    a module constant, a configuration of the file, or as the analysis resolved it), and where that
+    comes from, as the message goes on (" (`cfg.VALIDATION_STEPS` = 500)"; "" as written)."""
+    value, where = argument_value(facts, site, name)
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
         return None
-    return found.value, found.where
+    return value, where

@@ -219,6 +219,24 @@ def test_a_modulo_guard_by_a_name_divides_by_the_value_it_holds():
     assert count(found[15]) == (4000, "upper")
 
 
+def test_a_modulo_guard_by_a_dict_entry_divides_by_the_value_it_holds():
+    """`step % config["every"] == 0` divides by the entry the analysis resolves; an entry of a dict
+    of unknown content divides nothing."""
+    found = runs(
+        """
+        config = {"every": 50}
+        for step in range(4000):
+            m.train_on_batch(x, y)
+            if step % config["every"] == 0:
+                m.save("ckpt.keras")
+            if step % loaded["every"] == 0:
+                m.predict(x)
+        """
+    )
+    assert count(found[6]) == (80, "upper")
+    assert count(found[8]) == (4000, "upper")
+
+
 def test_a_modulo_guard_by_a_command_line_option_divides_by_its_default():
     """`step % args.display_step == 0` (argparse) and `FLAGS.k` (absl) divide by the option's
     default, which the note names: a command line may change it; `np.mod`/`tf.math.mod` take the

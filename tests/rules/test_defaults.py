@@ -11,6 +11,7 @@ from greenlint.rules.base import FileFacts
 from greenlint.rules.defaults import (
     DefaultValue,
     Origin,
+    configured,
     default_value,
     module_constant,
     off_by_default,
@@ -43,6 +44,46 @@ LITERAL, DEFAULT, UNCALLED = Origin.LITERAL, Origin.DEFAULT, Origin.UNCALLED
 )
 def test_module_constant(source, expected):
     assert module_constant(FileFacts("m.py", (), source), "EVERY") == expected
+
+
+#: A configuration class of the file and its instance; `{more}` follows.
+CONFIG = "class Config:\n    EVERY = 50\n    NAME = 'run'\n\n\ncfg = Config()\n{more}"
+
+
+@pytest.mark.parametrize(
+    ("source", "read", "expected"),
+    [
+        (CONFIG.format(more=""), "cfg.EVERY", 50),
+        (CONFIG.format(more=""), "Config.EVERY", 50),  # the class itself
+        (CONFIG.format(more="class Small(Config):\n    pass\n\n\nsmall = Small()\n"), "small.EVERY", 50),  # inherited
+        (CONFIG.format(more="class Fast(Config):\n    EVERY = 2\n\n\nfast = Fast()\n"), "fast.EVERY", 2),  # overridden
+        (CONFIG.format(more="cfg.EVERY = 5\n"), "cfg.EVERY", None),  # assigned again in the file
+        (CONFIG.format(more="def tune(c):\n    c.EVERY = 5\n"), "cfg.EVERY", None),  # on any object
+        (CONFIG.format(more="setattr(cfg, key, value)\n"), "cfg.EVERY", None),  # set by name
+        (CONFIG.format(more=""), "cfg.OTHER", None),  # not in the class
+        (CONFIG.format(more="cfg = load()\n"), "cfg.EVERY", None),  # the name bound twice
+        (CONFIG.format(more="vars(cfg).update(loaded)\n"), "cfg.EVERY", None),
+        ("@dataclass\nclass Config:\n    EVERY: int = 50\n\n\ncfg = Config(EVERY=5)\n", "cfg.EVERY", None),  # a field set
+        ("@dataclass\nclass Config:\n    EVERY: int = 50\n\n\ncfg = Config()\n", "cfg.EVERY", 50),  # its default
+        ("class Config:\n    EVERY = 50\n    EVERY = 60\ncfg = Config()\n", "cfg.EVERY", None),
+        ("cfg = Config()\n", "cfg.EVERY", None),  # a class of another module
+        ("config = {'every': 50}\n", "config['every']", 50),
+        ("config = {'every': 50}\nconfig['every'] = 5\n", "config['every']", None),
+        ("config = {'every': 50}\nconfig.update(json.load(f))\n", "config['every']", None),
+        ("config = {'every': 50, **more}\n", "config['every']", None),  # a spread may replace it
+        ("config = {'every': n}\n", "config['every']", None),  # not a literal
+    ],
+)
+def test_a_configuration_holds_a_literal(source, read, expected):
+    facts = FileFacts("m.py", (), source)
+    assert configured(facts, ast.parse(read, mode="eval").body) == expected
+
+
+def test_a_configuration_name_a_function_binds_is_not_the_module_s():
+    source = CONFIG.format(more="def train(cfg):\n    return step % cfg.EVERY\n\n\ndef log():\n    return cfg.EVERY\n")
+    facts = FileFacts("m.py", (), source)
+    reads = sorted((n for n in ast.walk(facts.module()) if isinstance(n, ast.Attribute) and n.attr == "EVERY"), key=lambda n: n.lineno)
+    assert [configured(facts, read) for read in reads] == [None, 50]  # the parameter's, then the module's
 
 
 def test_a_notebook_constant_is_read_across_cells():
