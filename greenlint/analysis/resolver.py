@@ -1828,6 +1828,28 @@ class Resolver:
             return value if type(value) is not Inst or not arrays.unsized_dataset(value) else None
         return value
 
+    def mapped_static(self, data: arrays.Data, func: Any) -> arrays.Data | None:
+        """The pipeline *data* after `map(func)` of a project function (not a lambda) or a method of an
+        instance (`loader.load`, its class in another module: wrapped.py) that, walked again on one element
+        (a tensor of no known shape: a file name, a record), returns a tensor of known static shape (decoded
+        to stated channels, then resized or cropped to literal sides: queues.py): each element one tensor of
+        that shape; None otherwise."""
+        element = [(False, Inst("tensorflow.Tensor", "factory", {}))]
+        if self.exporting:
+            return None
+        if type(func) is ExtFunc and func.bound is not None:
+            value = wrapped.built(self, func.bound, element, [])
+        elif type(func) is UserFunc and not isinstance(func.info.node, ast.Lambda) \
+                and id(func.info) not in self.unrolling and len(self.unrolling) < unroll.MAX_DEPTH:
+            with self.shadowed():
+                ctx = self.walk_with(func.info, element, [], ())
+            value = _returned(ctx.returns) if ctx.returns else None
+        else:
+            return None
+        if type(value) is not Inst or not queues.static(value, whole=True):
+            return None
+        return replace(data, shape=value.meta[queues.STATIC_SHAPE], whole=True, parts=None)
+
     def another(self, info: FuncInfo, value: Any) -> Any:
         """A model a builder makes (`g_AB = build_generator()`, `g_BA = build_generator()`): the first
         call gets its walk's, each later call a fresh instance of it, so that two models built by one
@@ -2842,7 +2864,8 @@ class Resolver:
                     if "data" in meta:
                         data = arrays.dataset_step(name, meta["data"], step)
                         if data is not None and name == "map":  # `map(parse)` of a function returning (x, y)
-                            data = mapped.mapped_element(data, step.get("map_func"))
+                            data = self.mapped_static(data, step.get("map_func")) \
+                                or mapped.mapped_element(data, step.get("map_func"))
                         if data is None:
                             del meta["data"]
                         else:
@@ -3263,6 +3286,8 @@ class Resolver:
             return batch  # `tf.train.batch([image, label], 32)`: tensors of its element's shape and that batch
         if api in symops.SHAPE_OPS and type(shaped := named.get("input", named.get("x"))) is Inst and arrays.is_sym(shaped):
             return symops.shape_value(shaped.meta["sym"])  # `tf.shape(x)` of a symbolic tensor, as `x.shape`
+        if api in symops.SHAPE_OPS and (known := queues.known_shape(named.get("input", named.get("x")))) is not None:
+            return known  # `tf.shape(image)` of an element of known static shape: TF folds it to a constant
         if api == work_mod.MODEL_TO_ESTIMATOR:  # an Estimator that trains and runs that Keras model
             model = named.get("keras_model")
             return Inst(work_mod.ESTIMATOR, "factory", {"estimator_model": model} if work_mod.is_model(model) else {})

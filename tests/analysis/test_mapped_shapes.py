@@ -1,0 +1,111 @@
+"""A TF1 graph built on a tf.data pipeline of files mapped by a project function (`Resolver.mapped_static`):
+the function walked on one element decodes it to stated channels and resizes or crops it to literal sides,
+so `get_next()` is a batch of that static shape and the session run fed nothing is priced as the same graph
+on a placeholder of that shape; a side or channel count the code does not state leaves the run a floor."""
+
+from __future__ import annotations
+
+import textwrap
+
+from greenlint.analysis.analyse import analyse_file, analyse_source
+from tests.analysis.test_whole_program import write
+
+
+def runs(code: str, name: str = "train.py") -> dict[int, dict]:
+    result = analyse_source(textwrap.dedent(code).lstrip("\n"), name)
+    assert result.errors == []
+    return {s.span.line: s.work for s in result.callsites if "step" in s.work}
+
+
+LOADED = """
+import glob
+import tensorflow as tf
+
+
+def load(path):
+    image = tf.image.decode_jpeg(tf.read_file(path), channels=3)
+    image = tf.image.resize_images(image, [128, 128])
+    return tf.cast(image, tf.float32) / 127.5 - 1
+
+
+files = glob.glob("images/*.jpg")
+images = tf.data.Dataset.from_tensor_slices(files).map(load).batch(8).make_one_shot_iterator().get_next()
+loss = tf.reduce_mean(tf.layers.conv2d(images, 64, 3, padding="same"))
+train_op = tf.train.AdamOptimizer().minimize(loss)
+with tf.Session() as sess:
+    for step in range(1000):
+        sess.run(train_op)
+"""
+#: The same graph on a placeholder of the batch and shape the pipeline yields.
+PLACED = """
+import tensorflow as tf
+images = tf.placeholder(tf.float32, [8, 128, 128, 3])
+loss = tf.reduce_mean(tf.layers.conv2d(images, 64, 3, padding="same"))
+train_op = tf.train.AdamOptimizer().minimize(loss)
+with tf.Session() as sess:
+    for step in range(1000):
+        sess.run(train_op, feed_dict=feed)
+"""
+
+
+def _placed() -> int:
+    return runs(PLACED)[7]["flops_per_sample"].value
+
+
+def test_a_pipeline_of_files_decoded_and_resized_by_its_map_is_a_batch_of_that_shape():
+    train = runs(LOADED)[17]
+    assert train["step"].value == "training"
+    assert train["samples"].value == 8
+    assert train["flops_per_sample"].value == _placed() > 0 and train["flops_per_sample"].bound is None
+
+
+#: The map a method of an instance whose construction gives the sides and channels.
+METHOD = LOADED.replace('''def load(path):
+    image = tf.image.decode_jpeg(tf.read_file(path), channels=3)
+    image = tf.image.resize_images(image, [128, 128])
+    return tf.cast(image, tf.float32) / 127.5 - 1
+''', '''class Loader:
+    def __init__(self, size, channels):
+        self.size = size
+        self.channels = channels
+
+    def load(self, path):
+        image = tf.image.decode_jpeg(tf.read_file(path), channels=self.channels)
+        image = tf.image.resize_images(image, [self.size, self.size])
+        return tf.cast(image, tf.float32) / 127.5 - 1
+''').replace(".map(load)", ".map(Loader(128, 3).load)")
+
+
+def test_a_method_of_an_instance_maps_with_the_sizes_its_construction_gave():
+    train = runs(METHOD)[22]
+    assert train["samples"].value == 8
+    assert train["flops_per_sample"].value == _placed()
+
+
+def test_a_crop_back_to_the_shape_before_an_enlarging_resize_keeps_that_shape():
+    """`random_crop(image, tf.shape(original))` after a resize to 143x143: TF folds the shape of a tensor
+    whose static shape is known whole into a constant, so the crop is 128x128x3 again."""
+    code = LOADED.replace("    return tf.cast(image, tf.float32) / 127.5 - 1", """    sides = tf.shape(image)
+    image = tf.random_crop(tf.image.resize_images(image, [143, 143]), sides)
+    return tf.cast(image, tf.float32) / 127.5 - 1""")
+    assert runs(code)[19]["flops_per_sample"].value == _placed()
+
+
+def test_a_map_whose_sides_or_channels_the_code_does_not_state_leaves_the_run_a_floor():
+    for unknown, line in (
+        (LOADED.replace("channels=3", "channels=0"), 17),  # the file's own channels
+        (LOADED.replace("[128, 128]", "[side, side]"), 17),
+        (LOADED.replace("    return tf.cast", "    image = tf.random_crop(image, tf.shape(path))\n    return tf.cast"), 18),
+        (LOADED.replace(".map(load)", ".map(lambda p: load(p))"), 17),
+    ):
+        assert runs(unknown)[line]["flops_per_sample"].value is None
+
+
+def test_a_method_of_an_instance_of_another_module_maps_with_its_construction(tmp_path):
+    loaders = METHOD[: METHOD.index("files = ")].replace("import glob\n", "")
+    train = METHOD[METHOD.index("files = "):].replace("Loader(128, 3)", "loaders.Loader(128, 3)")
+    write(tmp_path, {"loaders.py": loaders, "train.py": "import glob\nimport tensorflow as tf\nimport loaders\n\n" + train})
+    result = analyse_file(tmp_path / "train.py")
+    assert result.errors == []
+    [site] = [s for s in result.callsites if "step" in s.work]
+    assert site.work["samples"].value == 8 and site.work["flops_per_sample"].value == _placed()
