@@ -2688,11 +2688,14 @@ class Resolver:
         return scope, scope.names.get(name), self.ctx.lists.get(name, 0) if scope is self.scope else 0
 
     def graph_list(self, name: str, method: str, args: list) -> bool:
-        """`outputs.append(head)` of a symbolic tensor to a list this scope binds, empty or of symbolic
-        tensors only, on every path since it was bound (no branch, and each loop around the call since
-        then walked trip by trip: unroll.py): the list of those tensors (a model's outputs, a U-Net's
-        skips); False, the list left to `fill_list`, otherwise."""
-        if method != "append" or len(args) != 1 or args[0][0] or not arrays.is_sym(args[0][1]):
+        """`outputs.append(head)` of a symbolic tensor (or `extend([a, b])` of a display of them) to a list
+        this scope binds, empty or of symbolic tensors only, on every path since it was bound (no branch,
+        and each loop around the call since then walked trip by trip: unroll.py): the list of those
+        tensors (a model's outputs, a U-Net's skips); False, the list left to `fill_list`, otherwise."""
+        given = args[0][1] if len(args) == 1 and not args[0][0] else None
+        added = (given,) if method == "append" and arrays.is_sym(given) else given.items \
+            if method == "extend" and type(given) is Seq and given.items and all(map(arrays.is_sym, given.items)) else None
+        if added is None:
             return False
         scope, value, depth = self.list_binding(name)
         items = () if type(value) is Const and value.value == [] else value.items if type(value) is Seq else None
@@ -2700,7 +2703,7 @@ class Resolver:
             return False
         if not all(id(loop) in self.unrolling for loop in self.ctx.rebound[depth:]):
             return False
-        scope.names[name] = Seq((*items, args[0][1]))
+        scope.names[name] = Seq((*items, *added))
         return True
 
     def fill_list(self, name: str, method: str, decoded: str | None = None, line: int = 0) -> None:
@@ -3029,6 +3032,10 @@ class Resolver:
                 return converted if converted is not None else self.mapped(node, args)
             if node.func.id == by_name.DUNDER_IMPORT:
                 return self.module_named(node.func.id, node, args, keywords)
+            if node.func.id == "sum" and len(args) == 1 and not args[0][0] and type(args[0][1]) is Seq \
+                    and any(map(arrays.is_sym, args[0][1].items)):  # `sum(losses)` of a graph's tensors: their `add_n`
+                sym = symops.on_sym("tensorflow.add_n", {"inputs": args[0][1]}, _node_key(node, self.instance))
+                return Inst(_tensor_class(list(args[0][1].items)), "operator", {"sym": sym})
             return self.builtin_call(node.func.id, args, keywords, node.lineno)
         if callee is None:
             self.applied(node, args)

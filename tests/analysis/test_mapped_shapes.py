@@ -1,7 +1,10 @@
 """A TF1 graph built on a tf.data pipeline of files mapped by a project function (`Resolver.mapped_static`):
 the function walked on one element decodes it to stated channels and resizes or crops it to literal sides,
 so `get_next()` is a batch of that static shape and the session run fed nothing is priced as the same graph
-on a placeholder of that shape; a side or channel count the code does not state leaves the run a floor."""
+on a placeholder of that shape; a side or channel count the code does not state leaves the run a floor.
+And the losses such graphs sum: a loop indexing lists of a graph's tensors is walked trip by trip
+(unroll.py), `extend` of a display of them keeps the list, `sum` of them is their `add_n` (one add per
+element per operand past the first, as `tf.add_n` of tensors of one shape)."""
 
 from __future__ import annotations
 
@@ -109,3 +112,70 @@ def test_a_method_of_an_instance_of_another_module_maps_with_its_construction(tm
     assert result.errors == []
     [site] = [s for s in result.callsites if "step" in s.work]
     assert site.work["samples"].value == 8 and site.work["flops_per_sample"].value == _placed()
+
+
+LOSSES = """
+import tensorflow as tf
+
+
+def scored(loss_func, real, fake):
+    loss = []
+    for i in range(2):
+        if loss_func == "lsgan":
+            real_loss = tf.reduce_mean(tf.squared_difference(real[i], 1.0))
+            fake_loss = tf.reduce_mean(tf.square(fake[i]))
+        loss.append(real_loss + fake_loss)
+    return sum(loss)
+
+
+def discriminator(x):
+    logits = []
+    logits.extend([tf.layers.conv2d(x, 64, 3), tf.layers.conv2d(x, 32, 3)])
+    return logits
+
+
+x = tf.placeholder(tf.float32, [4, 32, 32, 3])
+loss = scored("lsgan", discriminator(x), discriminator(x * 2.0))
+train_op = tf.train.AdamOptimizer().minimize(loss)
+with tf.Session() as sess:
+    for step in range(10):
+        sess.run(train_op, feed_dict=feed)
+"""
+#: The same losses written out: the four convolutions reach the loss either way.
+WRITTEN = LOSSES.replace("""    loss = []
+    for i in range(2):
+        if loss_func == "lsgan":
+            real_loss = tf.reduce_mean(tf.squared_difference(real[i], 1.0))
+            fake_loss = tf.reduce_mean(tf.square(fake[i]))
+        loss.append(real_loss + fake_loss)
+    return sum(loss)""", """    first = tf.reduce_mean(tf.squared_difference(real[0], 1.0)) + tf.reduce_mean(tf.square(fake[0]))
+    return first + tf.reduce_mean(tf.squared_difference(real[1], 1.0)) + tf.reduce_mean(tf.square(fake[1]))""").replace(
+    """    logits = []
+    logits.extend([tf.layers.conv2d(x, 64, 3), tf.layers.conv2d(x, 32, 3)])
+    return logits""", "    return [tf.layers.conv2d(x, 64, 3), tf.layers.conv2d(x, 32, 3)]")
+
+
+def test_losses_summed_over_lists_of_a_graph_s_tensors_reach_every_tensor_indexed():
+    summed = runs(LOSSES)[25]["flops_per_sample"]
+    written = runs(WRITTEN)[18]["flops_per_sample"]
+    convolutions = 2 * 2 * 3 * 3 * 3 * (64 + 32) * 30 * 30
+    assert summed.value == written.value > convolutions and summed.bound is written.bound is None
+
+
+def test_a_list_extended_under_a_branch_or_summed_from_no_tensors_stays_unknown():
+    branched = LOSSES.replace("    logits.extend(", "    if flag:\n        logits.extend(")
+    assert runs(branched)[26]["flops_per_sample"].value is None
+    assert runs(LOSSES.replace("return sum(loss)", "return sum([1, 2])"))[25]["flops_per_sample"].value is None
+
+
+def test_add_n_of_tensors_of_one_shape_adds_each_element_once_per_operand_past_the_first():
+    code = """
+    import tensorflow as tf
+    x = tf.placeholder(tf.float32, [None, 10])
+    with tf.Session() as sess:
+        sess.run(tf.add_n([x, x * 2.0, x * 3.0]), feed_dict=feed)
+        sess.run(tf.add_n([x, tf.reduce_mean(x, axis=1, keepdims=True)]), feed_dict=feed)
+    """
+    found = runs(code)
+    assert found[4]["flops_per_sample"].value == 2 * 10 + 2 * 10  # the two products, then two adds per element
+    assert found[5]["flops_per_sample"].bound == "lower"  # shapes that differ: the add's work not known
