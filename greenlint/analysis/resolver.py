@@ -2614,7 +2614,8 @@ class Resolver:
         if filler is not None and self.graph_list(*filler, args):
             pass  # `outputs.append(head)` of a graph's tensors: the list of them
         elif filler is not None:  # a decode earlier in the loop's body (one in a loop: per item, per pass), or in the value
-            self.fill_list(*filler, self.decoded if len(self.ctx.loops) > 1 else None, node.lineno)
+            self.fill_list(*filler, self.decoded if len(self.ctx.loops) > 1 else None, node.lineno,
+                           args[0][1] if len(args) == 1 and not args[0][0] else None)
         elif type(func) is ast.Attribute and func.attr in _LIST_FILLERS and type(func.value) is ast.Attribute:
             self.fill_attribute(func.value, func.attr)
         self.discarded = discarded
@@ -2706,13 +2707,14 @@ class Resolver:
         scope.names[name] = Seq((*items, *added))
         return True
 
-    def fill_list(self, name: str, method: str, decoded: str | None = None, line: int = 0) -> None:
+    def fill_list(self, name: str, method: str, decoded: str | None = None, line: int = 0, item: Any = None) -> None:
         """`xs.append(v)` on a list this scope binds (a literal list, or one filled so far): its
         length grows by how often the call runs here (arrays.appended); `extend`/`insert`/`+=`
         leave it unknown. A list display of other values (a `Seq`) gets one unknown item more per
         `append` or `insert` (wherever the walk takes it: its items are then what it holds at least),
         and an `extend` leaves it unknown. Where a loop appends what a decode read (*decoded*, at *line*), the list
-        is a batch decoded item by item on the spot (arrays.kept reads it so)."""
+        is a batch decoded item by item on the spot (arrays.kept reads it so). A list every *item* appended to
+        which is a tensor holds tensors (`arrays.HOLDS_TENSORS`)."""
         scope, value, depth = self.list_binding(name)
         if not (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST):
             if type(value) is Seq:  # a list display of values (`[EarlyStopping()]`): what it held, and more
@@ -2728,6 +2730,8 @@ class Resolver:
         runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors, ctx.counted[depth:],
                               ctx.resumes > 0)
         filled = arrays.appended(value, runs.count, runs.bound == runs_mod.UPPER or runs.share > 1)
+        if filled is not None and arrays.holds_tensor(item) and (type(value) is Const or value.meta.get(arrays.HOLDS_TENSORS)):
+            filled.meta[arrays.HOLDS_TENSORS] = True
         if decoded is not None:
             meta = filled.meta if filled is not None else {}
             filled = Inst(arrays.LIST, "append", {**meta, "host": decoded, "line": line, "walk": id(self.ctx)})
@@ -3032,10 +3036,10 @@ class Resolver:
                 return converted if converted is not None else self.mapped(node, args)
             if node.func.id == by_name.DUNDER_IMPORT:
                 return self.module_named(node.func.id, node, args, keywords)
-            if node.func.id == "sum" and len(args) == 1 and not args[0][0] and type(args[0][1]) is Seq \
-                    and any(map(arrays.is_sym, args[0][1].items)):  # `sum(losses)` of a graph's tensors: their `add_n`
-                sym = symops.on_sym("tensorflow.add_n", {"inputs": args[0][1]}, _node_key(node, self.instance))
-                return Inst(_tensor_class(list(args[0][1].items)), "operator", {"sym": sym})
+            if node.func.id == "sum" and len(args) == 1 and not args[0][0]:
+                summed = _summed(args[0][1], _node_key(node, self.instance))
+                if summed is not None:
+                    return summed
             return self.builtin_call(node.func.id, args, keywords, node.lineno)
         if callee is None:
             self.applied(node, args)
@@ -5411,6 +5415,17 @@ def _node_key(node: ast.AST, instance: int) -> Hashable:
     """The key of a graph op's FLOPs in a Sym: its node, and the walk making it where that is one for
     values only (`Resolver.shadowed`: the same line called again adds its own FLOPs)."""
     return (id(node), instance) if instance else id(node)
+
+
+def _summed(value: Any, key: Hashable) -> Inst | None:
+    """`sum(losses)`: of a display of a graph's tensors, their `add_n` (its FLOPs at *key*); of a list every
+    item appended to which is a tensor, a tensor; None otherwise (the builtin's own arithmetic)."""
+    if type(value) is Seq and any(map(arrays.is_sym, value.items)):
+        return Inst(_tensor_class(list(value.items)), "operator",
+                    {"sym": symops.on_sym("tensorflow.add_n", {"inputs": value}, key)})
+    if type(value) is Inst and value.cls == arrays.LIST and value.meta.get(arrays.HOLDS_TENSORS):
+        return Inst(arrays.TENSOR, "operator", {})
+    return None
 
 
 def _tensor_class(values: list) -> str:

@@ -179,3 +179,20 @@ def test_add_n_of_tensors_of_one_shape_adds_each_element_once_per_operand_past_t
     found = runs(code)
     assert found[4]["flops_per_sample"].value == 2 * 10 + 2 * 10  # the two products, then two adds per element
     assert found[5]["flops_per_sample"].bound == "lower"  # shapes that differ: the add's work not known
+
+
+def test_losses_summed_by_a_helper_of_another_module_reach_the_graph(tmp_path):
+    """The helper's own walk knows no tensor of its parameters, but every item it appends to its list is a
+    tensor: its `sum` is one, so the helper is walked again with each call's tensors (a Template)."""
+    helper = LOSSES[: LOSSES.index("\ndef discriminator")]
+    model = "import tensorflow as tf\nimport losses\n\n" + LOSSES[LOSSES.index("def discriminator"):].replace(
+        "loss = scored(", "loss = losses.scored(")
+    write(tmp_path, {"losses.py": helper, "train.py": model})
+    result = analyse_file(tmp_path / "train.py")
+    assert result.errors == []
+    [site] = [s for s in result.callsites if "step" in s.work]
+    assert site.work["flops_per_sample"].value == runs(LOSSES)[25]["flops_per_sample"].value
+    numbers = helper.replace("loss.append(real_loss + fake_loss)", "loss.append(float(step))")
+    write(tmp_path, {"losses.py": numbers})
+    [site] = [s for s in analyse_file(tmp_path / "train.py").callsites if "step" in s.work]
+    assert site.work["flops_per_sample"].value is None
