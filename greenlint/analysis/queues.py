@@ -100,8 +100,9 @@ def static_result(api: str, named: dict) -> tuple | None:
     leaf = api.rpartition(".")[2]
     if leaf in _DECODERS:
         channels = named.get("channels")
-        known = type(channels) is Const and type(channels.value) is int and channels.value > 0
-        return (None, None, channels.value) if known else None
+        if type(channels) is Const and type(channels.value) is int and channels.value > 0:
+            return None, None, channels.value
+        return None
     if leaf in _SHAPE_KEPT:
         return _static(named.get(_SHAPE_KEPT[leaf]))
     if leaf == "random_crop" or leaf == "reshape":

@@ -2730,7 +2730,8 @@ class Resolver:
         runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors, ctx.counted[depth:],
                               ctx.resumes > 0)
         filled = arrays.appended(value, runs.count, runs.bound == runs_mod.UPPER or runs.share > 1)
-        if filled is not None and arrays.holds_tensor(item) and (type(value) is Const or value.meta.get(arrays.HOLDS_TENSORS)):
+        if filled is not None and arrays.holds_tensor(item) \
+                and (type(value) is Const or type(value) is Inst and value.meta.get(arrays.HOLDS_TENSORS)):
             filled.meta[arrays.HOLDS_TENSORS] = True
         if decoded is not None:
             meta = filled.meta if filled is not None else {}
