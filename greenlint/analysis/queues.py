@@ -19,7 +19,10 @@ the element has that call's static shape. A queue's
 are tuples of known parts (`from_tensor_slices((x, y))`), a tuple of such tensors; over one mapped by a
 function of the file every `return` of which is a literal tuple (`map(parse)`, or
 `apply(map_and_batch(parse, n))`, a map then a batch: mapped.py), a tuple of that many tensors of the
-batch, their shapes unknown (what the function computes is not followed).
+batch, their shapes unknown; over one mapped by a project function (or an instance's method) that, walked
+on one element, returns one tensor of known static shape (a file decoded to stated channels, resized or
+cropped to literal sides: `Resolver.mapped_static`), a tensor of that shape. `tf.shape(image)` of a tensor
+whose static shape is known whole is that shape, as TF's shape inference folds it (`known_shape`).
 """
 
 from __future__ import annotations
