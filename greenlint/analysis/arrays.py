@@ -45,8 +45,10 @@ DATASET = "tensorflow.data.Dataset"
 BATCHED = "batched"
 TENSOR = "tensorflow.Tensor"
 #: A Python list filled by `.append` in loops: meta "length" (items appended, None: unknown) and
-#: "length_bound" ("exact" or "upper": some appends sit under a condition).
+#: "length_bound" ("exact" or "upper": some appends sit under a condition); `HOLDS_TENSORS` where every
+#: item appended is a tensor (a loss per scale, whose `sum` is a tensor).
 LIST = "builtins.list"
+HOLDS_TENSORS = "tensors"
 #: What calling a Python generator function gives (`def gen(): ... yield x[i:i + bs]`): meta
 #: "data", a `Data` with the batch its yields show (samples unknown: it may loop forever).
 PY_GENERATOR = "builtins.generator"

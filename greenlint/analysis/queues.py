@@ -19,7 +19,10 @@ the element has that call's static shape. A queue's
 are tuples of known parts (`from_tensor_slices((x, y))`), a tuple of such tensors; over one mapped by a
 function of the file every `return` of which is a literal tuple (`map(parse)`, or
 `apply(map_and_batch(parse, n))`, a map then a batch: mapped.py), a tuple of that many tensors of the
-batch, their shapes unknown (what the function computes is not followed).
+batch, their shapes unknown; over one mapped by a project function (or an instance's method) that, walked
+on one element, returns one tensor of known static shape (a file decoded to stated channels, resized or
+cropped to literal sides: `Resolver.mapped_static`), a tensor of that shape. `tf.shape(image)` of a tensor
+whose static shape is known whole is that shape, as TF's shape inference folds it (`known_shape`).
 """
 
 from __future__ import annotations
@@ -57,6 +60,9 @@ _SHAPE_KEPT = {
 _RESIZES = frozenset({"resize", "resize_images", "resize_bilinear", "resize_nearest_neighbor", "resize_area",
                       "resize_bicubic"})
 _CROPS = frozenset({"crop_to_bounding_box", "resize_image_with_crop_or_pad", "resize_with_crop_or_pad"})
+#: Image decoders whose result is `[height, width, channels]`, its sides read from the file (None) and its
+#: channels the literal `channels` given (0, the default, means the file's: not known).
+_DECODERS = frozenset({"decode_jpeg", "decode_png"})
 
 
 def set_shape(tensor: Inst, shape: Any) -> None:
@@ -83,17 +89,23 @@ def image_op(api: str) -> bool:
     `resize_images`, `crop_to_bounding_box`): it returns one tensor, even where the catalog does not say so."""
     leaf = api.rpartition(".")[2]
     return api.startswith("tensorflow.") and (leaf in _SHAPE_KEPT or leaf in _RESIZES or leaf in _CROPS
-                                              or leaf == "random_crop")
+                                              or leaf in _DECODERS or leaf == "random_crop")
 
 
 def static_result(api: str, named: dict) -> tuple | None:
     """The static shape of what the TF op *api* returns given a tensor of static shape, where TF infers it
     from the input's and the literal sizes the call states: images resized or cropped (their channels the
     input's, a side the call does not state None), `random_crop` or `reshape` to a literal shape,
-    an op that keeps its input's shape; None where not known (`set_shape` is then the code's only word)."""
+    an op that keeps its input's shape, an image decoded to a literal number of channels (its sides None);
+    None where not known (`set_shape` is then the code's only word)."""
     if not api.startswith("tensorflow."):
         return None
     leaf = api.rpartition(".")[2]
+    if leaf in _DECODERS:
+        channels = named.get("channels")
+        if type(channels) is Const and type(channels.value) is int and channels.value > 0:
+            return None, None, channels.value
+        return None
     if leaf in _SHAPE_KEPT:
         return _static(named.get(_SHAPE_KEPT[leaf]))
     if leaf == "random_crop" or leaf == "reshape":
@@ -149,6 +161,12 @@ def static(value: Any, whole: bool = False) -> bool:
         return any(static(item, whole) for item in value.items)
     shape = value.meta.get(STATIC_SHAPE) if type(value) is Inst else None
     return shape is not None and (not whole or None not in shape)
+
+
+def known_shape(tensor: Any) -> Const | None:
+    """`tf.shape(image)` of a tensor whose static shape is known whole, as TF's shape inference folds it (a
+    constant: `random_crop(image, tf.shape(original))` keeps the original's sides); None otherwise."""
+    return Const(tensor.meta[STATIC_SHAPE]) if type(tensor) is Inst and static(tensor, whole=True) else None
 
 
 def _element_tensors(value: Any) -> bool:

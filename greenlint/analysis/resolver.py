@@ -1828,6 +1828,28 @@ class Resolver:
             return value if type(value) is not Inst or not arrays.unsized_dataset(value) else None
         return value
 
+    def mapped_static(self, data: arrays.Data, func: Any) -> arrays.Data | None:
+        """The pipeline *data* after `map(func)` of a project function (not a lambda) or a method of an
+        instance (`loader.load`, its class in another module: wrapped.py) that, walked again on one element
+        (a tensor of no known shape: a file name, a record), returns a tensor of known static shape (decoded
+        to stated channels, then resized or cropped to literal sides: queues.py): each element one tensor of
+        that shape; None otherwise."""
+        element = [(False, Inst("tensorflow.Tensor", "factory", {}))]
+        if self.exporting:
+            return None
+        if type(func) is ExtFunc and func.bound is not None:
+            value = wrapped.built(self, func.bound, element, [])
+        elif type(func) is UserFunc and not isinstance(func.info.node, ast.Lambda) \
+                and id(func.info) not in self.unrolling and len(self.unrolling) < unroll.MAX_DEPTH:
+            with self.shadowed():
+                ctx = self.walk_with(func.info, element, [], ())
+            value = _returned(ctx.returns) if ctx.returns else None
+        else:
+            return None
+        if type(value) is not Inst or not queues.static(value, whole=True):
+            return None
+        return replace(data, shape=value.meta[queues.STATIC_SHAPE], whole=True, parts=None)
+
     def another(self, info: FuncInfo, value: Any) -> Any:
         """A model a builder makes (`g_AB = build_generator()`, `g_BA = build_generator()`): the first
         call gets its walk's, each later call a fresh instance of it, so that two models built by one
@@ -2592,7 +2614,8 @@ class Resolver:
         if filler is not None and self.graph_list(*filler, args):
             pass  # `outputs.append(head)` of a graph's tensors: the list of them
         elif filler is not None:  # a decode earlier in the loop's body (one in a loop: per item, per pass), or in the value
-            self.fill_list(*filler, self.decoded if len(self.ctx.loops) > 1 else None, node.lineno)
+            self.fill_list(*filler, self.decoded if len(self.ctx.loops) > 1 else None, node.lineno,
+                           args[0][1] if len(args) == 1 and not args[0][0] else None)
         elif type(func) is ast.Attribute and func.attr in _LIST_FILLERS and type(func.value) is ast.Attribute:
             self.fill_attribute(func.value, func.attr)
         self.discarded = discarded
@@ -2666,11 +2689,14 @@ class Resolver:
         return scope, scope.names.get(name), self.ctx.lists.get(name, 0) if scope is self.scope else 0
 
     def graph_list(self, name: str, method: str, args: list) -> bool:
-        """`outputs.append(head)` of a symbolic tensor to a list this scope binds, empty or of symbolic
-        tensors only, on every path since it was bound (no branch, and each loop around the call since
-        then walked trip by trip: unroll.py): the list of those tensors (a model's outputs, a U-Net's
-        skips); False, the list left to `fill_list`, otherwise."""
-        if method != "append" or len(args) != 1 or args[0][0] or not arrays.is_sym(args[0][1]):
+        """`outputs.append(head)` of a symbolic tensor (or `extend([a, b])` of a display of them) to a list
+        this scope binds, empty or of symbolic tensors only, on every path since it was bound (no branch,
+        and each loop around the call since then walked trip by trip: unroll.py): the list of those
+        tensors (a model's outputs, a U-Net's skips); False, the list left to `fill_list`, otherwise."""
+        given = args[0][1] if len(args) == 1 and not args[0][0] else None
+        added = (given,) if method == "append" and arrays.is_sym(given) else given.items \
+            if method == "extend" and type(given) is Seq and given.items and all(map(arrays.is_sym, given.items)) else None
+        if added is None:
             return False
         scope, value, depth = self.list_binding(name)
         items = () if type(value) is Const and value.value == [] else value.items if type(value) is Seq else None
@@ -2678,16 +2704,17 @@ class Resolver:
             return False
         if not all(id(loop) in self.unrolling for loop in self.ctx.rebound[depth:]):
             return False
-        scope.names[name] = Seq((*items, args[0][1]))
+        scope.names[name] = Seq((*items, *added))
         return True
 
-    def fill_list(self, name: str, method: str, decoded: str | None = None, line: int = 0) -> None:
+    def fill_list(self, name: str, method: str, decoded: str | None = None, line: int = 0, item: Any = None) -> None:
         """`xs.append(v)` on a list this scope binds (a literal list, or one filled so far): its
         length grows by how often the call runs here (arrays.appended); `extend`/`insert`/`+=`
         leave it unknown. A list display of other values (a `Seq`) gets one unknown item more per
         `append` or `insert` (wherever the walk takes it: its items are then what it holds at least),
         and an `extend` leaves it unknown. Where a loop appends what a decode read (*decoded*, at *line*), the list
-        is a batch decoded item by item on the spot (arrays.kept reads it so)."""
+        is a batch decoded item by item on the spot (arrays.kept reads it so). A list every *item* appended to
+        which is a tensor holds tensors (`arrays.HOLDS_TENSORS`)."""
         scope, value, depth = self.list_binding(name)
         if not (type(value) is Const and type(value.value) is list or type(value) is Inst and value.cls == arrays.LIST):
             if type(value) is Seq:  # a list display of values (`[EarlyStopping()]`): what it held, and more
@@ -2703,6 +2730,9 @@ class Resolver:
         runs = runs_mod.local(ctx.trips[depth:], ctx.exits > 0 or ctx.guards > 0, divisors, ctx.counted[depth:],
                               ctx.resumes > 0)
         filled = arrays.appended(value, runs.count, runs.bound == runs_mod.UPPER or runs.share > 1)
+        if filled is not None and arrays.holds_tensor(item) \
+                and (type(value) is Const or type(value) is Inst and value.meta.get(arrays.HOLDS_TENSORS)):
+            filled.meta[arrays.HOLDS_TENSORS] = True
         if decoded is not None:
             meta = filled.meta if filled is not None else {}
             filled = Inst(arrays.LIST, "append", {**meta, "host": decoded, "line": line, "walk": id(self.ctx)})
@@ -2842,7 +2872,8 @@ class Resolver:
                     if "data" in meta:
                         data = arrays.dataset_step(name, meta["data"], step)
                         if data is not None and name == "map":  # `map(parse)` of a function returning (x, y)
-                            data = mapped.mapped_element(data, step.get("map_func"))
+                            data = self.mapped_static(data, step.get("map_func")) \
+                                or mapped.mapped_element(data, step.get("map_func"))
                         if data is None:
                             del meta["data"]
                         else:
@@ -3006,6 +3037,10 @@ class Resolver:
                 return converted if converted is not None else self.mapped(node, args)
             if node.func.id == by_name.DUNDER_IMPORT:
                 return self.module_named(node.func.id, node, args, keywords)
+            if node.func.id == "sum" and len(args) == 1 and not args[0][0]:
+                summed = _summed(args[0][1], _node_key(node, self.instance))
+                if summed is not None:
+                    return summed
             return self.builtin_call(node.func.id, args, keywords, node.lineno)
         if callee is None:
             self.applied(node, args)
@@ -3263,6 +3298,8 @@ class Resolver:
             return batch  # `tf.train.batch([image, label], 32)`: tensors of its element's shape and that batch
         if api in symops.SHAPE_OPS and type(shaped := named.get("input", named.get("x"))) is Inst and arrays.is_sym(shaped):
             return symops.shape_value(shaped.meta["sym"])  # `tf.shape(x)` of a symbolic tensor, as `x.shape`
+        if api in symops.SHAPE_OPS and (known := queues.known_shape(named.get("input", named.get("x")))) is not None:
+            return known  # `tf.shape(image)` of an element of known static shape: TF folds it to a constant
         if api == work_mod.MODEL_TO_ESTIMATOR:  # an Estimator that trains and runs that Keras model
             model = named.get("keras_model")
             return Inst(work_mod.ESTIMATOR, "factory", {"estimator_model": model} if work_mod.is_model(model) else {})
@@ -5379,6 +5416,17 @@ def _node_key(node: ast.AST, instance: int) -> Hashable:
     """The key of a graph op's FLOPs in a Sym: its node, and the walk making it where that is one for
     values only (`Resolver.shadowed`: the same line called again adds its own FLOPs)."""
     return (id(node), instance) if instance else id(node)
+
+
+def _summed(value: Any, key: Hashable) -> Inst | None:
+    """`sum(losses)`: of a display of a graph's tensors, their `add_n` (its FLOPs at *key*); of a list every
+    item appended to which is a tensor, a tensor; None otherwise (the builtin's own arithmetic)."""
+    if type(value) is Seq and any(map(arrays.is_sym, value.items)):
+        return Inst(_tensor_class(list(value.items)), "operator",
+                    {"sym": symops.on_sym("tensorflow.add_n", {"inputs": value}, key)})
+    if type(value) is Inst and value.cls == arrays.LIST and value.meta.get(arrays.HOLDS_TENSORS):
+        return Inst(arrays.TENSOR, "operator", {})
+    return None
 
 
 def _tensor_class(values: list) -> str:

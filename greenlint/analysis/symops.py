@@ -226,11 +226,22 @@ def _layer_shape(name: str, init: dict, shape: tuple, syms: list[Sym], call_key:
     return _added(syms, found.shape if name in _OWN_CHANNELS else (*found.shape[:-1], None), None, call_key)
 
 
+def _summed(items: tuple, syms: list[Sym], call_key: Hashable) -> Sym | None:
+    """`add_n` of symbolic tensors of one known shape (TF requires it): one add per element per operand past
+    the first; None where an operand is not symbolic or the shapes differ or are not known."""
+    shapes = {_sample(item) if is_sym(item) else None for item in items}
+    shape = shapes.pop() if len(shapes) == 1 else None
+    count = _elements(shape) if shape is not None else None
+    return _added(syms, shape, count * (len(items) - 1), call_key) if count is not None else None
+
+
 def _first(named: dict, *keys: str) -> Any:
     return next((named[k] for k in keys if k in named), None)
 
 
 def _op(leaf: str, named: dict, syms: list[Sym], call_key: Hashable) -> Sym | None:
+    if leaf == "add_n" and type(named.get("inputs")) is Seq:  # `tf.add_n(losses)`: operands of one shape
+        return _summed(named["inputs"].items, syms, call_key)
     if leaf in ops.UNARY or leaf in ops.BINARY or leaf in _ELEMENTWISE:
         shape, sure = _broadcast(named)
         if shape is None:

@@ -120,7 +120,23 @@ def unrollable(node: ast.For, names: dict[str, Any], is_model, items: list) -> b
     grows = grows or any(is_model(names.get(name)) for name in _added_to(body))
     grows = grows or any(is_sym(part) for item in items for part in items_of(item)) and any(
         _graph_list(names.get(name)) for name in _appended_to(body))  # the items first: they seldom hold tensors
+    grows = grows or any(_tensors(names.get(name)) for name in _indexed(node)) and any(_graph_list(names.get(name)) for name in _appended_to(body))
     return grows and not _leaves(body)
+
+
+def _tensors(value: Any) -> bool:
+    """A display holding symbolic tensors (a discriminator's logits at each scale)."""
+    return type(value) is Seq and any(is_sym(v) for v in value.items)
+
+
+def _indexed(node: ast.For) -> set[str]:
+    """Names the body indexes by the loop's variable (`real[i]` in `for i in range(2)`): each trip reads its own item."""
+    if type(node.target) is not ast.Name:
+        return set()
+    index = node.target.id
+    return {sub.value.id for stmt in node.body for sub in trees.walk(stmt)
+            if type(sub) is ast.Subscript and type(sub.value) is ast.Name and type(sub.slice) is ast.Name
+            and sub.slice.id == index}
 
 
 def _graph_list(value: Any) -> bool:

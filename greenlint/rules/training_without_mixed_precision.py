@@ -154,8 +154,9 @@ class TrainingWithoutMixedPrecision(Rule):
     TF 1.14 and later: one name for TF1 and TF2 programs, kept in 2.x beside 2.4's
     `tf.compat.v1.mixed_precision` one, as the 1.15, 2.4 and 2.21 sources show; it wraps the
     optimizer and adds loss scaling), at the first TF1 optimizer that the function (or script, or
-    notebook cell) running it constructs before the run, the optimizer to wrap (at the run where that
-    scope constructs none: the optimizer is built elsewhere). The wrapped optimizer scales the loss in its
+    notebook cell) running it constructs before the run, the optimizer to wrap, else the first one the
+    class whose method runs it constructs (`build_model` beside `train`; at the run where neither does:
+    the optimizer is built elsewhere). The wrapped optimizer scales the loss in its
     `compute_gradients` (and so `minimize`) alone: where the file's updates apply gradients it
     takes with `tf.gradients` (it calls `apply_gradients` and neither `compute_gradients` nor
     `minimize`), the advice says to take them through the optimizer, or they go unscaled. Where
@@ -1006,6 +1007,17 @@ class TrainingWithoutMixedPrecision(Rule):
             message_contains="enable_mixed_precision_graph_rewrite",
             options={"material-saving-j": 0.0},
         ),
+        Invalid(  # TF1: a model class building its update in one method and running it in another: reported at
+            # the optimizer the class constructs
+            "import tensorflow as tf\nclass Trainer:\n    def build(self):\n"
+            "        self.images = tf.compat.v1.placeholder(tf.float32, [None, 224, 224, 3])\n"
+            "        self.train_op = tf.compat.v1.train.AdamOptimizer(1e-3).minimize(resnet50(self.images))\n"
+            "    def train(self, batches):\n        sess = tf.compat.v1.Session()\n        for x in batches:\n"
+            "            sess.run(self.train_op, feed_dict={self.images: x})\n",
+            line=5,
+            message_contains="enable_mixed_precision_graph_rewrite",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # the same where the runs are not counted (a loop over batches of unknown number): the first
             "import tensorflow as tf\ndef build(images):\n"
             "    return tf.compat.v1.train.AdamOptimizer(1e-3).minimize(resnet50(images))\n"
@@ -1168,20 +1180,25 @@ def _trains(site: Site) -> bool:
 def _wrapped_optimizer(facts: FileFacts, site: Site) -> Site:
     """Where the graph advice for a TF1 session's run of an update goes: the first TF1 optimizer
     (`opt = tf.compat.v1.train.MomentumOptimizer(lr, 0.9)`) constructed before the run in the function
-    (or script, or notebook cell) that runs it, the optimizer the rewrite wraps; the run itself where
-    that scope constructs none (its optimizer built in another function or module, or *site* not a
-    session's run)."""
+    (or script, or notebook cell) that runs it, the optimizer the rewrite wraps; where that scope constructs
+    none, the first one the class whose method runs it constructs (a model class building its updates in
+    `build_model` and running them in `train`); the run itself where neither does (its optimizer built in
+    another function or module, or *site* not a session's run)."""
     call = facts.node(site)
     if call is None or not site.api.endswith("Session.run"):
         return site
     cell, line = site.callsite.span.cell, site.callsite.span.line
     scope = enclosing(facts, call, cell)
     built = sorted(
-        (s for s in facts.sites if s.callsite.span.cell == cell and s.callsite.span.line < line
+        (s for s in facts.sites if s.callsite.span.cell == cell
          and s.api.startswith(TF1_TRAIN) and s.api.rsplit(".", 1)[-1].endswith("Optimizer")),
         key=lambda s: s.callsite.span.line,
     )
-    return next((s for s in built if (node := facts.node(s)) is not None and enclosing(facts, node, cell) is scope), site)
+    nodes = [(s, node) for s in built if (node := facts.node(s)) is not None]
+    here = next((s for s, node in nodes if s.callsite.span.line < line and enclosing(facts, node, cell) is scope), None)
+    owner = next((p for p in facts.ancestors(call, cell) if isinstance(p, ast.ClassDef)), None)
+    in_class = (s for s, node in nodes if owner is not None and any(p is owner for p in facts.ancestors(node, cell)))
+    return here or next(in_class, site)
 
 
 def _raw_gradients(facts: FileFacts) -> bool:
