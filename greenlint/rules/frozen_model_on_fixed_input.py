@@ -1,0 +1,332 @@
+"""GL531 frozen-model-on-fixed-input: a model whose weights never change run on an input that never changes, in every training step."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from greenlint.analysis import flow
+from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base_classes import FUNCTIONS
+from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.site import is_keras_model_method
+from greenlint.rules.syntax import LOOPS, STEP_METHODS, enclosing, last_name, own_body, own_loops, parameters
+
+#: Calls that change a variable's value or a model's weights: what they are given is not fixed.
+UPDATES = frozenset({*STEP_METHODS, "assign", "assign_add", "assign_sub", "fit", "fit_generator"})
+#: Attributes through which a training step reaches a model's weights (`tape.gradient(loss, m.trainable_variables)`).
+TRAINED = frozenset({"trainable_variables", "trainable_weights"})
+#: What an input may be written with and stay the same value on every run: names and their parts, literals,
+#: arithmetic (no call, which may draw new random numbers or read new data).
+FIXED_NODES = (
+    ast.Name,
+    ast.Attribute,
+    ast.Subscript,
+    ast.Constant,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.Tuple,
+    ast.List,
+    ast.Slice,
+    ast.Load,
+    ast.operator,
+    ast.unaryop,
+)
+
+#: A TF2 feature-loss training: a frozen VGG extractor, a transform net trained on each batch of `dataset`.
+STYLE = (
+    "import tensorflow as tf\n"
+    "vgg = tf.keras.applications.VGG19(include_top=False, weights='imagenet')\n"
+    "vgg.trainable = False\n"
+    "extractor = tf.keras.Model(vgg.input, vgg.get_layer('block4_conv2').output)\n"
+    "net = tf.keras.Sequential([tf.keras.layers.Conv2D(3, 3, padding='same')])\n"
+    "opt = tf.keras.optimizers.Adam()\n"
+    "style = tf.keras.utils.img_to_array(tf.keras.utils.load_img('style.jpg'))[None]\n"
+    "def train_step(images):\n"
+    "    with tf.GradientTape() as tape:\n"
+    "        loss = tf.reduce_mean((extractor(net(images)) - {target}) ** 2)\n"
+    "    grads = tape.gradient(loss, net.trainable_variables)\n"
+    "    opt.apply_gradients(zip(grads, net.trainable_variables))\n"
+    "for epoch in range(2):\n"
+    "    for images in dataset:\n"
+    "        train_step(images)\n"
+)
+
+
+class FrozenModelOnFixedInput(Rule):
+    """
+    ## What it does
+    Flags a Keras model called (`extractor(style)`) in a training step, a function or loop body
+    that also applies an update (`apply_gradients`, `minimize`, `train_on_batch`), that a loop runs
+    again and again, when neither the model nor its input can change between the steps, so its
+    output is the same every time:
+
+    - the model is frozen: the file sets `m.trainable = False` on it, or on a model it is built
+      from (`extractor = tf.keras.Model(vgg.input, ...)` after `vgg.trainable = False`), or it is
+      made by a function of the file that freezes a model (`vgg_layers(names)`); and nothing in the
+      file trains it or sets it trainable again (`m.fit(...)`, `m.train_on_batch(...)`,
+      `m.trainable_variables` given to a gradient, `m.trainable = True`);
+    - its input is the same on every step: names (and their items, attributes and arithmetic) that
+      the analysis found no loop varies, none of them a parameter of the step's function, bound
+      to a `tf.Variable`, given to an update (`opt.apply_gradients([(grad, image)])`,
+      `image.assign(...)`: the image a style transfer optimises changes every step) or assigned
+      in any loop of the file; no call (`tf.random.normal(...)` draws new numbers each time);
+    - it is not called with `training=True` (dropout draws anew on each call).
+
+    A feature loss against a fixed image (a style image's Gram matrices, a content image's
+    features) computed inside the step is the common case. Not reported: a teacher or feature
+    extractor run on each step's batch (its input changes); a model the step trains, or that the
+    file trains anywhere (a GAN's generator on a fixed seed: its weights change); a model of
+    unknown provenance (a parameter, an attribute), whose weights greenlint cannot follow.
+
+    Opt-in until the real-world benchmark has judged its findings.
+
+    ## Why is this bad?
+    Every step runs the model's forward pass on the same input with the same weights and gets the
+    same output: the work of every step after the first is done for nothing. For a VGG-19 feature
+    loss on a full-size style image that is a forward pass of tens of GFLOPs per step, often as
+    large as the step's own work on a batch of small crops. Computing the output once before the
+    loop and using it as a constant in the step gives the same losses and gradients.
+
+    ## Example
+    ```python
+    import tensorflow as tf
+
+    vgg = tf.keras.applications.VGG19(include_top=False, weights="imagenet")
+    vgg.trainable = False
+    for images in dataset:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((vgg(net(images)) - vgg(style)) ** 2)
+        opt.apply_gradients(zip(tape.gradient(loss, net.trainable_variables), net.trainable_variables))
+    ```
+
+    ## Use instead
+    ```python
+    import tensorflow as tf
+
+    vgg = tf.keras.applications.VGG19(include_top=False, weights="imagenet")
+    vgg.trainable = False
+    style_features = vgg(style)  # once
+    for images in dataset:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((vgg(net(images)) - style_features) ** 2)
+        opt.apply_gradients(zip(tape.gradient(loss, net.trainable_variables), net.trainable_variables))
+    ```
+
+    ## Energy evidence
+    None measured: the saving is the repeated forward pass itself, one per step after the first;
+    greenlint names the count where the analysis knows it.
+
+    ## Fix safety
+    No automatic fix: the output must be computed before the loop and handed to the step.
+
+    ## Options
+    None.
+    """
+
+    code = "GL531"
+    name = "frozen-model-on-fixed-input"
+    DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
+    CALLS = frozenset({"__call__"})  # a file that never calls a model is not checked
+    MESSAGE = (
+        "`{call}` runs `{model}`, frozen and trained nowhere in the file, on an input that is the same on every"
+        " step, in a training step{times}: its output never changes, yet every step computes it again; compute it"
+        " once before the loop and use the result in the step"
+    )
+    FIX_TITLE = "Compute the frozen model's output on the fixed input once, before the loop"
+    VALID = (
+        Valid(STYLE.format(target="extractor(images)")),  # the extractor's input changes on every step
+        Valid(  # the model is trained in the file: its output on a fixed input changes
+            STYLE.replace("vgg.trainable = False\n", "").format(target="extractor(style)")
+            + "extractor.fit(x, y, epochs=1)\n"
+        ),
+        Valid(  # never frozen: the model built from vgg may share weights with a model trained elsewhere
+            STYLE.replace("vgg.trainable = False\n", "").format(target="extractor(style)")
+        ),
+        Valid(  # set trainable again: fine-tuning changes its weights
+            STYLE.format(target="extractor(style)") + "vgg.trainable = True\n"
+        ),
+        Valid(  # the image a style transfer optimises: the same variable, a new value each step
+            "import tensorflow as tf\n"
+            "vgg = tf.keras.applications.VGG19(include_top=False, weights='imagenet')\n"
+            "vgg.trainable = False\n"
+            "opt = tf.keras.optimizers.Adam()\n"
+            "image = tf.Variable(content)\n"
+            "def train_step():\n"
+            "    with tf.GradientTape() as tape:\n"
+            "        loss = tf.reduce_mean(vgg(image) ** 2)\n"
+            "    opt.apply_gradients([(tape.gradient(loss, image), image)])\n"
+            "for step in range(1000):\n"
+            "    train_step()\n"
+        ),
+        Valid(  # the input is the step's parameter: what each call gives it is not followed
+            STYLE.format(target="extractor(images * 0 + 1)")
+        ),
+        Valid(  # new noise drawn on each call
+            STYLE.format(target="extractor(tf.random.normal((1, 64, 64, 3)))")
+        ),
+        Valid(  # dropout draws anew on each call
+            STYLE.format(target="extractor(style, training=True)")
+        ),
+        Valid(  # a global the loop rebinds: a new style image every epoch
+            STYLE.format(target="extractor(style)").replace(
+                "for images in dataset:", "style = next(styles)\n    for images in dataset:"
+            )
+        ),
+        Valid(  # no training step around it: a latency loop of a frozen model on one input
+            "import tensorflow as tf\n"
+            "vgg = tf.keras.applications.VGG19(include_top=False, weights='imagenet')\n"
+            "vgg.trainable = False\n"
+            "for i in range(100):\n"
+            "    vgg(style)\n"
+        ),
+    )
+    INVALID = (
+        Invalid(
+            STYLE.format(target="extractor(style)"),
+            line=10,
+            message_contains="`extractor(style)` runs `extractor`, frozen and trained nowhere in the file",
+        ),
+        Invalid(  # frozen by the function of the file that builds it
+            "import tensorflow as tf\n"
+            "def vgg_layers(names):\n"
+            "    vgg = tf.keras.applications.VGG19(include_top=False, weights='imagenet')\n"
+            "    vgg.trainable = False\n"
+            "    return tf.keras.Model([vgg.input], [vgg.get_layer(n).output for n in names])\n"
+            "extractor = vgg_layers(['block1_conv1', 'block2_conv1'])\n"
+            "net = tf.keras.Sequential([tf.keras.layers.Conv2D(3, 3, padding='same')])\n"
+            "opt = tf.keras.optimizers.Adam()\n"
+            "for images in dataset:\n"
+            "    with tf.GradientTape() as tape:\n"
+            "        targets = extractor(style_image * 255.0)\n"
+            "        loss = tf.add_n([tf.reduce_mean((a - b) ** 2) for a, b in zip(extractor(net(images)), targets)])\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, net.trainable_variables), net.trainable_variables))\n",
+            line=11,
+        ),
+    )
+
+    def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        frozen, thawed, trained, changing = _file_facts(facts)
+        frozen -= thawed  # set trainable again somewhere: fine-tuned
+        if not frozen:
+            return
+        for site in facts.sites:
+            if not (is_keras_model_method(site.api, ("__call__",)) and site.repeats()):
+                continue
+            call = facts.node(site)
+            cell = site.callsite.span.cell
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.args):
+                continue
+            model = call.func.id
+            if model in trained or not _frozen(facts, model, frozen):
+                continue
+            step = _step(facts, call, cell)
+            if step is None or not _fixed_input(call, step, changing):
+                continue
+            yield self.diagnostic(
+                site.callsite.span,
+                facts.path,
+                self.MESSAGE.format(call=ast.unparse(call), model=model, times=site.loop_times()),
+            )
+
+
+def _file_facts(facts: FileFacts) -> tuple[frozenset, frozenset, frozenset, frozenset]:
+    """Across the file: the names set `.trainable = False`, those set `.trainable = True`, those
+    trained (`m.fit(...)`, `m.train_on_batch(...)`, `m.trainable_variables`), and those not fixed
+    (bound to a `Variable(...)`, given to an update, or assigned in a loop)."""
+    frozen: set[str] = set()
+    thawed: set[str] = set()
+    trained: set[str] = set()
+    changing: set[str] = set()
+    for cell in facts.cells:
+        for node in facts.nodes(cell, ast.Assign):
+            for target in node.targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and target.attr == "trainable"
+                    and isinstance(node.value, ast.Constant)
+                ):
+                    (frozen if node.value.value is False else thawed).add(ast.unparse(target.value))
+            if isinstance(node.value, ast.Call) and last_name(node.value.func) == "Variable":
+                changing.update(*(flow.targets(t) for t in node.targets))
+        for attribute in facts.nodes(cell, ast.Attribute):
+            if attribute.attr in TRAINED:
+                trained.add(ast.unparse(attribute.value))
+        for call in facts.nodes(cell, ast.Call):
+            if isinstance(call.func, ast.Attribute) and call.func.attr in UPDATES:
+                trained.add(ast.unparse(call.func.value))
+                changing.update(flow.names(call))
+        for loop in facts.nodes(cell, *LOOPS):
+            if isinstance(loop, (ast.For, ast.AsyncFor)):
+                changing.update(flow.targets(loop.target))
+            for bound in own_body(loop):
+                if isinstance(bound, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                    for target in bound.targets if isinstance(bound, ast.Assign) else [bound.target]:
+                        changing.update(flow.targets(target))
+    return frozenset(frozen), frozenset(thawed), frozenset(trained), frozenset(changing)
+
+
+def _frozen(facts: FileFacts, model: str, frozen: frozenset) -> bool:
+    """*model* is frozen: set `.trainable = False` itself, or bound (every binding of it in the file) to
+    a call given a frozen model (`Model(vgg.input, ...)`) or of a function of the file that freezes one."""
+    if model in frozen:
+        return True
+    freezers = {
+        f.name
+        for c in facts.cells
+        for f in facts.nodes(c, *FUNCTIONS)
+        if isinstance(f, FUNCTIONS)
+        and any(
+            isinstance(n, ast.Assign)
+            and any(isinstance(t, ast.Attribute) and t.attr == "trainable" for t in n.targets)
+            and isinstance(n.value, ast.Constant)
+            and n.value.value is False
+            for n in ast.walk(f)
+        )
+    }
+    values = [
+        n.value
+        for c in facts.cells
+        for n in facts.nodes(c, ast.Assign)
+        if any(isinstance(t, ast.Name) and t.id == model for t in n.targets)
+    ]
+    return bool(values) and all(
+        isinstance(v, ast.Call)
+        and (
+            last_name(v.func) in freezers
+            or any(
+                flow.names(a) & {f for f in frozen if f.isidentifier()}
+                for a in (*v.args, *(k.value for k in v.keywords))
+            )
+        )
+        for v in values
+    )
+
+
+def _step(facts: FileFacts, call: ast.Call, cell: int | None) -> ast.AST | None:
+    """The training step around the call: its function, else the loop around it, where that applies
+    an update (`apply_gradients`, `minimize`, `train_on_batch`); None elsewhere."""
+    scope = enclosing(facts, call, cell, FUNCTIONS)
+    loops = own_loops(facts, call, cell)
+    step = scope if scope is not None else loops[0] if loops else None
+    if step is None:
+        return None
+    body = ast.walk(step) if scope is not None else own_body(step)
+    return step if any(isinstance(n, ast.Call) and last_name(n.func) in STEP_METHODS for n in body) else None
+
+
+def _fixed_input(call: ast.Call, step: ast.AST, changing: frozenset) -> bool:
+    """The call's input is written with names and arithmetic alone, none of them changing (`changing`) nor a
+    parameter of the step's function, and the call does not ask for `training=True`."""
+    if any(
+        k.arg == "training" and not (isinstance(k.value, ast.Constant) and k.value.value is False)
+        for k in call.keywords
+    ):
+        return False
+    given = [*call.args, *(k.value for k in call.keywords if k.arg != "training")]
+    if not all(isinstance(n, FIXED_NODES) for a in given for n in ast.walk(a)):
+        return False
+    names = frozenset().union(*map(flow.names, given))
+    own = frozenset(parameters(step)) if isinstance(step, FUNCTIONS) else frozenset()
+    return bool(names) and not names & (changing | own)
