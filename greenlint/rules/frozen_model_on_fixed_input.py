@@ -15,6 +15,8 @@ from greenlint.rules.syntax import LOOPS, STEP_METHODS, enclosing, last_name, ow
 
 #: Calls that change a variable's value or a model's weights: what they are given is not fixed.
 UPDATES = frozenset({*STEP_METHODS, "assign", "assign_add", "assign_sub", "fit", "fit_generator"})
+#: How an attribute of the object a method runs on is written.
+SELF = "self."
 #: Attributes through which a training step reaches a model's weights (`tape.gradient(loss, m.trainable_variables)`).
 TRAINED = frozenset({"trainable_variables", "trainable_weights"})
 #: What an input may be written with and stay the same value on every run: names and their parts, literals,
@@ -53,32 +55,54 @@ STYLE = (
     "        train_step(images)\n"
 )
 
+#: A Keras model subclass distilling a frozen VGG's features into a student, its step's loss against `{call}`.
+CLASS = (
+    "import tensorflow as tf\n"
+    "class Distil(tf.keras.Model):\n"
+    "    def __init__(self, student, style):\n"
+    "        super().__init__()\n"
+    "        self.vgg = tf.keras.applications.VGG19(include_top=False, weights='imagenet')\n"
+    "        self.vgg.trainable = False\n"
+    "        self.student = student\n"
+    "        self.style = style\n"
+    "    def train_step(self, data):\n"
+    "        with tf.GradientTape() as tape:\n"
+    "            loss = tf.reduce_mean((self.vgg(self.student(data)) - {call}) ** 2)\n"
+    "        grads = tape.gradient(loss, self.student.trainable_variables)\n"
+    "        self.optimizer.apply_gradients(zip(grads, self.student.trainable_variables))\n"
+    "        return {{'loss': loss}}\n"
+)
+
 
 class FrozenModelOnFixedInput(Rule):
     """
     ## What it does
-    Flags a Keras model called (`extractor(style)`) in a training step, a function or loop body
-    that also applies an update (`apply_gradients`, `minimize`, `train_on_batch`), that a loop runs
-    again and again, when neither the model nor its input can change between the steps, so its
-    output is the same every time:
+    Flags a Keras model called (`extractor(style)`, `self.vgg(self.style)`) in a training step, a
+    function or loop body that also applies an update (`apply_gradients`, `minimize`,
+    `train_on_batch`), that a loop runs again and again (or a Keras `train_step` override, which
+    `fit` runs once per batch), when neither the model nor its input can change between the steps,
+    so its output is the same every time:
 
     - the model is frozen: the file sets `m.trainable = False` on it, or on a model it is built
       from (`extractor = tf.keras.Model(vgg.input, ...)` after `vgg.trainable = False`), or it is
       made by a function of the file that freezes a model (`vgg_layers(names)`); and nothing in the
       file trains it or sets it trainable again (`m.fit(...)`, `m.train_on_batch(...)`,
       `m.trainable_variables` given to a gradient, `m.trainable = True`);
-    - its input is the same on every step: names (and their items, attributes and arithmetic) that
-      the analysis found no loop varies, none of them a parameter of the step's function, bound
-      to a `tf.Variable`, given to an update (`opt.apply_gradients([(grad, image)])`,
-      `image.assign(...)`: the image a style transfer optimises changes every step) or assigned
-      in any loop of the file; no call (`tf.random.normal(...)` draws new numbers each time);
+    - its input is the same on every step: names or attributes of `self` (and their items,
+      attributes and arithmetic) that the analysis found no loop varies, none of them a parameter
+      of the step's function, bound to a `tf.Variable`, given to an update
+      (`opt.apply_gradients([(grad, image)])`, `image.assign(...)`: the image a style transfer
+      optimises changes every step), assigned in any loop of the file, or, for an attribute of
+      `self`, assigned in any method but `__init__` (`set_style`); no call (`tf.random.normal(...)`
+      draws new numbers each time);
     - it is not called with `training=True` (dropout draws anew on each call).
 
     A feature loss against a fixed image (a style image's Gram matrices, a content image's
     features) computed inside the step is the common case. Not reported: a teacher or feature
     extractor run on each step's batch (its input changes); a model the step trains, or that the
     file trains anywhere (a GAN's generator on a fixed seed: its weights change); a model of
-    unknown provenance (a parameter, an attribute), whose weights greenlint cannot follow.
+    unknown provenance (a parameter, an attribute of another object), whose weights greenlint cannot
+    follow.
 
     Opt-in until the real-world benchmark has judged its findings.
 
@@ -174,6 +198,12 @@ class FrozenModelOnFixedInput(Rule):
                 "for images in dataset:", "style = next(styles)\n    for images in dataset:"
             )
         ),
+        Valid(  # the object's style is set again by another method: it may change between steps
+            CLASS.format(call="self.vgg(self.style)") + "    def set_style(self, style):\n        self.style = style\n"
+        ),
+        Valid(  # the object's image is a variable the step optimises
+            CLASS.format(call="self.vgg(self.image)").replace("self.style = style", "self.image = tf.Variable(style)")
+        ),
         Valid(  # no training step around it: a latency loop of a frozen model on one input
             "import tensorflow as tf\n"
             "vgg = tf.keras.applications.VGG19(include_top=False, weights='imagenet')\n"
@@ -204,6 +234,11 @@ class FrozenModelOnFixedInput(Rule):
             "    opt.apply_gradients(zip(tape.gradient(loss, net.trainable_variables), net.trainable_variables))\n",
             line=11,
         ),
+        Invalid(  # a Keras train_step override, which fit runs once per batch, on attributes set in __init__
+            CLASS.format(call="self.vgg(self.style)"),
+            line=11,
+            message_contains="`self.vgg(self.style)` runs `self.vgg`",
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -212,13 +247,14 @@ class FrozenModelOnFixedInput(Rule):
         if not frozen:
             return
         for site in facts.sites:
-            if not (is_keras_model_method(site.api, ("__call__",)) and site.repeats()):
+            repeated = site.repeats() or site.features.get("in_keras_step")  # fit runs a train_step per batch
+            if not (is_keras_model_method(site.api, ("__call__",)) and repeated):
                 continue
             call = facts.node(site)
             cell = site.callsite.span.cell
-            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.args):
+            if not (isinstance(call, ast.Call) and call.args and _refs(call.func) == {ast.unparse(call.func)}):
                 continue
-            model = call.func.id
+            model = ast.unparse(call.func)
             if model in trained or not _frozen(facts, model, frozen):
                 continue
             step = _step(facts, call, cell)
@@ -249,21 +285,27 @@ def _file_facts(facts: FileFacts) -> tuple[frozenset, frozenset, frozenset, froz
                 ):
                     (frozen if node.value.value is False else thawed).add(ast.unparse(target.value))
             if isinstance(node.value, ast.Call) and last_name(node.value.func) == "Variable":
-                changing.update(*(flow.targets(t) for t in node.targets))
+                changing.update(*map(_refs, node.targets))
         for attribute in facts.nodes(cell, ast.Attribute):
             if attribute.attr in TRAINED:
                 trained.add(ast.unparse(attribute.value))
         for call in facts.nodes(cell, ast.Call):
             if isinstance(call.func, ast.Attribute) and call.func.attr in UPDATES:
                 trained.add(ast.unparse(call.func.value))
-                changing.update(flow.names(call))
+                changing.update(_refs(call))
         for loop in facts.nodes(cell, *LOOPS):
             if isinstance(loop, (ast.For, ast.AsyncFor)):
                 changing.update(flow.targets(loop.target))
             for bound in own_body(loop):
                 if isinstance(bound, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                     for target in bound.targets if isinstance(bound, ast.Assign) else [bound.target]:
-                        changing.update(flow.targets(target))
+                        changing.update(_refs(target))
+        for function in facts.nodes(cell, *FUNCTIONS):
+            if isinstance(function, FUNCTIONS) and function.name != "__init__":  # an attribute set again later
+                for bound in ast.walk(function):
+                    if isinstance(bound, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                        for target in bound.targets if isinstance(bound, ast.Assign) else [bound.target]:
+                            changing.update(r for r in _refs(target) if r.startswith(SELF))
     return frozenset(frozen), frozenset(thawed), frozenset(trained), frozenset(changing)
 
 
@@ -289,17 +331,12 @@ def _frozen(facts: FileFacts, model: str, frozen: frozenset) -> bool:
         n.value
         for c in facts.cells
         for n in facts.nodes(c, ast.Assign)
-        if any(isinstance(t, ast.Name) and t.id == model for t in n.targets)
+        if any(ast.unparse(t) == model for t in n.targets)
     ]
     return bool(values) and all(
-        isinstance(v, ast.Call)
-        and (
-            last_name(v.func) in freezers
-            or any(
-                flow.names(a) & {f for f in frozen if f.isidentifier()}
-                for a in (*v.args, *(k.value for k in v.keywords))
-            )
-        )
+        _refs(v) & frozen
+        if not isinstance(v, ast.Call)
+        else last_name(v.func) in freezers or any(_refs(a) & frozen for a in (*v.args, *(k.value for k in v.keywords)))
         for v in values
     )
 
@@ -327,6 +364,22 @@ def _fixed_input(call: ast.Call, step: ast.AST, changing: frozenset) -> bool:
     given = [*call.args, *(k.value for k in call.keywords if k.arg != "training")]
     if not all(isinstance(n, FIXED_NODES) for a in given for n in ast.walk(a)):
         return False
-    names = frozenset().union(*map(flow.names, given))
+    refs = frozenset().union(*map(_refs, given))
     own = frozenset(parameters(step)) if isinstance(step, FUNCTIONS) else frozenset()
-    return bool(names) and not names & (changing | own)
+    return bool(refs) and not refs & (changing | own)
+
+
+def _refs(node: ast.AST) -> set[str]:
+    """What an expression reads, as text: its names, and `self.<attr>` for each attribute of `self` (an
+    object's state, which its methods share) in place of `self`."""
+    found: set[str] = set()
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self":
+            found.add(f"{SELF}{n.attr}")
+        elif isinstance(n, ast.Name):
+            found.add(n.id)
+        else:
+            todo.extend(ast.iter_child_nodes(n))
+    return found
