@@ -79,15 +79,16 @@ class FrozenModelOnFixedInput(Rule):
     ## What it does
     Flags a Keras model called (`extractor(style)`, `self.vgg(self.style)`) in a training step, a
     function or loop body that also applies an update (`apply_gradients`, `minimize`,
-    `train_on_batch`), that a loop runs again and again (or a Keras `train_step` override, which
-    `fit` runs once per batch), when neither the model nor its input can change between the steps,
+    `train_on_batch`), on each of its passes (no `if` around it in the step), that a loop runs
+    again and again (or a Keras `train_step` override, which `fit` runs once per batch), when neither the model nor its input can change between the steps,
     so its output is the same every time:
 
     - the model is frozen: the file sets `m.trainable = False` on it, or on a model it is built
       from (`extractor = tf.keras.Model(vgg.input, ...)` after `vgg.trainable = False`), or it is
       made by a function of the file that freezes a model (`vgg_layers(names)`); and nothing in the
-      file trains it or sets it trainable again (`m.fit(...)`, `m.train_on_batch(...)`,
-      `m.trainable_variables` given to a gradient, `m.trainable = True`);
+      file trains it (`m.fit(...)`, `m.train_on_batch(...)`, `m.trainable_variables` given to a
+      gradient) or sets anything trainable again (`layer.trainable = True`: a fine-tuning stage,
+      which may unfreeze part of it);
     - its input is the same on every step: names or attributes of `self` (and their items,
       attributes and arithmetic) that the analysis found no loop varies, none of them a parameter
       of the step's function, bound to a `tf.Variable`, given to an update
@@ -109,8 +110,8 @@ class FrozenModelOnFixedInput(Rule):
     ## Why is this bad?
     Every step runs the model's forward pass on the same input with the same weights and gets the
     same output: the work of every step after the first is done for nothing. For a VGG-19 feature
-    loss on a full-size style image that is a forward pass of tens of GFLOPs per step, often as
-    large as the step's own work on a batch of small crops. Computing the output once before the
+    loss on a full-size style image that is a forward pass of tens of GFLOPs or more per step,
+    comparable to the loss network's work on the step's batch of small crops. Computing the output once before the
     loop and using it as a constant in the step gives the same losses and gradients.
 
     ## Example
@@ -170,6 +171,15 @@ class FrozenModelOnFixedInput(Rule):
         ),
         Valid(  # set trainable again: fine-tuning changes its weights
             STYLE.format(target="extractor(style)") + "vgg.trainable = True\n"
+        ),
+        Valid(  # its last layers unfrozen one by one: the model's output changes as they train
+            STYLE.format(target="extractor(style)") + "for layer in vgg.layers[-4:]:\n    layer.trainable = True\n"
+        ),
+        Valid(  # under an `if` in the step: run on some steps only (a periodic check), not on every one
+            STYLE.format(target="(extractor(style) if warm else 0.0)").replace(
+                "        loss = tf.reduce_mean(",
+                "        if warm:\n            extractor(style)\n        loss = tf.reduce_mean(",
+            )
         ),
         Valid(  # the image a style transfer optimises: the same variable, a new value each step
             "import tensorflow as tf\n"
@@ -243,8 +253,7 @@ class FrozenModelOnFixedInput(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         frozen, thawed, trained, changing = _file_facts(facts)
-        frozen -= thawed  # set trainable again somewhere: fine-tuned
-        if not frozen:
+        if not frozen or thawed:  # anything set trainable again (`layer.trainable = True`): a fine-tuning stage
             return
         for site in facts.sites:
             repeated = site.repeats() or site.features.get("in_keras_step")  # fit runs a train_step per batch
@@ -347,10 +356,18 @@ def _step(facts: FileFacts, call: ast.Call, cell: int | None) -> ast.AST | None:
     scope = enclosing(facts, call, cell, FUNCTIONS)
     loops = own_loops(facts, call, cell)
     step = scope if scope is not None else loops[0] if loops else None
-    if step is None:
+    if step is None or any(isinstance(a, (ast.If, ast.IfExp)) for a in _between(facts, call, step, cell)):
         return None
     body = ast.walk(step) if scope is not None else own_body(step)
     return step if any(isinstance(n, ast.Call) and last_name(n.func) in STEP_METHODS for n in body) else None
+
+
+def _between(facts: FileFacts, node: ast.AST, outer: ast.AST, cell: int | None) -> Iterator[ast.AST]:
+    """The ancestors of *node* inside *outer*, innermost first."""
+    for parent in facts.ancestors(node, cell):
+        if parent is outer:
+            return
+        yield parent
 
 
 def _fixed_input(call: ast.Call, step: ast.AST, changing: frozenset) -> bool:
