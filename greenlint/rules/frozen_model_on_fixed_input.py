@@ -11,7 +11,16 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.base_classes import FUNCTIONS
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import is_keras_model_method
-from greenlint.rules.syntax import LOOPS, STEP_METHODS, enclosing, last_name, own_body, own_loops, parameters
+from greenlint.rules.syntax import (
+    LOOPS,
+    STEP_METHODS,
+    enclosing,
+    last_name,
+    own_body,
+    own_loops,
+    parameters,
+    unguarded_body,
+)
 
 #: Calls that change a variable's value or a model's weights: what they are given is not fixed.
 UPDATES = frozenset({*STEP_METHODS, "assign", "assign_add", "assign_sub", "fit", "fit_generator"})
@@ -356,18 +365,10 @@ def _step(facts: FileFacts, call: ast.Call, cell: int | None) -> ast.AST | None:
     scope = enclosing(facts, call, cell, FUNCTIONS)
     loops = own_loops(facts, call, cell)
     step = scope if scope is not None else loops[0] if loops else None
-    if step is None or any(isinstance(a, (ast.If, ast.IfExp)) for a in _between(facts, call, step, cell)):
+    if step is None or not any(n is call for n in unguarded_body(step)):  # on every pass, not under an `if`
         return None
     body = ast.walk(step) if scope is not None else own_body(step)
     return step if any(isinstance(n, ast.Call) and last_name(n.func) in STEP_METHODS for n in body) else None
-
-
-def _between(facts: FileFacts, node: ast.AST, outer: ast.AST, cell: int | None) -> Iterator[ast.AST]:
-    """The ancestors of *node* inside *outer*, innermost first."""
-    for parent in facts.ancestors(node, cell):
-        if parent is outer:
-            return
-        yield parent
 
 
 def _fixed_input(call: ast.Call, step: ast.AST, changing: frozenset) -> bool:
