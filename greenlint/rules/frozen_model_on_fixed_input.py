@@ -102,8 +102,9 @@ class FrozenModelOnFixedInput(Rule):
       attributes and arithmetic) that the analysis found no loop varies, none of them a parameter
       of the step's function, bound to a `tf.Variable`, given to an update
       (`opt.apply_gradients([(grad, image)])`, `image.assign(...)`: the image a style transfer
-      optimises changes every step), assigned in any loop of the file, or, for an attribute of
-      `self`, assigned in any method but `__init__` (`set_style`); no call (`tf.random.normal(...)`
+      optimises changes every step), assigned in any loop of the file, declared `global` in a
+      function, or, for an attribute of `self`, assigned in any method but `__init__`
+      (`set_style`); no call (`tf.random.normal(...)`
       draws new numbers each time);
     - it is not called with `training=True` (dropout draws anew on each call).
 
@@ -223,6 +224,10 @@ class FrozenModelOnFixedInput(Rule):
         Valid(  # the object's image is a variable the step optimises
             CLASS.format(call="self.vgg(self.image)").replace("self.style = style", "self.image = tf.Variable(style)")
         ),
+        Valid(  # a function sets the module's style again (`global`): it may change between steps
+            STYLE.format(target="extractor(style)")
+            + "def next_style(path):\n    global style\n    style = load(path)\n"
+        ),
         Valid(  # no training step around it: a latency loop of a frozen model on one input
             "import tensorflow as tf\n"
             "vgg = tf.keras.applications.VGG19(include_top=False, weights='imagenet')\n"
@@ -261,13 +266,17 @@ class FrozenModelOnFixedInput(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        candidates = [  # model calls repeated step after step (fit runs a Keras train_step once per batch)
+            site
+            for site in facts.sites
+            if is_keras_model_method(site.api, ("__call__",)) and (site.repeats() or site.features.get("in_keras_step"))
+        ]
+        if not candidates:
+            return  # the file's tree is read only for sites worth judging
         frozen, thawed, trained, changing = _file_facts(facts)
         if not frozen or thawed:  # anything set trainable again (`layer.trainable = True`): a fine-tuning stage
             return
-        for site in facts.sites:
-            repeated = site.repeats() or site.features.get("in_keras_step")  # fit runs a train_step per batch
-            if not (is_keras_model_method(site.api, ("__call__",)) and repeated):
-                continue
+        for site in candidates:
             call = facts.node(site)
             cell = site.callsite.span.cell
             if not (isinstance(call, ast.Call) and call.args and _refs(call.func) == {ast.unparse(call.func)}):
@@ -318,6 +327,9 @@ def _file_facts(facts: FileFacts) -> tuple[frozenset, frozenset, frozenset, froz
                 if isinstance(bound, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                     for target in bound.targets if isinstance(bound, ast.Assign) else [bound.target]:
                         changing.update(_refs(target))
+        for declared in facts.nodes(cell, ast.Global):  # a module's name a function may set again
+            if isinstance(declared, ast.Global):
+                changing.update(declared.names)
         for function in facts.nodes(cell, *FUNCTIONS):
             if isinstance(function, FUNCTIONS) and function.name != "__init__":  # an attribute set again later
                 for bound in ast.walk(function):
