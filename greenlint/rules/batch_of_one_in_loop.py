@@ -194,6 +194,10 @@ class BatchOfOneInLoop(Rule):
             )
             + "for i in range(0, len(paths), 8):\n    boxes = detect(model, [cv2.imread(p) for p in paths[i:i + 8]])\n"
         ),
+        Valid(  # the helper's batch keeps only some items (a filter): its rows are not the list's
+            LISTED.format(batch="np.array([prepare(image) for image in images if image is not None])")
+            + "for path in paths:\n    boxes = detect(model, [cv2.imread(path)])\n"
+        ),
         Valid(  # a list of one given per frame of a webcam demo, shown as it comes
             LISTED.format(batch="np.stack(images)")
             + "capture = cv2.VideoCapture(0)\nwhile True:\n    ok, frame = capture.read()\n"
@@ -396,6 +400,11 @@ class BatchOfOneInLoop(Rule):
         ),
         Invalid(  # the same helper stacking its list, given the one-item list in the call
             LISTED.format(batch="np.stack(images)")
+            + "for path in paths:\n    boxes = detect(model, [cv2.imread(path)])\n",
+            line=8,
+        ),
+        Invalid(  # the helper stacks an item per item of its list, given a list of one per path
+            LISTED.format(batch="np.array([prepare(image) for image in images])")
             + "for path in paths:\n    boxes = detect(model, [cv2.imread(path)])\n",
             line=8,
         ),
@@ -641,9 +650,9 @@ def _through_helper(facts: FileFacts, call: ast.Call, cell: int | None, graph: b
 
 def _stacked_list(call: ast.Call, function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
     """The parameter of *function* holding a list of items that the call's input stacks one row per
-    item (`np.stack(images)`, `np.array(images)`, or `np.zeros((len(images), h, w, 3))` filled per
-    image, through a name bound to `len(images)` too): a helper written for a list of images; None
-    for any other input."""
+    item (`np.stack(images)`, `np.array([prepare(image) for image in images])`, or
+    `np.zeros((len(images), h, w, 3))` filled per image, through a name bound to `len(images)` too): a
+    helper written for a list of images; None for any other input."""
     given = argument(call, "x", 0) or argument(call, "inputs")
     bound = last_bindings(function, call.lineno)
 
@@ -655,6 +664,9 @@ def _stacked_list(call: ast.Call, function: ast.FunctionDef | ast.AsyncFunctionD
     if not isinstance(made, ast.Call) or not made.args:
         return None
     first = made.args[0]
+    if isinstance(first, (ast.ListComp, ast.GeneratorExp)) and len(first.generators) == 1:
+        loop = first.generators[0]  # `[prepare(image) for image in images]`: an item per item of the list
+        first = loop.iter if not loop.ifs and not loop.is_async else first
     if last_name(made.func) in STACKS:
         return first.id if isinstance(first, ast.Name) and first.id in params else None
     lead = (
