@@ -24,6 +24,8 @@ from greenlint.rules.syntax import (
 
 #: Calls that change a variable's value or a model's weights: what they are given is not fixed.
 UPDATES = frozenset({*STEP_METHODS, "assign", "assign_add", "assign_sub", "fit", "fit_generator"})
+#: What `compile` is given that `fit` runs on every batch.
+COMPILED = frozenset({"loss", "metrics", "weighted_metrics"})
 #: How an attribute of the object a method runs on is written.
 SELF = "self."
 #: Attributes through which a training step reaches a model's weights (`tape.gradient(loss, m.trainable_variables)`).
@@ -82,6 +84,19 @@ CLASS = (
     "        return {{'loss': loss}}\n"
 )
 
+#: A Keras style loss comparing a frozen VGG's features of the fixed style image and of the output.
+LOSS = (
+    "import tensorflow as tf\n"
+    "vgg = tf.keras.applications.VGG19(include_top=False, weights='imagenet')\n"
+    "vgg.trainable = False\n"
+    "style = tf.keras.utils.img_to_array(tf.keras.utils.load_img('style.jpg'))[None]\n"
+    "net = tf.keras.Sequential([tf.keras.layers.Conv2D(3, 3, padding='same')])\n"
+    "def style_loss(y_true, y_pred):\n"
+    "    return tf.reduce_mean((vgg(style) - vgg(y_pred)) ** 2)\n"
+    "net.compile(optimizer='adam', {compiled})\n"
+    "net.fit(images, images, epochs=2)\n"
+)
+
 
 class FrozenModelOnFixedInput(Rule):
     """
@@ -89,7 +104,8 @@ class FrozenModelOnFixedInput(Rule):
     Flags a Keras model called (`extractor(style)`, `self.vgg(self.style)`) in a training step, a
     function or loop body that also applies an update (`apply_gradients`, `minimize`,
     `train_on_batch`), on each of its passes (no `if` around it in the step), that a loop runs
-    again and again (or a Keras `train_step` override, which `fit` runs once per batch), when neither the model nor its input can change between the steps,
+    again and again (or a Keras `train_step` override, or a loss or metric function given to
+    `compile`, which `fit` runs once per batch), when neither the model nor its input can change between the steps,
     so its output is the same every time:
 
     - the model is frozen: the file sets `m.trainable = False` on it, or on a model it is built
@@ -228,6 +244,9 @@ class FrozenModelOnFixedInput(Rule):
             STYLE.format(target="extractor(style)")
             + "def next_style(path):\n    global style\n    style = load(path)\n"
         ),
+        Valid(  # the same function never given to compile: no step runs it
+            LOSS.format(compiled="loss='mse'")
+        ),
         Valid(  # no training step around it: a latency loop of a frozen model on one input
             "import tensorflow as tf\n"
             "vgg = tf.keras.applications.VGG19(include_top=False, weights='imagenet')\n"
@@ -257,6 +276,10 @@ class FrozenModelOnFixedInput(Rule):
             "        loss = tf.add_n([tf.reduce_mean((a - b) ** 2) for a, b in zip(extractor(net(images)), targets)])\n"
             "    opt.apply_gradients(zip(tape.gradient(loss, net.trainable_variables), net.trainable_variables))\n",
             line=11,
+        ),
+        Invalid(  # a loss given to compile, which fit evaluates on every batch: the style's features each time
+            LOSS.format(compiled="loss=style_loss"),
+            line=7,
         ),
         Invalid(  # a Keras train_step override, which fit runs once per batch, on attributes set in __init__
             CLASS.format(call="self.vgg(self.style)"),
@@ -373,14 +396,34 @@ def _frozen(facts: FileFacts, model: str, frozen: frozenset) -> bool:
 
 def _step(facts: FileFacts, call: ast.Call, cell: int | None) -> ast.AST | None:
     """The training step around the call: its function, else the loop around it, where that applies
-    an update (`apply_gradients`, `minimize`, `train_on_batch`); None elsewhere."""
+    an update (`apply_gradients`, `minimize`, `train_on_batch`), or a function given to a Keras
+    model's `compile` as its loss or a metric, which `fit` evaluates on every batch; None elsewhere."""
     scope = enclosing(facts, call, cell, FUNCTIONS)
     loops = own_loops(facts, call, cell)
     step = scope if scope is not None else loops[0] if loops else None
     if step is None or not any(n is call for n in unguarded_body(step)):  # on every pass, not under an `if`
         return None
     body = ast.walk(step) if scope is not None else own_body(step)
-    return step if any(isinstance(n, ast.Call) and last_name(n.func) in STEP_METHODS for n in body) else None
+    if any(isinstance(n, ast.Call) and last_name(n.func) in STEP_METHODS for n in body):
+        return step
+    return step if isinstance(scope, FUNCTIONS) and _compiled_with(facts, scope.name) else None
+
+
+def _compiled_with(facts: FileFacts, name: str) -> bool:
+    """The function *name* is given to a model's `compile` as its loss or a metric (`loss=style_loss`,
+    `metrics=[psnr]`, `loss={'out': style_loss}`)."""
+    return any(
+        isinstance(call.func, ast.Attribute)
+        and call.func.attr == "compile"
+        and any(
+            isinstance(n, ast.Name) and n.id == name
+            for k in call.keywords
+            if k.arg in COMPILED
+            for n in ast.walk(k.value)
+        )
+        for c in facts.cells
+        for call in facts.nodes(c, ast.Call)
+    )
 
 
 def _fixed_input(call: ast.Call, step: ast.AST, changing: frozenset) -> bool:
