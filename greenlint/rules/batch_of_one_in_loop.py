@@ -38,6 +38,10 @@ from greenlint.rules.tiny_steps import tiny_step
 RUNS_ONCE = ("predict_on_batch", "__call__")
 #: `predict`, this rule's on multi-backend Keras alone, where GL201 (which prices TF2's start-up) is silent.
 PREDICT = "predict"
+#: Calls stacking a list of items into a batch of one row per item.
+STACKS = frozenset({"stack", "array", "asarray"})
+#: Calls allocating an array of a shape given (a batch the helper then fills item by item).
+ALLOCATES = frozenset({"zeros", "empty", "ones"})
 #: A TF1 graph run (`Session.run`, `InteractiveSession.run`), this rule's where it runs inference on one fed row.
 GRAPH_RUN = "Session.run"
 
@@ -66,6 +70,13 @@ LOADED = (
     "for path in paths:\n    x = load(path)\n    scores = {call}\n"
 )
 
+#: A detection helper written for a list of images, its model given: the batch `{batch}` holds a row per image.
+LISTED = (
+    "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
+    "def detect(model, images):\n    n = len(images)\n    batch = {batch}\n"
+    "    return model.predict_on_batch(batch)\n"
+)
+
 
 class BatchOfOneInLoop(Rule):
     """
@@ -81,7 +92,10 @@ class BatchOfOneInLoop(Rule):
     that makes the batch of one from its parameter (`def detect(image): ...
     model.predict_on_batch(np.expand_dims(image, 0))`) and that the file calls once per item of
     such a loop, given what the loop's variable reaches (not a loop over a literal `range` of at
-    most 32); or a helper of another module that does so, called with the loop's item (the
+    most 32); or in a function written for a list of items, its batch a row per item
+    (`np.stack(images)`, or `np.zeros((len(images), h, w, 3))` filled image by image), that the file
+    calls once per item of such a loop with a list of that one item (`get_boxes(model, [image])`); or
+    a helper of another module that does so, called with the loop's item (the
     analysis lists such a call as the model call it makes, its input one item:
     `yolo.predict(image)` once per video frame, `np.expand_dims` in the project's frontend.py).
     `predict()` given a batch of
@@ -174,6 +188,21 @@ class BatchOfOneInLoop(Rule):
     )
     FIX_TITLE = "Stack the loop's items into batches and run the model once per batch"
     VALID = (
+        Valid(  # the helper written for a list of images given many at once: a batch per call already
+            LISTED.format(
+                batch="np.zeros((n, 416, 416, 3))\n    for i in range(n):\n        batch[i] = prepare(images[i])"
+            )
+            + "for i in range(0, len(paths), 8):\n    boxes = detect(model, [cv2.imread(p) for p in paths[i:i + 8]])\n"
+        ),
+        Valid(  # the helper's batch keeps only some items (a filter): its rows are not the list's
+            LISTED.format(batch="np.array([prepare(image) for image in images if image is not None])")
+            + "for path in paths:\n    boxes = detect(model, [cv2.imread(path)])\n"
+        ),
+        Valid(  # a list of one given per frame of a webcam demo, shown as it comes
+            LISTED.format(batch="np.stack(images)")
+            + "capture = cv2.VideoCapture(0)\nwhile True:\n    ok, frame = capture.read()\n"
+            "    boxes = detect(model, [frame])\n    cv2.imshow('boxes', draw(frame, boxes))\n"
+        ),
         Valid(  # a latency benchmark: each call timed on its own
             "import time\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
             "for i in range(len(images)):\n    start = time.time()\n"
@@ -263,7 +292,8 @@ class BatchOfOneInLoop(Rule):
             "    char = np.eye(64)[None, np.random.choice(64, p=probs[0])]\n"
         ),
         Valid(  # a forecast fed its own outputs: each run's window holds what the previous runs appended
-            GRAPH + "sequence = [0.0] * 64\nfor n in range(300):\n    window = np.array(sequence[-64:]).reshape(1, 64)\n"
+            GRAPH
+            + "sequence = [0.0] * 64\nfor n in range(300):\n    window = np.array(sequence[-64:]).reshape(1, 64)\n"
             "    out = sess.run(y, feed_dict={x: window})\n    sequence.append(out[0, -1])\n"
         ),
         Valid(  # a TF1 training step on one example: its batch is GL301's, not an inference to stack
@@ -274,7 +304,8 @@ class BatchOfOneInLoop(Rule):
             "for path in paths:\n    out = sess.run(y, feed_dict={keep: np.ones(1), x: np.load(path)})\n"
         ),
         Valid(  # a TF1 graph of any batch, run on a batch of many rows each pass
-            GRAPH.replace("[1, 64]", "[None, 64]") + "for batch in batches:\n    out = sess.run(y, feed_dict={x: batch})\n"
+            GRAPH.replace("[1, 64]", "[None, 64]")
+            + "for batch in batches:\n    out = sess.run(y, feed_dict={x: batch})\n"
         ),
         Valid(  # a camera opened on its index, read as it comes: its frames do not exist yet
             VIDEO.format(source="0", item="frame")
@@ -289,8 +320,7 @@ class BatchOfOneInLoop(Rule):
             VIDEO.format(source="path", item="template")
         ),
         Valid(  # a GAN trained on batches of one: each call predicts with the weights the last step left
-            LOADED.format(call="model.predict_on_batch(x)")
-            + "    critic.train_on_batch(scores, np.zeros((1, 1)))\n"
+            LOADED.format(call="model.predict_on_batch(x)") + "    critic.train_on_batch(scores, np.zeros((1, 1)))\n"
         ),
         Valid(  # the helper's input has one row, but the same one each pass: the loop does not vary it
             LOADED.format(call="model(x)").replace("x = load(path)", "x = load('reference.png')")
@@ -359,6 +389,24 @@ class BatchOfOneInLoop(Rule):
             "for path in paths:\n    boxes = detect(cv2.imread(path))\n",
             line=8,
             message_contains="(through `detect`, called per item of the loop at line 11)",
+        ),
+        Invalid(  # a helper written for a list of images (a batch row per image), given a list of one per image
+            LISTED.format(
+                batch="np.zeros((n, 416, 416, 3))\n    for i in range(n):\n        batch[i] = prepare(images[i])"
+            )
+            + "for i in range(len(paths)):\n    raw = [cv2.imread(paths[i])]\n    boxes = detect(model, raw)\n",
+            line=10,
+            message_contains="a batch of one item (`[cv2.imread(paths[i])]`) on every iteration of the loop (through `detect`",
+        ),
+        Invalid(  # the same helper stacking its list, given the one-item list in the call
+            LISTED.format(batch="np.stack(images)")
+            + "for path in paths:\n    boxes = detect(model, [cv2.imread(path)])\n",
+            line=8,
+        ),
+        Invalid(  # the helper stacks an item per item of its list, given a list of one per path
+            LISTED.format(batch="np.array([prepare(image) for image in images])")
+            + "for path in paths:\n    boxes = detect(model, [cv2.imread(path)])\n",
+            line=8,
         ),
         Invalid(  # near miss: a region cut from each image of a data set, not from one image
             "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
@@ -460,7 +508,9 @@ class BatchOfOneInLoop(Rule):
                 facts.path,
                 (self.GRAPH_MESSAGE if graph else self.MESSAGE).format(
                     method=method(site.api) if method(site.api) != "__call__" else "model(...)",
-                    item=_shown(site, item, wrapped, noted=not (graph or batch_of_one(item))),
+                    item=_shown(
+                        site, item, wrapped, noted=not (graph or batch_of_one(item) or _list_of_one(item, None, call))
+                    ),
                     times=through or site.loop_times(),
                 ),
             )
@@ -470,9 +520,7 @@ def _graph_run_of_one(site: Site) -> bool:
     """A TF1 graph run of inference (no optimizer update among its fetches) fed one row (the analysis'
     `samples` of the run: the rows of the arrays its feed dict holds, `np.expand_dims(image, 0)` or a
     file loaded as a batch of one)."""
-    return (
-        site.api.endswith(GRAPH_RUN) and site.work_value("step") == "inference" and site.work_value("samples") == 1
-    )
+    return site.api.endswith(GRAPH_RUN) and site.work_value("step") == "inference" and site.work_value("samples") == 1
 
 
 def _wrapped_item(site: Site, call: ast.Call) -> tuple[ast.expr | None, str]:
@@ -562,9 +610,7 @@ def _few_trips(loop: ast.For | ast.AsyncFor | ast.While) -> bool:
     return len(bounds) == len(it.args) and bounds[-1] - (bounds[0] if len(bounds) == 2 else 0) <= FEW_ELEMENTS
 
 
-def _through_helper(
-    facts: FileFacts, call: ast.Call, cell: int | None, graph: bool
-) -> tuple[ast.expr | None, str]:
+def _through_helper(facts: FileFacts, call: ast.Call, cell: int | None, graph: bool) -> tuple[ast.expr | None, str]:
     """For a call in no loop of its own function, which makes its batch of one from a parameter
     (`def detect(self, image): ... self.model.predict(np.expand_dims(image, 0))`): that item and
     where the file calls the function once per item of a loop (` (through `detect`, called per item
@@ -573,26 +619,75 @@ def _through_helper(
     if not isinstance(function, FUNCTIONS):
         return None, ""
     item = _one_item(call, function, graph)
-    if item is None:
+    listed = None if item is not None or graph else _stacked_list(call, function)
+    if item is None and listed is None:
         return None, ""
     positional = positional_parameters(facts, function, cell)
-    reached = [p for p in parameters(function) if flow.derived(frozenset({p}), function.body) & flow.names(item)]
+    reached = (
+        [listed]
+        if listed is not None
+        else [p for p in parameters(function) if flow.derived(frozenset({p}), function.body) & flow.names(item)]
+    )
     for unit_cell, caller in calls_of(facts, function, cell):
         loops = own_loops(facts, caller, unit_cell)
+        loop = loops[0] if loops else None
         given = [
             value
             for name in reached
             if (value := argument(caller, name, positional.index(name) if name in positional else None)) is not None
         ]
-        loop = loops[0] if loops else None
+        if listed is not None:  # the list given must hold one item: `[image]`, or a name the loop binds to one
+            given = [one for value in given if (one := _list_of_one(value, loop, caller)) is not None]
         if (
             isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
             and given
             and not _few_trips(loop)
             and _per_item(facts, loop, caller, ast.Tuple(elts=given, ctx=ast.Load()), unit_cell)
         ):
-            return item, f" (through `{function.name}`, called per item of the loop at line {loop.lineno})"
+            return item or given[0], f" (through `{function.name}`, called per item of the loop at line {loop.lineno})"
     return None, ""
+
+
+def _stacked_list(call: ast.Call, function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The parameter of *function* holding a list of items that the call's input stacks one row per
+    item (`np.stack(images)`, `np.array([prepare(image) for image in images])`, or
+    `np.zeros((len(images), h, w, 3))` filled per image, through a name bound to `len(images)` too): a
+    helper written for a list of images; None for any other input."""
+    given = argument(call, "x", 0) or argument(call, "inputs")
+    bound = last_bindings(function, call.lineno)
+
+    def value(expr: ast.expr | None) -> ast.expr | None:
+        assigned = bound.get(expr.id) if isinstance(expr, ast.Name) else None
+        return assigned.value if assigned is not None else expr
+
+    made, params = value(given), parameters(function)
+    if not isinstance(made, ast.Call) or not made.args:
+        return None
+    first = made.args[0]
+    if isinstance(first, (ast.ListComp, ast.GeneratorExp)) and len(first.generators) == 1:
+        loop = first.generators[0]  # `[prepare(image) for image in images]`: an item per item of the list
+        first = loop.iter if not loop.ifs and not loop.is_async else first
+    if last_name(made.func) in STACKS:
+        return first.id if isinstance(first, ast.Name) and first.id in params else None
+    lead = (
+        value(first.elts[0])
+        if last_name(made.func) in ALLOCATES and isinstance(first, ast.Tuple) and first.elts
+        else None
+    )
+    counted = lead.args[0] if isinstance(lead, ast.Call) and last_name(lead.func) == "len" and lead.args else None
+    return counted.id if isinstance(counted, ast.Name) and counted.id in params else None
+
+
+def _list_of_one(value: ast.expr, loop: ast.AST | None, caller: ast.Call) -> ast.expr | None:
+    """The one-item list a caller gives (`[image]`, or a name the loop's body last bound to one before
+    the call), else None."""
+    if isinstance(value, ast.Name) and loop is not None:
+        assigned = last_bindings(loop, caller.lineno).get(value.id)
+        value = assigned.value if assigned is not None else value
+    one = (
+        isinstance(value, (ast.List, ast.Tuple)) and len(value.elts) == 1 and not isinstance(value.elts[0], ast.Starred)
+    )
+    return value if one else None
 
 
 def _one_item(call: ast.Call, loop: ast.AST, graph: bool = False, rows: Any = None) -> ast.expr | None:

@@ -9,16 +9,18 @@ from typing import Any
 from greenlint.analysis import flow
 from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.base_classes import FUNCTIONS
 from greenlint.rules.defaults import other_mode
 from greenlint.rules.deliberate import in_test_code
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.periodic import every_step, one_step, training_steps
-from greenlint.rules.site import method
+from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import (
     LOOPS,
     SCOPES,
     STEP_METHODS,
     Loop,
+    enclosing,
     gate_divisor,
     is_step_loop,
     last_name,
@@ -26,6 +28,7 @@ from greenlint.rules.syntax import (
     own_loops,
     period_divisor,
     scope_body,
+    unguarded_body,
 )
 
 NUMPY = "tensorflow.Tensor.numpy"
@@ -61,6 +64,16 @@ TRACED_STEP = (
     "    return loss\n\n\n"
 )
 
+#: An eager step function (no `tf.function`) ending `{tail}`, called once per batch of an epoch loop.
+EAGER_STEP = (
+    "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nopt = tf.keras.optimizers.Adam()\n"
+    "def train_step(x, y, step):\n    with tf.GradientTape() as tape:\n"
+    "        loss = tf.reduce_mean(tf.square(model(x, training=True) - y))\n"
+    "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+    "{tail}"
+    "for epoch in range(10):\n    for step, (x, y) in enumerate(dataset):\n        train_step(x, y, step)\n"
+)
+
 
 class NumpyInStepLoop(Rule):
     """
@@ -69,7 +82,10 @@ class NumpyInStepLoop(Rule):
     (`apply_gradients`, `minimize` or `train_on_batch` in the same loop, or a call the analysis
     found to run one training step a call: a `tf.function` of the file whose traced body trains
     a model and has no loop of its own, `loss = train_step(x, y)`), with no `if` around
-    it inside that loop, when the value is only recorded: printed, formatted, logged or
+    it inside that loop (or directly in the body of an eager step function that applies such an
+    update on every call, no `if` around either, which a loop calls once per batch: `def
+    train_step(x, y): ...; opt.apply_gradients(...); print(loss.numpy())`), when the value is only
+    recorded: printed, formatted, logged or
     appended to a list (directly, or through the name it is assigned to). A value the loop
     goes on to compute with on the host (actions for an environment, a comparison, an index)
     is needed every step and is not reported. The step must repeat on the same optimizer or
@@ -214,6 +230,17 @@ class NumpyInStepLoop(Rule):
     )
     FIX_TITLE = "Keep the values on the device (a metric, a constraint, a Python counter) and read them every N steps"
     VALID = (
+        Valid(  # an eager step function reading its loss every 100 steps only
+            EAGER_STEP.format(tail="    if step % 100 == 0:\n        print('loss', loss.numpy())\n")
+        ),
+        Valid(  # the step function returns the value: its caller may need it (an early stop)
+            EAGER_STEP.format(tail="    return loss.numpy()\n")
+        ),
+        Valid(  # an evaluation function, no update in it, printing its accuracy per batch of a loop
+            EAGER_STEP.format(tail="def evaluate(x, y):\n    print(tf.reduce_mean(model(x)).numpy())\n").replace(
+                "train_step(x, y, step)", "evaluate(x, y)"
+            )
+        ),
         Valid(  # an eager debugging mode beside the default `fit`: run only when asked for
             "import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_enum('mode', 'fit', ['fit', 'eager_tf'], 'how')\n"
             "FLAGS = flags.FLAGS\nopt = tf.keras.optimizers.Adam()\nif FLAGS.mode == 'eager_tf':\n"
@@ -297,14 +324,16 @@ class NumpyInStepLoop(Rule):
             "    if step % 100 == 0:\n        print(loss.numpy())\n"
         ),
         Valid(  # the loss decides on the host whether training goes on: needed every step
-            TRACED_STEP + "for x, y in dataset:\n    loss = train_step(x, y)\n    if loss.numpy() < 0.01:\n        break\n"
+            TRACED_STEP
+            + "for x, y in dataset:\n    loss = train_step(x, y)\n    if loss.numpy() < 0.01:\n        break\n"
         ),
         Valid(  # the step's loss kept as a tensor (a list of tensors, a metric): nothing read on the host
             TRACED_STEP + "mean = tf.keras.metrics.Mean()\nfor x, y in dataset:\n    loss = train_step(x, y)\n"
             "    losses.append(loss)\n    mean.update_state(loss)\n"
         ),
         Valid(  # the converted loss decides on the host whether training goes on
-            TRACED_STEP + "for x, y in dataset:\n    loss = train_step(x, y)\n    if float(loss) < 0.01:\n        break\n"
+            TRACED_STEP
+            + "for x, y in dataset:\n    loss = train_step(x, y)\n    if float(loss) < 0.01:\n        break\n"
         ),
         Valid(  # a traced function running 100 steps a call: one read per 100 steps
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nopt = tf.keras.optimizers.Adam()\n\n\n"
@@ -340,6 +369,10 @@ class NumpyInStepLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # an eager step function printing its loss on every call, once per batch
+            EAGER_STEP.format(tail="    print('loss', loss.numpy())\n"),
+            line=8,
+        ),
         Invalid(  # the eager loop is the mode the defaults run
             "import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_string('mode', 'eager_tf', 'fit or eager_tf')\n"
             "FLAGS = flags.FLAGS\nopt = tf.keras.optimizers.Adam()\nif FLAGS.mode == 'eager_tf':\n"
@@ -365,7 +398,8 @@ class NumpyInStepLoop(Rule):
             message_contains="`.numpy()` on every training step",
         ),
         Invalid(  # the step's loss converted to a Python float after every step, to keep a history
-            TRACED_STEP + "history = []\nfor x, y in dataset:\n    loss = train_step(x, y)\n    history.append(float(loss))\n",
+            TRACED_STEP
+            + "history = []\nfor x, y in dataset:\n    loss = train_step(x, y)\n    history.append(float(loss))\n",
             line=17,
             message_contains="`float(loss)` copies what the training step returned to the host on every step",
         ),
@@ -406,7 +440,8 @@ class NumpyInStepLoop(Rule):
             message_contains="`float(loss)` copies a tensor to the host on every training step",
         ),
         Invalid(  # the tensor itself formatted into a progress line after every step
-            TRACED_STEP + "for i, (x, y) in enumerate(dataset):\n    loss = train_step(x, y)\n    print(f'{i}: {loss:.4f}')\n",
+            TRACED_STEP
+            + "for i, (x, y) in enumerate(dataset):\n    loss = train_step(x, y)\n    print(f'{i}: {loss:.4f}')\n",
             line=16,
             message_contains="`loss` copies what the training step returned",
         ),
@@ -461,7 +496,9 @@ class NumpyInStepLoop(Rule):
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
         for site in facts.sites:
-            if site.api != NUMPY or not site.repeats(same=()) or not every_step(facts, site):
+            if site.api != NUMPY or not site.repeats(same=()):
+                continue
+            if not (every_step(facts, site) or _in_step_function(facts, site)):
                 continue
             node, cell = facts.node(site), site.callsite.span.cell
             if other_mode(facts, node, cell):
@@ -659,7 +696,9 @@ def _host_reads(facts: FileFacts, loop: Loop, names: frozenset, cell: int | None
             continue
         parent = facts.parent(node, cell)
         if isinstance(parent, ast.Call) and last_name(parent.func) in ("float", "int") and parent.args == [node]:
-            read: ast.expr | None = parent if _only_recorded(facts, parent, cell) or _summed(facts, parent, cell) else None
+            read: ast.expr | None = (
+                parent if _only_recorded(facts, parent, cell) or _summed(facts, parent, cell) else None
+            )
         elif (
             isinstance(parent, ast.FormattedValue)
             or _shown_argument(facts, node, cell)
@@ -766,16 +805,33 @@ def _summed(facts: FileFacts, node: ast.expr, cell: int | None) -> str | None:
     return None
 
 
+def _in_step_function(facts: FileFacts, site: Site) -> bool:
+    """The `.numpy()` runs once per training step in an eager step function: the function around it
+    (not traced) applies an update (`apply_gradients`, `minimize`, `train_on_batch`) on every call,
+    and reads the value on every call too (neither under an `if` nor in a loop there:
+    `syntax.unguarded_body`), and a loop runs the function again and again (the site repeats through
+    its callers: `for x, y in ds: train_step(x, y)`)."""
+    node, cell = facts.node(site), site.callsite.span.cell
+    function = enclosing(facts, node, cell, FUNCTIONS) if node is not None else None
+    if not isinstance(function, FUNCTIONS) or site.features.get("in_tf_function"):
+        return False
+    every_call = list(unguarded_body(function))
+    return any(n is node for n in every_call) and any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in STEP_METHODS
+        for n in every_call
+    )
+
+
 def _only_recorded(facts: FileFacts, node: ast.Call | None, cell: int | None) -> bool:
     """The `.numpy()` value is only printed, formatted, logged or appended, directly or through
-    the one name it is assigned to in the loop."""
+    the one name it is assigned to in the loop (or in the step function, `_in_step_function`)."""
     if node is None:
         return False
     found = _recorded(facts, node, cell)
     if not isinstance(found, str):
         return found
     loop = next((a for a in facts.ancestors(node, cell) if isinstance(a, (*LOOPS, *SCOPES))), None)
-    if not isinstance(loop, LOOPS):
+    if not isinstance(loop, (*LOOPS, *FUNCTIONS)):  # a step function's body, read as a loop's
         return False
     uses = [n for n in ast.walk(loop) if isinstance(n, ast.Name) and n.id == found and isinstance(n.ctx, ast.Load)]
     return bool(uses) and all(_recorded(facts, use, cell) is True for use in uses)
