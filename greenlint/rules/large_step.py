@@ -88,6 +88,8 @@ def step_flops(site: Site) -> tuple[float, bool, int | None] | None:
     """The training step's FLOPs where the model's are known: (FLOPs, a lower bound?, the batch or
     None where it is unknown, the FLOPs then those of a batch of one: a lower bound)."""
     flops, batch = site.work_value("flops_per_sample"), site.work_value("batch_size")
+    if batch is None and site.work_value("step") is not None:
+        batch = site.work_value("samples")  # a step's own samples: the batch a graph run or a forward call holds
     if not isinstance(flops, (int, float)) or isinstance(flops, bool) or flops <= 0:
         return None
     if not (isinstance(batch, int) and not isinstance(batch, bool) and batch > 0) or _assumed_batch(site):

@@ -675,6 +675,14 @@ class TrainingWithoutMixedPrecision(Rule):
             "est = tf.estimator.Estimator(model_fn=model_fn)\nest.evaluate(input_fn, steps=100)\n",
             options={"material-saving-j": 0.0},
         ),
+        Valid(  # the same graph fed one image a run: its 2.5e8 FLOPs a step keep a GPU's launches in front
+            "import tensorflow as tf\nimages = tf.compat.v1.placeholder(tf.float32, [1, 64, 64, 3])\n"
+            "h = tf.compat.v1.layers.conv2d(images, 32, 3, padding='same')\n"
+            "h = tf.compat.v1.layers.conv2d(h, 32, 3, padding='same')\n"
+            "train_op = tf.compat.v1.train.AdamOptimizer(1e-3).minimize(tf.reduce_mean(h))\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(100000):\n"
+            "    sess.run(train_op, feed_dict={images: next_batch()})\n",
+        ),
     )
     INVALID = (
         Invalid(  # a factory the file defines, CamelCase as Keras Applications name theirs
@@ -1017,6 +1025,16 @@ class TrainingWithoutMixedPrecision(Rule):
             line=5,
             message_contains="enable_mixed_precision_graph_rewrite",
             options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # TF1: a graph run's step is its batch's: 8.3e7 FLOPs per image x 3 x the placeholder's 16 images
+            "import tensorflow as tf\nimages = tf.compat.v1.placeholder(tf.float32, [16, 64, 64, 3])\n"
+            "h = tf.compat.v1.layers.conv2d(images, 32, 3, padding='same')\n"
+            "h = tf.compat.v1.layers.conv2d(h, 32, 3, padding='same')\n"
+            "train_op = tf.compat.v1.train.AdamOptimizer(1e-3).minimize(tf.reduce_mean(h))\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(100000):\n"
+            "    sess.run(train_op, feed_dict={images: next_batch()})\n",
+            line=5,
+            message_contains="(3 x forward FLOPs per sample x batch 16)",
         ),
         Invalid(  # the same where the runs are not counted (a loop over batches of unknown number): the first
             "import tensorflow as tf\ndef build(images):\n"
