@@ -730,6 +730,25 @@ def kept(value: Any, path: str | None = None, method: str | None = None) -> Inst
     return value
 
 
+def filled_in(value: Any, host: str, line: int, walk: int) -> Inst | None:
+    """What an array preallocated in NumPy (*value*) holds once a loop sets its items one by one after
+    a decode (*host*, at *line*, in the function walk *walk*): `batch[j] = imread(p)` into `np.zeros(...)`,
+    a batch decoded item by item on the spot, as a list a loop appends to is (`kept`), of the
+    array's rows and shape where known (meta "before": the array, which a path skipping the loop keeps:
+    values.merge); None where *value* is no such array."""
+    if type(value) is Inst and value.cls == HOST_BATCH:
+        return value
+    if type(value) is not Inst or value.cls != ARRAY:
+        return None
+    meta: dict = {"host": host, "line": line, "walk": walk, "before": value}
+    shape = shape_of(value)
+    if shape and type(shape[0]) is int:
+        rows = shape[0]
+        note = f"the {fmt_counted(rows, 'item')} a loop decodes with {host}"
+        meta.update(rows=rows, data=Data(None, tuple(shape[1:]), rows, batch_note=note))
+    return Inst(HOST_BATCH, "filled", meta)
+
+
 def prepared(value: Any, host: str, line: int) -> Any:
     """What a call at *line*, inside a loop, of a plain function that reads, decodes or augments data
     per item in its own loops (*host*, hostwork.py) gives: a batch prepared on the spot, on the

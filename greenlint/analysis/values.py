@@ -510,6 +510,7 @@ def merge(a: Any, b: Any) -> Any:
     A TF value merged with a known non-TF constant (`tf = None` in an `except ImportError`)
     keeps the TF value: the constant path cannot make TF calls. Instances of two classes
     deriving `keras.utils.Sequence` give a plain `Sequence` (only what they share is known).
+    A value one path changed in place (meta "before": what it was, the other path's) is what it became.
     Two constructions of one class of another module (`model = MaskRCNN(mode="training", ...)`
     on one path, `MaskRCNN(mode="inference", ...)` on the other) give an instance of that class,
     its constructor's parameters known where both paths gave the same.
@@ -527,6 +528,9 @@ def merge(a: Any, b: Any) -> Any:
         return a
     if a is None or b is None:
         return None
+    for changed, kept in ((a, b), (b, a)):
+        if type(changed) is Inst and changed.meta.get("before") is kept:
+            return changed  # changed in place on one path (`batch[j] = imread(p)`): what it became
     displays = _displays_merged(a, b)
     if displays is not None:
         return displays

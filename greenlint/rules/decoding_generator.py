@@ -72,7 +72,8 @@ class DecodingGenerator(Rule):
       called in the same loop (`x, y = loader.load_data(32)` before each step), or decoded item
       by item there by a list comprehension (`[imread(f) for f in files[i:i + 64]]`, directly or
       through a function that reads one file) or by a loop appending to a list after a decode in
-      its body (`for f in batch_files: images.append(resize(imread(f)))`), followed through NumPy's conversions, casts,
+      its body (`for f in batch_files: images.append(resize(imread(f)))`) or setting the items of an array
+      preallocated before it (`batch = np.zeros(...)`, then `batch[j] = get_img(f)`), followed through NumPy's conversions, casts,
       reshapes, slices and scalar arithmetic (`np.array(batch).astype(np.float32) / 127.5 - 1`):
       the finding is on the code drawing the batch (`next(gen)`, the `for` header, the function's
       call, the comprehension), once for all the steps it feeds;
@@ -295,6 +296,18 @@ class DecodingGenerator(Rule):
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def load(paths):\n    return np.array([cv2.imread(p) for p in paths]), np.zeros(len(paths))\n"
             "x, y = load(paths)\nfor step in range(1000):\n    m.train_on_batch(x[:32], y[:32])\n"
+        ),
+        Valid(  # a preallocated array filled image by image once, before the steps: they train on it in memory
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "x = np.zeros((256, 64, 64, 3), dtype=np.float32)\n"
+            "for j, p in enumerate(paths[:256]):\n    x[j] = cv2.resize(cv2.imread(p), (64, 64))\n"
+            "for step in range(1000):\n    m.train_on_batch(x[:32], y[:32])\n"
+        ),
+        Valid(  # a preallocated batch filled row by row from arrays in memory: nothing decoded per item
+            "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "for step in range(1000):\n    xb = np.zeros((32, 64, 64, 3), dtype=np.float32)\n"
+            "    for j, k in enumerate(np.random.randint(0, len(x), 32)):\n        xb[j] = x[k]\n"
+            "    m.train_on_batch(xb, y[:32])\n"
         ),
         Valid(  # one train_on_batch, no loop
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -597,6 +610,19 @@ class DecodingGenerator(Rule):
             "            images.append(image)\n        m.train_on_batch(np.array(images) / 255, labels[i:i + 32])\n",
             line=10,
             message_contains="(`cv2.imread` (line 9)) and feed `train_on_batch()` (line 11)",
+        ),
+        Invalid(  # a preallocated batch filled image by image in the step loop, by a helper that decodes one file
+            "import numpy as np\nimport tensorflow as tf\nfrom PIL import Image\n"
+            "x = tf.compat.v1.placeholder(tf.float32, [None, 64, 64, 3])\n"
+            "train = tf.compat.v1.train.AdamOptimizer().minimize(tf.reduce_mean(tf.compat.v1.layers.dense(x, 1)))\n"
+            "sess = tf.compat.v1.Session()\n"
+            "def get_img(path):\n    return np.asarray(Image.open(path).convert('RGB').resize((64, 64)))\n"
+            "for epoch in range(2):\n    for i in range(0, len(paths), 16):\n"
+            "        batch = np.zeros((16, 64, 64, 3), dtype=np.float32)\n"
+            "        for j, p in enumerate(paths[i:i + 16]):\n            batch[j] = get_img(p).astype(np.float32)\n"
+            "        sess.run(train, feed_dict={x: batch})\n",
+            line=13,
+            message_contains="(`PIL.Image.open` (line 8)) and feed `Session.run()` (line 14)",
         ),
     )
 
