@@ -2169,9 +2169,9 @@ class Resolver:
                 literal = key.value if type(key) is ast.Constant and type(key.value) is str else None
                 self.registered(target.value.id, value, literal is not None)
                 held = self.name(target.value.id)
-                filled = arrays.filled_in(held, self.decoded, target.lineno, id(self.ctx)) \
-                    if self.decoded is not None and len(self.ctx.loops) > 1 else None
-                if filled is not None:  # `batch[j] = imread(p)` in a loop inside the step's: decoded on the spot
+                filled = arrays.filled_in(held, self.decoded, target.lineno, id(self.ctx), len(self.ctx.loops) > 1) \
+                    if self.decoded is not None and self.ctx.loops else None
+                if filled is not None:  # `batch[j] = imread(p)` in a loop: a batch decoded item by item
                     self.scope.target(target.value.id).names[target.value.id] = filled
                 elif type(held) is Kw and literal is not None:
                     builders.set_key(held, literal, value, self.ctx.branches > 0)  # `kwargs["padding"] = "same"`

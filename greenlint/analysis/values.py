@@ -517,6 +517,11 @@ def merge(a: Any, b: Any) -> Any:
     """
     if a is b:
         return a
+    if a is not None and b is not None:  # one changed in place on its path (`batch[j] = imread(p)`): what it became
+        if type(a) is Inst and a.meta.get("before") is b:
+            return a
+        if type(b) is Inst and b.meta.get("before") is a:
+            return b
     if type(a) is UserInst and type(b) is UserInst and a.info is b.info and a.passed != b.passed:
         passed = merged_bindings([a.passed, b.passed]) if a.passed is not None and b.passed is not None else None
         return UserInst(a.info, passed)
@@ -528,9 +533,6 @@ def merge(a: Any, b: Any) -> Any:
         return a
     if a is None or b is None:
         return None
-    for changed, kept in ((a, b), (b, a)):
-        if type(changed) is Inst and changed.meta.get("before") is kept:
-            return changed  # changed in place on one path (`batch[j] = imread(p)`): what it became
     displays = _displays_merged(a, b)
     if displays is not None:
         return displays

@@ -73,7 +73,8 @@ class DecodingGenerator(Rule):
       by item there by a list comprehension (`[imread(f) for f in files[i:i + 64]]`, directly or
       through a function that reads one file) or by a loop appending to a list after a decode in
       its body (`for f in batch_files: images.append(resize(imread(f)))`) or setting the items of an array
-      preallocated before it (`batch = np.zeros(...)`, then `batch[j] = get_img(f)`), followed through NumPy's conversions, casts,
+      preallocated before it (`batch = np.zeros(...)`, then `batch[j] = get_img(f)`; in the step loop or in
+      the function called there), followed through NumPy's conversions, casts,
       reshapes, slices and scalar arithmetic (`np.array(batch).astype(np.float32) / 127.5 - 1`):
       the finding is on the code drawing the batch (`next(gen)`, the `for` header, the function's
       call, the comprehension), once for all the steps it feeds;
@@ -302,6 +303,12 @@ class DecodingGenerator(Rule):
             "x = np.zeros((256, 64, 64, 3), dtype=np.float32)\n"
             "for j, p in enumerate(paths[:256]):\n    x[j] = cv2.resize(cv2.imread(p), (64, 64))\n"
             "for step in range(1000):\n    m.train_on_batch(x[:32], y[:32])\n"
+        ),
+        Valid(  # a helper filling a preallocated array with every image, called once before the steps
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def load_all(files):\n    x = np.zeros((len(files), 64, 64, 3), dtype=np.float32)\n"
+            "    for j, f in enumerate(files):\n        x[j] = cv2.resize(cv2.imread(f), (64, 64))\n    return x\n"
+            "x = load_all(paths)\nfor step in range(1000):\n    m.train_on_batch(x[:32], y[:32])\n"
         ),
         Valid(  # a preallocated batch filled row by row from arrays in memory: nothing decoded per item
             "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -610,6 +617,15 @@ class DecodingGenerator(Rule):
             "            images.append(image)\n        m.train_on_batch(np.array(images) / 255, labels[i:i + 32])\n",
             line=10,
             message_contains="(`cv2.imread` (line 9)) and feed `train_on_batch()` (line 11)",
+        ),
+        Invalid(  # a helper filling a preallocated batch image by image, called before each step
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def load_batch(files):\n    x = np.zeros((32, 64, 64, 3), dtype=np.float32)\n"
+            "    for j, f in enumerate(files):\n        x[j] = cv2.resize(cv2.imread(f), (64, 64))\n    return x\n"
+            "for epoch in range(20):\n    for i in range(0, len(paths), 32):\n"
+            "        m.train_on_batch(load_batch(paths[i:i + 32]), labels[i:i + 32])\n",
+            line=12,
+            message_contains="(`cv2.imread` (line 8)) and feed `train_on_batch()` (line 12)",
         ),
         Invalid(  # a preallocated batch filled image by image in the step loop, by a helper that decodes one file
             "import numpy as np\nimport tensorflow as tf\nfrom PIL import Image\n"
