@@ -738,8 +738,12 @@ def filled_in(value: Any, host: str, line: int, walk: int, drawn: bool) -> Inst 
     known; else the array still, noted as filled by that decode (meta "filled"), which a caller calling
     the function in a loop draws as a batch (`prepared`). Meta "before": the array as it was, which a
     path skipping the loop keeps (values.merge). None where *value* is no such array."""
-    if type(value) is Inst and (value.cls == HOST_BATCH or "filled" in value.meta):
+    if type(value) is Inst and value.cls == HOST_BATCH:
         return value
+    if type(value) is Inst and "filled" in value.meta:
+        if not drawn:
+            return value
+        value = value.meta["before"]
     if type(value) is not Inst or value.cls != ARRAY:
         return None
     if not drawn:
@@ -764,7 +768,7 @@ def prepared(value: Any, host: str, line: int) -> Any:
     if type(value) is Seq:
         return Seq(tuple(prepared(item, host, line) for item in value.items))
     filled = type(value) is Inst and value.cls == ARRAY and "filled" in value.meta
-    batch = filled_in(value.meta["before"], value.meta["filled"], line, 0, True) if filled else kept(value)
+    batch = filled_in(value, value.meta["filled"], line, 0, True) if filled else kept(value)
     if batch is not None:  # decoded item by item in the function: drawn here, at the call (of its rows, where known)
         data = batch.meta.get("data")
         return Inst(HOST_BATCH, "call", {"host": host, "line": line, **({"data": data} if data is not None else {})})

@@ -618,6 +618,14 @@ class DecodingGenerator(Rule):
             line=10,
             message_contains="(`cv2.imread` (line 9)) and feed `train_on_batch()` (line 11)",
         ),
+        Invalid(  # one buffer allocated before the steps, refilled with random images before each
+            "import numpy as np\nimport tensorflow as tf\nfrom PIL import Image\nm = tf.keras.Sequential()\n"
+            "batch = np.empty((8, 32, 32, 3), dtype=np.uint8)\nfor step in range(5000):\n    for j in range(8):\n"
+            "        batch[j] = np.asarray(Image.open(paths[np.random.randint(len(paths))]).resize((32, 32)))\n"
+            "    m.train_on_batch(batch / 255.0, np.zeros(8))\n",
+            line=8,
+            message_contains="(`PIL.Image.open` (line 8)) and feed `train_on_batch()` (line 9)",
+        ),
         Invalid(  # a helper filling a preallocated batch image by image, called before each step
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def load_batch(files):\n    x = np.zeros((32, 64, 64, 3), dtype=np.float32)\n"
