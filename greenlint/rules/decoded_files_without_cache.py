@@ -1365,8 +1365,9 @@ def _each_epoch(kind: str, steps: ast.expr | None) -> str | None:
 def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, str]]:
     """Where a training step's batches are decoded again on each pass of an outer loop: a `for`
     header that calls a decoding generator (or function) anew with the same arguments, or a list
-    comprehension (in the expression drawing the batch) or a loop filling the batch that decodes a slice, walked by the step
-    loop, of a list of files that is the same on each pass (`_sliced`). Each with whether it slices, what decodes (a generator's name,
+    comprehension (in the expression drawing the batch) or a loop filling the batch (`_filling_loop`)
+    that decodes a slice, walked by the step loop, of a list of files that is the same on each pass
+    (`_sliced`). Each with whether it slices, what decodes (a generator's name,
     or the list sliced), its decode (`input_host_work`) and the outer loop's line with its passes where known
     (`loop_at`); one per draw."""
     seen: set[int] = set()
