@@ -4028,12 +4028,15 @@ class Resolver:
 
     def walk_bound(self, info: FuncInfo, bound: dict, foreign: tuple[FuncInfo, ...], made: list | None = None) -> WalkContext:
         """`walk_with`, its parameters given as *bound* (name -> value); *made*: gets the records
-        the walk made before they are dropped."""
+        the walk made before they are dropped. The decodes it notes are the function's, not the
+        caller's loop body's (`decoded`: the caller notes the function's own description of them,
+        naming its file)."""
         scope = Scope("function", self.pinned(info, bound))
         self.seed_reassigned(scope)
         self.bind_parameters(info, scope, bound)
         ctx = WalkContext(info)
         self.unrolling.add(id(info))
+        decoded = self.decoded
         try:
             with self.shadowed(foreign), self.inside(scope, ctx):
                 first = len(self.calls)
@@ -4042,6 +4045,7 @@ class Resolver:
                     made.extend(self.calls[first:])
         finally:
             self.unrolling.discard(id(info))
+            self.decoded = decoded
         return ctx
 
     def host_through(self, info: FuncInfo | ExtFunc, found: tuple[str | None, str | None] | None = None) -> str | None:
