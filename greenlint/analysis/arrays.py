@@ -732,17 +732,45 @@ def kept(value: Any, path: str | None = None, method: str | None = None) -> Inst
     return value
 
 
+def filled_in(value: Any, host: str, line: int, walk: int, drawn: bool) -> Inst | None:
+    """What an array preallocated in NumPy (*value*) holds once a loop sets its items one by one after
+    a decode (*host*, at *line*, in the function walk *walk*): `batch[j] = imread(p)` into `np.zeros(...)`.
+    Where that loop runs inside another loop of the walk (*drawn*: the steps'), a batch decoded item by
+    item on the spot, as a list a loop appends to is (`kept`), of the array's rows and shape where
+    known; else the array still, noted as filled by that decode (meta "filled"), which a caller calling
+    the function in a loop draws as a batch (`prepared`). Meta "before": the array as it was, which a
+    path skipping the loop keeps (values.merge). None where *value* is no such array."""
+    if type(value) is Inst and value.cls == HOST_BATCH:
+        return value
+    if type(value) is Inst and "filled" in value.meta:
+        if not drawn:
+            return value
+        value = value.meta["before"]
+    if type(value) is not Inst or value.cls != ARRAY:
+        return None
+    if not drawn:
+        return Inst(ARRAY, value.how, {**value.meta, "filled": host, "before": value})
+    meta: dict = {"host": host, "line": line, "walk": walk, "before": value}
+    shape = shape_of(value)
+    if shape and type(shape[0]) is int:
+        rows = shape[0]
+        note = f"the {fmt_counted(rows, 'item')} a loop decodes with {host}"
+        meta.update(rows=rows, data=Data(None, tuple(shape[1:]), rows, batch_note=note))
+    return Inst(HOST_BATCH, "filled", meta)
+
+
 def prepared(value: Any, host: str, line: int) -> Any:
     """What a call at *line*, inside a loop, of a plain function that reads, decodes or augments data
     per item in its own loops (*host*, hostwork.py) gives: a batch prepared on the spot, on the
     calling thread, as `next(gen)` of a decoding generator does (`drawn`). What it returns stays
     as known where known; the unknown parts, alone or in a tuple, are batches known only by that
     work, or known by their rows alone (`np.array(images)` of a list filled in the loop, `rows_of`:
-    a batch of that size). A generator's call is not a batch (it is drawn from later), nor is a
-    value of known shape."""
+    a batch of that size), or an array it preallocated and filled item by item (`filled_in`). A
+    generator's call is not a batch (it is drawn from later), nor is any other value of known shape."""
     if type(value) is Seq:
         return Seq(tuple(prepared(item, host, line) for item in value.items))
-    batch = kept(value)
+    filled = type(value) is Inst and value.cls == ARRAY and "filled" in value.meta
+    batch = filled_in(value, value.meta["filled"], line, 0, True) if filled else kept(value)
     if batch is not None:  # decoded item by item in the function: drawn here, at the call (of its rows, where known)
         data = batch.meta.get("data")
         return Inst(HOST_BATCH, "call", {"host": host, "line": line, **({"data": data} if data is not None else {})})

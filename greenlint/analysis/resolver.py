@@ -2191,7 +2191,11 @@ class Resolver:
                 literal = key.value if type(key) is ast.Constant and type(key.value) is str else None
                 self.registered(target.value.id, value, literal is not None)
                 held = self.name(target.value.id)
-                if type(held) is Kw and literal is not None:
+                filled = arrays.filled_in(held, self.decoded, target.lineno, id(self.ctx), len(self.ctx.loops) > 1) \
+                    if self.decoded is not None and self.ctx.loops else None
+                if filled is not None:  # `batch[j] = imread(p)` in a loop: a batch decoded item by item
+                    self.scope.target(target.value.id).names[target.value.id] = filled
+                elif type(held) is Kw and literal is not None:
                     builders.set_key(held, literal, value, self.ctx.branches > 0)  # `kwargs["padding"] = "same"`
                 elif type(held) is Kw:
                     builders.unknown_keys(held)  # `kwargs[name] = v`: any key may have changed
@@ -4061,12 +4065,15 @@ class Resolver:
 
     def walk_bound(self, info: FuncInfo, bound: dict, foreign: tuple[FuncInfo, ...], made: list | None = None) -> WalkContext:
         """`walk_with`, its parameters given as *bound* (name -> value); *made*: gets the records
-        the walk made before they are dropped."""
+        the walk made before they are dropped. The decodes it notes are the function's, not the
+        caller's loop body's (`decoded`: the caller notes the function's own description of them,
+        naming its file)."""
         scope = Scope("function", self.pinned(info, bound))
         self.seed_reassigned(scope)
         self.bind_parameters(info, scope, bound)
         ctx = WalkContext(info)
         self.unrolling.add(id(info))
+        decoded = self.decoded
         try:
             with self.shadowed(foreign), self.inside(scope, ctx):
                 first = len(self.calls)
@@ -4075,6 +4082,7 @@ class Resolver:
                     made.extend(self.calls[first:])
         finally:
             self.unrolling.discard(id(info))
+            self.decoded = decoded
         return ctx
 
     def host_through(self, info: FuncInfo | ExtFunc, found: tuple[str | None, str | None] | None = None) -> str | None:

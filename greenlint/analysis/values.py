@@ -510,12 +510,18 @@ def merge(a: Any, b: Any) -> Any:
     A TF value merged with a known non-TF constant (`tf = None` in an `except ImportError`)
     keeps the TF value: the constant path cannot make TF calls. Instances of two classes
     deriving `keras.utils.Sequence` give a plain `Sequence` (only what they share is known).
+    A value one path changed in place (meta "before": what it was, the other path's) is what it became.
     Two constructions of one class of another module (`model = MaskRCNN(mode="training", ...)`
     on one path, `MaskRCNN(mode="inference", ...)` on the other) give an instance of that class,
     its constructor's parameters known where both paths gave the same.
     """
     if a is b:
         return a
+    if a is not None and b is not None:  # one changed in place on its path (`batch[j] = imread(p)`): what it became
+        if type(a) is Inst and a.meta.get("before") is b:
+            return a
+        if type(b) is Inst and b.meta.get("before") is a:
+            return b
     if type(a) is UserInst and type(b) is UserInst and a.info is b.info and a.passed != b.passed:
         passed = merged_bindings([a.passed, b.passed]) if a.passed is not None and b.passed is not None else None
         return UserInst(a.info, passed)

@@ -263,7 +263,9 @@ class DecodedFilesWithoutCache(Rule):
     function of the loader, `self.imread(path)`), naming the script's loop and draw; an editor
     shows it as of the loader's last analysis. Likewise a list
     comprehension that decodes each batch of such a step from a slice of a list of files
-    (`[imread(f) for f in files[i * 64:(i + 1) * 64]]`, or through a name bound to that slice)
+    (`[imread(f) for f in files[i * 64:(i + 1) * 64]]`, or through a name bound to that slice), or a
+    loop filling the batch item by item from such a slice (`for f in files[i * 64:(i + 1) * 64]:
+    images.append(imread(f))`, or `batch[j] = imread(f)` into a preallocated array)
     whose bounds follow the step loop's variable, in a step loop inside another loop, where the
     list holds the same files on each pass of that loop: no name it reads changes from pass to
     pass, but for the list listed again there from a folder whose path does not change
@@ -426,6 +428,20 @@ class DecodedFilesWithoutCache(Rule):
     )
     FIX_TITLE = "Decode each file once and keep the decoded elements (`.cache()` after a `tf.data` decoding map)"
     VALID = (
+        Valid(  # a batch filled item by item from a random sample of the files: each pass draws other files
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "files = sorted(open('train.txt').read().split())\nfor epoch in range(20):\n"
+            "    for i in range(len(files) // 64):\n        images = []\n"
+            "        for f in np.random.choice(files, 64):\n            images.append(cv2.imread(f))\n"
+            "        m.train_on_batch(np.array(images), np.zeros(64))\n"
+        ),
+        Valid(  # a batch filled from a slice that does not follow the step loop: the same files on every step
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "files = sorted(open('train.txt').read().split())\nfor epoch in range(20):\n"
+            "    for i in range(100):\n        batch = np.zeros((64, 64, 64, 3))\n"
+            "        for j, f in enumerate(files[:64]):\n            batch[j] = cv2.imread(f)\n"
+            "        m.train_on_batch(batch, np.zeros(64))\n"
+        ),
         Valid(  # a decoding iterator class walked over one epoch: each file decoded once
             ITERATED_LOADER.format(make="train = Loader(paths)")
             + "for epoch in range(1):\n    for x in train:\n        train_step(x)\n"
@@ -933,6 +949,19 @@ class DecodedFilesWithoutCache(Rule):
             message_contains="The files of `paths` are read and decoded again, a batch's slice at a time (`cv2.imread`"
             " (line 11)), on every pass of the loop at line 7",
         ),
+        Invalid(  # the same slices filled item by item into a list, then into a preallocated array, on each epoch
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "files = sorted(open('train.txt').read().split())\nfor epoch in range(20):\n"
+            "    for i in range(len(files) // 64):\n        images = []\n"
+            "        for f in files[i * 64:(i + 1) * 64]:\n            images.append(cv2.resize(cv2.imread(f), (64, 64)))\n"
+            "        m.train_on_batch(np.array(images) / 255.0, np.zeros(64))\n"
+            "    for i in range(len(files) // 64):\n        batch = np.zeros((64, 64, 64, 3))\n"
+            "        for j, f in enumerate(files[i * 64:(i + 1) * 64]):\n            batch[j] = cv2.imread(f)\n"
+            "        m.train_on_batch(batch, np.zeros(64))\n",
+            line=10,
+            message_contains="The files of `files` are read and decoded again, a batch's slice at a time (`cv2.imread`"
+            " (line 10)), on every pass of the loop at line 6",
+        ),
         Invalid(  # the same folder listed again on each epoch (then shuffled): the same files, decoded again
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nfrom glob import glob\nm = tf.keras.Sequential()\n"
             "class GAN:\n    def train(self, epochs):\n        for epoch in range(epochs):\n"
@@ -1366,8 +1395,9 @@ def _each_epoch(kind: str, steps: ast.expr | None) -> str | None:
 def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, str]]:
     """Where a training step's batches are decoded again on each pass of an outer loop: a `for`
     header that calls a decoding generator (or function) anew with the same arguments, or a list
-    comprehension (in the expression drawing the batch) that decodes a slice, walked by the step
-    loop, of a list of files that is the same on each pass (`_sliced`). Each with whether it slices, what decodes (a generator's name,
+    comprehension (in the expression drawing the batch) or a loop filling the batch (`_filling_loop`)
+    that decodes a slice, walked by the step loop, of a list of files that is the same on each pass
+    (`_sliced`). Each with whether it slices, what decodes (a generator's name,
     or the list sliced), its decode (`input_host_work`) and the outer loop's line with its passes where known
     (`loop_at`); one per draw."""
     seen: set[int] = set()
@@ -1392,7 +1422,8 @@ def _loop_passes(facts: FileFacts) -> Iterator[tuple[Span, bool, str, str, str]]
             yield facts.span(draw, cell, draw.iter), False, last_name(made.func), host, loop_at(facts, outer[0], cell)
         elif isinstance(draw, ast.expr) and each_step(facts, draw, site):
             comprehension = next((n for n in ast.walk(draw) if isinstance(n, ast.ListComp)), None)
-            sliced = _sliced(facts, comprehension, cell) if comprehension is not None else None
+            walker = comprehension or _filling_loop(facts, draw, site)
+            sliced = _sliced(facts, walker, cell) if walker is not None else None
             if sliced is not None:
                 seen.add(id(draw))
                 yield facts.span(draw, cell), True, ast.unparse(sliced[0]), host, sliced[1]
@@ -1594,20 +1625,34 @@ def _decode_reached(facts: FileFacts, call: ast.Call, cell: int | None, depth: i
     return next((found for found in inner if found is not None), None)
 
 
-def _sliced(facts: FileFacts, comprehension: ast.ListComp, cell: int | None) -> tuple[ast.expr, str] | None:
-    """The list a comprehension decodes a slice of (`[imread(f) for f in files[i * n:(i + 1) * n]]`,
-    or through a name bound to that slice in the loop) and the line of the loop outside the step (`loop_at`)
+def _filling_loop(facts: FileFacts, draw: ast.expr, step: Site) -> ast.For | None:
+    """The `for` inside the step's loop that fills the batch item by item where *draw*, a decode in
+    its body, is drawn (`for f in files[i * n:(i + 1) * n]: images.append(imread(f))`, or `batch[j] =
+    imread(f)` into a preallocated array); None where the draw is in no loop of its own."""
+    call, cell = facts.node(step), step.callsite.span.cell
+    around = own_loops(facts, draw, cell)
+    if call is None or not around or not isinstance(around[0], ast.For):
+        return None
+    return around[0] if around[0] not in own_loops(facts, call, cell) else None
+
+
+def _sliced(facts: FileFacts, walker: ast.ListComp | ast.For, cell: int | None) -> tuple[ast.expr, str] | None:
+    """The list a comprehension, or a loop filling the batch (`_filling_loop`), decodes a slice of
+    (`[imread(f) for f in files[i * n:(i + 1) * n]]`, also through `enumerate`, or through a name bound
+    to that slice in the loop) and the line of the loop outside the step (`loop_at`)
     loop, where the slice's bounds follow the step loop's variable (one pass of it walks the list)
     and the list holds the same files on each pass of the outer loop (`_same_each_pass`)."""
-    loops = own_loops(facts, comprehension, cell)
+    loops = own_loops(facts, walker, cell)
     if len(loops) < 2 or not isinstance(loops[0], (ast.For, ast.AsyncFor)):
         return None
     steps, outer = loops[0], loops[1]
     if runs_once(facts, outer, cell):
         return None
-    iterated = comprehension.generators[0].iter
+    iterated = walker.generators[0].iter if isinstance(walker, ast.ListComp) else walker.iter
+    while isinstance(iterated, ast.Call) and ast.unparse(iterated.func) in ITERATES and iterated.args:
+        iterated = iterated.args[0]
     if isinstance(iterated, ast.Name):
-        bound = last_bindings(steps, comprehension.lineno).get(iterated.id)
+        bound = last_bindings(steps, walker.lineno).get(iterated.id)
         iterated = bound.value if bound is not None else iterated
     if not isinstance(iterated, ast.Subscript) or not isinstance(iterated.slice, ast.Slice):
         return None

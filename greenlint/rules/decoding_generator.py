@@ -72,7 +72,9 @@ class DecodingGenerator(Rule):
       called in the same loop (`x, y = loader.load_data(32)` before each step), or decoded item
       by item there by a list comprehension (`[imread(f) for f in files[i:i + 64]]`, directly or
       through a function that reads one file) or by a loop appending to a list after a decode in
-      its body (`for f in batch_files: images.append(resize(imread(f)))`), followed through NumPy's conversions, casts,
+      its body (`for f in batch_files: images.append(resize(imread(f)))`) or setting the items of an array
+      preallocated before it (`batch = np.zeros(...)`, then `batch[j] = get_img(f)`; in the step loop or in
+      the function called there), followed through NumPy's conversions, casts,
       reshapes, slices and scalar arithmetic (`np.array(batch).astype(np.float32) / 127.5 - 1`):
       the finding is on the code drawing the batch (`next(gen)`, the `for` header, the function's
       call, the comprehension), once for all the steps it feeds;
@@ -295,6 +297,24 @@ class DecodingGenerator(Rule):
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def load(paths):\n    return np.array([cv2.imread(p) for p in paths]), np.zeros(len(paths))\n"
             "x, y = load(paths)\nfor step in range(1000):\n    m.train_on_batch(x[:32], y[:32])\n"
+        ),
+        Valid(  # a preallocated array filled image by image once, before the steps: they train on it in memory
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "x = np.zeros((256, 64, 64, 3), dtype=np.float32)\n"
+            "for j, p in enumerate(paths[:256]):\n    x[j] = cv2.resize(cv2.imread(p), (64, 64))\n"
+            "for step in range(1000):\n    m.train_on_batch(x[:32], y[:32])\n"
+        ),
+        Valid(  # a helper filling a preallocated array with every image, called once before the steps
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def load_all(files):\n    x = np.zeros((len(files), 64, 64, 3), dtype=np.float32)\n"
+            "    for j, f in enumerate(files):\n        x[j] = cv2.resize(cv2.imread(f), (64, 64))\n    return x\n"
+            "x = load_all(paths)\nfor step in range(1000):\n    m.train_on_batch(x[:32], y[:32])\n"
+        ),
+        Valid(  # a preallocated batch filled row by row from arrays in memory: nothing decoded per item
+            "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "for step in range(1000):\n    xb = np.zeros((32, 64, 64, 3), dtype=np.float32)\n"
+            "    for j, k in enumerate(np.random.randint(0, len(x), 32)):\n        xb[j] = x[k]\n"
+            "    m.train_on_batch(xb, y[:32])\n"
         ),
         Valid(  # one train_on_batch, no loop
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -597,6 +617,36 @@ class DecodingGenerator(Rule):
             "            images.append(image)\n        m.train_on_batch(np.array(images) / 255, labels[i:i + 32])\n",
             line=10,
             message_contains="(`cv2.imread` (line 9)) and feed `train_on_batch()` (line 11)",
+        ),
+        Invalid(  # one buffer allocated before the steps, refilled with random images before each
+            "import numpy as np\nimport tensorflow as tf\nfrom PIL import Image\nm = tf.keras.Sequential()\n"
+            "batch = np.empty((8, 32, 32, 3), dtype=np.uint8)\nfor step in range(5000):\n    for j in range(8):\n"
+            "        batch[j] = np.asarray(Image.open(paths[np.random.randint(len(paths))]).resize((32, 32)))\n"
+            "    m.train_on_batch(batch / 255.0, np.zeros(8))\n",
+            line=8,
+            message_contains="(`PIL.Image.open` (line 8)) and feed `train_on_batch()` (line 9)",
+        ),
+        Invalid(  # a helper filling a preallocated batch image by image, called before each step
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def load_batch(files):\n    x = np.zeros((32, 64, 64, 3), dtype=np.float32)\n"
+            "    for j, f in enumerate(files):\n        x[j] = cv2.resize(cv2.imread(f), (64, 64))\n    return x\n"
+            "for epoch in range(20):\n    for i in range(0, len(paths), 32):\n"
+            "        m.train_on_batch(load_batch(paths[i:i + 32]), labels[i:i + 32])\n",
+            line=12,
+            message_contains="(`cv2.imread` (line 8)) and feed `train_on_batch()` (line 12)",
+        ),
+        Invalid(  # a preallocated batch filled image by image in the step loop, by a helper that decodes one file
+            "import numpy as np\nimport tensorflow as tf\nfrom PIL import Image\n"
+            "x = tf.compat.v1.placeholder(tf.float32, [None, 64, 64, 3])\n"
+            "train = tf.compat.v1.train.AdamOptimizer().minimize(tf.reduce_mean(tf.compat.v1.layers.dense(x, 1)))\n"
+            "sess = tf.compat.v1.Session()\n"
+            "def get_img(path):\n    return np.asarray(Image.open(path).convert('RGB').resize((64, 64)))\n"
+            "for epoch in range(2):\n    for i in range(0, len(paths), 16):\n"
+            "        batch = np.zeros((16, 64, 64, 3), dtype=np.float32)\n"
+            "        for j, p in enumerate(paths[i:i + 16]):\n            batch[j] = get_img(p).astype(np.float32)\n"
+            "        sess.run(train, feed_dict={x: batch})\n",
+            line=13,
+            message_contains="(`PIL.Image.open` (line 8)) and feed `Session.run()` (line 14)",
         ),
     )
 
