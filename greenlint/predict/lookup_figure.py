@@ -13,7 +13,7 @@ from greenlint.predict.context import Context
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.prediction import Basis, Evidence, Prediction, split_energy
 from greenlint.predict.tables import MIN_GROUP_MEASURED, SINGLE, feature_shift, interval_group, lookup
-from greenlint.predict.work_energy import FLOP_KINDS, WORK_KEYS, energy_at, power_for, unknown_size
+from greenlint.predict.work_energy import FLOP_KINDS, WORK_KEYS, timed_figure, unknown_size
 
 #: Epochs assumed for measured `fit`-like calls whose records do not say how many they ran:
 #: a typical value in the TensorFlow tutorials the public KB measured (5 to 100 epochs).
@@ -122,7 +122,7 @@ def lookup_figure(ctx: Context, api: str, features: dict, notes: list[str]) -> P
     group = interval_group(basis, level, entry)
     k = ks.get(group, ks["api" if group in ("bounded", SINGLE) else "global"])
     half = k * math.hypot(sd, extra_sd)
-    timed = _timed(ctx, entry) if basis is Basis.BOUNDED and measurable is None and level == "api" else None
+    timed = timed_figure(ctx.model.get("work") or {}, entry) if basis is Basis.BOUNDED and measurable is None and level == "api" else None
     if timed is not None and timed[0] + rescale < mu:
         notes.append(timed[1])
     pred = _finish(ctx, api, mu, half, factor, shift, basis, entry, key, level, notes, rescaled)
@@ -145,20 +145,6 @@ def mixture_mean(measurable_mu: float, entry: dict) -> tuple[float, float]:
     share = (entry["n_sites"] - entry["n_censored"]) / entry["n_sites"]
     measurable = 10**measurable_mu
     return math.log10(share * measurable + (1 - share) * min(entry["bound_j"] / 2, measurable)), share
-
-
-def _timed(ctx: Context, entry: dict) -> tuple[float, str] | None:
-    """(log10 J, note) of a call of an API all of whose measured calls were below the resolution, from
-    what they took: their median time at the steady net power of a call (`work_energy.energy_at`). The
-    point of its bound where that is under the bounds' own estimate (a call's energy is its power times
-    its time; a bound is the resolution of its run, not of the call); None where no time was kept."""
-    power = power_for(ctx.model.get("work") or {}, None)
-    seconds = entry.get("time_s")
-    if not power or not seconds or seconds <= 0:
-        return None
-    joules = energy_at(power, seconds)
-    return math.log10(joules), (f"its measured calls took {seconds:.3g} s (median): about {joules:.3g} J at "
-                                f"{power['steady_w']:.3g} W steady, under the bounds' estimate: the figure")
 
 
 def _times(value: float | None, factor: float) -> float | None:

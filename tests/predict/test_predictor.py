@@ -14,7 +14,7 @@ from greenlint.predict.lookup_figure import ASSUMED_EPOCHS, lookup_figure
 from greenlint.predict.prediction import Basis
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.tables import MIN_GROUP_MEASURED, NEGLIGIBLE_MAX_TIME_S, ModelError, dumps, read_model
-from greenlint.predict.work_energy import DISPATCH_S
+from greenlint.predict.work_energy import DISPATCH_S, energy_at, power_for
 from tests.predict.conftest import FakeCatalog, record
 from tools.model.train import train
 
@@ -385,8 +385,16 @@ def test_a_call_that_does_no_work_gets_the_bound_measured_on_such_calls(hierarch
     for api in ("tf.keras.optimizers.Adam", "tf.keras.optimizers.Nadam"):  # measured, and never measured
         p = predictor.predict(api, {})
         assert p.basis is Basis.NEGLIGIBLE and p.basis.label == "negligible"
-        assert p.interval_j == (0.0, p.energy_j) and p.energy_j == table["bound_j"] == 2.0  # median bound
+        assert p.interval_j == (0.0, table["bound_j"]) and table["bound_j"] == 2.0  # under the median bound
+        # its figure: what such calls took (the median, 0.004 s) at a call's steady power, not the resolution
+        assert p.energy_j == pytest.approx(energy_at(power_for(model["work"], None), 0.004)) and p.energy_j < 2.0
         assert "below the resolution" in p.evidence.note and "upper bound" in p.evidence.note
+        assert "took 0.004 s" in p.evidence.note
+    # the bound itself where they took longer than it allows at that power, or no time was kept
+    for time_s in (1e3, None):
+        told = {**model, "negligible": {**table, "time_s": time_s}}
+        p = Predictor(told, hierarchy=hierarchy).predict("tf.keras.optimizers.Adam", {})
+        assert p.energy_j == p.interval_j[1] == 2.0 and "took" not in p.evidence.note
     # its own data decide where they say otherwise: measured above the resolution, or taking long
     assert predictor.predict("tf.keras.optimizers.Heavy", {}).basis is Basis.FROM_DATA
     assert predictor.predict("tf.keras.optimizers.Slow", {}).basis is Basis.BOUNDED
