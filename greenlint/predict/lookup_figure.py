@@ -14,6 +14,7 @@ from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.prediction import Basis, Evidence, Prediction, split_energy
 from greenlint.predict.tables import MIN_GROUP_MEASURED, SINGLE, feature_shift, interval_group, lookup
 from greenlint.predict.work_energy import FLOP_KINDS, WORK_KEYS, timed_figure, unknown_size
+from greenlint.units import TIMES
 
 #: Epochs assumed for measured `fit`-like calls whose records do not say how many they ran:
 #: a typical value in the TensorFlow tutorials the public KB measured (5 to 100 epochs).
@@ -65,10 +66,10 @@ def lookup_figure(ctx: Context, api: str, features: dict, notes: list[str]) -> P
             # archive, `.numpy()` of a large tensor): a call of it costs, on average, the mixture's mean
             basis = Basis.BOUNDED
             measurable = mu
-            mu, share = mixture_mean(mu, entry)
+            mu, share, quick = mixture_mean(mu, entry, ctx.model.get("work") or {})
             notes.append(
                 f"{entry['n_censored']} of {entry['n_sites']} measured call sites were below the resolution "
-                f"(each under about {entry['bound_j']:.3g} J, taken at half, at most the measurable figure) and "
+                f"(each under about {entry['bound_j']:.3g} J, taken at {quick}, at most the measurable figure) and "
                 f"{share:.0%} measurable "
                 f"(about {10**measurable:.3g} J): the expected energy of a call, {10**mu:.3g} J, with no lower end"
             )
@@ -137,14 +138,20 @@ def lookup_figure(ctx: Context, api: str, features: dict, notes: list[str]) -> P
     return replace(pred, interval_j=(0.0, high))
 
 
-def mixture_mean(measurable_mu: float, entry: dict) -> tuple[float, float]:
-    """(log10 of the mean joules, the measurable share) of a call of an API whose call sites were
-    mostly below the resolution: the measurable share at its figure (log10 *measurable_mu*), the
-    rest at half their median bound (`bound_j`: between 0 and it), never above the measurable
-    calls' figure (a bound is the resolution of its site's run, which can exceed what was measured)."""
+def mixture_mean(measurable_mu: float, entry: dict, work: dict) -> tuple[float, float, str]:
+    """(log10 of the mean joules, the measurable share, what a quick call was taken at) of a call of an API
+    whose call sites were mostly below the resolution: the measurable share at its figure (log10
+    *measurable_mu*), the rest at what they took at a call's steady power (`work_energy.timed_figure` of
+    their median time, `censored_time_s`), or at half their median bound (`bound_j`: between 0 and it)
+    where that is less or no time was kept; never above the measurable calls' figure (a bound is the
+    resolution of its site's run, which can exceed what was measured, and the run is not the call)."""
     share = (entry["n_sites"] - entry["n_censored"]) / entry["n_sites"]
     measurable = 10**measurable_mu
-    return math.log10(share * measurable + (1 - share) * min(entry["bound_j"] / 2, measurable)), share
+    quick, how = entry["bound_j"] / 2, "half"
+    timed = timed_figure(work, {"time_s": entry.get("censored_time_s")})
+    if timed is not None and 10 ** timed[0] < quick:
+        quick, how = 10 ** timed[0], f"their median {entry['censored_time_s']:.3g} s {TIMES} a call's steady power"
+    return math.log10(share * measurable + (1 - share) * min(quick, measurable)), share, how
 
 
 def _times(value: float | None, factor: float) -> float | None:
