@@ -13,7 +13,8 @@ from greenlint.predict.context import Context
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.prediction import Basis, Evidence, Prediction, split_energy
 from greenlint.predict.tables import MIN_GROUP_MEASURED, SINGLE, feature_shift, interval_group, lookup
-from greenlint.predict.work_energy import FLOP_KINDS, WORK_KEYS, energy_at, power_for, unknown_size
+from greenlint.predict.work_energy import FLOP_KINDS, WORK_KEYS, timed_figure, unknown_size
+from greenlint.units import TIMES
 
 #: Epochs assumed for measured `fit`-like calls whose records do not say how many they ran:
 #: a typical value in the TensorFlow tutorials the public KB measured (5 to 100 epochs).
@@ -65,10 +66,10 @@ def lookup_figure(ctx: Context, api: str, features: dict, notes: list[str]) -> P
             # archive, `.numpy()` of a large tensor): a call of it costs, on average, the mixture's mean
             basis = Basis.BOUNDED
             measurable = mu
-            mu, share = mixture_mean(mu, entry)
+            mu, share, quick = mixture_mean(mu, entry, ctx.model.get("work") or {})
             notes.append(
                 f"{entry['n_censored']} of {entry['n_sites']} measured call sites were below the resolution "
-                f"(each under about {entry['bound_j']:.3g} J, taken at half, at most the measurable figure) and "
+                f"(each under about {entry['bound_j']:.3g} J, taken at {quick}, at most the measurable figure) and "
                 f"{share:.0%} measurable "
                 f"(about {10**measurable:.3g} J): the expected energy of a call, {10**mu:.3g} J, with no lower end"
             )
@@ -122,7 +123,7 @@ def lookup_figure(ctx: Context, api: str, features: dict, notes: list[str]) -> P
     group = interval_group(basis, level, entry)
     k = ks.get(group, ks["api" if group in ("bounded", SINGLE) else "global"])
     half = k * math.hypot(sd, extra_sd)
-    timed = _timed(ctx, entry) if basis is Basis.BOUNDED and measurable is None and level == "api" else None
+    timed = timed_figure(ctx.model.get("work") or {}, entry) if basis is Basis.BOUNDED and measurable is None and level == "api" else None
     if timed is not None and timed[0] + rescale < mu:
         notes.append(timed[1])
     pred = _finish(ctx, api, mu, half, factor, shift, basis, entry, key, level, notes, rescaled)
@@ -137,28 +138,20 @@ def lookup_figure(ctx: Context, api: str, features: dict, notes: list[str]) -> P
     return replace(pred, interval_j=(0.0, high))
 
 
-def mixture_mean(measurable_mu: float, entry: dict) -> tuple[float, float]:
-    """(log10 of the mean joules, the measurable share) of a call of an API whose call sites were
-    mostly below the resolution: the measurable share at its figure (log10 *measurable_mu*), the
-    rest at half their median bound (`bound_j`: between 0 and it), never above the measurable
-    calls' figure (a bound is the resolution of its site's run, which can exceed what was measured)."""
+def mixture_mean(measurable_mu: float, entry: dict, work: dict) -> tuple[float, float, str]:
+    """(log10 of the mean joules, the measurable share, what a quick call was taken at) of a call of an API
+    whose call sites were mostly below the resolution: the measurable share at its figure (log10
+    *measurable_mu*), the rest at what they took at a call's steady power (`work_energy.timed_figure` of
+    their median time, `censored_time_s`), or at half their median bound (`bound_j`: between 0 and it)
+    where that is less or no time was kept; never above the measurable calls' figure (a bound is the
+    resolution of its site's run, which can exceed what was measured, and the run is not the call)."""
     share = (entry["n_sites"] - entry["n_censored"]) / entry["n_sites"]
     measurable = 10**measurable_mu
-    return math.log10(share * measurable + (1 - share) * min(entry["bound_j"] / 2, measurable)), share
-
-
-def _timed(ctx: Context, entry: dict) -> tuple[float, str] | None:
-    """(log10 J, note) of a call of an API all of whose measured calls were below the resolution, from
-    what they took: their median time at the steady net power of a call (`work_energy.energy_at`). The
-    point of its bound where that is under the bounds' own estimate (a call's energy is its power times
-    its time; a bound is the resolution of its run, not of the call); None where no time was kept."""
-    power = power_for(ctx.model.get("work") or {}, None)
-    seconds = entry.get("time_s")
-    if not power or not seconds or seconds <= 0:
-        return None
-    joules = energy_at(power, seconds)
-    return math.log10(joules), (f"its measured calls took {seconds:.3g} s (median): about {joules:.3g} J at "
-                                f"{power['steady_w']:.3g} W steady, under the bounds' estimate: the figure")
+    quick, how = entry["bound_j"] / 2, "half"
+    timed = timed_figure(work, {"time_s": entry.get("censored_time_s")})
+    if timed is not None and 10 ** timed[0] < quick:
+        quick, how = 10 ** timed[0], f"their median {entry['censored_time_s']:.3g} s {TIMES} a call's steady power"
+    return math.log10(share * measurable + (1 - share) * min(quick, measurable)), share, how
 
 
 def _times(value: float | None, factor: float) -> float | None:

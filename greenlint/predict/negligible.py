@@ -1,6 +1,7 @@
 """Calls that do no tensor work (a no-work kind: a constructor, an accessor): under the bound the
-KB's below-resolution measurements of such calls establish, or the one this machine's calibration
-measured, or the reference bound moved by this machine's time ratio.
+KB's below-resolution measurements of such calls establish (their figure what those calls took, at a
+call's steady power, where that is under it), or the one this machine's calibration measured, or the
+reference bound moved by this machine's time ratio.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from greenlint.predict.context import Context
 from greenlint.predict.hierarchy import Hierarchy
 from greenlint.predict.prediction import Basis, Evidence, Prediction
 from greenlint.predict.tables import NEGLIGIBLE_MAX_TIME_S
+from greenlint.predict.work_energy import timed_figure
 from greenlint.units import TIMES
 
 
@@ -29,16 +31,17 @@ def no_work(ctx: Context, api: str) -> Prediction | None:
         return replace(negligible, energy_j=bound, interval_j=(0.0, bound),
                        evidence=replace(negligible.evidence, note=f"does no tensor work ({ctx.hierarchy.kind(api)}): {how}"))
     if ov is not None and ov.time_ratio:  # a bound moves with the machine like any figure
-        bound = (negligible.energy_j or 0.0) * ov.time_ratio
-        note = f"{negligible.evidence.note}; {TIMES}{ov.time_ratio:.3g}, this machine's execution-time ratio"
-        return replace(negligible, energy_j=bound, interval_j=(0.0, bound),
-                       evidence=replace(negligible.evidence, note=note))
+        ratio, bound = ov.time_ratio, negligible.interval_j[1] if negligible.interval_j else 0.0
+        note = f"{negligible.evidence.note}; {TIMES}{ratio:.3g}, this machine's execution-time ratio"
+        return replace(negligible, energy_j=(negligible.energy_j or 0.0) * ratio,
+                       interval_j=(0.0, bound * ratio), evidence=replace(negligible.evidence, note=note))
     return negligible
 
 
 def reference_bound(model: dict, hierarchy: Hierarchy, api: str) -> Prediction | None:
     """A call that does no tensor work (a no-work kind) whose own measurements do not say otherwise:
-    under the bound the KB's below-resolution measurements of such calls establish."""
+    under the bound the KB's below-resolution measurements of such calls establish, its figure what
+    they took (`work_energy.timed_figure`) where that is under the bound."""
     table = model.get("negligible")
     if not table or hierarchy.kind(api) not in NO_WORK_KINDS:
         return None
@@ -49,9 +52,13 @@ def reference_bound(model: dict, hierarchy: Hierarchy, api: str) -> Prediction |
     note = (f"does no tensor work ({hierarchy.kind(api)}): {table['n_sites']} measured call sites of "
             f"{table['n_apis']} such APIs (FECoM/Greenlight) were all below the resolution, each under about "
             f"{bound:.3g} J (median bound): an upper bound, not a measurement")
+    timed = timed_figure(model.get("work") or {}, table)
+    figure = bound
+    if timed is not None and 10 ** timed[0] < bound:  # the resolution of their runs is no figure of the call
+        figure, note = 10 ** timed[0], f"{note}; {timed[1]}"
     evidence = Evidence(records=table["records"], api=api if own else None, level="kind",
                         sources=tuple(table["sources"]), note=note)
-    return Prediction(bound, (0.0, bound), None, None, None, Basis.NEGLIGIBLE, evidence)
+    return Prediction(figure, (0.0, bound), None, None, None, Basis.NEGLIGIBLE, evidence)
 
 
 def this_machines_bound(ov: Overlay, hierarchy: Hierarchy) -> tuple[float, str] | None:

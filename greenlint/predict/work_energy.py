@@ -322,6 +322,21 @@ def energy_at(power: dict, seconds: float) -> float:
     return power["steady_w"] * seconds
 
 
+def timed_figure(work: dict, entry: dict) -> tuple[float, str] | None:
+    """(log10 J, note) of a call whose measured calls were all below the resolution (an API's, or the
+    calls that do no tensor work), from what they took: their median time (*entry*'s `time_s`) at the
+    steady net power of a call (`energy_at`). The point of its bound where that is under the bound (a
+    call's energy is its power times its time; a bound is the resolution of its run, not of the call);
+    None where no time was kept."""
+    power = power_for(work, None)
+    seconds = entry.get("time_s")
+    if not power or not seconds or seconds <= 0:
+        return None
+    joules = energy_at(power, seconds)
+    return math.log10(joules), (f"its measured calls took {seconds:.3g} s (median): about {joules:.3g} J at "
+                                f"{power['steady_w']:.3g} W steady, under the bounds' estimate: the figure")
+
+
 def epochs_of(group: str | None, f: dict) -> float:
     """The passes over its data a call makes, each paying a time model's `per_epoch`: a `fit`'s epochs
     run (`effective_epochs`; one where they are not known), one for any other call."""

@@ -163,7 +163,7 @@ def test_after_calibrate_a_negligible_bound_is_rescaled_too(tmp_path, shipped):
     ref, here = shipped.predict(api, {"units": 8}), p.predict(api, {"units": 8})
     assert ref.basis is Basis.NEGLIGIBLE and here.basis is Basis.NEGLIGIBLE
     assert here.energy_j == pytest.approx(ref.energy_j * p.overlay.time_ratio)
-    assert here.interval_j == (0.0, here.energy_j)
+    assert here.interval_j == (0.0, pytest.approx(ref.interval_j[1] * p.overlay.time_ratio))  # the bound too
 
 
 def test_a_start_up_the_calibration_measured_is_this_machines_else_the_reference_machines(tmp_path, shipped):

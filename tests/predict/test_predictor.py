@@ -14,7 +14,7 @@ from greenlint.predict.lookup_figure import ASSUMED_EPOCHS, lookup_figure
 from greenlint.predict.prediction import Basis
 from greenlint.predict.predictor import Predictor
 from greenlint.predict.tables import MIN_GROUP_MEASURED, NEGLIGIBLE_MAX_TIME_S, ModelError, dumps, read_model
-from greenlint.predict.work_energy import DISPATCH_S
+from greenlint.predict.work_energy import DISPATCH_S, energy_at, power_for
 from tests.predict.conftest import FakeCatalog, record
 from tools.model.train import train
 
@@ -194,6 +194,26 @@ def test_an_api_mostly_below_the_resolution_is_the_mean_of_its_calls_not_its_one
     assert p.energy_j == pytest.approx(measurable / 12 + 11 / 12 * 1.5)
     assert p.energy_j < 40.0 / 4  # far below the outlier's 40 J
     assert "11 of 12 measured call sites were below the resolution" in p.evidence.note  # sites: script x line
+    assert "taken at half" in p.evidence.note  # they took 1 s each: more than half the bound at a call's power
+
+
+def test_an_api_mostly_below_the_resolution_takes_its_quick_calls_at_what_they_took(hierarchy):
+    """The same mixture whose calls below the resolution took a millisecond each: they count at that time
+    at a call's steady power (a bound is the resolution of its run, not the call's cost), under half the bound."""
+    recs = _kb()
+    for t in range(14):
+        recs.append(record("tf.zeros.numpy", 0.0, script=f"tut{t % 12}", experiment=1 + t // 12, index=40,
+                           below=True, bound=3.0, time_s=1e-3))
+    recs.append(record("tf.zeros.numpy", 40.0, script="tut3", experiment=3, index=40))
+    model = train(recs, hierarchy)
+    entry = model["apis"]["tf.zeros.numpy"]
+    assert entry["censored_time_s"] == 1e-3
+    p = lookup_figure(Predictor(model, hierarchy=hierarchy), "tf.zeros.numpy", {}, [])
+    quick = model["work"]["power"]["all"]["steady_w"] * 1e-3
+    assert quick < 1.5
+    assert p.energy_j == pytest.approx(10 ** entry["mu"] / 12 + 11 / 12 * quick)
+    assert p.basis is Basis.BOUNDED and p.interval_j[0] == 0.0 and p.interval_j[1] >= 10 ** entry["mu"]
+    assert "taken at their median 0.001 s" in p.evidence.note
 
 
 def test_epochs_scale_training_calls_and_say_what_was_assumed(predictor):
@@ -385,8 +405,16 @@ def test_a_call_that_does_no_work_gets_the_bound_measured_on_such_calls(hierarch
     for api in ("tf.keras.optimizers.Adam", "tf.keras.optimizers.Nadam"):  # measured, and never measured
         p = predictor.predict(api, {})
         assert p.basis is Basis.NEGLIGIBLE and p.basis.label == "negligible"
-        assert p.interval_j == (0.0, p.energy_j) and p.energy_j == table["bound_j"] == 2.0  # median bound
+        assert p.interval_j == (0.0, table["bound_j"]) and table["bound_j"] == 2.0  # under the median bound
+        # its figure: what such calls took (the median, 0.004 s) at a call's steady power, not the resolution
+        assert p.energy_j == pytest.approx(energy_at(power_for(model["work"], None), 0.004)) and p.energy_j < 2.0
         assert "below the resolution" in p.evidence.note and "upper bound" in p.evidence.note
+        assert "took 0.004 s" in p.evidence.note
+    # the bound itself where they took longer than it allows at that power, or no time was kept
+    for time_s in (1e3, None):
+        told = {**model, "negligible": {**table, "time_s": time_s}}
+        p = Predictor(told, hierarchy=hierarchy).predict("tf.keras.optimizers.Adam", {})
+        assert p.energy_j == p.interval_j[1] == 2.0 and "took" not in p.evidence.note
     # its own data decide where they say otherwise: measured above the resolution, or taking long
     assert predictor.predict("tf.keras.optimizers.Heavy", {}).basis is Basis.FROM_DATA
     assert predictor.predict("tf.keras.optimizers.Slow", {}).basis is Basis.BOUNDED

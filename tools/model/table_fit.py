@@ -160,6 +160,7 @@ def fit_tables(sites: Sequence[Site], hierarchy: Hierarchy) -> dict:
             "ref_log": ref_logs[api],
             "time_s": round_sig(median([s.time_s for s in ss])),
             "bound_j": round_sig(median([10**s.y for s in ss if s.censored])),
+            "censored_time_s": round_sig(median([s.time_s for s in ss if s.censored])),
             "estimated": all(s.features.get("estimated") for s in ss),
         }
     return {"global_mu": round(global_mu, 4), "sigma_w": round(sigma_w, 4), "apis": apis, "groups": groups,
