@@ -528,6 +528,6 @@ def _merge(name: str, init: dict, shapes: list[Shape]) -> LayerWork | None:
         out = list(first)
         out[axis] = sum(s[axis] for s in shapes)
         return LayerWork(tuple(out), 0, 0)
-    if any(s != first for s in shapes) or first[-1] is None:
+    if any(s != first for s in shapes) or None in first[-1:]:  # (a scalar a sample: shape `()`)
         return None
     return LayerWork(first, 0, _times(len(shapes) - 1, product(first)))

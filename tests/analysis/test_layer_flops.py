@@ -375,6 +375,9 @@ def test_layers_on_free_image_sides_have_their_parameters_and_shape_but_no_flops
     assert apply("Concatenate", {"axis": 3}, [(16, 16, 8), (16, 16, 8)]).shape == (16, 16, 16)
     assert apply("Concatenate", {"axis": 1}, [(4, 16, 8), (6, 16, 8)]).shape == (10, 16, 8)
     assert apply("Concatenate", {"axis": 0}, [(16, 16, 8), (16, 16, 8)]) is None  # the batch axis: not per sample
+    # one value a sample (outputs of `Dense(1)` squeezed, shape `(None,)`): added once a sample, joined nowhere
+    assert apply("Add", {}, [(), (), ()]) == ((), 0, 2)
+    assert apply("Concatenate", {}, [(), ()]) is None
 
 
 def test_options_not_known_leave_the_sides_free_where_they_move_the_sides_alone():
