@@ -448,8 +448,8 @@ def array_method(name: str, owner: Any, args: list) -> Any:
     kept_rows = _kept_rows_shape(name, shape, args)
     if kept_rows is not None and (most_rows(owner) is not None or shape is None and rows_of(owner) is not None):
         return _rows_kept(owner, owner.cls, kept_rows or None)
-    if name == "reshape" and shape is None:
-        return reshaped(args)
+    if name == "reshape" and (shape is None or _target(args) is None):
+        return (reshaped(args) if shape is None else None) or first_rows(args)
     if shape is None or type(owner) is not Inst:
         return None
     if name in ("astype", "copy"):
@@ -479,6 +479,20 @@ def _target(args: list) -> tuple | None:
     if target is None and len(args) == 1 and _int(args[0]) is not None:
         target = (_int(args[0]),)
     return target
+
+
+def first_rows(args: list) -> Inst | None:
+    """`x.reshape([1, x.shape[0]])`: a reshape to a literal count of rows, the other sides not literal: an array
+    of that many rows (meta "rows", read by `rows_of`), the rest of its shape unknown; None otherwise."""
+    shape = args[0] if len(args) == 1 else None
+    if type(shape) is Const and isinstance(shape.value, (list, tuple)):
+        shape = Seq(tuple(Const(d) for d in shape.value))  # `reshape((1, -1))`
+    first = args[0] if len(args) > 1 else shape.items[0] if type(shape) is Seq and shape.items else None
+    rows = _int(first)
+    if rows is None or rows <= 0:
+        return None
+    return Inst(ARRAY, "operator", {"rows": rows, "shape_prov": "inferred",
+                                    "shape_note": f"reshaped to {rows} row{'s' if rows > 1 else ''}"})
 
 
 def reshaped(args: list) -> Inst | None:

@@ -717,6 +717,12 @@ class SmallBatchSize(Rule):
         Valid(  # an agent's fit on the state the previous pass left: one pass's samples, whatever batch_size says
             _AGENT, options={"material-saving-j": 0.0}
         ),
+        Valid(  # a policy's predict on the one state it is given, reshaped to one row: no larger batch exists
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(6)])\n"
+            "def act(state):\n    state = state.reshape([1, state.shape[0]])\n"
+            "    return model.predict(state, batch_size=1).flatten()\n",
+            options={"material-saving-j": 0.0},
+        ),
         Valid(  # the attribute set again by another method: the batch a step runs at is not one literal
             HELD_TRAINER.replace("    def train(", "    def resize(self, n):\n        self.batch_size = n\n\n    def train(")
             + "Trainer().train(epochs=10)\n",
