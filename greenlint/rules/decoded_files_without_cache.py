@@ -22,6 +22,7 @@ from greenlint.rules.constant_branches import never_runs
 from greenlint.rules.dataset_cache import caches, optional_cache
 from greenlint.rules.deliberate import in_test, in_test_code
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.epoch_passes import epochs_of
 from greenlint.rules.importers import (
     imported_modules,
     importer_facts,
@@ -811,6 +812,11 @@ class DecodedFilesWithoutCache(Rule):
             " reads it) reads and decodes the files again on each of 10 epochs: if the decoded set fits in memory"
             " (60,000 examples of 28×28×1 in `train`)",
         ),
+        Invalid(  # a fit resuming at epoch 4 of 10 runs 6 of them
+            TFDS_BUILDER.format(options="").replace("epochs=10)", "epochs=10, initial_epoch=4)"),
+            line=6,
+            message_contains="reads and decodes the files again on each of 6 epochs:",
+        ),
         Invalid(  # decoding pipelines appended to a list, whose comprehension hands each to a helper that repeats it
             HANDED_ON,
             line=12,
@@ -1372,11 +1378,12 @@ def _fit_passes(facts: FileFacts) -> Iterator[tuple[Site, str, str]]:
 
 
 def _epochs(site: Site, written: ast.expr | None) -> str | None:
-    """How many epochs a fit runs where more than one: "each of 30 epochs", or, not known, "every epoch
-    (`epochs=args.epochs`)"; None for one (Keras' default) or fewer."""
-    epochs = site.features.get("epochs")
-    if isinstance(epochs, int) and not isinstance(epochs, bool):
-        return f"each of {epochs} epochs" if epochs > 1 else None
+    """How many epochs a fit runs where more than one: "each of 30 epochs" (less a literal `initial_epoch`:
+    "at most" where it is not literal), or, not known, "every epoch (`epochs=args.epochs`)"; None for one
+    (Keras' default) or fewer."""
+    epochs = epochs_of(site)
+    if epochs is not None:
+        return f"each of {epochs[0]}{epochs[1]} epochs" if epochs[1] > 1 else None
     return None if written is None else f"every epoch (`epochs={ast.unparse(written)}`)"
 
 

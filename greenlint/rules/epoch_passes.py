@@ -20,6 +20,7 @@ import ast
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from greenlint.analysis.handed import epochs_run
 from greenlint.analysis.options import argument, last_name
 from greenlint.rules.base import FileFacts
 from greenlint.rules.syntax import chain_methods, enclosing, last_bindings
@@ -118,6 +119,16 @@ def _literal(node: ast.expr | None) -> object:
         return ...  # written, not a literal
 
 
+def epochs_of(site: Any) -> tuple[str, int] | None:
+    """The epochs a fit's *site* runs where its `epochs` is a literal: ("", 6) for `epochs=10,
+    initial_epoch=4`; ("at most ", 10) where it resumes from an `initial_epoch` not known; None otherwise."""
+    epochs = site.features.get("epochs")
+    if not isinstance(epochs, int) or isinstance(epochs, bool):
+        return None
+    run, _, _ = epochs_run(site.callsite.work)
+    return ("at most ", epochs) if run is None else ("", run)
+
+
 def fit_passes(
     facts: FileFacts, fit: ast.Call, given: ast.expr, cell: int | None, size: Size, options: Mapping[str, Any]
 ) -> str | None:
@@ -128,11 +139,11 @@ def fit_passes(
     if written is None:
         return None  # Keras' default: one epoch
     site = facts.site_at(fit, cell)
-    epochs = site.features.get("epochs") if site is not None else None
-    if isinstance(epochs, int) and not isinstance(epochs, bool):
-        if epochs <= 1:
+    epochs = epochs_of(site) if site is not None else None
+    if epochs is not None:
+        if epochs[1] <= 1:
             return None
-        each, count = f"each of {epochs} epochs", f"{epochs} epochs"
+        each, count = f"each of {epochs[0]}{epochs[1]} epochs", f"{epochs[0]}{epochs[1]} epochs"
     else:
         each, count = f"every epoch (`epochs={ast.unparse(written)}`)", f"`epochs={ast.unparse(written)}`"
     steps = argument(fit, "steps_per_epoch")
