@@ -60,10 +60,18 @@ _AHEAD = (("rho", "Spearman ρ", True), ("mdale", "MdALE", False), ("within2", "
           ("coverage_gap", "distance of the coverage from 80%", False))
 
 
-def _f(x, pct: bool = False) -> str:
+def _f(x, pct: bool = False, goal: float | None = None, higher: bool = True) -> str:
+    """*x* to 2 decimals (a percentage: none), more where fewer would show it on the other side of *goal*
+    (0.7987 against ≥ 0.8: "0.799", not a missed "0.80")."""
     if x is None:
         return "n/a"
-    return f"{100 * x:.0f}%" if pct else f"{x:.2f}"
+    if pct:
+        return f"{100 * x:.0f}%"
+    digits = 2
+    while goal is not None and digits < 6 and (round(x, digits) >= goal if higher else round(x, digits) <= goal) != (
+            x >= goal if higher else x <= goal):
+        digits += 1
+    return f"{x:.{digits}f}"
 
 
 def _met(value, goal, higher: bool = True) -> str:
@@ -97,9 +105,9 @@ def _goal_rows(held: Sequence[Held], scripts: Sequence[ScriptCheck]) -> list[str
         for key, goal in goals.items():
             value, before = m.get(key), read.get(key)
             if key == "rho":
-                out.append(f"| Spearman ρ, {label} | ≥ {goal} | {_f(value)} | {_met(value, goal)} | {_f(before)} |")
+                out.append(f"| Spearman ρ, {label} | ≥ {goal} | {_f(value, goal=goal)} | {_met(value, goal)} | {_f(before)} |")
             elif key == "mdale":
-                out.append(f"| MdALE (log10), {label} | ≤ {goal} | {_f(value)} | {_met(value, goal, False)} | "
+                out.append(f"| MdALE (log10), {label} | ≤ {goal} | {_f(value, goal=goal, higher=False)} | {_met(value, goal, False)} | "
                            f"{_f(before)} |")
             elif key == "within2":
                 out.append(f"| within 2×, {label} | ≥ {goal:.0%} | {_f(value, True)} | {_met(value, goal)} | "
@@ -124,15 +132,15 @@ def _goal_rows(held: Sequence[Held], scripts: Sequence[ScriptCheck]) -> list[str
                    f"{_f(holds, True)} (n = {b[kind]['n']}) | {_met(holds, BOUND_GOAL)} | |")
     for t in HOTSPOT_THRESHOLDS_J:
         a = hotspot_auc(held, "predictor", t)["auc"]
-        out.append(f"| hotspot AUC at {t:g} J, all call sites | ≥ {HOTSPOT_GOAL} | {_f(a)} | {_met(a, HOTSPOT_GOAL)} | |")
+        out.append(f"| hotspot AUC at {t:g} J, all call sites | ≥ {HOTSPOT_GOAL} | {_f(a, goal=HOTSPOT_GOAL)} | {_met(a, HOTSPOT_GOAL)} | |")
     n, behind = _behind_lookup(held)
     out.append(f"| ahead of the per-API lookup on every measure, on the {n} sites priced as a point "
                f"| all {len(_AHEAD)} | {len(_AHEAD) - len(behind)} of {len(_AHEAD)}"
                f"{' (behind on ' + ', '.join(behind) + ')' if behind else ''} | {'met' if not behind else '**not met**'} | |")
     sm = script_metrics(scripts)
-    out.append(f"| Spearman ρ, whole scripts | ≥ {SCRIPT_GOALS['rho']} | {_f(sm.get('rho'))} | "
+    out.append(f"| Spearman ρ, whole scripts | ≥ {SCRIPT_GOALS['rho']} | {_f(sm.get('rho'), goal=SCRIPT_GOALS['rho'])} | "
                f"{_met(sm.get('rho'), SCRIPT_GOALS['rho'])} | |")
-    out.append(f"| MdALE (log10), whole scripts | ≤ {SCRIPT_GOALS['mdale']} | {_f(sm.get('mdale'))} | "
+    out.append(f"| MdALE (log10), whole scripts | ≤ {SCRIPT_GOALS['mdale']} | {_f(sm.get('mdale'), goal=SCRIPT_GOALS['mdale'], higher=False)} | "
                f"{_met(sm.get('mdale'), SCRIPT_GOALS['mdale'], False)} | |")
     return out
 
