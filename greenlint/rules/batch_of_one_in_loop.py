@@ -188,6 +188,13 @@ class BatchOfOneInLoop(Rule):
     )
     FIX_TITLE = "Stack the loop's items into batches and run the model once per batch"
     VALID = (
+        Valid(  # an agent's rollout: the value run at an episode's end is fed the state the policy's run carried
+            "import tensorflow as tf\nx_ph = tf.compat.v1.placeholder(tf.float32, [None, 4])\n"
+            "pi = tf.compat.v1.layers.dense(x_ph, 2)\nv = tf.compat.v1.layers.dense(x_ph, 1)\n"
+            "sess = tf.compat.v1.Session()\no = env.reset()\nfor t in range(4000):\n"
+            "    a = sess.run(pi, feed_dict={x_ph: o.reshape(1, -1)})\n    o2, r, d, _ = env.step(a[0])\n    o = o2\n"
+            "    if d:\n        last_val = sess.run(v, feed_dict={x_ph: o.reshape(1, -1)})\n        o = env.reset()\n"
+        ),
         Valid(  # the helper written for a list of images given many at once: a batch per call already
             LISTED.format(
                 batch="np.zeros((n, 416, 416, 3))\n    for i in range(n):\n        batch[i] = prepare(images[i])"
@@ -731,11 +738,12 @@ def _fed_one_array(call: ast.Call) -> ast.expr | None:
 
 
 def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor | ast.While) -> bool:
-    """What the call returns reaches the item of a later iteration (a decoding or control loop):
-    the names bound from its result reach the next pass (`flow.next_pass`: not a frame each pass
+    """What the call, or another call of its name in the loop (the policy's `sess.run` beside the value's),
+    returns reaches the item of a later iteration (a decoding or control loop): the names bound from its result reach the next pass (`flow.next_pass`: not a frame each pass
     reads afresh, later drawn on from the result) and meet the item's, through assignments or a list
     grown from it (`sequence.append(y_pred[0, -1])`, then `X = np.array(sequence[-20:])`: `carried.handed_on`)."""
     results: frozenset = frozenset()
+    runs = last_name(call.func)  # another run of the loop (`sess.run` of the policy) may carry the state
     for node in own_body(loop):
         if isinstance(node, ast.Assign):
             value, bound = node.value, node.targets
@@ -743,7 +751,7 @@ def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor | ast
             value, bound = node.value, [node.target]
         else:
             continue
-        if any(n is call for n in ast.walk(value)):
+        if any(n is call or isinstance(n, ast.Call) and last_name(n.func) == runs for n in ast.walk(value)):
             results = results.union(*(flow.targets(t) for t in bound))
     variable = flow.targets(loop.target) if isinstance(loop, (ast.For, ast.AsyncFor)) else frozenset()
     return bool(flow.next_pass(results, loop.body, variable, handed_on(loop)) & flow.names(item))
