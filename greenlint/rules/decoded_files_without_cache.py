@@ -155,6 +155,13 @@ FLAGGED_CACHE = (
 )
 
 
+#: ITERATED_LOADER whose decode runs only where `IN_MEMORY` (a case's constant, set before it) is false, iterated on
+#: 20 epochs (its loop at line 26 once the constant's line comes first).
+SWITCHED_LOADER = ITERATED_LOADER.replace(
+    "        return cv2.resize(cv2.imread(path), (64, 64))\n",
+    "        if not IN_MEMORY:\n            return cv2.resize(cv2.imread(path), (64, 64))\n        return DECODED[path]\n",
+).format(make="train = Loader(paths)") + "for epoch in range(20):\n    for x in train:\n        train_step(x)\n"
+
 #: A case's decoding pipelines (line 6) made per pattern, appended to a list and each handed by a comprehension to a
 #: helper that maps and repeats it (line 12).
 HANDED_ON = (
@@ -623,12 +630,7 @@ class DecodedFilesWithoutCache(Rule):
         ),
         Valid(  # a module constant keeps the decode from running: each file was decoded once into `DECODED`
             "IN_MEMORY = True\n"
-            + ITERATED_LOADER.replace(
-                "        return cv2.resize(cv2.imread(path), (64, 64))\n",
-                "        if not IN_MEMORY:\n            return cv2.resize(cv2.imread(path), (64, 64))\n"
-                "        return DECODED[path]\n",
-            ).format(make="train = Loader(paths)")
-            + "for epoch in range(20):\n    for x in train:\n        train_step(x)\n"
+            + SWITCHED_LOADER
         ),
         Valid(  # a decoding generator made once and drawn with next(): one stream, no pass redone
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -774,22 +776,12 @@ class DecodedFilesWithoutCache(Rule):
         ),
         Invalid(  # the module constant takes the decoding branch
             "IN_MEMORY = False\n"
-            + ITERATED_LOADER.replace(
-                "        return cv2.resize(cv2.imread(path), (64, 64))\n",
-                "        if not IN_MEMORY:\n            return cv2.resize(cv2.imread(path), (64, 64))\n"
-                "        return DECODED[path]\n",
-            ).format(make="train = Loader(paths)")
-            + "for epoch in range(20):\n    for x in train:\n        train_step(x)\n",
+            + SWITCHED_LOADER,
             line=26,
         ),
         Invalid(  # a parameter of the same name is not the module constant: the caller may take the decode
             "IN_MEMORY = True\n"
-            + ITERATED_LOADER.replace("    def read(self, path):\n", "    def read(self, path, IN_MEMORY=False):\n").replace(
-                "        return cv2.resize(cv2.imread(path), (64, 64))\n",
-                "        if not IN_MEMORY:\n            return cv2.resize(cv2.imread(path), (64, 64))\n"
-                "        return DECODED[path]\n",
-            ).format(make="train = Loader(paths)")
-            + "for epoch in range(20):\n    for x in train:\n        train_step(x)\n",
+            + SWITCHED_LOADER.replace("    def read(self, path):\n", "    def read(self, path, IN_MEMORY=False):\n"),
             line=26,
         ),
         Invalid(  # an iterator that starts over where it ends (`self.i = 0` before its `StopIteration`)
