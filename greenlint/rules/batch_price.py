@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from greenlint.predict.devices import DeviceModel, GpuSpec, batch_saving, gpu_spec
 from greenlint.predict.site_predictions import with_work
 from greenlint.predict.training_runs import named_work, with_architecture
+from greenlint.predict.work_energy import energy_at, power_for
 from greenlint.rules.site import Site
 from greenlint.rules.syntax import is_training_step
 
@@ -93,6 +94,20 @@ def reference_work() -> dict:
     """The bundled model's work section (time and power models of each kind), {} where it cannot be loaded."""
     priced = reference()
     return priced[0] if priced is not None else {}
+
+
+def call_start_up(kind: str) -> tuple[float, float] | None:
+    """(seconds, joules) of the fixed start-up each call of *kind* ("inference": `predict()`; "training":
+    `fit()`) pays on the reference machine (building or looking up its step function, its `tf.data`
+    pipeline and callbacks): the bundled time model's `t0` for that kind, the one term of a call's time its
+    work does not set, fitted on the KB's call sites, at that kind's steady net power; None where the model
+    is not loaded. It is what batching the calls, or a lighter call (the model itself, `train_on_batch`),
+    saves per call."""
+    work = reference_work()
+    model, power = (work.get("time") or {}).get(kind), power_for(work, kind)
+    if not model or not power or not model.get("t0"):
+        return None
+    return model["t0"], energy_at(power, model["t0"])
 
 
 def device(told: str | None) -> GpuSpec | None:

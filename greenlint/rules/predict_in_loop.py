@@ -9,10 +9,9 @@ from typing import Any
 from greenlint.analysis import flow
 from greenlint.analysis.drivers import DRIVER, PER_ELEMENT, PER_ELEMENT_METHODS
 from greenlint.predict.prediction import Basis
-from greenlint.predict.work_energy import energy_at, power_for
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.base_classes import FUNCTIONS, classes_named
-from greenlint.rules.batch_price import reference_work
+from greenlint.rules.batch_price import call_start_up
 from greenlint.rules.carried import carried
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.keras_flavour import keras_flavour
@@ -492,7 +491,7 @@ class PredictInLoop(Rule):
             timed = _timed(facts, site)
             if timed is not None and _discarded(facts, site, timed):  # a benchmark of predict itself
                 continue
-            price = start_up()
+            price = call_start_up("inference")
             if price is not None and _minor_start_up(facts, site, price, options):
                 continue
             why = "times each call" if timed is not None else _shown(facts, site)
@@ -588,19 +587,6 @@ def _discarded(facts: FileFacts, site: Site, loop: ast.AST) -> bool:
         return False
     bound = frozenset().union(*(flow.targets(t) for t in parent.targets))
     return not any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in bound for n in ast.walk(loop))
-
-
-def start_up() -> tuple[float, float] | None:
-    """(seconds, joules) of the fixed start-up each `predict()` call pays on the reference machine
-    (building or looking up its prediction function, its `tf.data` pipeline and callbacks): the
-    bundled inference time model's `t0`, the one term of a call's time its work does not set,
-    fitted on the KB's call sites, at that kind's steady net power; None where the model is not
-    loaded. It is what batching the calls, or calling the model directly, saves per call."""
-    work = reference_work()
-    model, power = (work.get("time") or {}).get("inference"), power_for(work, "inference")
-    if not model or not power or not model.get("t0"):
-        return None
-    return model["t0"], energy_at(power, model["t0"])
 
 
 #: Figures priced from the KB's reference machine, like the start-up (not this machine's calibration or profile).

@@ -5,11 +5,13 @@ message saying the start-up."""
 
 from __future__ import annotations
 
+import pytest
+
 from greenlint.check.config import Config
 from greenlint.check.pipeline import check_source
 from greenlint.predict import load_predictor
 from greenlint.predict.work_energy import energy_at, power_for
-from greenlint.rules.predict_in_loop import start_up
+from greenlint.rules.batch_price import call_start_up
 from greenlint.units import fmt_s
 
 MODEL = (
@@ -25,11 +27,12 @@ def _found(code: str, predictor) -> list:
     return [d for d in check_source(code, "mc.py", config, predictor) if d.code == "GL201"]
 
 
-def test_start_up_is_the_inference_time_models_fixed_term():
+@pytest.mark.parametrize("kind", ["inference", "training"])
+def test_start_up_is_the_time_models_fixed_term(kind):
     work = load_predictor(overlay=False).model["work"]
-    seconds, joules = start_up()
-    assert seconds == work["time"]["inference"]["t0"] > 0
-    assert joules == energy_at(power_for(work, "inference"), seconds)
+    seconds, joules = call_start_up(kind)
+    assert seconds == work["time"][kind]["t0"] > 0
+    assert joules == energy_at(power_for(work, kind), seconds)
 
 
 def test_calls_over_a_known_large_set_are_not_reported():
@@ -47,4 +50,4 @@ def test_calls_over_a_set_of_unknown_size_are_reported_with_their_start_up():
     predictor = load_predictor(overlay=False)
     found = _found(MODEL + "X = load()\n" + PASSES, predictor)
     assert len(found) == 1
-    assert f"about {fmt_s(start_up()[0])} of start-up each" in found[0].message
+    assert f"about {fmt_s(call_start_up('inference')[0])} of start-up each" in found[0].message
