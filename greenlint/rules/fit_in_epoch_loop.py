@@ -1,5 +1,5 @@
 """GL309 fit-in-epoch-loop: `fit()` called once per iteration of a Python loop: once per epoch on
-the same data, or once per sample of a loop over samples."""
+the same data, once per sample of a loop over samples, or on one batch per pass (`train_on_batch`'s step)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from typing import Any
 
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, binds
+from greenlint.rules.batch_price import call_start_up
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.material import SAVING_OPTION, immaterial_overhead, known_runs, least_runs, repeated_cost
 from greenlint.rules.site import Site, is_keras_model_method, method
 from greenlint.rules.syntax import (
     FEW_ELEMENTS,
@@ -22,17 +24,41 @@ from greenlint.rules.syntax import (
     simple_bindings,
     waits_for_user,
 )
+from greenlint.units import fmt_count, fmt_counted
 
 #: Calls that run one training step on what they are given (`fit` with one epoch on one sample is one step).
 TRAINS = ("fit", "train_on_batch")
+#: `fit()` arguments `train_on_batch` has no place for: callbacks, validation, and how epochs are cut and resumed.
+FIT_ONLY = frozenset({"callbacks", "validation_data", "validation_split", "validation_steps", "validation_freq",
+                      "validation_batch_size", "steps_per_epoch", "initial_epoch"})
 #: Model calls whose result is the model's output (what a later target or input may be made from).
 OUTPUTS = ("predict", "predict_on_batch", "__call__", "fit", "train_on_batch")
+
+
+#: A case's online learner: each step's one sample comes from acting on the model's output (line 9: its `fit`).
+ONLINE = (
+    "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\nstate = env.reset()\n"
+    "for t in range(10000):\n    q = m.predict(state[None], verbose=0)\n"
+    "    next_state, reward, done, _ = env.step(int(q.argmax()))\n"
+    "    q[0][int(q.argmax())] = reward\n    m.fit(state[None], q, epochs=1, verbose=0)\n"
+    "    state = next_state\n"
+)
+#: A case's agent trained by `fit()` on the one step it took, in a function a loop of 1,000 episodes calls
+#: (`{kw}`: further arguments of the fit, `{rows}`: the rows of its arrays, `{episodes}`: the loop's count).
+AGENT_STEP = (
+    "import numpy as np\nimport tensorflow as tf\n"
+    "actor = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(4,))])\n"
+    "actor.compile(optimizer='adam', loss='categorical_crossentropy')\n"
+    "def train(state, advantages):\n    actor.fit(state, advantages, epochs=1, verbose=0{kw})\n"
+    "for episode in range({episodes}):\n    state = np.zeros(({rows}, 4))\n    advantages = np.zeros(({rows}, 2))\n"
+    "    train(state, advantages)\n"
+)
 
 
 class FitInEpochLoop(Rule):
     """
     ## What it does
-    Flags `fit()` on a Keras model called once per iteration of a Python loop, in two shapes:
+    Flags `fit()` on a Keras model called once per iteration of a Python loop, in three shapes:
 
     - **an epoch loop**: `fit()` with a literal `epochs=1`, repeated by a loop on the same model
       and the same data, where one `fit(epochs=N)` does the same;
@@ -40,9 +66,15 @@ class FitInEpochLoop(Rule):
       iteration of a `for` loop over samples (`np.expand_dims(x, 0)`, `x[None]`,
       `x[i:i + 1]`, `np.array([x])`, a reshape to a leading 1, or an array whose row 0 the loop
       fills, `target[0][action] = ...`), where the samples could be stacked into one batch and
-      trained on by one call.
+      trained on by one call;
+    - **a fit of one batch per pass**: `fit()` of one epoch on arrays of at most `batch_size` rows (one
+      batch: an agent's replay or the one step it took), on every pass of a loop (its own, or a
+      caller's) counted or known to run more than 32 times, with no callbacks, validation,
+      `steps_per_epoch` or `initial_epoch` (what `train_on_batch` has no place for): `train_on_batch`
+      takes the same optimizer step on the same batch without `fit()`'s set-up. Reported where that
+      set-up over the counted runs is material (`material-saving-j`).
 
-    Not reported: a loop over models (`for m in models`); a loop whose body binds the data
+    Not reported (the first two shapes): a loop over models (`for m in models`); a loop whose body binds the data
     anew in batches or chunks (`for chunk in chunks`, `x, y = play_game()`: each iteration
     trains on other data, and not on one sample); a function merely called from several
     places; a sample made from what the model returned in an earlier iteration (an agent
@@ -111,18 +143,24 @@ class FitInEpochLoop(Rule):
     0.14 s after, a saving of 97 % (96.8 % to 97.9 % over the worst and best pairing of the
     runs). The update differs (one step on the batch's mean loss instead of 32 steps), so
     this is the cost of one replay step, not of reaching the same score.
+    The one-batch shape's set-up is the bundled training time model's fixed term (`t0`, fitted on the
+    KB's call sites) at its steady power; on this 2-core CPU machine (Keras 3, TensorFlow 2.21) a blind
+    judge timed `fit(epochs=1)` of one batch of a CartPole agent at 116 ms a call against 1.9 ms for
+    `train_on_batch` on the same batch.
 
     ## Fix safety
     No automatic fix: the loop body usually does more than train, and batching a per-sample
-    fit changes the updates (above); the advice is for a person to weigh.
+    fit changes the updates (above); the advice is for a person to weigh. `train_on_batch` returns
+    the loss, not a `History`: code reading `history.history` needs that change too.
 
     ## Options
-    None.
+    - `material-saving-j`
     """
 
     code = "GL309"
     name = "fit-in-epoch-loop"
     CALLS = frozenset(TRAINS)
+    OPTIONS = (SAVING_OPTION,)
     MESSAGE = "`fit(epochs=1)` in a loop sets training up again every iteration; pass `epochs=` to one `fit()`"
     PER_SAMPLE = (
         "`{method}` trains on one sample (`{item}`) per iteration of the loop{times}: each call sets training up "
@@ -133,8 +171,17 @@ class FitInEpochLoop(Rule):
     BOOTSTRAPPED = (
         ", and its targets, which the loop makes with the model, computed with the weights from before the update"
     )
+    ONE_BATCH = (
+        "`fit()` trains one batch ({samples}, batch_size {batch}) for one epoch on every pass of a loop:"
+        " each call sets training up again (data adapter, callbacks, progress bar: {cost} on the reference "
+        "machine) for one optimizer step; `train_on_batch(x, y)` takes the same step on the same batch without it"
+    )
     FIX_TITLE = "Call `fit()` once: with `epochs=N`, or on the samples stacked into one batch"
     VALID = (
+        Valid(AGENT_STEP.format(kw=", callbacks=[logger]", rows=1, episodes=1000)),  # callbacks train_on_batch drops
+        Valid(AGENT_STEP.format(kw="", rows=100, episodes=1000)),  # 100 rows: four batches, an epoch of them
+        Valid(AGENT_STEP.format(kw="", rows=1, episodes=5)),  # five passes: little to save
+        Valid(AGENT_STEP.format(kw="", rows="len(memory)", episodes=1000)),  # rows not known
         Valid("import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x, y, epochs=20)\n"),
         Valid(  # twenty epochs given positionally; after a `*args`, `epochs` is not known to be one
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(20):\n    m.fit(x, y, 32, 20)\n"
@@ -168,11 +215,7 @@ class FitInEpochLoop(Rule):
             "    m.train_on_batch(xb, yb)\n"
         ),
         Valid(  # online learning: the next sample comes from acting on the model's output, none exists before
-            "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\nstate = env.reset()\n"
-            "for t in range(10000):\n    q = m.predict(state[None], verbose=0)\n"
-            "    next_state, reward, done, _ = env.step(int(q.argmax()))\n"
-            "    q[0][int(q.argmax())] = reward\n    m.fit(state[None], q, epochs=1, verbose=0)\n"
-            "    state = next_state\n"
+            ONLINE.replace("m.fit(state[None], q, epochs=1, verbose=0)", "m.train_on_batch(state[None], q)")
         ),
         Valid(  # each fit's loss decides whether the loop goes on: one batched call cannot stop half-way
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor i in range(len(xs)):\n"
@@ -205,6 +248,14 @@ class FitInEpochLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the online learner's fit: no batch to stack, but train_on_batch takes its step without the set-up
+            ONLINE, line=9, message_contains="`train_on_batch(x, y)` takes the same step on the same batch without it",
+        ),
+        Invalid(  # an agent's fit on the one step it took, per episode: train_on_batch takes that step
+            AGENT_STEP.format(kw="", rows=1, episodes=1000),
+            line=6,
+            message_contains="`fit()` trains one batch (1 sample, batch_size 32) for one epoch on every pass of a loop",
+        ),
         Invalid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor epoch in range(20):\n    m.fit(x, y, epochs=1)\n",
             line=4,
@@ -273,6 +324,32 @@ class FitInEpochLoop(Rule):
                 and not (loop is None and _made_per_call(facts, call, site.callsite.span.cell))
             ):
                 yield self.diagnostic(site.callsite.span, facts.path, self.MESSAGE)
+            elif (one_batch := self._one_batch(facts, site, call, loop, options)) is not None:
+                yield self.diagnostic(site.callsite.span, facts.path, one_batch)
+
+    def _one_batch(self, facts: FileFacts, site: Site, call: ast.Call | None, loop: ast.AST | None,
+                   options: Mapping[str, Any]) -> str | None:
+        """The message for a `fit()` of one epoch on arrays that make one batch, called on every pass of a loop
+        whose data each pass makes anew (an agent's replay step), where `train_on_batch` takes the same step
+        without `fit()`'s set-up; None otherwise (callbacks or validation `train_on_batch` would drop, data of
+        unknown size, a loop of few or of immaterial passes)."""
+        if call is None or method(site.api) != "fit" or not _one_epoch(call):
+            return None
+        if any(k.arg is None or k.arg in FIT_ONLY for k in call.keywords) or len(call.args) > 3:
+            return None  # what train_on_batch has no place for (or `**kwargs`, which may carry it)
+        samples, batch = site.work_value("samples"), site.work_value("batch_size")
+        if site.features.get("input_kind") != "arrays" or not all(
+                isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in (samples, batch)) or samples > batch:
+            return None
+        runs = known_runs(site) or least_runs(site)  # its own loop's, or a caller's: `train_model()` per step
+        price = call_start_up("training")
+        if runs is None or runs <= FEW_ELEMENTS or price is None or loop is not None and autograph_loop(
+                facts, loop, site.callsite.span.cell):
+            return None
+        if immaterial_overhead(facts, site, price[0], price[1], options):
+            return None
+        return self.ONE_BATCH.format(samples=fmt_counted(samples, "sample"), batch=fmt_count(batch),
+                                     cost=repeated_cost(site, price[0], "of set-up"))
 
     def _per_sample(self, facts: FileFacts, site: Site, call: ast.Call | None, loop: ast.AST | None) -> str | None:
         """The message for a training call on one sample per iteration of a loop over samples, or None."""
