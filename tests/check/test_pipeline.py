@@ -3,12 +3,13 @@ from __future__ import annotations
 import dataclasses
 import gc
 import json
+import sys
 
 import pytest
 
 from greenlint.check.cache import close_all
 from greenlint.check.pipeline import run_check
-from greenlint.check.runner import FILE_ALLOCATIONS, Backend, _chunks
+from greenlint.check.runner import FILE_ALLOCATIONS, Backend, _chunks, _preload
 from tests.check import cache_entries
 from tests.check.conftest import FAKE
 from tests.check.fakes import LOG_ENV
@@ -168,6 +169,18 @@ def test_workers_take_long_runs_of_neighbouring_files_first():
     assert sizes[0] == 250 and sum(sizes[:2]) > 400  # two workers start on nearly half of the files
     assert sizes[-1] <= 16 and len(chunks) < 1000 // 16
     assert _chunks(items[:3], 2) == [[0], [1], [2]]
+
+
+def test_the_analysis_is_imported_once_before_the_workers_fork(tmp_path, monkeypatch):
+    """Each forked worker would otherwise import the analysis' modules for itself; a spec that
+    cannot be imported is left for the workers to report per file."""
+    (tmp_path / "probe_analysis.py").write_text("def analyse_file(path):\n    raise AssertionError\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "probe_analysis", raising=False)
+    _preload(dataclasses.replace(FAKE, analyse_file="probe_analysis:analyse_file"))
+    assert "probe_analysis" in sys.modules  # imported, not run
+    monkeypatch.delitem(sys.modules, "probe_analysis")
+    _preload(dataclasses.replace(FAKE, analyse_file="no_such_module_anywhere:analyse_file"))  # no error
 
 
 def test_workers_write_their_entries_to_the_one_cache_file(tmp_path, config, monkeypatch):
