@@ -2633,8 +2633,8 @@ class Resolver:
             return self.pieces(func.attr, node.lineno)
         if receiver is None and callee is None and type(func) is ast.Attribute and func.attr == "reshape" \
                 and not spreads and not keywords:  # `loaded[16:].reshape((60000, 28, 28, 1))` of bytes read
-            given = [value for _, value in args]
-            return arrays.reshaped(given) or arrays.first_rows(given)  # (`state.reshape([1, n])`: one row)
+            sides = [value for _, value in args]
+            return arrays.reshaped(sides) or arrays.first_rows(sides)  # (`state.reshape([1, n])`: one row)
         if receiver is None and callee is None and isinstance(func, ast.Attribute) and (
             self.tf_imported or func.attr in untyped.KERAS_ONLY
         ):

@@ -327,8 +327,8 @@ class FitInEpochLoop(Rule):
             elif (one_batch := self._one_batch(facts, site, call, loop, options)) is not None:
                 yield self.diagnostic(site.callsite.span, facts.path, one_batch)
 
-    def _one_batch(self, facts: FileFacts, site: Site, call: ast.Call | None, loop: ast.AST | None,
-                   options: Mapping[str, Any]) -> str | None:
+    def _one_batch(self, facts: FileFacts, site: Site, call: ast.Call | None,
+                   loop: ast.For | ast.AsyncFor | ast.While | None, options: Mapping[str, Any]) -> str | None:
         """The message for a `fit()` of one epoch on arrays that make one batch, called on every pass of a loop
         whose data each pass makes anew (an agent's replay step), where `train_on_batch` takes the same step
         without `fit()`'s set-up; None otherwise (callbacks or validation `train_on_batch` would drop, data of
