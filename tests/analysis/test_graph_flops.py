@@ -15,6 +15,14 @@ def runs(code: str) -> dict[int, dict]:
     return {s.span.line: s.work for s in result.callsites if "step" in s.work}
 
 
+def trained(graph: str) -> str:
+    """*graph* (indented, a `loss` built), then an Adam update of its loss run in a session, 10 steps."""
+    return textwrap.dedent(graph).lstrip("\n") + (
+        "train_op = tf.train.AdamOptimizer(0.001).minimize(loss)\n"
+        "with tf.Session() as sess:\n    for i in range(10):\n        sess.run(train_op)\n"
+    )
+
+
 MLP = """
 import tensorflow as tf
 
@@ -711,12 +719,8 @@ def test_a_placeholder_whose_sides_two_paths_set_keeps_its_rank_batch_and_channe
         return tf.reduce_mean(tf.nn.conv2d(images, tf.Variable(tf.zeros([3, 3, 3, 8])), 1, "SAME")), flat
 
     loss, flat = build(FLAGS.crop)
-    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
-    with tf.Session() as sess:
-        for i in range(10):
-            sess.run(train_op)
     """
-    step = runs(code)[16]
+    step = runs(trained(code))[16]
     assert step["step"].value == "training"
     assert step["samples"].value == 32  # the placeholder's literal batch, which both paths give
     assert step["flops_per_sample"].value is None  # the convolution's sides differ between the paths: not known
@@ -735,12 +739,8 @@ def test_a_placeholder_whose_rank_two_paths_set_differently_stays_unknown():
         return tf.reduce_mean(images)
 
     loss = build(FLAGS.gray)
-    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
-    with tf.Session() as sess:
-        for i in range(10):
-            sess.run(train_op)
     """
-    step = runs(code)[15]
+    step = runs(trained(code))[15]
     assert step["samples"].value is None and step["flops_per_sample"].value is None
 
 
@@ -758,12 +758,8 @@ def test_contrib_instance_and_group_norms_keep_their_inputs_shape():
     h = norm(tf.layers.conv2d(x, 8, 3, padding="same"), "n1")
     h = tf.contrib.layers.group_norm(tf.layers.conv2d(h, 8, 3, padding="same"), groups=4)
     loss = tf.reduce_mean(h)
-    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
-    with tf.Session() as sess:
-        for i in range(10):
-            sess.run(train_op)
     """
-    [step] = runs(code).values()
+    [step] = runs(trained(code)).values()
     convs = 32 * 32 * 8 * 2 * 9 * 3 + 32 * 32 * 8 * 2 * 9 * 8
     assert step["flops_per_sample"].value == convs + 2 * 32 * 32 * 8 + 32 * 32 * 8  # two norms, the mean
     assert step["flops_per_sample"].bound is None
@@ -776,12 +772,8 @@ def test_a_contrib_function_of_unknown_shape_is_not_taken_for_a_normalisation():
     x = tf.placeholder(tf.float32, [1, 32, 32, 3])
     h = tf.contrib.layers.weight_norm(tf.layers.conv2d(x, 8, 3, padding="same"))
     loss = tf.reduce_mean(tf.layers.conv2d(h, 8, 3, padding="same"))
-    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
-    with tf.Session() as sess:
-        for i in range(10):
-            sess.run(train_op)
     """
-    [step] = runs(code).values()
+    [step] = runs(trained(code)).values()
     assert step["flops_per_sample"].value is None  # `weight_norm` wraps a layer: not followed
 
 
@@ -804,12 +796,8 @@ def test_a_helpers_parity_test_of_its_arguments_takes_one_branch_for_each_call()
     h = conv(x, 8, 3, 1, 1)
     h = conv(h, 16, 3, 2, 1)
     loss = tf.reduce_mean(h)
-    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
-    with tf.Session() as sess:
-        for i in range(10):
-            sess.run(train_op)
     """
-    [step] = runs(code).values()
+    [step] = runs(trained(code)).values()
     first = 32 * 32 * 8 * 2 * 9 * 3  # padded to 34x34: 32x32 out
     second = 16 * 16 * 16 * 2 * 9 * 8  # padded to 33x33 (1 on top, 0 below), stride 2: 16x16 out
     assert step["flops_per_sample"].value == first + second + 16 * 16 * 16
@@ -851,12 +839,8 @@ def test_moments_written_out_as_an_instance_norm_keep_the_graph_and_broadcast():
     x = tf.placeholder(tf.float32, [1, 16, 16, 4])
     h = norm(x)
     loss = tf.reduce_mean(tf.layers.conv2d(h, 8, 3, padding="same", use_bias=False))
-    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
-    with tf.Session() as sess:
-        for i in range(10):
-            sess.run(train_op)
     """
-    [step] = runs(code).values()
+    [step] = runs(trained(code)).values()
     flops = step["flops_per_sample"]
     assert flops.bound is None
     conv, mean = 16 * 16 * 8 * 2 * 9 * 4, 16 * 16 * 8
@@ -874,11 +858,7 @@ def test_moments_over_axes_not_literal_and_operands_that_clash_stay_unknown():
     y = tf.placeholder(tf.float32, [1, 8, 8, 4])
     mean, var = tf.nn.moments(x, axes=AXES, keep_dims=True)
     loss = tf.reduce_mean(tf.layers.conv2d(x - mean, 8, 3)) + tf.reduce_mean(tf.layers.conv2d(x - y, 8, 3))
-    train_op = tf.train.AdamOptimizer(0.001).minimize(loss)
-    with tf.Session() as sess:
-        for i in range(10):
-            sess.run(train_op)
     """
-    [step] = runs(code).values()
+    [step] = runs(trained(code)).values()
     flops = step["flops_per_sample"]
     assert flops.bound == "lower" and "unknown: moments, conv2d, add" in flops.note
