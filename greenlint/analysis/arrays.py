@@ -481,14 +481,21 @@ def _target(args: list) -> tuple | None:
     return target
 
 
+def _sides(args: list) -> list:
+    """The sides a `reshape` is given, one value each: its arguments, or the items of the one tuple or list
+    it is given (`reshape((len(x), 28, 28))`, `reshape([1, n])`)."""
+    if len(args) == 1 and type(args[0]) is Seq:
+        return list(args[0].items)
+    if len(args) == 1 and type(args[0]) is Const and isinstance(args[0].value, (list, tuple)):
+        return [Const(d) for d in args[0].value]
+    return args
+
+
 def first_rows(args: list) -> Inst | None:
     """`x.reshape([1, x.shape[0]])`: a reshape to a literal count of rows, the other sides not literal: an array
     of that many rows (meta "rows", read by `rows_of`), the rest of its shape unknown; None otherwise."""
-    shape = args[0] if len(args) == 1 else None
-    if type(shape) is Const and isinstance(shape.value, (list, tuple)):
-        shape = Seq(tuple(Const(d) for d in shape.value))  # `reshape((1, -1))`
-    first = args[0] if len(args) > 1 else shape.items[0] if type(shape) is Seq and shape.items else None
-    rows = _int(first)
+    sides = _sides(args)
+    rows = _int(sides[0]) if sides else None
     if rows is None or rows <= 0:
         return None
     return Inst(ARRAY, "operator", {"rows": rows, "shape_prov": "inferred",
@@ -527,10 +534,7 @@ def _kept_rows_shape(name: str, shape: tuple | None, args: list) -> tuple | None
         return shape or ()
     if name != "reshape" or not args:
         return None
-    if len(args) == 1 and type(args[0]) in (Const, Seq):  # one tuple: `reshape((len(x), 28, 28))`
-        args = list(args[0].items) if type(args[0]) is Seq else [Const(d) for d in args[0].value] \
-            if isinstance(args[0].value, (list, tuple)) else args
-    target = [a.value if type(a) is Const else a for a in args]
+    target = [a.value if type(a) is Const else a for a in _sides(args)]
     rest = tuple(d for d in target[1:] if type(d) is int and d > 0)
     known = len(rest) == len(target) - 1
     if target and type(target[0]) is Inst and target[0].cls == ROWS:
