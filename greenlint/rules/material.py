@@ -138,7 +138,12 @@ def saving_j(sites: Iterable[Site], share: tuple[float, float]) -> Joules | None
     """What a change saving *share* (least, most: fractions) of the sites' work saves over one run
     of the program, in joules of their figure (`work_j`): the least share of its low end, the most
     share of its point and of its high end; None where that work is unknown."""
-    work = work_j(sites)
+    return share_of(work_j(sites), share)
+
+
+def share_of(work: Joules | None, share: tuple[float, float]) -> Joules | None:
+    """*share* (least, most) of *work*: the least share of its low end, the most share of its point and of
+    its high end; None where the work is unknown (None)."""
     return None if work is None else Joules(share[0] * work.low, share[1] * work.point, share[1] * work.high)
 
 

@@ -1416,7 +1416,7 @@ class SmallBatchSize(Rule):
                 joules = _joules(saving, [site]) if saving is not None else None
                 if saving is not None and not immaterial_saving(joules, options):
                     literals.update(spans)
-                    claim = saving.clause() + _stated(saving, joules, [site])
+                    claim = saving.clause() + _stated(saving, [site])
                     message = (
                         self.GENERATOR_MESSAGE.format(api=site.api, size=batch, saving=claim, feeder=_feeder(site))
                         if count is None
@@ -1456,7 +1456,7 @@ class SmallBatchSize(Rule):
                         size=batch,
                         api=site.api,
                         line=site.callsite.span.line,
-                        saving=saving.clause(scaled=not models) + _stated(saving, joules, priced),
+                        saving=saving.clause(scaled=not models) + _stated(saving, priced),
                         alternating=alternating,
                         times=f"{saving.larger / batch:.3g}",
                         loop=ast.unparse(loop.iter) if loop is not None else "",
@@ -1496,7 +1496,7 @@ class SmallBatchSize(Rule):
             if saving is None:  # the model's FLOPs unknown: the literal alone, with what a larger one changes
                 message = self._unpriced(site).format(api=site.api, size=size, where=where, unpriced=self.UNPRICED)
             elif saving.least >= MIN_SAVING and not immaterial_saving(joules, options):
-                claim = saving.clause() + _stated(saving, joules, work)
+                claim = saving.clause() + _stated(saving, work)
                 message = self.PRICED_MESSAGE.format(api=site.api, size=size, where=where, saving=claim)
             else:
                 continue  # priced: its layer passes already keep the GPU busy, or the joules it saves are not material
@@ -1525,12 +1525,13 @@ def _joules(saving: Saving, sites: list[Site]) -> Joules | None:
     return saving_j(sites, (saving.least, saving.most)) if sites else None
 
 
-def _stated(saving: Saving, joules: Joules | None, sites: list[Site]) -> str:
+def _stated(saving: Saving, sites: list[Site]) -> str:
     """The joules of a priced saving as the message goes on, "" where they are unknown."""
-    if joules is None:
+    work = work_j(sites)
+    if work is None:
         return ""
     kind = "training" if saving.training else "inference"
-    return "; that is " + saving_clause(work_j(sites), (saving.least, saving.most), sites[0].prediction.label, kind)
+    return "; that is " + saving_clause(work, (saving.least, saving.most), sites[0].prediction.label, kind)
 
 
 def _shared_saving(

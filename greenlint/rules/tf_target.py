@@ -159,7 +159,8 @@ def _walked(folder: str) -> tuple[str | None, tuple[str, ...]]:
 
 
 def _walk(folder: str) -> tuple[str | None, tuple[str, ...], tuple[tuple[str, int], ...]]:
-    listed, readmes = [], []
+    listed: list[tuple[str, int]] = []
+    readmes: list[str] = []
     while True:
         listed.append((folder, _mtime(folder)))  # before listing it: a file added meanwhile is seen next time
         try:
