@@ -75,7 +75,13 @@ def fmt_energy(
     An interval of no width (a symbolic call's 0 J) is the point itself, not a range."""
     if value is None:
         return "no estimate"
-    ratio = interval_ratio(interval)
-    if interval and interval[1] > interval[0] and (ratio is None or ratio > POINT_MAX_RATIO):
+    if interval and shown_as_range(interval):
         return fmt_range(interval[0] * factor, interval[1] * factor, unit)
     return fmt_j(value * factor, unit)
+
+
+def shown_as_range(interval: tuple[float, float]) -> bool:
+    """`fmt_energy` states a figure of this 80 % interval as the interval, not its point: wider than
+    POINT_MAX_RATIO (or from zero)."""
+    ratio = interval_ratio(interval)
+    return interval[1] > interval[0] and (ratio is None or ratio > POINT_MAX_RATIO)

@@ -43,6 +43,11 @@ SAVES_ALL = "saves_all"
 TRAINED = "trained_params"
 #: The meta key of an update's slots per weight (slots.py), where it trains every variable of its graph.
 UPDATE_SLOTS = "slots"
+#: The meta key of the module an update was built in, where that is not the checked file (`ops.py`): its
+#: "train_op" line is that module's.
+BUILT_IN = "train_op_in"
+#: What an op that runs an update keeps of it (`grouped`, `dependent`).
+UPDATE_KEYS = ("train_op", BUILT_IN, "sym", UPDATE_SLOTS, STEPS)
 #: The class a TF1 optimizer's update returns.
 OPERATION = "tensorflow.Operation"
 #: The op that runs all the ops it is given (`tf.group(update_ops, train_op)`), and the op that runs nothing
@@ -77,7 +82,7 @@ def grouped(ops: list) -> dict:
     the group the training step's op, computed by that update's graph; {} otherwise."""
     updates = (v for v in fetched(Seq(tuple(ops))) if is_update(v))
     update = next(updates, None)
-    return {k: v for k, v in update.meta.items() if k in ("train_op", "sym", UPDATE_SLOTS, STEPS)} if update is not None else {}
+    return {k: v for k, v in update.meta.items() if k in UPDATE_KEYS} if update is not None else {}
 
 
 def dependent(meta: dict, dependencies: list[dict]) -> None:
@@ -86,27 +91,29 @@ def dependent(meta: dict, dependencies: list[dict]) -> None:
     (its own graph kept where it has one)."""
     update = next((d for d in reversed(dependencies) if d), None)
     if update is not None and "train_op" not in meta:
-        meta["train_op"] = update["train_op"]
+        meta.update({k: v for k, v in update.items() if k in UPDATE_KEYS and k != "sym"})
         if "sym" in update:
             meta.setdefault("sym", update["sym"])
-        if UPDATE_SLOTS in update:
-            meta[UPDATE_SLOTS] = update[UPDATE_SLOTS]
-        if STEPS in update:
-            meta[STEPS] = update[STEPS]
 
 
-def update_meta(optimizer: Any, method: str, named: dict, line: int, stepped: bool = False) -> dict:
+def update_meta(optimizer: Any, method: str, named: dict, line: int, built_in: str | None, stepped: bool = False) -> dict:
     """The meta of a TF1 optimizer's update built at *line* (`opt.minimize(loss)`, *method* of
-    *optimizer*): what a training step fetches, with the slots per weight it keeps (slots.py) where it is
-    a `minimize` of every trainable variable (no `var_list`: the graph's weights its loss reaches), and
-    whether each run adds one to a global step (its `global_step`; *stepped*: what leaving it out does)."""
-    meta: dict = {"train_op": line}
+    *optimizer*; *built_in*: the module, where not the checked file): what a training step fetches, with
+    the slots per weight it keeps (slots.py) where it is a `minimize` of every trainable variable (no
+    `var_list`: the graph's weights its loss reaches), and whether each run adds one to a global step (its
+    `global_step`; *stepped*: what leaving it out does)."""
+    meta: dict = built(line, built_in)
     if moves_step(named, stepped):
         meta[STEPS] = named.get("global_step") or True
     slots = TF1_SLOTS.get(optimizer.cls) if type(optimizer) is Inst else None
     if method == "minimize" and "var_list" not in named and slots is not None:
         meta[UPDATE_SLOTS] = slots
     return meta
+
+
+def built(line: int, built_in: str | None) -> dict:
+    """The meta of an update built at *line* of the module *built_in* (None: the checked file)."""
+    return {"train_op": line} if built_in is None else {"train_op": line, BUILT_IN: built_in}
 
 
 def _update(fetches: Any) -> Inst | None:
@@ -120,16 +127,22 @@ def train_op_line(fetches: Any) -> int | None:
     return None if update is None else update.meta["train_op"]
 
 
+def _built_at(update: Inst) -> str:
+    """Where *update* was built: `line 12`, `ops.py line 12` where another module built it."""
+    module = update.meta.get(BUILT_IN)
+    return f"{module} line {update.meta['train_op']}" if module else f"line {update.meta['train_op']}"
+
+
 def run_work(fetches: Any, fed_rows: int | None) -> Work:
     """The work of a session's `run` of *fetches* (or of a tensor's `eval`: the tensor), fed arrays of
     *fed_rows* rows (None: not known)."""
-    line = train_op_line(fetches)
-    if line is None:
+    update = _update(fetches)
+    if update is None:
         step = q("inference", INFERRED, "runs the graph of its fetches once, no optimizer update found among them: "
                                         "one run of the graph on the batch fed")
     else:
-        step = q("training", INFERRED, f"fetches the optimizer's update built at line {line}: one training step "
-                                       "of the graph on the batch fed")
+        step = q("training", INFERRED, f"fetches the optimizer's update built at {_built_at(update)}: one training "
+                                       "step of the graph on the batch fed")
     graph = _graph(fetches)
     if fed_rows is not None:
         samples = q(fed_rows, INFERRED, "the rows of the arrays fed")

@@ -119,12 +119,14 @@ def _bound(node: ast.Assign | ast.AugAssign) -> frozenset:
     return frozenset().union(*map(flow.targets, node.targets if isinstance(node, ast.Assign) else [node.target]))
 
 
-def as_updates(value: Any, positions: tuple[int, ...], line: int, tupled: bool, losses: list) -> Any:
-    """*value*, returned at *line*, with its elements at *positions* (the whole of it, not *tupled*)
-    made training steps' ops: their meta "train_op" the line, whatever else they were known to be, and
-    "sym" the graph of the loss the function differentiates where it is one known (*losses*: the Syms
-    of its `tf.gradients` losses)."""
-    meta: dict = {"train_op": line}
+def as_updates(
+    value: Any, positions: tuple[int, ...], line: int, tupled: bool, losses: list, built_in: str | None
+) -> Any:
+    """*value*, returned at *line* (of the module *built_in*, where not the checked file), with its elements
+    at *positions* (the whole of it, not *tupled*) made training steps' ops: their meta "train_op" the line,
+    whatever else they were known to be, and "sym" the graph of the loss the function differentiates where
+    it is one known (*losses*: the Syms of its `tf.gradients` losses)."""
+    meta: dict = graphrun.built(line, built_in)
     if len(losses) == 1:
         meta["sym"] = losses[0]
     if not tupled:

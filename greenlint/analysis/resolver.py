@@ -706,7 +706,7 @@ class Resolver:
         func = self.ctx.func
         if func is not None and type(func.node) in (ast.FunctionDef, ast.AsyncFunctionDef) \
                 and id(node) in self.updates_built(func.node):  # `self.train_op = tf.group(*updates)`
-            value = handwritten.as_updates(value, (0,), node.lineno, False, self.ctx.gradients)
+            value = handwritten.as_updates(value, (0,), node.lineno, False, self.ctx.gradients, self.built_in)
         for target in node.targets:
             self.assign(target, value)
 
@@ -1259,7 +1259,9 @@ class Resolver:
         if func is not None and type(func.node) in (ast.FunctionDef, ast.AsyncFunctionDef):
             positions = self.updates_built(func.node).get(id(node))
             if positions:  # `return tf.group(*updates)` of variables written from their gradients
-                value = handwritten.as_updates(value, positions, node.lineno, type(node.value) is ast.Tuple, self.ctx.gradients)
+                value = handwritten.as_updates(
+                    value, positions, node.lineno, type(node.value) is ast.Tuple, self.ctx.gradients, self.built_in
+                )
         self.ctx.returns.append(value)
 
     def updates_built(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, tuple[int, ...]]:
@@ -2884,7 +2886,7 @@ class Resolver:
                         else:
                             meta["data"] = data
             if callee.name in graphrun.UPDATE_METHODS and returns == graphrun.OPERATION:
-                meta = graphrun.update_meta(owner, callee.name, named, node.lineno)  # what a TF1 step fetches
+                meta = graphrun.update_meta(owner, callee.name, named, node.lineno, self.built_in)  # what a TF1 step fetches
                 if arrays.is_sym(named.get("loss")):  # the graph the loss is computed by
                     meta["sym"] = named["loss"].meta["sym"]
                 elif type(given := named.get("grads_and_vars")) is Inst and given.cls == graphrun.GRADIENTS:
@@ -3967,7 +3969,7 @@ class Resolver:
         """`create_train_op(total_loss, optimizer)`: the loss, run after the optimizer's update (a
         training step's op, graphrun.update_meta), computed by the loss's graph."""
         loss, optimizer, given = slim_training.train_op_inputs(args, keywords)
-        meta = graphrun.update_meta(optimizer, "minimize", given, node.lineno, stepped=True)
+        meta = graphrun.update_meta(optimizer, "minimize", given, node.lineno, self.built_in, stepped=True)
         if arrays.is_sym(loss):
             meta["sym"] = loss.meta["sym"]
         return Inst("tensorflow.Tensor", "factory", meta)
@@ -3985,6 +3987,12 @@ class Resolver:
             name = value.info.node.name if type(value) is UserFunc and hasattr(value.info.node, "name") else "the function given"
             work["driver"] = work_mod.q(True, work_mod.INFERRED, drivers.note(path.rpartition(".")[2], name, runs.where, why))
             self.calls.append(Found(node, runs.api, features, func, place, work))
+
+    @property
+    def built_in(self) -> str | None:
+        """The file name of the module walked where it is not the checked file (`ops.py`, walked for the
+        file that imports it), for a note on what it built; None in the checked file's own walk."""
+        return os.path.basename(self.imports.path) if self.exporting and self.imports is not None else None
 
     @property
     def module_path(self) -> str | None:

@@ -290,7 +290,7 @@ def _worker_chunk(items: Sequence[tuple[str, Keys | None]], backend: Backend) ->
         result = analyse_one(path, backend)
         out.append((finish(result, keys), True) if finish is not None else (result.shippable(), False))
         gc.collect(0)  # the cycles its analysis left, walked once (`_few_collections`)
-    flush_all()  # this chunk's entries (and summaries of imported modules), one transaction
+    flush_all()  # this chunk's cache entries (and answers about installed libraries), one transaction
     return out
 
 
@@ -334,11 +334,14 @@ def _run(
 
 
 def _chunks(items: list, workers: int) -> list[list]:
-    """The items in runs of neighbours, the longest first (guided scheduling): the files of one
-    folder import the same project modules, whose summaries each worker makes for itself, so a
-    worker given a long run repeats few of another's (split in runs of 16 files taken in turn,
-    both workers summarised most modules); the runs shrink to the last ones, of 16 files at most,
-    so that the workers finish together."""
+    """The items cut, in their order, into runs that shrink with the items left (guided scheduling):
+    each a share of them (1 / (2 x *workers*)), none shorter than `least` (16 files, fewer for a
+    short list) but the last. The caller's items are sorted paths, so a run holds neighbouring files,
+    often a folder's, which import the same project modules; each worker process summarises the
+    modules its files import for itself, and long first runs keep it from repeating many of
+    another's (runs of 16 taken in turn left both workers summarising most modules). Short last runs
+    narrow the wait at the end, where a worker out of runs waits for the one each other holds; nothing
+    bounds it where a long run's files are slow."""
     least = max(1, min(16, len(items) // (workers * 4)))
     chunks, start = [], 0
     while start < len(items):
@@ -349,8 +352,8 @@ def _chunks(items: list, workers: int) -> list[list]:
 
 
 def _pooled(chunks: list, workers: int, backend: Backend, context) -> Iterator[tuple[list, list | None]]:
-    """Each chunk with its outcomes from a process pool, in order as they complete (None: lost
-    to a dead worker)."""
+    """Each chunk with its outcomes from a process pool (None: lost to a dead worker), in the order
+    given, each once it and those before it are done."""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 

@@ -31,6 +31,7 @@ from greenlint.rules.syntax import (
     stored_frames,
     times_each_call,
     trains,
+    uncalled,
 )
 from greenlint.rules.tiny_steps import tiny_step
 
@@ -71,6 +72,14 @@ LOADED = (
 )
 
 #: A detection helper written for a list of images, its model given: the batch `{batch}` holds a row per image.
+#: A detector's helper making a batch of one from its image, called per image by two methods: `export`, which
+#: the file never calls, then `evaluate`.
+HELPER_CALLERS = (
+    "import cv2\nimport numpy as np\nimport tensorflow as tf\n\n\nclass Detector:\n    def predict(self, image):\n"
+    "        return self.model.predict_on_batch(np.expand_dims(image, 0))\n\n    def export(self, paths):\n"
+    "        for path in paths:\n            np.save(path + '.npy', self.predict(cv2.imread(path)))\n\n"
+    "    def evaluate(self, paths):\n        for path in paths:\n            self.scores.append(self.predict(cv2.imread(path)))\n"
+)
 LISTED = (
     "import cv2\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
     "def detect(model, images):\n    n = len(images)\n    batch = {batch}\n"
@@ -94,7 +103,9 @@ class BatchOfOneInLoop(Rule):
     such a loop, given what the loop's variable reaches (not a loop over a literal `range` of at
     most 32); or in a function written for a list of items, its batch a row per item
     (`np.stack(images)`, or `np.zeros((len(images), h, w, 3))` filled image by image), that the file
-    calls once per item of such a loop with a list of that one item (`get_boxes(model, [image])`); or
+    calls once per item of such a loop with a list of that one item (`get_boxes(model, [image])`) (the
+    message cites a loop that runs when the file does, else the first, in a function the file never calls,
+    named as such: an entry point for another module, or code left unused); or
     a helper of another module that does so, called with the loop's item (the
     analysis lists such a call as the model call it makes, its input one item:
     `yolo.predict(image)` once per video frame, `np.expand_dims` in the project's frontend.py).
@@ -452,7 +463,19 @@ class BatchOfOneInLoop(Rule):
             "    while ok:\n        ok, image = capture.read()\n        if ok:\n"
             "            writer.write(draw(image, detect(image[..., ::-1])))\n",
             line=9,
-            message_contains="(through `detect`, called per item of the loop at line 15)",
+            message_contains="(through `detect`, called per item of the loop at line 15 of `convert`, which this file never"
+            " calls)",
+        ),
+        Invalid(  # two loops call the helper per image: the one of the method the script runs is cited
+            HELPER_CALLERS + "\n\nif __name__ == '__main__':\n    Detector().evaluate(paths)\n",
+            line=8,
+            message_contains="(through `predict`, called per item of the loop at line 15)",
+        ),
+        Invalid(  # the file calls neither method (a library's entry points): the first loop, said to be one
+            HELPER_CALLERS,
+            line=8,
+            message_contains="(through `predict`, called per item of the loop at line 11 of `export`, which this file"
+            " never calls)",
         ),
         Invalid(  # the batch of one made by a helper of the file, which the loop calls per file
             LOADED.format(call="model(x, training=False)"),
@@ -621,7 +644,9 @@ def _through_helper(facts: FileFacts, call: ast.Call, cell: int | None, graph: b
     """For a call in no loop of its own function, which makes its batch of one from a parameter
     (`def detect(self, image): ... self.model.predict(np.expand_dims(image, 0))`): that item and
     where the file calls the function once per item of a loop (` (through `detect`, called per item
-    of the loop at line 12)`), or (None, "")."""
+    of the loop at line 12)`), or (None, ""). The loop is the first in code the file runs (at top level, or
+    in a function it calls or names); where every such loop is in a function it never calls, the first,
+    named with its function (`of `export`, which this file never calls`)."""
     function = enclosing(facts, call, cell, FUNCTIONS)
     if not isinstance(function, FUNCTIONS):
         return None, ""
@@ -635,6 +660,7 @@ def _through_helper(facts: FileFacts, call: ast.Call, cell: int | None, graph: b
         if listed is not None
         else [p for p in parameters(function) if flow.derived(frozenset({p}), function.body) & flow.names(item)]
     )
+    found = []
     for unit_cell, caller in calls_of(facts, function, cell):
         loops = own_loops(facts, caller, unit_cell)
         loop = loops[0] if loops else None
@@ -651,8 +677,21 @@ def _through_helper(facts: FileFacts, call: ast.Call, cell: int | None, graph: b
             and not _few_trips(loop)
             and _per_item(facts, loop, caller, ast.Tuple(elts=given, ctx=ast.Load()), unit_cell)
         ):
-            return item or given[0], f" (through `{function.name}`, called per item of the loop at line {loop.lineno})"
-    return None, ""
+            found.append((item or given[0], loop, _uncalled_owner(facts, loop, unit_cell)))
+    if not found:
+        return None, ""
+    given_item, loop, owner = next((each for each in found if each[2] is None), found[0])  # a loop that runs first
+    where = f" of `{owner}`, which this file never calls" if owner else ""
+    return given_item, f" (through `{function.name}`, called per item of the loop at line {loop.lineno}{where})"
+
+
+def _uncalled_owner(facts: FileFacts, loop: ast.AST, cell: int | None) -> str | None:
+    """The name of the function holding *loop* where the file never calls it nor names it (`syntax.uncalled`: an
+    entry point for another module, or code left unused), else None (its loop runs when the file does)."""
+    owner = enclosing(facts, loop, cell, FUNCTIONS)
+    if not isinstance(owner, FUNCTIONS):
+        return None
+    return owner.name if uncalled(facts, owner.name, isinstance(facts.parent(owner, cell), ast.ClassDef)) else None
 
 
 def _stacked_list(call: ast.Call, function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:

@@ -96,6 +96,11 @@ def reference_work() -> dict:
     return priced[0] if priced is not None else {}
 
 
+#: Where `call_start_up`'s figures were timed, as a message says it after one: the KB's machine
+#: (data/kb/PROVENANCE.md), not the one greenlint runs on, where a call's set-up may take a fraction of it.
+START_UP_TIMED = "timed on greenlint's reference machine (FECoM's 2023 workstation, one NVIDIA GPU), not this one"
+
+
 def call_start_up(kind: str) -> tuple[float, float] | None:
     """(seconds, joules) of the fixed start-up each call of *kind* ("inference": `predict()`; "training":
     `fit()`) pays on the reference machine (building or looking up its step function, its `tf.data`

@@ -9,7 +9,9 @@ their messages say the figure. Rules whose change touches a whole work (a traini
 predictions) price it as a share of that work's figure (`saving_j`: the predictor's 80 % interval
 and its point, times the counted runs) and report it only where the most it saves at the point
 figure, the predictor's median, reaches MIN_SAVING_J over a run of the program: a saving that
-reaches it only towards the high end of the interval is more likely than not under it. A work of
+reaches it only towards the high end of the interval is more likely than not under it. Their
+messages state it as that share of the figure GL101 states for the same work (`saving_clause`: one price
+of a call, read by both), not of the interval's high end. A work of
 unknown size (a floor, runs not counted) is not negligible, and keeps its finding without a
 figure, unless it is a Keras model's step whose stated most (the largest data and model its
 floor allows) stays under MIN_SAVING_J. Test code is not material either: a test runs once on
@@ -25,7 +27,7 @@ from greenlint.predict.prediction import Basis
 from greenlint.rules.base import FileFacts, Option
 from greenlint.rules.deliberate import in_test_code, test_module
 from greenlint.rules.site import Site, is_keras_model_method
-from greenlint.units import fmt_count, fmt_j, fmt_range, fmt_s
+from greenlint.units import fmt_count, fmt_energy, fmt_j, fmt_range, fmt_s, shown_as_range
 
 #: The least share of the work a saving is part of (the steps between two saves, the layer's
 #: own pass) for a finding: under a tenth, a change is not worth its edit and review.
@@ -136,7 +138,12 @@ def saving_j(sites: Iterable[Site], share: tuple[float, float]) -> Joules | None
     """What a change saving *share* (least, most: fractions) of the sites' work saves over one run
     of the program, in joules of their figure (`work_j`): the least share of its low end, the most
     share of its point and of its high end; None where that work is unknown."""
-    work = work_j(sites)
+    return share_of(work_j(sites), share)
+
+
+def share_of(work: Joules | None, share: tuple[float, float]) -> Joules | None:
+    """*share* (least, most) of *work*: the least share of its low end, the most share of its point and of
+    its high end; None where the work is unknown (None)."""
     return None if work is None else Joules(share[0] * work.low, share[1] * work.point, share[1] * work.high)
 
 
@@ -152,15 +159,22 @@ def immaterial_saving(saving: Joules | None, options: Mapping[str, Any]) -> bool
     return saving is not None and saving.point < least_saving_j(options)
 
 
-def saving_clause(saving: Joules, share: tuple[float, float], basis: str, work: str = "training") -> str:
-    """The priced saving as a message says it: its joules over one run of the program (at most the
-    high end where the least share is 0), the share of the *work* it is, and the figure's basis
-    (`predicted`, `calibrated here`: the machine it is for)."""
+def saving_clause(work: Joules, share: tuple[float, float], basis: str, kind: str = "training") -> str:
+    """A saving of *share* (least, most) of the sites' *work* (`work_j`) as a message says it: its joules over
+    one run of the program, the share, and the figure it is a share of as GL101 states that figure
+    (`fmt_energy`: the point, or the 80 % interval where that is wide), with its basis (`predicted`,
+    `calibrated here`: the machine it is for), so that both messages read one price of the call."""
     low, high = round(100 * share[0]), round(100 * share[1])
     part = f"up to {high}%" if low == 0 else f"{low}%" if low == high else f"{low}-{high}%"
-    joules = fmt_j(saving.low) if saving.low == saving.high else fmt_range(saving.low, saving.high)
-    joules = f"at most {fmt_j(saving.high)}" if share[0] == 0 else joules
-    return f"{joules} over a run of the program ({part} of the {work}'s figure, {basis})"
+    ranged = shown_as_range((work.low, work.high))
+    least, most = (work.low, work.high) if ranged else (work.point, work.point)
+    joules = fmt_range(share[0] * least, share[1] * most)
+    if share[0] == 0:
+        joules = f"{'at most' if ranged else 'up to'} {fmt_j(share[1] * most)}"
+    elif fmt_j(share[0] * least) == fmt_j(share[1] * most):
+        joules = fmt_j(share[1] * most)
+    figure = fmt_energy(work.point, (work.low, work.high))
+    return f"{joules} over a run of the program ({part} of the {kind}'s {figure}, {basis})"
 
 
 def immaterial_work(facts: FileFacts, site: Site, options: Mapping[str, Any]) -> bool:

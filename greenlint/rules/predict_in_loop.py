@@ -11,7 +11,7 @@ from greenlint.analysis.drivers import DRIVER, PER_ELEMENT, PER_ELEMENT_METHODS
 from greenlint.predict.prediction import Basis
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.base_classes import FUNCTIONS, classes_named
-from greenlint.rules.batch_price import call_start_up
+from greenlint.rules.batch_price import START_UP_TIMED, call_start_up
 from greenlint.rules.carried import carried
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.keras_flavour import keras_flavour
@@ -90,7 +90,8 @@ class PredictInLoop(Rule):
     (analysis/drivers.py: the driver's call is the site, counted as the iterable's length where
     that is known); the message names the driver. The message prices that overhead: each call's start-up on the
     reference machine (the bundled inference time model's fixed term, `t0`), and what it adds
-    up to where the runs are counted. Not reported: calls whose runs are counted and whose whole
+    up to where the runs are counted, saying where it was timed (FECoM's 2023 workstation, not the
+    reader's machine, where a call's start-up may take a fraction of it). Not reported: calls whose runs are counted and whose whole
     figure stays under `material-saving-j` (10 kJ) at its point (the predictor's median)
     (greenlint/rules/material.py: ten forecasting calls of a textbook cell); calls whose
     start-ups add up to under `MIN_SAVING_S` (a second) or under `material-saving-j` over their
@@ -613,7 +614,7 @@ def _minor_start_up(
 def _price(site: Site, price: tuple[float, float], unknown: bool) -> str:
     """The start-up each call pays, and in all where the runs are counted; where which Keras runs the
     call is *unknown*, tf.keras's, beside multi-backend Keras' session run (the call's model tiny)."""
-    cost = f"{repeated_cost(site, price[0], 'of start-up')} on the reference machine"
+    cost = f"{repeated_cost(site, price[0], 'of start-up')}, {START_UP_TIMED}"
     if not unknown:
         return f" ({cost})"
     return (

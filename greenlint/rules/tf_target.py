@@ -3,7 +3,10 @@
 Read, in order, from: the `tensorflow-version` option; the project's pins (the nearest folder at
 or above the file holding a `pyproject.toml`, `requirements*.txt`, `setup.cfg`, `setup.py` or
 `environment.yml`: the first of those, in that order, that names `tensorflow` with a version;
-only a regular file under the sources' size limit is read, never a FIFO or a device); the
+only a regular file under the sources' size limit is read, never a FIFO or a device); where none
+does, a README on the way there (the file's folder first) whose TensorFlow pins agree (`pip install
+tensorflow-gpu==2.3.0`, `conda install tensorflow-gpu=2.2`, `+ Tensorflow == 2.0.0`: what its users
+install; a version in prose, "tested with TensorFlow 2.3", is no pin); the
 installed `tensorflow` distribution's version (the name of its metadata folder, never the
 package itself);
 else the newest TensorFlow the catalog was built from. A pin is read as what pip would install:
@@ -29,6 +32,8 @@ PIN_FILES = ("pyproject.toml", "requirements*.txt", "setup.cfg", "setup.py", "en
 _NAME = r"(?<![\w.-])(?:tensorflow(?:-cpu|-gpu|-intel|-macos)?|tf-nightly)(?![\w-])"
 _NUMPY = r"(?<![\w.-])numpy(?![\w-])"
 _CLAUSE = r"(?:==|~=|<=|>=|!=|<|>|=|\^)\s*v?[0-9][0-9.*]*"
+#: A project's README (`README.md`, `readme.rst`, `README`).
+_README = re.compile(r"readme(?:\.(?:md|markdown|rst|txt))?", re.IGNORECASE)
 
 
 def _pin_pattern(name: str) -> re.Pattern[str]:
@@ -83,6 +88,8 @@ def target(path: str, option: str = "") -> TargetVersion:
         return TargetVersion(read_spec("==" + option), "the tensorflow-version setting")
     root = pins_folder(os.path.dirname(os.path.abspath(path)))
     pinned = _pinned(root, _signature(root)) if root is not None else None
+    if pinned is None:
+        pinned = next(filter(None, map(_readme_pin, _readmes(os.path.dirname(os.path.abspath(path))))), None)
     if pinned is not None:
         return pinned
     installed = _installed()
@@ -116,9 +123,10 @@ def _distributions(root: str, signature: tuple) -> frozenset[str]:
     return frozenset(names)
 
 
-#: folder -> (its `pins_folder`, each folder listed for it with its mtime): a long-lived process
-#: (the editor's) sees a pin file created later, at the cost of a stat per folder, not a listing.
-_PINS_FOLDERS: dict[str, tuple[str | None, tuple[tuple[str, int], ...]]] = {}
+#: folder -> (its `pins_folder`, the READMEs on the way there, each folder listed for it with its mtime):
+#: a long-lived process (the editor's) sees a pin file created later, at the cost of a stat per folder,
+#: not a listing.
+_PINS_FOLDERS: dict[str, tuple[str | None, tuple[str, ...], tuple[tuple[str, int], ...]]] = {}
 _PINS_FOLDERS_MAX = 1024
 #: A folder changed this recently is listed again: a file added within the file system's mtime
 #: granularity (up to 2 s) may leave its mtime as it was.
@@ -127,32 +135,44 @@ _RACY_NS = 2_000_000_000
 
 def pins_folder(folder: str) -> str | None:
     """The nearest folder at or above *folder* with a file that may pin dependencies, never above
-    the repository *folder* is in (a `.git`): pins beside another checkout are not this one's.
-    Memoised while none of the folders listed changed (a file added or removed in one does)."""
+    the repository *folder* is in (a `.git`): pins beside another checkout are not this one's."""
+    return _walked(folder)[0]
+
+
+def _readmes(folder: str) -> tuple[str, ...]:
+    """The READMEs of the folders from *folder* up to its `pins_folder` (or its repository's root), nearest first."""
+    return _walked(folder)[1]
+
+
+def _walked(folder: str) -> tuple[str | None, tuple[str, ...]]:
+    """`pins_folder` and `_readmes` of *folder*, memoised while none of the folders listed changed (a
+    file added or removed in one does)."""
     known = _PINS_FOLDERS.get(folder)
-    if known is not None and all(_mtime(listed) == mtime for listed, mtime in known[1]):
-        return known[0]
+    if known is not None and all(_mtime(listed) == mtime for listed, mtime in known[2]):
+        return known[0], known[1]
     if len(_PINS_FOLDERS) >= _PINS_FOLDERS_MAX:
         _PINS_FOLDERS.clear()
-    found, listed = _pins_folder(folder)
+    found, readmes, listed = _walk(folder)
     if all(mtime < time.time_ns() - _RACY_NS for _, mtime in listed):  # else a change may keep its mtime
-        _PINS_FOLDERS[folder] = (found, listed)
-    return found
+        _PINS_FOLDERS[folder] = (found, readmes, listed)
+    return found, readmes
 
 
-def _pins_folder(folder: str) -> tuple[str | None, tuple[tuple[str, int], ...]]:
-    listed = []
+def _walk(folder: str) -> tuple[str | None, tuple[str, ...], tuple[tuple[str, int], ...]]:
+    listed: list[tuple[str, int]] = []
+    readmes: list[str] = []
     while True:
         listed.append((folder, _mtime(folder)))  # before listing it: a file added meanwhile is seen next time
         try:
             names = os.listdir(folder)
         except OSError:
             names = []
+        readmes.extend(os.path.join(folder, n) for n in sorted(names) if _README.fullmatch(n))
         if any(_pin_file(n) for n in names):
-            return folder, tuple(listed)
+            return folder, tuple(readmes), tuple(listed)
         parent = os.path.dirname(folder)
         if ".git" in names or parent == folder:
-            return None, tuple(listed)
+            return None, tuple(readmes), tuple(listed)
         folder = parent
 
 
@@ -202,6 +222,25 @@ def _pin(root: str, signature: tuple, pattern: re.Pattern[str]) -> tuple[str, st
         for match in pattern.finditer(_uncommented(data.decode("utf-8", "replace"))):
             return name, match.group(1)
     return None
+
+
+def _readme_pin(path: str) -> TargetVersion | None:
+    """The TensorFlow a README pins: its pins' one version (a lower bound alone: the newest); None where
+    it pins none, or pins that disagree (a TF1 branch's `tensorflow==1.15` beside this one's `==2.8`)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return _readme_pinned(path, info.st_size, info.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=256)
+def _readme_pinned(path: str, size: int, mtime: int) -> TargetVersion | None:
+    data, _ = read_bytes(Path(path), MAX_BYTES)
+    if data is None:
+        return None
+    versions = {read_spec(match.group(1)) for match in _PIN.finditer(data.decode("utf-8", "replace"))}
+    return TargetVersion(versions.pop(), f"pinned in {os.path.basename(path)}") if len(versions) == 1 else None
 
 
 def numpy_target(path: str, option: str = "") -> TargetVersion:

@@ -199,3 +199,30 @@ def test_a_hand_written_step_costs_the_graph_of_the_loss_it_differentiates():
         return next(s.work["flops_per_sample"].value for s in sites if s.work.get("step") is not None)
 
     assert flops("op = sgd(params, loss)\n") == flops("op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n") > 0
+
+
+UPDATE_BUILDER = "import tensorflow as tf\n\n\ndef build_train_op(loss):\n    return tf.train.AdamOptimizer(1e-4).minimize(loss)\n"
+SESSION = (
+    "import tensorflow as tf\n{imported}\n"
+    "x = tf.placeholder(tf.float32, [64, 784])\n"
+    "loss = tf.reduce_mean(tf.square(tf.layers.dense(x, 10)))\n"
+    "train_op = build_train_op(loss)\n"
+    "with tf.Session() as sess:\n"
+    "    for step in range(1000):\n"
+    "        sess.run(train_op, feed_dict={{x: batch}})\n"
+)
+
+
+def test_the_step_names_the_module_that_built_its_update_where_another_did(tmp_path):
+    """`built at line 5` read beside the run would point into the file that runs the session: the update was
+    built at line 5 of `ops.py`, which the note names."""
+    (tmp_path / "ops.py").write_text(UPDATE_BUILDER)
+    (tmp_path / "train.py").write_text(SESSION.format(imported="from ops import build_train_op\n"))
+    step = next(s for s in analyse_file(tmp_path / "train.py").callsites if s.api.endswith("Session.run")).work["step"]
+    assert step.value == "training" and "update built at ops.py line 5:" in step.note
+
+
+def test_the_step_names_the_line_alone_where_the_file_built_its_update():
+    code = UPDATE_BUILDER + SESSION.format(imported="")
+    step = next(s for s in analyse_source(code, "train.py").callsites if s.api.endswith("Session.run")).work["step"]
+    assert "update built at line 5:" in step.note

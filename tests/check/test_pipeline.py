@@ -160,7 +160,8 @@ def test_check_keeps_findings_and_the_analyses_are_read_when_asked(tmp_path, con
 
 def test_workers_take_long_runs_of_neighbouring_files_first():
     """Neighbouring files import the same project modules, which each worker summarises for
-    itself: the first runs are long, and they shrink so that the workers end together."""
+    itself: the first runs are long, and they shrink to runs of at most 16 files, which narrow the
+    wait at the end for the run each other worker holds."""
     items = list(range(1000))
     chunks = _chunks(items, 2)
     assert [i for chunk in chunks for i in chunk] == items  # every file once, in order

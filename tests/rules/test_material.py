@@ -199,18 +199,30 @@ def test_a_graph_built_at_its_line_is_no_work_to_save():
     assert saving_j([_site((0.0, 0.0), 1, basis=Basis.SYMBOLIC)], (0.0, 1.0)) is None
 
 
-def test_the_saving_clause_says_the_joules_the_share_and_the_basis():
+def test_the_saving_clause_says_the_joules_the_share_and_the_figure_it_is_a_share_of():
+    """The saving is a share of the work's point figure, the figure GL101 states, which the clause names."""
     from greenlint.rules.material import Joules, saving_clause
 
-    assert saving_clause(Joules(0.0, 14_000.0, 29_400.0), (0.0, 0.98), "from data") == (
-        "at most 29.4 kJ over a run of the program (up to 98% of the training's figure, from data)"
+    assert saving_clause(Joules(6_900.0, 14_600.0, 30_900.0), (0.0, 0.9), "from data") == (
+        "up to 13.1 kJ over a run of the program (up to 90% of the training's 14.6 kJ, from data)"
     )
-    assert saving_clause(Joules(1_630.0, 5_000.0, 11_100.0), (0.55, 0.74), "predicted") == (
-        "1.63 kJ – 11.1 kJ over a run of the program (55-74% of the training's figure, predicted)"
+    assert saving_clause(Joules(3_000.0, 10_000.0, 15_000.0), (0.55, 0.74), "predicted") == (
+        "5.5 kJ – 7.4 kJ over a run of the program (55-74% of the training's 10 kJ, predicted)"
     )
-    assert saving_clause(Joules(8_700.0, 8_700.0, 8_700.0), (0.87, 0.87), "from data", "inference") == (
-        "8.7 kJ over a run of the program (87% of the inference's figure, from data)"
+    assert saving_clause(Joules(5_000.0, 10_000.0, 20_000.0), (0.87, 0.87), "from data", "inference") == (
+        "8.7 kJ over a run of the program (87% of the inference's 10 kJ, from data)"
     )
+
+
+def test_a_fits_saving_is_a_share_of_the_figure_gl101_states_for_it(predictor):
+    """One price of a call, read by both rules: GL308's saving names GL101's figure of the same fit, not the
+    top of its interval (a 20-epoch fit's 90 % read against the 40-epoch fit's point looked larger than it)."""
+    code = FITS.format(loop="range(100)") + "    m.fit(x, y, epochs=100, validation_split=0.2)\n"
+    found = check_source(code, "train.py", Config(select=("GL101", "GL308"), no_cache=True), predictor)
+    hotspot = next(d for d in found if d.code == "GL101" and d.span.line == 4)
+    stopping = next(d for d in found if d.code == "GL308" and d.span.line == 4)
+    figure = hotspot.message.split("is an energy hotspot: ", 1)[1].split(" ", 2)
+    assert f"of the training's {figure[0]} {figure[1]}, from data)" in stopping.message
 
 
 FITS = (
@@ -263,7 +275,7 @@ def test_a_priced_inference_batch_says_the_inferences_joules(predictor):
     """The fake predict costs 1 J at its point: 87 % of 12,000 calls is 10.4 kJ."""
     code = FITS.format(loop="range(12000)") + "    m.predict(x, batch_size=2)\n"
     found = _found(code, "GL301", predictor)
-    assert len(found) == 1 and "(87% of the inference's figure, from data)" in found[0].message
+    assert len(found) == 1 and "(87% of the inference's 12 kJ, from data)" in found[0].message
 
 
 HOTSPOT = "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.layers.Dense(10, input_shape=(8,))])\nfor seed in {loop}:\n    m.fit(x, y)\n"

@@ -42,6 +42,16 @@ def test_the_switch_follows_the_tensorflow_it_runs_on(version, switch, predictor
     assert switch in message
 
 
+def test_the_switch_follows_the_tensorflow_the_readme_pins(tmp_path, predictor):
+    files = {
+        "README.md": "## Requirements\n+ Python 3.6\n+ Tensorflow == 2.0.0\n",
+        "train.py": "import tensorflow as tf\n" + RESNET + "m.fit(x, y, epochs=10)\n",
+    }
+    (found,) = check_in_project(tmp_path, predictor, files, "train.py", "GL602", {"material-saving-j": 0.0})
+    assert "TensorFlow 2.0, pinned in README.md, has none: wrap the optimizer in" in found.message
+    assert "set_global_policy" not in found.message
+
+
 @pytest.mark.parametrize(
     ("version", "scaling"),
     [("2.10", "`get_scaled_loss` before the gradient and `get_unscaled_gradients` after it"), ("2.16", "`scale_loss` before")],

@@ -51,3 +51,4 @@ def test_calls_over_a_set_of_unknown_size_are_reported_with_their_start_up():
     found = _found(MODEL + "X = load()\n" + PASSES, predictor)
     assert len(found) == 1
     assert f"about {fmt_s(call_start_up('inference')[0])} of start-up each" in found[0].message
+    assert "timed on greenlint's reference machine (FECoM's 2023 workstation, one NVIDIA GPU), not this one" in found[0].message

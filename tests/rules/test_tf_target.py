@@ -71,6 +71,45 @@ def test_without_a_pin_the_installed_then_the_newest_is_targeted(tmp_path, monke
     assert tf_target.target(str(tmp_path / "a.py")) == tf_target.TargetVersion(None, "newest catalogued")
 
 
+@pytest.mark.parametrize(
+    ("name", "text", "version"),
+    [
+        ("README.md", "## Requirements\n+ Tensorflow == 2.0.0\n", (2, 0)),
+        ("README.md", "Made for TensorFlow 2.\n```\nconda install scikit-image tensorflow-gpu=2.2\n```\n", (2, 2)),
+        ("readme.rst", "Install: ``pip install tensorflow>=2.0,<2.4``\n", (2, 3)),
+    ],
+)
+def test_a_readme_states_the_pin_where_no_pin_file_does(tmp_path, monkeypatch, name, text, version):
+    """A project without pins, or whose pins name no TensorFlow, tells its users what to install in its README."""
+    monkeypatch.setattr(tf_target, "_installed", lambda: (2, 16))
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "requirements.txt").write_text("numpy==1.19\n")
+    (tmp_path / name).write_text(text)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "README.md").write_text("The models: ResNet, trained with TensorFlow.\n")  # no version
+    assert tf_target.target(str(tmp_path / "pkg" / "train.py")) == tf_target.TargetVersion(version, f"pinned in {name}")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tested with TensorFlow 2.3.\n",  # prose, no pin: also said of versions the code left behind
+        "TF1 branch: `pip install tensorflow==1.15`; this one: `pip install tensorflow==2.8`\n",  # two pins disagree
+    ],
+)
+def test_a_readme_without_one_pin_states_nothing(tmp_path, monkeypatch, text):
+    monkeypatch.setattr(tf_target, "_installed", lambda: (2, 16))
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "README.md").write_text(text)
+    assert tf_target.target(str(tmp_path / "train.py")) == tf_target.TargetVersion((2, 16), "installed")
+
+
+def test_a_pin_file_wins_over_the_readme(tmp_path):
+    (tmp_path / "requirements.txt").write_text("tensorflow==2.10\n")
+    (tmp_path / "README.md").write_text("pip install tensorflow==2.2\n")
+    assert tf_target.target(str(tmp_path / "train.py")).basis == "pinned in requirements.txt"
+
+
 def test_the_setting_wins_over_the_pin(tmp_path):
     (tmp_path / "requirements.txt").write_text("tensorflow==2.10\n")
     assert tf_target.target(str(tmp_path / "a.py"), "2.21").version == (2, 21)
