@@ -3497,7 +3497,8 @@ class Resolver:
             return Const(rows) if type(rows) is int else arrays.rows_count(args[0][1])
         values = [value.value for starred, value in args if not starred and type(value) is Const]
         if len(values) != len(args) or not values or any(v is NotImplemented for v in values):
-            return None
+            plain = len(args) > 1 and not keywords and not any(starred for starred, _ in args)
+            return arrays.least_of([value for _, value in args]) if name == "min" and plain else None
         option = next((value.option for _, value in args if value.option), "")  # `int(n / args.batch_size)`
         try:
             if name == "len" and len(values) == 1 and isinstance(values[0], (str, tuple, list)):
