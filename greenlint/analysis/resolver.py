@@ -2547,11 +2547,15 @@ class Resolver:
         return layers
 
     def walk_assigners(self, info: ClassInfo, attr: str) -> None:
-        """Walk the not-yet-walked methods that assign `self.<attr>`."""
+        """Walk the not-yet-walked methods that assign `self.<attr>`; one whose calls are not seen yet
+        (`agent.epsilon` read in the loop that calls `agent.replay(32)`, which decays it) is walked
+        again once they are (`rewalk_blind`), with the parameters they bind."""
         for klass in info.mro():
             for method in klass.assigners.get(attr, ()):
                 if method.state is Walk.PENDING:
+                    early = not method.calls_seen and self.awaits_calls(method)
                     self.walk_function(method)
+                    method.blind = method.blind or early
 
     def e_call(self, node: ast.Call) -> Any:
         discarded = node is self.discard
