@@ -81,7 +81,8 @@ class FitInEpochLoop(Rule):
       fills, `target[0][action] = ...`), where the samples could be stacked into one batch and
       trained on by one call;
     - **a fit of one batch per pass**: `fit()` of one epoch on arrays of at most `batch_size` rows (one
-      batch: an agent's replay or the one step it took), on every pass of a loop (its own, or a
+      batch: an agent's replay, `random.sample(memory, 32)` or `min(32, len(memory))` rows, or the one
+      step it took), on every pass of a loop (its own, or a
       caller's) counted or known to run more than 32 times, with no callbacks, validation,
       `steps_per_epoch` or `initial_epoch` (what `train_on_batch` has no place for): `train_on_batch`
       takes the same optimizer step on the same batch without `fit()`'s set-up. Reported where that
