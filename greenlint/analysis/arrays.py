@@ -663,11 +663,12 @@ class Cut:
 
 
 def cut(lower: Any, upper: Any, step: Any, span: int | None = None) -> Cut:
-    """A slice from its bounds' values (None where a bound is absent)."""
-    bounds = [None if part is None else _int(part) for part in (lower, upper, step)]
+    """A slice from its bounds' values (None where a bound is absent); `:n` with n a bounded count
+    (`ROWS`) keeps at most its bound (`Cut.below`)."""
+    start, stop, every = bounds = [None if part is None else _int(part) for part in (lower, upper, step)]
     literal = all(b is not None or part is None for b, part in zip(bounds, (lower, upper, step)))
     end = at_most(upper) if type(upper) is Inst and lower in (None, Const(0)) and step in (None, Const(1)) else None
-    return Cut(*bounds, literal=literal, span=span if span is not None and span >= 0 else None,
+    return Cut(start, stop, every, literal=literal, span=span if span is not None and span >= 0 else None,
                below=end if end is not None and end >= 0 else None)
 
 
