@@ -36,7 +36,7 @@ from greenlint.analysis.values import OPAQUE, Const, Inst, Seq, items_of, set_as
 from greenlint.units import fmt_counted
 
 #: Libraries followed only for the shapes and sizes they imply; no call of theirs is reported.
-DATA_ROOTS = frozenset({"numpy", "tensorflow_datasets", "sklearn"})
+DATA_ROOTS = frozenset({"numpy", "tensorflow_datasets", "sklearn", "random"})
 ARRAY = "numpy.ndarray"
 #: `np.random.default_rng(...)` / `np.random.RandomState(...)`: their methods draw like `np.random.*`.
 GENERATOR = "numpy.random.Generator"
@@ -189,7 +189,8 @@ def sliced(owner: Any, parts: list, cls: str = ARRAY) -> Inst | None:
     return Inst(cls, "operator", meta)
 
 
-#: `len(x)` or `x.shape[0]` of a value whose rows are bounded (`most_rows`): meta "most_rows".
+#: An int known to be at most meta "most_rows": `len(x)` or `x.shape[0]` of a value whose rows are
+#: bounded (`most_rows`), or `min(32, len(memory))` (`least_of`).
 ROWS = "builtins.int.rows"
 #: `x.shape` of such a value: its first item (`x.shape[0]`) is a `ROWS`.
 SHAPE = "builtins.tuple.shape"
@@ -202,6 +203,52 @@ def rows_count(value: Any, how: str = "len") -> Inst | None:
         return Inst(ROWS, "len", dict(value.meta))
     rows = most_rows(value)
     return None if rows is None else Inst(ROWS if how == "len" else SHAPE, how, {"most_rows": rows})
+
+
+def at_most(count: Any) -> int | None:
+    """The most an int value is: a literal's value, a bounded count's (`ROWS`); None otherwise."""
+    if type(count) is Const and type(count.value) is int:
+        return count.value
+    return count.meta.get("most_rows") if type(count) is Inst and count.cls == ROWS else None
+
+
+def least_of(values: list) -> Inst | None:
+    """`min(32, len(memory))`: an int at most the least of the values that are bounded (literal ints
+    or `ROWS`), the others not known; None where none is bounded, one is negative or not an int."""
+    bounds = [at_most(v) for v in values]
+    if any(type(v) is Const and v is not OPAQUE and type(v.value) is not int for v in values):
+        return None
+    known = [b for b in bounds if b is not None]
+    if not known or min(known) < 0:
+        return None
+    return Inst(ROWS, "min", {"most_rows": min(known)})
+
+
+def bounded_rows(sides: Any) -> Inst | None:
+    """`np.zeros((min(32, len(memory)), 4))`: an array of at most as many rows as its first side, a
+    bounded count (`ROWS`), is; its other sides where literal; None where the first side is no such count."""
+    dims = list(sides.items) if type(sides) is Seq else [sides]
+    rows = at_most(dims[0]) if dims and type(dims[0]) is Inst else None
+    if rows is None:
+        return None
+    meta: dict = {"most_rows": rows, "shape_prov": "inferred", "shape_note": f"at most {rows:,} rows: a bounded count"}
+    rest = [_int(d) for d in dims[1:]]
+    if all(d is not None and d >= 0 for d in rest):
+        meta["shape"] = (None, *rest)
+    return Inst(ARRAY, "constructor", meta)
+
+
+def sampled(args: list, keywords: list) -> Inst | None:
+    """`random.sample(population, k)`: a list of k items, exactly where k is a literal, at most where k is
+    a bounded count (`min(32, len(memory))`); None where k is neither."""
+    positional = [value for starred, value in args if not starred]
+    if len(positional) != len(args):
+        return None
+    k = positional[1] if len(positional) > 1 else dict(keywords).get("k")
+    length = at_most(k)
+    if length is None or length < 0:
+        return None
+    return Inst(LIST, "sample", {"length": length, "length_bound": "exact" if type(k) is Const else "upper"})
 
 
 def new_first_axis(how: str, cls: str = ARRAY) -> Inst:
@@ -296,6 +343,8 @@ def data_call(path: str, args: list, keywords: list) -> Any:
     """What a call into a data library (DATA_ROOTS) returns, where its size is known; None otherwise."""
     if path.startswith("numpy."):
         return numpy_call(path, args, keywords)
+    if path == "random.sample":
+        return sampled(args, keywords)
     if path == "tensorflow_datasets.load":
         return tfds_load(args, keywords)
     if path == TFDS_BUILD:
@@ -347,7 +396,10 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
         source = positional[0] if positional else named.get("a")
         return with_shape(source, shape_of(source)) if type(source) is Inst and shape_of(source) else None
     if path in _NP_SHAPE_FIRST:
-        shape = _dims(positional[0] if positional else named.get("shape"))
+        sides = positional[0] if positional else named.get("shape")
+        shape = _dims(sides)
+        if shape is None:
+            return bounded_rows(sides)
     elif path in _NP_DIMS:
         dims = [_int(v) for v in positional]
         shape = tuple(dims) if all(d is not None and d >= 0 for d in dims) else None
@@ -369,6 +421,10 @@ def numpy_call(path: str, args: list, keywords: list) -> Any:
             rows = source.meta["length"]  # `images.append(img)` batch_size times: a batch of that many
             return Inst(ARRAY, "operator", {"rows": rows, "shape_prov": "inferred",
                                             "shape_note": f"a list of {rows} items filled by append"})
+        if type(source) is Inst and source.cls == LIST and source.meta.get("length") is not None:
+            rows = source.meta["length"]  # appended to under a condition, or a loop over a bounded sample
+            return Inst(ARRAY, "operator", {"most_rows": rows, "shape_prov": "inferred",
+                                            "shape_note": f"a list of at most {rows} items"})
         shape = shape_of(source)
         prov, note = shape_source(source)
         return array(shape, prov, note) if shape is not None else _rows_kept(source)
@@ -576,10 +632,14 @@ class Cut:
     step: int | None = None
     literal: bool = True
     span: int | None = None
+    below: int | None = None  # `:n` with n a bounded count (`ROWS`): at most that many items
 
     def most(self) -> int | None:
         """Items the slice keeps at most of an axis of any length, where its literal bounds say so
-        (`:64`, `-500:`, `7000:9000`, with a positive step); None where they do not (`7000:`, `:-1`)."""
+        (`:64`, `-500:`, `7000:9000`, with a positive step) or its end is bounded (`:n`, n at most
+        64); None where they do not (`7000:`, `:-1`)."""
+        if self.below is not None:
+            return self.below
         lower, upper, step = self.lower, self.upper, self.step or 1
         if not self.literal or self.span is not None or step < 0:
             return None
@@ -603,10 +663,13 @@ class Cut:
 
 
 def cut(lower: Any, upper: Any, step: Any, span: int | None = None) -> Cut:
-    """A slice from its bounds' values (None where a bound is absent)."""
-    bounds = [None if part is None else _int(part) for part in (lower, upper, step)]
+    """A slice from its bounds' values (None where a bound is absent); `:n` with n a bounded count
+    (`ROWS`) keeps at most its bound (`Cut.below`)."""
+    start, stop, every = bounds = [None if part is None else _int(part) for part in (lower, upper, step)]
     literal = all(b is not None or part is None for b, part in zip(bounds, (lower, upper, step)))
-    return Cut(*bounds, literal=literal, span=span if span is not None and span >= 0 else None)
+    end = at_most(upper) if type(upper) is Inst and lower in (None, Const(0)) and step in (None, Const(1)) else None
+    return Cut(start, stop, every, literal=literal, span=span if span is not None and span >= 0 else None,
+               below=end if end is not None and end >= 0 else None)
 
 
 def subscript(owner: Inst, parts: list) -> Inst:

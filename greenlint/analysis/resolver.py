@@ -2549,11 +2549,15 @@ class Resolver:
         return layers
 
     def walk_assigners(self, info: ClassInfo, attr: str) -> None:
-        """Walk the not-yet-walked methods that assign `self.<attr>`."""
+        """Walk the not-yet-walked methods that assign `self.<attr>`; one whose calls are not seen yet
+        (`agent.epsilon` read in the loop that calls `agent.replay(32)`, which decays it) is walked
+        again once they are (`rewalk_blind`), with the parameters they bind."""
         for klass in info.mro():
             for method in klass.assigners.get(attr, ()):
                 if method.state is Walk.PENDING:
+                    early = not method.calls_seen and self.awaits_calls(method)
                     self.walk_function(method)
+                    method.blind = method.blind or early
 
     def e_call(self, node: ast.Call) -> Any:
         discarded = node is self.discard
@@ -3499,7 +3503,8 @@ class Resolver:
             return Const(rows) if type(rows) is int else arrays.rows_count(args[0][1])
         values = [value.value for starred, value in args if not starred and type(value) is Const]
         if len(values) != len(args) or not values or any(v is NotImplemented for v in values):
-            return None
+            plain = len(args) > 1 and not keywords and not any(starred for starred, _ in args)
+            return arrays.least_of([value for _, value in args]) if name == "min" and plain else None
         option = next((value.option for _, value in args if value.option), "")  # `int(n / args.batch_size)`
         try:
             if name == "len" and len(values) == 1 and isinstance(values[0], (str, tuple, list)):

@@ -486,7 +486,7 @@ def _drivers(site: Site) -> str:
     if epochs is not None:  # an upper bound (early stopping) kept as such
         parts.append(("at most " if site.work_bound("epochs") == "upper" else "") + fmt_counted(epochs, "epoch"))
     if samples is not None:
-        parts.append(fmt_counted(samples, "sample"))
+        parts.append(("at most " if site.work_bound("samples") == "upper" else "") + fmt_counted(samples, "sample"))
     elif site.work_value("steps_per_epoch") is not None:
         parts.append(f"{fmt_count(site.work_value('steps_per_epoch'))} steps per epoch")
     model, params, flops = site.work_value("model"), site.work_value("params"), site.work_value("flops_per_sample")

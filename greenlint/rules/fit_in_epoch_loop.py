@@ -54,6 +54,19 @@ AGENT_STEP = (
     "    train(state, advantages)\n"
 )
 
+#: A case's DQN replay, a function an episode loop of 300 calls on every step: `{rows}` transitions
+#: sampled from the memory into arrays of as many rows, fitted with `{kw}`.
+REPLAY = (
+    "import random\nimport numpy as np\nimport tensorflow as tf\n"
+    "model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(4,))])\n"
+    "model.compile(optimizer='adam', loss='mse')\n"
+    "def replay(memory):\n    rows = {rows}\n    batch = random.sample(memory, rows)\n"
+    "    states = np.zeros((rows, 4))\n    for i in range(rows):\n        states[i] = batch[i][0]\n"
+    "    targets = model.predict(states, verbose=0)\n    model.fit(states, targets, {kw}verbose=0)\n"
+    "for episode in range(300):\n    done = False\n    while not done:\n        done = play(model)\n"
+    "        replay(memory)\n"
+)
+
 
 class FitInEpochLoop(Rule):
     """
@@ -68,7 +81,8 @@ class FitInEpochLoop(Rule):
       fills, `target[0][action] = ...`), where the samples could be stacked into one batch and
       trained on by one call;
     - **a fit of one batch per pass**: `fit()` of one epoch on arrays of at most `batch_size` rows (one
-      batch: an agent's replay or the one step it took), on every pass of a loop (its own, or a
+      batch: an agent's replay, `random.sample(memory, 32)` or `min(32, len(memory))` rows, or the one
+      step it took), on every pass of a loop (its own, or a
       caller's) counted or known to run more than 32 times, with no callbacks, validation,
       `steps_per_epoch` or `initial_epoch` (what `train_on_batch` has no place for): `train_on_batch`
       takes the same optimizer step on the same batch without `fit()`'s set-up. Reported where that
@@ -235,13 +249,17 @@ class FitInEpochLoop(Rule):
             "import tensorflow as tf\nm = tf.keras.Sequential()\n"
             "for i in range(1000):\n    m.fit(x[i:i + 1], y[i:i + 1], epochs=50)\n"
         ),
-        Valid(  # each call fits a minibatch sampled afresh: the caller's loop is a training loop, not epochs
+        Valid(REPLAY.format(rows="min(1000, len(memory))", kw="batch_size=32, ")),  # up to 1,000 rows: 32 batches
+        Valid(REPLAY.format(rows="min(32, len(memory))", kw="epochs=5, ")),  # five epochs: five steps per call
+        Valid(REPLAY.format(rows="min(n, len(memory))", kw="")),  # rows bounded by nothing known
+        Valid(  # each call fits a minibatch sampled afresh: the caller's loop is a training loop, not epochs (nor
+            # one batch: the sample's size is a parameter)
             "import random\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
-            "def replay(memory):\n    states, targets = [], []\n"
-            "    for state, target in random.sample(memory, 32):\n"
+            "def replay(memory, k):\n    states, targets = [], []\n"
+            "    for state, target in random.sample(memory, k):\n"
             "        states.append(state)\n        targets.append(target)\n"
             "    m.fit(np.array(states), np.array(targets), epochs=1, verbose=0)\n"
-            "for step in range(1000):\n    replay(memory)\n"
+            "for step in range(1000):\n    replay(memory, k)\n"
         ),
         Valid(  # samples as they arrive from a stream
             "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
@@ -249,6 +267,27 @@ class FitInEpochLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # a DQN replay of at most 32 sampled rows (fewer while the memory fills), one batch of 32
+            REPLAY.format(rows="min(32, len(memory))", kw="batch_size=32, epochs=1, "),
+            line=13,
+            message_contains="`fit()` trains one batch (at most 32 samples, batch_size 32)",
+        ),
+        Invalid(  # the same replay of 32 transitions stacked by a comprehension, at Keras' default batch of 32
+            REPLAY.replace("    states = np.zeros((rows, 4))\n    for i in range(rows):\n        states[i] = batch[i][0]\n",
+                           "    states = np.array([t[0] for t in batch])\n").format(rows=32, kw=""),
+            line=11,
+            message_contains="`fit()` trains one batch (32 samples, batch_size 32)",
+        ),
+        Invalid(  # a minibatch sampled afresh on each call and stacked: one batch, `train_on_batch`'s step
+            "import random\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
+            "def replay(memory):\n    states, targets = [], []\n"
+            "    for state, target in random.sample(memory, 32):\n"
+            "        states.append(state)\n        targets.append(target)\n"
+            "    m.fit(np.array(states), np.array(targets), epochs=1, verbose=0)\n"
+            "for step in range(1000):\n    replay(memory)\n",
+            line=10,
+            message_contains="`fit()` trains one batch (32 samples, batch_size 32)",
+        ),
         Invalid(  # the online learner's fit: no batch to stack, but train_on_batch takes its step without the set-up
             ONLINE, line=9, message_contains="`train_on_batch(x, y)` takes the same step on the same batch without it",
         ),
@@ -353,7 +392,8 @@ class FitInEpochLoop(Rule):
             return None
         if immaterial_overhead(facts, site, price[0], price[1], options):
             return None
-        return self.ONE_BATCH.format(samples=fmt_counted(samples, "sample"), batch=fmt_count(batch),
+        most = "at most " if site.work_bound("samples") == "upper" else ""  # `min(32, len(memory))` rows
+        return self.ONE_BATCH.format(samples=most + fmt_counted(samples, "sample"), batch=fmt_count(batch),
                                      cost=repeated_cost(site, price[0], "of set-up"), timed=START_UP_TIMED)
 
     def _per_sample(self, facts: FileFacts, site: Site, call: ast.Call | None, loop: ast.AST | None) -> str | None:
