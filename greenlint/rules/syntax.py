@@ -11,6 +11,8 @@ from greenlint.rules.base import FileFacts, argument, binds, last_name
 from greenlint.rules.site import Site, is_keras_model_method, method
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
+#: Expressions that evaluate their element once per item.
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 #: Methods that grow the object they are called on: a list's `append`/`extend`.
 GROWS = frozenset({"append", "extend"})
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
@@ -218,11 +220,27 @@ def every_pass(facts: FileFacts, call: ast.AST, cell: int | None) -> bool:
 
 
 def same_passes(facts: FileFacts, node: ast.AST, other: ast.AST, cell: int | None) -> bool:
-    """*node* runs on exactly the passes of its loop on which *other* runs: both on every pass
+    """*node* runs on exactly the passes of its loop on which *other* runs, as often: both on every pass
     (`every_pass`), or both in the same branch of the same `if` of that loop with no other
-    condition between (`if config.dataset == 'mnist': <step>; <log>`)."""
+    condition between (`if config.dataset == 'mnist': <step>; <log>`), and in the same comprehensions
+    (a step repeated k times by one, `[sess.run(train_op, fd) for _ in range(k)]`, runs more often than a
+    run beside it)."""
     found = _passes(facts, node, cell)
-    return found is not None and found == _passes(facts, other, cell)
+    return found is not None and found == _passes(facts, other, cell) and _repeated(facts, node, cell) == _repeated(
+        facts, other, cell
+    )
+
+
+def _repeated(facts: FileFacts, node: ast.AST, cell: int | None) -> list[int]:
+    """The comprehensions between *node* and the loop around it (`[sess.run(train_op, fd) for _ in range(k)]`),
+    by identity: each runs it several times on one pass."""
+    found = []
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, (*LOOPS, *SCOPES)):
+            break
+        if isinstance(parent, COMPREHENSIONS):
+            found.append(id(parent))
+    return found
 
 
 def _passes(facts: FileFacts, node: ast.AST, cell: int | None) -> tuple[ast.AST, tuple[ast.AST, bool] | None] | None:
