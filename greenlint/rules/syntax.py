@@ -226,20 +226,20 @@ def same_passes(facts: FileFacts, node: ast.AST, other: ast.AST, cell: int | Non
     (a step repeated k times by one, `[sess.run(train_op, fd) for _ in range(k)]`, runs more often than a
     run beside it)."""
     found = _passes(facts, node, cell)
-    return found is not None and found == _passes(facts, other, cell) and _repeated(facts, node, cell) == _repeated(
-        facts, other, cell
-    )
+    return found is not None and found == _passes(facts, other, cell) and list(
+        map(id, comprehensions_around(facts, node, cell))
+    ) == list(map(id, comprehensions_around(facts, other, cell)))
 
 
-def _repeated(facts: FileFacts, node: ast.AST, cell: int | None) -> list[int]:
-    """The comprehensions between *node* and the loop around it (`[sess.run(train_op, fd) for _ in range(k)]`),
-    by identity: each runs it several times on one pass."""
+def comprehensions_around(facts: FileFacts, node: ast.AST, cell: int | None) -> list[ast.AST]:
+    """The comprehensions between *node* and the loop or scope around it, innermost first
+    (`[sess.run(train_op, fd) for _ in range(k)]`): each runs it several times on one pass."""
     found = []
     for parent in facts.ancestors(node, cell):
         if isinstance(parent, (*LOOPS, *SCOPES)):
             break
         if isinstance(parent, COMPREHENSIONS):
-            found.append(id(parent))
+            found.append(parent)
     return found
 
 
