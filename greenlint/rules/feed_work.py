@@ -21,7 +21,10 @@ class's instance made before the loop (`data = Loader(path)` in the function aro
 before the loop, a parameter, or another module's function that cannot be read (`mnist.train.
 next_batch`) is not followed: its work is not seen, so nothing is claimed of it. A binding in one
 branch of an `if` whose test is the same as that of an `if` holding the run in its other branch
-is not this run's (`if dataset == 'mnist':` slicing in memory, decoding files otherwise).
+is not this run's (`if dataset == 'mnist':` slicing in memory, decoding files otherwise), and nor is
+what a function does in a branch its tests on its parameters never take with the defaults every call of
+it in the project leaves them (`constant_branches.untaken`: `if use_label_info:` of a sampler no call
+asks for labels).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from greenlint.analysis.project import bound_modules
 from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import star_imported_from_project
+from greenlint.rules.constant_branches import untaken
 from greenlint.rules.host_made import ProjectFunctions, bindings
 from greenlint.rules.syntax import SCOPES, cell_units, enclosing, exclusive, target_binds
 
@@ -85,6 +89,7 @@ class _Producers:
         self.functions = ProjectFunctions(facts)
         self._methods: set[int] | None = None
         self._queues: frozenset[str] | None = None
+        self._untaken: dict[int, frozenset[int]] = {}
         #: a module's file (None: the file checked) -> the modules its imports bind names to
         self._modules: dict[str | None, dict[str, str]] = {}
 
@@ -129,8 +134,11 @@ class _Producers:
             if found is not None:
                 return found
         modules = self.modules(scope)
+        never = self.untaken(scope)
         filled = [
-            n for n in own_nodes(scope) if isinstance(n, PER_ITEM[:3]) and _fills(n, name, modules, self.redraws, self.queues())
+            n
+            for n in own_nodes(scope)
+            if isinstance(n, PER_ITEM[:3]) and id(n) not in never and _fills(n, name, modules, self.redraws, self.queues())
         ]
         inner = [n for n in filled if not any(o is not n and o in filled for o in ast.walk(n))]
         return _per_item(min(inner, key=lambda n: n.lineno), where) if inner else None  # the loop over the items
@@ -138,12 +146,24 @@ class _Producers:
     def bound(self, scope: ast.AST, name: str) -> Iterator[ast.expr]:
         if isinstance(scope, (ast.For, ast.AsyncFor)) and target_binds(scope.target, name):
             yield scope.iter
+        never = self.untaken(scope)
         for node in own_nodes(scope):
-            if isinstance(node, ast.Assign) and any(target_binds(t, name) for t in node.targets):
+            if isinstance(node, ast.Assign) and id(node) not in never and any(target_binds(t, name) for t in node.targets):
                 if not exclusive(self.facts, node, self.run, self.cell):  # the other branch of the run's test
                     yield node.value
         if not isinstance(scope, (ast.For, ast.AsyncFor, ast.While)):
-            yield from (v for v in bindings(scope, name) if v is not None and not isinstance(v, ast.Constant))
+            yield from (
+                v for v in bindings(scope, name) if v is not None and not isinstance(v, ast.Constant) and id(v) not in never
+            )
+
+    def untaken(self, scope: ast.AST) -> frozenset[int]:
+        """The nodes of a function that its tests on its parameters, at the defaults the project's calls
+        leave them, never run (`constant_branches.untaken`); none for a loop's scope."""
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return frozenset()
+        if id(scope) not in self._untaken:
+            self._untaken[id(scope)] = untaken(self.facts, scope, self.functions.paths.get(id(scope)))
+        return self._untaken[id(scope)]
 
     def call(self, call: ast.Call, scope: ast.AST, depth: int, seen: frozenset[str], where: str | None) -> str | None:
         chain = tuple(dotted(call.func) or ())
@@ -223,8 +243,9 @@ class _Producers:
 
     def returns(self, function: ast.FunctionDef | ast.AsyncFunctionDef, depth: int) -> str | None:
         where = f"`{function.name}`"
+        never = self.untaken(function)
         for node in own_nodes(function):
-            value = node.value if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) else None
+            value = node.value if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) and id(node) not in never else None
             if value is not None:
                 found = self.expr(value, function, depth, frozenset(), where)
                 if found is not None:

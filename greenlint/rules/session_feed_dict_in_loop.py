@@ -563,6 +563,9 @@ class SessionFeedDictInLoop(Rule):
     something outside the graph comes in between (an environment's `step` on the chosen action).
     Nor a run that comprehensions repeat on one pass with the same feed (`[sess.run(train_op, {x: s})
     for _ in range(10)]`: ten steps on one rollout): what the pass makes is made once for all of them.
+    Nor is what a function does in a branch that its tests on its parameters never take, every call of
+    it in the project leaving them at their defaults (`if use_label_info:` in a sampler that no call
+    asks for labels: rules/constant_branches.py), host work of the step.
     Nor a run in a loop that also holds, nested in it, a loop running fed steps (the loss of
     the last batch reported after each epoch's steps): it runs once per epoch, beside the
     feeding of every step, which that inner run's own finding names. Nor is a run on some iterations
@@ -1016,6 +1019,14 @@ class SessionFeedDictInLoop(Rule):
             "    [sess.run(train_op, {x: s}) for _ in range(10)]\n",
             options={"material-saving-j": 0.0},
         ),
+        Valid(  # the sampler's per-item loop runs only for labels, which the file's one call never asks for
+            "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n\n\n"
+            "def prior(n, dim, labelled=False):\n    if labelled:\n        z = np.empty((n, dim))\n"
+            "        for i in range(n):\n            z[i] = on_circle(i)\n        return z\n"
+            "    return np.random.normal(0, 1, (n, dim))\n\n\n"
+            "for step in range(1000):\n    sess.run(train_op, {x: data[step], z: prior(64, 2)})\n",
+            options={"material-saving-j": 0.0},
+        ),
         Valid(  # rollouts that worker threads put on a queue: taking them is no work of this thread's
             "import queue\nimport numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
             "QUEUE = queue.Queue()\nwhile True:\n    data = np.vstack([QUEUE.get() for _ in range(QUEUE.qsize())])\n"
@@ -1029,6 +1040,16 @@ class SessionFeedDictInLoop(Rule):
             "for epoch in range(1000):\n    [sess.run(train_op, {x: cv2.imread(p)[None]}) for p in paths]\n",
             line=6,
             message_contains="a file read (`cv2.imread`",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # near miss: the loop's call asks for the labels, whose loop runs per item
+            "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n\n\n"
+            "def prior(n, dim, labelled=False):\n    if labelled:\n        z = np.empty((n, dim))\n"
+            "        for i in range(n):\n            z[i] = on_circle(i)\n        return z\n"
+            "    return np.random.normal(0, 1, (n, dim))\n\n\n"
+            "for step in range(1000):\n    sess.run(train_op, {x: data[step], z: prior(64, 2, labelled=True)})\n",
+            line=16,
+            message_contains="a Python loop over its items (in `prior`, line 9)",
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # near miss: what the queue hands over is parsed item by item on this thread
