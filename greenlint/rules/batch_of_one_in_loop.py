@@ -365,8 +365,8 @@ class BatchOfOneInLoop(Rule):
     INVALID = (
         Invalid(  # near miss: a helper of the file runs the graph on each output, which never reaches the next file
             GRAPH + "def score(out):\n    return sess.run(train, {x: out})\n"
-            "for path in paths:\n    image = np.load(path)\n    out = sess.run(y, feed_dict={x: np.expand_dims(image, 0)})\n"
-            "    total = score(out)\n",
+            "for path in paths:\n    image = np.load(path)\n"
+            "    out = sess.run(y, feed_dict={x: np.expand_dims(image, 0)})\n    total = score(out)\n",
             line=11,
         ),
         Invalid(  # near miss: the loop as a whole is timed, not each call
@@ -758,7 +758,9 @@ def _fed_one_array(call: ast.Call) -> ast.expr | None:
     return fed if len(arrays) == 1 and None not in fed.keys else None
 
 
-def _fed_back(facts: FileFacts, call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor | ast.While, cell: int | None) -> bool:
+def _fed_back(
+    facts: FileFacts, call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor | ast.While, cell: int | None
+) -> bool:
     """The loop makes each pass's item by its own stepping, not drawing it from items that exist before
     it (a decoding or control loop): what the call, another call of its name in the loop (the policy's
     `sess.run` beside the value's) or a function of the file making such a call (an agent's
@@ -785,15 +787,16 @@ def _fed_back(facts: FileFacts, call: ast.Call, item: ast.expr, loop: ast.For | 
             stepped = stepped.union(*(flow.targets(t) for t in bound))
     variable = flow.targets(loop.target) if isinstance(loop, (ast.For, ast.AsyncFor)) else frozenset()
     named = flow.names(item)
-    return bool(
-        flow.next_pass(results, loop.body, variable, handed_on(loop)) & named or flow.derived(stepped, loop.body) & named
-    )
+    carried = flow.next_pass(results, loop.body, variable, handed_on(loop))
+    return bool(carried & named or flow.derived(stepped, loop.body) & named)
 
 
 def _runs_in(facts: FileFacts, name: str | None, runs: str | None) -> bool:
     """A function of the file named *name* calls *runs* in its own body (`def choose_action(self, s): return
     sess.run(self.pi, {self.s: s[None]})`): a call of it runs the model too."""
-    return bool(name) and name != runs and any(
+    if not name or name == runs:
+        return False
+    return any(
         isinstance(n, ast.Call) and last_name(n.func) == runs
         for _, function in facts.functions_named(name)
         for n in ast.walk(function)

@@ -123,7 +123,12 @@ class _Producers:
                 return found
         modules = self.modules(scope)
         looped = next(
-            (n for n in nodes if isinstance(n, PER_ITEM[3:]) and _works_per_item(n, modules, self.redraws, self.queues())), None
+            (
+                n
+                for n in nodes
+                if isinstance(n, PER_ITEM[3:]) and _works_per_item(n, modules, self.redraws, self.queues())
+            ),
+            None,
         )
         return _per_item(looped, where) if looped is not None else None
 
@@ -138,7 +143,9 @@ class _Producers:
         filled = [
             n
             for n in own_nodes(scope)
-            if isinstance(n, PER_ITEM[:3]) and id(n) not in never and _fills(n, name, modules, self.redraws, self.queues())
+            if isinstance(n, PER_ITEM[:3])
+            and id(n) not in never
+            and _fills(n, name, modules, self.redraws, self.queues())
         ]
         inner = [n for n in filled if not any(o is not n and o in filled for o in ast.walk(n))]
         return _per_item(min(inner, key=lambda n: n.lineno), where) if inner else None  # the loop over the items
@@ -148,12 +155,18 @@ class _Producers:
             yield scope.iter
         never = self.untaken(scope)
         for node in own_nodes(scope):
-            if isinstance(node, ast.Assign) and id(node) not in never and any(target_binds(t, name) for t in node.targets):
-                if not exclusive(self.facts, node, self.run, self.cell):  # the other branch of the run's test
-                    yield node.value
+            if (
+                isinstance(node, ast.Assign)
+                and id(node) not in never
+                and any(target_binds(t, name) for t in node.targets)
+                and not exclusive(self.facts, node, self.run, self.cell)  # the other branch of the run's test
+            ):
+                yield node.value
         if not isinstance(scope, (ast.For, ast.AsyncFor, ast.While)):
             yield from (
-                v for v in bindings(scope, name) if v is not None and not isinstance(v, ast.Constant) and id(v) not in never
+                v
+                for v in bindings(scope, name)
+                if v is not None and not isinstance(v, ast.Constant) and id(v) not in never
             )
 
     def untaken(self, scope: ast.AST) -> frozenset[int]:
@@ -245,7 +258,9 @@ class _Producers:
         where = f"`{function.name}`"
         never = self.untaken(function)
         for node in own_nodes(function):
-            value = node.value if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) and id(node) not in never else None
+            if not isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) or id(node) in never:
+                continue
+            value = node.value
             if value is not None:
                 found = self.expr(value, function, depth, frozenset(), where)
                 if found is not None:

@@ -474,7 +474,8 @@ class RepeatedForwardPass(Rule):
                 ),
                 None,
             )
-            if same is not None and not _feeds_step(call, loops[0], [f for _, _, loop, f in fed_steps if loop is loops[0]]):
+            fed_here = [f for _, _, loop, f in fed_steps if loops and loop is loops[0]]
+            if same is not None and not _feeds_step(call, loops[0], fed_here):
                 name = "eval" if site.api.endswith(".eval") else "run"
                 message = self.MESSAGE.format(
                     call=f"{ast.unparse(call.func)}()" if name == "eval" else "Session.run()",

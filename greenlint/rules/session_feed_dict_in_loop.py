@@ -381,7 +381,7 @@ def _refed(facts: FileFacts, call: ast.Call, fed: ast.expr, cell: int | None) ->
     what it is fed (`[sess.run(train_op, {x: s}) for _ in range(10)]`: ten steps on one rollout): what
     the pass makes is fed to every one of those runs, so its making is no work of each step."""
     around = comprehensions_around(facts, call, cell)
-    variables = frozenset().union(*(flow.targets(g.target) for c in around for g in c.generators))  # type: ignore[attr-defined]
+    variables = frozenset().union(*(flow.targets(g.target) for c in around for g in c.generators))
     return bool(around) and not variables & flow.names(fed)
 
 

@@ -11,8 +11,6 @@ from greenlint.rules.base import FileFacts, argument, binds, last_name
 from greenlint.rules.site import Site, is_keras_model_method, method
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
-#: Expressions that evaluate their element once per item.
-COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 #: Methods that grow the object they are called on: a list's `append`/`extend`.
 GROWS = frozenset({"append", "extend"})
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
@@ -231,14 +229,16 @@ def same_passes(facts: FileFacts, node: ast.AST, other: ast.AST, cell: int | Non
     ) == list(map(id, comprehensions_around(facts, other, cell)))
 
 
-def comprehensions_around(facts: FileFacts, node: ast.AST, cell: int | None) -> list[ast.AST]:
+def comprehensions_around(
+    facts: FileFacts, node: ast.AST, cell: int | None
+) -> list[ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp]:
     """The comprehensions between *node* and the loop or scope around it, innermost first
     (`[sess.run(train_op, fd) for _ in range(k)]`): each runs it several times on one pass."""
-    found = []
+    found: list[ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp] = []
     for parent in facts.ancestors(node, cell):
         if isinstance(parent, (*LOOPS, *SCOPES)):
             break
-        if isinstance(parent, COMPREHENSIONS):
+        if isinstance(parent, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
             found.append(parent)
     return found
 
