@@ -14,6 +14,7 @@ import os
 from collections.abc import Callable
 
 from greenlint.analysis.project import project_index
+from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import imported_from_project, read_tree, star_imported_from_project
 from greenlint.rules.defaults import bound_literal, default_expression, literal, module_constant, module_value
@@ -68,7 +69,7 @@ def untaken(facts: FileFacts, function: Function, path: str | None) -> frozenset
     in the branches that its `if`s on its own parameters never take, each parameter at the default
     every call of the function in the project leaves it (`left_at_default`)."""
     found: set[int] = set()
-    for node in ast.walk(function):
+    for node in scope_body(function):
         if isinstance(node, ast.If) and id(node) not in found:
             holds = _truth(node.test, lambda name: left_at_default(facts, function, name.id, path))
             if holds is not None:
@@ -80,9 +81,11 @@ def left_at_default(facts: FileFacts, function: Function, name: str, path: str |
     """The literal default of *function*'s parameter *name* (which its body never binds again) where
     every call of the function in the project (its module, *path* or the file checked, and the modules
     that may call it) leaves it at that default, there being at least one; None otherwise, and where the
-    function is named other than in a call (handed on, its calls not seen) or a call spreads `*args`/`**kwargs`."""
+    function is named other than in a call (handed on, its calls not seen), a call spreads `*args`/`**kwargs`,
+    or something other than the project's code may call it: a decorated function, a method of a class
+    with a base (a framework's `call(inputs, training=...)`, a subclass's override)."""
     default = literal(default_expression(function, name))
-    if default is None or any(_stores(n, name) for n in scope_body(function)):
+    if default is None or function.decorator_list or any(_stores(n, name) for n in scope_body(function)):
         return None
     key = f"constant_branches.default.{path}.{function.name}.{function.lineno}.{name}"
     return facts.once(key, lambda: default if _left_unset(facts, function, name, path) else None)
@@ -97,6 +100,9 @@ def _left_unset(facts: FileFacts, function: Function, name: str, path: str | Non
         for module in sorted({where, *project_index().callers(where)} - {own})
         if (read := read_tree(module)) is not None
     ]
+    owners = [n for tree in trees for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and function in n.body]
+    if any(dotted(base) != ["object"] for owner in owners for base in owner.bases) or any(o.keywords for o in owners):
+        return False  # a base class or a framework may call the method with the parameter set
     args = [*function.args.posonlyargs, *function.args.args]
     position = next((i for i, a in enumerate(args) if a.arg == name), None)
     if position is not None and args and args[0].arg in ("self", "cls"):

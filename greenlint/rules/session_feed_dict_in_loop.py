@@ -1052,6 +1052,16 @@ class SessionFeedDictInLoop(Rule):
             message_contains="a Python loop over its items (in `prior`, line 9)",
             options={"material-saving-j": 0.0},
         ),
+        Invalid(  # near miss: a method of a class with a base, which may call it asking for the labels
+            "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n\n\n"
+            "class Prior(Sampler):\n    def draw(self, n, dim, labelled=False):\n        if labelled:\n"
+            "            z = np.empty((n, dim))\n            for i in range(n):\n                z[i] = on_circle(i)\n"
+            "            return z\n        return np.random.normal(0, 1, (n, dim))\n\n\n"
+            "prior = Prior()\nfor step in range(1000):\n    sess.run(train_op, {x: data[step], z: prior.draw(64, 2)})\n",
+            line=18,
+            message_contains="a Python loop over its items (in `draw`, line 10)",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # near miss: what the queue hands over is parsed item by item on this thread
             "import queue\nimport numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
             "QUEUE = queue.Queue()\nwhile True:\n    data = np.vstack([parse(line) for line in QUEUE.get()])\n"
