@@ -19,6 +19,7 @@ from greenlint.rules.syntax import (
     batch_of_one,
     calls_of,
     enclosing,
+    environment_step,
     feed,
     last_bindings,
     last_name,
@@ -357,8 +358,28 @@ class BatchOfOneInLoop(Rule):
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
             "@tf.function\ndef run(xs):\n    for x in xs:\n        model(x[None])\n"
         ),
+        Valid(  # an actor-critic's update: the value of the one next state the environment answered the action of
+            # a method running the policy with: each state is made by the loop's stepping, none exists before it
+            GRAPH.replace("[1, 64]", "[None, 64]")
+            + "class Agent:\n    def choose_action(self, s):\n        return sess.run(y, {x: s[np.newaxis, :]})[0]\n\n"
+            "    def work(self, env):\n        s = env.reset()\n        for t in range(1000):\n"
+            "            a = self.choose_action(s)\n            s_, r, done = env.step(a)\n"
+            "            if t % 10 == 0 or done:\n                v_s_ = sess.run(y, {x: s_[np.newaxis, :]})[0, 0]\n"
+            "            s = s_\n"
+        ),
+        Valid(  # random actions: each state is still the environment's answer to the last step, made one by one
+            GRAPH.replace("[1, 64]", "[None, 64]")
+            + "o = env.reset()\nfor t in range(1000):\n    o2, r, d, _ = env.step(env.action_space.sample())\n"
+            "    value = sess.run(y, feed_dict={x: o2.reshape(1, -1)})\n"
+        ),
     )
     INVALID = (
+        Invalid(  # near miss: a helper of the file runs the graph on each output, which never reaches the next file
+            GRAPH + "def score(out):\n    return sess.run(train, {x: out})\n"
+            "for path in paths:\n    image = np.load(path)\n"
+            "    out = sess.run(y, feed_dict={x: np.expand_dims(image, 0)})\n    total = score(out)\n",
+            line=11,
+        ),
         Invalid(  # near miss: the loop as a whole is timed, not each call
             "import time\nimport numpy as np\nimport tensorflow as tf\nmodel = tf.keras.models.load_model('m.keras')\n"
             "start = time.time()\nfor i in range(len(images)):\n"
@@ -592,7 +613,7 @@ def _per_item(facts: FileFacts, loop: ast.AST, call: ast.Call, item: ast.expr, c
         isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
         and not autograph_loop(facts, loop, cell)
         and bool(flow.names(item) & loop_varying(loop))
-        and not _fed_back(call, item, loop)
+        and not _fed_back(facts, call, item, loop, cell)
         and not _regions_of_one_image(item, loop)
         and not shows_each_pass(loop)
         and not times_each_call(loop, call)
@@ -776,13 +797,21 @@ def _fed_one_array(call: ast.Call) -> ast.expr | None:
     return fed if len(arrays) == 1 and None not in fed.keys else None
 
 
-def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor | ast.While) -> bool:
-    """What the call, or another call of its name in the loop (the policy's `sess.run` beside the value's),
-    returns reaches the item of a later iteration (a decoding or control loop): the names bound from its result reach the next pass (`flow.next_pass`: not a frame each pass
-    reads afresh, later drawn on from the result) and meet the item's, through assignments or a list
-    grown from it (`sequence.append(y_pred[0, -1])`, then `X = np.array(sequence[-20:])`: `carried.handed_on`)."""
-    results: frozenset = frozenset()
+def _fed_back(
+    facts: FileFacts, call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor | ast.While, cell: int | None
+) -> bool:
+    """The loop makes each pass's item by its own stepping, not drawing it from items that exist before
+    it (a decoding or control loop): what the call, another call of its name in the loop (the policy's
+    `sess.run` beside the value's) or a function of the file making such a call (an agent's
+    `choose_action(s)` running the policy) returns reaches the item of a later iteration (the names bound
+    from its result reach the next pass, `flow.next_pass`: not a frame each pass reads afresh, later drawn
+    on from the result, and meet the item's, through assignments or a list grown from it
+    (`sequence.append(y_pred[0, -1])`, then `X = np.array(sequence[-20:])`: `carried.handed_on`); or the
+    item derives from what an environment's step in the loop returns (`syntax.environment_step`: the
+    state it answers the last action with)."""
     runs = last_name(call.func)  # another run of the loop (`sess.run` of the policy) may carry the state
+    results: frozenset = frozenset()
+    stepped: frozenset = frozenset()
     for node in own_body(loop):
         if isinstance(node, ast.Assign):
             value, bound = node.value, node.targets
@@ -790,7 +819,24 @@ def _fed_back(call: ast.Call, item: ast.expr, loop: ast.For | ast.AsyncFor | ast
             value, bound = node.value, [node.target]
         else:
             continue
-        if any(n is call or isinstance(n, ast.Call) and last_name(n.func) == runs for n in ast.walk(value)):
+        calls = [n for n in ast.walk(value) if isinstance(n, ast.Call)]
+        if any(n is call or last_name(n.func) == runs or _runs_in(facts, last_name(n.func), runs) for n in calls):
             results = results.union(*(flow.targets(t) for t in bound))
+        if any(environment_step(facts, n, cell) for n in calls):
+            stepped = stepped.union(*(flow.targets(t) for t in bound))
     variable = flow.targets(loop.target) if isinstance(loop, (ast.For, ast.AsyncFor)) else frozenset()
-    return bool(flow.next_pass(results, loop.body, variable, handed_on(loop)) & flow.names(item))
+    named = flow.names(item)
+    carried = flow.next_pass(results, loop.body, variable, handed_on(loop))
+    return bool(carried & named or flow.derived(stepped, loop.body) & named)
+
+
+def _runs_in(facts: FileFacts, name: str | None, runs: str | None) -> bool:
+    """A function of the file named *name* calls *runs* in its own body (`def choose_action(self, s): return
+    sess.run(self.pi, {self.s: s[None]})`): a call of it runs the model too."""
+    if not name or name == runs:
+        return False
+    return any(
+        isinstance(n, ast.Call) and last_name(n.func) == runs
+        for _, function in facts.functions_named(name)
+        for n in ast.walk(function)
+    )

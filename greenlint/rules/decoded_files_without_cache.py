@@ -632,6 +632,9 @@ class DecodedFilesWithoutCache(Rule):
             "IN_MEMORY = True\n"
             + SWITCHED_LOADER
         ),
+        Valid(  # a parameter's default keeps it from running: the file's one call of `read` leaves it there
+            SWITCHED_LOADER.replace("    def read(self, path):\n", "    def read(self, path, IN_MEMORY=True):\n")
+        ),
         Valid(  # a decoding generator made once and drawn with next(): one stream, no pass redone
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "def batches(paths):\n    while True:\n        yield np.array([cv2.imread(p) for p in paths[:8]]), np.zeros(8)\n"
@@ -778,6 +781,12 @@ class DecodedFilesWithoutCache(Rule):
             "IN_MEMORY = False\n"
             + SWITCHED_LOADER,
             line=26,
+        ),
+        Invalid(  # near miss: the parameter's default keeps the decode off, but the file's call turns it on
+            SWITCHED_LOADER.replace("    def read(self, path):\n", "    def read(self, path, IN_MEMORY=True):\n").replace(
+                "self.read(p)", "self.read(p, IN_MEMORY=False)"
+            ),
+            line=25,
         ),
         Invalid(  # a parameter of the same name is not the module constant: the caller may take the decode
             "IN_MEMORY = True\n"

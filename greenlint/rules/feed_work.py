@@ -10,7 +10,8 @@ already in memory costs next to nothing, and so do NumPy arithmetic and random d
 whose items take only index arithmetic and random draws of a number or of a few items of a list
 (a skip-gram batch gathered from a word array at randomly drawn context offsets) gathers data
 already in memory too, microseconds per item: whether that matters depends on the step, which is
-not priced here, so nothing is claimed of it.
+not priced here, so nothing is claimed of it. Nor do items taken from a queue (`QUEUE.get()` of a
+`queue.Queue()` the file makes): the threads or processes that put them made them, beside the step.
 
 `host_work` follows what the run is fed back through the names the step's loop binds on each pass
 (its assignments, its own `for` target) and the functions of the file or of a project module it
@@ -20,7 +21,10 @@ class's instance made before the loop (`data = Loader(path)` in the function aro
 before the loop, a parameter, or another module's function that cannot be read (`mnist.train.
 next_batch`) is not followed: its work is not seen, so nothing is claimed of it. A binding in one
 branch of an `if` whose test is the same as that of an `if` holding the run in its other branch
-is not this run's (`if dataset == 'mnist':` slicing in memory, decoding files otherwise).
+is not this run's (`if dataset == 'mnist':` slicing in memory, decoding files otherwise), and nor is
+what a function does in a branch its tests on its parameters never take with the defaults every call of
+it in the project leaves them (`constant_branches.untaken`: `if use_label_info:` of a sampler no call
+asks for labels).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from greenlint.analysis.project import bound_modules
 from greenlint.analysis.trees import dotted
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import star_imported_from_project
+from greenlint.rules.constant_branches import untaken
 from greenlint.rules.host_made import ProjectFunctions, bindings
 from greenlint.rules.syntax import SCOPES, cell_units, enclosing, exclusive, target_binds
 
@@ -59,6 +64,10 @@ ONE_DRAW = {"randint": 2, "randrange": 3, "random": 0, "uniform": 2, "choice": 1
 #: The standard library's draws of k items of a list (`random.sample(context_words, num_skips)`): indices or
 #: items picked, no work on their content.
 PICKS = frozenset({"sample", "choices"})
+#: Thread- and process-safe queues: what one hands over another thread or process made.
+QUEUES = frozenset({"Queue", "SimpleQueue", "JoinableQueue", "LifoQueue", "PriorityQueue"})
+#: A queue's methods taking the next item.
+TAKES = frozenset({"get", "get_nowait"})
 #: How deep calls are followed into the functions that make a value.
 DEPTH = 3
 
@@ -79,6 +88,8 @@ class _Producers:
         self.facts, self.run, self.cell, self.redraws = facts, run, cell, redraws
         self.functions = ProjectFunctions(facts)
         self._methods: set[int] | None = None
+        self._queues: frozenset[str] | None = None
+        self._untaken: dict[int, frozenset[int]] = {}
         #: a module's file (None: the file checked) -> the modules its imports bind names to
         self._modules: dict[str | None, dict[str, str]] = {}
 
@@ -112,7 +123,12 @@ class _Producers:
                 return found
         modules = self.modules(scope)
         looped = next(
-            (n for n in nodes if isinstance(n, PER_ITEM[3:]) and _works_per_item(n, modules, self.redraws)), None
+            (
+                n
+                for n in nodes
+                if isinstance(n, PER_ITEM[3:]) and _works_per_item(n, modules, self.redraws, self.queues())
+            ),
+            None,
         )
         return _per_item(looped, where) if looped is not None else None
 
@@ -123,8 +139,13 @@ class _Producers:
             if found is not None:
                 return found
         modules = self.modules(scope)
+        never = self.untaken(scope)
         filled = [
-            n for n in own_nodes(scope) if isinstance(n, PER_ITEM[:3]) and _fills(n, name, modules, self.redraws)
+            n
+            for n in own_nodes(scope)
+            if isinstance(n, PER_ITEM[:3])
+            and id(n) not in never
+            and _fills(n, name, modules, self.redraws, self.queues())
         ]
         inner = [n for n in filled if not any(o is not n and o in filled for o in ast.walk(n))]
         return _per_item(min(inner, key=lambda n: n.lineno), where) if inner else None  # the loop over the items
@@ -132,12 +153,30 @@ class _Producers:
     def bound(self, scope: ast.AST, name: str) -> Iterator[ast.expr]:
         if isinstance(scope, (ast.For, ast.AsyncFor)) and target_binds(scope.target, name):
             yield scope.iter
+        never = self.untaken(scope)
         for node in own_nodes(scope):
-            if isinstance(node, ast.Assign) and any(target_binds(t, name) for t in node.targets):
-                if not exclusive(self.facts, node, self.run, self.cell):  # the other branch of the run's test
-                    yield node.value
+            if (
+                isinstance(node, ast.Assign)
+                and id(node) not in never
+                and any(target_binds(t, name) for t in node.targets)
+                and not exclusive(self.facts, node, self.run, self.cell)  # the other branch of the run's test
+            ):
+                yield node.value
         if not isinstance(scope, (ast.For, ast.AsyncFor, ast.While)):
-            yield from (v for v in bindings(scope, name) if v is not None and not isinstance(v, ast.Constant))
+            yield from (
+                v
+                for v in bindings(scope, name)
+                if v is not None and not isinstance(v, ast.Constant) and id(v) not in never
+            )
+
+    def untaken(self, scope: ast.AST) -> frozenset[int]:
+        """The nodes of a function that its tests on its parameters, at the defaults the project's calls
+        leave them, never run (`constant_branches.untaken`); none for a loop's scope."""
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return frozenset()
+        if id(scope) not in self._untaken:
+            self._untaken[id(scope)] = untaken(self.facts, scope, self.functions.paths.get(id(scope)))
+        return self._untaken[id(scope)]
 
     def call(self, call: ast.Call, scope: ast.AST, depth: int, seen: frozenset[str], where: str | None) -> str | None:
         chain = tuple(dotted(call.func) or ())
@@ -187,6 +226,22 @@ class _Producers:
             values = []
         return {dotted(v.func)[-1] for v in values if isinstance(v, ast.Call) and dotted(v.func)}
 
+    def queues(self) -> frozenset[str]:
+        """The paths the file binds to a queue (`QUEUE = queue.Queue()`, `self.queue = mp.Queue(8)`), found
+        on the first loop judged: items taken from one were made by the thread or process that put them."""
+        if self._queues is None:
+            self._queues = frozenset(
+                ".".join(path)
+                for cell, _ in cell_units(self.facts)
+                for node in self.facts.nodes(cell, ast.Assign)
+                if isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and (dotted(node.value.func) or [""])[-1] in QUEUES
+                for target in node.targets
+                if (path := dotted(target))
+            )
+        return self._queues
+
     def methods(self) -> set[int]:
         """The file's methods (functions in a class body), found on the first method call followed."""
         if self._methods is None:
@@ -201,8 +256,11 @@ class _Producers:
 
     def returns(self, function: ast.FunctionDef | ast.AsyncFunctionDef, depth: int) -> str | None:
         where = f"`{function.name}`"
+        never = self.untaken(function)
         for node in own_nodes(function):
-            value = node.value if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) else None
+            if not isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) or id(node) in never:
+                continue
+            value = node.value
             if value is not None:
                 found = self.expr(value, function, depth, frozenset(), where)
                 if found is not None:
@@ -237,21 +295,30 @@ def _star_bound(path: str, tree: ast.Module | None) -> dict[str, str]:
     return {name: module for name, module in found.items() if name in names}
 
 
-def _works_per_item(node: ast.AST, modules: dict[str, str], redraws: bool = False) -> bool:
+def _works_per_item(
+    node: ast.AST, modules: dict[str, str], redraws: bool = False, queues: frozenset[str] = frozenset()
+) -> bool:
     """A loop or comprehension whose body calls something per item beyond index arithmetic (and
-    random draws, *modules* naming the modules its names are imported as), or, with *redraws*, holds
-    a `while` whose test is a membership test of a container (`host_work`)."""
+    random draws, *modules* naming the modules its names are imported as; and items taken from one of
+    the file's *queues*, `QUEUE.get()`, which the thread or process that put them made), or, with
+    *redraws*, holds a `while` whose test is a membership test of a container (`host_work`)."""
     parts = node.body if isinstance(node, PER_ITEM[:3]) else [getattr(node, "elt", node)]
     for part in parts if isinstance(parts, list) else [parts]:
         for inner in ast.walk(part):
             if isinstance(inner, ast.Call) and (dotted(inner.func) or ("",))[-1] not in INDEXING | FILLS:
-                if not _draws(inner, modules) and not _maps_indexing(inner):
+                if not _draws(inner, modules) and not _maps_indexing(inner) and not _taken(inner, queues):
                     return True
             if redraws and isinstance(inner, ast.While) and _looks_up(inner.test):
                 return True
     if isinstance(node, ast.DictComp):
         return any(isinstance(n, ast.Call) for n in ast.walk(node.value))
     return False
+
+
+def _taken(call: ast.Call, queues: frozenset[str]) -> bool:
+    """`QUEUE.get()` of a path in *queues*: an item another thread or process made, handed over."""
+    chain = dotted(call.func) or []
+    return len(chain) > 1 and chain[-1] in TAKES and ".".join(chain[:-1]) in queues
 
 
 def _maps_indexing(call: ast.Call) -> bool:
@@ -289,7 +356,9 @@ def _draws(call: ast.Call, modules: dict[str, str]) -> bool:
     return most is not None and len(call.args) <= most and all(k.arg != "size" for k in call.keywords)
 
 
-def _fills(loop: ast.AST, name: str, modules: dict[str, str], redraws: bool = False) -> bool:
+def _fills(
+    loop: ast.AST, name: str, modules: dict[str, str], redraws: bool = False, queues: frozenset[str] = frozenset()
+) -> bool:
     """The loop stores into *name* item by item (`batch[i] = ...`, `batch.append(...)`) and works per item.
     In a `while` loop a store counts only at an index the loop steps (`i += 1`): one at a mask it
     recomputes (`items[clash] = np.random.randint(n, size=clash.sum())`) redraws in bulk, not per item."""
@@ -310,7 +379,7 @@ def _fills(loop: ast.AST, name: str, modules: dict[str, str], redraws: bool = Fa
             and _root(node.func.value) == name
         )
         if stored or appended:
-            return _works_per_item(loop, modules, redraws)
+            return _works_per_item(loop, modules, redraws, queues)
     return False
 
 

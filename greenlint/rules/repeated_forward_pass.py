@@ -7,12 +7,13 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.analysis import flow
 from greenlint.analysis.flow import VARIABLE_WRITES
 from greenlint.analysis.handwritten import GRADIENTS
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site, method
-from greenlint.rules.syntax import Loop, feed, loop_varying, own_loops, periodic, same_passes
+from greenlint.rules.syntax import Loop, feed, loop_varying, own_body, own_loops, periodic, same_passes
 
 #: TF1 graph runs: a session's `run`, and `Tensor.eval`/`Operation.run` (the default session's).
 RUNS = frozenset(
@@ -45,6 +46,22 @@ def _same_batch(given: ast.expr, fed: ast.expr, loop: Loop) -> bool:
         return False
     fresh = loop_varying(loop)
     return all(isinstance(v, ast.Name) and v.id in fresh for k, v in pairs.items() if k not in kept)
+
+
+def _feeds_step(call: ast.Call, loop: Loop, fed: list[ast.expr]) -> bool:
+    """What the run returns reaches what a training step of its loop is *fed* (`adv = sess.run(advantage,
+    fd)`, then `sess.run(train_op, {..., tfadv: adv})`): an input the step needs before it runs, which no
+    fetch beside the step can give."""
+    bound = frozenset().union(
+        *(
+            flow.targets(target)
+            for node in own_body(loop)
+            if isinstance(node, ast.Assign) and any(n is call for n in ast.walk(node.value))
+            for target in node.targets
+        )
+    )
+    reached = flow.derived(bound, loop.body)
+    return any(flow.names(given) & reached for given in fed)
 
 
 #: Methods and functions that write a variable: an op fetching only these reads no batch.
@@ -204,7 +221,10 @@ class RepeatedForwardPass(Rule):
     validation set, another batch, the same batch with other values such as `keep_prob: 1.0`,
     a part of the step's feed that leaves out a literal or a name not bound in the loop, such as
     `training: True` left to a `placeholder_with_default(False)` or a fixed `keep_prob`), which
-    computes something the step did not.
+    computes something the step did not; a run whose result the loop feeds to a training step
+    (`adv = sess.run(advantage, fd)`, then `sess.run(train_op, {..., tfadv: adv})`: an input the step
+    needs before it runs); and a run beside a step that a comprehension repeats on each pass
+    (`[sess.run(train_op, fd) for _ in range(10)]`: the run computes once what the steps then change).
 
     ## Why is this bad?
     In a TF1 graph, every `run` computes all it fetches from the fed values again: nothing is
@@ -345,8 +365,32 @@ class RepeatedForwardPass(Rule):
             "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
             "    _, g = sess.run([train_g, d_grads], feed_dict={z: zb[step]})\n"
         ),
+        Valid(  # the advantage fed to the step: an input it needs before it runs, not a value to fetch with it
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
+            "    adv = sess.run(advantage, feed_dict={x: xb[step], r: rb[step]})\n"
+            "    sess.run(train_op, feed_dict={x: xb[step], r: rb[step], tfadv: adv})\n"
+        ),
+        Valid(  # the value run once per update, the critic's step ten times on the same rollout
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\nc_train = opt.minimize(closs)\n"
+            "sess = tf.compat.v1.Session()\nfor update in range(1000):\n    s, ret = rollout()\n"
+            "    v = sess.run(value, {x: s, r: ret})\n    [sess.run(c_train, {x: s, r: ret}) for _ in range(10)]\n"
+        ),
     )
     INVALID = (
+        Invalid(  # near miss: the loss run's result is fed to a summary's run, no training step
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n    fd = {x: xb[step]}\n"
+            "    sess.run(train_op, feed_dict=fd)\n    loss_value = sess.run(loss, feed_dict=fd)\n"
+            "    sess.run(summary_op, feed_dict={loss_ph: loss_value})\n",
+            line=8,
+        ),
+        Invalid(  # near miss: the step and the run repeated by one comprehension, on the same batch
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "sess = tf.compat.v1.Session()\nfor update in range(1000):\n    fd = {x: xb[update]}\n"
+            "    [(sess.run(train_op, feed_dict=fd), sess.run(loss, feed_dict=fd)) for _ in range(10)]\n",
+            line=7,
+        ),
         Invalid(  # a separate tf.gradients of the minimized loss, fetched with the step
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "grads = tf.compat.v1.gradients(loss, tf.compat.v1.trainable_variables())\n"
@@ -430,7 +474,8 @@ class RepeatedForwardPass(Rule):
                 ),
                 None,
             )
-            if same is not None:
+            fed_here = [f for _, _, loop, f in fed_steps if loops and loop is loops[0]]
+            if same is not None and not _feeds_step(call, loops[0], fed_here):
                 name = "eval" if site.api.endswith(".eval") else "run"
                 message = self.MESSAGE.format(
                     call=f"{ast.unparse(call.func)}()" if name == "eval" else "Session.run()",

@@ -18,6 +18,7 @@ from greenlint.rules.syntax import (
     LOOPS,
     TIMERS,
     calls_of,
+    comprehensions_around,
     enclosing,
     feed,
     innermost_loop,
@@ -375,6 +376,15 @@ def _result_read(facts: FileFacts, loop: ast.AST, call: ast.Call, cell: int | No
     return any(isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load) for n in own_body(loop))
 
 
+def _refed(facts: FileFacts, call: ast.Call, fed: ast.expr, cell: int | None) -> bool:
+    """The run is repeated on one pass of its loop by comprehensions none of whose variables reaches
+    what it is fed (`[sess.run(train_op, {x: s}) for _ in range(10)]`: ten steps on one rollout): what
+    the pass makes is fed to every one of those runs, so its making is no work of each step."""
+    around = comprehensions_around(facts, call, cell)
+    variables = frozenset().union(*(flow.targets(g.target) for c in around for g in c.generators))
+    return bool(around) and not variables & flow.names(fed)
+
+
 def _run_name(site: Site, call: ast.Call) -> str:
     """How a finding names the run: a session's `Session.run`; the default session's `train_step.run` as written."""
     return "Session.run" if site.api != OPERATION_RUN else ast.unparse(call.func)
@@ -551,6 +561,11 @@ class SessionFeedDictInLoop(Rule):
     100 times or an unknown number: one session call and one device round trip per generated
     element, where the graph could sample (`tf.random.categorical`) and loop itself. Not when
     something outside the graph comes in between (an environment's `step` on the chosen action).
+    Nor a run that comprehensions repeat on one pass with the same feed (`[sess.run(train_op, {x: s})
+    for _ in range(10)]`: ten steps on one rollout): what the pass makes is made once for all of them.
+    Nor is what a function does in a branch that its tests on its parameters never take, every call of
+    it in the project leaving them at their defaults (`if use_label_info:` in a sampler that no call
+    asks for labels: rules/constant_branches.py), host work of the step.
     Nor a run in a loop that also holds, nested in it, a loop running fed steps (the loss of
     the last batch reported after each epoch's steps): it runs once per epoch, beside the
     feeding of every step, which that inner run's own finding names. Nor is a run on some iterations
@@ -998,8 +1013,63 @@ class SessionFeedDictInLoop(Rule):
             "        sess.run(train_op, feed_dict={context: sampler.sample(1024)})\n",
             options={"material-saving-j": 0.0},
         ),
+        Valid(  # ten steps on one rollout: the rows read once per update, fed again to each step of the comprehension
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "for update in range(1000):\n    s = np.stack([cv2.imread(p) for p in rollout_paths()])\n"
+            "    [sess.run(train_op, {x: s}) for _ in range(10)]\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # the sampler's per-item loop runs only for labels, which the file's one call never asks for
+            "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n\n\n"
+            "def prior(n, dim, labelled=False):\n    if labelled:\n        z = np.empty((n, dim))\n"
+            "        for i in range(n):\n            z[i] = on_circle(i)\n        return z\n"
+            "    return np.random.normal(0, 1, (n, dim))\n\n\n"
+            "for step in range(1000):\n    sess.run(train_op, {x: data[step], z: prior(64, 2)})\n",
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # rollouts that worker threads put on a queue: taking them is no work of this thread's
+            "import queue\nimport numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "QUEUE = queue.Queue()\nwhile True:\n    data = np.vstack([QUEUE.get() for _ in range(QUEUE.qsize())])\n"
+            "    sess.run(train_op, {x: data})\n",
+            options={"material-saving-j": 0.0},
+        ),
     )
     INVALID = (
+        Invalid(  # near miss: the comprehension reads a file per step it runs
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "for epoch in range(1000):\n    [sess.run(train_op, {x: cv2.imread(p)[None]}) for p in paths]\n",
+            line=6,
+            message_contains="a file read (`cv2.imread`",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # near miss: the loop's call asks for the labels, whose loop runs per item
+            "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n\n\n"
+            "def prior(n, dim, labelled=False):\n    if labelled:\n        z = np.empty((n, dim))\n"
+            "        for i in range(n):\n            z[i] = on_circle(i)\n        return z\n"
+            "    return np.random.normal(0, 1, (n, dim))\n\n\n"
+            "for step in range(1000):\n    sess.run(train_op, {x: data[step], z: prior(64, 2, labelled=True)})\n",
+            line=16,
+            message_contains="a Python loop over its items (in `prior`, line 9)",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # near miss: a method of a class with a base, which may call it asking for the labels
+            "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n\n\n"
+            "class Prior(Sampler):\n    def draw(self, n, dim, labelled=False):\n        if labelled:\n"
+            "            z = np.empty((n, dim))\n            for i in range(n):\n                z[i] = on_circle(i)\n"
+            "            return z\n        return np.random.normal(0, 1, (n, dim))\n\n\n"
+            "prior = Prior()\nfor step in range(1000):\n    sess.run(train_op, {x: data[step], z: prior.draw(64, 2)})\n",
+            line=18,
+            message_contains="a Python loop over its items (in `draw`, line 10)",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # near miss: what the queue hands over is parsed item by item on this thread
+            "import queue\nimport numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "QUEUE = queue.Queue()\nwhile True:\n    data = np.vstack([parse(line) for line in QUEUE.get()])\n"
+            "    sess.run(train_op, {x: data})\n",
+            line=8,
+            message_contains="a Python loop over its items (line 7)",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # the fetched step is bound afresh before the next pass slices its files, and the fetched image
             # goes to an imported module's function: neither reaches the next feed
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nimport helpers\n"
@@ -1251,6 +1321,8 @@ class SessionFeedDictInLoop(Rule):
                 continue
             loop, _ = innermost_loop(facts, site)  # its own loop, where what it feeds is read
             fed = feed(call)
+            if fed is not None and _refed(facts, call, fed, site.callsite.span.cell):
+                continue  # values made once for several steps: no host work per step
             if loop is None and fed is not None:  # run once per call: fed what a caller's loop gives it
                 yield from self._through_callers(facts, site, call, fed, results, fed_runs)
                 continue

@@ -218,11 +218,29 @@ def every_pass(facts: FileFacts, call: ast.AST, cell: int | None) -> bool:
 
 
 def same_passes(facts: FileFacts, node: ast.AST, other: ast.AST, cell: int | None) -> bool:
-    """*node* runs on exactly the passes of its loop on which *other* runs: both on every pass
+    """*node* runs on exactly the passes of its loop on which *other* runs, as often: both on every pass
     (`every_pass`), or both in the same branch of the same `if` of that loop with no other
-    condition between (`if config.dataset == 'mnist': <step>; <log>`)."""
+    condition between (`if config.dataset == 'mnist': <step>; <log>`), and in the same comprehensions
+    (a step repeated k times by one, `[sess.run(train_op, fd) for _ in range(k)]`, runs more often than a
+    run beside it)."""
     found = _passes(facts, node, cell)
-    return found is not None and found == _passes(facts, other, cell)
+    return found is not None and found == _passes(facts, other, cell) and list(
+        map(id, comprehensions_around(facts, node, cell))
+    ) == list(map(id, comprehensions_around(facts, other, cell)))
+
+
+def comprehensions_around(
+    facts: FileFacts, node: ast.AST, cell: int | None
+) -> list[ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp]:
+    """The comprehensions between *node* and the loop or scope around it, innermost first
+    (`[sess.run(train_op, fd) for _ in range(k)]`): each runs it several times on one pass."""
+    found: list[ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp] = []
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, (*LOOPS, *SCOPES)):
+            break
+        if isinstance(parent, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            found.append(parent)
+    return found
 
 
 def _passes(facts: FileFacts, node: ast.AST, cell: int | None) -> tuple[ast.AST, tuple[ast.AST, bool] | None] | None:
