@@ -96,7 +96,7 @@ class DoubleValidation(Rule):
     )
     HOOK_MESSAGE = (
         "`{method}()` validates on `{data}` every epoch, and the `on_epoch_end` of its callback `{callback}` runs"
-        " the model over the same data again (`{call}` at line {line}): the validation set is run through the"
+        " the model over the same data again (`{call}` at line {line}{of}): the validation set is run through the"
         " model twice per epoch"
     )
     FIX_TITLE = "Evaluate the validation data once per epoch"
@@ -241,6 +241,7 @@ class DoubleValidation(Rule):
                     callback=ast.unparse(hook.made.func),
                     call=ast.unparse(found.func),
                     line=found.lineno,
+                    of=hook.of(facts),
                 )
                 yield self.diagnostic(site.callsite.span, facts.path, message)
                 return
@@ -249,8 +250,9 @@ class DoubleValidation(Rule):
 def _hook_pass(facts: FileFacts, hook: FittedHook, data: frozenset) -> ast.Call | None:
     """A call the per-epoch *hook* makes on every epoch (under no `if`) that runs a Keras model over
     the fit's validation data: `self.model.predict(x_val)` (or a model the analysis resolves) given
-    a global name of *data* that the hook does not bind, or Keras 2's `self.validation_data`, which
-    `fit` fills with its own where the class sets no such attribute."""
+    a global name of *data* that the hook does not bind (of the file: another module's globals are
+    not the fit's), or Keras 2's `self.validation_data`, which `fit` fills with its own where the class
+    sets no such attribute."""
     own = _locals(hook.function)
     for call in unguarded_calls(hook.function):
         func = call.func
@@ -260,8 +262,8 @@ def _hook_pass(facts: FileFacts, hook: FittedHook, data: frozenset) -> ast.Call 
         if not (_self_model(func.value) or site is not None and is_keras_model_method(site.api, RUNS_MODEL)):
             continue
         given = [*call.args, *(k.value for k in call.keywords)]
-        read = frozenset().union(*(flow.names(a) for a in given)) - own
-        if read & data or any(_fit_filled(facts, hook, a) for a in given):
+        read = frozenset().union(*(flow.names(a) for a in given)) - own if hook.module is None else frozenset()
+        if read & data or any(_fit_filled(hook, a) for a in given):
             return call
     return None
 
@@ -271,14 +273,13 @@ def _self_model(node: ast.expr) -> bool:
     return is_self_attribute(node) and node.attr == "model"
 
 
-def _fit_filled(facts: FileFacts, hook: FittedHook, given: ast.expr) -> bool:
+def _fit_filled(hook: FittedHook, given: ast.expr) -> bool:
     """*given* reads `self.validation_data` (or an item of it) of a callback class that never sets
     that attribute: Keras 2 fills it with the fit's validation data."""
     read = any(is_self_attribute(n) and n.attr == "validation_data" for n in ast.walk(given))
-    owner = facts.parent(hook.function, hook.cell)
     return read and not any(
         isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and n.attr == "validation_data"
-        for n in ast.walk(owner or hook.function)
+        for n in ast.walk(hook.owner)
     )
 
 

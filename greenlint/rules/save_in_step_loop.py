@@ -266,7 +266,7 @@ class SaveInStepLoop(Rule):
         " epoch)"
     )
     HOOK_MESSAGE = (
-        "`{call}()` runs in `{hook}` of the callback `{callback}`, which Keras calls {runs}: saving serialises"
+        "`{call}()` runs in `{hook}` of the callback `{callback}`{of}, which Keras calls {runs}: saving serialises"
         " and writes every weight on every training step; save every N batches (`if batch % N == 0:`) or once"
         " per epoch (`on_epoch_end`)"
     )
@@ -810,15 +810,15 @@ class SaveInStepLoop(Rule):
             for call in own_calls(hook):
                 if id(call) in seen or hook.few_batches() or not _hook_save(facts, hook, call):
                     continue
-                if not every_call(facts, hook, call):
+                if not every_call(hook, call):
                     continue
                 seen.add(id(call))
                 name = call.func.attr if isinstance(call.func, ast.Attribute) else ast.unparse(call.func)
                 callback = hook.made.func.id if isinstance(hook.made.func, ast.Name) else "callback"
                 message = self.HOOK_MESSAGE.format(
-                    call=name, hook=hook.function.name, callback=callback, runs=hook.runs()
+                    call=name, hook=hook.function.name, callback=callback, of=hook.of(facts), runs=hook.runs()
                 )
-                yield self.diagnostic(facts.span(call, hook.cell), facts.path, message)
+                yield self.diagnostic(hook.span(facts, call), facts.path, message)
 
 
 def _saving_steps(facts: FileFacts, loop: ast.AST, cell: int | None, period: int) -> list[Site]:

@@ -8,8 +8,10 @@ from typing import Any
 
 from greenlint.analysis import flow
 from greenlint.analysis.handed import PER_BATCH
+from greenlint.analysis.import_table import resolver
 from greenlint.catalog.names import TF1_PREFIX
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
+from greenlint.rules.callbacks import read_tree
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import chosen_at
 from greenlint.rules.diagnostic import Diagnostic
@@ -289,8 +291,9 @@ class SummaryEveryStep(Rule):
     code = "GL318"
     name = "summary-every-step"
     #: What each kind of finding needs written in the file: a session's `run` fetching merged
-    #: summaries, a keras-rl `...Agent`, or the writer a heavy summary writes to.
-    MENTIONS = ("run", "Agent", "create_file_writer")
+    #: summaries, a keras-rl `...Agent`, the writer a heavy summary writes to, or the `callbacks=` of
+    #: a fit given a callback of a project module.
+    MENTIONS = ("run", "Agent", "create_file_writer", "callbacks")
     MESSAGE = "`tf.summary.{kind}` is written on {every}{times}: write it every few hundred steps"
     EACH = (
         "`tf.summary.{kind}` of each tensor the loop on line {line} goes over is written after every training step:"
@@ -299,7 +302,7 @@ class SummaryEveryStep(Rule):
     )
     HOOKED = (
         "`tf.summary.{kind}` of each tensor the loop on line {line} goes over is written in `{hook}` of the callback"
-        " `{callback}`, which Keras calls {runs}: each reads a whole tensor after every training step; write them"
+        " `{callback}`{of}, which Keras calls {runs}: each reads a whole tensor after every training step; write them"
         " every few hundred batches (`if batch % 100 == 0:`) or once per epoch"
     )
     MERGED = (
@@ -792,6 +795,7 @@ class SummaryEveryStep(Rule):
         yield from self._merged_every_step(facts)
         yield from self._rendered_every_step(facts)
         yield from self._traced_every_step(facts)
+        yield from self._hooked_in_project(facts)
         sites = [s for s in facts.sites if s.api in HEAVY]
         if not sites or "record_if" in facts.text or "create_file_writer" not in facts.text:
             return  # thinned out, or no writer made here: with no default writer a summary writes nothing
@@ -819,7 +823,8 @@ class SummaryEveryStep(Rule):
                 runs, callback = hook.runs(), ast.unparse(hook.made.func)
                 line = getattr(around, "lineno", 0)
                 message = self.HOOKED.format(
-                    kind=site.api.rsplit(".", 1)[-1], line=line, hook=hook.function.name, callback=callback, runs=runs
+                    kind=site.api.rsplit(".", 1)[-1], line=line, hook=hook.function.name, callback=callback, of="",
+                    runs=runs,
                 )
                 yield self.diagnostic(site.callsite.span, facts.path, message)
                 continue
@@ -835,6 +840,40 @@ class SummaryEveryStep(Rule):
             else:
                 message = self.MESSAGE.format(kind=kind, every="every pass", times=site.loop_times())
             yield self.diagnostic(site.callsite.span, facts.path, message)
+
+    def _hooked_in_project(self, facts: FileFacts) -> Iterator[Diagnostic]:
+        """The per-batch hook of a callback class of a project module, given to a fit of the file of at
+        least `FEW_CALLS` batches where known, writing a heavy summary of each tensor a loop of the hook
+        goes over on each of its calls (or every few), in a module that makes its writer and thins
+        nothing out (`record_if`): as the file's own hooks are read (`_batch_hook`), reported where
+        the file makes the callback, once per hook."""
+        if "callbacks" not in facts.text:
+            return
+        for hook in fitted_hooks(facts, PER_BATCH):
+            read = read_tree(hook.module) if hook.module is not None and not hook.few_batches() else None
+            if read is None or "record_if" in read[0] or "create_file_writer" not in read[0]:
+                continue
+            resolve = resolver(read[1], hook.function)
+            found = next(
+                (
+                    (loop, call, api)
+                    for loop in scope_body(hook.function)
+                    if isinstance(loop, (ast.For, ast.AsyncFor))
+                    for call in own_body(loop)
+                    if isinstance(call, ast.Call)
+                    and (api := resolve(call.func)) in HEAVY
+                    and every_call(hook, call)
+                    and _over_summarised(loop, call)
+                ),
+                None,
+            )
+            if found is not None:
+                loop, call, api = found
+                message = self.HOOKED.format(
+                    kind=api.rsplit(".", 1)[-1], line=loop.lineno, hook=hook.function.name,
+                    callback=ast.unparse(hook.made.func), of=hook.of(facts), runs=hook.runs(),
+                )
+                yield self.diagnostic(hook.span(facts, call), facts.path, message)
 
     def _rendered_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
         """keras-rl's `agent.fit(..., visualize=True)`: the environment rendered after every step."""
@@ -1220,7 +1259,7 @@ def _batch_hook(facts: FileFacts, loop: ast.AST) -> FittedHook | None:
     """The per-batch hook of a callback given to a fit of the file (hooks.py) that runs *loop* on each
     of its calls (or every few), None where there is none."""
     hooks = fitted_hooks(facts, PER_BATCH)
-    return next((hook for hook in hooks if not hook.few_batches() and every_call(facts, hook, loop)), None)
+    return next((hook for hook in hooks if not hook.few_batches() and every_call(hook, loop)), None)
 
 
 def _once_per_epoch(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
