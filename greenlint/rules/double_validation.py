@@ -54,7 +54,9 @@ class DoubleValidation(Rule):
     module name of `validation_data` the hook reads (`self.model.predict(x_val)`, where neither
     the hook nor the fit's function binds `x_val` itself), or Keras 2's
     `self.validation_data`, which `fit` fills with its own validation data where the class never
-    sets that attribute.
+    sets that attribute. A class defined, directly on `Callback`, in a project module the file
+    imports it from is read too, for `self.validation_data` alone (that module's names are not
+    the fit's data); the message names the module.
 
     ## Why is this bad?
     Keras runs the model over `validation_data` at the end of every epoch to report the loss

@@ -92,15 +92,15 @@ def _cell(facts: FileFacts, node: ast.AST) -> int | None:
     return next((c for c in facts.cells if facts.parent(node, c) is not None), None)
 
 
-def every_call(hook: FittedHook, node: ast.AST) -> bool:
-    """Whether *node* of the hook runs on each of its calls, or on 1 in fewer than `FEW_CALLS`: no
-    `if` (nor nested function, `try` handler) between it and the hook, but one gated by a literal
-    `% N` of N below `FEW_CALLS` (`if batch % 5 == 0:`); a loop (over the model's weights) and a
-    `try` run their bodies on each call."""
-    parents = {child: parent for parent in ast.walk(hook.function) for child in ast.iter_child_nodes(parent)}
+def every_call(function: ast.FunctionDef, node: ast.AST) -> bool:
+    """Whether *node* of the function (a hook, a logger's method) runs on each of its calls, or on 1
+    in fewer than `FEW_CALLS`: no `if` (nor nested function, `try` handler) between it and the
+    function, but one gated by a literal `% N` of N below `FEW_CALLS` (`if batch % 5 == 0:`); a loop
+    (over the model's weights) and a `try` run their bodies on each call."""
+    parents = {child: parent for parent in ast.walk(function) for child in ast.iter_child_nodes(parent)}
     child = node
     while (parent := parents.get(child)) is not None:
-        if parent is hook.function:
+        if parent is function:
             return True
         divisor = gate_divisor(parent, child)
         if divisor is not None:

@@ -179,7 +179,10 @@ class SaveInStepLoop(Rule):
     the analysis resolves (a TF1 `Saver`'s), made on every call of the hook, or under a gate of
     every N batches of N below 10 (`if batch % 5 == 0:`). Keras calls such a hook once per
     training batch. Not reported: a save under any other `if` of the hook, one in a per-epoch
-    hook, a callback given to no fit seen, a fit known to run fewer than 10 batches.
+    hook, a callback given to no fit seen, a fit known to run fewer than 10 batches. The class may
+    be defined, directly on `Callback`, in a project module the file imports it from (`from
+    utils.callbacks import Saver`): its saves of `self.model` are read there, and the finding is
+    where the file makes the callback, the module named; a library's class is not read.
 
     The price: one save takes at least 5 ms to lay out its file (a tenth of what the pair under
     bench/rules/ measured) plus the saved model's weights (`params` x 4 bytes, as the analysis
@@ -810,7 +813,7 @@ class SaveInStepLoop(Rule):
             for call in own_calls(hook):
                 if id(call) in seen or hook.few_batches() or not _hook_save(facts, hook, call):
                     continue
-                if not every_call(hook, call):
+                if not every_call(hook.function, call):
                     continue
                 seen.add(id(call))
                 name = call.func.attr if isinstance(call.func, ast.Attribute) else ast.unparse(call.func)

@@ -134,3 +134,67 @@ def test_a_per_epoch_hook_of_a_project_callback_rerunning_the_validation_data(tm
     found = check_in_project(tmp_path, predictor, files, "train.py", "GL317")
     assert [d.span.line for d in found] == lines
     assert all("(`self.model.predict` at line 8 of scores.py)" in d.message for d in found)
+
+
+#: A logger module: `log_weights` writes a `{kind}` summary of each of the model's weights (`{gate}`:
+#: an `if` around the loop, or nothing; `{pad}` its indent).
+LOGGER = (
+    "import tensorflow as tf\n\n\nclass Logger:\n    def __init__(self, folder):\n"
+    "        self.writer = tf.summary.create_file_writer(folder)\n\n"
+    "    def log_weights(self, model, step):\n        with self.writer.as_default():\n"
+    "{gate}            {pad}for w in model.weights:\n                {pad}tf.summary.{kind}(w.name, w, step=step)\n"
+)
+#: A custom training loop of 10,000 steps calling the logger (`{call}`: the statement, with its indent).
+LOOP = (
+    "import tensorflow as tf\nfrom utils.logger import Logger\n"
+    "model = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(10)])\n"
+    "opt = tf.keras.optimizers.Adam()\nlogger = Logger('logs')\nfor step in range(10000):\n"
+    "    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(model(x, training=True))\n"
+    "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+    "{call}\n"
+)
+
+
+def _logged(tmp_path, predictor, call="    logger.log_weights(model, step)", kind="histogram", gate="", pad=""):
+    files = {
+        "utils/__init__.py": "",
+        "utils/logger.py": LOGGER.format(kind=kind, gate=gate, pad=pad),
+        "train.py": LOOP.format(call=call),
+    }
+    return check_in_project(tmp_path, predictor, files, "train.py", "GL318")
+
+
+@pytest.mark.parametrize(
+    ("call", "said"),
+    [
+        ("    logger.log_weights(model, step)", "`logger.log_weights()` writes `tf.summary.histogram`"
+         " (utils/logger.py:11) on every training step"),
+        ("    if step % 5 == 0:\n        logger.log_weights(model, step)", "on every 5 training steps"),
+    ],
+    ids=["every-step", "every-5-steps"],
+)
+def test_a_project_logger_writing_histograms_called_with_every_step_is_reported(tmp_path, predictor, call, said):
+    found = _logged(tmp_path, predictor, call)
+    assert [d.span.line for d in found] == [10 + call.count("\n")]
+    assert said in found[0].message
+
+
+@pytest.mark.parametrize(
+    ("call", "kind", "gate"),
+    [
+        ("    if step % 100 == 0:\n        logger.log_weights(model, step)", "histogram", ""),  # every 100 steps
+        ("    if step % args.every == 0:\n        logger.log_weights(model, step)", "histogram", ""),  # not known
+        ("    logger.log_weights(model, step)", "scalar", ""),  # a scalar a weight: next to nothing
+        ("    logger.log_weights(model, step)", "histogram", "            if step % 100 == 0:\n"),  # thinned there
+        ("for epoch in range(5):\n    logger.log_weights(model, epoch)", "histogram", ""),  # after the loop trains
+    ],
+    ids=["period-100", "period-unknown", "scalars", "thinned-in-the-logger", "once-after-training"],
+)
+def test_a_project_logger_called_rarely_or_writing_little_is_not_reported(tmp_path, predictor, call, kind, gate):
+    assert _logged(tmp_path, predictor, call, kind, gate, "    " if gate else "") == []
+
+
+def test_a_logger_of_an_installed_package_is_not_read(tmp_path, predictor):
+    files = {"utils/logger.py": LOGGER.format(kind="histogram", gate="", pad=""),
+             "train.py": LOOP.format(call="    logger.log_weights(model, step)").replace("utils.logger", "tb_tools")}
+    assert check_in_project(tmp_path, predictor, files, "train.py", "GL318") == []
