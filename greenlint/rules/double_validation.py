@@ -49,12 +49,12 @@ class DoubleValidation(Rule):
     pass happens when the name is not `None`.
 
     Also flags such a `fit()` where the `on_epoch_end` of a callback class the file defines
-    directly on `Callback`, given to that fit, runs its model (`self.model.predict`/`evaluate`,
+    directly on `Callback` (or `ModelCheckpoint`, `TensorBoard`: its own hook's work), given to that fit, runs its model (`self.model.predict`/`evaluate`,
     or a Keras model the analysis resolves) over the same data on every epoch (under no `if`): a
     module name of `validation_data` the hook reads (`self.model.predict(x_val)`, where neither
     the hook nor the fit's function binds `x_val` itself), or Keras 2's
     `self.validation_data`, which `fit` fills with its own validation data where the class never
-    sets that attribute. A class defined, directly on `Callback`, in a project module the file
+    sets that attribute. A class defined so, in a project module the file
     imports it from is read too, for `self.validation_data` alone (that module's names are not
     the fit's data); the message names the module.
 

@@ -1,7 +1,7 @@
 """The hooks of the Keras callback classes that a `fit` of the file runs: a class defined directly on
-`Callback` in the file (callbacks.file_class) or in a project module the file imports it from
-(callbacks.project_class: `from utils.callbacks import Saver`), an instance of which the fit's
-`callbacks=` holds (callbacks.listed, followed through names and lists), each hook with how often
+`Callback` (or `ModelCheckpoint`, `TensorBoard`: `HOOKED_BASES`) in the file (callbacks.file_class)
+or in a project module the file imports it from (callbacks.project_class: `from utils.callbacks
+import Saver`), an instance of which the fit's `callbacks=` holds (callbacks.listed, followed through names and lists), each hook with how often
 that fit calls it (analysis/handed.py: once per batch, epoch or fit). A callback defined but given
 to no fit of the file has no hook here. A finding about a hook of another module's class is
 reported where the file makes its instance, the module named: the fit that runs it is the file's."""
@@ -22,6 +22,10 @@ from greenlint.rules.syntax import gate_divisor, scope_body
 
 #: A hook's own `% N` gate at or above which its work is no longer run on every call.
 FEW_CALLS = 10
+#: The bases of a callback class whose hooks are read: Keras' `Callback`, and the checkpoint and
+#: TensorBoard callbacks, whose subclass's hook does its own work on top of the base's (a save or a
+#: histogram of each weight in `on_batch_end` is one on every batch whatever the base does).
+HOOKED_BASES = frozenset({"Callback", "ModelCheckpoint", "TensorBoard"})
 
 
 @dataclass(frozen=True)
@@ -76,8 +80,8 @@ def fitted_hooks(facts: FileFacts, per: str) -> Iterator[FittedHook]:
             continue
         for element in listed(facts, given.value) or ():
             for made in constructors(facts, element) or ():
-                owner, module = file_class(facts, made), None
-                if owner is None and (found := project_class(facts, made)) is not None:
+                owner, module = file_class(facts, made, HOOKED_BASES), None
+                if owner is None and (found := project_class(facts, made, HOOKED_BASES)) is not None:
                     module, owner = found
                 if owner is None:
                     continue

@@ -173,14 +173,14 @@ class SaveInStepLoop(Rule):
     finding is on the call in the loop.
 
     Also flags a save in a per-batch hook (`on_batch_end`, `on_train_batch_begin`, ...) of a
-    Keras callback class the file defines directly on `Callback`, where an instance of it is
+    Keras callback class the file defines directly on `Callback` (or `ModelCheckpoint`, `TensorBoard`: its own hook's work), where an instance of it is
     given to a `fit()` of the file (its `callbacks=` list, followed through names, `append` and
     helpers that return it): the callback's own model (`self.model.save_weights(...)`) or a save
     the analysis resolves (a TF1 `Saver`'s), made on every call of the hook, or under a gate of
     every N batches of N below 10 (`if batch % 5 == 0:`). Keras calls such a hook once per
     training batch. Not reported: a save under any other `if` of the hook, one in a per-epoch
     hook, a callback given to no fit seen, a fit known to run fewer than 10 batches. The class may
-    be defined, directly on `Callback`, in a project module the file imports it from (`from
+    be defined so, in a project module the file imports it from (`from
     utils.callbacks import Saver`): its saves of `self.model` are read there, and the finding is
     where the file makes the callback, the module named; a library's class is not read.
 
@@ -483,6 +483,11 @@ class SaveInStepLoop(Rule):
                 hook="on_epoch_end", body="        self.model.save('m.keras')", fit=FIT_SAVER.format(epochs=10)
             )
         ),
+        Valid(  # a subclass of another callback (EarlyStopping): its behaviour is not all in the file
+            HOOKED.format(
+                hook="on_batch_end", body="        self.model.save('m.keras')", fit=FIT_SAVER.format(epochs=10)
+            ).replace("(tf.keras.callbacks.Callback)", "(tf.keras.callbacks.EarlyStopping)")
+        ),
         Valid(  # a per-batch hook that only logs a scalar
             HOOKED.format(
                 hook="on_train_batch_end", body="        print(logs['loss'])", fit=FIT_SAVER.format(epochs=10)
@@ -743,6 +748,12 @@ class SaveInStepLoop(Rule):
                 fit="m.fit(x, y, epochs=3, callbacks=[Saver()])",
             ),
             line=8,
+        ),
+        Invalid(  # a ModelCheckpoint subclass whose own per-batch hook saves: on every batch, whatever the base does
+            HOOKED.format(
+                hook="on_batch_end", body="        self.model.save('m.keras')", fit=FIT_SAVER.format(epochs=10)
+            ).replace("(tf.keras.callbacks.Callback)", "(tf.keras.callbacks.ModelCheckpoint)"),
+            line=7,
         ),
     )
 

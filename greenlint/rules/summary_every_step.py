@@ -230,11 +230,11 @@ class SummaryEveryStep(Rule):
 
     Also flags a histogram, image or audio summary of each tensor a loop goes over (the model's
     weights) in a per-batch hook (`on_train_batch_end`, `on_batch_end`, ...) of a Keras callback
-    class the file defines directly on `Callback`, where an instance of it is given to a `fit()`
+    class the file defines directly on `Callback` (or `ModelCheckpoint`, `TensorBoard`: its own hook's work), where an instance of it is given to a `fit()`
     of the file (its `callbacks=` list, followed through names): Keras calls the hook once per
     training batch. Not reported: under an `if` of the hook, but a gate of every N batches of N
     below 10; in a per-epoch hook; a callback given to no fit seen; a fit known to run fewer than
-    10 batches. The class may be defined, directly on `Callback`, in a project module the file
+    10 batches. The class may be defined so, in a project module the file
     imports it from (`from utils.callbacks import Histograms`), which makes the writer and thins
     nothing out (`tf.summary.record_if`): the finding is then where the file makes the callback,
     the module named; a library's class is not read.

@@ -84,15 +84,24 @@ def test_a_project_callback_that_runs_rarely_or_is_not_fitted_is_not_reported(tm
 @pytest.mark.parametrize(
     "change",
     [
-        ("(tf.keras.callbacks.Callback)", "(tf.keras.callbacks.ModelCheckpoint)"),  # another callback's behaviour too
+        ("(tf.keras.callbacks.Callback)", "(tf.keras.callbacks.EarlyStopping)"),  # another callback's behaviour too
+        ("(tf.keras.callbacks.Callback)", "(BaseCallback)"),  # a project base class: its behaviour is elsewhere
         ("class Saver", "class Saver2"),  # the module defines no such class: not read
     ],
-    ids=["subclass-of-another-callback", "not-defined-there"],
+    ids=["subclass-of-another-callback", "subclass-of-a-project-base", "not-defined-there"],
 )
 def test_a_class_the_module_does_not_define_directly_on_callback_is_not_read(tmp_path, predictor, code, change):
     module = CALLBACKS.format(hook="on_batch_end", gate="", pad="").replace(*change)
     module = module.replace("class Histograms", "class Histograms2") if change[0] == "class Saver" else module
     assert _found(tmp_path, predictor, code, module=module) == []
+
+
+@pytest.mark.parametrize("code", ["GL311", "GL318"])
+def test_a_checkpoint_or_tensorboard_subclass_doing_its_own_work_every_batch_is_reported(tmp_path, predictor, code):
+    module = CALLBACKS.format(hook="on_batch_end", gate="", pad="").replace(
+        "Saver(tf.keras.callbacks.Callback)", "Saver(tf.keras.callbacks.ModelCheckpoint)"
+    ).replace("Histograms(tf.keras.callbacks.Callback)", "Histograms(tf.keras.callbacks.TensorBoard)")
+    assert [d.span.line for d in _found(tmp_path, predictor, code, module=module)] == [MADE[code]]
 
 
 @pytest.mark.parametrize("code", ["GL311", "GL318"])
