@@ -14,7 +14,9 @@ as the last to run does in straight-line code."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+
+from greenlint.analysis.trees import dotted
 
 #: Statements whose bodies run in the scope that holds them (a `def` or `class` body does not).
 _BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match,
@@ -60,3 +62,17 @@ def _in_scope(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
                 yield from _in_scope(getattr(node, field, []))
             for inner in getattr(node, "handlers", ()) or getattr(node, "cases", ()):
                 yield from _in_scope(inner.body)
+
+
+def resolver(module: ast.Module, scope: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+             ) -> Callable[[ast.expr], str | None]:
+    """The dotted path a name or attribute chain of *scope* names through the imports of *module* and
+    *scope*'s own (`tf.summary.histogram` -> `tensorflow.summary.histogram`); None where none binds it:
+    a project module's tree read without its analysis."""
+    table = {**imported(module), **{k: v for k, v in own(scope).items() if v is not None}}
+
+    def resolve(expr: ast.expr) -> str | None:
+        parts = dotted(expr)
+        return ".".join((table[parts[0]], *parts[1:])) if parts and parts[0] in table else None
+
+    return resolve

@@ -173,19 +173,22 @@ def _returned(facts: FileFacts, call: ast.Call) -> list[ast.expr] | None:
     return found if returns else None
 
 
-def file_class(facts: FileFacts, call: ast.Call) -> ast.ClassDef | None:
+#: The base of a callback class whose whole behaviour is its own: Keras' `Callback`.
+CALLBACK = frozenset({"Callback"})
+
+
+def file_class(facts: FileFacts, call: ast.Call, bases: frozenset[str] = CALLBACK) -> ast.ClassDef | None:
     """The class a callback's constructor call names, where the file (or notebook) defines it
     once, subclassing Keras' `Callback` directly (`class Evaluator(keras.callbacks.Callback)`):
     its whole behaviour is in the file. None for any other class (a library's, one defined twice,
-    a subclass of another callback such as `EarlyStopping`)."""
+    a subclass of another callback such as `EarlyStopping`), but one on the other *bases* named."""
     name = call.func.id if isinstance(call.func, ast.Name) else None
     if name is None:
         return None
     defined = [n for cell, _ in cell_units(facts) for n in facts.nodes(cell, ast.ClassDef) if n.name == name]
     if len(defined) != 1 or not defined[0].bases:
         return None
-    bases = defined[0].bases
-    return defined[0] if all(last_name(base) == "Callback" for base in bases) else None
+    return defined[0] if all(last_name(base) in bases for base in defined[0].bases) else None
 
 
 def project_classes(facts: FileFacts, call: ast.Call) -> list[ast.ClassDef] | None:
@@ -261,16 +264,32 @@ def parsed(path: str, text: str) -> ast.Module | None:
         return None
 
 
+def project_class(
+    facts: FileFacts, call: ast.Call, bases: frozenset[str] = CALLBACK
+) -> tuple[str, ast.ClassDef] | None:
+    """The project module, and the class there, that a callback's constructor call names where the
+    file imports that name from one module of the project (`from utils.callbacks import Saver`),
+    which defines it once at top level directly on Keras' `Callback` (or the other *bases* named):
+    its hooks' whole behaviour is there, as `file_class`'s is in the file. None for any other (a
+    library's class, a name imported from several modules, a subclass of another callback)."""
+    name = call.func.id if isinstance(call.func, ast.Name) else None
+    imported = imported_from_project(facts, name) or []
+    path, member = imported[0] if len(imported) == 1 else (None, "")
+    read = read_tree(path) if path is not None else None
+    made = _direct_callback(read[1], member, bases) if read is not None else None
+    return (path, made) if path is not None and made is not None else None
+
+
 def _callback_class(path: str, name: str) -> ast.ClassDef | None:
     """The class *name* the module at *path* defines once at top level directly on `Callback`,
     where the module never mentions `stop_training`."""
     read = read_tree(path)
-    if read is None:
-        return None
-    text, tree = read
-    if "stop_training" in text:
-        return None
+    return _direct_callback(read[1], name) if read is not None and "stop_training" not in read[0] else None
+
+
+def _direct_callback(tree: ast.Module, name: str, bases: frozenset[str] = CALLBACK) -> ast.ClassDef | None:
+    """The class *name* the module defines once at top level directly on `Callback` (or *bases*)."""
     defined = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name]
-    if len(defined) != 1 or not defined[0].bases or not all(last_name(b) == "Callback" for b in defined[0].bases):
+    if len(defined) != 1 or not defined[0].bases or not all(last_name(b) in bases for b in defined[0].bases):
         return None
     return defined[0]

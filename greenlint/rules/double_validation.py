@@ -49,12 +49,14 @@ class DoubleValidation(Rule):
     pass happens when the name is not `None`.
 
     Also flags such a `fit()` where the `on_epoch_end` of a callback class the file defines
-    directly on `Callback`, given to that fit, runs its model (`self.model.predict`/`evaluate`,
+    directly on `Callback` (or `ModelCheckpoint`, `TensorBoard`: its own hook's work), given to that fit, runs its model (`self.model.predict`/`evaluate`,
     or a Keras model the analysis resolves) over the same data on every epoch (under no `if`): a
     module name of `validation_data` the hook reads (`self.model.predict(x_val)`, where neither
     the hook nor the fit's function binds `x_val` itself), or Keras 2's
     `self.validation_data`, which `fit` fills with its own validation data where the class never
-    sets that attribute.
+    sets that attribute. A class defined so, in a project module the file
+    imports it from is read too, for `self.validation_data` alone (that module's names are not
+    the fit's data); the message names the module.
 
     ## Why is this bad?
     Keras runs the model over `validation_data` at the end of every epoch to report the loss
@@ -96,7 +98,7 @@ class DoubleValidation(Rule):
     )
     HOOK_MESSAGE = (
         "`{method}()` validates on `{data}` every epoch, and the `on_epoch_end` of its callback `{callback}` runs"
-        " the model over the same data again (`{call}` at line {line}): the validation set is run through the"
+        " the model over the same data again (`{call}` at line {line}{of}): the validation set is run through the"
         " model twice per epoch"
     )
     FIX_TITLE = "Evaluate the validation data once per epoch"
@@ -241,6 +243,7 @@ class DoubleValidation(Rule):
                     callback=ast.unparse(hook.made.func),
                     call=ast.unparse(found.func),
                     line=found.lineno,
+                    of=hook.of(facts),
                 )
                 yield self.diagnostic(site.callsite.span, facts.path, message)
                 return
@@ -249,8 +252,9 @@ class DoubleValidation(Rule):
 def _hook_pass(facts: FileFacts, hook: FittedHook, data: frozenset) -> ast.Call | None:
     """A call the per-epoch *hook* makes on every epoch (under no `if`) that runs a Keras model over
     the fit's validation data: `self.model.predict(x_val)` (or a model the analysis resolves) given
-    a global name of *data* that the hook does not bind, or Keras 2's `self.validation_data`, which
-    `fit` fills with its own where the class sets no such attribute."""
+    a global name of *data* that the hook does not bind (of the file: another module's globals are
+    not the fit's), or Keras 2's `self.validation_data`, which `fit` fills with its own where the class
+    sets no such attribute."""
     own = _locals(hook.function)
     for call in unguarded_calls(hook.function):
         func = call.func
@@ -260,8 +264,8 @@ def _hook_pass(facts: FileFacts, hook: FittedHook, data: frozenset) -> ast.Call 
         if not (_self_model(func.value) or site is not None and is_keras_model_method(site.api, RUNS_MODEL)):
             continue
         given = [*call.args, *(k.value for k in call.keywords)]
-        read = frozenset().union(*(flow.names(a) for a in given)) - own
-        if read & data or any(_fit_filled(facts, hook, a) for a in given):
+        read = frozenset().union(*(flow.names(a) for a in given)) - own if hook.module is None else frozenset()
+        if read & data or any(_fit_filled(hook, a) for a in given):
             return call
     return None
 
@@ -271,14 +275,13 @@ def _self_model(node: ast.expr) -> bool:
     return is_self_attribute(node) and node.attr == "model"
 
 
-def _fit_filled(facts: FileFacts, hook: FittedHook, given: ast.expr) -> bool:
+def _fit_filled(hook: FittedHook, given: ast.expr) -> bool:
     """*given* reads `self.validation_data` (or an item of it) of a callback class that never sets
     that attribute: Keras 2 fills it with the fit's validation data."""
     read = any(is_self_attribute(n) and n.attr == "validation_data" for n in ast.walk(given))
-    owner = facts.parent(hook.function, hook.cell)
     return read and not any(
         isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and n.attr == "validation_data"
-        for n in ast.walk(owner or hook.function)
+        for n in ast.walk(hook.owner)
     )
 
 

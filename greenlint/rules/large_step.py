@@ -19,9 +19,8 @@ import re
 from collections.abc import Callable, Iterator
 
 from greenlint.analysis.callsite import UNTYPED_BATCH
-from greenlint.analysis.import_table import imported, own
+from greenlint.analysis.import_table import resolver
 from greenlint.analysis.project import file_stamp, project_bindings
-from greenlint.analysis.trees import dotted
 from greenlint.predict.work_energy import HALF_PEAK_FLOPS, TRAINING_FLOPS
 from greenlint.rules.base import FileFacts
 from greenlint.rules.callbacks import read_tree
@@ -183,21 +182,9 @@ def _defined_from_hub(path: str, name: str) -> bool:
     module = _module(path, file_stamp(path))
     return any(
         isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name
-        and _loads_hub_model(node, _resolver(module, node))
+        and _loads_hub_model(node, resolver(module, node))
         for node in module.body
     )
-
-
-def _resolver(module: ast.Module, definition: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
-              ) -> Callable[[ast.expr], str | None]:
-    """The dotted path an expression of *definition* names through the imports of *module* and its own."""
-    table = {**imported(module), **{k: v for k, v in own(definition).items() if v is not None}}
-
-    def resolve(func: ast.expr) -> str | None:
-        parts = dotted(func)
-        return ".".join((table[parts[0]], *parts[1:])) if parts and parts[0] in table else None
-
-    return resolve
 
 
 def _loads_hub_model(definition: ast.AST, resolve: Callable[[ast.expr], str | None]) -> bool:
@@ -305,7 +292,7 @@ def large_builder(path: str, name: str, hops: int = 2) -> str:
     functions |= {node.name for node in body if isinstance(node, ast.ClassDef) and whole_network(node)}
     for node in body:
         if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
-            if _loads_hub_model(node, _resolver(module, node)):
+            if _loads_hub_model(node, resolver(module, node)):
                 return ""
             if name in functions and (word := camel_architecture(name)):
                 what = "model class" if isinstance(node, ast.ClassDef) else "function"

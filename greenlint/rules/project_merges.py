@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import os
+from collections.abc import Iterator
 
 from greenlint.analysis.project import direct_imports
 from greenlint.rules.base import FileFacts
@@ -28,21 +29,7 @@ def project_merge_names(facts: FileFacts) -> dict[str, str]:
     project builds a heavy summary outside any `if` of its function (what `merge_all` then holds),
     each with where that summary is built (`tf.summary.image` of modules.py:89)."""
     cells = [cell for cell, _ in cell_units(facts)]
-    instances = {  # `m = Transformer(hp)`: the name and the class it is made from
-        node.targets[0].id: node.value.func.id
-        for cell in cells
-        for node in facts.nodes(cell, ast.Assign)  # the file's one walk, shared
-        if len(node.targets) == 1
-        and isinstance(node.targets[0], ast.Name)
-        and isinstance(node.value, ast.Call)
-        and isinstance(node.value.func, ast.Name)
-    }
-    imported = {
-        alias.asname or alias.name
-        for cell in cells
-        for node in facts.nodes(cell, ast.ImportFrom)
-        for alias in node.names
-    }
+    instances, imported = _made_and_imported(facts, cells)
     here = os.path.dirname(os.path.abspath(facts.path))
     found: dict[str, str] = {}
     heavy: dict[str, str | None] = {}  # each project module read once per file
@@ -58,6 +45,40 @@ def project_merge_names(facts: FileFacts) -> dict[str, str]:
                 if positions and held:
                     found.update(dict.fromkeys(_targets_at(node.targets[0], positions), held))
     return found
+
+
+def project_calls(facts: FileFacts) -> Iterator[tuple[int | None, ast.Call, str, ast.FunctionDef]]:
+    """Each call of the file naming a project definition (`_callees`: a function the file imports, or
+    a method of a project class the file made the receiver from, `logger = Logger('logs')` then
+    `logger.log_weights(model, step)`), with its cell, the module's file and the definition."""
+    cells = [cell for cell, _ in cell_units(facts)]
+    instances, imported = _made_and_imported(facts, cells)
+    for cell in cells:
+        for call in facts.nodes(cell, ast.Call):  # the file's one walk, shared
+            if isinstance(call, ast.Call):
+                for path, function in _callees(facts, call.func, instances, imported):
+                    yield cell, call, path, function
+
+
+def _made_and_imported(facts: FileFacts, cells: list[int | None]) -> tuple[dict[str, str], set[str]]:
+    """The names the file binds to an instance of a class it names (`m = Transformer(hp)`: "m" to
+    "Transformer"), and the names its `from` imports bind."""
+    instances = {
+        node.targets[0].id: node.value.func.id
+        for cell in cells
+        for node in facts.nodes(cell, ast.Assign)  # the file's one walk, shared
+        if len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Name)
+    }
+    imported = {
+        alias.asname or alias.name
+        for cell in cells
+        for node in facts.nodes(cell, ast.ImportFrom)
+        for alias in node.names
+    }
+    return instances, imported
 
 
 def _callees(

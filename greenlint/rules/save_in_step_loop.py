@@ -173,13 +173,16 @@ class SaveInStepLoop(Rule):
     finding is on the call in the loop.
 
     Also flags a save in a per-batch hook (`on_batch_end`, `on_train_batch_begin`, ...) of a
-    Keras callback class the file defines directly on `Callback`, where an instance of it is
+    Keras callback class the file defines directly on `Callback` (or `ModelCheckpoint`, `TensorBoard`: its own hook's work), where an instance of it is
     given to a `fit()` of the file (its `callbacks=` list, followed through names, `append` and
     helpers that return it): the callback's own model (`self.model.save_weights(...)`) or a save
     the analysis resolves (a TF1 `Saver`'s), made on every call of the hook, or under a gate of
     every N batches of N below 10 (`if batch % 5 == 0:`). Keras calls such a hook once per
     training batch. Not reported: a save under any other `if` of the hook, one in a per-epoch
-    hook, a callback given to no fit seen, a fit known to run fewer than 10 batches.
+    hook, a callback given to no fit seen, a fit known to run fewer than 10 batches. The class may
+    be defined so, in a project module the file imports it from (`from
+    utils.callbacks import Saver`): its saves of `self.model` are read there, and the finding is
+    where the file makes the callback, the module named; a library's class is not read.
 
     The price: one save takes at least 5 ms to lay out its file (a tenth of what the pair under
     bench/rules/ measured) plus the saved model's weights (`params` x 4 bytes, as the analysis
@@ -266,7 +269,7 @@ class SaveInStepLoop(Rule):
         " epoch)"
     )
     HOOK_MESSAGE = (
-        "`{call}()` runs in `{hook}` of the callback `{callback}`, which Keras calls {runs}: saving serialises"
+        "`{call}()` runs in `{hook}` of the callback `{callback}`{of}, which Keras calls {runs}: saving serialises"
         " and writes every weight on every training step; save every N batches (`if batch % N == 0:`) or once"
         " per epoch (`on_epoch_end`)"
     )
@@ -479,6 +482,11 @@ class SaveInStepLoop(Rule):
             HOOKED.format(
                 hook="on_epoch_end", body="        self.model.save('m.keras')", fit=FIT_SAVER.format(epochs=10)
             )
+        ),
+        Valid(  # a subclass of another callback (EarlyStopping): its behaviour is not all in the file
+            HOOKED.format(
+                hook="on_batch_end", body="        self.model.save('m.keras')", fit=FIT_SAVER.format(epochs=10)
+            ).replace("(tf.keras.callbacks.Callback)", "(tf.keras.callbacks.EarlyStopping)")
         ),
         Valid(  # a per-batch hook that only logs a scalar
             HOOKED.format(
@@ -741,6 +749,12 @@ class SaveInStepLoop(Rule):
             ),
             line=8,
         ),
+        Invalid(  # a ModelCheckpoint subclass whose own per-batch hook saves: on every batch, whatever the base does
+            HOOKED.format(
+                hook="on_batch_end", body="        self.model.save('m.keras')", fit=FIT_SAVER.format(epochs=10)
+            ).replace("(tf.keras.callbacks.Callback)", "(tf.keras.callbacks.ModelCheckpoint)"),
+            line=7,
+        ),
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
@@ -810,15 +824,15 @@ class SaveInStepLoop(Rule):
             for call in own_calls(hook):
                 if id(call) in seen or hook.few_batches() or not _hook_save(facts, hook, call):
                     continue
-                if not every_call(facts, hook, call):
+                if not every_call(hook.function, call):
                     continue
                 seen.add(id(call))
                 name = call.func.attr if isinstance(call.func, ast.Attribute) else ast.unparse(call.func)
                 callback = hook.made.func.id if isinstance(hook.made.func, ast.Name) else "callback"
                 message = self.HOOK_MESSAGE.format(
-                    call=name, hook=hook.function.name, callback=callback, runs=hook.runs()
+                    call=name, hook=hook.function.name, callback=callback, of=hook.of(facts), runs=hook.runs()
                 )
-                yield self.diagnostic(facts.span(call, hook.cell), facts.path, message)
+                yield self.diagnostic(hook.span(facts, call), facts.path, message)
 
 
 def _saving_steps(facts: FileFacts, loop: ast.AST, cell: int | None, period: int) -> list[Site]:

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import ast
+import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.analysis import flow
 from greenlint.analysis.handed import PER_BATCH
+from greenlint.analysis.import_table import resolver
 from greenlint.catalog.names import TF1_PREFIX
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
+from greenlint.rules.callbacks import read_tree
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import chosen_at
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.hooks import FEW_CALLS, FittedHook, every_call, fitted_hooks
 from greenlint.rules.keras_rl import agent_fits, fit_argument
 from greenlint.rules.periodic import always_due, call_points, loop_period, steps_between
-from greenlint.rules.project_merges import heavy_imported, project_merge_names
+from greenlint.rules.project_merges import heavy_imported, project_calls, project_merge_names
 from greenlint.rules.site import Site
 from greenlint.rules.syntax import (
     LOOPS,
@@ -227,11 +230,22 @@ class SummaryEveryStep(Rule):
 
     Also flags a histogram, image or audio summary of each tensor a loop goes over (the model's
     weights) in a per-batch hook (`on_train_batch_end`, `on_batch_end`, ...) of a Keras callback
-    class the file defines directly on `Callback`, where an instance of it is given to a `fit()`
+    class the file defines directly on `Callback` (or `ModelCheckpoint`, `TensorBoard`: its own hook's work), where an instance of it is given to a `fit()`
     of the file (its `callbacks=` list, followed through names): Keras calls the hook once per
     training batch. Not reported: under an `if` of the hook, but a gate of every N batches of N
     below 10; in a per-epoch hook; a callback given to no fit seen; a fit known to run fewer than
-    10 batches.
+    10 batches. The class may be defined so, in a project module the file
+    imports it from (`from utils.callbacks import Histograms`), which makes the writer and thins
+    nothing out (`tf.summary.record_if`): the finding is then where the file makes the callback,
+    the module named; a library's class is not read.
+
+    Also flags a call, on every pass of a training loop of the file (or every N of N below 10), of
+    a function of a project module or a method of a project class the file makes the instance of
+    (`logger = Logger("logs")`, then `logger.log_weights(model, step)` after the step), that writes
+    a TF2 histogram, image or audio summary on each of its calls (under no `if` of its own but a
+    gate of every N calls of N below 10), where a writer is made (`create_file_writer`, in the
+    module or the file) and no `record_if` thins the summaries out. The message names the summary
+    and where the module writes it.
 
     ## Why is this bad?
     Each of these summaries reads a whole tensor (a layer's weights or gradients, a batch of
@@ -289,17 +303,22 @@ class SummaryEveryStep(Rule):
     code = "GL318"
     name = "summary-every-step"
     #: What each kind of finding needs written in the file: a session's `run` fetching merged
-    #: summaries, a keras-rl `...Agent`, or the writer a heavy summary writes to.
-    MENTIONS = ("run", "Agent", "create_file_writer")
+    #: summaries, a keras-rl `...Agent`, the writer a heavy summary writes to, the `callbacks=` of
+    #: a fit given a callback of a project module, or a training step beside a project logger's call.
+    MENTIONS = ("run", "Agent", "create_file_writer", "callbacks", *STEP_METHODS)
     MESSAGE = "`tf.summary.{kind}` is written on {every}{times}: write it every few hundred steps"
     EACH = (
         "`tf.summary.{kind}` of each tensor the loop on line {line} goes over is written after every training step:"
         " each reads a whole tensor and waits for the step to write it; write them every few hundred steps"
         " (`if step % 100 == 0:`)"
     )
+    LOGGED = (
+        "`{call}()` writes `tf.summary.{kind}` ({where}) on {every}: each reads a whole tensor and waits for the step"
+        " to write it; write it every few hundred steps (`if step % 100 == 0:`)"
+    )
     HOOKED = (
         "`tf.summary.{kind}` of each tensor the loop on line {line} goes over is written in `{hook}` of the callback"
-        " `{callback}`, which Keras calls {runs}: each reads a whole tensor after every training step; write them"
+        " `{callback}`{of}, which Keras calls {runs}: each reads a whole tensor after every training step; write them"
         " every few hundred batches (`if batch % 100 == 0:`) or once per epoch"
     )
     MERGED = (
@@ -792,6 +811,8 @@ class SummaryEveryStep(Rule):
         yield from self._merged_every_step(facts)
         yield from self._rendered_every_step(facts)
         yield from self._traced_every_step(facts)
+        yield from self._hooked_in_project(facts)
+        yield from self._logged_in_project(facts)
         sites = [s for s in facts.sites if s.api in HEAVY]
         if not sites or "record_if" in facts.text or "create_file_writer" not in facts.text:
             return  # thinned out, or no writer made here: with no default writer a summary writes nothing
@@ -819,7 +840,8 @@ class SummaryEveryStep(Rule):
                 runs, callback = hook.runs(), ast.unparse(hook.made.func)
                 line = getattr(around, "lineno", 0)
                 message = self.HOOKED.format(
-                    kind=site.api.rsplit(".", 1)[-1], line=line, hook=hook.function.name, callback=callback, runs=runs
+                    kind=site.api.rsplit(".", 1)[-1], line=line, hook=hook.function.name, callback=callback, of="",
+                    runs=runs,
                 )
                 yield self.diagnostic(site.callsite.span, facts.path, message)
                 continue
@@ -835,6 +857,76 @@ class SummaryEveryStep(Rule):
             else:
                 message = self.MESSAGE.format(kind=kind, every="every pass", times=site.loop_times())
             yield self.diagnostic(site.callsite.span, facts.path, message)
+
+    def _hooked_in_project(self, facts: FileFacts) -> Iterator[Diagnostic]:
+        """The per-batch hook of a callback class of a project module, given to a fit of the file of at
+        least `FEW_CALLS` batches where known, writing a heavy summary of each tensor a loop of the hook
+        goes over on each of its calls (or every few), in a module that makes its writer and thins
+        nothing out (`record_if`): as the file's own hooks are read (`_batch_hook`), reported where
+        the file makes the callback, once per hook."""
+        if "callbacks" not in facts.text:
+            return
+        for hook in fitted_hooks(facts, PER_BATCH):
+            read = read_tree(hook.module) if hook.module is not None and not hook.few_batches() else None
+            if read is None or "record_if" in read[0] or "create_file_writer" not in read[0]:
+                continue
+            resolve = resolver(read[1], hook.function)
+            found = next(
+                (
+                    (loop, call, api)
+                    for loop in scope_body(hook.function)
+                    if isinstance(loop, (ast.For, ast.AsyncFor))
+                    for call in own_body(loop)
+                    if isinstance(call, ast.Call)
+                    and (api := resolve(call.func)) in HEAVY
+                    and every_call(hook.function, call)
+                    and _over_summarised(loop, call)
+                ),
+                None,
+            )
+            if found is not None:
+                loop, call, api = found
+                message = self.HOOKED.format(
+                    kind=api.rsplit(".", 1)[-1], line=loop.lineno, hook=hook.function.name,
+                    callback=ast.unparse(hook.made.func), of=hook.of(facts), runs=hook.runs(),
+                )
+                yield self.diagnostic(hook.span(facts, call), facts.path, message)
+
+    def _logged_in_project(self, facts: FileFacts) -> Iterator[Diagnostic]:
+        """A function or method of a project module (`logger.log_weights(model, step)` of a
+        `logger = Logger(...)` the file makes) that writes a heavy summary on each of its calls (or
+        every few: `every_call`), called on every pass of a training loop of the file, or 1 in fewer
+        than `FEW_CALLS` (`_every_few_steps`), where a writer is made (in the module or the file) and
+        nothing thins the summaries out (`record_if`): reported at the call, the module named."""
+        if "record_if" in facts.text:
+            return
+        for cell, call, path, function in project_calls(facts):
+            loops = own_loops(facts, call, cell)
+            if not loops or not trains(facts, loops[0], cell):
+                continue
+            each = every_pass(facts, call, cell)
+            few = None if each else _every_few_steps(facts, call, cell)
+            read = read_tree(path) if each or few is not None else None
+            if read is None or "record_if" in read[0] or "create_file_writer" not in read[0] + facts.text:
+                continue
+            resolve = resolver(read[1], function)
+            heavy = next(
+                (
+                    (node, api)
+                    for node in scope_body(function)
+                    if isinstance(node, ast.Call) and (api := resolve(node.func)) in HEAVY and every_call(function, node)
+                ),
+                None,
+            )
+            if heavy is None:
+                continue
+            where = f"{os.path.relpath(path, os.path.dirname(os.path.abspath(facts.path)))}:{heavy[0].lineno}"
+            every = f"every {few[0]} training steps{few[1]}" if few is not None else "every training step"
+            message = self.LOGGED.format(
+                call=ast.unparse(call.func), kind=heavy[1].rsplit(".", 1)[-1], where=where.replace(os.sep, "/"),
+                every=every,
+            )
+            yield self.diagnostic(facts.span(call, cell), facts.path, message)
 
     def _rendered_every_step(self, facts: FileFacts) -> Iterator[Diagnostic]:
         """keras-rl's `agent.fit(..., visualize=True)`: the environment rendered after every step."""
@@ -1220,7 +1312,7 @@ def _batch_hook(facts: FileFacts, loop: ast.AST) -> FittedHook | None:
     """The per-batch hook of a callback given to a fit of the file (hooks.py) that runs *loop* on each
     of its calls (or every few), None where there is none."""
     hooks = fitted_hooks(facts, PER_BATCH)
-    return next((hook for hook in hooks if not hook.few_batches() and every_call(facts, hook, loop)), None)
+    return next((hook for hook in hooks if not hook.few_batches() and every_call(hook.function, loop)), None)
 
 
 def _once_per_epoch(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
