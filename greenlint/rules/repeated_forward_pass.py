@@ -1,5 +1,6 @@
-"""GL205 repeated-forward-pass: a TF1 run that feeds the training step's batch again on every step, or a
-training step that also fetches a separate `tf.gradients` of its loss (a second backward pass)."""
+"""GL205 repeated-forward-pass: a TF1 run that feeds the training step's batch again on every step, a Keras
+model run forward again on the batch its training step was given in the same pass (greenlint/rules/step_batch.py),
+or a training step that also fetches a separate `tf.gradients` of its loss (a second backward pass)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from typing import Any
 
 from greenlint.analysis.flow import VARIABLE_WRITES
 from greenlint.analysis.handwritten import GRADIENTS
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argument
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site, method
+from greenlint.rules.step_batch import repeats
 from greenlint.rules.syntax import Loop, feed, loop_varying, own_loops, periodic, same_passes
 
 #: TF1 graph runs: a session's `run`, and `Tensor.eval`/`Operation.run` (the default session's).
@@ -184,6 +186,19 @@ class RepeatedForwardPass(Rule):
     `d_loss_real.eval({inputs: batch_images})`, after a step fed `{inputs: batch_images, z:
     batch_z}`): what it fetches is computed from the same fed values, in the same forward pass.
 
+    Also flags, in Keras, a forward pass of a model on the batch its training step is given in
+    the same pass: `model.evaluate(x, y)` or `model.test_on_batch(x, y)` beside
+    `model.train_on_batch(x, y)`, which returns the batch's loss and compiled metrics itself
+    (`return_dict=True`), and `model(x)`, `model.predict(x)`, `evaluate` or `test_on_batch`
+    beside the step's forward pass under a `tf.GradientTape` (`logits = model(x, training=True)`),
+    whose outputs give any metric of the batch (`acc.update_state(y, logits)`). The pass is the
+    step's: the same passes of the same loop, or a function that trains one step, with no `if`
+    between either call and the function; the inputs (and `evaluate`'s targets) are the step's,
+    as written, no name of them bound again between the two calls. With `repeated-forward-outputs`,
+    also a `predict`, `predict_on_batch` or call of the model beside its `train_on_batch`: the step
+    computed those outputs but does not return them, so the fix is a custom training step, and
+    the outputs may serve more than a log (an object detector's proposals for its next stage).
+
     Also flags a training step's run, on every pass of its loop, that fetches beside the
     optimizer's update of a loss (`opt.minimize(loss)`, `opt.apply_gradients` of
     `opt.compute_gradients(loss)`) a separate `tf.gradients` of the same loss:
@@ -204,7 +219,10 @@ class RepeatedForwardPass(Rule):
     validation set, another batch, the same batch with other values such as `keep_prob: 1.0`,
     a part of the step's feed that leaves out a literal or a name not bound in the loop, such as
     `training: True` left to a `placeholder_with_default(False)` or a fixed `keep_prob`), which
-    computes something the step did not.
+    computes something the step did not. Nor, in Keras: a pass on another batch (the validation
+    set, another slice, an input written as a call such as `next(batches)`), a pass an `if` thins
+    out, and another model run on the step's inputs (a GAN's generator predicting from the noise
+    the combined model then trains on: GL210's).
 
     ## Why is this bad?
     In a TF1 graph, every `run` computes all it fetches from the fed values again: nothing is
@@ -216,7 +234,13 @@ class RepeatedForwardPass(Rule):
     differentiates the same loss, it computes the backward pass a second time, about two thirds
     of the step's work again (TF's graph optimizer does not merge the two). Fetching the
     values with the step (`_, loss_value = sess.run([train_op, loss], feed_dict=fd)`) gets them
-    from the forward pass already done.
+    from the forward pass already done. Keras' `train_on_batch` and a step under a tape compute
+    the batch's forward pass too; running the model again on the batch costs that pass again.
+    The figures logged change slightly: the step's loss is computed before its update (as the
+    figures `fit` logs), where a pass after it sees the updated weights; and a model with dropout
+    or batch normalisation runs in training mode in the step, in inference mode in `evaluate`,
+    `predict` or `model(x)`. Where the inference-mode figure of the training batch is wanted,
+    computing it every few steps costs little.
 
     ## Example
     ```python
@@ -245,12 +269,21 @@ class RepeatedForwardPass(Rule):
     not after it; the logged numbers change slightly.
 
     ## Options
-    None.
+    - `repeated-forward-outputs`
     """
 
     code = "GL205"
     name = "repeated-forward-pass"
-    CALLS = frozenset(map(method, RUNS))
+    CALLS = frozenset(map(method, RUNS)) | {"train_on_batch", "__call__"}
+    OPTIONS = (
+        Option(
+            "repeated-forward-outputs",
+            bool,
+            False,
+            "GL205 also flags a Keras model's `predict`, `predict_on_batch` or call on the batch its"
+            " `train_on_batch` was given in the same pass: outputs the step computed but does not return.",
+        ),
+    )
     MESSAGE = (
         "`{call}` runs the graph again on {fed} the training step at line {line} was fed, on every step{times}:"
         " the forward pass is computed twice; fetch these values with the step (`sess.run([train_op, ...], ...)`)"
@@ -261,6 +294,16 @@ class RepeatedForwardPass(Rule):
         " a backward pass of its own, so the step computes the backward pass twice (about 2/3 of a training"
         " step's work again); fetch the gradients only on the steps that use them, or apply these"
         " (`opt.apply_gradients(zip(grads, vars))`)"
+    )
+    KERAS_MESSAGE = (
+        "`{call}` runs `{model}` forward again on `{given}`, the batch the training step at line {line} has run it on,"
+        " on every step{times}: the forward pass is computed twice; {advice}"
+    )
+    SCORED = "`train_on_batch()` returns the batch's loss and compiled metrics (`return_dict=True`)"
+    TAPED = "use the outputs the step computed under its tape{outputs}"
+    UNRETURNED = (
+        "`train_on_batch()` computes these outputs but does not return them: a custom training step"
+        " (`tf.GradientTape`) can return them with its loss"
     )
     FIX_TITLE = "Fetch the logged values with the training step"
     VALID = (
@@ -345,8 +388,91 @@ class RepeatedForwardPass(Rule):
             "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
             "    _, g = sess.run([train_g, d_grads], feed_dict={z: zb[step]})\n"
         ),
+        Valid(  # Keras: the validation set after the step, another batch
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for xb, yb in batches:\n    model.train_on_batch(xb, yb)\n    print(model.evaluate(x_val, y_val))\n"
+        ),
+        Valid(  # Keras: the batch scored every 100 steps only
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for step, (xb, yb) in enumerate(batches):\n    model.train_on_batch(xb, yb)\n"
+            "    if step % 100 == 0:\n        print(model.evaluate(xb, yb, verbose=0))\n"
+        ),
+        Valid(  # Keras: the batch's names bound again between the two calls: the next batch
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for step in range(1000):\n    xb, yb = next_batch()\n    model.train_on_batch(xb, yb)\n"
+            "    xb, yb = next_batch()\n    print(model.test_on_batch(xb, yb))\n"
+        ),
+        Valid(  # Keras: inputs written as a call, which may give another batch at each reading
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for step in range(1000):\n    model.train_on_batch(sample(x), y)\n    print(model.evaluate(sample(x), y))\n"
+        ),
+        Valid(  # Keras: the batch scored against other targets, another loss
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for xb, yb in batches:\n    model.train_on_batch(xb, yb)\n    print(model.evaluate(xb, yb_clean))\n"
+        ),
+        Valid(  # Keras: outputs `train_on_batch` does not return (opt-in: `repeated-forward-outputs`)
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for xb, yb in batches:\n    model.train_on_batch(xb, yb)\n    proposals = model.predict_on_batch(xb)\n"
+        ),
+        Valid(  # Keras: another model on the step's inputs (the generator a GAN's combined model holds: GL210's)
+            "import tensorflow as tf\ngenerator = tf.keras.Sequential()\ncombined = tf.keras.Sequential()\n"
+            "for step in range(1000):\n    noise = sample()\n    fake = generator.predict(noise)\n"
+            "    combined.train_on_batch(noise, valid)\n"
+        ),
+        Valid(  # a tape's step and a validation step: two functions, each run on its own batches
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+            "acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+            "def train_step(x, y):\n    with tf.GradientTape() as tape:\n        loss = loss_fn(y, model(x, training=True))\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "def val_step(x, y):\n    acc.update_state(y, model(x))\n"
+            "for epoch in range(10):\n    for x, y in train_ds:\n        train_step(x, y)\n"
+            "    for x, y in val_ds:\n        val_step(x, y)\n"
+        ),
     )
     INVALID = (
+        Invalid(  # Keras: the batch just trained on scored again to log its loss
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for step in range(1000):\n    xb, yb = x[step * 64:(step + 1) * 64], y[step * 64:(step + 1) * 64]\n"
+            "    model.train_on_batch(xb, yb)\n    loss = model.evaluate(xb, yb, verbose=0)\n",
+            line=7,
+            message_contains="`model.evaluate()` runs `model` forward again on `xb`, the batch the training step at line 6"
+            " has run it on, on every step (1,000 times)",
+        ),
+        Invalid(  # Keras: test_on_batch before the step on the same batch (the same weights)
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for xb, yb in batches:\n    before = model.test_on_batch(xb, yb)\n    model.train_on_batch(xb, yb)\n",
+            line=5,
+            message_contains="returns the batch's loss and compiled metrics",
+        ),
+        Invalid(  # a tape's step, then the model run again on the batch for an accuracy
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+            "acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+            "for epoch in range(10):\n    for x, y in train_ds:\n        with tf.GradientTape() as tape:\n"
+            "            logits = model(x, training=True)\n            loss = loss_fn(y, logits)\n"
+            "        grads = tape.gradient(loss, model.trainable_variables)\n"
+            "        opt.apply_gradients(zip(grads, model.trainable_variables))\n"
+            "        acc.update_state(y, model(x, training=False))\n",
+            line=12,
+            message_contains="use the outputs the step computed under its tape (`logits`)",
+        ),
+        Invalid(  # a step function (one step per call): its model run again on its batch after the update
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+            "acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+            "@tf.function\ndef train_step(x, y):\n    with tf.GradientTape() as tape:\n"
+            "        loss = loss_fn(y, model(x, training=True))\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "    acc.update_state(y, model.predict(x))\n"
+            "for x, y in train_ds:\n    train_step(x, y)\n",
+            line=10,
+            message_contains="`model.predict()` runs `model` forward again on `x`, the batch the training step at line 8",
+        ),
+        Invalid(  # opt-in: outputs that `train_on_batch` computes but does not return
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for xb, yb in batches:\n    model.train_on_batch(xb, yb)\n    proposals = model.predict_on_batch(xb)\n",
+            options={"repeated-forward-outputs": True},
+            line=6,
+            message_contains="does not return them",
+        ),
         Invalid(  # a separate tf.gradients of the minimized loss, fetched with the step
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
             "grads = tf.compat.v1.gradients(loss, tf.compat.v1.trainable_variables())\n"
@@ -402,6 +528,7 @@ class RepeatedForwardPass(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        yield from self._keras(facts, bool(options.get("repeated-forward-outputs", False)))
         runs = [s for s in facts.sites if s.api in RUNS and (s.loop_runs is None or s.loop_runs > 1)]
         yield from self._backward_twice(facts, runs)
         steps = [s for s in runs if _training(s)]
@@ -456,3 +583,27 @@ class RepeatedForwardPass(Rule):
                         grads=ast.unparse(fetched), line=found[0].lineno, times=site.loop_times()
                     )
                     yield self.diagnostic(site.callsite.span, facts.path, message)
+
+    def _keras(self, facts: FileFacts, outputs: bool) -> Iterator[Diagnostic]:
+        """Keras forward passes on the batch their model's training step was given in the same pass;
+        with *outputs*, also those whose outputs `train_on_batch` does not return."""
+        for found in repeats(facts):
+            call, stepped = facts.node(found.site), facts.node(found.step)
+            if call is None or stepped is None or not (found.returned or outputs):
+                continue
+            if method(found.step.api) == "train_on_batch":
+                advice = self.SCORED if found.returned else self.UNRETURNED
+            else:
+                held = facts.parent(stepped, found.step.callsite.span.cell)
+                targets = held.targets if isinstance(held, ast.Assign) else []
+                named = f" (`{targets[0].id}`)" if len(targets) == 1 and isinstance(targets[0], ast.Name) else ""
+                advice = self.TAPED.format(outputs=named)
+            message = self.KERAS_MESSAGE.format(
+                call=f"{ast.unparse(call.func)}()",
+                model=ast.unparse(found.model),
+                given=ast.unparse(found.given),
+                line=found.step.callsite.span.line,
+                times=found.site.loop_times(),
+                advice=advice,
+            )
+            yield self.diagnostic(found.site.callsite.span, facts.path, message)

@@ -1,0 +1,147 @@
+"""A Keras model's forward pass run again, in the pass of a training step, on the batch the step
+trains it on: `model.evaluate(x, y)` beside `model.train_on_batch(x, y)`, or `model(x)` beside the
+forward pass under a `GradientTape` (`logits = model(x, training=True)`). Read by GL205, which
+reports it, and GL314, which leaves such an `evaluate()` to it (it scores one batch, not a set)."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from greenlint.rules.base import FileFacts, argument
+from greenlint.rules.site import Site, is_keras_model_method, method
+from greenlint.rules.syntax import LOOPS, SCOPES, own_loops, periodic, same_passes, scope_of
+
+#: Keras methods that compute the loss and the compiled metrics of the batch they are given:
+#: what `train_on_batch` returns of its own forward pass.
+SCORES = ("evaluate", "test_on_batch")
+#: Keras forward passes that give the model's outputs, which `train_on_batch` does not return.
+OUTPUTS = ("__call__", "predict", "predict_on_batch")
+#: Nodes that make an input's value anew each time it is read: not compared (`next(batches)`).
+_FRESH = (ast.Call, ast.Await, ast.NamedExpr, ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.DictComp, ast.SetComp)
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """A forward pass (*site*) of the model a training step (*step*) trains, on the step's batch."""
+
+    site: Site
+    step: Site
+    #: The step gives what the forward pass computes: `train_on_batch`'s loss and metrics for
+    #: `evaluate`/`test_on_batch`; the outputs a tape's forward pass computed for any of them.
+    returned: bool
+    #: The model and the inputs, as the code writes them.
+    model: ast.expr
+    given: ast.expr
+
+
+def repeats(facts: FileFacts) -> list[Repeat]:
+    """The file's forward passes of a Keras model run on the batch a training step of the same
+    model is given in the same pass (of a loop, or of a function that trains one step: no `if`
+    between either and the function), the batch's names not bound again between them; a pass
+    that an `if` thins out (`if step % 100 == 0:`) is not one."""
+    return facts.once("step_batch.repeats", lambda: list(_gather(facts)))
+
+
+def _gather(facts: FileFacts):
+    steps = [(s, c) for s in facts.sites if (c := _step_call(facts, s)) is not None]
+    if not steps:
+        return
+    for site in facts.sites:
+        call = _forward_call(facts, site)
+        if call is None or site.loop_runs == 1:
+            continue
+        for step, stepped in steps:
+            returned = _same_batch(facts, site, call, step, stepped)
+            if returned is not None:
+                yield Repeat(site, step, returned, _model(site, call), _batch(site, call)[0] or call)
+                break
+
+
+def _step_call(facts: FileFacts, site: Site) -> ast.Call | None:
+    """The call of a Keras training step: `train_on_batch`, or a model's forward pass under a tape."""
+    tape = is_keras_model_method(site.api, ("__call__",)) and site.work_value("step") == "training"
+    return facts.node(site) if tape or is_keras_model_method(site.api, ("train_on_batch",)) else None
+
+
+def _forward_call(facts: FileFacts, site: Site) -> ast.Call | None:
+    """The call of a Keras forward pass that trains nothing."""
+    if not is_keras_model_method(site.api, SCORES + OUTPUTS) or site.work_value("step") == "training":
+        return None
+    return facts.node(site)
+
+
+def _model(site: Site, call: ast.Call) -> ast.expr:
+    """The model a call runs: the callee of a call (`model(x)`), the receiver of a method."""
+    return call.func.value if isinstance(call.func, ast.Attribute) and method(site.api) != "__call__" else call.func
+
+
+def _batch(site: Site, call: ast.Call) -> tuple[ast.expr | None, ast.expr | None]:
+    """The inputs and the targets a Keras call is given (no targets for a model's call)."""
+    if method(site.api) == "__call__":
+        return argument(call, "inputs", 0), None
+    return argument(call, "x", 0), argument(call, "y", 1)
+
+
+def _same_batch(facts: FileFacts, site: Site, call: ast.Call, step: Site, stepped: ast.Call) -> bool | None:
+    """Whether the step gives what *call* computes (`Repeat.returned`) where *call* runs its model
+    on the step's batch in the step's pass; None where it does not."""
+    cell = site.callsite.span.cell
+    if step.callsite.span.cell != cell or ast.dump(_model(site, call)) != ast.dump(_model(step, stepped)):
+        return None
+    (given, targets), (fed, labels) = _batch(site, call), _batch(step, stepped)
+    if given is None or fed is None or ast.dump(given) != ast.dump(fed) or _fresh(given):
+        return None
+    trained, scores = method(step.api) == "train_on_batch", method(site.api) in SCORES
+    if trained and scores and (targets and ast.dump(targets)) != (labels and ast.dump(labels)):
+        return None  # other targets: another loss
+    if not _same_pass(facts, call, stepped, cell) or _rebound(facts, call, stepped, (given, targets), cell):
+        return None
+    return scores or not trained
+
+
+def _fresh(expr: ast.expr) -> bool:
+    """The input holds a call or a comprehension: its value may differ at each reading."""
+    return any(isinstance(n, _FRESH) for n in ast.walk(expr))
+
+
+def _same_pass(facts: FileFacts, call: ast.Call, stepped: ast.Call, cell: int | None) -> bool:
+    """Both calls run on the same passes of the same loop, not thinned out; or, outside loops, in
+    the same function with no condition between either and it (a function that trains one step)."""
+    loops = own_loops(facts, call, cell)
+    if loops:
+        return (
+            own_loops(facts, stepped, cell)[:1] == loops[:1]
+            and same_passes(facts, call, stepped, cell)
+            and not periodic(facts, call, cell)
+        )
+    scopes = [_unconditional_scope(facts, node, cell) for node in (call, stepped)]
+    return scopes[0] is not None and scopes[0] is scopes[1] and not isinstance(scopes[0], ast.Module)
+
+
+def _unconditional_scope(facts: FileFacts, node: ast.AST, cell: int | None) -> ast.AST | None:
+    """The scope around *node* where nothing conditional or repeated lies between them; else None."""
+    for parent in facts.ancestors(node, cell):
+        if isinstance(parent, SCOPES):
+            return parent
+        if isinstance(parent, (*LOOPS, ast.If, ast.IfExp, ast.Try, ast.ExceptHandler, ast.BoolOp)):
+            return None
+    return None
+
+
+def _rebound(
+    facts: FileFacts, call: ast.Call, stepped: ast.Call, given: tuple[ast.expr | None, ...], cell: int | None
+) -> bool:
+    """A name the *given* inputs and targets read is bound (or its element or attribute set) from the
+    line of the first of the two calls up to the line before the second: the second is given another batch."""
+    read = {n.id for e in given if e is not None for n in ast.walk(e) if isinstance(n, ast.Name)}
+    first, last = sorted((call.lineno, stepped.lineno))
+    scope = scope_of(facts, call, cell)
+    for node in ast.walk(scope) if scope is not None else ():
+        if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) and isinstance(node.ctx, ast.Store):
+            root: ast.expr = node
+            while isinstance(root, (ast.Attribute, ast.Subscript)):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in read and first <= node.lineno < last:
+                return True
+    return False
