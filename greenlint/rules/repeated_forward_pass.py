@@ -221,8 +221,11 @@ class RepeatedForwardPass(Rule):
     `training: True` left to a `placeholder_with_default(False)` or a fixed `keep_prob`), which
     computes something the step did not. Nor, in Keras: a pass on another batch (the validation
     set, another slice, an input written as a call such as `next(batches)`), a pass an `if` thins
-    out, and another model run on the step's inputs (a GAN's generator predicting from the noise
-    the combined model then trains on: GL210's).
+    out, another model run on the step's inputs (a GAN's generator predicting from the noise
+    the combined model then trains on: GL210's), and a pass after the step whose value decides
+    what the loop does next (read in an `if`, `while` or `assert` test: a policy's KL divergence
+    after its update that ends the updates, a line search): there the updated model's figure is
+    the one wanted.
 
     ## Why is this bad?
     In a TF1 graph, every `run` computes all it fetches from the fed values again: nothing is
@@ -418,6 +421,13 @@ class RepeatedForwardPass(Rule):
             "import tensorflow as tf\ngenerator = tf.keras.Sequential()\ncombined = tf.keras.Sequential()\n"
             "for step in range(1000):\n    noise = sample()\n    fake = generator.predict(noise)\n"
             "    combined.train_on_batch(noise, valid)\n"
+        ),
+        Valid(  # the updated policy's divergence on the batch ends the updates: its figure after the step is wanted
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+            "acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+            "for i in range(80):\n    with tf.GradientTape() as tape:\n        loss = loss_fn(act, model(obs, training=True))\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "    kl = tf.reduce_mean(logp_old - model(obs))\n    if kl > 0.015:\n        break\n"
         ),
         Valid(  # a tape's step and a validation step: two functions, each run on its own batches
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"

@@ -8,9 +8,10 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, argument
 from greenlint.rules.site import Site, is_keras_model_method, method
-from greenlint.rules.syntax import LOOPS, SCOPES, own_loops, periodic, same_passes, scope_of
+from greenlint.rules.syntax import LOOPS, SCOPES, own_loops, same_passes, scope_of
 
 #: Keras methods that compute the loss and the compiled metrics of the batch they are given:
 #: what `train_on_batch` returns of its own forward pass.
@@ -39,7 +40,7 @@ def repeats(facts: FileFacts) -> list[Repeat]:
     """The file's forward passes of a Keras model run on the batch a training step of the same
     model is given in the same pass (of a loop, or of a function that trains one step: no `if`
     between either and the function), the batch's names not bound again between them; a pass
-    that an `if` thins out (`if step % 100 == 0:`) is not one."""
+    that an `if` thins out (`if step % 100 == 0:`) and the step does not share is not one."""
     return facts.once("step_batch.repeats", lambda: list(_gather(facts)))
 
 
@@ -97,6 +98,8 @@ def _same_batch(facts: FileFacts, site: Site, call: ast.Call, step: Site, steppe
         return None  # other targets: another loss
     if not _same_pass(facts, call, stepped, cell) or _rebound(facts, call, stepped, (given, targets), cell):
         return None
+    if call.lineno > stepped.lineno and _steers(facts, call, cell):
+        return None  # the updated model's figure decides what the pass does next
     return scores or not trained
 
 
@@ -106,17 +109,13 @@ def _fresh(expr: ast.expr) -> bool:
 
 
 def _same_pass(facts: FileFacts, call: ast.Call, stepped: ast.Call, cell: int | None) -> bool:
-    """Both calls run on the same passes of the same loop, not thinned out; or, outside loops, in
-    the same function with no condition between either and it (a function that trains one step)."""
+    """Both calls run on the same passes of the same loop (`same_passes`); or, outside loops, in the
+    same function with no condition between either and it (a function that trains one step)."""
     loops = own_loops(facts, call, cell)
     if loops:
-        return (
-            own_loops(facts, stepped, cell)[:1] == loops[:1]
-            and same_passes(facts, call, stepped, cell)
-            and not periodic(facts, call, cell)
-        )
+        return own_loops(facts, stepped, cell)[:1] == loops[:1] and same_passes(facts, call, stepped, cell)
     scopes = [_unconditional_scope(facts, node, cell) for node in (call, stepped)]
-    return scopes[0] is not None and scopes[0] is scopes[1] and not isinstance(scopes[0], ast.Module)
+    return scopes[0] is not None and scopes[0] is scopes[1]
 
 
 def _unconditional_scope(facts: FileFacts, node: ast.AST, cell: int | None) -> ast.AST | None:
@@ -145,3 +144,18 @@ def _rebound(
             if isinstance(root, ast.Name) and root.id in read and first <= node.lineno < last:
                 return True
     return False
+
+
+def _steers(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """The call's value decides what its loop (or function) does: the call, or a name bound from it
+    there, is read in the test of an `if`, `while` or `assert` (a policy's KL divergence after its
+    update that ends the updates, a line search's loss)."""
+    body = next((a for a in facts.ancestors(call, cell) if isinstance(a, (*LOOPS, *SCOPES))), None)
+    if body is None:
+        return False
+    statement = next(a for a in [call, *facts.ancestors(call, cell)] if isinstance(a, ast.stmt))
+    stored = statement.targets if isinstance(statement, ast.Assign) else [getattr(statement, "target", None)]
+    seeds = frozenset().union(*(flow.targets(t) for t in stored if t is not None))
+    bound = flow.derived(seeds, getattr(body, "body", []))
+    tests = [n.test for n in ast.walk(body) if isinstance(n, (ast.If, ast.While, ast.IfExp, ast.Assert))]
+    return any(call in ast.walk(test) or flow.names(test) & bound for test in tests)
