@@ -14,7 +14,7 @@ from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argume
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site, method
 from greenlint.rules.step_batch import repeats
-from greenlint.rules.syntax import Loop, feed, loop_varying, own_loops, periodic, same_passes
+from greenlint.rules.syntax import Loop, bound_between, every_pass, feed, loop_varying, own_loops, periodic, same_passes
 
 #: TF1 graph runs: a session's `run`, and `Tensor.eval`/`Operation.run` (the default session's).
 RUNS = frozenset(
@@ -186,6 +186,13 @@ class RepeatedForwardPass(Rule):
     `d_loss_real.eval({inputs: batch_images})`, after a step fed `{inputs: batch_images, z:
     batch_z}`): what it fetches is computed from the same fed values, in the same forward pass.
 
+    Also flags two runs on every pass of a loop, neither a training step, fed the same
+    `feed_dict` as written, with no name of it bound again and no training step run between
+    them: `loss.eval(fd)` then `accuracy.eval(fd)` on each test batch. The second computes the
+    forward pass of the batch again; one run fetching both (`sess.run([loss, accuracy], fd)`)
+    computes it once. Not reported where a training step of the loop is fed the same batch (the
+    runs are then reported as its repeats).
+
     Also flags, in Keras, a forward pass of a model on the batch its training step is given in
     the same pass: `model.evaluate(x, y)` or `model.test_on_batch(x, y)` beside
     `model.train_on_batch(x, y)`, which returns the batch's loss and compiled metrics itself
@@ -298,6 +305,10 @@ class RepeatedForwardPass(Rule):
         " step's work again); fetch the gradients only on the steps that use them, or apply these"
         " (`opt.apply_gradients(zip(grads, vars))`)"
     )
+    AGAIN_MESSAGE = (
+        "`{call}` runs the graph again on the batch the run at line {line} was fed, on every pass{times}:"
+        " the forward pass is computed twice; fetch the values of both in one run (`sess.run([loss, accuracy], ...)`)"
+    )
     KERAS_MESSAGE = (
         "`{call}` runs `{model}` forward again on `{given}`, the batch the training step at line {line} has run it on,"
         " on every step{times}: the forward pass is computed twice; {advice}"
@@ -391,6 +402,21 @@ class RepeatedForwardPass(Rule):
             "sess = tf.compat.v1.Session()\nfor step in range(1000):\n"
             "    _, g = sess.run([train_g, d_grads], feed_dict={z: zb[step]})\n"
         ),
+        Valid(  # two runs on one batch, a training step on it between: the second sees the updated weights
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n    fd = {x: xb[step]}\n    before = sess.run(loss, fd)\n"
+            "    sess.run(train_op, feed_dict={x: xb[step], keep_prob: 0.5})\n    after = sess.run(loss, fd)\n"
+        ),
+        Valid(  # two runs of a recurrent net, the second fed the state the first returned
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "for xb in batches:\n    out, state = sess.run([pred, final_state], {x: xb, init: state})\n"
+            "    cost = sess.run(loss, {x: xb, init: state})\n"
+        ),
+        Valid(  # the two runs every 100 steps only
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "for step in range(10000):\n    sess.run(train_op, feed_dict={x: xs[step]})\n    if step % 100 == 0:\n"
+            "        fd = {x: x_val}\n        print(sess.run(loss, fd), sess.run(accuracy, fd))\n"
+        ),
         Valid(  # Keras: the validation set after the step, another batch
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
             "for xb, yb in batches:\n    model.train_on_batch(xb, yb)\n    print(model.evaluate(x_val, y_val))\n"
@@ -440,6 +466,13 @@ class RepeatedForwardPass(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # two forward-only runs on each test batch
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "for i in range(100):\n    fd = {x: x_test[i], y: y_test[i]}\n    test_loss = sess.run(loss, feed_dict=fd)\n"
+            "    test_acc = sess.run(accuracy, feed_dict=fd)\n",
+            line=6,
+            message_contains="`Session.run()` runs the graph again on the batch the run at line 5 was fed, on every pass (100 times)",
+        ),
         Invalid(  # Keras: the batch just trained on scored again to log its loss
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
             "for step in range(1000):\n    xb, yb = x[step * 64:(step + 1) * 64], y[step * 64:(step + 1) * 64]\n"
@@ -541,6 +574,7 @@ class RepeatedForwardPass(Rule):
         yield from self._keras(facts, bool(options.get("repeated-forward-outputs", False)))
         runs = [s for s in facts.sites if s.api in RUNS and (s.loop_runs is None or s.loop_runs > 1)]
         yield from self._backward_twice(facts, runs)
+        yield from self._forward_twice(facts, runs)
         steps = [s for s in runs if _training(s)]
         if not steps:
             return
@@ -576,6 +610,45 @@ class RepeatedForwardPass(Rule):
                     times=site.loop_times(),
                 )
                 yield self.diagnostic(site.callsite.span, facts.path, message)
+
+    def _forward_twice(self, facts: FileFacts, runs: list[Site]) -> Iterator[Diagnostic]:
+        """Two runs on every pass of a loop, neither a training step, fed the same feed as written,
+        no name of it bound again and no training step run between them, and no training step of
+        the loop fed it (the runs' repeat of its pass is reported as such): the later run computes
+        the forward pass of the batch again."""
+        fed: list[tuple[Site, ast.Call, ast.expr, Loop]] = []
+        for site in runs:
+            call, cell = facts.node(site), site.callsite.span.cell
+            given = feed(call) if call is not None else None
+            loops = own_loops(facts, call, cell) if call is not None else []
+            if call is not None and given is not None and loops and every_pass(facts, call, cell):
+                fed.append((site, call, given, loops[0]))
+        for later, call, given, loop in fed:
+            steps = [n for s in runs if _training(s) and (n := facts.node(s)) is not None and loop in own_loops(facts, n, s.callsite.span.cell)]
+            if _training(later) or _writes_only(facts, call.args[0] if call.args else None, later.callsite.span.cell):
+                continue
+            cell = later.callsite.span.cell
+            same = [(s, c) for s, c, g, o in fed if o is loop and ast.dump(g) == ast.dump(given) and s is not later]
+            if any(_training(s) for s, _ in same):
+                continue
+            earlier = next(
+                (
+                    (s, c)
+                    for s, c in same
+                    if (c.lineno, c.col_offset) < (call.lineno, call.col_offset)
+                    and not _writes_only(facts, c.args[0] if c.args else None, cell)
+                    and not bound_between(facts, c, call, (given,), cell)
+                    and not any(c.lineno < step.lineno < call.lineno for step in steps)
+                ),
+                None,
+            )
+            if earlier is not None:
+                message = self.AGAIN_MESSAGE.format(
+                    call=f"{ast.unparse(call.func)}()" if later.api.endswith(".eval") else "Session.run()",
+                    line=earlier[1].lineno,
+                    times=later.loop_times(),
+                )
+                yield self.diagnostic(later.callsite.span, facts.path, message)
 
     def _backward_twice(self, facts: FileFacts, runs: list[Site]) -> Iterator[Diagnostic]:
         """Runs in a loop, on every pass, that fetch an optimizer's update of a loss and, beside it, a

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, argument
 from greenlint.rules.site import Site, is_keras_model_method, method
-from greenlint.rules.syntax import LOOPS, SCOPES, own_loops, same_passes, scope_of
+from greenlint.rules.syntax import LOOPS, SCOPES, bound_between, own_loops, same_passes
 
 #: Keras methods that compute the loss and the compiled metrics of the batch they are given:
 #: what `train_on_batch` returns of its own forward pass.
@@ -96,7 +96,7 @@ def _same_batch(facts: FileFacts, site: Site, call: ast.Call, step: Site, steppe
     trained, scores = method(step.api) == "train_on_batch", method(site.api) in SCORES
     if trained and scores and (targets and ast.dump(targets)) != (labels and ast.dump(labels)):
         return None  # other targets: another loss
-    if not _same_pass(facts, call, stepped, cell) or _rebound(facts, call, stepped, (given, targets), cell):
+    if not _same_pass(facts, call, stepped, cell) or bound_between(facts, call, stepped, (given, targets), cell):
         return None
     if call.lineno > stepped.lineno and _steers(facts, call, cell):
         return None  # the updated model's figure decides what the pass does next
@@ -126,24 +126,6 @@ def _unconditional_scope(facts: FileFacts, node: ast.AST, cell: int | None) -> a
         if isinstance(parent, (*LOOPS, ast.If, ast.IfExp, ast.Try, ast.ExceptHandler, ast.BoolOp)):
             return None
     return None
-
-
-def _rebound(
-    facts: FileFacts, call: ast.Call, stepped: ast.Call, given: tuple[ast.expr | None, ...], cell: int | None
-) -> bool:
-    """A name the *given* inputs and targets read is bound (or its element or attribute set) from the
-    line of the first of the two calls up to the line before the second: the second is given another batch."""
-    read = {n.id for e in given if e is not None for n in ast.walk(e) if isinstance(n, ast.Name)}
-    first, last = sorted((call.lineno, stepped.lineno))
-    scope = scope_of(facts, call, cell)
-    for node in ast.walk(scope) if scope is not None else ():
-        if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) and isinstance(node.ctx, ast.Store):
-            root: ast.expr = node
-            while isinstance(root, (ast.Attribute, ast.Subscript)):
-                root = root.value
-            if isinstance(root, ast.Name) and root.id in read and first <= node.lineno < last:
-                return True
-    return False
 
 
 def _steers(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
