@@ -227,8 +227,8 @@ class RepeatedForwardPass(Rule):
     a part of the step's feed that leaves out a literal or a name not bound in the loop, such as
     `training: True` left to a `placeholder_with_default(False)` or a fixed `keep_prob`), which
     computes something the step did not. Nor, in Keras: a pass on another batch (the validation
-    set, another slice, an input written as a call such as `next(batches)`), a pass an `if` thins
-    out, another model run on the step's inputs (a GAN's generator predicting from the noise
+    set, another slice, an input written as a call such as `next(batches)`), a pass under an `if`
+    that thins the passes out and that the step is not under, another model run on the step's inputs (a GAN's generator predicting from the noise
     the combined model then trains on: GL210's), and a pass after the step whose value decides
     what the loop does next (read in an `if`, `while` or `assert` test: a policy's KL divergence
     after its update that ends the updates, a line search): there the updated model's figure is
