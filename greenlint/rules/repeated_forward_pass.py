@@ -198,7 +198,10 @@ class RepeatedForwardPass(Rule):
     `model.train_on_batch(x, y)`, which returns the batch's loss and compiled metrics itself
     (`return_dict=True`), and `model(x)`, `model.predict(x)`, `evaluate` or `test_on_batch`
     beside the step's forward pass under a `tf.GradientTape` (`logits = model(x, training=True)`),
-    whose outputs give any metric of the batch (`acc.update_state(y, logits)`). The pass is the
+    whose outputs give any metric of the batch (`acc.update_state(y, logits)`), also where the
+    step is the whole body of a function of the file that the pass calls on the same inputs
+    (`train_step(x, y)`, then `model(x)`; the model a name the function neither takes nor binds,
+    or `self.model` in one class). The pass is the
     step's: the same passes of the same loop, or a function that trains one step, with no `if`
     between either call and the function; the inputs (and `evaluate`'s targets) are the step's,
     as written, no name of them bound again between the two calls. With `repeated-forward-outputs`,
@@ -315,6 +318,7 @@ class RepeatedForwardPass(Rule):
     )
     SCORED = "`train_on_batch()` returns the batch's loss and compiled metrics (`return_dict=True`)"
     TAPED = "use the outputs the step computed under its tape{outputs}"
+    RETURNED = "return the outputs `{function}()` computes under its tape{outputs} and use them"
     UNRETURNED = (
         "`train_on_batch()` computes these outputs but does not return them: a custom training step"
         " (`tf.GradientTape`) can return them with its loss"
@@ -455,6 +459,24 @@ class RepeatedForwardPass(Rule):
             "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
             "    kl = tf.reduce_mean(logp_old - model(obs))\n    if kl > 0.015:\n        break\n"
         ),
+        Valid(  # the step function's batch, then the model on the validation batch
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+            "acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+            "@tf.function\ndef train_step(x, y):\n    with tf.GradientTape() as tape:\n        logits = model(x, training=True)\n"
+            "        loss = loss_fn(y, logits)\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "    return loss\n"
+            "for x, y in train_ds:\n    loss = train_step(x, y)\n    acc.update_state(y_val, model(x_val))\n"
+        ),
+        Valid(  # the step function trains the model it is given: another one than the model run after it
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+            "acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+            "def train_step(model, x, y):\n    with tf.GradientTape() as tape:\n"
+            "        loss = loss_fn(y, model(x, training=True))\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "student = tf.keras.Sequential()\nfor x, y in train_ds:\n    train_step(student, x, y)\n"
+            "    acc.update_state(y, model(x))\n"
+        ),
         Valid(  # a tape's step and a validation step: two functions, each run on its own batches
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
             "acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
@@ -508,6 +530,17 @@ class RepeatedForwardPass(Rule):
             "for x, y in train_ds:\n    train_step(x, y)\n",
             line=10,
             message_contains="`model.predict()` runs `model` forward again on `x`, the batch the training step at line 8",
+        ),
+        Invalid(  # the step function called on the batch, then the model run on it again for an accuracy
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+            "acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+            "@tf.function\ndef train_step(x, y):\n    with tf.GradientTape() as tape:\n        logits = model(x, training=True)\n"
+            "        loss = loss_fn(y, logits)\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "    return loss\n"
+            "for x, y in train_ds:\n    loss = train_step(x, y)\n    acc.update_state(y, model(x))\n",
+            line=14,
+            message_contains="return the outputs `train_step()` computes under its tape (`logits`) and use them",
         ),
         Invalid(  # opt-in: outputs that `train_on_batch` computes but does not return
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
@@ -680,7 +713,11 @@ class RepeatedForwardPass(Rule):
                 held = facts.parent(stepped, found.step.callsite.span.cell)
                 targets = held.targets if isinstance(held, ast.Assign) else []
                 named = f" (`{targets[0].id}`)" if len(targets) == 1 and isinstance(targets[0], ast.Name) else ""
-                advice = self.TAPED.format(outputs=named)
+                advice = (
+                    self.TAPED.format(outputs=named)
+                    if found.via is None
+                    else self.RETURNED.format(function=ast.unparse(found.via.func), outputs=named)
+                )
             message = self.KERAS_MESSAGE.format(
                 call=f"{ast.unparse(call.func)}()",
                 model=ast.unparse(found.model),

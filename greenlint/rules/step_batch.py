@@ -1,6 +1,7 @@
 """A Keras model's forward pass run again, in the pass of a training step, on the batch the step
 trains it on: `model.evaluate(x, y)` beside `model.train_on_batch(x, y)`, or `model(x)` beside the
-forward pass under a `GradientTape` (`logits = model(x, training=True)`). Read by GL205, which
+forward pass under a `GradientTape` (`logits = model(x, training=True)`), in the pass or in a function
+of the file the pass calls on the batch (`train_step(x, y)`). Read by GL205, which
 reports it, and GL314, which leaves such an `evaluate()` to it (it scores one batch, not a set)."""
 
 from __future__ import annotations
@@ -11,7 +12,17 @@ from dataclasses import dataclass
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, argument
 from greenlint.rules.site import Site, is_keras_model_method, method
-from greenlint.rules.syntax import LOOPS, SCOPES, bound_between, own_loops, same_passes
+from greenlint.rules.syntax import (
+    LOOPS,
+    SCOPES,
+    bound_between,
+    definitions,
+    enclosing,
+    own_loops,
+    parameters,
+    positional_parameters,
+    same_passes,
+)
 
 #: Keras methods that compute the loss and the compiled metrics of the batch they are given:
 #: what `train_on_batch` returns of its own forward pass.
@@ -34,6 +45,8 @@ class Repeat:
     #: The model and the inputs, as the code writes them.
     model: ast.expr
     given: ast.expr
+    #: The pass's call of the file's function the step is taken in (`train_step(x, y)`), if not in the pass itself.
+    via: ast.Call | None = None
 
 
 def repeats(facts: FileFacts) -> list[Repeat]:
@@ -52,11 +65,66 @@ def _gather(facts: FileFacts):
         call = _forward_call(facts, site)
         if call is None or site.loop_runs == 1:
             continue
-        for step, stepped in steps:
-            returned = _same_batch(facts, site, call, step, stepped)
-            if returned is not None:
-                yield Repeat(site, step, returned, _model(site, call), _batch(site, call)[0] or call)
-                break
+        model, given = _model(site, call), _batch(site, call)[0] or call
+        found = next(((s, r) for s, c in steps if (r := _same_batch(facts, site, call, s, c)) is not None), None)
+        if found is not None:
+            yield Repeat(site, found[0], found[1], model, given)
+            continue
+        called = _called_step(facts, site, call, steps)
+        if called is not None and not (called[1].lineno < call.lineno and _steers(facts, call, site.callsite.span.cell)):
+            yield Repeat(site, called[0], True, model, given, called[1])
+
+
+def _called_step(
+    facts: FileFacts, site: Site, call: ast.Call, steps: list[tuple[Site, ast.Call]]
+) -> tuple[Site, ast.Call] | None:
+    """A tape's step of *call*'s model taken in a function of the file (`train_step`, its whole
+    body one step) that *call*'s pass calls on *call*'s inputs (`train_step(x, y)`, then
+    `model(x)`): the step's site and that call; None where there is none."""
+    cell, given = site.callsite.span.cell, _batch(site, call)[0]
+    loops = own_loops(facts, call, cell)
+    if given is None or _fresh(given) or not loops:
+        return None
+    for step, stepped in steps:
+        function = _unconditional_scope(facts, stepped, step.callsite.span.cell)
+        fed = _batch(step, stepped)[0]
+        if (
+            method(step.api) != "__call__"
+            or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+            or not isinstance(fed, ast.Name)
+            or not _same_model(facts, function, _model(step, stepped), _model(site, call), call, cell)
+        ):
+            continue
+        params = positional_parameters(facts, function, step.callsite.span.cell)
+        for node in facts.nodes(cell, ast.Call):
+            if fed.id not in params or own_loops(facts, node, cell)[:1] != loops[:1]:
+                continue
+            passed = argument(node, fed.id, params.index(fed.id))
+            if (
+                passed is not None
+                and ast.dump(passed) == ast.dump(given)
+                and any(f is function for f in definitions(facts, node.func, cell))
+                and same_passes(facts, call, node, cell)
+                and not bound_between(facts, call, node, (given,), cell)
+            ):
+                return step, node
+    return None
+
+
+def _same_model(
+    facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, inside: ast.expr, outside: ast.expr,
+    call: ast.Call, cell: int | None,
+) -> bool:
+    """*inside* (read in *function*) and *outside* (read at *call*) are one model: a name *function*
+    neither takes nor binds, or `self.<name>` in methods of one class."""
+    if ast.dump(inside) != ast.dump(outside):
+        return False
+    if isinstance(inside, ast.Name):
+        return inside.id not in parameters(function) and not any(
+            isinstance(n, ast.Name) and n.id == inside.id and isinstance(n.ctx, ast.Store) for n in ast.walk(function)
+        )
+    owner = enclosing(facts, call, cell, (ast.ClassDef,))
+    return isinstance(owner, ast.ClassDef) and any(function is n for n in owner.body)
 
 
 def _step_call(facts: FileFacts, site: Site) -> ast.Call | None:
