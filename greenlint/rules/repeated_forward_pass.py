@@ -542,6 +542,16 @@ class RepeatedForwardPass(Rule):
             line=14,
             message_contains="return the outputs `train_step()` computes under its tape (`logits`) and use them",
         ),
+        Invalid(  # a trainer's step method, then its model scored on the same batch
+            "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nclass Trainer:\n    def __init__(self):\n"
+            "        self.model = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n\n    def step(self, x, y):\n"
+            "        with tf.GradientTape() as tape:\n            loss = loss_fn(y, self.model(x, training=True))\n"
+            "        variables = self.model.trainable_variables\n"
+            "        opt.apply_gradients(zip(tape.gradient(loss, variables), variables))\n\n    def fit(self, ds):\n"
+            "        for x, y in ds:\n            self.step(x, y)\n            print(self.model.evaluate(x, y, verbose=0))\n",
+            line=16,
+            message_contains="return the outputs `self.step()` computes under its tape and use them",
+        ),
         Invalid(  # opt-in: outputs that `train_on_batch` computes but does not return
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
             "for xb, yb in batches:\n    model.train_on_batch(xb, yb)\n    proposals = model.predict_on_batch(xb)\n",

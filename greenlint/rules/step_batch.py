@@ -7,6 +7,7 @@ reports it, and GL314, which leaves such an `evaluate()` to it (it scores one ba
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from greenlint.analysis import flow
@@ -57,7 +58,7 @@ def repeats(facts: FileFacts) -> list[Repeat]:
     return facts.once("step_batch.repeats", lambda: list(_gather(facts)))
 
 
-def _gather(facts: FileFacts):
+def _gather(facts: FileFacts) -> Iterator[Repeat]:
     steps = [(s, c) for s in facts.sites if (c := _step_call(facts, s)) is not None]
     if not steps:
         return
@@ -71,7 +72,9 @@ def _gather(facts: FileFacts):
             yield Repeat(site, found[0], found[1], model, given)
             continue
         called = _called_step(facts, site, call, steps)
-        if called is not None and not (called[1].lineno < call.lineno and _steers(facts, call, site.callsite.span.cell)):
+        if called is not None and not (
+            called[1].lineno < call.lineno and _steers(facts, call, site.callsite.span.cell)
+        ):
             yield Repeat(site, called[0], True, model, given, called[1])
 
 
@@ -103,7 +106,7 @@ def _called_step(
             if (
                 passed is not None
                 and ast.dump(passed) == ast.dump(given)
-                and any(f is function for f in definitions(facts, node.func, cell))
+                and _calls(facts, node, function, cell)
                 and same_passes(facts, call, node, cell)
                 and not bound_between(facts, call, node, (given,), cell)
             ):
@@ -111,9 +114,24 @@ def _called_step(
     return None
 
 
+def _calls(
+    facts: FileFacts, node: ast.Call, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None
+) -> bool:
+    """*node* calls *function*: by its name (`train_step(x, y)`), or as `self.<name>(...)` in its class."""
+    if isinstance(node.func, ast.Name):
+        return any(f is function for f in definitions(facts, node.func, cell))
+    func, owner = node.func, enclosing(facts, node, cell, (ast.ClassDef,))
+    named = isinstance(func, ast.Attribute) and ast.unparse(func.value) == "self" and func.attr == function.name
+    return named and isinstance(owner, ast.ClassDef) and function in owner.body
+
+
 def _same_model(
-    facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, inside: ast.expr, outside: ast.expr,
-    call: ast.Call, cell: int | None,
+    facts: FileFacts,
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    inside: ast.expr,
+    outside: ast.expr,
+    call: ast.Call,
+    cell: int | None,
 ) -> bool:
     """*inside* (read in *function*) and *outside* (read at *call*) are one model: a name *function*
     neither takes nor binds, or `self.<name>` in methods of one class."""
@@ -124,7 +142,7 @@ def _same_model(
             isinstance(n, ast.Name) and n.id == inside.id and isinstance(n.ctx, ast.Store) for n in ast.walk(function)
         )
     owner = enclosing(facts, call, cell, (ast.ClassDef,))
-    return isinstance(owner, ast.ClassDef) and any(function is n for n in owner.body)
+    return isinstance(owner, ast.ClassDef) and function in owner.body
 
 
 def _step_call(facts: FileFacts, site: Site) -> ast.Call | None:
