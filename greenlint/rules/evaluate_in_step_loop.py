@@ -8,6 +8,7 @@ from typing import Any
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import is_keras_model_method
+from greenlint.rules.step_batch import repeats
 from greenlint.rules.syntax import in_unguarded_step_loop
 
 
@@ -18,7 +19,8 @@ class EvaluateInStepLoop(Rule):
     training step (`apply_gradients`, `minimize` or `train_on_batch` in the same loop), with no
     `if` around it inside that loop. The step must repeat on the same optimizer or model: a loop over
     settings (dtypes, one new optimizer each) is no training loop; nor is a loop of one trip
-    (`ds.take(1)`).
+    (`ds.take(1)`). An `evaluate()` given the batch the step trains on scores that batch, not a
+    set: GL205 reports it (its forward pass, which the step has computed).
 
     ## Why is this bad?
     `evaluate()` runs the model over the whole evaluation set. Once per training step, the
@@ -63,6 +65,10 @@ class EvaluateInStepLoop(Rule):
         Valid(
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor e in range(3):\n    m.fit(x, y)\n    m.evaluate(vx, vy)\n"
         ),
+        Valid(  # the batch just trained on: one batch's forward pass, GL205's
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nfor x, y in ds:\n"
+            "    m.train_on_batch(x, y)\n    m.evaluate(x, y, verbose=0)\n"
+        ),
         Valid(  # one step: `take(1)` is no loop
             "import tensorflow as tf\nm = tf.keras.Sequential()\nfor x, y in ds.take(1):\n"
             "    m.train_on_batch(x, y)\n    m.evaluate(vx, vy)\n"
@@ -77,9 +83,11 @@ class EvaluateInStepLoop(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        batch = {id(found.site) for found in repeats(facts)}
         for site in facts.sites:
             if (
                 is_keras_model_method(site.api, ("evaluate",))
+                and id(site) not in batch
                 and site.repeats(same=("receiver",))
                 and in_unguarded_step_loop(facts, site)
             ):

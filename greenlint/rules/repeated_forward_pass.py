@@ -1,5 +1,6 @@
-"""GL205 repeated-forward-pass: a TF1 run that feeds the training step's batch again on every step, or a
-training step that also fetches a separate `tf.gradients` of its loss (a second backward pass)."""
+"""GL205 repeated-forward-pass: a TF1 run that feeds the training step's batch again on every step, a Keras
+model run forward again on the batch its training step was given in the same pass (greenlint/rules/step_batch.py),
+or a training step that also fetches a separate `tf.gradients` of its loss (a second backward pass)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,21 @@ from typing import Any
 from greenlint.analysis import flow
 from greenlint.analysis.flow import VARIABLE_WRITES
 from greenlint.analysis.handwritten import GRADIENTS
-from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
+from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argument
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.site import Site, method
-from greenlint.rules.syntax import Loop, feed, loop_varying, own_body, own_loops, periodic, same_passes
+from greenlint.rules.step_batch import repeats
+from greenlint.rules.syntax import (
+    Loop,
+    bound_between,
+    every_pass,
+    feed,
+    loop_varying,
+    own_body,
+    own_loops,
+    periodic,
+    same_passes,
+)
 
 #: TF1 graph runs: a session's `run`, and `Tensor.eval`/`Operation.run` (the default session's).
 RUNS = frozenset(
@@ -201,6 +213,29 @@ class RepeatedForwardPass(Rule):
     `d_loss_real.eval({inputs: batch_images})`, after a step fed `{inputs: batch_images, z:
     batch_z}`): what it fetches is computed from the same fed values, in the same forward pass.
 
+    Also flags two runs on every pass of a loop, neither a training step, fed the same
+    `feed_dict` as written, with no name of it bound again and no training step run between
+    them: `loss.eval(fd)` then `accuracy.eval(fd)` on each test batch. The second computes the
+    forward pass of the batch again; one run fetching both (`sess.run([loss, accuracy], fd)`)
+    computes it once. Not reported where a training step of the loop is fed the same batch (the
+    runs are then reported as its repeats).
+
+    Also flags, in Keras, a forward pass of a model on the batch its training step is given in
+    the same pass: `model.evaluate(x, y)` or `model.test_on_batch(x, y)` beside
+    `model.train_on_batch(x, y)`, which returns the batch's loss and compiled metrics itself
+    (`return_dict=True`), and `model(x)`, `model.predict(x)`, `evaluate` or `test_on_batch`
+    beside the step's forward pass under a `tf.GradientTape` (`logits = model(x, training=True)`),
+    whose outputs give any metric of the batch (`acc.update_state(y, logits)`), also where the
+    step is the whole body of a function of the file that the pass calls on the same inputs
+    (`train_step(x, y)`, then `model(x)`; the model a name the function neither takes nor binds,
+    or `self.model` in one class). The pass is the
+    step's: the same passes of the same loop, or a function that trains one step, with no `if`
+    between either call and the function; the inputs (and `evaluate`'s targets) are the step's,
+    as written, no name of them bound again between the two calls. With `repeated-forward-outputs`,
+    also a `predict`, `predict_on_batch` or call of the model beside its `train_on_batch`: the step
+    computed those outputs but does not return them, so the fix is a custom training step, and
+    the outputs may serve more than a log (an object detector's proposals for its next stage).
+
     Also flags a training step's run, on every pass of its loop, that fetches beside the
     optimizer's update of a loss (`opt.minimize(loss)`, `opt.apply_gradients` of
     `opt.compute_gradients(loss)`) a separate `tf.gradients` of the same loss:
@@ -225,6 +260,13 @@ class RepeatedForwardPass(Rule):
     (`adv = sess.run(advantage, fd)`, then `sess.run(train_op, {..., tfadv: adv})`: an input the step
     needs before it runs); and a run beside a step that a comprehension repeats on each pass
     (`[sess.run(train_op, fd) for _ in range(10)]`: the run computes once what the steps then change).
+    Nor, in Keras: a pass on another batch (the validation
+    set, another slice, an input written as a call such as `next(batches)`), a pass under an `if`
+    that thins the passes out and that the step is not under, another model run on the step's inputs (a GAN's generator predicting from the noise
+    the combined model then trains on: GL210's), and a pass after the step whose value decides
+    what the loop does next (read in an `if`, `while` or `assert` test: a policy's KL divergence
+    after its update that ends the updates, a line search): there the updated model's figure is
+    the one wanted.
 
     ## Why is this bad?
     In a TF1 graph, every `run` computes all it fetches from the fed values again: nothing is
@@ -236,7 +278,13 @@ class RepeatedForwardPass(Rule):
     differentiates the same loss, it computes the backward pass a second time, about two thirds
     of the step's work again (TF's graph optimizer does not merge the two). Fetching the
     values with the step (`_, loss_value = sess.run([train_op, loss], feed_dict=fd)`) gets them
-    from the forward pass already done.
+    from the forward pass already done. Keras' `train_on_batch` and a step under a tape compute
+    the batch's forward pass too; running the model again on the batch costs that pass again.
+    The figures logged change slightly: the step's loss is computed before its update (as the
+    figures `fit` logs), where a pass after it sees the updated weights; and a model with dropout
+    or batch normalisation runs in training mode in the step, in inference mode in `evaluate`,
+    `predict` or `model(x)`. Where the inference-mode figure of the training batch is wanted,
+    computing it every few steps costs little.
 
     ## Example
     ```python
@@ -265,12 +313,21 @@ class RepeatedForwardPass(Rule):
     not after it; the logged numbers change slightly.
 
     ## Options
-    None.
+    - `repeated-forward-outputs`
     """
 
     code = "GL205"
     name = "repeated-forward-pass"
-    CALLS = frozenset(map(method, RUNS))
+    CALLS = frozenset(map(method, RUNS)) | {"train_on_batch", "__call__"}
+    OPTIONS = (
+        Option(
+            "repeated-forward-outputs",
+            bool,
+            False,
+            "GL205 also flags a Keras model's `predict`, `predict_on_batch` or call on the batch its"
+            " `train_on_batch` was given in the same pass: outputs the step computed but does not return.",
+        ),
+    )
     MESSAGE = (
         "`{call}` runs the graph again on {fed} the training step at line {line} was fed, on every step{times}:"
         " the forward pass is computed twice; fetch these values with the step (`sess.run([train_op, ...], ...)`)"
@@ -281,6 +338,21 @@ class RepeatedForwardPass(Rule):
         " a backward pass of its own, so the step computes the backward pass twice (about 2/3 of a training"
         " step's work again); fetch the gradients only on the steps that use them, or apply these"
         " (`opt.apply_gradients(zip(grads, vars))`)"
+    )
+    AGAIN_MESSAGE = (
+        "`{call}` runs the graph again on the batch the run at line {line} was fed, on every pass{times}:"
+        " the forward pass is computed twice; fetch the values of both in one run (`sess.run([loss, accuracy], ...)`)"
+    )
+    KERAS_MESSAGE = (
+        "`{call}` runs `{model}` forward again on `{given}`, the batch the training step at line {line} has run it on,"
+        " on every step{times}: the forward pass is computed twice; {advice}"
+    )
+    SCORED = "`train_on_batch()` returns the batch's loss and compiled metrics (`return_dict=True`)"
+    TAPED = "use the outputs the step computed under its tape{outputs}"
+    RETURNED = "return the outputs `{function}()` computes under its tape{outputs} and use them"
+    UNRETURNED = (
+        "`train_on_batch()` computes these outputs but does not return them: a custom training step"
+        " (`tf.GradientTape`) can return them with its loss"
     )
     FIX_TITLE = "Fetch the logged values with the training step"
     VALID = (
@@ -376,6 +448,86 @@ class RepeatedForwardPass(Rule):
             "sess = tf.compat.v1.Session()\nfor update in range(1000):\n    s, ret = rollout()\n"
             "    v = sess.run(value, {x: s, r: ret})\n    [sess.run(c_train, {x: s, r: ret}) for _ in range(10)]\n"
         ),
+        Valid(  # two runs on one batch, a training step on it between: the second sees the updated weights
+            "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
+            "sess = tf.compat.v1.Session()\nfor step in range(1000):\n    fd = {x: xb[step]}\n    before = sess.run(loss, fd)\n"
+            "    sess.run(train_op, feed_dict={x: xb[step], keep_prob: 0.5})\n    after = sess.run(loss, fd)\n"
+        ),
+        Valid(  # two runs of a recurrent net, the second fed the state the first returned
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "for xb in batches:\n    out, state = sess.run([pred, final_state], {x: xb, init: state})\n"
+            "    cost = sess.run(loss, {x: xb, init: state})\n"
+        ),
+        Valid(  # the two runs every 100 steps only
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "for step in range(10000):\n    sess.run(train_op, feed_dict={x: xs[step]})\n    if step % 100 == 0:\n"
+            "        fd = {x: x_val}\n        print(sess.run(loss, fd), sess.run(accuracy, fd))\n"
+        ),
+        Valid(  # Keras: the validation set after the step, another batch
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for xb, yb in batches:\n    model.train_on_batch(xb, yb)\n    print(model.evaluate(x_val, y_val))\n"
+        ),
+        Valid(  # Keras: the batch scored every 100 steps only
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for step, (xb, yb) in enumerate(batches):\n    model.train_on_batch(xb, yb)\n"
+            "    if step % 100 == 0:\n        print(model.evaluate(xb, yb, verbose=0))\n"
+        ),
+        Valid(  # Keras: the batch's names bound again between the two calls: the next batch
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for step in range(1000):\n    xb, yb = next_batch()\n    model.train_on_batch(xb, yb)\n"
+            "    xb, yb = next_batch()\n    print(model.test_on_batch(xb, yb))\n"
+        ),
+        Valid(  # Keras: inputs written as a call, which may give another batch at each reading
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for step in range(1000):\n    model.train_on_batch(sample(x), y)\n    print(model.evaluate(sample(x), y))\n"
+        ),
+        Valid(  # Keras: the batch scored against other targets, another loss
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for xb, yb in batches:\n    model.train_on_batch(xb, yb)\n    print(model.evaluate(xb, yb_clean))\n"
+        ),
+        Valid(  # Keras: outputs `train_on_batch` does not return (opt-in: `repeated-forward-outputs`)
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for xb, yb in batches:\n    model.train_on_batch(xb, yb)\n    proposals = model.predict_on_batch(xb)\n"
+        ),
+        Valid(  # Keras: another model on the step's inputs (the generator a GAN's combined model holds: GL210's)
+            "import tensorflow as tf\ngenerator = tf.keras.Sequential()\ncombined = tf.keras.Sequential()\n"
+            "for step in range(1000):\n    noise = sample()\n    fake = generator.predict(noise)\n"
+            "    combined.train_on_batch(noise, valid)\n"
+        ),
+        Valid(  # the updated policy's divergence on the batch ends the updates: its figure after the step is wanted
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+            "acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+            "for i in range(80):\n    with tf.GradientTape() as tape:\n        loss = loss_fn(act, model(obs, training=True))\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "    kl = tf.reduce_mean(logp_old - model(obs))\n    if kl > 0.015:\n        break\n"
+        ),
+        Valid(  # the step function's batch, then the model on the validation batch
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+            "acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+            "@tf.function\ndef train_step(x, y):\n    with tf.GradientTape() as tape:\n        logits = model(x, training=True)\n"
+            "        loss = loss_fn(y, logits)\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "    return loss\n"
+            "for x, y in train_ds:\n    loss = train_step(x, y)\n    acc.update_state(y_val, model(x_val))\n"
+        ),
+        Valid(  # the step function trains the model it is given: another one than the model run after it
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+            "acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+            "def train_step(model, x, y):\n    with tf.GradientTape() as tape:\n"
+            "        loss = loss_fn(y, model(x, training=True))\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "student = tf.keras.Sequential()\nfor x, y in train_ds:\n    train_step(student, x, y)\n"
+            "    acc.update_state(y, model(x))\n"
+        ),
+        Valid(  # a tape's step and a validation step: two functions, each run on its own batches
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+            "acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+            "def train_step(x, y):\n    with tf.GradientTape() as tape:\n        loss = loss_fn(y, model(x, training=True))\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "def val_step(x, y):\n    acc.update_state(y, model(x))\n"
+            "for epoch in range(10):\n    for x, y in train_ds:\n        train_step(x, y)\n"
+            "    for x, y in val_ds:\n        val_step(x, y)\n"
+        ),
     )
     INVALID = (
         Invalid(  # near miss: the loss run's result is fed to a summary's run, no training step
@@ -390,6 +542,77 @@ class RepeatedForwardPass(Rule):
             "sess = tf.compat.v1.Session()\nfor update in range(1000):\n    fd = {x: xb[update]}\n"
             "    [(sess.run(train_op, feed_dict=fd), sess.run(loss, feed_dict=fd)) for _ in range(10)]\n",
             line=7,
+        ),
+        Invalid(  # two forward-only runs on each test batch
+            "import tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "for i in range(100):\n    fd = {x: x_test[i], y: y_test[i]}\n    test_loss = sess.run(loss, feed_dict=fd)\n"
+            "    test_acc = sess.run(accuracy, feed_dict=fd)\n",
+            line=6,
+            message_contains="`Session.run()` runs the graph again on the batch the run at line 5 was fed, on every pass (100 times)",
+        ),
+        Invalid(  # Keras: the batch just trained on scored again to log its loss
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for step in range(1000):\n    xb, yb = x[step * 64:(step + 1) * 64], y[step * 64:(step + 1) * 64]\n"
+            "    model.train_on_batch(xb, yb)\n    loss = model.evaluate(xb, yb, verbose=0)\n",
+            line=7,
+            message_contains="`model.evaluate()` runs `model` forward again on `xb`, the batch the training step at line 6"
+            " has run it on, on every step (1,000 times)",
+        ),
+        Invalid(  # Keras: test_on_batch before the step on the same batch (the same weights)
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for xb, yb in batches:\n    before = model.test_on_batch(xb, yb)\n    model.train_on_batch(xb, yb)\n",
+            line=5,
+            message_contains="returns the batch's loss and compiled metrics",
+        ),
+        Invalid(  # a tape's step, then the model run again on the batch for an accuracy
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+            "acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+            "for epoch in range(10):\n    for x, y in train_ds:\n        with tf.GradientTape() as tape:\n"
+            "            logits = model(x, training=True)\n            loss = loss_fn(y, logits)\n"
+            "        grads = tape.gradient(loss, model.trainable_variables)\n"
+            "        opt.apply_gradients(zip(grads, model.trainable_variables))\n"
+            "        acc.update_state(y, model(x, training=False))\n",
+            line=12,
+            message_contains="use the outputs the step computed under its tape (`logits`)",
+        ),
+        Invalid(  # a step function (one step per call): its model run again on its batch after the update
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+            "acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+            "@tf.function\ndef train_step(x, y):\n    with tf.GradientTape() as tape:\n"
+            "        loss = loss_fn(y, model(x, training=True))\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "    acc.update_state(y, model.predict(x))\n"
+            "for x, y in train_ds:\n    train_step(x, y)\n",
+            line=10,
+            message_contains="`model.predict()` runs `model` forward again on `x`, the batch the training step at line 8",
+        ),
+        Invalid(  # the step function called on the batch, then the model run on it again for an accuracy
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nopt = tf.keras.optimizers.Adam()\n"
+            "acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+            "@tf.function\ndef train_step(x, y):\n    with tf.GradientTape() as tape:\n        logits = model(x, training=True)\n"
+            "        loss = loss_fn(y, logits)\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n"
+            "    return loss\n"
+            "for x, y in train_ds:\n    loss = train_step(x, y)\n    acc.update_state(y, model(x))\n",
+            line=14,
+            message_contains="return the outputs `train_step()` computes under its tape (`logits`) and use them",
+        ),
+        Invalid(  # a trainer's step method, then its model scored on the same batch
+            "import tensorflow as tf\nopt = tf.keras.optimizers.Adam()\nclass Trainer:\n    def __init__(self):\n"
+            "        self.model = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n\n    def step(self, x, y):\n"
+            "        with tf.GradientTape() as tape:\n            loss = loss_fn(y, self.model(x, training=True))\n"
+            "        variables = self.model.trainable_variables\n"
+            "        opt.apply_gradients(zip(tape.gradient(loss, variables), variables))\n\n    def fit(self, ds):\n"
+            "        for x, y in ds:\n            self.step(x, y)\n            print(self.model.evaluate(x, y, verbose=0))\n",
+            line=16,
+            message_contains="return the outputs `self.step()` computes under its tape and use them",
+        ),
+        Invalid(  # opt-in: outputs that `train_on_batch` computes but does not return
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\nmodel.compile('adam', 'mse')\n"
+            "for xb, yb in batches:\n    model.train_on_batch(xb, yb)\n    proposals = model.predict_on_batch(xb)\n",
+            options={"repeated-forward-outputs": True},
+            line=6,
+            message_contains="does not return them",
         ),
         Invalid(  # a separate tf.gradients of the minimized loss, fetched with the step
             "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer()\ntrain_op = opt.minimize(loss)\n"
@@ -446,8 +669,10 @@ class RepeatedForwardPass(Rule):
     )
 
     def check(self, facts: FileFacts, options: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        yield from self._keras(facts, bool(options.get("repeated-forward-outputs", False)))
         runs = [s for s in facts.sites if s.api in RUNS and (s.loop_runs is None or s.loop_runs > 1)]
         yield from self._backward_twice(facts, runs)
+        yield from self._forward_twice(facts, runs)
         steps = [s for s in runs if _training(s)]
         if not steps:
             return
@@ -485,6 +710,45 @@ class RepeatedForwardPass(Rule):
                 )
                 yield self.diagnostic(site.callsite.span, facts.path, message)
 
+    def _forward_twice(self, facts: FileFacts, runs: list[Site]) -> Iterator[Diagnostic]:
+        """Two runs on every pass of a loop, neither a training step, fed the same feed as written,
+        no name of it bound again and no training step run between them, and no training step of
+        the loop fed it (the runs' repeat of its pass is reported as such): the later run computes
+        the forward pass of the batch again."""
+        fed: list[tuple[Site, ast.Call, ast.expr, Loop]] = []
+        for site in runs:
+            call, cell = facts.node(site), site.callsite.span.cell
+            given = feed(call) if call is not None else None
+            loops = own_loops(facts, call, cell) if call is not None else []
+            if call is not None and given is not None and loops and every_pass(facts, call, cell):
+                fed.append((site, call, given, loops[0]))
+        for later, call, given, loop in fed:
+            steps = [n for s in runs if _training(s) and (n := facts.node(s)) is not None and loop in own_loops(facts, n, s.callsite.span.cell)]
+            if _training(later) or _writes_only(facts, call.args[0] if call.args else None, later.callsite.span.cell):
+                continue
+            cell = later.callsite.span.cell
+            same = [(s, c) for s, c, g, o in fed if o is loop and ast.dump(g) == ast.dump(given) and s is not later]
+            if any(_training(s) for s, _ in same):
+                continue
+            earlier = next(
+                (
+                    (s, c)
+                    for s, c in same
+                    if (c.lineno, c.col_offset) < (call.lineno, call.col_offset)
+                    and not _writes_only(facts, c.args[0] if c.args else None, cell)
+                    and not bound_between(facts, c, call, (given,), cell)
+                    and not any(c.lineno < step.lineno < call.lineno for step in steps)
+                ),
+                None,
+            )
+            if earlier is not None:
+                message = self.AGAIN_MESSAGE.format(
+                    call=f"{ast.unparse(call.func)}()" if later.api.endswith(".eval") else "Session.run()",
+                    line=earlier[1].lineno,
+                    times=later.loop_times(),
+                )
+                yield self.diagnostic(later.callsite.span, facts.path, message)
+
     def _backward_twice(self, facts: FileFacts, runs: list[Site]) -> Iterator[Diagnostic]:
         """Runs in a loop, on every pass, that fetch an optimizer's update of a loss and, beside it, a
         separate `tf.gradients` of the same loss."""
@@ -501,3 +765,31 @@ class RepeatedForwardPass(Rule):
                         grads=ast.unparse(fetched), line=found[0].lineno, times=site.loop_times()
                     )
                     yield self.diagnostic(site.callsite.span, facts.path, message)
+
+    def _keras(self, facts: FileFacts, outputs: bool) -> Iterator[Diagnostic]:
+        """Keras forward passes on the batch their model's training step was given in the same pass;
+        with *outputs*, also those whose outputs `train_on_batch` does not return."""
+        for found in repeats(facts):
+            call, stepped = facts.node(found.site), facts.node(found.step)
+            if call is None or stepped is None or not (found.returned or outputs):
+                continue
+            if method(found.step.api) == "train_on_batch":
+                advice = self.SCORED if found.returned else self.UNRETURNED
+            else:
+                held = facts.parent(stepped, found.step.callsite.span.cell)
+                targets = held.targets if isinstance(held, ast.Assign) else []
+                named = f" (`{targets[0].id}`)" if len(targets) == 1 and isinstance(targets[0], ast.Name) else ""
+                advice = (
+                    self.TAPED.format(outputs=named)
+                    if found.via is None
+                    else self.RETURNED.format(function=ast.unparse(found.via.func), outputs=named)
+                )
+            message = self.KERAS_MESSAGE.format(
+                call=f"{ast.unparse(call.func)}()",
+                model=ast.unparse(found.model),
+                given=ast.unparse(found.given),
+                line=found.step.callsite.span.line,
+                times=found.site.loop_times(),
+                advice=advice,
+            )
+            yield self.diagnostic(found.site.callsite.span, facts.path, message)

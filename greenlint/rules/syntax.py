@@ -686,6 +686,25 @@ def uses_until_rebound(
     return reads
 
 
+def bound_between(
+    facts: FileFacts, call: ast.Call, other: ast.Call, given: tuple[ast.expr | None, ...], cell: int | None
+) -> bool:
+    """A name the expressions *given* read is bound (or an item or attribute of it set) in *call*'s
+    scope from the line of the first of the two nodes up to the line before the second: the second
+    reads other values (the next batch, a state the first run returned)."""
+    read = {n.id for e in given if e is not None for n in ast.walk(e) if isinstance(n, ast.Name)}
+    first, last = sorted((call.lineno, other.lineno))
+    scope = scope_of(facts, call, cell)
+    for node in ast.walk(scope) if scope is not None else ():
+        if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) and isinstance(node.ctx, ast.Store):
+            root: ast.expr = node
+            while isinstance(root, (ast.Attribute, ast.Subscript)):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in read and first <= node.lineno < last:
+                return True
+    return False
+
+
 def map_function(call: ast.Call) -> ast.expr | None:
     """The function a `Dataset.map(...)` call is given (first argument or `map_func=`)."""
     return argument(call, "map_func", 0)
