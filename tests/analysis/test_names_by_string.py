@@ -89,6 +89,9 @@ def test_a_constant_read_by_its_name_is_its_value(tmp_path):
         "model = globals()[sys.argv[1]]()\nmodel.fit(x, x)",  # a key not known
         # one of two names, chosen at run time
         'name = "wide" if len(sys.argv) > 1 else "narrow"\nmodel = globals()[name]()\nmodel.fit(x, x)',
+        # a parameter two calls bind to different names: the fit in the body trains one or the other
+        'def train(model_name):\n    model = globals()[model_name]()\n    model.fit(x, x)\n\n\n'
+        'train("wide")\ntrain("narrow")',
         'model = globals()["EPOCHS"]()\nmodel.fit(x, x)',  # a key naming a constant: no model
         'model = globals()["absent"]()\nmodel.fit(x, x)',  # no such name
         # `locals()` in a function holds its own names only
