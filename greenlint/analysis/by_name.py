@@ -5,8 +5,13 @@ path (`Imports.module`), so `network.inference(x)` is a call of that module's fu
 `import models.inception_resnet_v1 as network`. A string not known, a relative name (`".mod"`) or a
 module outside the project leaves the value unknown, as before. A name built from known parts is
 known too (`built`: `"models." + args.model`, `"models.{}".format(...)`, an f-string, `"models.%s" % ...`).
-A function importing the module its string parameter names (`loads_by_name`: `get_obj_by_name(module_name,
-obj_name)`) is walked again for each call giving it literals, as a factory by name is (`Resolver.instantiated`).
+A name of the program's own namespace looked up by a string is that name too (`namespace`): `globals()[key]`
+the module-level name *key* (its own definitions and what its imports bind, star imports included),
+`locals()[key]` the name of the scope it is in, where the walk knows *key* (a literal, a constant, a parameter
+its one call binds); a key not known leaves the value unknown.
+A function importing the module its string parameter names, or looking a name up in its namespace (`loads_by_name`:
+`get_obj_by_name(module_name, obj_name)`, `build(model_name)` returning `globals()[model_name](...)`) is walked
+again for each call giving it literals, as a factory by name is (`Resolver.instantiated`).
 
 The project's import graph (project.py) learns these imports from the text alone (`named_paths`): in a
 module whose code calls `import_module` or `__import__`, each string literal that is a dotted name may be a
@@ -29,6 +34,8 @@ IMPORT_MODULE = "importlib.import_module"
 IMPORTLIB_PATHS = frozenset({"importlib", IMPORT_MODULE})
 #: The builtin `__import__(name, globals=None, locals=None, fromlist=(), level=0)`.
 DUNDER_IMPORT = "__import__"
+#: The builtins giving a namespace of the program's names: the module's, the scope's.
+NAMESPACES = frozenset({"globals", "locals"})
 #: A call that imports a module named by a string.
 _LOADER_CALL = re.compile(r"\b(?:import_module|__import__)\s*\(")
 #: A string literal closed on its line that is a dotted name (`'models.inception_resnet_v1'`), or starts
@@ -45,10 +52,19 @@ def named_paths(text: str) -> list[str]:
     return list(dict.fromkeys(match.group(2) + match.group(3) for match in _DOTTED_STRING.finditer(text)))
 
 
+def namespace(node: ast.expr) -> str | None:
+    """The builtin of `NAMESPACES` that *node* calls with no argument (`globals()`), else None."""
+    if type(node) is ast.Call and type(node.func) is ast.Name and node.func.id in NAMESPACES \
+            and not node.args and not node.keywords:
+        return node.func.id
+    return None
+
+
 def loads_by_name(node: ast.AST) -> bool:
     """Whether the function *node* has parameters and its body imports a module by a string
-    (`importlib.import_module(name)`, `__import__(name, ...)`): a factory by name, whose value a call
-    giving it a literal picks (`get_obj_by_name("models.net", "build")`, walked with it)."""
+    (`importlib.import_module(name)`, `__import__(name, ...)`) or looks a name up in a `namespace`
+    (`globals()[name]`): a factory by name, whose value a call giving it a literal picks
+    (`get_obj_by_name("models.net", "build")`, `build("resnet")`, walked with it)."""
     args = getattr(node, "args", None)
     if args is None or not (args.posonlyargs or args.args or args.kwonlyargs):
         return False
@@ -60,6 +76,8 @@ def loads_by_name(node: ast.AST) -> bool:
             or type(call.func) is ast.Attribute
             and call.func.attr == "import_module"
         )
+        or type(call) is ast.Subscript
+        and namespace(call.value) is not None
         for call in ast.walk(node)
     )
 

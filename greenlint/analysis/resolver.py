@@ -4630,6 +4630,9 @@ class Resolver:
         return self.joined([body, orelse]) if value is None else value
 
     def e_subscript(self, node: ast.Subscript) -> Any:
+        builtin = by_name.namespace(node.value)
+        if builtin is not None and not self.scope.lookup(builtin)[0]:
+            return self.named_by_string(builtin, self.expr(node.slice))
         owner = self.expr(node.value)
         part = node.slice
         parts = [self.index_part(p) for p in (part.elts if type(part) is ast.Tuple else [part])]
@@ -4662,6 +4665,17 @@ class Resolver:
         if owner is not None:
             return None
         return arrays.taken(owner, parts) or arrays.sliced(owner, parts)  # `x[idx]`, `x[:64]` of data of unknown size
+
+    def named_by_string(self, builtin: str, key: Any) -> Any:
+        """`globals()[key]`: the module-level name *key* (`locals()[key]`: the name of this scope), as
+        the name itself would give it, where *key* is a known string (by_name.py); None otherwise."""
+        if type(key) is not Const or key is OPAQUE or type(key.value) is not str:
+            return None
+        scope = self.scope.module() if builtin == "globals" else self.scope
+        if key.value in scope.names:
+            value = scope.names[key.value]
+            return None if value is MISSING else value
+        return star_member(self.table.cat, scope.star_imports, key.value) if scope.kind == "module" else None
 
     def index_part(self, node: ast.expr) -> Any:
         """One part of an index, walked once: an `arrays.Cut` for a slice (`i:i + k` spans k),
