@@ -219,3 +219,81 @@ def test_a_frozen_keras_application_under_a_head_of_unknown_size_counts_no_backw
                                   "app.py").callsites)
     assert _value(fit, "trainable_params") == 1280 + 1
     assert 0 < _value(fit, "backward_flops_per_sample") < 10 * 2 * 1280
+
+
+#: A custom training step: a tf.function differentiating the model's trainable weights under a tape.
+STEP = """
+optimizer = keras.optimizers.Adam()
+
+
+@tf.function
+def train_step(images, labels):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(labels - model(images, training=True)))
+    grads = tape.gradient(loss, SOURCES)
+    optimizer.apply_gradients(zip(grads, SOURCES))
+
+
+"""
+
+
+def _step_sites(before: str, after: str = "", sources: str = "model.trainable_variables"):
+    """The custom step's model call and the tf.function's calls, *before* and *after* the step is defined."""
+    text = "import tensorflow as tf\n" + textwrap.dedent(before) + STEP.replace("SOURCES", sources) \
+        + textwrap.dedent(after)
+    sites = _sites(text)
+    (taped,) = [s for s in sites if s.api.endswith("Sequential.__call__")]
+    return sites, taped, [s for s in sites if _value(s, "step") == "training" and s is not taped]
+
+
+def test_a_custom_step_of_a_frozen_base_trains_the_head_the_tape_differentiates():
+    sites, taped, calls = _step_sites("base.trainable = False\n", """
+        for epoch in range(10):
+            train_step(x[:32], y[:32])
+    """)
+    (head_flops,) = _flops(sites, "Dense")
+    (call,) = calls
+    for site in (taped, call):  # the model call under the tape, and the tf.function's call counting it
+        assert _value(site, "backward_flops_per_sample") == 2 * head_flops
+        assert _value(site, "trainable_params") == 32 * 10 + 10
+    assert _value(call, "flops_per_sample") == _value(taped, "flops_per_sample") > 100 * head_flops
+    assert "trainable weights the step's GradientTape differentiates" in taped.work["backward_flops_per_sample"].note
+
+
+def test_a_custom_step_trains_the_whole_model_where_its_tape_or_its_freeze_is_not_known():
+    freeze = "base.trainable = False\n"
+    run = "\ntrain_step(x[:32], y[:32])\n"
+    for before, after, sources in (
+        ("", run, "model.trainable_variables"),  # nothing frozen
+        (freeze, run, "head.trainable_variables"),  # another model's weights: what its backward reaches is not read
+        (freeze, run, "model.trainable_variables + []"),
+        # unfrozen after the first call: an eager step trains the whole from then on, a traced one keeps its trace
+        (freeze, run + "base.trainable = True\n" + run, "model.trainable_variables"),
+        ("", run + freeze + run, "model.trainable_variables"),  # frozen after the first call, as a trace is kept
+        ("import sys\nif sys.argv:\n    base.trainable = False\n", run, "model.trainable_variables"),
+    ):
+        _, taped, calls = _step_sites(before, after, sources)
+        for site in (taped, *calls):
+            assert "backward_flops_per_sample" not in site.work and "trainable_params" not in site.work, (before, after)
+
+
+def test_a_layer_frozen_in_its_constructor_above_one_that_trains_under_a_tape():
+    """Input gradients flow from the loss down to the lowest layer the tape trains, the frozen one included."""
+    sites = _sites("""
+        import tensorflow as tf
+        net = keras.Sequential([keras.layers.Dense(64, input_shape=(100,)), keras.layers.Dense(64, trainable=False),
+                                keras.layers.Dense(10)])
+
+
+        def step(batch, target):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(target - net(batch, training=True)))
+            tape.gradient(loss, net.trainable_weights)
+
+
+        step(np.zeros((16, 100), "float32"), np.zeros((16, 10), "float32"))
+    """, base=False)
+    bottom, middle, top = _flops(sites, "Dense")
+    (taped,) = [s for s in sites if s.api.endswith("Sequential.__call__")]
+    assert _value(taped, "backward_flops_per_sample") == 2 * bottom + middle + 2 * top
+    assert _value(taped, "trainable_params") == 100 * 64 + 64 + 64 * 10 + 10
