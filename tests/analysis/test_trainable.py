@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from greenlint.analysis.analyse import analyse_source
 
 HEADER = """
@@ -246,11 +248,10 @@ def _step_sites(before: str, after: str = "", sources: str = "model.trainable_va
     return sites, taped, [s for s in sites if _value(s, "step") == "training" and s is not taped]
 
 
-def test_a_custom_step_of_a_frozen_base_trains_the_head_the_tape_differentiates():
-    sites, taped, calls = _step_sites("base.trainable = False\n", """
-        for epoch in range(10):
-            train_step(x[:32], y[:32])
-    """)
+@pytest.mark.parametrize("freeze_after_the_step", [False, True])
+def test_a_custom_step_of_a_frozen_base_trains_the_head_the_tape_differentiates(freeze_after_the_step):
+    freeze, loop = "base.trainable = False\n", "for epoch in range(10):\n    train_step(x[:32], y[:32])\n"
+    sites, taped, calls = _step_sites(*(("", freeze + loop) if freeze_after_the_step else (freeze, loop)))
     (head_flops,) = _flops(sites, "Dense")
     (call,) = calls
     for site in (taped, call):  # the model call under the tape, and the tf.function's call counting it
