@@ -527,9 +527,10 @@ class Resolver:
 
     def settle_frozen_steps(self) -> None:
         """A custom training step trains what it was walked training where that is still so once the
-        module is walked (trainable.py); elsewhere its whole backward pass is priced."""
+        module is walked, and a tf.function traces it (trainable.py); elsewhere its whole backward pass
+        is priced."""
         for work, meta, func, states in self.frozen_steps:
-            if trainable.taped(meta, id(func), self.first_run(func)) != states:
+            if not _traced(func) or trainable.taped(meta, id(func), self.first_run(func)) != states:
                 work.pop("backward_flops_per_sample", None)
                 work.pop("trainable_params", None)
 

@@ -16,13 +16,15 @@ Each layer's state is `True`, `False` or None where the code does not say it sta
 not a literal, an assignment under an `if` or `except`, a loop over layers that are not listed
 here, an assignment in another function than the `compile`'s, or a layer set in two functions: a
 function's body is walked once, whether and whenever it is called); `compile` keeps the state of
-every layer it reaches (`compiled`). A custom training step (`model(x, training=True)` under a
-`tf.GradientTape` whose `gradient` takes `model.trainable_variables`) trains what `trainable`
-leaves in those weights when the step runs: its first call traces a `tf.function` (the weights are
-read then, and kept), each call of an eager one reads them anew. So a state is known there where
-the step's own function sets it, or one module-level statement does before the module first runs
-the step (`taped`); a layer set twice, or a step the module does not run itself (an API calls it),
-is unknown. A training step's
+every layer it reaches (`compiled`). A custom training step traced by a `tf.function`
+(`model(x, training=True)` under a `tf.GradientTape` whose `gradient` takes
+`model.trainable_variables`) trains what `trainable` leaves in those weights at its first call,
+which traces it (the weights are read then, and kept); its graph runs only the gradients its
+outputs need. So a state is known there where the step's own function sets it, or one module-level
+statement does before the module first runs the step (`taped`); a layer set twice, or a step the
+module does not run itself (an API calls it), is unknown. An eager step is priced whole: its tape
+differentiates every op it recorded on the variables it watches, and Keras 2 leaves a frozen
+layer's variables watched. A training step's
 backward pass (`backward_flops`) takes, from the lowest layer that trains up to the loss, each
 layer's input gradient (its forward FLOPs once more) and, for a layer that trains, its weight
 gradient (once more again): twice the forward FLOPs where every layer trains

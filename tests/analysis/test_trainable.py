@@ -278,14 +278,18 @@ def test_a_custom_step_trains_the_whole_model_where_its_tape_or_its_freeze_is_no
             assert "backward_flops_per_sample" not in site.work and "trainable_params" not in site.work, (before, after)
 
 
-def test_a_layer_frozen_in_its_constructor_above_one_that_trains_under_a_tape():
-    """Input gradients flow from the loss down to the lowest layer the tape trains, the frozen one included."""
+@pytest.mark.parametrize("decorator", ["@tf.function", ""])
+def test_a_layer_frozen_in_its_constructor_above_one_that_trains_under_a_tape(decorator):
+    """Input gradients flow from the loss down to the lowest layer the tape trains, the frozen one included;
+    an eager step differentiates every op its tape recorded on watched variables (Keras 2 watches the frozen
+    layer's): priced whole."""
     sites = _sites("""
         import tensorflow as tf
         net = keras.Sequential([keras.layers.Dense(64, input_shape=(100,)), keras.layers.Dense(64, trainable=False),
                                 keras.layers.Dense(10)])
 
 
+        DECORATOR
         def step(batch, target):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_mean(tf.square(target - net(batch, training=True)))
@@ -293,8 +297,11 @@ def test_a_layer_frozen_in_its_constructor_above_one_that_trains_under_a_tape():
 
 
         step(np.zeros((16, 100), "float32"), np.zeros((16, 10), "float32"))
-    """, base=False)
+    """.replace("DECORATOR", decorator), base=False)
     bottom, middle, top = _flops(sites, "Dense")
     (taped,) = [s for s in sites if s.api.endswith("Sequential.__call__")]
+    if not decorator:
+        assert "backward_flops_per_sample" not in taped.work and "trainable_params" not in taped.work
+        return
     assert _value(taped, "backward_flops_per_sample") == 2 * bottom + middle + 2 * top
     assert _value(taped, "trainable_params") == 100 * 64 + 64 + 64 * 10 + 10
