@@ -281,8 +281,7 @@ def test_a_custom_step_trains_the_whole_model_where_its_tape_or_its_freeze_is_no
 @pytest.mark.parametrize("decorator", ["@tf.function", ""])
 def test_a_layer_frozen_in_its_constructor_above_one_that_trains_under_a_tape(decorator):
     """Input gradients flow from the loss down to the lowest layer the tape trains, the frozen one included;
-    an eager step differentiates every op its tape recorded on watched variables (Keras 2 watches the frozen
-    layer's): priced whole."""
+    an eager step's tape differentiates the frozen layer's ops too (measured: trainable.py): priced whole."""
     sites = _sites("""
         import tensorflow as tf
         net = keras.Sequential([keras.layers.Dense(64, input_shape=(100,)), keras.layers.Dense(64, trainable=False),
