@@ -528,11 +528,18 @@ class Resolver:
     def settle_frozen_steps(self) -> None:
         """A custom training step trains what it was walked training where that is still so once the
         module is walked, and a tf.function traces it (trainable.py); elsewhere its whole backward pass
-        is priced."""
+        is priced (what its optimizer updates kept where known), and for every training call where the
+        module may run functions eagerly (`tf.config.run_functions_eagerly`, not given a literal False:
+        fit's step too runs eagerly)."""
         for work, meta, func, states in self.frozen_steps:
-            if not _traced(func) or trainable.taped(meta, id(func), self.first_run(func)) != states:
-                work.pop("backward_flops_per_sample", None)
+            if trainable.taped(meta, id(func), self.first_run(func)) != states:
                 work.pop("trainable_params", None)
+                work.pop("backward_flops_per_sample", None)
+            elif not _traced(func):  # (what its optimizer updates is known)
+                work.pop("backward_flops_per_sample", None)
+        if any(c.api in RUN_EAGERLY and c.features.get("run_eagerly") is not False for c in self.calls):
+            for c in self.calls:
+                c.work.pop("backward_flops_per_sample", None)
 
     def count_mapped_work(self) -> None:
         """A model method fed a pipeline whose `map` runs TF work gets the calls of those functions per
@@ -3530,6 +3537,8 @@ class Resolver:
             _mark_compiled(named)
         if owner is not None and work_mod.is_model(owner):  # what its training calls train from here on (trainable.py)
             trainable.seen(owner.meta, api.rpartition(".")[2], self.ctx.branches > 0, id(self.ctx.func))
+            if api.endswith(".compile"):  # `run_eagerly=True`: its training step's tape is not traced (trainable.py)
+                owner.meta[trainable.EAGERLY] = named.get("run_eagerly", Const(False)) not in (Const(False), Const(None))
             if api.endswith(".compile"):  # its optimizer's slots, which a save of the whole model writes
                 slots.compiled(owner.meta, named.get("optimizer"), self.ctx.branches > 0)
         if api.endswith(".apply_gradients") and type(owner) is Inst and owner.cls.startswith(slots.KERAS_PATH):
@@ -5160,6 +5169,10 @@ def _validates(named: dict) -> bool | None:
     if type(split) is Const and _is_number(split.value):
         return split.value > 0
     return None
+
+
+#: The calls that make every tf.function (a Keras fit's step among them) run eagerly.
+RUN_EAGERLY = frozenset({"tensorflow.config.run_functions_eagerly", "tensorflow.config.experimental_run_functions_eagerly"})
 
 
 def _mark_compiled(named: dict) -> None:

@@ -25,7 +25,8 @@ statement does before the module first runs the step (`taped`); a layer set twic
 module does not run itself (an API calls it), is unknown. An eager step is priced whole: its tape
 differentiates what it recorded, a frozen layer's ops too (measured, TF 2.21 and Keras 3.15 on one
 CPU core, six frozen 1024-wide Dense layers under a 1-unit head, 256 rows a step: eager 483 ms a
-step whole, 528 ms frozen; traced 375 and 130 ms). A training step's
+step whole, 528 ms frozen; traced 375 and 130 ms); so is a `fit` compiled with `run_eagerly`
+(`EAGERLY`), and every training call of a module that may run its functions eagerly. A training step's
 backward pass (`backward_flops`) takes, from the lowest layer that trains up to the loss, each
 layer's input gradient (its forward FLOPs once more) and, for a layer that trains, its weight
 gradient (once more again): twice the forward FLOPs where every layer trains
@@ -49,6 +50,9 @@ AT_COMPILE = "trainable_at_compile"
 SET_IN = "trainable_set_in"
 #: The meta key of the line of the one statement that set a layer's `trainable`, None once set by two.
 SET_AT = "trainable_set_at"
+#: The meta key of whether a model's last `compile` may run its training step eagerly (`run_eagerly`
+#: not a literal False): its tape then differentiates its frozen layers too.
+EAGERLY = "compiled_eagerly"
 #: The states of a model whose training is not known statically.
 UNKNOWN: dict[int, bool | None] = {0: None}
 

@@ -1098,7 +1098,10 @@ def _model_call(method: str, named: dict, features: dict, owner: Inst | None,
     if net is not None:
         work.update(_net_work(net))
         if method in ("fit", "train_on_batch") and owner is not None:
-            work.update(_trained_work(net, owner.meta.get(trainable.COMPILED)))
+            trained = _trained_work(net, owner.meta.get(trainable.COMPILED))
+            if owner.meta.get(trainable.EAGERLY):  # its tape differentiates the frozen layers too (trainable.py)
+                trained.pop("backward_flops_per_sample", None)
+            work.update(trained)
     elif method != "__call__":
         if owner is not None and owner.how == "subclass":  # `Distiller(student, teacher)`: models it is given
             unbuilt = "a subclassed model none of whose layers is known here (the models or layers it is given, or builds)"

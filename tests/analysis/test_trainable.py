@@ -299,8 +299,26 @@ def test_a_layer_frozen_in_its_constructor_above_one_that_trains_under_a_tape(de
     """.replace("DECORATOR", decorator), base=False)
     bottom, middle, top = _flops(sites, "Dense")
     (taped,) = [s for s in sites if s.api.endswith("Sequential.__call__")]
+    assert _value(taped, "trainable_params") == 100 * 64 + 64 + 64 * 10 + 10  # what its optimizer updates
     if not decorator:
-        assert "backward_flops_per_sample" not in taped.work and "trainable_params" not in taped.work
+        assert "backward_flops_per_sample" not in taped.work
         return
     assert _value(taped, "backward_flops_per_sample") == 2 * bottom + middle + 2 * top
-    assert _value(taped, "trainable_params") == 100 * 64 + 64 + 64 * 10 + 10
+
+
+def test_a_frozen_base_trained_eagerly_keeps_its_whole_backward_pass():
+    """An eager step's tape differentiates the frozen layers' ops too (trainable.py): a fit compiled with
+    `run_eagerly`, or any training call of a module that may run its functions eagerly."""
+    fit = 'model.compile(optimizer="adam", loss="mse"RUN)\nmodel.fit(x, y, epochs=10)\n'
+    for body in (fit.replace("RUN", ", run_eagerly=True"), fit.replace("RUN", ", run_eagerly=debug"),
+                 "tf.config.run_functions_eagerly(True)\n" + fit.replace("RUN", "")):
+        sites = _sites("import tensorflow as tf\ndebug = input()\nbase.trainable = False\n" + body)
+        (site,) = _fits(sites)
+        assert "backward_flops_per_sample" not in site.work, body
+        assert _value(site, "trainable_params") == 32 * 10 + 10  # what the optimizer updates is still the head
+    sites = _sites("import tensorflow as tf\nbase.trainable = False\n" + fit.replace("RUN", ", run_eagerly=False"))
+    assert "backward_flops_per_sample" in _fits(sites)[0].work
+    _, taped, calls = _step_sites("tf.config.run_functions_eagerly(True)\nbase.trainable = False\n",
+                                  "\ntrain_step(x[:32], y[:32])\n")
+    for site in (taped, *calls):
+        assert "backward_flops_per_sample" not in site.work
