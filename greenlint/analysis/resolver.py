@@ -371,6 +371,7 @@ class Resolver:
         self.functions: list[FuncInfo] = []  # every def walked or pending, in definition order
         self.tf_imported = False  # the module imports TensorFlow or Keras: untyped `.fit(` is Keras's
         self.tape_steps: dict[int, int] = {}  # id of a GradientTape's meta -> the line of its training step
+        self.frozen_steps: list[tuple[Work, dict, FuncInfo, dict]] = []  # (work, model meta, function, states): `settle_frozen_steps`
         self.fed_rows: dict[ast.Dict, int] = {}  # a dict display -> the rows of the first array among its values
         self.arg_scopes: list[dict] = [{}]  # per enclosing `with slim.arg_scope(...)`, in the calls walked too: slim.py
         self.fed_host: dict[ast.Dict, Inst] = {}  # a dict display -> the first host batch among its values
@@ -451,6 +452,7 @@ class Resolver:
         if self.exporting:
             return []
         self.order_traces()
+        self.settle_frozen_steps()
         self.count_traced_work()
         self.count_mapped_work()
         traced_ids = self.traced_functions()
@@ -522,6 +524,22 @@ class Resolver:
             for c in body:
                 if id(c.func) in inside:  # a helper also called eagerly keeps its eager runs' figure
                     c.work["symbolic"] = symbolic
+
+    def settle_frozen_steps(self) -> None:
+        """A custom training step trains what it was walked training where that is still so once the
+        module is walked, and a tf.function traces it (trainable.py); elsewhere its whole backward pass
+        is priced (what its optimizer updates kept where known), and for every training call where the
+        module may run functions eagerly (`tf.config.run_functions_eagerly`, not given a literal False:
+        fit's step too runs eagerly)."""
+        for work, meta, func, states in self.frozen_steps:
+            if trainable.taped(meta, id(func), self.first_run(func)) != states:
+                work.pop("trainable_params", None)
+                work.pop("backward_flops_per_sample", None)
+            elif not _traced(func):  # (what its optimizer updates is known)
+                work.pop("backward_flops_per_sample", None)
+        if any(c.api in RUN_EAGERLY and c.features.get("run_eagerly") is not False for c in self.calls):
+            for c in self.calls:
+                c.work.pop("backward_flops_per_sample", None)
 
     def count_mapped_work(self) -> None:
         """A model method fed a pipeline whose `map` runs TF work gets the calls of those functions per
@@ -791,7 +809,7 @@ class Resolver:
         listed = trainable.listed_layers(model, bounds)
         for meta in listed if listed is not None else [model.meta]:
             trainable.set_trainable(meta, state if listed is not None and not self.ctx.branches else None,
-                                    id(self.ctx.func))
+                                    id(self.ctx.func), node.lineno)
 
     def unroll(self, node: ast.For, items: list, before: dict, count: int | None, trips: int | None,
                upper: bool) -> None:
@@ -2179,7 +2197,8 @@ class Resolver:
             elif isinstance(target, ast.Attribute) and target.attr in work_mod.GRAPH_ATTRIBUTES and work_mod.is_model(owner):
                 work_mod.rewired(owner, target.attr, value)  # `vgg.outputs = [vgg.layers[9].output]`: another network from here on
             elif isinstance(target, ast.Attribute) and target.attr == "trainable" and (work_mod.is_model(owner) or work_mod.is_layer(owner)):
-                trainable.set_trainable(owner.meta, trainable.assigned(value, self.ctx.branches > 0), id(self.ctx.func))
+                trainable.set_trainable(owner.meta, trainable.assigned(value, self.ctx.branches > 0), id(self.ctx.func),
+                                        target.lineno)
         elif kind in (ast.Tuple, ast.List):
             items = _unpack(value, len(target.elts))
             for i, element in enumerate(target.elts):
@@ -3525,6 +3544,8 @@ class Resolver:
             _mark_compiled(named)
         if owner is not None and work_mod.is_model(owner):  # what its training calls train from here on (trainable.py)
             trainable.seen(owner.meta, api.rpartition(".")[2], self.ctx.branches > 0, id(self.ctx.func))
+            if api.endswith(".compile"):  # `run_eagerly=True`: its training step's tape is not traced (trainable.py)
+                owner.meta[trainable.EAGERLY] = named.get("run_eagerly", Const(False)) not in (Const(False), Const(None))
             if api.endswith(".compile"):  # its optimizer's slots, which a save of the whole model writes
                 slots.compiled(owner.meta, named.get("optimizer"), self.ctx.branches > 0)
         if api.endswith(".apply_gradients") and type(owner) is Inst and owner.cls.startswith(slots.KERAS_PATH):
@@ -4379,6 +4400,7 @@ class Resolver:
                     self.inherited_steps.add(node)
                 if step == "training":
                     ctx.step_line = node.lineno
+                    self.frozen_step(node, owner, first if first is not None else named.get("inputs"), work)
                     if ctx.tapes:
                         self.tape_steps[id(ctx.tapes[-1])] = node.lineno
                     if ctx.func is not None:
@@ -4389,6 +4411,33 @@ class Resolver:
             line = line or (ctx.step_line if api.endswith(".apply_gradients") else None)
             if line is not None:
                 work["symbolic"] = work_mod.q(True, work_mod.INFERRED, f"counted in the training step at line {line}")
+
+    def frozen_step(self, node: ast.Call, model: Any, x: Any, work: Work) -> None:
+        """The backward pass of a custom training step of *model* on *x* whose function differentiates
+        the model's trainable weights, where it leaves some layers out (trainable.py `taped`)."""
+        func = self.ctx.func
+        if func is None or type(model) is not Inst or not trainable.differentiates(func.node, node.func):
+            return
+        states = trainable.taped(model.meta, id(func), self.first_run(func))
+        trained = work_mod.taped_work(model, x, states) if trainable.freezes(states) else {}
+        if trained:
+            work.update(trained)
+            self.frozen_steps.append((work, model.meta, func, states))
+
+    def first_run(self, info: FuncInfo, active: frozenset = frozenset()) -> int | None:
+        """The line of the module's first statement that calls *info*, itself or through the
+        functions calling it; None where it has a caller the module does not run that way (an API
+        calling it, a call of a line not known)."""
+        lines = []
+        for caller, place, _ in info.callers:
+            if caller is not None and id(caller) in active:
+                continue
+            line = (place.line or None if place is not None else None) if caller is None \
+                else self.first_run(caller, active | {id(info)})
+            if line is None:
+                return None
+            lines.append(line)
+        return min(lines) if lines and not info.implicit_calls and not info.handed_only else None
 
     def place(self, node: ast.Call | None, params: list[str]) -> runs_mod.Place:
         """Where a call sits (runs_mod.Place): its runs here, and the inputs each loop that
@@ -5147,6 +5196,10 @@ def _validates(named: dict) -> bool | None:
     if type(split) is Const and _is_number(split.value):
         return split.value > 0
     return None
+
+
+#: The calls that make every tf.function (a Keras fit's step among them) run eagerly.
+RUN_EAGERLY = frozenset({"tensorflow.config.run_functions_eagerly", "tensorflow.config.experimental_run_functions_eagerly"})
 
 
 def _mark_compiled(named: dict) -> None:

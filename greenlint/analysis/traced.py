@@ -94,6 +94,8 @@ def call_work(steps: list[BodyStep]) -> Work:
                                                                   f"line(s) {lines}, summed like their FLOPs")
     if flops:
         work["flops_per_sample"] = q(round(flops), INFERRED, note, **({"bound": "lower"} if partial else {}))
+        if training:
+            work.update(_backward(steps, batch, per_call))
     else:
         work["flops_per_sample"] = q(None, UNKNOWN, f"{note}: none known")
     if training:
@@ -113,6 +115,38 @@ def call_work(steps: list[BodyStep]) -> Work:
             work["params"] = q(params, INFERRED, pnote, **({"bound": "lower"} if params_partial else {}))
         else:
             work["params"] = q(None, UNKNOWN, f"{pnote}: none known")
+    return work
+
+
+def _backward(steps: list[BodyStep], batch: int | None, per_call: int) -> Work:
+    """`backward_flops_per_sample` and `trainable_params` of a training call whose body's steps
+    include one training a model with some layers frozen (trainable.py): their backward FLOPs summed
+    as `call_work` sums their FLOPs, another model call's twice its forward FLOPs (its whole backward
+    pass, as TRAINING_FLOPS prices it) and all its parameters; {} where none is frozen, or a model
+    call's FLOPs are unknown (the whole backward pass of those known is priced then)."""
+    if not any("backward_flops_per_sample" in s.work for s in steps):
+        return {}
+    backward, lower = 0.0, False
+    trained: int | None = 0
+    seen: set[int] = set()
+    for s in steps:
+        fps, own = _value(s.work, "flops_per_sample"), _batch(s.work)
+        key = "backward_flops_per_sample" if "backward_flops_per_sample" in s.work else "flops_per_sample"
+        if not isinstance(fps, (int, float)) or fps <= 0:
+            return {}
+        back = _value(s.work, key) * (1 if key == "backward_flops_per_sample" else 2)
+        lower = lower or s.work[key].bound == "lower"
+        backward += (back * own / batch if own is not None and batch else back) * (s.trips or 1) / per_call
+        if _value(s.work, "step") == "training" and s.model not in seen:
+            seen.add(s.model)
+            params = _value(s.work, "trainable_params" if "trainable_params" in s.work else "params")
+            trained = trained + params if isinstance(params, int) and trained is not None else None
+    note = "the model calls' backward passes, summed like their FLOPs: the layers each trains (its tape's " \
+           "trainable weights) from the loss down to the lowest, their input and weight gradients"
+    work = {"backward_flops_per_sample": q(round(backward), INFERRED, note, **({"bound": "lower"} if lower else {}))}
+    if trained is not None:
+        work["trainable_params"] = q(trained, INFERRED, "the parameters the model calls' tapes differentiate, "
+                                                        "each model once")
     return work
 
 

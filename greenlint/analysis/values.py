@@ -641,7 +641,7 @@ def is_sequence(value: Any) -> bool:
 WORK_KEYS = frozenset(
     {"layers", "graph", "sub_layers", "wrapped", "data", "shape", "shape_prov", "shape_note", "sym", "site_work",
      "length", "length_bound", "most_rows", "trainable", "compiled_trainable", "trainable_at_compile",
-     "trainable_set_in", "traced_functions", "cut", "call_output", "either", "unread", "estimator_model",
+     "trainable_set_in", "trainable_set_at", "compiled_eagerly", "traced_functions", "cut", "call_output", "either", "unread", "estimator_model",
      "estimator_work", "mapped", "batched",  # these two: a dataset's mapped functions (mapped.py)
      "rows", "index", "drawn",  # rows of unknown shape, row numbers, a batch drawn (arrays.py)
      "static_shape",  # a tensor's `set_shape` (queues.STATIC_SHAPE)

@@ -1098,7 +1098,10 @@ def _model_call(method: str, named: dict, features: dict, owner: Inst | None,
     if net is not None:
         work.update(_net_work(net))
         if method in ("fit", "train_on_batch") and owner is not None:
-            work.update(_trained_work(net, owner.meta.get(trainable.COMPILED)))
+            trained = _trained_work(net, owner.meta.get(trainable.COMPILED))
+            if owner.meta.get(trainable.EAGERLY):  # its tape differentiates the frozen layers too (trainable.py)
+                trained.pop("backward_flops_per_sample", None)
+            work.update(trained)
     elif method != "__call__":
         if owner is not None and owner.how == "subclass":  # `Distiller(student, teacher)`: models it is given
             unbuilt = "a subclassed model none of whose layers is known here (the models or layers it is given, or builds)"
@@ -1201,23 +1204,36 @@ def _net_work(net: Net) -> Work:
     return work
 
 
-def _trained_work(net: Net, states: dict | None) -> Work:
+def _trained_work(net: Net, states: dict | None, trains: str = "the last compile trains") -> Work:
     """`backward_flops_per_sample` and `trainable_params` of a training call whose model's last
-    `compile` left some layers out of training (trainable.py); {} where it trains them all or
-    what it trains is not known statically (the whole model's backward pass is priced then)."""
+    `compile` (or what else *trains*) left some layers out of training (trainable.py); {} where it
+    trains them all or what it trains is not known statically (the whole model's backward pass is
+    priced then)."""
     if not states or not trainable.freezes(states):
         return {}
     backward = trainable.backward_flops(net.passes, states)
     if backward is None:
         return {}
-    note = "the layers the last compile trains: their input gradients from the loss down to the lowest, their weight gradients"
+    note = f"the layers {trains}: their input gradients from the loss down to the lowest, their weight gradients"
     lower = {"bound": "lower"} if net.partial_flops else {}
     work = {"backward_flops_per_sample": q(round(backward), INFERRED, note, **lower)}
     if net.params is not None:
         trained = trainable.trainable_params(net.weights, states)
-        work["trainable_params"] = q(trained, INFERRED, "the parameters the last compile trains",
+        work["trainable_params"] = q(trained, INFERRED, f"the parameters {trains}",
                                      **({"bound": "lower"} if net.partial else {}))
     return work
+
+
+#: What a custom training step trains (trainable.py `taped`), as a note says it.
+TAPE_TRAINS = "whose trainable weights the step's GradientTape differentiates"
+
+
+def taped_work(model: Inst, x: Any, states: dict) -> Work:
+    """`_trained_work` of *model* called on *x* for a training step under a tape that trains
+    *states* (trainable.py `taped`)."""
+    data, _ = _data(x)
+    net = model_net(model, given_shape(x), None, data.most_shape if data else None)
+    return _trained_work(net, states, TAPE_TRAINS) if net is not None else {}
 
 
 def _loop_work(method: str, named: dict, features: dict, data: Data | None, pipeline: bool) -> Work:

@@ -3,8 +3,8 @@
 A call's time is set by the work it is given (docs/calls-json.md `work`): for `fit`, steps
 (epochs x batches, a validation batch at a third of a training one; an Estimator's `train(steps=N)`:
 N, `total_steps`) and FLOPs (3 x forward FLOPs per trained sample, or the forward FLOPs and the
-backward ones of the layers the model's last `compile` trains where the analysis found some frozen
-(`training_passes`), plus the optimizer's update of the weights it trains each step); for `evaluate`/`predict`/
+backward ones of the layers the model's last `compile` (or a custom step's tape) trains where the
+analysis found some frozen (`training_passes`, the one conversion: the rules read it too), plus the optimizer's update of the weights it trains each step); for `evaluate`/`predict`/
 `adapt`, batches and forward FLOPs; a call that runs one batch (`model(x)`, `*_on_batch`, a custom
 training step) is one step on its batch. Per kind,
 

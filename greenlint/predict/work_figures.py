@@ -139,7 +139,7 @@ def _frozen_said(group: str, features: dict) -> str:
     if group != "training" or passes >= TRAINING_FLOPS:
         return ""
     return (f" ({passes:.3g} forward passes a trained sample, not {TRAINING_FLOPS:g}: the backward pass of the "
-            "layers its model's compile trains, the others frozen)")
+            "layers it trains, the others frozen)")
 
 
 def _map_said(group: str, features: dict) -> str:

@@ -1,7 +1,8 @@
 """Evidence that a Keras training step is large enough for faster arithmetic to matter.
 
 A step is compute-bound on its matrix multiplications and convolutions when its forward and
-backward FLOPs (`TRAINING_FLOPS` x the model's FLOPs per sample x the batch) reach the n-half of
+backward FLOPs (`Site.training_passes` x the model's FLOPs per sample x the batch: 3, fewer where
+layers are frozen) reach the n-half of
 greenlint's cost model (`HALF_PEAK_FLOPS`, greenlint/predict/work_energy.py): below it a GPU kernel
 runs far under peak and the step's time is launches and Python. Where the analysis does not know
 the FLOPs, only what the program names is evidence: a Keras Application or a keras-hub/keras-cv
@@ -92,8 +93,8 @@ def step_flops(site: Site) -> tuple[float, bool, int | None] | None:
     if not isinstance(flops, (int, float)) or isinstance(flops, bool) or flops <= 0:
         return None
     if not (isinstance(batch, int) and not isinstance(batch, bool) and batch > 0) or _assumed_batch(site):
-        return TRAINING_FLOPS * flops, True, None
-    return TRAINING_FLOPS * flops * batch, site.work_lower("flops_per_sample"), batch
+        return site.training_passes() * flops, True, None
+    return site.training_passes() * flops * batch, site.work_lower("flops_per_sample"), batch
 
 
 def _assumed_batch(site: Site) -> bool:
@@ -121,9 +122,11 @@ def large_step(site: Site) -> str:
         flops, lower, batch = step
         whose = f"it trains {name}, whose" if named else "its"
         times = f"batch {batch}" if batch else "a batch of unknown size, taken as 1"
+        passes = site.training_passes()
+        frozen = "" if passes == TRAINING_FLOPS else ": no backward pass through its frozen layers"
         return (
             f"{whose} training step is {'at least ' if lower else ''}{flops:.1e} FLOPs "
-            f"(3 x forward FLOPs per sample x {times}), compute-bound on a GPU"
+            f"({passes:.3g} x forward FLOPs per sample x {times}{frozen}), compute-bound on a GPU"
         )
     if named:
         return f"it trains {name}, a large named architecture"

@@ -9,6 +9,7 @@ from typing import Any
 from greenlint.analysis.callsite import UNSAID, CallSite
 from greenlint.analysis.runs import option_defaults
 from greenlint.predict.prediction import Prediction
+from greenlint.predict.work_energy import training_passes
 from greenlint.units import fmt_count
 
 
@@ -32,6 +33,11 @@ class Site:
         entry = self.callsite.work.get(key)
         value = None if entry is None else entry.value
         return value if value is not None else self.features.get(key)
+
+    def training_passes(self) -> float:
+        """Forward passes' worth of FLOPs a trained sample of the call costs (work_energy.py
+        `training_passes`: fewer than TRAINING_FLOPS where the analysis found layers frozen)."""
+        return training_passes({key: self.work_value(key) for key in ("flops_per_sample", "backward_flops_per_sample")})
 
     def work_bound(self, key: str) -> str | None:
         """A work quantity's bound: "lower" (the known part of a model with unknown layers), "upper"

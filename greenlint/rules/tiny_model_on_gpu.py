@@ -54,6 +54,15 @@ AGENT = (
 )
 
 
+#: A model trained on 32 rows a step, its first layer frozen.
+FROZEN_STEP = (
+    "import numpy as np\nimport tensorflow as tf\n"
+    "model = tf.keras.Sequential([tf.keras.Input((64,)), tf.keras.layers.Dense(128, trainable=False), "
+    "tf.keras.layers.Dense(2)])\nmodel.compile(optimizer='adam', loss='mse')\n"
+    "for step in range(100000):\n    model.train_on_batch(np.zeros((32, 64)), np.zeros((32, 2)))\n"
+)
+
+
 class TinyModelOnGpu(Rule):
     """
     ## What it does
@@ -200,6 +209,7 @@ class TinyModelOnGpu(Rule):
             KERAS_RL.replace("Dense(16,", "Dense(4096,")
         ),
         Valid(KERAS_RL.replace("nb_steps=50000", "steps=50000")),  # not keras-rl's fit: its steps not stated
+        Valid(FROZEN_STEP.replace(", trainable=False", "")),  # trained whole: 3 passes of 32 rows, 1.6 x 10^6 FLOPs
         Valid(KERAS_RL.replace("gym.make('CartPole-v1')", "make_env()")),  # the observation's width unknown
     )
     INVALID = (
@@ -212,6 +222,11 @@ class TinyModelOnGpu(Rule):
             "    model.train_on_batch(np.zeros((32, 4)), np.zeros((32, 2)))\n",
             line=3,
             message_contains="on a GPU",
+        ),
+        Invalid(  # its first layer frozen: no backward pass below the head, 5.7 x 10^5 FLOPs a step
+            FROZEN_STEP,
+            line=3,
+            message_contains="stepped by a loop (`train_on_batch` at line 6, at most 573,440 FLOPs a step)",
         ),
         Invalid(  # a loop of unknown length (an environment's episode)
             "import numpy as np\nimport tensorflow as tf\n"

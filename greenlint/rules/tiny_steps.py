@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from greenlint.predict.work_energy import DENSE_FLOPS_PER_S, HALF_PEAK_FLOPS, TRAINING_FLOPS
+from greenlint.predict.work_energy import DENSE_FLOPS_PER_S, HALF_PEAK_FLOPS
 from greenlint.rules.site import Site, is_keras_model_method, method
 from greenlint.rules.syntax import is_training_step
 
@@ -41,7 +41,7 @@ def tiny_step(site: Site) -> float | None:
         rows = (min(samples, batch) if _count(samples) else batch) if _count(batch) else None
     if rows is None:
         return None
-    step = (TRAINING_FLOPS if is_training_step(site) else 1.0) * flops * rows
+    step = (site.training_passes() if is_training_step(site) else 1.0) * flops * rows
     return step if step <= TINY_STEP_FLOPS else None
 
 

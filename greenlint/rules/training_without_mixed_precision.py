@@ -90,7 +90,7 @@ class TrainingWithoutMixedPrecision(Rule):
     and no `set_floatx`, where the program shows that its training step is large enough for
     faster arithmetic to matter. A step is compute-bound on its matrix multiplications and
     convolutions when its forward and backward FLOPs (3 x the model's FLOPs per sample x the
-    batch) reach 10^9, the work at which one GPU kernel reaches half its peak (greenlint's cost
+    batch; fewer where layers are frozen: no backward pass below the lowest layer that trains) reach 10^9, the work at which one GPU kernel reaches half its peak (greenlint's cost
     model, greenlint/predict/work_energy.py); below it, the step's time is kernel launches and
     Python, and float16 saves nothing. A training is any call that runs training steps: Keras'
     `fit()`, `fit_generator()` and `train_on_batch()`; a custom step run eagerly (a model's call
@@ -448,6 +448,13 @@ class TrainingWithoutMixedPrecision(Rule):
         SAVING_OPTION,
     )
     VALID = (
+        Valid(  # near miss of the 2.1e+09 FLOPs step below: its convolutions frozen, their backward pass is not run
+            "import numpy as np\n" "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((28, 28, 1)),"
+            " tf.keras.layers.Conv2D(32, 3, trainable=False), tf.keras.layers.Conv2D(64, 3, trainable=False),"
+            " tf.keras.layers.Flatten(), tf.keras.layers.Dense(10)])\nm.compile(optimizer='adam', loss='mse')\n"
+            "m.fit(np.zeros((60000, 28, 28, 1)), np.zeros((60000, 10)), epochs=10)\n",
+            options={"material-saving-j": 0.0},
+        ),
         Valid(  # a pretrained CNN computes features once; the captioner trained on them is known and holds none of it
             "import tensorflow as tf\n"
             "vgg = tf.keras.applications.VGG16(include_top=True)\n"
@@ -728,6 +735,18 @@ class TrainingWithoutMixedPrecision(Rule):
             "m.fit(np.zeros((60000, 28, 28, 1)), np.zeros((60000, 10)), epochs=10)\n",
             line=4,
             message_contains="2.1e+09 FLOPs (3 x forward FLOPs per sample x batch 32)",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # a frozen pretrained base: its forward pass alone is large
+            "import numpy as np\nimport tensorflow as tf\n"
+            "base = tf.keras.applications.MobileNetV2(input_shape=(160, 160, 3), include_top=False)\n"
+            "base.trainable = False\n"
+            "m = tf.keras.Sequential([base, tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(10)])\n"
+            "m.compile(optimizer='adam', loss='mse')\n"
+            "m.fit(np.zeros((1000, 160, 160, 3)), np.zeros((1000, 10)), epochs=10)\n",
+            line=7,
+            message_contains="1.0e+10 FLOPs (1 x forward FLOPs per sample x batch 32: no backward pass through its "
+            "frozen layers)",
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # multi-backend Keras 2: compile wraps a tf.train optimizer, which the graph rewrite wraps

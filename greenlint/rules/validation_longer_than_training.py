@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from greenlint.predict.work_energy import TRAINING_FLOPS
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, keyword
 from greenlint.rules.defaults import argument_value
 from greenlint.rules.diagnostic import Diagnostic
@@ -79,7 +80,7 @@ class ValidationLongerThanTraining(Rule):
     CALLS = frozenset({"fit", "fit_generator"})
     MESSAGE = (
         "`{method}()` validates {validation} steps{every}{validation_basis}, {relation} its {training}"
-        " training steps{training_basis}: with a forward pass a third of a training step, about {share} % of each"
+        " training steps{training_basis}: with {step}, about {share} % of each"
         " epoch's work checks the model instead of training it"
     )
     FIX_TITLE = "Use fewer `validation_steps` (or `validation_freq`)"
@@ -156,6 +157,15 @@ class ValidationLongerThanTraining(Rule):
             message_contains="validates 500 steps per epoch (`cfg.VALIDATION_STEPS` = 500), more than its 100 training"
             " steps (`cfg.STEPS_PER_EPOCH` = 100)",
         ),
+        Invalid(  # its convolutions frozen: a training step is about one forward pass, not three
+            "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.Input((28, 28, 1)),"
+            " tf.keras.layers.Conv2D(32, 3, trainable=False), tf.keras.layers.Conv2D(64, 3, trainable=False),"
+            " tf.keras.layers.Flatten(), tf.keras.layers.Dense(10)])\nm.compile(optimizer='adam', loss='mse')\n"
+            "m.fit(ds, epochs=5, steps_per_epoch=100, validation_data=val, validation_steps=100)\n",
+            line=4,
+            message_contains="with a training step of 1.1 forward passes (no backward pass through its frozen layers),"
+            " about 48 % of each epoch's work",
+        ),
         Invalid(  # module constants
             "import tensorflow as tf\nSTEPS, VAL_STEPS = 100, 100\nm = tf.keras.Sequential()\n"
             "m.fit(ds, epochs=5, steps_per_epoch=STEPS, validation_data=val, validation_steps=VAL_STEPS)\n",
@@ -179,6 +189,7 @@ class ValidationLongerThanTraining(Rule):
             if training is None or validation is None or every is None or validation[0] < training[0] * every:
                 continue
             per_epoch = validation[0] / every
+            passes = site.training_passes()  # a training step's forward passes: 3, fewer where layers are frozen
             message = self.MESSAGE.format(
                 method=site.api.rsplit(".", 1)[-1],
                 validation=validation[0],
@@ -187,7 +198,9 @@ class ValidationLongerThanTraining(Rule):
                 relation="as many as" if per_epoch == training[0] else "more than",
                 training=training[0],
                 training_basis=training[1],
-                share=round(100 * per_epoch / (per_epoch + 3 * training[0])),
+                step="a forward pass a third of a training step" if passes == TRAINING_FLOPS else
+                f"a training step of {passes:.2g} forward passes (no backward pass through its frozen layers)",
+                share=round(100 * per_epoch / (per_epoch + passes * training[0])),
             )
             yield self.diagnostic(site.callsite.span, facts.path, message)
 

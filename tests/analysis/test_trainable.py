@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from greenlint.analysis.analyse import analyse_source
 
 HEADER = """
@@ -219,3 +221,104 @@ def test_a_frozen_keras_application_under_a_head_of_unknown_size_counts_no_backw
                                   "app.py").callsites)
     assert _value(fit, "trainable_params") == 1280 + 1
     assert 0 < _value(fit, "backward_flops_per_sample") < 10 * 2 * 1280
+
+
+#: A custom training step: a tf.function differentiating the model's trainable weights under a tape.
+STEP = """
+optimizer = keras.optimizers.Adam()
+
+
+@tf.function
+def train_step(images, labels):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(labels - model(images, training=True)))
+    grads = tape.gradient(loss, SOURCES)
+    optimizer.apply_gradients(zip(grads, SOURCES))
+
+
+"""
+
+
+def _step_sites(before: str, after: str = "", sources: str = "model.trainable_variables"):
+    """The custom step's model call and the tf.function's calls, *before* and *after* the step is defined."""
+    text = "import tensorflow as tf\n" + textwrap.dedent(before) + STEP.replace("SOURCES", sources) \
+        + textwrap.dedent(after)
+    sites = _sites(text)
+    (taped,) = [s for s in sites if s.api.endswith("Sequential.__call__")]
+    return sites, taped, [s for s in sites if _value(s, "step") == "training" and s is not taped]
+
+
+@pytest.mark.parametrize("freeze_after_the_step", [False, True])
+def test_a_custom_step_of_a_frozen_base_trains_the_head_the_tape_differentiates(freeze_after_the_step):
+    freeze, loop = "base.trainable = False\n", "for epoch in range(10):\n    train_step(x[:32], y[:32])\n"
+    sites, taped, calls = _step_sites(*(("", freeze + loop) if freeze_after_the_step else (freeze, loop)))
+    (head_flops,) = _flops(sites, "Dense")
+    (call,) = calls
+    for site in (taped, call):  # the model call under the tape, and the tf.function's call counting it
+        assert _value(site, "backward_flops_per_sample") == 2 * head_flops
+        assert _value(site, "trainable_params") == 32 * 10 + 10
+    assert _value(call, "flops_per_sample") == _value(taped, "flops_per_sample") > 100 * head_flops
+    assert "trainable weights the step's GradientTape differentiates" in taped.work["backward_flops_per_sample"].note
+
+
+def test_a_custom_step_trains_the_whole_model_where_its_tape_or_its_freeze_is_not_known():
+    freeze = "base.trainable = False\n"
+    run = "\ntrain_step(x[:32], y[:32])\n"
+    for before, after, sources in (
+        ("", run, "model.trainable_variables"),  # nothing frozen
+        (freeze, run, "head.trainable_variables"),  # another model's weights: what its backward reaches is not read
+        (freeze, run, "model.trainable_variables + []"),
+        # unfrozen after the first call: an eager step trains the whole from then on, a traced one keeps its trace
+        (freeze, run + "base.trainable = True\n" + run, "model.trainable_variables"),
+        ("", run + freeze + run, "model.trainable_variables"),  # frozen after the first call, as a trace is kept
+        ("import sys\nif sys.argv:\n    base.trainable = False\n", run, "model.trainable_variables"),
+    ):
+        _, taped, calls = _step_sites(before, after, sources)
+        for site in (taped, *calls):
+            assert "backward_flops_per_sample" not in site.work and "trainable_params" not in site.work, (before, after)
+
+
+@pytest.mark.parametrize("decorator", ["@tf.function", ""])
+def test_a_layer_frozen_in_its_constructor_above_one_that_trains_under_a_tape(decorator):
+    """Input gradients flow from the loss down to the lowest layer the tape trains, the frozen one included;
+    an eager step's tape differentiates the frozen layer's ops too (measured: trainable.py): priced whole."""
+    sites = _sites("""
+        import tensorflow as tf
+        net = keras.Sequential([keras.layers.Dense(64, input_shape=(100,)), keras.layers.Dense(64, trainable=False),
+                                keras.layers.Dense(10)])
+
+
+        DECORATOR
+        def step(batch, target):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(target - net(batch, training=True)))
+            tape.gradient(loss, net.trainable_weights)
+
+
+        step(np.zeros((16, 100), "float32"), np.zeros((16, 10), "float32"))
+    """.replace("DECORATOR", decorator), base=False)
+    bottom, middle, top = _flops(sites, "Dense")
+    (taped,) = [s for s in sites if s.api.endswith("Sequential.__call__")]
+    assert _value(taped, "trainable_params") == 100 * 64 + 64 + 64 * 10 + 10  # what its optimizer updates
+    if not decorator:
+        assert "backward_flops_per_sample" not in taped.work
+        return
+    assert _value(taped, "backward_flops_per_sample") == 2 * bottom + middle + 2 * top
+
+
+def test_a_frozen_base_trained_eagerly_keeps_its_whole_backward_pass():
+    """An eager step's tape differentiates the frozen layers' ops too (trainable.py): a fit compiled with
+    `run_eagerly`, or any training call of a module that may run its functions eagerly."""
+    fit = 'model.compile(optimizer="adam", loss="mse"RUN)\nmodel.fit(x, y, epochs=10)\n'
+    for body in (fit.replace("RUN", ", run_eagerly=True"), fit.replace("RUN", ", run_eagerly=debug"),
+                 "tf.config.run_functions_eagerly(True)\n" + fit.replace("RUN", "")):
+        sites = _sites("import tensorflow as tf\ndebug = input()\nbase.trainable = False\n" + body)
+        (site,) = _fits(sites)
+        assert "backward_flops_per_sample" not in site.work, body
+        assert _value(site, "trainable_params") == 32 * 10 + 10  # what the optimizer updates is still the head
+    sites = _sites("import tensorflow as tf\nbase.trainable = False\n" + fit.replace("RUN", ", run_eagerly=False"))
+    assert "backward_flops_per_sample" in _fits(sites)[0].work
+    _, taped, calls = _step_sites("tf.config.run_functions_eagerly(True)\nbase.trainable = False\n",
+                                  "\ntrain_step(x[:32], y[:32])\n")
+    for site in (taped, *calls):
+        assert "backward_flops_per_sample" not in site.work

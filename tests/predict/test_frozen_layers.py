@@ -12,7 +12,7 @@ from greenlint.analysis.analyse import analyse_source
 from greenlint.predict import load_predictor
 from greenlint.predict.devices import device_units
 from greenlint.predict.site_predictions import with_work
-from greenlint.predict.work_energy import TRAINING_FLOPS, derive
+from greenlint.predict.work_energy import TRAINING_FLOPS, derive, one_batch
 
 FIT = "tensorflow.keras.Model.fit"
 FPS = 4e8  # forward FLOPs per sample of a mid-sized CNN
@@ -108,3 +108,47 @@ def test_freezing_the_base_saves_its_backward_pass_and_a_second_compile_restores
     end_to_end, frozen, unfrozen = figures[10], figures[19], figures[22]
     assert unfrozen == pytest.approx(end_to_end)
     assert frozen < end_to_end / 2  # the base's backward is 2 of its 3 passes; its start-up and steps remain
+
+
+CUSTOM_STEP = """
+import numpy as np
+import tensorflow as tf
+from tensorflow import keras
+
+x = np.zeros((32, 224, 224, 3), "float32")
+y = np.zeros((32,), "int32")
+base = keras.applications.ResNet50(include_top=False, weights="imagenet", input_shape=(224, 224, 3), pooling="avg")
+FREEZE
+detector = keras.Sequential([base, keras.layers.Dense(20)])
+optimizer = keras.optimizers.Adam()
+
+
+DECORATOR
+def train_step(images, labels):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(keras.losses.sparse_categorical_crossentropy(labels, detector(images, training=True)))
+    grads = tape.gradient(loss, detector.trainable_variables)
+    optimizer.apply_gradients(zip(grads, detector.trainable_variables))
+
+
+train_step(x, y)
+"""
+
+
+@pytest.mark.parametrize("decorator", ["@tf.function", ""])
+def test_a_custom_step_of_a_frozen_base_costs_its_forward_pass_and_the_heads_training(shipped, decorator):
+    """A tf.function's call: its graph runs no backward pass of the frozen base. An eager step's model call
+    is priced whole: its tape differentiates the frozen base's ops too (measured: analysis/trainable.py)."""
+    figures = {}
+    for freeze in ("", "base.trainable = False"):
+        text = CUSTOM_STEP.replace("FREEZE", freeze).replace("DECORATOR", decorator)
+        (step,) = [s for s in analyse_source(text, "step.py").callsites
+                   if getattr(s.work.get("step"), "value", None) == "training" and "symbolic" not in s.work]
+        features = with_work(step.features, step.work, step.runs)
+        figures[freeze] = shipped.predict(step.api, features).energy_j, derive("training", one_batch(step.api, features))
+    (whole, (_, whole_flops)), (frozen, (_, frozen_flops)) = figures[""], figures["base.trainable = False"]
+    if not decorator:
+        assert (frozen, frozen_flops) == (whole, whole_flops)
+        return
+    assert frozen_flops == pytest.approx(whole_flops / TRAINING_FLOPS, rel=0.01)  # the base's forward pass, near all
+    assert frozen < whole
