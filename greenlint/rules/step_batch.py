@@ -35,7 +35,7 @@ _FRESH = (ast.Call, ast.Await, ast.NamedExpr, ast.Lambda, ast.ListComp, ast.Gene
 
 
 @dataclass(frozen=True)
-class Repeat:
+class RepeatedPass:
     """A forward pass (*site*) of the model a training step (*step*) trains, on the step's batch."""
 
     site: Site
@@ -50,7 +50,7 @@ class Repeat:
     via: ast.Call | None = None
 
 
-def repeats(facts: FileFacts) -> list[Repeat]:
+def repeats(facts: FileFacts) -> list[RepeatedPass]:
     """The file's forward passes of a Keras model run on the batch a training step of the same
     model is given in the same pass (of a loop, or of a function that trains one step: no `if`
     between either and the function), the batch's names not bound again between them; a pass
@@ -58,7 +58,7 @@ def repeats(facts: FileFacts) -> list[Repeat]:
     return facts.once("step_batch.repeats", lambda: list(_gather(facts)))
 
 
-def _gather(facts: FileFacts) -> Iterator[Repeat]:
+def _gather(facts: FileFacts) -> Iterator[RepeatedPass]:
     steps = [(s, c) for s in facts.sites if (c := _step_call(facts, s)) is not None]
     if not steps:
         return
@@ -69,13 +69,13 @@ def _gather(facts: FileFacts) -> Iterator[Repeat]:
         model, given = _model(site, call), _batch(site, call)[0] or call
         found = next(((s, r) for s, c in steps if (r := _same_batch(facts, site, call, s, c)) is not None), None)
         if found is not None:
-            yield Repeat(site, found[0], found[1], model, given)
+            yield RepeatedPass(site, found[0], found[1], model, given)
             continue
         called = _called_step(facts, site, call, steps)
         if called is not None and not (
             called[1].lineno < call.lineno and _steers(facts, call, site.callsite.span.cell)
         ):
-            yield Repeat(site, called[0], True, model, given, called[1])
+            yield RepeatedPass(site, called[0], True, model, given, called[1])
 
 
 def _called_step(
@@ -171,7 +171,7 @@ def _batch(site: Site, call: ast.Call) -> tuple[ast.expr | None, ast.expr | None
 
 
 def _same_batch(facts: FileFacts, site: Site, call: ast.Call, step: Site, stepped: ast.Call) -> bool | None:
-    """Whether the step gives what *call* computes (`Repeat.returned`) where *call* runs its model
+    """Whether the step gives what *call* computes (`RepeatedPass.returned`) where *call* runs its model
     on the step's batch in the step's pass; None where it does not."""
     cell = site.callsite.span.cell
     if step.callsite.span.cell != cell or ast.dump(_model(site, call)) != ast.dump(_model(step, stepped)):
