@@ -44,6 +44,8 @@ RANDOM_BODY = ("EfficientNet",)
 RANDOM_TOP = frozenset({"MobileNet", "MobileNetV3Small", "MobileNetV3Large"})
 #: The hub layer whose call runs in inference mode when it is not trainable (its default).
 HUB_LAYER = "tensorflow_hub.KerasLayer"
+#: How the message names a dataset whose elements are the same on every pass.
+DATASET = "a dataset with no random map"
 #: Bytes of a float32 feature.
 FLOAT32 = 4
 
@@ -184,8 +186,8 @@ class FrozenBaseRecomputedEachEpoch(Rule):
     MESSAGE = (
         "`{call}` trains only the layers after `{base}`, a frozen{application} base that runs first on data that is"
         " the same every epoch ({data}): each of its {epochs} epochs runs the base's forward pass again on the same"
-        " samples; run the base once over the data (`{base}.predict(...)`, or a `dataset.map(...)` then `.cache()`)"
-        " and fit the head on its features: {saved} of the base's forward work saved{flops}{price}{size}"
+        " samples; run the base once over the data ({run}) and fit the head on its features: {saved} of the base's"
+        " forward work saved{flops}{price}{size}"
     )
     FIX_TITLE = "Compute the frozen base's features once and fit the head on them"
     VALID = (
@@ -298,12 +300,21 @@ class FrozenBaseRecomputedEachEpoch(Rule):
                     application=f" {base.application}" if base.application else "",
                     data=data,
                     epochs=epochs,
+                    run=_run_once(base, data),
                     saved=f"{epochs - 1}/{epochs}",
                     flops=_flops(site, base, epochs),
                     price=f", {saving_clause(saving[0], saving[1], site.prediction.label)}" if saving else "",
                     size=_size(site, base),
                 ),
             )
+
+
+def _run_once(base: Base, data: str) -> str:
+    """How the base runs once over the data: a cached map of a dataset, else a prediction."""
+    if data == DATASET:
+        return f"`dataset.map(lambda x, y: ({base.name}(x, training=False), y)).cache()`"
+    model = f"tf.keras.Sequential([{base.name}])" if base.application == "hub.KerasLayer" else base.name
+    return f"`features = {model}.predict(x)`"
 
 
 def _saving(site: Site, base: Base, share: float) -> tuple[Joules, tuple[float, float]] | None:
@@ -354,7 +365,7 @@ def _fixed_data(facts: FileFacts, site: Site, call: ast.Call, cell: int | None) 
         return "arrays"
     source = last_name(chain.func)
     if source in SOURCES:
-        return "a dataset with no random map"
+        return DATASET
     if source in FLOWS and isinstance(chain.func, ast.Attribute) and not methods:
         generator = _resolved(facts, chain.func.value, chain, cell)
         if (
@@ -372,6 +383,7 @@ def _keeps(facts: FileFacts, method: ast.Call, cell: int | None) -> bool:
     `map` of a lambda or a function of the file that calls only FIXED_MAPS."""
     if method.func.attr != "map":  # type: ignore[attr-defined]
         return True
+    cell = _unit(facts, method, cell)
     functions = definitions(facts, map_function(method), cell)
     return len(functions) == 1 and all(
         last_name(n.func) in FIXED_MAPS for n in ast.walk(functions[0]) if isinstance(n, ast.Call)
@@ -389,6 +401,7 @@ def _frozen_base(facts: FileFacts, site: Site, fit: ast.Call, cell: int | None) 
         made, unit = _returned(facts, made, cell)
     if not isinstance(made, ast.Call):
         return None
+    unit = _unit(facts, made, unit)
     steps = _steps(facts, made, unit)
     if steps is None:
         return None
@@ -401,6 +414,7 @@ def _frozen_base(facts: FileFacts, site: Site, fit: ast.Call, cell: int | None) 
         return None
     api = _api(facts, maker, unit)
     application = api.rpartition(".")[2] if api.startswith("tensorflow.keras.applications.") else None
+    application = "hub.KerasLayer" if api == HUB_LAYER else application
     if api == HUB_LAYER:
         if any(k.arg == "trainable" and not _literal_false(k.value) for k in maker.keywords):
             return None
@@ -420,7 +434,7 @@ def _frozen_base(facts: FileFacts, site: Site, fit: ast.Call, cell: int | None) 
 
 def _flops_of(facts: FileFacts, node: ast.expr, cell: int | None) -> float | None:
     """The forward FLOPs per sample of the site at *node* (a layer applied, a layer made), None where not known."""
-    site = facts.site_at(node, cell)
+    site = facts.site_at(node, _unit(facts, node, cell))
     flops = site.work_value("flops_per_sample") if site is not None and not site.work_lower("flops_per_sample") else None
     return flops if isinstance(flops, (int, float)) and not isinstance(flops, bool) else None
 
@@ -485,7 +499,7 @@ def _preprocessing(facts: FileFacts, func: ast.expr, made: ast.Call, cell: int |
         return True
     maker = func if isinstance(func, ast.Call) else _resolved(facts, func, made, cell)
     if isinstance(func, (ast.Attribute, ast.Name)) and not isinstance(maker, ast.Call):  # a function applied
-        path = facts.imported_path(func, cell) or ast.unparse(func)
+        path = facts.imported_path(func, _unit(facts, func, cell)) or ast.unparse(func)
         return path.rpartition(".")[2] in PREPROCESSING
     return isinstance(maker, ast.Call) and last_name(maker.func) in PREPROCESSING | INPUTS
 
@@ -511,7 +525,7 @@ def _frozen(
         for position, node in _assignments(facts, scope_of(facts, made, unit), unit)
         if position < limit and _sets_trainable(node) and ast.unparse(node.targets[0].value) == name  # type: ignore[attr-defined]
     ]
-    if not freezes or not _literal_false(freezes[-1][1].value) or _guarded(facts, freezes[-1][1], unit):
+    if not freezes or not _literal_false(freezes[-1][1].value) or _guarded(facts, freezes[-1][1], freezes[-1][0][0] or None):
         return False
     frozen_at = freezes[-1][0]
     return not any(
@@ -566,11 +580,21 @@ def _assignments(facts: FileFacts, scope: ast.AST | None, cell: int | None) -> l
     return sorted(found, key=lambda pair: pair[0])
 
 
+def _unit(facts: FileFacts, node: ast.AST, cell: int | None) -> int | None:
+    """The notebook cell a call, name or attribute of the file is written in (*cell* for another node)."""
+    units = facts.once(
+        "frozen_base_units",
+        lambda: {id(n): u for u, _ in cell_units(facts) for n in facts.nodes(u, ast.Call, ast.Name, ast.Attribute)},
+    )
+    return units.get(id(node), cell)
+
+
 def _resolved(facts: FileFacts, expr: ast.expr | None, at: ast.AST, cell: int | None) -> ast.expr | None:
     """The value a name holds where *at* is: its last plain assignment before it in its scope
     (a module's in the earlier cells of a notebook too); anything else as it is."""
     if not isinstance(expr, ast.Name):
         return expr
+    cell = _unit(facts, at, cell)
     bound = [
         node.value
         for position, node in _assignments(facts, scope_of(facts, at, cell), cell)
@@ -597,6 +621,7 @@ def _returned(facts: FileFacts, call: ast.Call, cell: int | None) -> tuple[ast.e
 
 def _api(facts: FileFacts, call: ast.Call, cell: int | None) -> str:
     """What a call makes, as the catalog names it; the import's path where the catalog has no site for it."""
+    cell = _unit(facts, call, cell)
     site = facts.site_at(call, cell)
     return site.api if site is not None else facts.imported_path(call.func, cell) or ""
 
