@@ -233,6 +233,11 @@ class FrozenBaseRecomputedEachEpoch(Rule):
         Valid(  # the base is not the first computation: a trained layer before it changes its input every step
             GRAPH.format(app="ResNet50", first="tf.keras.layers.Conv2D(3, 1)(inputs)", training=", training=False")
         ),
+        Valid(  # a tenth of the batches each epoch: the epochs go on over other samples, none recomputed
+            GRAPH.format(app="ResNet50", first="inputs", training=", training=False").replace(
+                "epochs=5)", "epochs=3, steps_per_epoch=int(0.1 * len(train)))"
+            )
+        ),
         Valid(HUB.format(augment="rescale=1 / 255.0", trainable="trainable=True, ")),  # a hub layer that trains
         Valid(  # an ImageDataGenerator that augments: other images every epoch
             HUB.format(augment="rescale=1 / 255.0, horizontal_flip=True", trainable="")
@@ -267,8 +272,11 @@ class FrozenBaseRecomputedEachEpoch(Rule):
             line=12,
             message_contains="a frozen EfficientNetB0 base",
         ),
-        Invalid(  # a hub layer, frozen by default, in a model a function of the file builds; a rescaling flow
-            HUB.format(augment="rescale=1 / 255.0", trainable=""),
+        Invalid(  # a hub layer, frozen by default, in a model a function of the file builds; a rescaling flow,
+            # each epoch all of its batches
+            HUB.format(augment="rescale=1 / 255.0", trainable="").replace(
+                "epochs=5)", "epochs=5, steps_per_epoch=len(flow))"
+            ),
             line=10,
             message_contains="trains only the layers after `extractor`",
         ),
@@ -283,7 +291,7 @@ class FrozenBaseRecomputedEachEpoch(Rule):
             cell = site.callsite.span.cell
             if call is None or not isinstance(call.func, ast.Attribute) or in_tests(facts, site):
                 continue
-            data = _fixed_data(facts, site, call, cell)
+            data = _fixed_data(facts, site, call, cell) if _whole_epochs(facts, call, cell) else None
             base = _frozen_base(facts, site, call, cell) if data is not None else None
             if base is None:
                 continue
@@ -348,6 +356,23 @@ def _size(site: Site, base: Base) -> str:
 
 
 # -- the data -----------------------------------------------------------------------------------
+def _whole_epochs(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
+    """Each epoch is a whole pass over the data: no `steps_per_epoch`, or one that reads the data's own
+    size with no number in it (`len(ds)`, `ceil(flow.samples / flow.batch_size)`); a share of it
+    (`int(0.1 * len(ds))`) goes on from where the last epoch stopped, over other samples."""
+    steps = argument(call, "steps_per_epoch")
+    if steps is None:
+        return True
+    given = argument(call, "x", 0)
+    value = _resolved(facts, steps, call, cell) if isinstance(steps, ast.Name) else steps
+    nodes = list(ast.walk(value)) if value is not None else []
+    return (
+        isinstance(given, ast.Name)
+        and any(isinstance(n, ast.Name) and n.id == given.id for n in nodes)
+        and not any(isinstance(n, ast.Constant) and type(n.value) in (int, float) for n in nodes)
+    )
+
+
 def _fixed_data(facts: FileFacts, site: Site, call: ast.Call, cell: int | None) -> str | None:
     """How the fit's data is the same every epoch ("arrays", "a dataset with no random map", "an
     ImageDataGenerator flow without augmentation"); None where it may change or is not known."""
