@@ -293,7 +293,7 @@ class FrozenBaseRecomputedEachEpoch(Rule):
                 continue
             data = _fixed_data(facts, site, call, cell) if _whole_epochs(facts, call, cell) else None
             base = _frozen_base(facts, site, call, cell) if data is not None else None
-            if base is None:
+            if data is None or base is None:
                 continue
             share = (epochs - 1) / epochs
             saving = _saving(site, base, share)
