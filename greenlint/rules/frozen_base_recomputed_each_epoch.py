@@ -205,6 +205,11 @@ class FrozenBaseRecomputedEachEpoch(Rule):
                 "model.fit(", "base.trainable = True\nmodel.compile(optimizer='adam', loss='mse')\nmodel.fit("
             )
         ),
+        Valid(  # its last layers unfrozen before the compile: they train, the base's output changes
+            STACK.format(data="x, y", epochs=10).replace(
+                "model.compile(", "for layer in base.layers[-20:]:\n    layer.trainable = True\nmodel.compile("
+            )
+        ),
         Valid(  # frozen after the compile: Keras 2 still trains the base
             STACK.format(data="x, y", epochs=10)
             .replace("base.trainable = False\n", "")
@@ -271,6 +276,19 @@ class FrozenBaseRecomputedEachEpoch(Rule):
             ),
             line=12,
             message_contains="a frozen EfficientNetB0 base",
+        ),
+        Invalid(  # the model built from the base's own input and output: the base runs first
+            "import numpy as np\n"
+            "import tensorflow as tf\n"
+            "x = np.load('x.npy')\n"
+            "base = tf.keras.applications.VGG16(include_top=False, input_shape=(150, 150, 3))\n"
+            "base.trainable = False\n"
+            "h = tf.keras.layers.Flatten()(base.output)\n"
+            "model = tf.keras.Model(base.input, tf.keras.layers.Dense(1, activation='sigmoid')(h))\n"
+            "model.compile(optimizer='rmsprop', loss='binary_crossentropy')\n"
+            "model.fit(x, np.load('y.npy'), epochs=30, batch_size=20)\n",
+            line=9,
+            message_contains="a frozen VGG16 base",
         ),
         Invalid(  # a hub layer, frozen by default, in a model a function of the file builds; a rescaling flow,
             # each epoch all of its batches
