@@ -615,11 +615,16 @@ def _assignments(facts: FileFacts, scope: ast.AST | None, cell: int | None) -> l
     if scope is None:
         return []
     if isinstance(scope, ast.Module):
-        units = [(u, facts.nodes(u, ast.Assign)) for u, _ in cell_units(facts)]
-        found = [(_position(n, u), n) for u, nodes in units for n in nodes if isinstance(scope_of(facts, n, u), ast.Module)]
-    else:
-        found = [(_position(n, cell), n) for n in ast.walk(scope) if isinstance(n, ast.Assign)
-                 and scope_of(facts, n, cell) is scope]
+        return facts.once(
+            "frozen_base_module_assignments",
+            lambda: sorted(
+                ((_position(n, u), n) for u, _ in cell_units(facts) for n in facts.nodes(u, ast.Assign)
+                 if isinstance(scope_of(facts, n, u), ast.Module)),
+                key=lambda pair: pair[0],
+            ),
+        )
+    found = [(_position(n, cell), n) for n in ast.walk(scope) if isinstance(n, ast.Assign)
+             and scope_of(facts, n, cell) is scope]
     return sorted(found, key=lambda pair: pair[0])
 
 
