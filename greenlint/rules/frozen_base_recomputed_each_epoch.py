@@ -11,7 +11,7 @@ from greenlint.analysis.hostwork import AUGMENTS
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument
 from greenlint.rules.base_classes import FUNCTIONS
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.material import Joules, immaterial_saving, in_tests, saving_clause, saving_j
+from greenlint.rules.material import SAVING_OPTION, Joules, immaterial_saving, in_tests, saving_clause, saving_j
 from greenlint.rules.site import Site, is_keras_model_method
 from greenlint.rules.syntax import SCOPES, cell_units, definitions, last_name, map_function, scope_of
 from greenlint.units import fmt_bytes, fmt_count
@@ -86,6 +86,13 @@ GRAPH = (
     "model = tf.keras.Model(inputs, outputs)\n"
     "model.compile(optimizer='adam', loss='sparse_categorical_crossentropy')\n"
     "model.fit(train, epochs=5)\n"
+)
+
+#: STACK built with `Sequential.add`: the base's FLOPs known from the model's, the fit priced.
+ADDED = STACK.format(data="x, y", epochs=20).replace(
+    "model = tf.keras.Sequential([tf.keras.layers.Rescaling(1 / 255.0), base,"
+    " tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(10)])\n",
+    "model = tf.keras.Sequential()\nmodel.add(base)\nmodel.add(tf.keras.layers.Flatten())\nmodel.add(tf.keras.layers.Dense(10))\n",
 )
 
 HUB = (
@@ -175,7 +182,7 @@ class FrozenBaseRecomputedEachEpoch(Rule):
     No automatic fix: the head becomes a model of its own, fitted on the features.
 
     ## Options
-    None.
+    - `material-saving-j`
     """
 
     code = "GL532"
@@ -183,6 +190,7 @@ class FrozenBaseRecomputedEachEpoch(Rule):
     DEFAULT_ENABLED = False  # opt-in until bench/realworld/ shows its precision
     CALLS = frozenset({"fit"})
     MENTIONS = ("trainable", "KerasLayer")  # a frozen base: `base.trainable = False`, or hub's layer
+    OPTIONS = (SAVING_OPTION,)
     MESSAGE = (
         "`{call}` trains only the layers after `{base}`, a frozen{application} base that runs first on data that is"
         " the same every epoch ({data}): each of its {epochs} epochs runs the base's forward pass again on the same"
@@ -197,6 +205,15 @@ class FrozenBaseRecomputedEachEpoch(Rule):
                 "tf.keras.layers.Rescaling(1 / 255.0)", "tf.keras.layers.RandomFlip('horizontal')"
             )
         ),
+        Valid(  # a Sequential whose first layer added is a random augmentation
+            STACK.format(data="x, y", epochs=20).replace(
+                "model = tf.keras.Sequential([tf.keras.layers.Rescaling(1 / 255.0), base,"
+                " tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(10)])\n",
+                "model = tf.keras.Sequential()\nmodel.add(tf.keras.layers.RandomZoom(0.2))\nmodel.add(base)\n"
+                "model.add(tf.keras.layers.Dense(10))\n",
+            ),
+        ),
+        Valid(ADDED),  # priced, and under `material-saving-j`: the fake predictor's fit of 500 J saves too little
         Valid(  # not frozen: the base trains with the head
             STACK.format(data="x, y", epochs=10).replace("base.trainable = False\n", "")
         ),
@@ -276,6 +293,12 @@ class FrozenBaseRecomputedEachEpoch(Rule):
             ),
             line=12,
             message_contains="a frozen EfficientNetB0 base",
+        ),
+        Invalid(  # a Sequential built with `add`
+            ADDED,
+            line=12,
+            message_contains="19/20 of the base's forward work saved, ",
+            options={"material-saving-j": 0.0},  # the fake predictor's 500 J fit: any saving counts
         ),
         Invalid(  # the model built from the base's own input and output: the base runs first
             "import numpy as np\n"
@@ -445,7 +468,7 @@ def _frozen_base(facts: FileFacts, site: Site, fit: ast.Call, cell: int | None) 
     if not isinstance(made, ast.Call):
         return None
     unit = _unit(facts, made, unit)
-    steps = _steps(facts, made, unit)
+    steps = _steps(facts, made, unit, _position(fit, cell))
     if steps is None:
         return None
     lead = next((i for i, (func, _) in enumerate(steps) if not _preprocessing(facts, func, made, unit)), None)
@@ -505,11 +528,16 @@ def _model_call(call: ast.Call) -> bool:
     return last_name(call.func) in ("Sequential", "Model")
 
 
-def _steps(facts: FileFacts, made: ast.Call, cell: int | None) -> list[tuple[ast.expr, ast.Call | None]] | None:
+def _steps(
+    facts: FileFacts, made: ast.Call, cell: int | None, before: Position
+) -> list[tuple[ast.expr, ast.Call | None]] | None:
     """The model's computations on its input in order, each as (the callable, the call applying it
-    in a functional graph, None for a `Sequential`'s item); None where they are not one chain."""
+    in a functional graph, None for a `Sequential`'s item: listed, or added before *before*); None
+    where they are not one chain."""
     if last_name(made.func) == "Sequential":
         layers = argument(made, "layers", 0)
+        if layers is None:
+            return _added(facts, made, cell, before)
         return [(item, None) for item in layers.elts] if isinstance(layers, ast.List) else None
     inputs, outputs = argument(made, "inputs", 0), argument(made, "outputs", 1)
     steps: list[tuple[ast.expr, ast.Call | None]] = []
@@ -534,6 +562,24 @@ def _steps(facts: FileFacts, made: ast.Call, cell: int | None) -> list[tuple[ast
         else:
             return None
     return None
+
+
+def _added(
+    facts: FileFacts, made: ast.Call, cell: int | None, before: Position
+) -> list[tuple[ast.expr, ast.Call | None]] | None:
+    """The layers `model.add(layer)` puts on a `Sequential()` made empty, in order: the calls on the
+    name it is bound to, in the scope that makes it, after it and before *before*; None where none."""
+    name, scope = _returned_name(facts, made, cell), scope_of(facts, made, cell)
+    units = cell_units(facts) if isinstance(scope, ast.Module) else [(cell, scope)]
+    added = sorted(
+        (_position(c, u), c.args[0])
+        for u, _ in units
+        for c in facts.nodes(u, ast.Call)
+        if isinstance(c.func, ast.Attribute) and c.func.attr == "add" and isinstance(c.func.value, ast.Name)
+        and c.func.value.id == name and len(c.args) == 1 and _position(made, cell) < _position(c, u) < before
+        and (scope_of(facts, c, u) is scope or isinstance(scope, ast.Module) and isinstance(scope_of(facts, c, u), ast.Module))
+    )
+    return [(layer, None) for _, layer in added] if name and added else None
 
 
 def _preprocessing(facts: FileFacts, func: ast.expr, made: ast.Call, cell: int | None) -> bool:
