@@ -131,7 +131,9 @@ class FrozenBaseRecomputedEachEpoch(Rule):
     - the data is the same every epoch: arrays, a `tf.data` pipeline from
       `image_dataset_from_directory` or `from_tensor_slices` whose methods only batch, shuffle,
       cache and prefetch or map with deterministic functions (a cast, a resize, a
-      `preprocess_input`), or an `ImageDataGenerator` flow with no augmentation argument.
+      `preprocess_input`, a `Rescaling` layer), or an `ImageDataGenerator` flow with no
+      augmentation argument; and each epoch is a whole pass (no `steps_per_epoch`, or one that
+      reads the data's own size: `len(ds)`), not a share of it that the next epoch goes on from.
 
     A fine-tuning stage later in the file (the base unfrozen, compiled and fitted again) is not
     this fit: the first stage's finding stands. Not reported: random augmentation before the base
@@ -284,6 +286,13 @@ class FrozenBaseRecomputedEachEpoch(Rule):
             ),
             line=11,
             message_contains="9/10 of the base's forward work saved",
+        ),
+        Invalid(  # a dataset mapped with a rescaling layer the file makes
+            GRAPH.format(app="ResNet50", first="inputs", training=", training=False").replace(
+                "base = ",
+                "norm = tf.keras.layers.Rescaling(1 / 255.0)\ntrain = train.map(lambda x, y: (norm(x), y)).cache()\nbase = ",
+            ),
+            line=14,
         ),
         Invalid(  # functional, `preprocess_input` first, EfficientNet in inference mode
             GRAPH.format(
@@ -452,7 +461,9 @@ def _keeps(facts: FileFacts, method: ast.Call, cell: int | None) -> bool:
     cell = _unit(facts, method, cell)
     functions = definitions(facts, map_function(method), cell)
     return len(functions) == 1 and all(
-        last_name(n.func) in FIXED_MAPS for n in ast.walk(functions[0]) if isinstance(n, ast.Call)
+        last_name(n.func) in FIXED_MAPS or _preprocessing(facts, n.func, n, cell)
+        for n in ast.walk(functions[0])
+        if isinstance(n, ast.Call)
     )
 
 
@@ -684,18 +695,28 @@ def _unit(facts: FileFacts, node: ast.AST, cell: int | None) -> int | None:
 
 
 def _resolved(facts: FileFacts, expr: ast.expr | None, at: ast.AST, cell: int | None) -> ast.expr | None:
-    """The value a name holds where *at* is: its last plain assignment before it in its scope
-    (a module's in the earlier cells of a notebook too); anything else as it is."""
+    """The value a name holds where *at* is: its last plain assignment before it in its scope (a
+    module's in the earlier cells of a notebook too), or, in a function or lambda that never binds
+    it, in the scope around; anything else as it is."""
     if not isinstance(expr, ast.Name):
         return expr
     cell = _unit(facts, at, cell)
-    bound = [
-        node.value
-        for position, node in _assignments(facts, scope_of(facts, at, cell), cell)
-        if (position[0], node.end_lineno or 0, node.end_col_offset or 0) <= _position(at, cell)  # done before *at*
-        and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id == expr.id
-    ]
-    return bound[-1] if bound else None
+    for _ in range(8):  # scopes around scopes
+        scope = scope_of(facts, at, cell)
+        binds = [
+            (position, node)
+            for position, node in _assignments(facts, scope, cell)
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id == expr.id
+        ]
+        before = [
+            node.value
+            for position, node in binds
+            if (position[0], node.end_lineno or 0, node.end_col_offset or 0) <= _position(at, cell)  # done before *at*
+        ]
+        if before or binds or scope is None or isinstance(scope, ast.Module):
+            return before[-1] if before else None
+        at = scope
+    return None
 
 
 def _returned(facts: FileFacts, call: ast.Call, cell: int | None) -> tuple[ast.expr | None, int | None]:
