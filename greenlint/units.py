@@ -55,6 +55,12 @@ def fmt_counted(value: object, noun: str) -> str:
     return f"{fmt_count(value)} {noun}{'' if value == 1 else 's'}"
 
 
+def fmt_bytes(size: float) -> str:
+    """Bytes in a readable unit, 3 significant digits: `644 bytes`, `1.2 kB`, `295 MB`."""
+    scale, name = next(((s, n) for s, n in ((1e9, "GB"), (1e6, "MB"), (1e3, "kB")) if size >= s), (1.0, "bytes"))
+    return f"{size / scale:.3g} {name}"
+
+
 def fmt_range(low: float, high: float, unit: str = "auto") -> str:
     """`1.2 J – 40 J`."""
     return f"{fmt_j(low, unit)} – {fmt_j(high, unit)}"

@@ -22,7 +22,7 @@ from greenlint.predict.training_runs import named_work, with_architecture
 from greenlint.predict.work_energy import DISK_B_PER_S, ELEMENT_BYTES, ROOFLINE_HALF
 from greenlint.rules.batch_price import device, reference
 from greenlint.rules.site import Site
-from greenlint.units import fmt_s
+from greenlint.units import fmt_bytes, fmt_s
 
 #: The least seconds a save takes besides its weights' bytes (creating the file, its layout, the
 #: model's configuration): bench/rules/GL311's pair measured about 50 ms per `save_weights` of a
@@ -54,7 +54,7 @@ class SaveShare:
         where = f"the stated {self.device}" if self.told else f"an {self.device}, the reference GPU: no --device stated"
         return (
             f"each save takes at least {fmt_s(self.save_s)} ({fmt_s(SAVE_S)} to lay out the file, then"
-            f" {_size(self.weights)} of weights{_slots(self.slots)} at {DISK_B_PER_S * 10**ROOFLINE_HALF / 1e9:.2g} GB/s),"
+            f" {fmt_bytes(self.weights)} of weights{_slots(self.slots)} at {DISK_B_PER_S * 10**ROOFLINE_HALF / 1e9:.2g} GB/s),"
             f" at least {self.share:.0%} of the time it and the training steps since the last save take"
             f" (those steps at most {fmt_s(self.steps_s)} on {where})"
         )
@@ -63,12 +63,6 @@ class SaveShare:
 def _slots(slots: int) -> str:
     """The optimizer's slots a save writes with the weights, in words ("" for none)."""
     return f" and the optimizer's {slots} slot{'s' if slots > 1 else ''} per weight it trains" if slots else ""
-
-
-def _size(size: float) -> str:
-    """Bytes in a readable unit, 3 significant digits: `644 bytes`, `1.2 kB`, `295 MB`."""
-    scale, name = next(((s, n) for s, n in ((1e9, "GB"), (1e6, "MB"), (1e3, "kB")) if size >= s), (1.0, "bytes"))
-    return f"{size / scale:.3g} {name}"
 
 
 def _count(value: object) -> float | None:
