@@ -169,15 +169,18 @@ def freezes(states: dict[int, bool | None]) -> bool:
     return False in states.values() and None not in states.values()
 
 
-def backward_flops(passes: list[tuple[int | None, float | None]], states: dict[int, bool | None]) -> float | None:
+def backward_flops(passes: list[tuple[int | None, float | None]], states: dict[int, bool | None],
+                   weightless: frozenset[int] = frozenset()) -> float | None:
     """Backward FLOPs per sample of a network's *passes* (id of the layer's meta, or None for an op
     of no layer; its forward FLOPs per sample, None where unknown) in forward order, under a
     compile's *states*: each pass from the lowest that trains up once more its FLOPs (its input
     gradient), twice for one that trains (and its weight gradient); an op of no layer trains with
-    the layers around it. None where a pass's state is not known."""
+    the layers around it. A layer of no weights (*weightless*: a `Rescaling` in front of a frozen
+    base, an activation) has no weight gradient, so it neither trains nor needs the gradient of its
+    input. None where a pass's state is not known."""
     if any(key is not None and states.get(key, True) is None for key, _ in passes):
         return None
-    trains = [key is None or bool(states.get(key, True)) for key, _ in passes]
+    trains = [key is None or (bool(states.get(key, True)) and key not in weightless) for key, _ in passes]
     lowest = next((i for i, (key, _) in enumerate(passes) if key is not None and trains[i]), len(passes))
     return float(sum(flops * (2 if trains[i] else 1) for i, (_, flops) in enumerate(passes)
                      if i >= lowest and flops is not None))

@@ -1211,7 +1211,7 @@ def _trained_work(net: Net, states: dict | None, trains: str = "the last compile
     priced then)."""
     if not states or not trainable.freezes(states):
         return {}
-    backward = trainable.backward_flops(net.passes, states)
+    backward = trainable.backward_flops(net.passes, states, frozenset(key for key, params in net.weights if params == 0))
     if backward is None:
         return {}
     note = f"the layers {trains}: their input gradients from the loss down to the lowest, their weight gradients"

@@ -322,3 +322,23 @@ def test_a_frozen_base_trained_eagerly_keeps_its_whole_backward_pass():
                                   "\ntrain_step(x[:32], y[:32])\n")
     for site in (taped, *calls):
         assert "backward_flops_per_sample" not in site.work
+
+
+def test_a_layer_of_no_weights_in_front_of_a_frozen_base_takes_no_backward_pass():
+    """A `Rescaling` below a frozen stack has no weights to train: the backward pass stops above the
+    stack, and the layers of no weights above it pass their input gradient down only (no weight gradient)."""
+    sites = _sites("""
+        net = keras.Sequential([
+            keras.layers.Rescaling(1 / 255, input_shape=(100,)),
+            keras.layers.Dense(64, trainable=False),
+            keras.layers.Dense(64, trainable=False),
+            keras.layers.Dense(10),
+            keras.layers.Activation("softmax"),
+        ])
+        net.compile(optimizer="adam", loss="mse")
+        net.fit(np.zeros((500, 100)), np.zeros((500, 10)), epochs=3)
+    """, base=False)
+    (fit,) = _fits(sites)
+    top = _flops(sites, "Dense")[2]
+    (activation,) = _flops(sites, "Activation")
+    assert _value(fit, "backward_flops_per_sample") == 2 * top + activation
