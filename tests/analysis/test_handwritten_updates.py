@@ -199,3 +199,17 @@ def test_a_hand_written_step_costs_the_graph_of_the_loss_it_differentiates():
         return next(s.work["flops_per_sample"].value for s in sites if s.work.get("step") is not None)
 
     assert flops("op = sgd(params, loss)\n") == flops("op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n") > 0
+
+
+def test_a_gradients_call_spelled_otherwise_than_its_normal_form_still_trains():
+    """`tf.ｇradients` (a fullwidth `g`) is `tf.gradients` to Python, whose parser normalises names
+    (NFKC): a text not naming `gradient` as written still builds the update."""
+    code = GRAPH + OPTIM.replace("grads = tf.gradients(", "grads = tf.\uff47radients(").replace(
+        "gs = tf.gradients(", "gs = tf.\uff47radients(") + (
+        "plain = sgd(params, loss)\n"
+        "sess = tf.Session()\n"
+        "for i in range(100):\n"
+        "    sess.run(plain, {x: xs, y: ys})\n"
+    )
+    assert "gradient" not in code
+    assert steps(code)[BASE + 4] == "training"
