@@ -80,6 +80,13 @@ def _paired(target: ast.AST, source: ast.AST, found: set) -> frozenset:
     return flow.targets(target) if flow.names(source) & found else frozenset()
 
 
+def may_build_updates(text: str) -> bool:
+    """Whether code parsed from *text* may call a gradients function (`GRADIENT_CALLS`, both named
+    `gradient...`): the text's test that spares `updates_built` a walk of each function. A non-ASCII
+    text's names may be normalised (NFKC): always."""
+    return "gradient" in text or not text.isascii()
+
+
 def updates_built(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, tuple[int, ...]]:
     """The statements of *func* that return a hand-written update or keep it in an attribute
     (`self.train_op = tf.group(*updates)`), by `id` of the node: the positions of the updates among a

@@ -358,6 +358,7 @@ class Resolver:
         self.reassigned: dict[str, bool] = {}  # those assigned on a parsed command line's holder (`options.reassigned`)
         self.reassigned_read: ast.Module | None = None  # the tree `reassigned` was read from
         self.hand_updates: dict[int, tuple] = {}  # a function's id -> (it, `handwritten.updates_built` of it)
+        self.may_build_updates: bool | None = None  # `handwritten.may_build_updates` of the text, on first need
         self.defaults_given: dict[int, dict] = {}  # a `set_defaults` call's id -> its keywords' values (`command_function`)
         self.command_setters: dict[str, list[ast.Call]] = {}  # attr -> the calls setting it per sub-command
         self.iter_option = ""  # the option whose default the last loop iterable walked counts (`loop_trips`)
@@ -1286,7 +1287,9 @@ class Resolver:
         """`handwritten.updates_built(func)`, read once per function."""
         found = self.hand_updates.get(id(func))
         if found is None or found[0] is not func:
-            found = self.hand_updates[id(func)] = (func, handwritten.updates_built(func))
+            if self.may_build_updates is None:
+                self.may_build_updates = handwritten.may_build_updates(self.source)
+            found = self.hand_updates[id(func)] = (func, handwritten.updates_built(func) if self.may_build_updates else {})
         return found[1]
 
     def s_raise(self, node: ast.Raise) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import os
 import re
 from collections.abc import Iterator, Mapping
@@ -87,6 +88,9 @@ DEFINED_TEXT = re.compile(rb"(?:^|\r)\f*(?:async\s+)?def\s+([^\s(]+)\s*\(", re.M
 #: module path -> (its stamp, the names of the module-level functions its text defines where it names a
 #: decoder and a pipeline, else none): `_decoding_defines` memoised.
 _DECODING_DEFINES: dict[str, tuple[tuple | None, frozenset[str]]] = {}
+#: module path -> (its stamp, whether its text defines an iterator's method): `_iterators_in_reach`
+#: reads each project module once per content, not once per module importing it.
+_ITERATOR_DEFINES: dict[str, tuple[tuple | None, bool]] = {}
 #: The package TFDS is imported as: `tfds.load()` gives datasets that decode each example as it is read.
 TFDS = "tensorflow_datasets"
 #: How a finding names a `tfds.load()` dataset.
@@ -1472,10 +1476,13 @@ def _iterators_in_reach(facts: FileFacts) -> bool:
     text = facts.source if isinstance(facts.source, str) else "\n".join(facts.source)
     if _defines_iterator(text.encode("utf-8", "replace")):
         return True
-    return any(
-        data is not None and _defines_iterator(data)
-        for data, _ in (read_bytes(Path(module), MAX_BYTES) for module in imported_modules(facts.path))
-    )
+    return any(per_content(_ITERATOR_DEFINES, module, module, functools.partial(_module_defines_iterator, module))
+               for module in imported_modules(facts.path))
+
+
+def _module_defines_iterator(path: str) -> bool:
+    data, _ = read_bytes(Path(path), MAX_BYTES)
+    return data is not None and _defines_iterator(data)
 
 
 def _defines_iterator(data: bytes) -> bool:

@@ -226,3 +226,17 @@ def test_the_step_names_the_line_alone_where_the_file_built_its_update():
     code = UPDATE_BUILDER + SESSION.format(imported="")
     step = next(s for s in analyse_source(code, "train.py").callsites if s.api.endswith("Session.run")).work["step"]
     assert "update built at line 5:" in step.note
+
+
+def test_a_gradients_call_spelled_otherwise_than_its_normal_form_still_trains():
+    """`tf.ｇradients` (a fullwidth `g`) is `tf.gradients` to Python, whose parser normalises names
+    (NFKC): a text not naming `gradient` as written still builds the update."""
+    code = GRAPH + OPTIM.replace("grads = tf.gradients(", "grads = tf.\uff47radients(").replace(
+        "gs = tf.gradients(", "gs = tf.\uff47radients(") + (
+        "plain = sgd(params, loss)\n"
+        "sess = tf.Session()\n"
+        "for i in range(100):\n"
+        "    sess.run(plain, {x: xs, y: ys})\n"
+    )
+    assert "gradient" not in code
+    assert steps(code)[BASE + 4] == "training"
