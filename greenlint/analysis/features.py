@@ -84,7 +84,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from greenlint.analysis import hostwork
+from greenlint.analysis import handed, hostwork
 from greenlint.analysis.arrays import (  # numpy etc. followed for shapes and sizes only
     ARRAY,
     DATA_ROOTS,
@@ -339,10 +339,11 @@ def receiver_features(owner: Any) -> dict[str, Any]:
     """What is known of the object a method is called on."""
     if type(owner) is not Inst:
         return {}
-    # (the loop that drew a batch, what a checkpoint saves: the analysis' own objects, no feature)
+    # (the loop that drew a batch, what a checkpoint saves, the functions a callback was built from:
+    # the analysis' own objects, no feature)
     out = {
         "receiver": owner.how,
-        **{k: v for k, v in owner.meta.items() if k not in WORK_KEYS and k not in (DRAWN_IN, GENERATOR_HOST, SAVED, TRACKED)},
+        **{k: v for k, v in owner.meta.items() if k not in WORK_KEYS and k not in (DRAWN_IN, GENERATOR_HOST, SAVED, TRACKED, handed.HANDS)},
     }
     count = elements(owner.meta.get("data"))
     if count is not None:

@@ -777,3 +777,17 @@ def test_fit_input_kind_says_what_the_batches_come_from():
     assert "input_kind" not in calls("m = keras.Sequential()\nm.evaluate(np.zeros((4, 2)))\n")[
         "tensorflow.keras.Sequential.evaluate"
     ]  # fit and fit_generator only
+
+
+def test_a_callback_built_from_a_function_gives_no_object_of_the_analysis_as_a_feature():
+    """The functions a callback was built from are the analysis' own objects: printed in the calls
+    JSON they would show a memory address, different on every run."""
+    code = (
+        "import tensorflow as tf\n"
+        "def schedule(epoch):\n    return 0.1\n"
+        "cb = tf.keras.callbacks.LearningRateScheduler(schedule)\n"
+        "cb.on_epoch_begin(1)\n"
+    )
+    (site,) = [s for s in analyse_source(code, "t.py").callsites if s.api.endswith("on_epoch_begin")]
+    assert site.features["receiver"] == "constructor"
+    assert "handed_functions" not in site.features
