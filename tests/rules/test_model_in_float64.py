@@ -1,10 +1,10 @@
-"""GL605 float64-model: where the program runs decides whether float64 costs the accelerator's FP64 rate."""
+"""GL605 model-in-float64: where the program runs decides whether float64 costs the accelerator's FP64 rate."""
 
 from __future__ import annotations
 
 import pytest
 
-from greenlint.rules.float64_model import PROGRAM
+from greenlint.rules.model_in_float64 import PROGRAM
 from tests.rules.conftest import check_in_project
 
 FLOAT64 = PROGRAM.format(choice="tf.keras.backend.set_floatx('float64')", dense="")

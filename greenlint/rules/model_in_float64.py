@@ -1,4 +1,4 @@
-"""GL605 float64-model: a model trained or run in float64 (`set_floatx("float64")`, a float64 policy or layer)."""
+"""GL605 model-in-float64: a model trained or run in float64 (`set_floatx("float64")`, a float64 policy or layer)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ FLOAT64 = frozenset({"float64", "tensorflow.float64", "tensorflow.dtypes.float64
 LAYERS = "tensorflow.keras.layers."
 #: The model methods that run it without training it.
 RUNS = ("predict", "predict_on_batch", "evaluate")
-#: The largest consumer GPU's FP32:FP64 throughput ratio (GeForce and RTX A-series boards since Ampere: 1/64).
+#: The largest FP32:FP64 throughput ratio of a GPU TensorFlow runs on (GeForce boards since Ampere: 1/64).
 FP64_SLOWDOWN = 64
 #: A step known to do fewer FLOPs than this is launches and copies even at a consumer board's FP64 rate: its
 #: float64 arithmetic takes less time than one float32 kernel needs to reach half its peak.
@@ -46,7 +46,7 @@ PROGRAM = (
 FLOATX = "tf.keras.backend.set_floatx('float64')"
 
 
-class Float64Model(Rule):
+class ModelInFloat64(Rule):
     """
     ## What it does
     Flags the choice of double precision for a model that the file trains or runs (Keras' `fit`,
@@ -56,26 +56,28 @@ class Float64Model(Rule):
     `dtype="float64"` or `dtype=tf.float64` (the file's first such layer). The finding is on the choice.
 
     Not reported: a file that hides every GPU at top level or a project that pins `tensorflow-cpu`
-    (greenlint/rules/devices.py, tf_target.py: the program runs on the host, where float64 costs
-    about twice float32's time, not the accelerator's 2 to 64 times); a file that calls a dense solver or
+    (greenlint/rules/devices.py, tf_target.py: the program runs on the host, where float64 halves
+    the SIMD lanes, a smaller cost than an accelerator's FP64 rate); a file that calls a dense solver or
     decomposition of `tf.linalg` (`solve`, `cholesky`, `eig`, `lstsq`, TF1's `matrix_solve`): numerical
     code, such as a Gaussian process or a physics-informed network, whose ill-conditioned systems may
     need double precision; a choice under a condition (`if args.double:`) or in test code; a file
     whose every training and inference step is known to do fewer than 1.6e7 FLOPs (`SMALL_STEP`:
     10^9, the FLOPs at which a float32 kernel reaches half its peak, over the 64 by which a consumer
     board's FP64 rate trails its FP32 one), where the step is kernel launches and copies whatever its
-    precision (a DQN's two Dense layers of 32 units: GL603 advises the CPU there). NumPy's float64 on
+    precision (a known batch of 32 through Dense layers of 32 and 16 units: GL603 advises the CPU
+    there). NumPy's float64 on
     the host and a `tf.cast(..., tf.float64)` of a metric choose nothing for the model.
 
     ## Why is this bad?
     In float64 every weight, activation and gradient is a double: each matrix product and
-    convolution runs on the GPU's FP64 units and moves twice the bytes. GeForce and RTX A-series
-    boards run FP64 at 1/64 (Ampere, Ada) or 1/32 (Turing, Pascal) of FP32; data-centre boards at
-    1/2, but without the TF32 tensor cores TensorFlow uses for float32 matrix products by default,
-    so an A100 or H100 runs them 8 to 15 times slower; cuDNN's fast convolution and RNN kernels
-    are float32 and float16 only. Neural networks train to the same accuracy in float32 (and in mixed
-    precision: GL602); `set_floatx("float64")` is often there only to silence a dtype mismatch
-    with NumPy's float64 inputs, which Keras casts to the layers' dtype itself.
+    convolution runs on the GPU's FP64 units and moves twice the bytes. GeForce boards run FP64 at
+    1/64 (Ampere, Ada) or 1/32 (Turing, Pascal) of FP32, workstation RTX A-series boards at 1/32;
+    data-centre boards at 1/2, but without the TF32 tensor cores TensorFlow uses for float32 matrix
+    products by default, so an A100 or H100 runs them 7 to 16 times slower; cuDNN's fused RNN kernels
+    (`LSTM`, `GRU`) take no float64, which falls back to the generic loop of small kernels. Neural
+    networks are trained in float32 or lower as a rule (mixed precision: GL602);
+    `set_floatx("float64")` is often there only to silence a dtype mismatch with NumPy's float64
+    inputs, which Keras 2's and 3's layers cast to their own dtype themselves.
 
     ## Example
     ```python
@@ -93,9 +95,10 @@ class Float64Model(Rule):
     ## Energy evidence
     Estimated, not measured: the saving is on a GPU, which this machine lacks, and greenlint's device
     table (greenlint/predict/devices.py) holds no FP64 peaks. From NVIDIA's spec sheets: the
-    GeForce RTX 3090 does 35.6 TFLOP/s in FP32 and 0.56 in FP64 (1/64); the RTX A6000 38.7 and 1.2;
-    the A100 19.5 in FP64 (9.7 without its FP64 tensor cores, which cuBLAS uses for matrix products
-    alone) against 156 in TF32; the H100 SXM 67 in FP64 tensor cores and 34 in FP64 against 495 in TF32.
+    GeForce RTX 3090 does 35.6 TFLOP/s in FP32 and 0.56 in FP64 (1/64); the RTX A6000 38.7 and 1.2
+    (1/32); the A100 19.5 in FP64 (9.7 without its FP64 tensor cores, which cuBLAS uses for matrix
+    products alone) against 156 in TF32 (1/8 to 1/16); the H100 SXM 67 in FP64 tensor cores and 34 in
+    FP64 against 495 in TF32 (1/7 to 1/15), dense figures all.
     At the same board power, a compute-bound step's energy scales with its time.
 
     Opt-in: no research or precision corpus of the benchmark chooses float64 for a model, so its
@@ -111,12 +114,12 @@ class Float64Model(Rule):
     """
 
     code = "GL605"
-    name = "float64-model"
+    name = "model-in-float64"
     DEFAULT_ENABLED = False
     MENTIONS = ("float64",)
     MESSAGE = (
         "`{choice}` computes the model in float64: on a GPU its matrix products and convolutions run at the"
-        " FP64 rate (1/64 of FP32 on GeForce boards, about 1/10 of TF32 on an A100 or H100) and move twice"
+        " FP64 rate (1/64 of FP32 on GeForce boards, 1/7 to 1/16 of TF32 on an A100 or H100) and move twice"
         " the bytes; {step}"
     )
     FIX_TITLE = "Compute in float32 (or mixed precision), unless the numerics need double precision"
