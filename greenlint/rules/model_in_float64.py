@@ -168,6 +168,11 @@ class ModelInFloat64(Rule):
             line=3,
         ),
         Invalid(PROGRAM.format(choice="", dense=", dtype=tf.float64"), line=3, message_contains="dtype"),
+        Invalid(  # inference alone: a model run over a dataset
+            "from keras import backend as K\nimport tensorflow as tf\nK.set_floatx('float64')\n"
+            "model = tf.keras.applications.EfficientNetB0(weights=None)\nscores = model.predict(images, batch_size=64)\n",
+            line=3,
+        ),
         Invalid(  # a custom training step
             "import tensorflow as tf\ntf.keras.backend.set_floatx('float64')\n"
             "model = tf.keras.applications.ResNet50(weights=None)\nopt = tf.keras.optimizers.Adam()\n"
