@@ -127,7 +127,7 @@ class ModelInFloat64(Rule):
         Valid(PROGRAM.format(choice="", dense="")),  # float32
         Valid(PROGRAM.format(choice="tf.keras.backend.set_floatx('float32')", dense="")),
         Valid(PROGRAM.format(choice="if args.double:\n    " + FLOATX, dense="")),  # chosen on purpose
-        Valid(  # every GPU hidden: on the host, float64 costs twice the time, not 2 to 64 times
+        Valid(  # every GPU hidden: the host runs it, at no FP64 rate of an accelerator
             "import os\nos.environ['CUDA_VISIBLE_DEVICES'] = ''\n" + PROGRAM.format(choice=FLOATX, dense="")
         ),
         Valid(  # a solver in the program: numerical code that may need double precision
@@ -230,9 +230,13 @@ def _small(site: Site) -> bool:
 
 
 def _largest_known(steps: list[Site]) -> str:
-    """What the message says of the program's steps: the largest known (or its lower bound)."""
+    """What the message says of the program's steps: the largest, where every step's FLOPs are known
+    exactly; else the largest known (or its lower bound), the others' size unknown."""
     known = [step for site in steps if (step := step_flops(site)) is not None]
     if not known:
         return "its steps' FLOPs are unknown"
     flops, lower, _ = max(known, key=lambda step: step[0])
-    return f"its largest step does {'at least ' if lower else ''}{flops:.1e} FLOPs"
+    largest = f"{'at least ' if lower else ''}{flops:.1e} FLOPs"
+    if len(known) < len(steps) or any(step[1] for step in known):
+        return f"the size of its steps is not all known (the largest known: {largest})"
+    return f"its largest step does {largest}"

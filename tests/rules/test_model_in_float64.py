@@ -45,3 +45,25 @@ def test_hidden_gpus(tmp_path, predictor, hiding, found):
 def test_numerical_code_keeps_its_precision(tmp_path, predictor, solver, found):
     files = {"train.py": FLOAT64 + f"x = {solver}\n"}
     assert [d.span.line for d in check_in_project(tmp_path, predictor, files, "train.py", "GL605")] == found
+
+
+TINY = (
+    "import numpy as np\nimport tensorflow as tf\ntf.keras.backend.set_floatx('float64')\n"
+    "model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(32), tf.keras.layers.Dense(2)])\n"
+    "model.compile('adam', 'mse')\nmodel.fit(np.zeros((5000, 4)), np.zeros((5000, 2)), batch_size=32, epochs=100)\n"
+)
+
+
+def test_a_step_of_unknown_size_beside_a_small_one_is_reported_as_unknown(tmp_path, predictor):
+    assert check_in_project(tmp_path, predictor, {"train.py": TINY}, "train.py", "GL605") == []
+    files = {"train.py": TINY + "model.train_on_batch(states, targets)\n"}
+    found = check_in_project(tmp_path / "more", predictor, files, "train.py", "GL605")
+    assert [d.span.line for d in found] == [3]
+    assert "the size of its steps is not all known (the largest known: 3.7e+04 FLOPs)" in found[0].message
+
+
+def test_a_small_model_on_large_known_batches_is_reported_with_its_step(tmp_path, predictor):
+    files = {"train.py": TINY.replace("batch_size=32,", "batch_size=65536,").replace("5000", "500000")}
+    found = check_in_project(tmp_path, predictor, files, "train.py", "GL605")
+    assert [d.span.line for d in found] == [3]
+    assert found[0].message.endswith("its largest step does 7.5e+07 FLOPs")
