@@ -1029,8 +1029,11 @@ class SmallBatchSize(Rule):
         ),
         Invalid(  # an Estimator's evaluation at the batch its constructor sets from an absl flag's default, of a
             # `model_fn` running a Keras model of known FLOPs: priced
-            ESTIMATOR.replace("def model_fn", "net = tf.keras.Sequential([tf.keras.Input(shape=(16,)),"
-                              " tf.keras.layers.Dense(32), tf.keras.layers.Dense(1)])\n\n\ndef model_fn"),
+            ESTIMATOR.replace(
+                "def model_fn",
+                "net = tf.keras.Sequential([tf.keras.Input(shape=(16,)),"
+                " tf.keras.layers.Dense(32), tf.keras.layers.Dense(1)])\n\n\ndef model_fn",
+            ),
             line=20,
             message_contains="uses batch_size=8 (`FLAGS.eval_batch_size`: the default of `--eval_batch_size`): the same"
             " samples at batch 32",
@@ -1542,9 +1545,7 @@ class SmallBatchSize(Rule):
             if _fixed_batch(facts, size):
                 continue
             saving = priced_saving(site, size, minimum, facts.device)
-            if saving is None and (
-                _reaches_unseen_model(facts, site) if site.api in BATCHERS else _unseen_model(site)
-            ):
+            if saving is None and (_reaches_unseen_model(facts, site) if site.api in BATCHERS else _unseen_model(site)):
                 continue  # a network greenlint cannot see at all (a detector a helper builds) may fill the device
             work = [site] if site.api not in BATCHERS else []  # a dataset's batches are trained on elsewhere
             joules = _joules(saving, work) if saving is not None else None
