@@ -549,7 +549,8 @@ class SmallBatchSize(Rule):
     the name it is bound to or one its scope derives from it (`train_ds = ds.skip(100)`), such a
     method is given, is not reported where none of that model's layers is seen and its FLOPs are
     unknown (a detector a project module builds, a loaded model, a `from_preset` language model, an
-    Estimator's `model_fn` running a model greenlint does not see): its per-sample work may already
+    Estimator's `model_fn` running a model greenlint does not see; a subclassed model, whose layers
+    the analysis does not count, where its input shape is not known either): its per-sample work may already
     fill the device (YOLOv2 and YOLOv3 at 416x416 are tens of GFLOPs a forward pass per image, a
     1B-parameter language model at 512 tokens about a TFLOP a sample; five such batch-2 to batch-8
     findings were judged false on code kept apart from the benchmark). Where the model's layers are
@@ -868,6 +869,11 @@ class SmallBatchSize(Rule):
         ),
         Valid(  # a loaded model: none of its layers seen, its work per sample may already fill the device at 4
             "import tensorflow as tf\nmodel = tf.keras.models.load_model(path)\nscores = model.predict(x, batch_size=4)\n",
+        ),
+        Valid(  # a subclassed model of unknown input shape: its layers not counted, its work not known
+            "import tensorflow as tf\n\n\nclass Net(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.dense = tf.keras.layers.Dense(1)\n\n    def call(self, x):\n        return self.dense(x)\n\n\n"
+            "model = Net()\nmodel.compile(optimizer='adam', loss='mse')\nmodel.fit(x, y, batch_size=4, epochs=10)\n",
         ),
         Valid(  # a detector a project helper builds, trained at 8: none of its layers seen
             "import tensorflow as tf\nfrom detector import body\n\n"
