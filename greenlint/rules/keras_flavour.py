@@ -21,7 +21,9 @@ Keras 3 has none of them), or passes Keras 1's `nb_epoch=` to `fit` (tf.keras's 
 `**kwargs` from TensorFlow 2.2, the oldest standalone Keras 2.4 runs on: it rejects the name), the file imports `keras_contrib` (keras-contrib extends multi-backend
 Keras alone, through its `keras.engine` and `keras.backend` internals; its README sends tf.keras
 users to TensorFlow Addons), or the project pins a TensorFlow older than 2.2 (1.x, 2.0, 2.1: Keras
-2.4, the first that is tf.keras, requires 2.2; greenlint/rules/tf_target.py reads the pin). It is read as
+2.4, the first that is tf.keras, requires 2.2; greenlint/rules/tf_target.py reads the pin), or, in a
+notebook, the saved output of a cell reading `keras.__version__` is a version of 2.3 or older (the
+Keras that notebook ran with: `tf_target.recorded`; 2.4 or later there says tf.keras). It is read as
 tf.keras where the file, or a project module it imports directly, gives `fit`, `evaluate` or `predict` a
 Python generator (multi-backend Keras takes only arrays there: a generator goes to `fit_generator`). A project module the file imports directly,
 or a module beside it, that calls one of those methods or imports `keras_contrib` says the same
@@ -43,7 +45,7 @@ from greenlint.rules.base import FileFacts, last_name
 from greenlint.rules.beside import KERAS_2_SIGNS, beside_mentions
 from greenlint.rules.callbacks import parsed, read_text
 from greenlint.rules.syntax import cell_units, own_yields
-from greenlint.rules.tf_target import TargetVersion, target
+from greenlint.rules.tf_target import TargetVersion, recorded, target
 
 #: Model methods that only multi-backend Keras (and tf.keras before 2.1) used for generator data.
 GENERATOR_METHODS = frozenset({"fit_generator", "predict_generator", "evaluate_generator"})
@@ -58,6 +60,8 @@ MULTI_BACKEND_EXTENSIONS = ("keras_contrib",)
 #: The oldest TensorFlow standalone Keras 2.4 (the first that is tf.keras) runs on: its `__init__`
 #: raises "Keras requires TensorFlow 2.2 or higher"; on an older pin the `keras` is 2.3 or older.
 TF_KERAS_FROM = (2, 2)
+#: The first standalone Keras that is tf.keras under another name (multi-backend Keras ends at 2.3).
+KERAS_TF_FROM = (2, 4)
 #: Modules (and their submodules) whose import means tf.keras; `tf_keras` is Keras 2 for TF 2.16+.
 _TF_KERAS = ("tensorflow.keras", "tensorflow.python.keras", "tf_keras")
 _SPLIT = re.compile(r"\W+")
@@ -157,6 +161,13 @@ def keras_flavour(facts: FileFacts, tf: TargetVersion | None = None) -> Flavour:
     tf = tf if tf is not None else target(facts.path)
     if tf.basis.startswith("pinned") and tf.older_than(*TF_KERAS_FROM):
         return Flavour(True, f"standalone `keras` on {tf.shown()}")
+    shown = recorded(facts.path, "keras")
+    if shown is not None:
+        (major, minor), cell = shown
+        basis = f"standalone `keras` {major}.{minor} (the notebook's saved output of `keras.__version__`, cell {cell})"
+        if (major, minor) < KERAS_TF_FROM:
+            return Flavour(True, basis)
+        return Flavour(False, f"{basis}: Keras 2.4 or later")
     fed = _fed_a_generator(modules)
     if fed is not None:
         return Flavour(False, f"standalone `keras` whose {fed}: Keras 2.4 or later")

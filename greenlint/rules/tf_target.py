@@ -4,7 +4,9 @@ Read, in order, from: the `tensorflow-version` option; the project's pins (the n
 or above the file holding a `pyproject.toml`, `requirements*.txt`, `setup.cfg`, `setup.py` or
 `environment.yml`: the first of those, in that order, that names `tensorflow` with a version;
 only a regular file under the sources' size limit is read, never a FIFO or a device); where none
-does, a README on the way there (the file's folder first) whose TensorFlow pins agree (`pip install
+does, for a notebook, the version its saved outputs show (`recorded`: a cell reading `tf.__version__`
+whose output is that version, what the notebook ran with; below the pin files, which say what the
+project installs now, where an old notebook's outputs may be from an earlier run); else a README on the way there (the file's folder first) whose TensorFlow pins agree (`pip install
 tensorflow-gpu==2.3.0`, `conda install tensorflow-gpu=2.2`, `+ Tensorflow == 2.0.0`: what its users
 install; a version in prose, "tested with TensorFlow 2.3", is no pin); the
 installed `tensorflow` distribution's version (the name of its metadata folder, never the
@@ -19,13 +21,14 @@ alone (`>=2.4`) the newest. The same pin files give the NumPy a project runs on
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 import time
 from pathlib import Path
 from typing import NamedTuple
 
-from greenlint.analysis.sources import MAX_BYTES, read_bytes
+from greenlint.analysis.sources import MAX_BYTES, NOTEBOOK_RAW_FACTOR, cells_of, read_bytes
 
 #: The files a project pins its dependencies in, in the order they are read.
 PIN_FILES = ("pyproject.toml", "requirements*.txt", "setup.cfg", "setup.py", "environment.yml", "environment.yaml")
@@ -34,6 +37,11 @@ _NUMPY = r"(?<![\w.-])numpy(?![\w-])"
 _CLAUSE = r"(?:==|~=|<=|>=|!=|<|>|=|\^)\s*v?[0-9][0-9.*]*"
 #: A project's README (`README.md`, `readme.rst`, `README`).
 _README = re.compile(r"readme(?:\.(?:md|markdown|rst|txt))?", re.IGNORECASE)
+#: A cell's read of the version of TensorFlow (`tf.__version__`) or of the standalone Keras
+#: (`keras.__version__`; not `tf.keras.__version__`, the Keras TensorFlow bundles).
+_VERSION_READ = re.compile(r"(?<![\w.])(tf|tensorflow|keras)\.__version__\b")
+#: A saved output that is one version string and nothing else: `'2.0.8'`, `1.15.0`, `2.3.0-rc1`.
+_VERSION_SHOWN = re.compile(r"""\s*(['"]?)v?(\d+)\.(\d+)(?:\.\d+)*[\w.+-]*\1\s*""")
 
 
 def _pin_pattern(name: str) -> re.Pattern[str]:
@@ -88,6 +96,13 @@ def target(path: str, option: str = "") -> TargetVersion:
         return TargetVersion(read_spec("==" + option), "the tensorflow-version setting")
     root = pins_folder(os.path.dirname(os.path.abspath(path)))
     pinned = _pinned(root, _signature(root)) if root is not None else None
+    if pinned is None:
+        shown = recorded(path, "tensorflow")
+        pinned = (
+            TargetVersion(shown[0], f"pinned by the notebook's saved output of `tf.__version__` (cell {shown[1]})")
+            if shown is not None
+            else None
+        )
     if pinned is None:
         pinned = next(filter(None, map(_readme_pin, _readmes(os.path.dirname(os.path.abspath(path))))), None)
     if pinned is not None:
@@ -241,6 +256,59 @@ def _readme_pinned(path: str, size: int, mtime: int) -> TargetVersion | None:
         return None
     versions = {read_spec(match.group(1)) for match in _PIN.finditer(data.decode("utf-8", "replace"))}
     return TargetVersion(versions.pop(), f"pinned in {os.path.basename(path)}") if len(versions) == 1 else None
+
+
+def recorded(path: str, module: str) -> tuple[tuple[int, int], int] | None:
+    """The (major, minor) of *module* (`tensorflow` or `keras`) a notebook ran with, as its saved
+    outputs show it, with the cell (numbered among the code cells, from 1): the first code cell
+    whose source reads that module's `__version__` alone (`tf.__version__`, `print(keras.__version__)`)
+    and whose saved output, its standard error aside (Keras' "Using TensorFlow backend."), is one
+    version string. Reading the file, never running it; None for another file or where no cell shows it."""
+    if not path.endswith(".ipynb"):
+        return None
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return _recorded(path, info.st_size, info.st_mtime_ns).get(module)
+
+
+@functools.lru_cache(maxsize=256)
+def _recorded(path: str, size: int, mtime: int) -> dict[str, tuple[tuple[int, int], int]]:
+    data, _ = read_bytes(Path(path), MAX_BYTES * NOTEBOOK_RAW_FACTOR)
+    try:
+        nb = json.loads(data) if data is not None else None
+    except (ValueError, RecursionError):
+        return {}
+    cells, key = cells_of(nb) if isinstance(nb, dict) else (None, "")
+    code = [c for c in cells if isinstance(c, dict) and c.get("cell_type") == "code"] if isinstance(cells, list) else []
+    found: dict[str, tuple[tuple[int, int], int]] = {}
+    for number, cell in enumerate(code, 1):
+        read = {"tensorflow" if m == "tf" else m for m in _VERSION_READ.findall(_text(cell.get(key)))}
+        shown = _VERSION_SHOWN.fullmatch(_output(cell.get("outputs"))) if len(read) == 1 else None
+        if shown is not None:
+            found.setdefault(read.pop(), ((int(shown.group(2)), int(shown.group(3))), number))
+    return found
+
+
+def _text(value: object) -> str:
+    """A cell's source or output text as nbformat stores it (a string, or a list of lines); "" for anything else."""
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "".join(value)
+    return value if isinstance(value, str) else ""
+
+
+def _output(outputs: object) -> str:
+    """The text a code cell's saved outputs show, standard error aside: its printed lines and its
+    result's plain text."""
+    shown: list[str] = []
+    for output in outputs if isinstance(outputs, list) else ():
+        if not isinstance(output, dict) or output.get("name") == "stderr":
+            continue
+        data = output.get("data")
+        text = data.get("text/plain") if isinstance(data, dict) else output.get("text")
+        shown.append(_text(text))
+    return "".join(shown)
 
 
 def numpy_target(path: str, option: str = "") -> TargetVersion:

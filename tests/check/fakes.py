@@ -79,6 +79,8 @@ def analyse_file(path) -> Analysis:
                 span = Span(node.lineno, node.col_offset + 1, node.end_lineno, node.end_col_offset + 1)
                 features = {"loop_depth": int(in_loop), "loop_multiplier": 1}
                 features.update({k.arg: k.value.value for k in node.keywords if isinstance(k.value, ast.Constant)})
+                if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Call):
+                    features["n_layers"] = 0  # a model built in place (`Sequential().fit(...)`): its layers, none, seen
                 sites.append(CallSite(str(path), span, api, features))
         for child in ast.iter_child_nodes(node):
             visit(child, in_loop or isinstance(node, (ast.For, ast.While)))

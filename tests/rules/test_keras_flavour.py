@@ -4,6 +4,7 @@ the project's files: imports of the modules a script imports, and the project's 
 from __future__ import annotations
 
 import builtins
+import json
 import os
 
 from greenlint.check.config import Config
@@ -194,3 +195,37 @@ def test_a_notebook_giving_fit_a_generator_in_a_cell_says_tf_keras(tmp_path):
     assert not flavour.unknown and "(train.ipynb cell 3 line 1)" in flavour.basis
     other = keras_flavour(FileFacts(path=str(tmp_path / "other.ipynb"), sites=(), source=(cells[0], cells[2])))
     assert other.unknown  # `batches` is no generator the notebook shows
+
+
+def _versioned(version: str) -> str:
+    """A notebook whose first cell shows the standalone Keras it ran with, the next training a ResNet50 of it."""
+    cells = [
+        (
+            "import keras\nkeras.__version__",
+            [
+                {"output_type": "stream", "name": "stderr", "text": ["Using TensorFlow backend.\n"]},
+                {"output_type": "execute_result", "data": {"text/plain": [f"'{version}'"]}, "metadata": {}},
+            ],
+        ),
+        ("m = keras.applications.ResNet50(weights=None)\nm.fit(x, y, epochs=10)\n", []),
+    ]
+    return json.dumps({"cells": [{"cell_type": "code", "source": s, "outputs": o} for s, o in cells], "nbformat": 4})
+
+
+def test_a_notebook_whose_saved_output_shows_keras_2_0_runs_multi_backend_keras(tmp_path, predictor, monkeypatch):
+    monkeypatch.setattr(tf_target, "_installed", lambda: None)
+    assert _findings(tmp_path, predictor, "gan.ipynb", _versioned("2.0.8"), config=GL602) == []
+    path = tmp_path / "gan.ipynb"
+    flavour = keras_flavour(FileFacts(path=str(path), sites=(), source=("import keras",)))
+    assert (
+        flavour.multi_backend
+        and "`keras` 2.0 (the notebook's saved output of `keras.__version__`, cell 1)" in flavour.basis
+    )
+
+
+def test_a_notebook_whose_saved_output_shows_keras_2_4_or_later_runs_tf_keras(tmp_path, predictor, monkeypatch):
+    monkeypatch.setattr(tf_target, "_installed", lambda: None)
+    (found,) = _findings(tmp_path, predictor, "gan.ipynb", _versioned("2.4.3"), config=GL602)
+    assert "mixed_precision" in found.message
+    flavour = keras_flavour(FileFacts(path=str(tmp_path / "gan.ipynb"), sites=(), source=("import keras",)))
+    assert not flavour.multi_backend and not flavour.unknown

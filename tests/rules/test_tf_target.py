@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from greenlint.check.config import Config
@@ -208,3 +210,62 @@ def test_gl330_reports_a_narrow_counter_only_on_a_project_pinned_to_numpy_2(tmp_
     found = check_source(WRAPPING_COUNTER, str(path), Config(select=("GL330",), no_cache=True), predictor)
     assert [d.code for d in found] == codes
     assert all("on NumPy 2.x (pinned in requirements.txt)" in d.message for d in found)
+
+
+def _notebook(*cells: tuple[str, list]) -> str:
+    """A notebook of code cells, each its source and its saved outputs."""
+    return json.dumps(
+        {"cells": [{"cell_type": "code", "source": s, "outputs": o, "metadata": {}} for s, o in cells], "nbformat": 4}
+    )
+
+
+def _result(text: str) -> dict:
+    return {"output_type": "execute_result", "data": {"text/plain": [text]}, "metadata": {}}
+
+
+def _stream(text: str, name: str = "stdout") -> dict:
+    return {"output_type": "stream", "name": name, "text": [text]}
+
+
+@pytest.mark.parametrize(
+    ("source", "outputs", "version"),
+    [
+        ("import tensorflow as tf\ntf.__version__", [_result("'1.15.0'")], (1, 15)),
+        ("import tensorflow\nprint(tensorflow.__version__)", [_stream("2.3.0\n")], (2, 3)),
+        ("import tensorflow as tf\ntf.__version__", [_stream("warning\n", "stderr"), _result("'2.0.0-rc1'")], (2, 0)),
+    ],
+)
+def test_a_notebook_is_pinned_by_the_version_its_saved_output_shows(tmp_path, monkeypatch, source, outputs, version):
+    monkeypatch.setattr(tf_target, "_installed", lambda: (2, 16))
+    path = tmp_path / "train.ipynb"
+    path.write_text(_notebook(("import numpy as np", []), (source, outputs)))
+    found = tf_target.target(str(path))
+    assert found.version == version and found.stated and "saved output of `tf.__version__` (cell 2)" in found.basis
+
+
+@pytest.mark.parametrize(
+    ("source", "outputs"),
+    [
+        ("import tensorflow as tf\ntf.keras.__version__", [_result("'2.2.4-tf'")]),  # the bundled Keras
+        ("print(tf.__version__, keras.__version__)", [_stream("1.15.0 2.2.4\n")]),  # two versions read
+        ("print('TensorFlow', tf.__version__)", [_stream("TensorFlow 1.15.0\n")]),  # not a version alone
+        ("tf.__version__", []),  # never run
+        ("import tensorflow as tf\nx = 1", [_result("'1.15.0'")]),  # its version not read
+    ],
+)
+def test_a_saved_output_that_is_not_one_version_read_alone_pins_nothing(tmp_path, monkeypatch, source, outputs):
+    monkeypatch.setattr(tf_target, "_installed", lambda: (2, 16))
+    path = tmp_path / "train.ipynb"
+    path.write_text(_notebook((source, outputs)))
+    assert tf_target.target(str(path)) == tf_target.TargetVersion((2, 16), "installed")
+    assert tf_target.recorded(str(path), "keras") is None
+
+
+def test_a_pin_file_wins_over_a_notebook_output_which_wins_over_the_readme(tmp_path, monkeypatch):
+    monkeypatch.setattr(tf_target, "_installed", lambda: (2, 16))
+    path = tmp_path / "train.ipynb"
+    path.write_text(_notebook(("tf.__version__", [_result("'1.15.0'")])))
+    (tmp_path / "README.md").write_text("pip install tensorflow==2.3.0\n")
+    assert tf_target.target(str(path)).version == (1, 15)  # what this notebook ran with, over the project's prose
+    (tmp_path / "requirements.txt").write_text("tensorflow==2.10\n")  # what the project installs now
+    assert tf_target.target(str(path)) == tf_target.TargetVersion((2, 10), "pinned in requirements.txt")
