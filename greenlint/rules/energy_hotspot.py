@@ -361,9 +361,10 @@ def _supported_over(site: Site, threshold: float) -> bool:
     is above it, and the interval is narrow enough to act on (at most `POINT_MAX_RATIO` wide, not
     an upper bound alone). A figure without an interval (measured here) counts by its value. A
     figure of samples known only as "at most N" (`x[:64]`, `random.sample(memory, k)`) is an upper
-    bound alone whatever its interval: it was priced at N, and fewer rows cost less."""
+    bound alone whatever its interval: it was priced at N, and fewer rows cost less (at most one row is
+    one: a Keras call given none raises)."""
     p = site.prediction
-    if site.work_bound("samples") == "upper":
+    if site.work_bound("samples") == "upper" and site.work_value("samples") != 1:
         return False
     if p.interval_j is None:
         return site.total_energy_j > threshold
@@ -505,7 +506,7 @@ def _drivers(site: Site) -> str:
     if epochs is not None:  # an upper bound (early stopping) kept as such
         parts.append(("at most " if site.work_bound("epochs") == "upper" else "") + fmt_counted(epochs, "epoch"))
     if samples is not None:
-        parts.append(fmt_counted(samples, "sample"))  # never "at most": such a figure is no hotspot (_supported_over)
+        parts.append(fmt_counted(samples, "sample"))  # "at most" one is one; more is no hotspot (_supported_over)
     elif site.work_value("steps_per_epoch") is not None:
         parts.append(f"{fmt_count(site.work_value('steps_per_epoch'))} steps per epoch")
     model, params, flops = site.work_value("model"), site.work_value("params"), site.work_value("flops_per_sample")
