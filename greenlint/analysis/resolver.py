@@ -3256,8 +3256,8 @@ class Resolver:
             found = self.files.call(path, args, keywords, node.lineno) or arrays.data_call(path, args, keywords)
             if found is None and path == "numpy.load":
                 found = downloads.np_load(args, keywords)
-            if found is None and path in _ROWS_PER_ITEM and node.args and _display(node.args[0]):
-                found = arrays.rows_per_item(len(node.args[0].elts))  # `np.array([obs])`: one row, obs unknown
+            if found is None and path in _ROWS_PER_ITEM and node.args and (display_items := _written_items(node.args[0])):
+                found = arrays.rows_per_item(len(display_items))  # `np.array([obs])`: one row, obs unknown
             return FOREIGN if found is None and root in untyped.FOREIGN_ROOTS else found  # an estimator
         if root not in TF_ROOTS and (root in kerasext.ROOTS or self.library(root)):
             cls = path.rpartition(".")[0] if path.rpartition(".")[2] in kerasext.CONSTRUCTORS else path
@@ -5281,10 +5281,11 @@ def _is_number(value: Any) -> bool:
 _ROWS_PER_ITEM = frozenset({"numpy.array", "numpy.asarray"})
 
 
-def _display(node: ast.expr) -> bool:
-    """A list or tuple display of items written out, none starred (`[obs]`, `(a, b)`)."""
-    return isinstance(node, (ast.List, ast.Tuple)) and bool(node.elts) and not any(
-        isinstance(e, ast.Starred) for e in node.elts)
+def _written_items(node: ast.expr) -> list[ast.expr]:
+    """The items of a list or tuple display written out, none starred (`[obs]`, `(a, b)`); [] otherwise."""
+    if not isinstance(node, (ast.List, ast.Tuple)) or any(isinstance(e, ast.Starred) for e in node.elts):
+        return []
+    return node.elts
 
 
 #: NumPy calls whose size argument sets how many rows an index they make draws (arrays.numpy_call).
