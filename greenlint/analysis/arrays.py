@@ -467,6 +467,13 @@ def _rows_drawn_from(population: Any) -> bool:
     return type(population) is Inst and (population.cls == ROWS or bool(population.meta.get("index")))
 
 
+def rows_per_item(count: int) -> Inst:
+    """`np.array([obs])`, a list display of *count* items of unknown shape: an array of one row per
+    item, the rest of its shape unknown (meta "rows", read by `rows_of`)."""
+    return Inst(ARRAY, "operator", {"rows": count, "shape_prov": "inferred",
+                                    "shape_note": f"a list display of {fmt_counted(count, 'item')}: a row each"})
+
+
 def _joined(path: str, items: Any, axis: Any) -> Inst | None:
     """`np.concatenate(arrays, axis)` (axis None: each flattened first), `np.vstack(arrays)`,
     `np.hstack(arrays)` (1-D arrays end to end, others side by side), `np.stack(arrays)` along the

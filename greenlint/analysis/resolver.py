@@ -3278,6 +3278,8 @@ class Resolver:
             found = self.files.call(path, args, keywords, node.lineno) or arrays.data_call(path, args, keywords)
             if found is None and path == "numpy.load":
                 found = downloads.np_load(args, keywords)
+            if found is None and path in _ROWS_PER_ITEM and node.args and (display_items := _written_items(node.args[0])):
+                found = arrays.rows_per_item(len(display_items))  # `np.array([obs])`: one row, obs unknown
             return FOREIGN if found is None and root in untyped.FOREIGN_ROOTS else found  # an estimator
         if root not in TF_ROOTS and (root in kerasext.ROOTS or self.library(root)):
             cls = path.rpartition(".")[0] if path.rpartition(".")[2] in kerasext.CONSTRUCTORS else path
@@ -5343,6 +5345,17 @@ def _known(value: Any) -> Any:
 
 def _is_number(value: Any) -> bool:
     return type(value) in (int, float)
+
+
+#: NumPy calls whose first axis is as long as the list display they are given (`np.array([obs])`).
+_ROWS_PER_ITEM = frozenset({"numpy.array", "numpy.asarray"})
+
+
+def _written_items(node: ast.expr) -> list[ast.expr]:
+    """The items of a list or tuple display written out, none starred (`[obs]`, `(a, b)`); [] otherwise."""
+    if not isinstance(node, (ast.List, ast.Tuple)) or any(isinstance(e, ast.Starred) for e in node.elts):
+        return []
+    return node.elts
 
 
 #: NumPy calls whose size argument sets how many rows an index they make draws (arrays.numpy_call).

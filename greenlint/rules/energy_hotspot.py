@@ -35,7 +35,9 @@ class EnergyHotspot(Rule):
     it runs, exceeds `hotspot-threshold-j` joules even at the low end of its 80 % interval.
     Only a figure narrow enough to act on counts: an interval wider than 100× (a guess across
     orders of magnitude), an upper bound alone (`bounded`, `negligible`: calls measured below
-    the resolution or doing no tensor work) and `unknown` never make a hotspot. A hotspot's claim
+    the resolution or doing no tensor work; a figure priced on samples known only as "at most N",
+    `x[:64]` or a replay sample of `min(32, len(memory))`, has no low end either) and `unknown` never
+    make a hotspot. A hotspot's claim
     is its figure, so where its runs are counted the low end of that figure, times its runs, must
     also reach `material-saving-j` (10 kJ, about 2.8 Wh; greenlint/rules/material.py): a
     textbook's 25 epochs of an MNIST MLP (18.8 kJ, 80 % interval 7.84 kJ – 45.1 kJ) may well cost
@@ -176,6 +178,11 @@ class EnergyHotspot(Rule):
             "        obs, done = play_one_step(env, obs)\n",
             options={"hotspot-threshold-j": 100.0},
         ),
+        Valid(  # at most 64 rows of data of unknown size: priced at 64, an upper bound with no low end
+            "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
+            "model.compile(optimizer='adam', loss='mse')\nfor i in range(3):\n    model.fit(x[:64], y[:64], epochs=5)\n",
+            options={"hotspot-threshold-j": 100.0, "material-saving-j": 0.0},
+        ),
         Valid(  # a DQN agent's `act`: one state predicted per environment step of its caller's loop
             "import numpy as np\nimport tensorflow as tf\n"
             "class Agent:\n    def __init__(self):\n"
@@ -214,6 +221,14 @@ class EnergyHotspot(Rule):
             options={"hotspot-threshold-j": 100.0, "material-saving-j": 0.0},
             line=6,
             message_contains="1.5 kJ = 500 J × 3 runs of its literal loops, times the passes of a loop of unknown length",
+        ),
+        Invalid(  # near miss of the "at most 64 rows" fit: the data's 640 rows are known, so 64 are taken
+            "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
+            "model.compile(optimizer='adam', loss='mse')\nx = np.zeros((640, 8))\ny = np.zeros((640, 1))\n"
+            "for i in range(3):\n    model.fit(x[:64], y[:64], epochs=5)\n",
+            options={"hotspot-threshold-j": 100.0, "material-saving-j": 0.0},
+            line=8,
+            message_contains="5 epochs × 64 samples",
         ),
         Invalid(  # near miss: a counted loop states its runs
             "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(10)])\n"
@@ -344,8 +359,13 @@ class EnergyHotspot(Rule):
 def _supported_over(site: Site, threshold: float) -> bool:
     """The figure supports "over the threshold": the low end of its 80 % interval (times its runs)
     is above it, and the interval is narrow enough to act on (at most `POINT_MAX_RATIO` wide, not
-    an upper bound alone). A figure without an interval (measured here) counts by its value."""
+    an upper bound alone). A figure without an interval (measured here) counts by its value. A
+    figure of samples known only as "at most N" (`x[:64]`, `random.sample(memory, k)`) is an upper
+    bound alone whatever its interval: it was priced at N, and fewer rows cost less (at most one row is
+    one: a Keras call given none raises)."""
     p = site.prediction
+    if site.work_bound("samples") == "upper" and site.work_value("samples") != 1:
+        return False
     if p.interval_j is None:
         return site.total_energy_j > threshold
     ratio = interval_ratio(p.interval_j)
@@ -486,7 +506,7 @@ def _drivers(site: Site) -> str:
     if epochs is not None:  # an upper bound (early stopping) kept as such
         parts.append(("at most " if site.work_bound("epochs") == "upper" else "") + fmt_counted(epochs, "epoch"))
     if samples is not None:
-        parts.append(("at most " if site.work_bound("samples") == "upper" else "") + fmt_counted(samples, "sample"))
+        parts.append(fmt_counted(samples, "sample"))  # "at most" one is one; more is no hotspot (_supported_over)
     elif site.work_value("steps_per_epoch") is not None:
         parts.append(f"{fmt_count(site.work_value('steps_per_epoch'))} steps per epoch")
     model, params, flops = site.work_value("model"), site.work_value("params"), site.work_value("flops_per_sample")

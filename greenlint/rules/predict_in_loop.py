@@ -33,7 +33,7 @@ from greenlint.rules.syntax import (
     times_each_call,
     trains,
 )
-from greenlint.rules.tiny_steps import tiny_step
+from greenlint.rules.tiny_steps import rows_known, tiny_step
 
 #: A base class whose method calls `self.step` once per pass of its loop (a decoder's search).
 DECODER = (
@@ -431,7 +431,13 @@ class PredictInLoop(Rule):
             STANDALONE.format(layers="model.add(Dense(24, input_dim=4, activation='relu'))\nmodel.add(Dense(2))\n"),
             line=8,
             message_contains="with tf.keras; a session run with multi-backend Keras 2.0-2.3, which a standalone `keras`"
-            " may be: either way more than the model's own",
+            " may be: either way more than the model's work (at most 9,984 FLOPs a batch)",
+        ),
+        Invalid(  # the same MLP stepped on one state at a time: one row a batch, not Keras' default 32
+            STANDALONE.format(layers="model.add(Dense(24, input_dim=4, activation='relu'))\nmodel.add(Dense(2))\n")
+            .replace("model.predict(state)", "model.predict(np.array([state]))").replace("from", "import numpy as np\nfrom", 1),
+            line=9,
+            message_contains="either way more than the model's work (312 FLOPs a batch)",
         ),
         Invalid(  # a GAN's loop trains between the calls, each on an input made that pass: not mergeable
             GAN,
@@ -619,7 +625,8 @@ def _price(site: Site, price: tuple[float, float], unknown: bool) -> str:
         return f" ({cost})"
     return (
         f" ({cost} with tf.keras; a session run with multi-backend Keras 2.0-2.3, which a standalone `keras` may"
-        f" be: either way more than the model's own {tiny_step(site):,.0f} FLOPs a batch)"
+        f" be: either way more than the model's work ({'' if rows_known(site) else 'at most '}"
+        f"{tiny_step(site):,.0f} FLOPs a batch)"
     )
 
 

@@ -16,6 +16,7 @@ from greenlint.rules.material import SAVING_OPTION, immaterial_work
 from greenlint.rules.site import Site, method
 from greenlint.rules.syntax import (
     LOOPS,
+    SCOPES,
     TIMERS,
     calls_of,
     comprehensions_around,
@@ -25,6 +26,7 @@ from greenlint.rules.syntax import (
     is_training_step,
     last_name,
     literal_trips,
+    loop_varying,
     own_body,
     own_loops,
     own_yields,
@@ -376,13 +378,20 @@ def _result_read(facts: FileFacts, loop: ast.AST, call: ast.Call, cell: int | No
     return any(isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load) for n in own_body(loop))
 
 
-def _refed(facts: FileFacts, call: ast.Call, fed: ast.expr, cell: int | None) -> bool:
+def _refed(facts: FileFacts, call: ast.Call, fed: ast.expr, loop: ast.AST | None, cell: int | None) -> bool:
     """The run is repeated on one pass of its loop by comprehensions none of whose variables reaches
-    what it is fed (`[sess.run(train_op, {x: s}) for _ in range(10)]`: ten steps on one rollout): what
-    the pass makes is fed to every one of those runs, so its making is no work of each step."""
+    what it is fed (`[sess.run(train_op, {x: s}) for _ in range(10)]`: ten steps on one rollout), or
+    by the `for` loop right around it, none of whose variables reaches the feed, on one pass of an
+    outer loop that makes it (`for _ in range(10): sess.run(train_op, {x: s})`, `s` made per update):
+    what the pass makes is fed to every one of those runs, so its making is no work of each step."""
+    names = flow.names(fed)
     around = comprehensions_around(facts, call, cell)
-    variables = frozenset().union(*(flow.targets(g.target) for c in around for g in c.generators))
-    return bool(around) and not variables & flow.names(fed)
+    if around:
+        return not frozenset().union(*(flow.targets(g.target) for c in around for g in c.generators)) & names
+    if not isinstance(loop, (ast.For, ast.AsyncFor)) or loop_varying(loop) & names:
+        return False
+    outer = enclosing(facts, loop, cell, (*LOOPS, *SCOPES))
+    return isinstance(outer, LOOPS) and bool(loop_varying(outer) & names)
 
 
 def _run_name(site: Site, call: ast.Call) -> str:
@@ -562,7 +571,9 @@ class SessionFeedDictInLoop(Rule):
     element, where the graph could sample (`tf.random.categorical`) and loop itself. Not when
     something outside the graph comes in between (an environment's `step` on the chosen action).
     Nor a run that comprehensions repeat on one pass with the same feed (`[sess.run(train_op, {x: s})
-    for _ in range(10)]`: ten steps on one rollout): what the pass makes is made once for all of them.
+    for _ in range(10)]`: ten steps on one rollout), or that a `for` loop none of whose variables reaches
+    the feed repeats on one pass of an outer loop that makes it (`for _ in range(10): sess.run(train_op,
+    {x: s})`, `s` made per update): what the pass makes is made once for all of them.
     Nor is what a function does in a branch that its tests on its parameters never take, every call of
     it in the project leaving them at their defaults (`if use_label_info:` in a sampler that no call
     asks for labels: rules/constant_branches.py), host work of the step.
@@ -1019,6 +1030,12 @@ class SessionFeedDictInLoop(Rule):
             "    [sess.run(train_op, {x: s}) for _ in range(10)]\n",
             options={"material-saving-j": 0.0},
         ),
+        Valid(  # the same ten steps written as a `for`: the rollout is made once per update, outside it
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "for update in range(1000):\n    s = np.stack([cv2.imread(p) for p in rollout_paths()])\n"
+            "    for _ in range(10):\n        sess.run(train_op, {x: s})\n",
+            options={"material-saving-j": 0.0},
+        ),
         Valid(  # the sampler's per-item loop runs only for labels, which the file's one call never asks for
             "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n\n\n"
             "def prior(n, dim, labelled=False):\n    if labelled:\n        z = np.empty((n, dim))\n"
@@ -1035,6 +1052,21 @@ class SessionFeedDictInLoop(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # near miss of the `for` form: each inner step reads its own files
+            "import cv2\nimport numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+            "for update in range(1000):\n    paths = rollout_paths()\n    for k in range(10):\n"
+            "        sess.run(train_op, {x: np.stack([cv2.imread(p) for p in paths[k::10]])})\n",
+            line=8,
+            message_contains="made on each step by a file read",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # near miss: the data fed on every inner step is made once for the whole run, no outer pass remakes it
+            "import numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\ns = np.load('train.npy')\n"
+            "for epoch in range(1000):\n    for _ in range(10):\n        print(sess.run(loss, {x: s}))\n",
+            line=7,
+            message_contains="feeds the same values on every iteration",
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # near miss: the comprehension reads a file per step it runs
             "import cv2\nimport numpy as np\nimport tensorflow as tf\nsess = tf.compat.v1.Session()\n"
             "for epoch in range(1000):\n    [sess.run(train_op, {x: cv2.imread(p)[None]}) for p in paths]\n",
@@ -1321,7 +1353,7 @@ class SessionFeedDictInLoop(Rule):
                 continue
             loop, _ = innermost_loop(facts, site)  # its own loop, where what it feeds is read
             fed = feed(call)
-            if fed is not None and _refed(facts, call, fed, site.callsite.span.cell):
+            if fed is not None and _refed(facts, call, fed, loop, site.callsite.span.cell):
                 continue  # values made once for several steps: no host work per step
             if loop is None and fed is not None:  # run once per call: fed what a caller's loop gives it
                 yield from self._through_callers(facts, site, call, fed, results, fed_runs)

@@ -45,5 +45,11 @@ def tiny_step(site: Site) -> float | None:
     return step if step <= TINY_STEP_FLOPS else None
 
 
+def rows_known(site: Site) -> bool:
+    """The rows of `tiny_step`'s step are known, not only bounded: the call's samples are counted (not
+    "at most N"); of data of unknown size a step holds at most a batch."""
+    return _count(site.work_value("samples")) and site.work_bound("samples") != "upper"
+
+
 def _count(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0

@@ -302,6 +302,24 @@ def test_a_new_axis_elsewhere_leaves_the_rows_unknown(expr):
     assert w["samples"].value is None
 
 
+@pytest.mark.parametrize(("expr", "rows"), [("np.array([image])", 1), ("np.asarray((image, image))", 2)])
+def test_a_list_display_of_data_of_unknown_shape_has_a_row_per_item(expr, rows):
+    code = f"import cv2\nimage = cv2.imread('a.jpg')\n{MODEL}model.predict({expr})\n"
+    w = fit_work(code, method="predict")
+    assert samples(w) == rows and w["samples"].provenance == "inferred" and "a row each" in w["samples"].note
+
+
+@pytest.mark.parametrize("expr", ["np.array([*images])", "np.array(images)", "np.stack([image], axis=1)"])
+def test_a_list_not_written_out_leaves_the_rows_unknown(expr):
+    """A starred display, a list filled by appends (its display holds what it holds at least), a stack
+    along another axis."""
+    code = (f"import cv2\nimages = [cv2.imread('a.jpg')]\nfor p in paths:\n    images.append(cv2.imread(p))\n"
+            f"image = cv2.imread('b.jpg')\n{MODEL}model.predict({expr})\n")
+    result = analyse_source("import numpy as np\nfrom tensorflow import keras\n" + code, "snippet.py")
+    (w,) = [s.work for s in result.callsites if s.api.endswith(".predict")]
+    assert w["samples"].value is None
+
+
 def test_an_empty_index_is_no_new_axis():
     """`value[()]` (an h5py dataset or a numpy scalar read whole) has no index part to look at."""
     code = f"import h5py\nvalue = h5py.File('a.h5')['x']\nimage = value[()]\n{MODEL}model.predict(image)\n"

@@ -58,3 +58,11 @@ def test_a_model_with_unknown_layers_gives_its_known_part_as_a_lower_bound():
     none = _message("tensorflow.keras.Model.fit", {}, {"epochs": epochs, "params": lower(0),
                                                        "flops_per_sample": lower(0)})
     assert "FLOPs" not in none and "params" not in none and "10 epochs;" in none
+
+
+def test_samples_known_only_as_at_most_n_make_no_hotspot():
+    fit = "tensorflow.keras.Model.fit"
+    upper = {"samples": Quantity(64, "inferred", bound="upper")}  # `x[:64]`, `random.sample(memory, k)`
+    assert _findings(fit, work=upper, interval=(300.0, 1000.0)) == []  # priced at 64 rows: no low end
+    exact = {"samples": Quantity(64, "inferred")}
+    assert len(_findings(fit, work=exact, interval=(300.0, 1000.0))) == 1

@@ -81,3 +81,30 @@ def test_a_decode_under_another_name_is_reported_at_its_generators_def(tmp_path,
     )
     found = check_in_project(tmp_path, predictor, files, "data_loader.py", "GL408")
     assert [(d.span.line, d.span.column, d.span.end_column) for d in found] == [(9, 5, 19)]  # `def load_batch`
+
+
+def test_the_findings_do_not_depend_on_the_working_directory(tmp_path):
+    """Two loaders of one name in sibling folders (each beside its script), checked from outside the
+    project, from its root and from one of the folders: the same findings, at the same files (issue 26)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    project = tmp_path / "gans"
+    for folder in ("cyclegan", "pix2pix"):
+        for name, text in _project().items():
+            (project / folder).mkdir(parents=True, exist_ok=True)
+            (project / folder / name).write_text(text)
+
+    def findings(cwd):
+        proc = subprocess.run([sys.executable, "-m", "greenlint", "check", "--isolated", "--no-cache", "--exit-zero",
+                               "--select", "GL408", "--format", "json", str(project)],
+                              cwd=cwd, capture_output=True, text=True, check=True)
+        return sorted((os.path.join(cwd, f["filename"]), f["location"]["row"], f["message"]) for f in json.loads(proc.stdout))
+
+    outside = findings(tmp_path)
+    assert [(os.path.relpath(f, project), row) for f, row, _ in outside] == [
+        (os.path.join("cyclegan", "data_loader.py"), 13), (os.path.join("pix2pix", "data_loader.py"), 13)]
+    assert findings(project) == outside
+    assert findings(project / "cyclegan") == outside
