@@ -269,8 +269,10 @@ class FitInEpochLoop(Rule):
             # batch: the sample's size is not known)
             "import tensorflow as tf\nclass Net:\n    def __init__(self):\n        self.model = tf.keras.Sequential()\n"
             "    def train(self, states, targets):\n        self.model.fit(states, targets, epochs=1, verbose=0)\n"
-            "class Agent:\n    def replay(self):\n        for _ in range(10):\n"
+            "class Agent:\n    def __init__(self):\n        self.net = Net()\n    def replay(self):\n"
+            "        for _ in range(10):\n"
             "            states, targets = self.buffer.sample()\n            self.net.train(states, targets)\n"
+            "agent = Agent()\nfor episode in range(1000):\n    agent.replay()\n"
         ),
         Valid(  # samples as they arrive from a stream
             "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
