@@ -28,7 +28,7 @@ def never_runs(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
             continue
         around = facts.parent(owner, cell)
         method = isinstance(around, ast.ClassDef)
-        if method and not _bases_in_file(facts, around):
+        if isinstance(around, ast.ClassDef) and not _bases_in_file(facts, around):
             continue
         if uncalled(facts, owner.name, method) and not called_by_framework(facts, owner, cell):
             return True
