@@ -1,6 +1,7 @@
 """A training run's per-epoch curve that the program needs whole: the history a `fit()` returns, read
 epoch by epoch over the fit's own epoch count (`[np.mean([h[i] for h in histories]) for i in
-range(num_epochs)]`, a K-fold run averaged per epoch). Stopping the run early would leave a shorter
+range(num_epochs)]`, a K-fold run averaged per epoch), or several runs' curves combined epoch by epoch
+(`np.mean(histories, axis=0)`). Stopping the run early would leave a shorter
 series and break that reading: the curve is the program's output, not a cost to cut."""
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 def curve_read_per_epoch(facts: FileFacts, fit: ast.Call, cell: int | None) -> bool:
     """Whether the history *fit* returns (bound by the statement around it), or anything made or filled from it
     (`scores = history.history["val_mae"]`, `runs.append(scores)`), is indexed by the variable of a loop or
-    comprehension over `range(E)`, E written as the fit's `epochs` argument."""
+    comprehension over `range(E)`, E written as the fit's `epochs` argument; or a loop fills a list with them,
+    which the program combines epoch by epoch (`_stacked_per_epoch`)."""
     epochs = argument(fit, "epochs", 3)
     bound = facts.parent(fit, cell)
     if epochs is None or not isinstance(bound, ast.Assign):
@@ -31,12 +33,47 @@ def curve_read_per_epoch(facts: FileFacts, fit: ast.Call, cell: int | None) -> b
         body += scope.body
     curves = flow.derived(seeds, body, flow.assignments(body, steady=lambda _: True))
     shown = ast.dump(epochs)
-    for _, tree in cell_units(facts):
+    trees = [tree for _, tree in cell_units(facts)]
+    runs = _runs_gathered(trees, curves)
+    for tree in trees:
         for node in ast.walk(tree):
+            if runs and _stacked_per_epoch(node, runs):
+                return True
             for index in _epoch_variables(node, shown):
                 if _indexes(node, index, curves):
                     return True
     return False
+
+
+def _runs_gathered(trees: list[ast.Module], curves: frozenset[str]) -> frozenset[str]:
+    """The lists a loop fills with a curve per pass (`histories.append(history.history["loss"])` in a
+    loop over folds or seeds): several runs' curves."""
+    found = set()
+    for tree in trees:
+        for loop in ast.walk(tree):
+            if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+                continue
+            for node in ast.walk(loop):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "append"
+                    and isinstance(node.func.value, ast.Name)
+                    and any(flow.names(a) & curves for a in node.args)
+                ):
+                    found.add(node.func.value.id)
+    return frozenset(found)
+
+
+def _stacked_per_epoch(node: ast.AST, runs: frozenset[str]) -> bool:
+    """Whether *node* combines several runs' curves epoch by epoch: a call with `axis=0` on them
+    (`np.mean(histories, axis=0)`, `np.array(histories).std(axis=0)`), which needs curves of one length."""
+    if not isinstance(node, ast.Call) or not any(
+        k.arg == "axis" and isinstance(k.value, ast.Constant) and k.value.value == 0 for k in node.keywords
+    ):
+        return False
+    read = [*node.args, node.func.value] if isinstance(node.func, ast.Attribute) else list(node.args)
+    return any(flow.names(expr) & runs for expr in read)
 
 
 def _epoch_variables(node: ast.AST, epochs: str) -> list[str]:

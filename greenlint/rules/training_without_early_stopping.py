@@ -414,8 +414,9 @@ class TrainingWithoutEarlyStopping(Rule):
 
     Nor is a fit whose returned history the program reads epoch by epoch over the fit's own epoch
     count (greenlint/rules/curves.py: `[np.mean([h[i] for h in histories]) for i in range(num_epochs)]`
-    after `histories.append(history.history["val_mae"])`, a K-fold run's curve averaged per epoch): the
-    whole curve is the program's output, and a run stopped early would leave a shorter one.
+    after `histories.append(history.history["val_mae"])`, a K-fold run's curve averaged per epoch), or
+    whose runs' curves, gathered in a list by a loop, it combines epoch by epoch (`np.mean(histories,
+    axis=0)`): the whole curve is the program's output, and a run stopped early would leave a shorter one.
 
     A fit is reported only where what early stopping can save is material
     (greenlint/rules/material.py): at most all its epochs but two (the best one and the one that
@@ -595,6 +596,10 @@ class TrainingWithoutEarlyStopping(Rule):
     VALID = (
         Valid(  # the folds' curves averaged epoch by epoch over the fit's epoch count: the curve is the output
             KFOLD.format(epochs="num_epochs", after="curve = [np.mean([h[i] for h in histories]) for i in range(num_epochs)]\n"),
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # the folds' curves stacked and averaged epoch by epoch: curves of one length needed
+            KFOLD.format(epochs="num_epochs", after="curve = np.array(histories).mean(axis=0)\n"),
             options={"material-saving-j": 0.0},
         ),
         Valid(  # the same read in a loop, straight from one history
@@ -860,6 +865,11 @@ class TrainingWithoutEarlyStopping(Rule):
     INVALID = (
         Invalid(  # the curves read over their own lengths: a shorter curve reads as well, early stopping breaks nothing
             KFOLD.format(epochs="num_epochs", after="for h in histories:\n    for i in range(len(h)):\n        print(h[i])\n"),
+            line=8,
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # each fold's curve reduced on its own (its best epoch): a shorter curve reduces as well
+            KFOLD.format(epochs="num_epochs", after="best = np.mean([np.min(h, axis=0) for h in histories])\n"),
             line=8,
             options={"material-saving-j": 0.0},
         ),
