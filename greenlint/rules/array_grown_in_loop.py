@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid
+from greenlint.rules.dead_code import never_runs
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import in_test
 from greenlint.rules.diagnostic import Diagnostic
@@ -39,7 +40,8 @@ class ArrayGrownInLoop(Rule):
     doubles it in a few passes); a loop of fewer than 100 passes known from the code: over a
     literal list or tuple, a name its function binds only to such literals (a parameter whose
     `None` default it replaces by `[3, 4, 5, 6, 7]`, maybe through `enumerate()`), or `range(n)`
-    with `n` a literal, a default or a module constant (as `rules/defaults.py` reads it); test code.
+    with `n` a literal, a default or a module constant (as `rules/defaults.py` reads it); a function
+    of a script that nothing calls (`dead_code.never_runs`: it never runs); test code.
 
     On by default since the real-world benchmark judged its findings (none false; the debatable
     ones loops whose passes the data sets, few there: over a few hundred passes of small pieces
@@ -129,6 +131,11 @@ class ArrayGrownInLoop(Rule):
         Valid(  # not NumPy's concatenate
             TF + "from mylib import concatenate\nfor batch in batches:\n    out = concatenate([out, batch])\n"
         ),
+        Valid(  # a method of a script's class that nothing calls: dead code, it never runs
+            TF + "import numpy as np\nclass Agent:\n    def join(self, batches):\n        out = np.zeros(0)\n"
+            "        for b in batches:\n            out = np.concatenate([out, b])\n        return out\n"
+            "    def train(self):\n        m.fit(x)\nif __name__ == '__main__':\n    Agent().train()\n"
+        ),
         Valid(  # test code
             TF + "import numpy as np\ndef test_join():\n    out = np.zeros(0)\n    for b in batches:\n"
             "        out = np.concatenate([out, b])\n"
@@ -174,6 +181,17 @@ class ArrayGrownInLoop(Rule):
             "        out = np.append(out, shifted(p), axis=0)\n    return out\n",
             line=7,
         ),
+        Invalid(  # the script's method that its training calls
+            TF + "import numpy as np\nclass Agent:\n    def join(self, batches):\n        out = np.zeros(0)\n"
+            "        for b in batches:\n            out = np.concatenate([out, b])\n        return out\n"
+            "    def train(self):\n        m.fit(self.join(x))\nif __name__ == '__main__':\n    Agent().train()\n",
+            line=8,
+        ),
+        Invalid(  # a function nothing in the file calls, of a module with no main guard: a library's, its users call it
+            TF + "import numpy as np\ndef join(batches):\n    out = np.zeros(0)\n    for b in batches:\n"
+            "        out = np.concatenate([out, b])\n    return out\n",
+            line=7,
+        ),
         Invalid(  # a count known to be large: the message says it
             TF
             + "import numpy as np\nout = np.zeros(0)\nfor i in range(5000):\n    out = np.concatenate((out, piece(i)))\n",
@@ -195,7 +213,7 @@ class ArrayGrownInLoop(Rule):
                 grown.setdefault(id(loop), (loop, []))[1].append((assign, part))
             for loop, assigns in grown.values():
                 names = list(dict.fromkeys(p.id for _, p in assigns if not _read_in(loop, p.id, assigns)))
-                if not names or in_test(facts, loop, cell):
+                if not names or in_test(facts, loop, cell) or never_runs(facts, loop, cell):
                     continue
                 passes = _passes(facts, loop, cell)
                 if passes is not None and passes[0] < MIN_PASSES:

@@ -17,10 +17,14 @@ from greenlint.rules.syntax import (
     FEW_ELEMENTS,
     autograph_loop,
     batch_of_one,
+    calls_by_name,
     enclosing,
+    is_method,
     loop_varying,
     own_body,
     own_loops,
+    parameters,
+    positional_parameters,
     simple_bindings,
     waits_for_user,
 )
@@ -261,6 +265,15 @@ class FitInEpochLoop(Rule):
             "    m.fit(np.array(states), np.array(targets), epochs=1, verbose=0)\n"
             "for step in range(1000):\n    replay(memory, k)\n"
         ),
+        Valid(  # a model's train method fits what its caller samples afresh per call: not an epoch loop (nor one
+            # batch: the sample's size is not known)
+            "import tensorflow as tf\nclass Net:\n    def __init__(self):\n        self.model = tf.keras.Sequential()\n"
+            "    def train(self, states, targets):\n        self.model.fit(states, targets, epochs=1, verbose=0)\n"
+            "class Agent:\n    def __init__(self):\n        self.net = Net()\n    def replay(self):\n"
+            "        for _ in range(10):\n"
+            "            states, targets = self.buffer.sample()\n            self.net.train(states, targets)\n"
+            "agent = Agent()\nfor episode in range(1000):\n    agent.replay()\n"
+        ),
         Valid(  # samples as they arrive from a stream
             "import numpy as np\nimport tensorflow as tf\nm = tf.keras.Sequential()\n"
             "while True:\n    x, y = stream.read()\n    m.train_on_batch(np.expand_dims(x, 0), np.expand_dims(y, 0))\n"
@@ -313,6 +326,12 @@ class FitInEpochLoop(Rule):
         Invalid(  # an epoch helper on the same global data, called by an epoch loop
             "import tensorflow as tf\nm = tf.keras.Sequential()\ndef one_epoch():\n    m.fit(x, y, epochs=1)\n"
             "for epoch in range(20):\n    one_epoch()\n",
+            line=4,
+            message_contains="pass `epochs=`",
+        ),
+        Invalid(  # a helper fitting its parameters, called by an epoch loop with the same global data each time
+            "import tensorflow as tf\nm = tf.keras.Sequential()\ndef one_epoch(xs, ys):\n    m.fit(xs, ys, epochs=1)\n"
+            "for epoch in range(20):\n    one_epoch(x, y)\n",
             line=4,
             message_contains="pass `epochs=`",
         ),
@@ -515,24 +534,46 @@ FILLS = ("append", "extend", "insert", "add")
 
 def _made_per_call(facts: FileFacts, call: ast.Call | None, cell: int | None) -> bool:
     """The call's data is made anew on each call of its function (a minibatch sampled, or a
-    file read, then stacked): names of `x`/`y` that the function binds from a call's result or
-    a loop, or fills from them (`states.append(state)`). Loops around the function's callers
-    then repeat a fit on other data each time, not an epoch loop."""
+    file read, then stacked), or of a function of the file that calls it with that data (`self.model.train(states,
+    targets)` after `states = self.buffer.sample()`): loops around the callers then repeat a fit on other data
+    each time, not an epoch loop."""
     if call is None:
         return False
-    func = enclosing(facts, call, cell)
+    data = flow.names(argument(call, "x", 0)) | flow.names(argument(call, "y", 1))
+    return _fresh_at(facts, call, data, cell, CALLERS_FOLLOWED)
+
+
+#: How many callers up `_made_per_call` follows data given as a function's parameters.
+CALLERS_FOLLOWED = 1
+
+
+def _fresh_at(facts: FileFacts, node: ast.AST, data: frozenset[str], cell: int | None, depth: int) -> bool:
+    """Whether the function around *node* makes any of the names *data* anew on each call: binds them from a call's
+    result or a loop, or fills them from those (`states.append(state)`); or, *depth* callers up, a call of it in the
+    file passes such names to its parameters among *data*."""
+    func = enclosing(facts, node, cell)
     if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
     pairs = flow.assignments(func.body)
-    for node in ast.walk(func):
+    for inner in ast.walk(func):
         if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr in FILLS
-            and isinstance(node.func.value, ast.Name)
+            isinstance(inner, ast.Call)
+            and isinstance(inner.func, ast.Attribute)
+            and inner.func.attr in FILLS
+            and isinstance(inner.func.value, ast.Name)
         ):
-            read = frozenset().union(*(flow.names(a) for a in node.args))
-            pairs.append((frozenset((node.func.value.id,)), read, False))
+            read = frozenset().union(*(flow.names(a) for a in inner.args))
+            pairs.append((frozenset((inner.func.value.id,)), read, False))
     fresh = frozenset().union(*(bound for bound, _, made in pairs if made))
-    data = flow.names(argument(call, "x", 0)) | flow.names(argument(call, "y", 1))
-    return bool(data & flow.derived(fresh, func.body, pairs))
+    if data & flow.derived(fresh, func.body, pairs):
+        return True
+    positional = positional_parameters(facts, func, cell)
+    given = [p for p in parameters(func) if p in data]
+    if depth <= 0 or not given:
+        return False
+    for at, caller in calls_by_name(facts, func.name, is_method(facts, func, cell)):
+        passed = [argument(caller, p, positional.index(p) if p in positional else None) for p in given]
+        names = frozenset().union(*(flow.names(a) for a in passed if a is not None))
+        if names and _fresh_at(facts, caller, names, at, depth - 1):
+            return True
+    return False

@@ -18,6 +18,7 @@ from greenlint.rules.syntax import (
     LOOPS,
     SCOPES,
     TIMERS,
+    calls_by_name,
     calls_of,
     comprehensions_around,
     enclosing,
@@ -42,6 +43,16 @@ RUNS = ("tensorflow.compat.v1.Session.run", "tensorflow.compat.v1.InteractiveSes
 #: Graph runs whose result a loop can feed back: `Session.run`, `Tensor.eval`, `Variable.eval`.
 EVALS = ("tensorflow.Tensor.eval", "tensorflow.Variable.eval")
 
+
+#: A feeder class deriving from `{base}` whose `run` calls a method that feeds each batch, made item by item, to a
+#: queue's enqueue op.
+FEEDER = (
+    "import threading\nimport numpy as np\nimport tensorflow as tf\nclass Feeder({base}):\n"
+    "    def __init__(self, sess):\n        self.sess = sess\n    def run(self):\n        while True:\n"
+    "            self.enqueue_group()\n    def enqueue_group(self):\n        for batch in make_batches():\n"
+    "            feed = {{self.inputs: np.stack([prepare(x) for x in batch])}}\n"
+    "            self.sess.run(self.enqueue_op, feed_dict=feed)\n"
+)
 
 #: What runs a function on another thread or process (`threading.Thread(target=f)`).
 WORKERS = frozenset({"Thread", "Process", "Timer"})
@@ -401,19 +412,42 @@ def _run_name(site: Site, call: ast.Call) -> str:
 
 def _producer(facts: FileFacts, call: ast.Call, cell: int | None) -> bool:
     """The run is in a data producer: a generator function (Keras' `fit_generator` and queue
-    runners draw from it ahead of the step) or a function a thread or process runs
-    (`threading.Thread(target=self.thread_main)` filling a queue the graph reads): its feeding
-    already overlaps the step that consumes it. (A generator whose run is the training step itself,
-    yielding progress now and then, produces no data: its callers judge that.)"""
+    runners draw from it ahead of the step), or a thread's or process's body (`_thread_body`) or a
+    function only such bodies call (`self._enqueue_next_group()` in a `Thread` subclass's `run`, up to
+    `THREAD_CALLERS` calls deep), filling a queue the graph reads: its feeding already overlaps the
+    step that consumes it. (A generator whose run is the training step itself, yielding progress now
+    and then, produces no data: its callers judge that.)"""
     function = next(
         (n for n in facts.ancestors(call, cell) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None
     )
     if function is None:
         return False
-    if any(own_yields(function)):
+    return any(own_yields(function)) or _on_thread(facts, function, cell, THREAD_CALLERS)
+
+
+#: How many calls deep `_producer` follows a function to the thread body that calls it.
+THREAD_CALLERS = 2
+
+
+def _on_thread(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None, depth: int) -> bool:
+    """Whether *function* is a thread's body, or the file calls it, *depth* calls deep, only from such bodies."""
+    if _thread_body(facts, function, cell):
         return True
-    module = facts.module(cell)
-    return module is not None and any(
+    method = isinstance(facts.parent(function, cell), ast.ClassDef)  # called as `self.f()` or `feeder.f()`
+    callers = [(at, enclosing(facts, c, at)) for at, c in calls_by_name(facts, function.name, method)] if depth else []
+    return bool(callers) and all(
+        isinstance(caller, (ast.FunctionDef, ast.AsyncFunctionDef)) and _on_thread(facts, caller, at, depth - 1)
+        for at, caller in callers
+    )
+
+
+def _thread_body(facts: FileFacts, function: ast.FunctionDef | ast.AsyncFunctionDef, cell: int | None) -> bool:
+    """A function a thread or process runs: handed as `target=` to one (`threading.Thread(target=
+    self.thread_main)`), or the `run` method of a class deriving from one (`class Feeder(threading.Thread)`)."""
+    owner = facts.parent(function, cell)
+    if function.name == "run" and isinstance(owner, ast.ClassDef) and any(last_name(b) in WORKERS for b in owner.bases):
+        return True
+    return any(
         last_name(node.func) in WORKERS
         and (target := argument(node, "target")) is not None
         and last_name(target) == function.name
@@ -585,8 +619,11 @@ class SessionFeedDictInLoop(Rule):
     it feeds no batch of the training. Nor a run in a data producer: a generator
     function (Keras' `fit_generator` draws batches from it on worker threads ahead of the step;
     not one whose run is the training step itself, yielding progress now and then)
-    or a function a thread or process runs (`threading.Thread(target=self.thread_main)` filling a
-    queue the training graph reads): that feeding already overlaps the computation. Nor a run that
+    or a function a thread or process runs (`threading.Thread(target=self.thread_main)`, or the
+    `run` method of a `threading.Thread` subclass), or one that only such bodies call (two calls
+    deep: `self._enqueue_next_group()` in the feeder's `run`), filling a queue the training graph
+    reads: that feeding already overlaps the computation (a training step run there is still
+    reported). Nor a run that
     is no training step and fills the data its function returns (`data[i] = sess.run(mfcc, ...)`
     then `return data`: a batch built one item per run) in a function the file never calls: its
     callers, in another module, decide whether that feeding overlaps a step. Nor a run whose whole
@@ -983,6 +1020,7 @@ class SessionFeedDictInLoop(Rule):
             "    def start(self, sess):\n        thread = threading.Thread(target=self.thread_main, args=(sess,))\n"
             "        thread.start()\n"
         ),
+        Valid(FEEDER.format(base="threading.Thread")),  # a feeder thread's `run` fills the queue through a method
         Valid(  # a generator Keras draws batches from on its worker threads
             "import tensorflow as tf\nsess = tf.compat.v1.Session()\n\n\ndef batches(files):\n"
             "    while True:\n        for f in files:\n"
@@ -1065,6 +1103,13 @@ class SessionFeedDictInLoop(Rule):
             "for epoch in range(1000):\n    for _ in range(10):\n        print(sess.run(loss, {x: s}))\n",
             line=7,
             message_contains="feeds the same values on every iteration",
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(FEEDER.format(base="object"), line=13, options={"material-saving-j": 0.0}),  # a `run` of no thread
+        Invalid(  # near miss: the method a feeder thread's `run` calls is called by the main loop too
+            FEEDER.format(base="threading.Thread") + "feeder = Feeder(sess)\nfor step in range(1000):\n"
+            "    feeder.enqueue_group()\n",
+            line=13,
             options={"material-saving-j": 0.0},
         ),
         Invalid(  # near miss: the comprehension reads a file per step it runs

@@ -9,6 +9,7 @@ from typing import Any
 
 from greenlint.rules.base import FileFacts, Invalid, Option, Rule, Valid, argument, keyword
 from greenlint.rules.callbacks import constructor, constructors, file_class, listed, project_classes
+from greenlint.rules.curves import curve_read_per_epoch
 from greenlint.rules.defaults import default_value, known_value
 from greenlint.rules.diagnostic import Diagnostic
 from greenlint.rules.gym_tasks import EPISODES, gym_task
@@ -248,6 +249,14 @@ SAVED = (
     "        {score}\n        if {test}:\n            best = score\n            saver.save(sess, 'best.ckpt')\n"
 )
 
+#: A K-fold run of a fixed `{epochs}` epochs per fold, each fold's validation curve kept (`{after}`: what reads them).
+KFOLD = (
+    "import numpy as np\nimport tensorflow as tf\nnum_epochs = 300\nhistories = []\nfor fold in range(4):\n"
+    "    m = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n    m.compile('rmsprop', 'mse', metrics=['mae'])\n"
+    "    history = m.fit(x[fold], y[fold], validation_data=(xv[fold], yv[fold]), epochs={epochs}, verbose=0)\n"
+    "    histories.append(history.history['val_mae'])\n{after}"
+)
+
 #: The skip and the update of a trainer that keeps its best checkpoint.
 BEST_ONLY = dict(skip="save_best_only and psnr <= self.ckpt.psnr", update="self.ckpt.psnr = psnr", best_only="True")
 
@@ -402,6 +411,12 @@ class TrainingWithoutEarlyStopping(Rule):
     a Keras optimizer that takes a learning-rate schedule (`SGD(learning_rate=PiecewiseConstantDecay(
     boundaries, values))`, or names bound to them before): the steps it decays over are part of the
     design, as with such a callback (a transfer recipe's fixed budget of steps, BiT's).
+
+    Nor is a fit whose returned history the program reads epoch by epoch over the fit's own epoch
+    count (greenlint/rules/curves.py: `[np.mean([h[i] for h in histories]) for i in range(num_epochs)]`
+    after `histories.append(history.history["val_mae"])`, a K-fold run's curve averaged per epoch), or
+    whose runs' curves, gathered in a list by a loop, it combines epoch by epoch (`np.mean(histories,
+    axis=0)`): the whole curve is the program's output, and a run stopped early would leave a shorter one.
 
     A fit is reported only where what early stopping can save is material
     (greenlint/rules/material.py): at most all its epochs but two (the best one and the one that
@@ -579,6 +594,18 @@ class TrainingWithoutEarlyStopping(Rule):
         SAVING_OPTION,
     )
     VALID = (
+        Valid(  # the folds' curves averaged epoch by epoch over the fit's epoch count: the curve is the output
+            KFOLD.format(epochs="num_epochs", after="curve = [np.mean([h[i] for h in histories]) for i in range(num_epochs)]\n"),
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # the folds' curves stacked and averaged epoch by epoch: curves of one length needed
+            KFOLD.format(epochs="num_epochs", after="curve = np.array(histories).mean(axis=0)\n"),
+            options={"material-saving-j": 0.0},
+        ),
+        Valid(  # the same read in a loop, straight from one history
+            KFOLD.format(epochs="num_epochs", after="for i in range(num_epochs):\n    print(i, history.history['val_mae'][i])\n"),
+            options={"material-saving-j": 0.0},
+        ),
         Valid(SAVED.format(score="score = batch_loss", test="batch_loss < best")),  # the best by the training loss
         Valid(SAVED.format(score="score = score_of(sess, logits)", test="epoch % 10 == 0")),  # saved every 10 epochs
         Valid(GENERATED.format(epochs=EPOCHS, dev="x_train, y_train")),  # the dev step scores training data
@@ -836,6 +863,21 @@ class TrainingWithoutEarlyStopping(Rule):
         ),
     )
     INVALID = (
+        Invalid(  # the curves read over their own lengths: a shorter curve reads as well, early stopping breaks nothing
+            KFOLD.format(epochs="num_epochs", after="for h in histories:\n    for i in range(len(h)):\n        print(h[i])\n"),
+            line=8,
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # each fold's curve reduced on its own (its best epoch): a shorter curve reduces as well
+            KFOLD.format(epochs="num_epochs", after="best = np.mean([np.min(h, axis=0) for h in histories])\n"),
+            line=8,
+            options={"material-saving-j": 0.0},
+        ),
+        Invalid(  # indexed over another count than the fit's epochs (the folds), not epoch by epoch
+            KFOLD.format(epochs="num_epochs", after="best = [min(histories[i]) for i in range(4)]\n"),
+            line=8,
+            options={"material-saving-j": 0.0},
+        ),
         Invalid(  # a generator's episodes, each reward yielded to a loop that only prints it: nothing stops them
             GENERATOR.format(consume="    print(total)\n"),
             line=7,
@@ -1203,6 +1245,8 @@ class TrainingWithoutEarlyStopping(Rule):
                 counted, basis = _epochs(facts, site, call)
                 if counted is None or counted < minimum or any(k.arg is None for k in call.keywords):
                     continue
+                if curve_read_per_epoch(facts, call, site.callsite.span.cell):
+                    continue  # the whole per-epoch curve is the program's output
                 if schedules:
                     apis = apis if apis is not None else {id(facts.node(s)): s.api for s in facts.sites}
                     if _scheduled_fit(facts, call, site.callsite.span.cell, apis):
