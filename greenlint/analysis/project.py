@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from greenlint.analysis import assigned, by_name, constructed, installed, path_edits, served, trees, untyped, wrapped
+from greenlint.analysis.builders import returns_closure
 from greenlint.analysis.import_table import bindings
 from greenlint.analysis.records import Record
 from greenlint.analysis.values import (
@@ -1259,6 +1260,7 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
         from greenlint.analysis.arrays import unsized_dataset, unsized_generator
 
         built = built or _builds_graph(info)  # a helper building graph ops (`conv2d(x, 64)`)
+        built = built or info.has_parameters and returns_closure(info.node)  # each call's closure its own (`conv_block(64)`)
 
         # a pipeline its parameters batch or size (`make_dataset(images, batch_size)`, given or made there)
         built = built or info.has_parameters and unsized_dataset(returns, unknown=info.pipes)
