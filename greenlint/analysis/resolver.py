@@ -4708,6 +4708,9 @@ class Resolver:
         if type(owner) is Const and type(index) is Const and isinstance(owner.value, (tuple, list)):
             if type(index.value) is int and -len(owner.value) <= index.value < len(owner.value):
                 return Const(owner.value[index.value])
+        if type(owner) is Const and isinstance(owner.value, (tuple, list)) and type(part) is ast.Slice \
+                and parts[0].literal and parts[0].step != 0:  # `x.shape[1:]`: a symbolic tensor's sample shape
+            return Const(owner.value[parts[0].lower:parts[0].upper:parts[0].step])
         if type(owner) is Seq and type(index) is Const and type(index.value) is int:
             if -len(owner.items) <= index.value < len(owner.items):
                 return owner.items[index.value]

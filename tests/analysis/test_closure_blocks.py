@@ -118,6 +118,37 @@ def test_a_closure_looping_over_a_list_its_call_gave():
     assert work["params"].value == conv_params(3, 8) + conv_params(8, 16) + conv_params(16, 32)
 
 
+def test_a_closure_wrapping_its_layers_in_a_model_of_its_inputs_sample_shape():
+    work = fit_work("""
+        def sub_model(filters):
+            def f(x_in):
+                x = inputs = keras.Input(x_in.shape[1:])
+                x = layers.Conv2D(filters, 3, padding="same")(x)
+                return keras.Model(inputs, x)(x_in)
+            return f
+
+
+        inp = keras.Input((32, 32, 3))
+        x = sub_model(16)(inp)
+        x = sub_model(32)(x)
+        model = keras.Model(inp, x)
+        model.fit(x=None, epochs=1)
+        """)
+    assert work["params"].value == conv_params(3, 16) + conv_params(16, 32)
+
+
+def test_a_shape_sliced_by_a_bound_not_known_is_not_one():
+    work = fit_work("""
+        import sys
+
+        inp = keras.Input((32, 32, 3))
+        inner = keras.Input(inp.shape[len(sys.argv):])
+        model = keras.Model(inner, layers.Conv2D(8, 3)(inner))
+        model.fit(x=None, epochs=1)
+        """)
+    assert work["flops_per_sample"].value is None
+
+
 def test_the_closures_layer_calls_are_listed_once():
     result = analyse_source(textwrap.dedent(HEAD) + textwrap.dedent("""
         inp = keras.Input((32, 32, 3))
