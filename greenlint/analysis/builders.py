@@ -255,7 +255,7 @@ def returns_closure(node: ast.AST) -> bool:
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
     own = flow.own_nodes(node)
-    defined = {item.name for item in own if type(item) in (ast.FunctionDef, ast.AsyncFunctionDef)}
+    defined = {item.name for item in own if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
     return any(type(item) is ast.Return and type(item.value) is ast.Name and item.value.id in defined for item in own)
 
 

@@ -44,7 +44,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from greenlint.analysis import assigned, by_name, constructed, installed, path_edits, served, trees, untyped, wrapped
-from greenlint.analysis.builders import returns_closure
 from greenlint.analysis.import_table import bindings
 from greenlint.analysis.records import Record
 from greenlint.analysis.values import (
@@ -1258,6 +1257,7 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
         built = built or info.has_parameters and (info.host is not None or info.host_once is not None)
         # loaded with the resolver that made *value*; a warm run only digests modules and never needs it
         from greenlint.analysis.arrays import unsized_dataset, unsized_generator
+        from greenlint.analysis.builders import returns_closure
 
         built = built or _builds_graph(info)  # a helper building graph ops (`conv2d(x, 64)`)
         built = built or info.has_parameters and returns_closure(info.node)  # each call's closure its own (`conv_block(64)`)
