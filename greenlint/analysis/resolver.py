@@ -16,7 +16,8 @@ parameter defaulting to None that the function re-binds under `if x is None:` (t
 binds), lists filled by `append` (their length), and different functions bound on alternative
 paths (`if noise: act = build_noisy_act() else: act = build_act()`: one of them, each called where
 it is; values.union), keyword dicts and `*args`/`**kwargs` spread into calls, callables composed by
-`functools.reduce`, and each call of a builder its own model (builders.py). A method of a Keras/TF
+`functools.reduce`, each call of a builder its own model (builders.py), and each call of a function
+returning a closure its own closure, whose free names are that call's (`closure_of`). A method of a Keras/TF
 name called on what cannot be typed is still listed (untyped.py); so is a SciPy optimizer's call, or
 the builtin `map`'s, as the TF call of the function it is given (drivers.py).
 
