@@ -3266,8 +3266,6 @@ class Resolver:
             return self.folded(node, args)
         if path in _MATH:
             return _math_call(path, args)
-        if path in layers_mod.DATA_FORMAT_READS:  # `if K.image_data_format() == "channels_last":` as the layers read it
-            return Const(layers_mod.DATA_FORMAT)
         if path == by_name.IMPORT_MODULE:
             return self.module_named(path, node, args, keywords)
         if path == records.NAMEDTUPLE:
@@ -3328,6 +3326,11 @@ class Resolver:
         if hostwork.decodes(api) or hostwork.encodes(api):
             self.note_host(hostwork.describe(api.rpartition(".")[2], node.lineno, self.module_path), once=not self.ctx.loops)
         features, named = self.record(node, api, args, keywords, None)
+        if api in layers_mod.DATA_FORMAT_READS and self.instance:
+            # `if K.image_data_format() == "channels_last":` in a walk for one call's values (`shadowed`): the
+            # format the layer rules read; the ordinary walk leaves it unknown (a `keras.json` setting: neither
+            # branch is unreached code)
+            return Const(layers_mod.DATA_FORMAT)
         merge = self.calls[-1].merge
         self.mark_traced(api, args)
         if api in handed.UNCOUNTED:  # `tf.map_fn(f, elems)`, `Lambda(f)`: f called where greenlint cannot count
