@@ -302,3 +302,18 @@ def test_without_the_unpriced_layer_the_models_flops_are_a_point(project):
     write(project, {"models.py": MODELS.replace("    x = Resize(target_size=input_shape[0:2])(x)\n", "")})
     fit = next(s for s in analyse_file(project / "models.py").callsites if s.api.endswith(".fit"))
     assert fit.work["flops_per_sample"].bound is None  # every layer priced: a point, not a floor
+
+
+def test_the_data_format_read_outside_a_walk_for_values_leaves_both_branches_the_programs():
+    result = analyse_source(textwrap.dedent("""
+        from keras import backend as K
+        from keras.layers import Input
+
+        if K.image_data_format() == "channels_first":
+            inp = Input((3, 32, 32))
+        else:
+            inp = Input((32, 32, 3))
+        """), "model.py")
+    apis = {s.span.line: s for s in result.callsites}
+    assert apis[5].api.endswith("image_data_format")  # still a call site
+    assert not apis[6].features.get("unreached") and not apis[8].features.get("unreached")
