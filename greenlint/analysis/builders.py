@@ -249,6 +249,16 @@ def builds_afresh(node: ast.AST) -> bool:
     )
 
 
+def returns_closure(node: ast.AST) -> bool:
+    """Whether a function returns a function it defines in its body (`def conv_block(filters): def f(x):
+    ... return f`): the closure's free names are what each call of it is given."""
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    own = flow.own_nodes(node)
+    defined = {item.name for item in own if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return any(type(item) is ast.Return and type(item.value) is ast.Name and item.value.id in defined for item in own)
+
+
 def starred_items(value: Any) -> tuple | None:
     """What `*value` spreads into a display: a known sequence's items; a Keras symbolic tensor (a model's
     `output`, of outputs not counted) as itself, standing for them all in the graph they reach

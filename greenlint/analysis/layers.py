@@ -449,6 +449,11 @@ DEFAULTED = frozenset({
 SIDES_ONLY = frozenset({"cropping", "dilation_rate", "padding", "pool_size", "size", "strides"})
 #: The `data_format`s putting the channels before the sides (Keras' `"channels_first"`, `nn` ops' `"NCHW"`).
 CHANNELS_FIRST = frozenset({"channels_first", "NCW", "NCHW", "NCDHW"})
+#: Keras' configured `data_format` (`K.image_data_format()`): the one its layers take where none is given,
+#: and so the one these rules read where `data_format` is absent (a `keras.json` setting the program does not show).
+DATA_FORMAT = "channels_last"
+#: The calls reading it.
+DATA_FORMAT_READS = frozenset({"tensorflow.keras.config.image_data_format"})
 #: Layers joining several inputs of one shape (Concatenate joins along its axis).
 MERGES = frozenset({"Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate"})
 #: Keras' functional helpers that build a merge layer and call it at once (`concatenate([a, b], axis=3)`).

@@ -1257,8 +1257,10 @@ def freeze(value: Any, memo: dict[int, Any], functions: tuple = ()) -> Any:
         built = built or info.has_parameters and (info.host is not None or info.host_once is not None)
         # loaded with the resolver that made *value*; a warm run only digests modules and never needs it
         from greenlint.analysis.arrays import unsized_dataset, unsized_generator
+        from greenlint.analysis.builders import returns_closure
 
         built = built or _builds_graph(info)  # a helper building graph ops (`conv2d(x, 64)`)
+        built = built or info.has_parameters and returns_closure(info.node)  # each call's closure its own (`conv_block(64)`)
 
         # a pipeline its parameters batch or size (`make_dataset(images, batch_size)`, given or made there)
         built = built or info.has_parameters and unsized_dataset(returns, unknown=info.pipes)

@@ -16,7 +16,8 @@ parameter defaulting to None that the function re-binds under `if x is None:` (t
 binds), lists filled by `append` (their length), and different functions bound on alternative
 paths (`if noise: act = build_noisy_act() else: act = build_act()`: one of them, each called where
 it is; values.union), keyword dicts and `*args`/`**kwargs` spread into calls, callables composed by
-`functools.reduce`, and each call of a builder its own model (builders.py). A method of a Keras/TF
+`functools.reduce`, each call of a builder its own model (builders.py), and each call of a function
+returning a closure its own closure, whose free names are that call's (`closure_of`). A method of a Keras/TF
 name called on what cannot be typed is still listed (untyped.py); so is a SciPy optimizer's call, or
 the builtin `map`'s, as the TF call of the function it is given (drivers.py).
 
@@ -305,10 +306,17 @@ def symbol_table(catalog) -> SymbolTable:
     return table
 
 
+#: Names a star import of a standalone Keras 2 module brings beside the module's members: its modules import
+#: the backend as `K` and define no `__all__` (`from keras.layers import *`, then `K.image_data_format()`).
+_STAR_EXTRAS = {("tensorflow.keras.layers", "K"): "tensorflow.keras.backend"}
+
+
 def star_member(catalog, stars, name: str) -> Ref | None:
     """*name* as the first of the star-imported TF modules *stars* that has it (`from keras import *`)."""
     table = symbol_table(catalog)
     for star in stars:
+        if (star, name) in _STAR_EXTRAS:
+            return Ref(_STAR_EXTRAS[star, name])
         sym = table.symbol(f"{star}.{name}")
         if sym is not None and sym[1] != "unknown":
             return Ref(sym[0])
@@ -1784,7 +1792,8 @@ class Resolver:
             self.instance = outer
 
     def instantiated(
-        self, info: FuncInfo, args: list, keywords: list, value: Any, foreign: tuple[FuncInfo, ...] = ()
+        self, info: FuncInfo, args: list, keywords: list, value: Any, foreign: tuple[FuncInfo, ...] = (),
+        defined: Scope | None = None,
     ) -> Any:
         """What a helper returns for this call's arguments (its ordinary walk's *value* being what it
         returns for all its calls merged) when one of them is a Keras symbolic tensor (`x = conv_block(x,
@@ -1796,13 +1805,17 @@ class Resolver:
         or when it is given an array or tensor of known shape and its merged return has none (the same
         `preprocess(images)` applied to the training and the test arrays; a TF1 queue's element of known
         static shape, queues.py), or when it builds a layer or
-        composes callables from its arguments (`DarknetConv2D(64, (3, 3), strides=(2, 2))`, builders.py):
-        its body walked again with them (`shadowed`), so that each call adds its own layers to the graph,
+        composes callables from its arguments (`DarknetConv2D(64, (3, 3), strides=(2, 2))`, builders.py),
+        or returns a closure (`closure_of`):
+        its body walked again with them (`shadowed`; a closure's free names read from *defined*, the scope
+        of the call that returned it), so that each call adds its own layers to the graph,
         yields its own batches, returns its own shape or builds its own layer; None where that does not
         apply (unroll.py)."""
         if self.exporting or info.kind not in ("function", "method", "staticmethod") or id(info) in self.unrolling \
                 or len(self.unrolling) >= unroll.MAX_DEPTH or isinstance(info.node, ast.Lambda):
             return None
+        if info.has_parameters and builders.returns_closure(info.node):
+            return self.closure_of(info, args, keywords, value, foreign)
         unsized = arrays.unsized_generator(value)
         unpriced = work_mod.unpriced(value) and info.has_parameters
         given = [v for starred, v in args if not starred] + [v for name, v in keywords if name]
@@ -1825,7 +1838,7 @@ class Resolver:
             and queues.static_given(value, given)
         if not (unsized or unpriced or symbolic or unshaped or built or piped or counted or rowless or picked or static):
             return None
-        ctx = self.walk_with(info, args, keywords, foreign)
+        ctx = self.walk_with(info, args, keywords, foreign, defined)
         if ctx.generator:
             made = _generated(ctx)
             return made if unsized and "data" in made.meta else None
@@ -1850,6 +1863,32 @@ class Resolver:
         if piped:  # its pipeline for these arguments
             return value if type(value) is not Inst or not arrays.unsized_dataset(value) else None
         return value
+
+    def closure_of(self, info: FuncInfo, args: list, keywords: list, value: Any,
+                   foreign: tuple[FuncInfo, ...]) -> UserFunc | None:
+        """The closure one call of *info* returns (`conv_block(3, [64, 64, 256], strides=(1, 1))`), its free
+        names read from that call's walk (its arguments bound), so that applying it (`conv_block(...)(x)`, or
+        `f = conv_block(...)` then `f(x)`) adds layers of those sizes: the function of the ordinary walk
+        (*value*, where its calls are counted) with that walk's scope; another module's (an `ExtFunc` kept
+        as a `Template`) with the walk's function as its template; None where the walk returns no one
+        closure of *info* (`return f if deep else g`, the test unknown) or *value* is another module's
+        closure kept as its summary alone."""
+        ctx = self.walk_with(info, args, keywords, foreign)
+        made = _returned(ctx.returns) if ctx.returns else None
+        if type(made) is not UserFunc or made.info.parent is not info:
+            return None
+        closure = made.info
+        if type(value) is UserFunc and value.info.node is closure.node:
+            return UserFunc(value.info, closure.scope)
+        template = value.template if type(value) is ExtFunc else None
+        if value is not None and value is not MISSING and (template is None or template.info.node is not closure.node):
+            return None  # (another module's closure only ever its summary: `ExtFunc.runs`, where it spends its work)
+        closure.state = Walk.DONE  # walked again for each call's tensors only (`instantiated`), never on its own
+        if template is None:  # (a walk for values only, *info* not walked yet: its records are dropped anyway)
+            return UserFunc(closure)
+        own = copy.copy(value)
+        own.template = replace(template, info=closure)
+        return own
 
     def mapped_static(self, data: arrays.Data, func: Any) -> arrays.Data | None:
         """The pipeline *data* after `map(func)` of a project function (not a lambda) or a method of an
@@ -2114,13 +2153,14 @@ class Resolver:
             scope = scope.parent
         return scope.names.get(name, MISSING)
 
-    def pinned(self, info: FuncInfo, bound: dict) -> Scope:
-        """The scope *info*'s body reads its free names from: the one it was defined in, under a layer
-        holding the rebound globals it reads as its calls gave them (*bound*, `bind_call`)."""
+    def pinned(self, info: FuncInfo, bound: dict, defined: Scope | None = None) -> Scope:
+        """The scope *info*'s body reads its free names from: the one it was defined in (or *defined*),
+        under a layer holding the rebound globals it reads as its calls gave them (*bound*, `bind_call`)."""
+        outer = info.scope if defined is None else defined
         held = {name: bound[name] for name in self.read_rebound(info) if name in bound}
         if not held:
-            return info.scope
-        layer = Scope("pinned", info.scope)
+            return outer
+        layer = Scope("pinned", outer)
         layer.names = held
         return layer
 
@@ -2958,7 +2998,7 @@ class Resolver:
                 host = self.host_through(callee.info, self.host_for(callee.info, args, keywords))
                 code = (callee.info.node, self.module_functions())
                 host = self.own_host_work(node, callee.info.host_sited, host, code, args, keywords, value, callee.info)
-                own = self.instantiated(callee.info, args, keywords, value)
+                own = self.instantiated(callee.info, args, keywords, value, defined=callee.scope)
                 own = own if own is not None else self.another(callee.info, value)
                 return self.prepared(own if own is not None else value, host, node.lineno)
             # `loss = compute_loss(model, x)` under a tape, or `model.encode(x)` in it: a training step
@@ -3039,7 +3079,14 @@ class Resolver:
                 template = callee.cls.templates.get("__call__")
                 own = self.instantiated(template.info, args, keywords, value, template.functions) if template else None
                 return value if own is None else own  # (the ops it applies to the tensor given)
-            return self.call(node, Member(Inst(base, "subclass"), "__call__"), args, keywords) if base else None
+            if not base:
+                return None
+            value = self.call(node, Member(Inst(base, "subclass"), "__call__"), args, keywords)
+            if arrays.is_sym(value) or work_mod.is_model(Inst(base, "subclass")):
+                return value
+            # a Keras layer of another module whose `call` is not followed: its output of unknown shape, the
+            # model built on it keeping the known layers' work as a floor (as a project layer on an unknown base)
+            return _unknown_on_sym(node, args, self.instance) or value
         if kind is UserInst:
             method = callee.info.find_method("__call__")
             if method is not None:
@@ -3303,6 +3350,11 @@ class Resolver:
         if hostwork.decodes(api) or hostwork.encodes(api):
             self.note_host(hostwork.describe(api.rpartition(".")[2], node.lineno, self.module_path), once=not self.ctx.loops)
         features, named = self.record(node, api, args, keywords, None)
+        if api in layers_mod.DATA_FORMAT_READS and self.instance:
+            # `if K.image_data_format() == "channels_last":` in a walk for one call's values (`shadowed`): the
+            # format the layer rules read; the ordinary walk leaves it unknown (a `keras.json` setting: neither
+            # branch is unreached code)
+            return Const(layers_mod.DATA_FORMAT)
         merge = self.calls[-1].merge
         self.mark_traced(api, args)
         if api in handed.UNCOUNTED:  # `tf.map_fn(f, elems)`, `Lambda(f)`: f called where greenlint cannot count
@@ -4098,17 +4150,20 @@ class Resolver:
             return (info.host or ctx.host) if ctx.host else None, (info.host_once or ctx.host_once) if ctx.host_once else None
         return ctx.host, ctx.host_once
 
-    def walk_with(self, info: FuncInfo, args: list, keywords: list, foreign: tuple[FuncInfo, ...]) -> WalkContext:
+    def walk_with(self, info: FuncInfo, args: list, keywords: list, foreign: tuple[FuncInfo, ...],
+                  defined: Scope | None = None) -> WalkContext:
         """Walk *info*'s body again with one call's arguments bound (its own scope and context, the
-        function marked as being unrolled meanwhile); *foreign*: the functions shadowed for the walk."""
-        return self.walk_bound(info, self.bind_call(info, args, keywords), foreign)
+        function marked as being unrolled meanwhile); *foreign*: the functions shadowed for the walk;
+        *defined*: the scope its free names are read from, where not its definition's (a closure's)."""
+        return self.walk_bound(info, self.bind_call(info, args, keywords), foreign, defined=defined)
 
-    def walk_bound(self, info: FuncInfo, bound: dict, foreign: tuple[FuncInfo, ...], made: list | None = None) -> WalkContext:
+    def walk_bound(self, info: FuncInfo, bound: dict, foreign: tuple[FuncInfo, ...], made: list | None = None,
+                   defined: Scope | None = None) -> WalkContext:
         """`walk_with`, its parameters given as *bound* (name -> value); *made*: gets the records
         the walk made before they are dropped. The decodes it notes are the function's, not the
         caller's loop body's (`decoded`: the caller notes the function's own description of them,
         naming its file)."""
-        scope = Scope("function", self.pinned(info, bound))
+        scope = Scope("function", self.pinned(info, bound, defined))
         self.seed_reassigned(scope)
         self.bind_parameters(info, scope, bound)
         ctx = WalkContext(info)
@@ -4711,6 +4766,9 @@ class Resolver:
         if type(owner) is Const and type(index) is Const and isinstance(owner.value, (tuple, list)):
             if type(index.value) is int and -len(owner.value) <= index.value < len(owner.value):
                 return Const(owner.value[index.value])
+        if type(owner) is Const and isinstance(owner.value, (tuple, list)) and type(part) is ast.Slice \
+                and parts[0].literal and parts[0].step != 0:  # `x.shape[1:]`: a symbolic tensor's sample shape
+            return Const(owner.value[parts[0].lower:parts[0].upper:parts[0].step])
         if type(owner) is Seq and type(index) is Const and type(index.value) is int:
             if -len(owner.items) <= index.value < len(owner.items):
                 return owner.items[index.value]

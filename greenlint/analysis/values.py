@@ -451,13 +451,18 @@ class UserInst:
 
 
 class UserFunc:
-    __slots__ = ("info",)
+    """A function of the analysed file; *scope*: where one closure of it reads its free names, that of
+    the call of its enclosing function that returned it (`conv_block(3, [64, 64, 256])`), else None
+    (its definition's, `FuncInfo.scope`)."""
 
-    def __init__(self, info: FuncInfo):
+    __slots__ = ("info", "scope")
+
+    def __init__(self, info: FuncInfo, scope: Any = None):
         self.info = info
+        self.scope = scope
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is UserFunc and other.info is self.info
+        return type(other) is UserFunc and other.info is self.info and other.scope is self.scope
 
     def __hash__(self) -> int:
         return id(self.info)
