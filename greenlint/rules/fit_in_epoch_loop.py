@@ -11,6 +11,7 @@ from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, binds
 from greenlint.rules.batch_price import START_UP_TIMED, call_start_up
 from greenlint.rules.diagnostic import Diagnostic
+from greenlint.rules.keras_flavour import Flavour, keras_flavour
 from greenlint.rules.material import SAVING_OPTION, immaterial_overhead, known_runs, least_runs, repeated_cost
 from greenlint.rules.site import Site, is_keras_model_method, method
 from greenlint.rules.syntax import (
@@ -192,7 +193,7 @@ class FitInEpochLoop(Rule):
     )
     ONE_BATCH = (
         "`fit()` trains one batch ({samples}, batch_size {batch}) for one epoch on every pass of a loop:"
-        " each call sets training up again (data adapter, callbacks, progress bar: {cost}, {timed}) for one"
+        " each call sets training up again (data adapter, callbacks, progress bar: {cost}, {timed}{keras}) for one"
         " optimizer step; `train_on_batch(x, y)` takes the same step on the same batch without it"
     )
     FIX_TITLE = "Call `fit()` once: with `epochs=N`, or on the samples stacked into one batch"
@@ -413,7 +414,8 @@ class FitInEpochLoop(Rule):
             return None
         most = "at most " if site.work_bound("samples") == "upper" else ""  # `min(32, len(memory))` rows
         return self.ONE_BATCH.format(samples=most + fmt_counted(samples, "sample"), batch=fmt_count(batch),
-                                     cost=repeated_cost(site, price[0], "of set-up"), timed=START_UP_TIMED)
+                                     cost=repeated_cost(site, price[0], "of set-up"), timed=START_UP_TIMED,
+                                     keras=_other_keras(keras_flavour(facts)))
 
     def _per_sample(self, facts: FileFacts, site: Site, call: ast.Call | None, loop: ast.AST | None) -> str | None:
         """The message for a training call on one sample per iteration of a loop over samples, or None."""
@@ -577,3 +579,16 @@ def _fresh_at(facts: FileFacts, node: ast.AST, data: frozenset[str], cell: int |
         if names and _fresh_at(facts, caller, names, at, depth - 1):
             return True
     return False
+
+
+def _other_keras(flavour: Flavour) -> str:
+    """Where the program may not run tf.keras, whose `fit()` set-up the figure is: what its Keras sets up
+    instead (multi-backend Keras 2.0-2.3's `fit` has no data adapter, and with `verbose=0` no progress
+    bar: its callbacks and batch slicing, a few milliseconds, are not measured here)."""
+    if flavour.multi_backend:
+        return (f", with tf.keras; this program runs multi-backend Keras 2 ({flavour.basis}), whose `fit()`"
+                " sets up less (callbacks, batch slicing: not measured)")
+    if flavour.unknown:
+        return (", with tf.keras; less with multi-backend Keras 2.0-2.3, which a standalone `keras` may be"
+                " (callbacks, batch slicing: not measured)")
+    return ""
