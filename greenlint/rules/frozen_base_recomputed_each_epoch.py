@@ -237,6 +237,11 @@ class FrozenBaseRecomputedEachEpoch(Rule):
         Valid(  # frozen under a condition: which stage runs is not known
             STACK.format(data="x, y", epochs=10).replace("base.trainable = False", "if freeze:\n    base.trainable = False")
         ),
+        Valid(  # frozen under a condition, inside a `with` block: the `with` hides no condition around it
+            STACK.format(data="x, y", epochs=10).replace(
+                "base.trainable = False", "if freeze:\n    with tf.device('/gpu:0'):\n        base.trainable = False"
+            )
+        ),
         Valid(  # data from a Python generator: what it yields each epoch is not known
             STACK.format(data="batches()", epochs=10)
         ),
@@ -650,12 +655,13 @@ def _literal_false(value: ast.expr) -> bool:
 
 
 def _guarded(facts: FileFacts, node: ast.AST, cell: int | None) -> bool:
-    """Under an `if`, a `try` or a loop in its scope: it may not run, or run otherwise."""
+    """Under an `if`, a `try` or a loop in its scope (a `with` around it or around them decides
+    nothing): it may not run, or run otherwise."""
     for parent in facts.ancestors(node, cell):
         if isinstance(parent, SCOPES):
             return False
-        if isinstance(parent, (ast.If, ast.Try, ast.For, ast.While, ast.With)):
-            return not isinstance(parent, ast.With)
+        if isinstance(parent, (ast.If, ast.Try, ast.For, ast.While)):
+            return True
     return False
 
 
