@@ -11,10 +11,7 @@ import ast
 from greenlint.analysis import flow
 from greenlint.rules.base import FileFacts, argument
 from greenlint.rules.base_classes import FUNCTIONS
-from greenlint.rules.syntax import cell_units, enclosing
-
-#: The nodes that bind a variable per pass: loops and comprehensions' generators.
-COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+from greenlint.rules.syntax import COMPREHENSIONS, cell_units, enclosing
 
 
 def curve_read_per_epoch(facts: FileFacts, fit: ast.Call, cell: int | None) -> bool:

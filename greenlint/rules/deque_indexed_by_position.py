@@ -10,7 +10,7 @@ from greenlint.rules.base import FileFacts, Invalid, Rule, Valid, argument, last
 from greenlint.rules.defaults import known_value
 from greenlint.rules.deliberate import in_test
 from greenlint.rules.diagnostic import Diagnostic
-from greenlint.rules.syntax import enclosing, last_bindings, parameters
+from greenlint.rules.syntax import COMPREHENSIONS, enclosing, last_bindings, parameters
 
 #: From this many items a lookup in the middle of a deque costs several times a list's: CPython's
 #: `deque_item` (Modules/_collectionsmodule.c) walks blocks of 64 items from the nearer end, about
@@ -386,7 +386,7 @@ def _in_order(facts: FileFacts, read: ast.Subscript, cell: int | None) -> bool:
     for above in facts.ancestors(read, cell):
         if isinstance(above, (ast.For, ast.AsyncFor)):
             loops.append(above)
-        elif isinstance(above, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        elif isinstance(above, COMPREHENSIONS):
             loops.extend(above.generators)
     return any(
         isinstance(loop.target, ast.Name)

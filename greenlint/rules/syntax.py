@@ -14,6 +14,8 @@ LOOPS = (ast.For, ast.AsyncFor, ast.While)
 #: Methods that grow the object they are called on: a list's `append`/`extend`.
 GROWS = frozenset({"append", "extend"})
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
+#: Comprehensions: each generator of one binds a variable per pass.
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 #: Method names of one training step (a custom loop's update, or a Keras step call).
 STEP_METHODS = frozenset({"apply_gradients", "minimize", "train_on_batch"})
 #: Calls that end the program from inside a loop.
@@ -238,7 +240,7 @@ def comprehensions_around(
     for parent in facts.ancestors(node, cell):
         if isinstance(parent, (*LOOPS, *SCOPES)):
             break
-        if isinstance(parent, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+        if isinstance(parent, COMPREHENSIONS):
             found.append(parent)
     return found
 
